@@ -1,0 +1,10 @@
+//! collide2d: the collision layer of a 2D game or simulation.
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod math;
+pub mod shape;
+
+pub use glam;
+pub use math::{Rot, Transform, Vec2};
+pub use shape::{Aabb, ShapeError};

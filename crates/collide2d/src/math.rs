@@ -1,0 +1,274 @@
+//! Vectors, rotations and rigid transforms.
+//!
+//! Angles are in radians, counter-clockwise positive. A [`Transform`] maps a shape's local
+//! coordinates to world coordinates: first rotate by `q`, then translate by `p`.
+
+pub use glam::Vec2;
+
+/// A rotation stored as the cosine and sine of its angle.
+///
+/// Any `c`, `s` with `c² + s² = 1` is a valid rotation; [`Rot::from_angle`] and
+/// [`Rot::try_from_cos_sin`] build normalised values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Rot {
+    /// Cosine of the angle.
+    pub c: f32,
+    /// Sine of the angle.
+    pub s: f32,
+}
+
+impl Rot {
+    /// The rotation by zero radians.
+    pub const IDENTITY: Rot = Rot { c: 1.0, s: 0.0 };
+
+    /// The rotation by `angle` radians (counter-clockwise).
+    #[inline]
+    pub fn from_angle(angle: f32) -> Rot {
+        let (s, c) = angle.sin_cos();
+        Rot { c, s }
+    }
+
+    /// Normalises `(c, s)` into a rotation; `None` when the pair is not finite or has zero length.
+    pub fn try_from_cos_sin(c: f32, s: f32) -> Option<Rot> {
+        let v = Vec2::new(c, s).try_normalize()?;
+        Some(Rot { c: v.x, s: v.y })
+    }
+
+    /// The angle in radians, in `(-π, π]`.
+    #[inline]
+    pub fn angle(self) -> f32 {
+        self.s.atan2(self.c)
+    }
+
+    /// Rotates vector `v` by this rotation.
+    #[inline]
+    pub fn rotate(self, v: Vec2) -> Vec2 {
+        Vec2::new(self.c * v.x - self.s * v.y, self.s * v.x + self.c * v.y)
+    }
+
+    /// Rotates vector `v` by the inverse of this rotation.
+    #[inline]
+    pub fn rotate_inv(self, v: Vec2) -> Vec2 {
+        Vec2::new(self.c * v.x + self.s * v.y, -self.s * v.x + self.c * v.y)
+    }
+
+    /// The composition `self ∘ other` (apply `other` first).
+    #[inline]
+    pub fn mul(self, other: Rot) -> Rot {
+        Rot {
+            c: self.c * other.c - self.s * other.s,
+            s: self.s * other.c + self.c * other.s,
+        }
+    }
+
+    /// The composition `self⁻¹ ∘ other`: `other` expressed relative to `self`.
+    #[inline]
+    pub fn inv_mul(self, other: Rot) -> Rot {
+        Rot {
+            c: self.c * other.c + self.s * other.s,
+            s: self.c * other.s - self.s * other.c,
+        }
+    }
+
+    /// The inverse rotation.
+    #[inline]
+    pub fn inv(self) -> Rot {
+        Rot {
+            c: self.c,
+            s: -self.s,
+        }
+    }
+
+    /// Re-normalises a rotation that drifted after many compositions.
+    pub fn normalized(self) -> Rot {
+        Rot::try_from_cos_sin(self.c, self.s).unwrap_or(Rot::IDENTITY)
+    }
+
+    /// Whether both components are finite.
+    #[inline]
+    pub fn is_finite(self) -> bool {
+        self.c.is_finite() && self.s.is_finite()
+    }
+}
+
+impl Default for Rot {
+    fn default() -> Self {
+        Rot::IDENTITY
+    }
+}
+
+/// A rigid transform: rotation `q` followed by translation `p`.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Transform {
+    /// Translation (the position of the local origin in world space).
+    pub p: Vec2,
+    /// Rotation.
+    pub q: Rot,
+}
+
+impl Transform {
+    /// The transform that leaves every point where it is.
+    pub const IDENTITY: Transform = Transform {
+        p: Vec2::ZERO,
+        q: Rot::IDENTITY,
+    };
+
+    /// A transform placing the local origin at `p`, rotated by `angle` radians.
+    #[inline]
+    pub fn new(p: Vec2, angle: f32) -> Transform {
+        Transform {
+            p,
+            q: Rot::from_angle(angle),
+        }
+    }
+
+    /// A pure translation.
+    #[inline]
+    pub fn from_translation(p: Vec2) -> Transform {
+        Transform {
+            p,
+            q: Rot::IDENTITY,
+        }
+    }
+
+    /// Maps a local point to world space.
+    #[inline]
+    pub fn apply(&self, local_point: Vec2) -> Vec2 {
+        self.q.rotate(local_point) + self.p
+    }
+
+    /// Maps a world point to local space.
+    #[inline]
+    pub fn apply_inv(&self, world_point: Vec2) -> Vec2 {
+        self.q.rotate_inv(world_point - self.p)
+    }
+
+    /// Rotates a local vector into world space (no translation).
+    #[inline]
+    pub fn rotate(&self, local_vector: Vec2) -> Vec2 {
+        self.q.rotate(local_vector)
+    }
+
+    /// Rotates a world vector into local space (no translation).
+    #[inline]
+    pub fn rotate_inv(&self, world_vector: Vec2) -> Vec2 {
+        self.q.rotate_inv(world_vector)
+    }
+
+    /// The composition `self ∘ other`: apply `other`, then `self`.
+    #[inline]
+    pub fn mul(&self, other: &Transform) -> Transform {
+        Transform {
+            p: self.q.rotate(other.p) + self.p,
+            q: self.q.mul(other.q),
+        }
+    }
+
+    /// The composition `self⁻¹ ∘ other`: `other` expressed in this transform's local frame.
+    ///
+    /// `a.inv_mul(&b)` is the placement of B in A's frame (`b_in_a`); it avoids the rounding of
+    /// computing `a.inv()` first, which matters far from the origin.
+    #[inline]
+    pub fn inv_mul(&self, other: &Transform) -> Transform {
+        Transform {
+            p: self.q.rotate_inv(other.p - self.p),
+            q: self.q.inv_mul(other.q),
+        }
+    }
+
+    /// The inverse transform.
+    #[inline]
+    pub fn inv(&self) -> Transform {
+        let q = self.q.inv();
+        Transform {
+            p: -q.rotate(self.p),
+            q,
+        }
+    }
+
+    /// The rotation angle in radians.
+    #[inline]
+    pub fn angle(&self) -> f32 {
+        self.q.angle()
+    }
+
+    /// Whether every component is finite.
+    #[inline]
+    pub fn is_finite(&self) -> bool {
+        self.p.is_finite() && self.q.is_finite()
+    }
+}
+
+/// 2D cross product of two vectors (the z component of their 3D cross product).
+#[inline]
+pub fn cross(a: Vec2, b: Vec2) -> f32 {
+    a.x * b.y - a.y * b.x
+}
+
+/// Cross product of a vector with a scalar z: `v × s`, a vector rotated clockwise and scaled.
+#[inline]
+pub fn cross_vs(v: Vec2, s: f32) -> Vec2 {
+    Vec2::new(s * v.y, -s * v.x)
+}
+
+/// Cross product of a scalar z with a vector: `s × v`, a vector rotated counter-clockwise and scaled.
+#[inline]
+pub fn cross_sv(s: f32, v: Vec2) -> Vec2 {
+    Vec2::new(-s * v.y, s * v.x)
+}
+
+/// The left perpendicular `(-y, x)` (rotated by +90°).
+#[inline]
+pub fn left_perp(v: Vec2) -> Vec2 {
+    Vec2::new(-v.y, v.x)
+}
+
+/// The right perpendicular `(y, -x)` (rotated by −90°): the outward normal of a CCW edge.
+#[inline]
+pub fn right_perp(v: Vec2) -> Vec2 {
+    Vec2::new(v.y, -v.x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: Vec2, b: Vec2) -> bool {
+        (a - b).length() < 1e-5
+    }
+
+    #[test]
+    fn quarter_turn_rotates_x_to_y() {
+        let q = Rot::from_angle(std::f32::consts::FRAC_PI_2);
+        assert!(close(q.rotate(Vec2::X), Vec2::Y));
+        assert!(close(q.rotate_inv(Vec2::Y), Vec2::X));
+    }
+
+    #[test]
+    fn apply_then_apply_inv_is_identity() {
+        let xf = Transform::new(Vec2::new(3.0, -2.0), 0.7);
+        let p = Vec2::new(1.5, 4.0);
+        assert!(close(xf.apply_inv(xf.apply(p)), p));
+        assert!(close(xf.inv().apply(xf.apply(p)), p));
+    }
+
+    #[test]
+    fn mul_composes_in_order() {
+        let a = Transform::new(Vec2::new(1.0, 2.0), 0.3);
+        let b = Transform::new(Vec2::new(-4.0, 0.5), -1.1);
+        let p = Vec2::new(0.25, 2.0);
+        assert!(close(a.mul(&b).apply(p), a.apply(b.apply(p))));
+        assert!(close(a.inv_mul(&b).apply(p), a.inv().apply(b.apply(p))));
+        assert!((a.mul(&b).angle() - (0.3 - 1.1)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn degenerate_cos_sin_is_rejected() {
+        assert!(Rot::try_from_cos_sin(0.0, 0.0).is_none());
+        assert!(Rot::try_from_cos_sin(f32::NAN, 1.0).is_none());
+        let r = Rot::try_from_cos_sin(3.0, 4.0).unwrap();
+        assert!((r.c - 0.6).abs() < 1e-6 && (r.s - 0.8).abs() < 1e-6);
+    }
+}

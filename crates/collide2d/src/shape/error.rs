@@ -1,0 +1,149 @@
+//! The error returned by shape constructors.
+
+use std::fmt;
+
+/// Largest coordinate magnitude a shape constructor accepts.
+///
+/// Beyond it, products of coordinates (areas, cross products) could overflow `f32`. Place shapes
+/// far away with a [`Transform`](crate::Transform) instead of far-away local coordinates.
+pub const MAX_COORDINATE: f32 = 1.0e15;
+
+/// Why a shape could not be built from the numbers it was given.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ShapeError {
+    /// A coordinate, size, radius or angle was NaN or infinite.
+    NonFinite,
+    /// A coordinate or size had a magnitude above [`MAX_COORDINATE`].
+    OutOfRange {
+        /// The offending value.
+        value: f32,
+    },
+    /// A radius was negative.
+    NegativeRadius {
+        /// The offending radius.
+        radius: f32,
+    },
+    /// A width, height or other size was zero or negative.
+    NonPositiveSize {
+        /// The offending size.
+        size: f32,
+    },
+    /// Fewer than three distinct points remained after welding near-duplicates.
+    TooFewPoints {
+        /// How many distinct points there were.
+        distinct: usize,
+    },
+    /// All points lie on one line, so they enclose no area.
+    Collinear,
+    /// The outline is not convex (or winds around more than once) at this vertex.
+    NotConvex {
+        /// Index of the first vertex where convexity fails, in the caller's order.
+        vertex: usize,
+    },
+    /// The polygon needs more vertices than [`MAX_POLYGON_VERTICES`](crate::shape::MAX_POLYGON_VERTICES).
+    TooManyVertices {
+        /// How many vertices were needed.
+        count: usize,
+    },
+    /// Two edges of an outline cross or touch where they are not neighbours.
+    SelfIntersecting {
+        /// Index of the first edge (edge `i` runs from vertex `i` to vertex `i + 1`).
+        edge_a: usize,
+        /// Index of the second edge.
+        edge_b: usize,
+    },
+    /// A segment's two end points coincide.
+    DegenerateSegment,
+    /// The shape can only be scaled uniformly (circles, capsules, rounded polygons).
+    NonUniformScale,
+    /// A compound was given no children.
+    EmptyCompound,
+    /// A compound child was itself a compound; children must be convex shapes.
+    NestedCompound,
+    /// An axis-aligned box had `min > max` on some axis.
+    InvertedAabb,
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ShapeError::NonFinite => write!(f, "a number was NaN or infinite"),
+            ShapeError::OutOfRange { value } => write!(
+                f,
+                "value {value} is out of range (local coordinates must be within ±{MAX_COORDINATE:e})"
+            ),
+            ShapeError::NegativeRadius { radius } => {
+                write!(f, "radius {radius} is negative")
+            }
+            ShapeError::NonPositiveSize { size } => {
+                write!(f, "size {size} must be greater than zero")
+            }
+            ShapeError::TooFewPoints { distinct } => write!(
+                f,
+                "need at least 3 distinct points, got {distinct} after welding near-duplicates"
+            ),
+            ShapeError::Collinear => write!(f, "all points lie on one line"),
+            ShapeError::NotConvex { vertex } => {
+                write!(f, "outline is not convex at vertex {vertex}")
+            }
+            ShapeError::TooManyVertices { count } => write!(
+                f,
+                "polygon needs {count} vertices, more than the supported {}",
+                crate::shape::MAX_POLYGON_VERTICES
+            ),
+            ShapeError::SelfIntersecting { edge_a, edge_b } => {
+                write!(f, "outline edges {edge_a} and {edge_b} intersect")
+            }
+            ShapeError::DegenerateSegment => write!(f, "segment end points coincide"),
+            ShapeError::NonUniformScale => {
+                write!(f, "this shape can only be scaled uniformly")
+            }
+            ShapeError::EmptyCompound => write!(f, "a compound needs at least one child"),
+            ShapeError::NestedCompound => {
+                write!(f, "compound children must be convex shapes, not compounds")
+            }
+            ShapeError::InvertedAabb => write!(f, "box has min greater than max"),
+        }
+    }
+}
+
+impl std::error::Error for ShapeError {}
+
+/// Checks that `value` is finite and within [`MAX_COORDINATE`].
+pub(crate) fn check_scalar(value: f32) -> Result<f32, ShapeError> {
+    if !value.is_finite() {
+        Err(ShapeError::NonFinite)
+    } else if value.abs() > MAX_COORDINATE {
+        Err(ShapeError::OutOfRange { value })
+    } else {
+        Ok(value)
+    }
+}
+
+/// Checks both components of a point.
+pub(crate) fn check_point(point: glam::Vec2) -> Result<glam::Vec2, ShapeError> {
+    check_scalar(point.x)?;
+    check_scalar(point.y)?;
+    Ok(point)
+}
+
+/// Checks a radius: finite, in range and not negative.
+pub(crate) fn check_radius(radius: f32) -> Result<f32, ShapeError> {
+    check_scalar(radius)?;
+    if radius < 0.0 {
+        Err(ShapeError::NegativeRadius { radius })
+    } else {
+        Ok(radius)
+    }
+}
+
+/// Checks a size: finite, in range and strictly positive.
+pub(crate) fn check_size(size: f32) -> Result<f32, ShapeError> {
+    check_scalar(size)?;
+    if size > 0.0 {
+        Ok(size)
+    } else {
+        Err(ShapeError::NonPositiveSize { size })
+    }
+}
