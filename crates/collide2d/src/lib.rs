@@ -7,4 +7,4 @@ pub mod shape;
 
 pub use glam;
 pub use math::{Rot, Transform, Vec2};
-pub use shape::{Aabb, ShapeError};
+pub use shape::{Aabb, Capsule, Circle, Compound, PointProjection, Polygon, Segment, Shape, ShapeError};

@@ -1,0 +1,348 @@
+//! Compounds: several convex shapes moving as one.
+
+use crate::math::{Transform, Vec2};
+use crate::shape::error::ShapeError;
+use crate::shape::{Aabb, PointProjection, Polygon, Shape};
+
+/// Several convex child shapes, each placed in the compound's local frame by its own transform.
+///
+/// **Invariant:** at least one child; no child is itself a compound; child transforms are finite
+/// with normalised rotations; `local_aabb` bounds every child.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "CompoundData", into = "CompoundData")
+)]
+pub struct Compound {
+    children: Vec<(Transform, Shape)>,
+    child_aabbs: Vec<Aabb>,
+    local_aabb: Aabb,
+}
+
+/// The serialised form of a [`Compound`]: its children, re-validated on the way in.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct CompoundData {
+    children: Vec<(Transform, Shape)>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<CompoundData> for Compound {
+    type Error = ShapeError;
+    fn try_from(data: CompoundData) -> Result<Self, ShapeError> {
+        Compound::new(data.children)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<Compound> for CompoundData {
+    fn from(compound: Compound) -> Self {
+        CompoundData {
+            children: compound.children,
+        }
+    }
+}
+
+impl Compound {
+    /// A compound from convex children placed by transforms in the compound's frame.
+    pub fn new(children: Vec<(Transform, Shape)>) -> Result<Compound, ShapeError> {
+        if children.is_empty() {
+            return Err(ShapeError::EmptyCompound);
+        }
+        let mut checked = Vec::with_capacity(children.len());
+        for (xf, shape) in children {
+            if matches!(shape, Shape::Compound(_)) {
+                return Err(ShapeError::NestedCompound);
+            }
+            if !xf.is_finite() {
+                return Err(ShapeError::NonFinite);
+            }
+            crate::shape::error::check_point(xf.p)?;
+            let q = crate::math::Rot::try_from_cos_sin(xf.q.c, xf.q.s).ok_or(ShapeError::NonFinite)?;
+            checked.push((Transform { p: xf.p, q }, shape));
+        }
+        let child_aabbs: Vec<Aabb> = checked.iter().map(|(xf, s)| s.aabb(xf)).collect();
+        let local_aabb = child_aabbs[1..]
+            .iter()
+            .fold(child_aabbs[0], |acc, b| acc.union(b));
+        Ok(Compound {
+            children: checked,
+            child_aabbs,
+            local_aabb,
+        })
+    }
+
+    /// Splits a simple (non-self-intersecting) outline, in either winding, into convex polygons.
+    ///
+    /// The pieces come from ear clipping followed by Hertel–Mehlhorn merging: at most four times
+    /// the optimal number of convex pieces, none with more than
+    /// [`MAX_POLYGON_VERTICES`](crate::shape::MAX_POLYGON_VERTICES) vertices. The result is
+    /// deterministic.
+    ///
+    /// ```
+    /// use collide2d::{shape::Compound, Vec2};
+    /// // An L-shaped outline.
+    /// let outline = [
+    ///     Vec2::new(0.0, 0.0), Vec2::new(2.0, 0.0), Vec2::new(2.0, 1.0),
+    ///     Vec2::new(1.0, 1.0), Vec2::new(1.0, 2.0), Vec2::new(0.0, 2.0),
+    /// ];
+    /// let l_shape = Compound::from_concave(&outline)?;
+    /// assert_eq!(l_shape.children().len(), 2);
+    /// assert!((l_shape.area() - 3.0).abs() < 1e-5);
+    /// # Ok::<(), collide2d::ShapeError>(())
+    /// ```
+    pub fn from_concave(outline: &[Vec2]) -> Result<Compound, ShapeError> {
+        let pieces = crate::shape::decompose::decompose_simple_polygon(outline)?;
+        let children = pieces
+            .into_iter()
+            .map(|piece| Ok((Transform::IDENTITY, Shape::Polygon(Polygon::new(&piece)?))))
+            .collect::<Result<Vec<_>, ShapeError>>()?;
+        Compound::new(children)
+    }
+
+    /// The children and their placements in the compound's frame.
+    #[inline]
+    pub fn children(&self) -> &[(Transform, Shape)] {
+        &self.children
+    }
+
+    /// Each child's bounding box in the compound's frame (same order as [`children`](Self::children)).
+    #[inline]
+    pub fn child_aabbs(&self) -> &[Aabb] {
+        &self.child_aabbs
+    }
+
+    /// The bounding box of all children in the compound's frame.
+    #[inline]
+    pub fn local_aabb(&self) -> Aabb {
+        self.local_aabb
+    }
+
+    /// The world-space bounding box.
+    pub fn aabb(&self, xf: &Transform) -> Aabb {
+        let mut iter = self.children.iter().map(|(child_xf, s)| s.aabb(&xf.mul(child_xf)));
+        let first = iter.next().expect("a compound has at least one child");
+        iter.fold(first, |acc, b| acc.union(&b))
+    }
+
+    /// Whether the world point is inside or on any child.
+    pub fn contains(&self, xf: &Transform, point: Vec2) -> bool {
+        let local = xf.apply_inv(point);
+        self.children
+            .iter()
+            .zip(&self.child_aabbs)
+            .any(|((child_xf, s), aabb)| aabb.contains_point(local) && s.contains(child_xf, local))
+    }
+
+    /// The closest point on the compound's outer boundary to a world point.
+    ///
+    /// Outside, this is the nearest child surface point (exact). Inside, seams between children
+    /// are not boundary: the result is the nearest child surface point that no other child covers,
+    /// which is exact for pieces meeting edge to edge (as from [`Compound::from_concave`]) and for
+    /// points nearer to the outer boundary than to any seam.
+    pub fn project_point(&self, xf: &Transform, point: Vec2) -> PointProjection {
+        let local = xf.apply_inv(point);
+        let projections: Vec<PointProjection> = self
+            .children
+            .iter()
+            .map(|(child_xf, s)| s.project_point(child_xf, local))
+            .collect();
+        let inside = projections.iter().any(|p| p.inside);
+        let best = if inside {
+            self.nearest_uncovered_boundary(local, &projections)
+        } else {
+            *projections
+                .iter()
+                .min_by(|a, b| a.distance.total_cmp(&b.distance))
+                .expect("a compound has at least one child")
+        };
+        PointProjection {
+            point: xf.apply(best.point),
+            inside,
+            distance: best.distance,
+        }
+    }
+
+    /// For a point inside the union: the nearest point on the union's boundary.
+    ///
+    /// Candidates are each child's own projection plus, for sharp polygon children, the nearest
+    /// point of every edge portion not covered by another child.
+    fn nearest_uncovered_boundary(
+        &self,
+        local: Vec2,
+        projections: &[PointProjection],
+    ) -> PointProjection {
+        let mut best: Option<PointProjection> = None;
+        let mut consider = |candidate: Vec2| {
+            let distance = candidate.distance(local);
+            if best.is_none_or(|b| distance < b.distance) {
+                best = Some(PointProjection {
+                    point: candidate,
+                    inside: true,
+                    distance,
+                });
+            }
+        };
+        for (index, ((child_xf, shape), projection)) in
+            self.children.iter().zip(projections).enumerate()
+        {
+            match shape {
+                Shape::Polygon(polygon) if polygon.radius() == 0.0 => {
+                    let n = polygon.vertices().len();
+                    for i in 0..n {
+                        let a = child_xf.apply(polygon.vertices()[i]);
+                        let b = child_xf.apply(polygon.vertices()[(i + 1) % n]);
+                        for (start, end) in self.uncovered_parts(index, a, b) {
+                            consider(super::closest_point_on_segment(start, end, local));
+                        }
+                    }
+                }
+                _ => {
+                    if !self.covered_by_other(index, projection.point) {
+                        consider(projection.point);
+                    }
+                }
+            }
+        }
+        best.unwrap_or_else(|| {
+            *projections
+                .iter()
+                .min_by(|a, b| a.distance.total_cmp(&b.distance))
+                .expect("a compound has at least one child")
+        })
+    }
+
+    /// Whether a point on child `index`'s surface lies strictly inside another child.
+    fn covered_by_other(&self, index: usize, point: Vec2) -> bool {
+        self.children.iter().enumerate().any(|(j, (xf, s))| {
+            j != index && {
+                let p = s.project_point(xf, point);
+                p.inside && p.distance > seam_tolerance(&self.local_aabb)
+            }
+        })
+    }
+
+    /// The parts of segment `a`–`b` (an edge of child `index`) not inside any other child.
+    fn uncovered_parts(&self, index: usize, a: Vec2, b: Vec2) -> Vec<(Vec2, Vec2)> {
+        // Parameter intervals [t0, t1] of the segment covered by other children.
+        let mut covered: Vec<(f32, f32)> = Vec::new();
+        let tolerance = seam_tolerance(&self.local_aabb);
+        for (j, (xf, s)) in self.children.iter().enumerate() {
+            if j == index {
+                continue;
+            }
+            if let Shape::Polygon(p) = s {
+                if let Some(interval) = clip_segment_to_polygon(p, xf, a, b, tolerance) {
+                    covered.push(interval);
+                }
+            } else {
+                // Curved children: sample coverage at the segment's mid and ends is too coarse;
+                // treat the whole edge as uncovered unless its midpoint is covered.
+                if self.covered_by_other(index, 0.5 * (a + b)) {
+                    covered.push((0.0, 1.0));
+                }
+            }
+        }
+        covered.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let mut parts = Vec::new();
+        let mut cursor = 0.0f32;
+        for (t0, t1) in covered {
+            if t0 > cursor {
+                parts.push((a.lerp(b, cursor), a.lerp(b, t0)));
+            }
+            cursor = cursor.max(t1);
+        }
+        if cursor < 1.0 {
+            parts.push((a.lerp(b, cursor), b));
+        }
+        parts
+    }
+
+    /// The total area of the children (overlapping children count their overlap twice).
+    pub fn area(&self) -> f32 {
+        self.children.iter().map(|(_, s)| s.area()).sum()
+    }
+
+    /// The area-weighted centroid of the children, in the compound's frame.
+    pub fn centroid(&self) -> Vec2 {
+        let mut moment = Vec2::ZERO;
+        let mut total = 0.0;
+        for (xf, s) in &self.children {
+            let area = s.area();
+            moment += xf.apply(s.centroid()) * area;
+            total += area;
+        }
+        if total > 0.0 {
+            moment / total
+        } else {
+            self.local_aabb.center()
+        }
+    }
+
+    /// The compound with every child scaled about the compound's origin.
+    pub(crate) fn scaled(&self, scale: Vec2) -> Result<Compound, ShapeError> {
+        let uniform = scale.x.abs() == scale.y.abs();
+        let children = self
+            .children
+            .iter()
+            .map(|(xf, s)| {
+                if uniform && scale.x == scale.y {
+                    // Uniform positive scale keeps the child's rotation.
+                    Ok((
+                        Transform {
+                            p: xf.p * scale,
+                            q: xf.q,
+                        },
+                        s.scaled(scale)?,
+                    ))
+                } else {
+                    // Otherwise bake the child's placement into the geometry, then scale.
+                    Ok((Transform::IDENTITY, s.transformed(xf)?.scaled(scale)?))
+                }
+            })
+            .collect::<Result<Vec<_>, ShapeError>>()?;
+        Compound::new(children)
+    }
+}
+
+/// Distance under which a point counts as on a seam rather than strictly inside a neighbour.
+fn seam_tolerance(aabb: &Aabb) -> f32 {
+    1.0e-6 * aabb.extents().length()
+}
+
+/// The parameter interval of segment `a`–`b` strictly inside a convex polygon placed by `xf`
+/// (Cyrus–Beck clipping), shrunk by `tolerance`; `None` when the segment misses it.
+fn clip_segment_to_polygon(
+    polygon: &Polygon,
+    xf: &Transform,
+    a: Vec2,
+    b: Vec2,
+    tolerance: f32,
+) -> Option<(f32, f32)> {
+    let local_a = xf.apply_inv(a);
+    let direction = xf.rotate_inv(b - a);
+    let mut t0 = 0.0f32;
+    let mut t1 = 1.0f32;
+    for (v, n) in polygon.vertices().iter().zip(polygon.normals()) {
+        // Inside the half-plane: n · (p − v) < −tolerance (strictly inside, off the seam).
+        let numerator = -tolerance - n.dot(local_a - *v);
+        let denominator = n.dot(direction);
+        if denominator == 0.0 {
+            if numerator <= 0.0 {
+                return None;
+            }
+        } else {
+            let t = numerator / denominator;
+            if denominator > 0.0 {
+                t1 = t1.min(t);
+            } else {
+                t0 = t0.max(t);
+            }
+            if t0 >= t1 {
+                return None;
+            }
+        }
+    }
+    Some((t0, t1))
+}

@@ -1,0 +1,434 @@
+//! Convex polygons, optionally rounded.
+
+use crate::math::{cross, right_perp, Transform, Vec2};
+use crate::shape::error::{check_point, check_radius, check_size, ShapeError};
+use crate::shape::hull::{convex_hull, turns_left, weld_distance};
+use crate::shape::{closest_point_on_segment, Aabb, PointProjection, MAX_POLYGON_VERTICES};
+
+/// A convex polygon in local space, optionally inflated by a rounding `radius`.
+///
+/// **Invariant:** 3 to [`MAX_POLYGON_VERTICES`] vertices in counter-clockwise order, strictly
+/// convex (no collinear vertices), every edge longer than zero, unit outward `normals[i]` for the
+/// edge from vertex `i` to vertex `i + 1`, finite `radius >= 0`. Constructors enforce it; the
+/// fields are private so it cannot be broken afterwards.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "PolygonData", into = "PolygonData")
+)]
+pub struct Polygon {
+    vertices: Vec<Vec2>,
+    normals: Vec<Vec2>,
+    centroid: Vec2,
+    radius: f32,
+}
+
+/// The serialised form of a [`Polygon`]: its vertices and radius, re-validated on the way in.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct PolygonData {
+    vertices: Vec<Vec2>,
+    #[serde(default)]
+    radius: f32,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<PolygonData> for Polygon {
+    type Error = ShapeError;
+    fn try_from(data: PolygonData) -> Result<Self, ShapeError> {
+        Polygon::new(&data.vertices)?.with_radius(data.radius)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<Polygon> for PolygonData {
+    fn from(polygon: Polygon) -> Self {
+        PolygonData {
+            vertices: polygon.vertices,
+            radius: polygon.radius,
+        }
+    }
+}
+
+impl Polygon {
+    /// The convex hull of a point cloud, in any order and winding.
+    ///
+    /// Points closer together than [`WELD_TOLERANCE`](crate::shape::WELD_TOLERANCE) × the cloud's
+    /// bounding diagonal are welded; collinear points are dropped.
+    ///
+    /// ```
+    /// use collide2d::{shape::Polygon, Vec2};
+    /// let points = [Vec2::new(0.0, 0.0), Vec2::new(2.0, 0.0), Vec2::new(1.0, 0.5), Vec2::new(1.0, 2.0)];
+    /// let triangle = Polygon::hull(&points)?;
+    /// assert_eq!(triangle.vertices().len(), 3);
+    /// # Ok::<(), collide2d::ShapeError>(())
+    /// ```
+    pub fn hull(points: &[Vec2]) -> Result<Polygon, ShapeError> {
+        Ok(Polygon::from_ccw(convex_hull(points)?, 0.0))
+    }
+
+    /// A polygon from an outline that is already convex, in either winding.
+    ///
+    /// Near-duplicate consecutive points are welded and collinear vertices dropped, as in
+    /// [`Polygon::hull`]; an outline that turns the wrong way somewhere, or winds around more
+    /// than once, is [`ShapeError::NotConvex`].
+    pub fn new(outline: &[Vec2]) -> Result<Polygon, ShapeError> {
+        for p in outline {
+            check_point(*p)?;
+        }
+        let tolerance = weld_distance(outline);
+
+        // Weld consecutive near-duplicates, including the closing point, keeping original indices.
+        let mut welded: Vec<(usize, Vec2)> = Vec::with_capacity(outline.len());
+        for (index, &p) in outline.iter().enumerate() {
+            if welded
+                .last()
+                .is_none_or(|&(_, q)| (p - q).as_dvec2().length() > tolerance)
+            {
+                welded.push((index, p));
+            }
+        }
+        while welded.len() > 1 {
+            let first = welded[0].1;
+            let last = welded[welded.len() - 1].1;
+            if (first - last).as_dvec2().length() <= tolerance {
+                welded.pop();
+            } else {
+                break;
+            }
+        }
+        if welded.len() < 3 {
+            return Err(ShapeError::TooFewPoints {
+                distinct: welded.len(),
+            });
+        }
+
+        // Orient counter-clockwise by the sign of the area.
+        let twice_area: f64 = (0..welded.len())
+            .map(|i| {
+                let a = welded[i].1.as_dvec2();
+                let b = welded[(i + 1) % welded.len()].1.as_dvec2();
+                a.x * b.y - a.y * b.x
+            })
+            .sum();
+        if twice_area < 0.0 {
+            welded.reverse();
+        }
+
+        // Drop collinear vertices, then require a strict left turn everywhere.
+        let mut kept = welded;
+        loop {
+            let n = kept.len();
+            if n < 3 {
+                return Err(ShapeError::Collinear);
+            }
+            let collinear = (0..n).find(|&i| {
+                let prev = kept[(i + n - 1) % n].1;
+                let next = kept[(i + 1) % n].1;
+                let here = kept[i].1;
+                (-crate::shape::hull::orient(prev, next, here)).abs()
+                    <= tolerance * (next - prev).as_dvec2().length()
+                    && (here - prev).dot(next - here) >= 0.0
+            });
+            match collinear {
+                Some(i) => {
+                    kept.remove(i);
+                }
+                None => break,
+            }
+        }
+        let n = kept.len();
+        for i in 0..n {
+            let prev = kept[(i + n - 1) % n].1;
+            let next = kept[(i + 1) % n].1;
+            if !turns_left(prev, kept[i].1, next, 0.0) {
+                return Err(ShapeError::NotConvex {
+                    vertex: kept[i].0,
+                });
+            }
+        }
+        // All turns are left; the outline is simple only if it winds around exactly once.
+        let mut turning = 0.0f64;
+        for i in 0..n {
+            let d0 = (kept[i].1 - kept[(i + n - 1) % n].1).as_dvec2();
+            let d1 = (kept[(i + 1) % n].1 - kept[i].1).as_dvec2();
+            turning += (d0.x * d1.y - d0.y * d1.x).atan2(d0.dot(d1));
+        }
+        if turning > 3.0 * std::f64::consts::PI {
+            return Err(ShapeError::NotConvex { vertex: kept[0].0 });
+        }
+        if n > MAX_POLYGON_VERTICES {
+            return Err(ShapeError::TooManyVertices { count: n });
+        }
+        Ok(Polygon::from_ccw(
+            kept.into_iter().map(|(_, p)| p).collect(),
+            0.0,
+        ))
+    }
+
+    /// A `width × height` rectangle centred on the local origin.
+    pub fn rect(width: f32, height: f32) -> Result<Polygon, ShapeError> {
+        let half = Vec2::new(check_size(width)?, check_size(height)?) * 0.5;
+        Ok(Polygon::from_ccw(box_corners(half).to_vec(), 0.0))
+    }
+
+    /// A box with the given half extents, centred at `center` and rotated by `angle` radians,
+    /// all in local space.
+    pub fn box_at(center: Vec2, half_extents: Vec2, angle: f32) -> Result<Polygon, ShapeError> {
+        check_point(center)?;
+        check_size(half_extents.x)?;
+        check_size(half_extents.y)?;
+        if !angle.is_finite() {
+            return Err(ShapeError::NonFinite);
+        }
+        let xf = Transform::new(center, angle);
+        let corners = box_corners(half_extents).map(|c| xf.apply(c));
+        // Rotation rounding can only move corners by an ulp; the box stays convex.
+        Polygon::new(&corners)
+    }
+
+    /// A rectangle of outer size `width × height` whose corners are rounded with `radius`.
+    ///
+    /// The core rectangle is `(width − 2r) × (height − 2r)`; both must stay positive.
+    pub fn rounded_rect(width: f32, height: f32, radius: f32) -> Result<Polygon, ShapeError> {
+        check_size(width)?;
+        check_size(height)?;
+        check_radius(radius)?;
+        Polygon::rect(width - 2.0 * radius, height - 2.0 * radius)?.with_radius(radius)
+    }
+
+    /// A regular polygon with `sides` vertices (3 to 64) on a circle of `circumradius`,
+    /// the first vertex on the +x axis.
+    pub fn regular(sides: usize, circumradius: f32) -> Result<Polygon, ShapeError> {
+        check_size(circumradius)?;
+        if sides < 3 {
+            return Err(ShapeError::TooFewPoints { distinct: sides });
+        }
+        if sides > MAX_POLYGON_VERTICES {
+            return Err(ShapeError::TooManyVertices { count: sides });
+        }
+        let vertices: Vec<Vec2> = (0..sides)
+            .map(|i| {
+                let angle = i as f32 / sides as f32 * std::f32::consts::TAU;
+                Vec2::new(angle.cos(), angle.sin()) * circumradius
+            })
+            .collect();
+        Polygon::new(&vertices)
+    }
+
+    /// The same polygon with rounding radius `radius >= 0` (replacing any previous radius).
+    pub fn with_radius(mut self, radius: f32) -> Result<Polygon, ShapeError> {
+        self.radius = check_radius(radius)?;
+        Ok(self)
+    }
+
+    /// Builds from vertices already known to be strictly convex and counter-clockwise.
+    pub(crate) fn from_ccw(vertices: Vec<Vec2>, radius: f32) -> Polygon {
+        let n = vertices.len();
+        debug_assert!((3..=MAX_POLYGON_VERTICES).contains(&n));
+        let normals = (0..n)
+            .map(|i| {
+                let edge = vertices[(i + 1) % n] - vertices[i];
+                right_perp(edge).normalize()
+            })
+            .collect();
+        let centroid = polygon_centroid(&vertices);
+        Polygon {
+            vertices,
+            normals,
+            centroid,
+            radius,
+        }
+    }
+
+    /// The vertices in counter-clockwise order (local space).
+    #[inline]
+    pub fn vertices(&self) -> &[Vec2] {
+        &self.vertices
+    }
+
+    /// The unit outward normal of each edge; `normals()[i]` belongs to the edge from vertex `i`
+    /// to vertex `i + 1`.
+    #[inline]
+    pub fn normals(&self) -> &[Vec2] {
+        &self.normals
+    }
+
+    /// The rounding radius (0 for a sharp polygon).
+    #[inline]
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+
+    /// The world-space bounding box, rounding included.
+    pub fn aabb(&self, xf: &Transform) -> Aabb {
+        let mut min = xf.apply(self.vertices[0]);
+        let mut max = min;
+        for v in &self.vertices[1..] {
+            let w = xf.apply(*v);
+            min = min.min(w);
+            max = max.max(w);
+        }
+        let r = Vec2::splat(self.radius);
+        Aabb {
+            min: min - r,
+            max: max + r,
+        }
+    }
+
+    /// Whether the world point is inside or on the (rounded) polygon.
+    pub fn contains(&self, xf: &Transform, point: Vec2) -> bool {
+        let local = xf.apply_inv(point);
+        let (separation, _) = self.max_separation(local);
+        if separation <= 0.0 {
+            return true;
+        }
+        if separation > self.radius {
+            return false;
+        }
+        let closest = self.closest_core_boundary_point(local);
+        local.distance_squared(closest) <= self.radius * self.radius
+    }
+
+    /// The closest point on the (rounded) polygon's boundary to a world point.
+    pub fn project_point(&self, xf: &Transform, point: Vec2) -> PointProjection {
+        let local = xf.apply_inv(point);
+        let (separation, edge) = self.max_separation(local);
+        if separation <= 0.0 {
+            // Inside the core: the nearest boundary is straight out through the nearest edge.
+            let normal = self.normals[edge];
+            let surface = local + normal * (self.radius - separation);
+            return PointProjection {
+                point: xf.apply(surface),
+                inside: true,
+                distance: self.radius - separation,
+            };
+        }
+        let closest = self.closest_core_boundary_point(local);
+        let offset = local - closest;
+        let length = offset.length();
+        let direction = if length > 0.0 {
+            offset / length
+        } else {
+            self.normals[edge]
+        };
+        PointProjection {
+            point: xf.apply(closest + direction * self.radius),
+            inside: length <= self.radius,
+            distance: (length - self.radius).abs(),
+        }
+    }
+
+    /// The largest signed distance from the core's edge lines to a local point, and its edge.
+    #[inline]
+    pub(crate) fn max_separation(&self, local_point: Vec2) -> (f32, usize) {
+        let mut best = (f32::NEG_INFINITY, 0);
+        for (i, (v, n)) in self.vertices.iter().zip(&self.normals).enumerate() {
+            let s = n.dot(local_point - *v);
+            if s > best.0 {
+                best = (s, i);
+            }
+        }
+        best
+    }
+
+    /// The closest point on the core outline to a local point outside the core.
+    fn closest_core_boundary_point(&self, local_point: Vec2) -> Vec2 {
+        let n = self.vertices.len();
+        let mut best = self.vertices[0];
+        let mut best_distance = f32::INFINITY;
+        for i in 0..n {
+            let c = closest_point_on_segment(self.vertices[i], self.vertices[(i + 1) % n], local_point);
+            let d = c.distance_squared(local_point);
+            if d < best_distance {
+                best_distance = d;
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// The area, rounding included: core + edge strips + one full disc of the radius.
+    pub fn area(&self) -> f32 {
+        let core = polygon_area(&self.vertices);
+        core + self.perimeter_core() * self.radius + std::f32::consts::PI * self.radius * self.radius
+    }
+
+    /// The centroid in local space, rounding included.
+    pub fn centroid(&self) -> Vec2 {
+        if self.radius == 0.0 {
+            return self.centroid;
+        }
+        // Sum the core, one rectangle per edge and one circular sector per vertex.
+        let r = self.radius;
+        let n = self.vertices.len();
+        let core_area = polygon_area(&self.vertices);
+        let mut moment = self.centroid * core_area;
+        let mut total = core_area;
+        for i in 0..n {
+            let a = self.vertices[i];
+            let b = self.vertices[(i + 1) % n];
+            let normal = self.normals[i];
+            let strip_area = a.distance(b) * r;
+            moment += (0.5 * (a + b) + normal * (0.5 * r)) * strip_area;
+            total += strip_area;
+            // Sector at vertex b between this edge's normal and the next one's.
+            let next_normal = self.normals[(i + 1) % n];
+            let half_angle = 0.5 * cross(normal, next_normal).atan2(normal.dot(next_normal));
+            let sector_area = half_angle * r * r;
+            if half_angle > 0.0 {
+                let bisector = (normal + next_normal).normalize_or_zero();
+                let arm = 2.0 * r * half_angle.sin() / (3.0 * half_angle);
+                moment += (b + bisector * arm) * sector_area;
+                total += sector_area;
+            }
+        }
+        moment / total
+    }
+
+    fn perimeter_core(&self) -> f32 {
+        let n = self.vertices.len();
+        (0..n)
+            .map(|i| self.vertices[i].distance(self.vertices[(i + 1) % n]))
+            .sum()
+    }
+}
+
+/// The four corners of a centred box, counter-clockwise from the lower left.
+fn box_corners(half: Vec2) -> [Vec2; 4] {
+    [
+        Vec2::new(-half.x, -half.y),
+        Vec2::new(half.x, -half.y),
+        Vec2::new(half.x, half.y),
+        Vec2::new(-half.x, half.y),
+    ]
+}
+
+/// Signed area of a simple polygon (positive when counter-clockwise).
+pub(crate) fn polygon_area(vertices: &[Vec2]) -> f32 {
+    let origin = vertices[0];
+    let mut twice = 0.0f64;
+    for i in 1..vertices.len().saturating_sub(1) {
+        let e1 = (vertices[i] - origin).as_dvec2();
+        let e2 = (vertices[i + 1] - origin).as_dvec2();
+        twice += e1.x * e2.y - e1.y * e2.x;
+    }
+    (0.5 * twice) as f32
+}
+
+/// Centroid of a simple polygon, computed relative to its first vertex for accuracy.
+fn polygon_centroid(vertices: &[Vec2]) -> Vec2 {
+    let origin = vertices[0];
+    let mut twice_area = 0.0f64;
+    let mut moment = glam::DVec2::ZERO;
+    for i in 1..vertices.len() - 1 {
+        let e1 = (vertices[i] - origin).as_dvec2();
+        let e2 = (vertices[i + 1] - origin).as_dvec2();
+        let a = e1.x * e2.y - e1.y * e2.x;
+        twice_area += a;
+        moment += (e1 + e2) * (a / 3.0);
+    }
+    origin + (moment / twice_area).as_vec2()
+}
+

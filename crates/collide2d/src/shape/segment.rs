@@ -1,0 +1,112 @@
+//! Line segments: zero-thickness edges.
+
+use crate::math::{Transform, Vec2};
+use crate::shape::error::{check_point, ShapeError};
+use crate::shape::{closest_point_on_segment, Aabb, PointProjection};
+
+/// The straight segment from `a` to `b` (local space), with no thickness.
+///
+/// A segment encloses no area: a point is "inside" only when it lies exactly on it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "SegmentData", into = "SegmentData")
+)]
+pub struct Segment {
+    a: Vec2,
+    b: Vec2,
+}
+
+/// The serialised form of a [`Segment`], validated on the way in.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SegmentData {
+    a: Vec2,
+    b: Vec2,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<SegmentData> for Segment {
+    type Error = ShapeError;
+    fn try_from(data: SegmentData) -> Result<Self, ShapeError> {
+        Segment::new(data.a, data.b)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<Segment> for SegmentData {
+    fn from(segment: Segment) -> Self {
+        SegmentData {
+            a: segment.a,
+            b: segment.b,
+        }
+    }
+}
+
+impl Segment {
+    /// The segment from `a` to `b`; the ends must differ.
+    pub fn new(a: Vec2, b: Vec2) -> Result<Segment, ShapeError> {
+        let a = check_point(a)?;
+        let b = check_point(b)?;
+        if (b - a).try_normalize().is_none() {
+            return Err(ShapeError::DegenerateSegment);
+        }
+        Ok(Segment { a, b })
+    }
+
+    /// The first end point (local space).
+    #[inline]
+    pub fn a(&self) -> Vec2 {
+        self.a
+    }
+
+    /// The second end point (local space).
+    #[inline]
+    pub fn b(&self) -> Vec2 {
+        self.b
+    }
+
+    /// The unit normal on the left of the direction `a → b` (local space).
+    #[inline]
+    pub fn normal(&self) -> Vec2 {
+        crate::math::left_perp((self.b - self.a).normalize())
+    }
+
+    /// The world-space bounding box.
+    pub fn aabb(&self, xf: &Transform) -> Aabb {
+        let a = xf.apply(self.a);
+        let b = xf.apply(self.b);
+        Aabb {
+            min: a.min(b),
+            max: a.max(b),
+        }
+    }
+
+    /// Whether the world point lies exactly on the segment.
+    pub fn contains(&self, xf: &Transform, point: Vec2) -> bool {
+        let local = xf.apply_inv(point);
+        closest_point_on_segment(self.a, self.b, local) == local
+    }
+
+    /// The closest point of the segment to a world point.
+    pub fn project_point(&self, xf: &Transform, point: Vec2) -> PointProjection {
+        let local = xf.apply_inv(point);
+        let closest = closest_point_on_segment(self.a, self.b, local);
+        PointProjection {
+            point: xf.apply(closest),
+            inside: closest == local,
+            distance: local.distance(closest),
+        }
+    }
+
+    /// The length of the segment.
+    pub fn length(&self) -> f32 {
+        self.a.distance(self.b)
+    }
+
+    /// The midpoint, in local space.
+    pub fn centroid(&self) -> Vec2 {
+        0.5 * (self.a + self.b)
+    }
+}
