@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 pub mod math;
+pub mod query;
 pub mod shape;
 
 pub use glam;
