@@ -1,4 +1,65 @@
 //! collide2d: the collision layer of a 2D game or simulation.
+//!
+//! It answers *which of my objects touch, where, how deep, and when will this moving thing first
+//! hit something*. It does not integrate velocities or solve constraints; it gives a physics
+//! engine, a character controller or a game's own logic what it needs to do so.
+//!
+//! # A short tour
+//!
+//! - [`math`]: [`Vec2`] (glam's), [`Rot`] and [`Transform`].
+//! - [`shape`]: [`Circle`], [`Capsule`], [`Segment`], convex [`Polygon`] (optionally rounded),
+//!   [`Compound`] (several convex children, e.g. from a concave outline) and [`Aabb`], gathered
+//!   in the [`Shape`] enum. Every shape answers `aabb`, `contains`, `project_point`, `area` and
+//!   `centroid` when placed by a [`Transform`].
+//! - [`query`]: narrow-phase queries between two placed shapes.
+//!
+//! ```
+//! use collide2d::{shape::{Circle, Polygon, Shape}, Transform, Vec2};
+//!
+//! let crate_box = Shape::from(Polygon::rect(2.0, 1.0)?);
+//! let placed = Transform::new(Vec2::new(5.0, 0.0), 0.5);
+//! assert!(crate_box.contains(&placed, Vec2::new(5.2, 0.1)));
+//!
+//! // Bad input is an error, never a broken shape or a panic.
+//! assert!(Circle::with_radius(-1.0).is_err());
+//! assert!(Polygon::hull(&[Vec2::ZERO, Vec2::ONE, Vec2::splat(2.0)]).is_err());
+//! # Ok::<(), collide2d::ShapeError>(())
+//! ```
+//!
+//! # Conventions
+//!
+//! These hold everywhere in the crate; other docs link here rather than repeat them.
+//!
+//! - **Units and scalars.** `f32` throughout; lengths in whatever unit the game uses (metres or
+//!   pixels both work: tolerances are relative to shape size where it matters). Angles are in
+//!   radians, counter-clockwise positive.
+//! - **Frames.** Shapes are plain values in their own local frame; a [`Transform`] places them in
+//!   the world (rotate by `q`, then translate by `p`). Local coordinates must stay within
+//!   ±[`shape::MAX_COORDINATE`]; put objects far away with their transform, not their vertices.
+//!   Pair queries compute in A's local frame, so two shapes far from the origin but close to
+//!   each other keep their precision.
+//! - **Winding.** Polygons are stored counter-clockwise with outward edge normals; constructors
+//!   accept either winding. `normals()[i]` belongs to the edge from vertex `i` to vertex `i + 1`.
+//! - **Rounding.** A polygon or capsule with radius `r` is its core inflated by `r`: every point
+//!   within `r` of the core belongs to the shape.
+//! - **Boundaries.** A point on the boundary is inside; touching shapes overlap.
+//! - **Normals** point **from A to B** and have unit length.
+//! - **Penetration** is positive when shapes overlap, zero when they just touch, and negative
+//!   only for speculative contacts within a caller-given margin. Contact points lie midway
+//!   between the two surfaces.
+//! - **Tolerances.** Polygon construction welds points closer than
+//!   [`shape::WELD_TOLERANCE`] × the size of the point set and drops vertices that close to
+//!   collinear.
+//! - **Errors.** Every constructor that takes user numbers returns `Result<_, ShapeError>`:
+//!   non-finite values, negative radii, degenerate or non-convex outlines are reported, never
+//!   turned into NaN or a panic.
+//!
+//! # Crate features
+//!
+//! | feature | what it adds |
+//! |---|---|
+//! | `serde` | `Serialize`/`Deserialize` for shapes, transforms and results; deserialising re-validates every shape |
+//! | `rayon` | parallel pair finding and narrow phase, with output identical to the serial path |
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -8,4 +69,11 @@ pub mod shape;
 
 pub use glam;
 pub use math::{Rot, Transform, Vec2};
-pub use shape::{Aabb, Capsule, Circle, Compound, PointProjection, Polygon, Segment, Shape, ShapeError};
+pub use shape::{
+    Aabb, Capsule, Circle, Compound, PointProjection, Polygon, Segment, Shape, ShapeError,
+};
+
+/// The README's example, compiled and run as a doc-test.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

@@ -53,8 +53,9 @@ impl Rot {
         Vec2::new(self.c * v.x + self.s * v.y, -self.s * v.x + self.c * v.y)
     }
 
-    /// The composition `self ∘ other` (apply `other` first).
+    /// The composition `self ∘ other` (apply `other` first); also available as `self * other`.
     #[inline]
+    #[allow(clippy::should_implement_trait)] // the trait is implemented too; the name is the API
     pub fn mul(self, other: Rot) -> Rot {
         Rot {
             c: self.c * other.c - self.s * other.s,
@@ -157,8 +158,9 @@ impl Transform {
         self.q.rotate_inv(world_vector)
     }
 
-    /// The composition `self ∘ other`: apply `other`, then `self`.
+    /// The composition `self ∘ other`: apply `other`, then `self`; also `self * other`.
     #[inline]
+    #[allow(clippy::should_implement_trait)] // the trait is implemented too; the name is the API
     pub fn mul(&self, other: &Transform) -> Transform {
         Transform {
             p: self.q.rotate(other.p) + self.p,
@@ -198,6 +200,22 @@ impl Transform {
     #[inline]
     pub fn is_finite(&self) -> bool {
         self.p.is_finite() && self.q.is_finite()
+    }
+}
+
+impl std::ops::Mul for Rot {
+    type Output = Rot;
+    #[inline]
+    fn mul(self, other: Rot) -> Rot {
+        Rot::mul(self, other)
+    }
+}
+
+impl std::ops::Mul for Transform {
+    type Output = Transform;
+    #[inline]
+    fn mul(self, other: Transform) -> Transform {
+        Transform::mul(&self, &other)
     }
 }
 

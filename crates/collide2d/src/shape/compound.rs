@@ -59,7 +59,8 @@ impl Compound {
                 return Err(ShapeError::NonFinite);
             }
             crate::shape::error::check_point(xf.p)?;
-            let q = crate::math::Rot::try_from_cos_sin(xf.q.c, xf.q.s).ok_or(ShapeError::NonFinite)?;
+            let q =
+                crate::math::Rot::try_from_cos_sin(xf.q.c, xf.q.s).ok_or(ShapeError::NonFinite)?;
             checked.push((Transform { p: xf.p, q }, shape));
         }
         let child_aabbs: Vec<Aabb> = checked.iter().map(|(xf, s)| s.aabb(xf)).collect();
@@ -121,7 +122,10 @@ impl Compound {
 
     /// The world-space bounding box.
     pub fn aabb(&self, xf: &Transform) -> Aabb {
-        let mut iter = self.children.iter().map(|(child_xf, s)| s.aabb(&xf.mul(child_xf)));
+        let mut iter = self
+            .children
+            .iter()
+            .map(|(child_xf, s)| s.aabb(&xf.mul(child_xf)));
         let first = iter.next().expect("a compound has at least one child");
         iter.fold(first, |acc, b| acc.union(&b))
     }
@@ -193,13 +197,16 @@ impl Compound {
                     for i in 0..n {
                         let a = child_xf.apply(polygon.vertices()[i]);
                         let b = child_xf.apply(polygon.vertices()[(i + 1) % n]);
-                        for (start, end) in self.uncovered_parts(index, a, b) {
+                        let outward = child_xf.rotate(polygon.normals()[i]);
+                        for (start, end) in self.uncovered_parts(index, a, b, outward) {
                             consider(super::closest_point_on_segment(start, end, local));
                         }
                     }
                 }
                 _ => {
-                    if !self.covered_by_other(index, projection.point) {
+                    let outward = (projection.point - local).normalize_or_zero();
+                    let nudged = projection.point + outward * seam_tolerance(&self.local_aabb);
+                    if !self.covered_by_other(index, nudged) {
                         consider(projection.point);
                     }
                 }
@@ -213,33 +220,35 @@ impl Compound {
         })
     }
 
-    /// Whether a point on child `index`'s surface lies strictly inside another child.
+    /// Whether a point lies inside a child other than `index`.
     fn covered_by_other(&self, index: usize, point: Vec2) -> bool {
-        self.children.iter().enumerate().any(|(j, (xf, s))| {
-            j != index && {
-                let p = s.project_point(xf, point);
-                p.inside && p.distance > seam_tolerance(&self.local_aabb)
-            }
-        })
+        self.children
+            .iter()
+            .enumerate()
+            .any(|(j, (xf, s))| j != index && s.contains(xf, point))
     }
 
-    /// The parts of segment `a`–`b` (an edge of child `index`) not inside any other child.
-    fn uncovered_parts(&self, index: usize, a: Vec2, b: Vec2) -> Vec<(Vec2, Vec2)> {
+    /// The parts of segment `a`–`b` (an edge of child `index` with unit `outward` normal) that
+    /// are outer boundary: the region just outside them is not covered by another child.
+    ///
+    /// Testing the edge nudged outward treats both overlaps and shared seams as interior.
+    fn uncovered_parts(&self, index: usize, a: Vec2, b: Vec2, outward: Vec2) -> Vec<(Vec2, Vec2)> {
         // Parameter intervals [t0, t1] of the segment covered by other children.
         let mut covered: Vec<(f32, f32)> = Vec::new();
-        let tolerance = seam_tolerance(&self.local_aabb);
+        let nudge = outward * seam_tolerance(&self.local_aabb);
+        let (nudged_a, nudged_b) = (a + nudge, b + nudge);
         for (j, (xf, s)) in self.children.iter().enumerate() {
             if j == index {
                 continue;
             }
             if let Shape::Polygon(p) = s {
-                if let Some(interval) = clip_segment_to_polygon(p, xf, a, b, tolerance) {
+                if let Some(interval) = clip_segment_to_polygon(p, xf, nudged_a, nudged_b) {
                     covered.push(interval);
                 }
             } else {
                 // Curved children: sample coverage at the segment's mid and ends is too coarse;
                 // treat the whole edge as uncovered unless its midpoint is covered.
-                if self.covered_by_other(index, 0.5 * (a + b)) {
+                if self.covered_by_other(index, 0.5 * (nudged_a + nudged_b)) {
                     covered.push((0.0, 1.0));
                 }
             }
@@ -266,15 +275,16 @@ impl Compound {
 
     /// The area-weighted centroid of the children, in the compound's frame.
     pub fn centroid(&self) -> Vec2 {
-        let mut moment = Vec2::ZERO;
-        let mut total = 0.0;
+        // f64 moments: centroid × area can exceed f32 for large shapes.
+        let mut moment = glam::DVec2::ZERO;
+        let mut total = 0.0f64;
         for (xf, s) in &self.children {
-            let area = s.area();
-            moment += xf.apply(s.centroid()) * area;
+            let area = s.area() as f64;
+            moment += xf.apply(s.centroid()).as_dvec2() * area;
             total += area;
         }
         if total > 0.0 {
-            moment / total
+            (moment / total).as_vec2()
         } else {
             self.local_aabb.center()
         }
@@ -311,25 +321,24 @@ fn seam_tolerance(aabb: &Aabb) -> f32 {
     1.0e-6 * aabb.extents().length()
 }
 
-/// The parameter interval of segment `a`–`b` strictly inside a convex polygon placed by `xf`
-/// (Cyrus–Beck clipping), shrunk by `tolerance`; `None` when the segment misses it.
+/// The parameter interval of segment `a`–`b` inside a sharp convex polygon placed by `xf`
+/// (Cyrus–Beck clipping); `None` when the segment misses it.
 fn clip_segment_to_polygon(
     polygon: &Polygon,
     xf: &Transform,
     a: Vec2,
     b: Vec2,
-    tolerance: f32,
 ) -> Option<(f32, f32)> {
     let local_a = xf.apply_inv(a);
     let direction = xf.rotate_inv(b - a);
     let mut t0 = 0.0f32;
     let mut t1 = 1.0f32;
     for (v, n) in polygon.vertices().iter().zip(polygon.normals()) {
-        // Inside the half-plane: n · (p − v) < −tolerance (strictly inside, off the seam).
-        let numerator = -tolerance - n.dot(local_a - *v);
+        // Inside the half-plane: n · (p − v) <= 0.
+        let numerator = -n.dot(local_a - *v);
         let denominator = n.dot(direction);
         if denominator == 0.0 {
-            if numerator <= 0.0 {
+            if numerator < 0.0 {
                 return None;
             }
         } else {

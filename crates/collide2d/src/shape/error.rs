@@ -63,6 +63,8 @@ pub enum ShapeError {
     NestedCompound,
     /// An axis-aligned box had `min > max` on some axis.
     InvertedAabb,
+    /// The shape is too small for `f32` (edges of subnormal length have no unit normal).
+    TooSmall,
 }
 
 impl fmt::Display for ShapeError {
@@ -104,6 +106,7 @@ impl fmt::Display for ShapeError {
                 write!(f, "compound children must be convex shapes, not compounds")
             }
             ShapeError::InvertedAabb => write!(f, "box has min greater than max"),
+            ShapeError::TooSmall => write!(f, "shape is too small to represent in f32"),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Convex polygons, optionally rounded.
 
-use crate::math::{cross, right_perp, Transform, Vec2};
+use crate::math::{right_perp, Transform, Vec2};
 use crate::shape::error::{check_point, check_radius, check_size, ShapeError};
 use crate::shape::hull::{convex_hull, turns_left, weld_distance};
 use crate::shape::{closest_point_on_segment, Aabb, PointProjection, MAX_POLYGON_VERTICES};
@@ -65,7 +65,7 @@ impl Polygon {
     /// # Ok::<(), collide2d::ShapeError>(())
     /// ```
     pub fn hull(points: &[Vec2]) -> Result<Polygon, ShapeError> {
-        Ok(Polygon::from_ccw(convex_hull(points)?, 0.0))
+        Polygon::from_ccw(convex_hull(points)?, 0.0)
     }
 
     /// A polygon from an outline that is already convex, in either winding.
@@ -143,9 +143,7 @@ impl Polygon {
             let prev = kept[(i + n - 1) % n].1;
             let next = kept[(i + 1) % n].1;
             if !turns_left(prev, kept[i].1, next, 0.0) {
-                return Err(ShapeError::NotConvex {
-                    vertex: kept[i].0,
-                });
+                return Err(ShapeError::NotConvex { vertex: kept[i].0 });
             }
         }
         // All turns are left; the outline is simple only if it winds around exactly once.
@@ -161,16 +159,13 @@ impl Polygon {
         if n > MAX_POLYGON_VERTICES {
             return Err(ShapeError::TooManyVertices { count: n });
         }
-        Ok(Polygon::from_ccw(
-            kept.into_iter().map(|(_, p)| p).collect(),
-            0.0,
-        ))
+        Polygon::from_ccw(kept.into_iter().map(|(_, p)| p).collect(), 0.0)
     }
 
     /// A `width × height` rectangle centred on the local origin.
     pub fn rect(width: f32, height: f32) -> Result<Polygon, ShapeError> {
         let half = Vec2::new(check_size(width)?, check_size(height)?) * 0.5;
-        Ok(Polygon::from_ccw(box_corners(half).to_vec(), 0.0))
+        Polygon::from_ccw(box_corners(half).to_vec(), 0.0)
     }
 
     /// A box with the given half extents, centred at `center` and rotated by `angle` radians,
@@ -224,22 +219,28 @@ impl Polygon {
     }
 
     /// Builds from vertices already known to be strictly convex and counter-clockwise.
-    pub(crate) fn from_ccw(vertices: Vec<Vec2>, radius: f32) -> Polygon {
+    ///
+    /// Fails with [`ShapeError::TooSmall`] when an edge is too short for `f32` to give it a
+    /// unit normal (subnormal sizes).
+    pub(crate) fn from_ccw(vertices: Vec<Vec2>, radius: f32) -> Result<Polygon, ShapeError> {
         let n = vertices.len();
         debug_assert!((3..=MAX_POLYGON_VERTICES).contains(&n));
         let normals = (0..n)
             .map(|i| {
                 let edge = vertices[(i + 1) % n] - vertices[i];
-                right_perp(edge).normalize()
+                right_perp(edge).try_normalize().ok_or(ShapeError::TooSmall)
             })
-            .collect();
+            .collect::<Result<Vec<Vec2>, ShapeError>>()?;
         let centroid = polygon_centroid(&vertices);
-        Polygon {
+        if !centroid.is_finite() {
+            return Err(ShapeError::TooSmall);
+        }
+        Ok(Polygon {
             vertices,
             normals,
             centroid,
             radius,
-        }
+        })
     }
 
     /// The vertices in counter-clockwise order (local space).
@@ -339,7 +340,8 @@ impl Polygon {
         let mut best = self.vertices[0];
         let mut best_distance = f32::INFINITY;
         for i in 0..n {
-            let c = closest_point_on_segment(self.vertices[i], self.vertices[(i + 1) % n], local_point);
+            let c =
+                closest_point_on_segment(self.vertices[i], self.vertices[(i + 1) % n], local_point);
             let d = c.distance_squared(local_point);
             if d < best_distance {
                 best_distance = d;
@@ -352,7 +354,8 @@ impl Polygon {
     /// The area, rounding included: core + edge strips + one full disc of the radius.
     pub fn area(&self) -> f32 {
         let core = polygon_area(&self.vertices);
-        core + self.perimeter_core() * self.radius + std::f32::consts::PI * self.radius * self.radius
+        core + self.perimeter_core() * self.radius
+            + std::f32::consts::PI * self.radius * self.radius
     }
 
     /// The centroid in local space, rounding included.
@@ -360,31 +363,32 @@ impl Polygon {
         if self.radius == 0.0 {
             return self.centroid;
         }
-        // Sum the core, one rectangle per edge and one circular sector per vertex.
-        let r = self.radius;
+        // Sum the core, one rectangle per edge and one circular sector per vertex, in f64 so
+        // that large radii cannot overflow the moments.
+        let r = self.radius as f64;
         let n = self.vertices.len();
-        let core_area = polygon_area(&self.vertices);
-        let mut moment = self.centroid * core_area;
+        let core_area = polygon_area(&self.vertices) as f64;
+        let mut moment = self.centroid.as_dvec2() * core_area;
         let mut total = core_area;
         for i in 0..n {
-            let a = self.vertices[i];
-            let b = self.vertices[(i + 1) % n];
-            let normal = self.normals[i];
+            let a = self.vertices[i].as_dvec2();
+            let b = self.vertices[(i + 1) % n].as_dvec2();
+            let normal = self.normals[i].as_dvec2();
             let strip_area = a.distance(b) * r;
             moment += (0.5 * (a + b) + normal * (0.5 * r)) * strip_area;
             total += strip_area;
             // Sector at vertex b between this edge's normal and the next one's.
-            let next_normal = self.normals[(i + 1) % n];
-            let half_angle = 0.5 * cross(normal, next_normal).atan2(normal.dot(next_normal));
-            let sector_area = half_angle * r * r;
+            let next_normal = self.normals[(i + 1) % n].as_dvec2();
+            let half_angle = 0.5 * normal.perp_dot(next_normal).atan2(normal.dot(next_normal));
             if half_angle > 0.0 {
+                let sector_area = half_angle * r * r;
                 let bisector = (normal + next_normal).normalize_or_zero();
                 let arm = 2.0 * r * half_angle.sin() / (3.0 * half_angle);
                 moment += (b + bisector * arm) * sector_area;
                 total += sector_area;
             }
         }
-        moment / total
+        (moment / total).as_vec2()
     }
 
     fn perimeter_core(&self) -> f32 {
@@ -431,4 +435,3 @@ fn polygon_centroid(vertices: &[Vec2]) -> Vec2 {
     }
     origin + (moment / twice_area).as_vec2()
 }
-
