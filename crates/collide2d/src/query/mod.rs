@@ -4,6 +4,8 @@
 //! Results follow the crate's [conventions](crate#conventions): normals point from A to B,
 //! penetration is positive when overlapping, contact points lie midway between the surfaces.
 
+mod ray;
 mod types;
 
+pub use ray::{Ray, RayError, RayHit, RayInside};
 pub use types::{ContactPoint, DistanceOutput, Feature, FeatureId, Manifold, SimplexCache};

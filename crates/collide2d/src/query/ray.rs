@@ -1,0 +1,558 @@
+//! Ray casts against every shape and against boxes.
+//!
+//! A ray that starts inside a solid shape (or on its boundary) hits it at distance 0 with the
+//! normal `-direction`; [`RayInside::ReportExit`] asks for the point where it leaves instead.
+//! Segments have no inside: a ray starting on one hits it at 0.
+
+use crate::math::{left_perp, Transform, Vec2};
+use crate::shape::{Aabb, Capsule, Circle, Compound, Polygon, Segment, Shape};
+
+/// A half-line from `origin` along unit `direction`, up to `max_distance`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Ray {
+    /// Start point (world space).
+    pub origin: Vec2,
+    /// Unit direction. With a non-unit direction, distances come out in multiples of its length.
+    pub direction: Vec2,
+    /// How far the ray reaches, in world units for a unit direction.
+    pub max_distance: f32,
+}
+
+/// Why a [`Ray`] could not be built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RayError {
+    /// The origin, direction or max distance was NaN or infinite (an infinite max distance is
+    /// allowed).
+    NonFinite,
+    /// The direction has zero length.
+    ZeroDirection,
+    /// The max distance was negative.
+    NegativeMaxDistance,
+}
+
+impl std::fmt::Display for RayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RayError::NonFinite => "ray origin, direction or max distance is NaN or infinite",
+            RayError::ZeroDirection => "ray direction has zero length",
+            RayError::NegativeMaxDistance => "ray max distance is negative",
+        })
+    }
+}
+
+impl std::error::Error for RayError {}
+
+impl Ray {
+    /// A ray with its direction normalised. `max_distance` may be `f32::INFINITY`.
+    ///
+    /// ```
+    /// use collide2d::{query::Ray, shape::{Polygon, Shape}, Transform, Vec2};
+    /// let wall = Shape::from(Polygon::rect(1.0, 10.0)?);
+    /// let ray = Ray::new(Vec2::ZERO, Vec2::new(3.0, 0.0), 100.0).unwrap();
+    /// let hit = wall.ray_cast(&Transform::new(Vec2::new(5.0, 0.0), 0.0), &ray).unwrap();
+    /// assert_eq!(hit.distance, 4.5);
+    /// assert_eq!(hit.normal, Vec2::new(-1.0, 0.0));
+    /// # Ok::<(), collide2d::ShapeError>(())
+    /// ```
+    pub fn new(origin: Vec2, direction: Vec2, max_distance: f32) -> Result<Ray, RayError> {
+        if !origin.is_finite() || !direction.is_finite() || max_distance.is_nan() {
+            return Err(RayError::NonFinite);
+        }
+        if max_distance < 0.0 {
+            return Err(RayError::NegativeMaxDistance);
+        }
+        let direction = direction.try_normalize().ok_or(RayError::ZeroDirection)?;
+        Ok(Ray {
+            origin,
+            direction,
+            max_distance,
+        })
+    }
+
+    /// The ray from `start` to `end` (max distance = their distance).
+    pub fn between(start: Vec2, end: Vec2) -> Result<Ray, RayError> {
+        Ray::new(start, end - start, start.distance(end))
+    }
+
+    /// The point at `distance` along the ray.
+    #[inline]
+    pub fn at(&self, distance: f32) -> Vec2 {
+        self.origin + self.direction * distance
+    }
+
+    /// The ray expressed in a shape's local frame.
+    #[inline]
+    fn to_local(self, xf: &Transform) -> Ray {
+        Ray {
+            origin: xf.apply_inv(self.origin),
+            direction: xf.rotate_inv(self.direction),
+            max_distance: self.max_distance,
+        }
+    }
+}
+
+/// Where a ray first meets a shape.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RayHit {
+    /// Distance along the ray (0 when the ray starts inside).
+    pub distance: f32,
+    /// The hit point (world space).
+    pub point: Vec2,
+    /// The unit surface normal at the hit, facing the ray (world space).
+    pub normal: Vec2,
+    /// For a compound, the index of the child that was hit (0 otherwise).
+    pub child: u32,
+}
+
+/// What a ray that starts inside a solid shape reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RayInside {
+    /// A hit at distance 0 at the origin, with normal `-direction` (the default).
+    #[default]
+    HitAtStart,
+    /// The point where the ray leaves the shape, with the outward normal there (pointing along
+    /// the ray). A ray that does not leave within `max_distance` misses.
+    ReportExit,
+}
+
+/// A hit in a shape's local frame, before it is transformed out.
+#[derive(Clone, Copy, Debug)]
+struct LocalHit {
+    distance: f32,
+    normal: Vec2,
+    child: u32,
+}
+
+impl LocalHit {
+    fn to_world(self, xf: &Transform, ray: &Ray) -> RayHit {
+        RayHit {
+            distance: self.distance,
+            point: ray.at(self.distance),
+            normal: xf.rotate(self.normal),
+            child: self.child,
+        }
+    }
+}
+
+impl Shape {
+    /// The first hit of `ray` on the shape placed by `xf`, or `None` within `max_distance`.
+    ///
+    /// A ray starting inside hits at 0 (see [`RayInside`]). Compounds report the nearest child.
+    /// A ray with a non-finite origin or direction misses.
+    pub fn ray_cast(&self, xf: &Transform, ray: &Ray) -> Option<RayHit> {
+        self.ray_cast_with(xf, ray, RayInside::HitAtStart)
+    }
+
+    /// [`Shape::ray_cast`] with a choice of what a ray starting inside reports.
+    pub fn ray_cast_with(&self, xf: &Transform, ray: &Ray, inside: RayInside) -> Option<RayHit> {
+        if !ray.origin.is_finite() || !ray.direction.is_finite() || ray.max_distance.is_nan() {
+            return None;
+        }
+        if ray.direction == Vec2::ZERO || ray.max_distance < 0.0 {
+            return None;
+        }
+        let local = ray.to_local(xf);
+        let hit = match self {
+            Shape::Circle(s) => ray_cast_circle(s, &local, inside),
+            Shape::Capsule(s) => ray_cast_capsule(s, &local, inside),
+            Shape::Segment(s) => ray_cast_segment(s, &local),
+            Shape::Polygon(s) => ray_cast_polygon(s, &local, inside),
+            Shape::Compound(s) => ray_cast_compound(s, &local, inside),
+        }?;
+        Some(hit.to_world(xf, ray))
+    }
+}
+
+impl Aabb {
+    /// The first hit of `ray` on the box (slab test), with the face normal; a ray starting inside
+    /// hits at 0 with normal `-direction`.
+    pub fn ray_cast(&self, ray: &Ray) -> Option<RayHit> {
+        let mut entry = 0.0f32;
+        let mut exit = ray.max_distance;
+        let mut normal = -ray.direction;
+        for axis in 0..2 {
+            let origin = ray.origin[axis];
+            let direction = ray.direction[axis];
+            let (low, high) = (self.min[axis], self.max[axis]);
+            if direction == 0.0 {
+                if origin < low || origin > high {
+                    return None;
+                }
+                continue;
+            }
+            let inverse = 1.0 / direction;
+            let (mut near, mut far) = ((low - origin) * inverse, (high - origin) * inverse);
+            let mut face = Vec2::ZERO;
+            face[axis] = -direction.signum();
+            if near > far {
+                std::mem::swap(&mut near, &mut far);
+            }
+            if near > entry {
+                entry = near;
+                normal = face;
+            }
+            exit = exit.min(far);
+            if entry > exit {
+                return None;
+            }
+        }
+        Some(RayHit {
+            distance: entry,
+            point: ray.at(entry),
+            normal,
+            child: 0,
+        })
+    }
+}
+
+/// Ray against a disc: solve |o + t d − c|² = r² for the smaller root.
+fn ray_cast_circle(circle: &Circle, ray: &Ray, inside: RayInside) -> Option<LocalHit> {
+    ray_cast_disc(circle.center(), circle.radius(), ray, inside)
+}
+
+fn ray_cast_disc(center: Vec2, radius: f32, ray: &Ray, inside: RayInside) -> Option<LocalHit> {
+    let offset = ray.origin - center;
+    let direction_squared = ray.direction.length_squared();
+    // Project the centre onto the ray to keep the quadratic well conditioned.
+    let closest_t = -offset.dot(ray.direction) / direction_squared;
+    let closest = offset + ray.direction * closest_t;
+    let chord_squared = radius * radius - closest.length_squared();
+    if chord_squared < 0.0 {
+        return None;
+    }
+    let half_chord = (chord_squared / direction_squared).sqrt();
+    let (enter, leave) = (closest_t - half_chord, closest_t + half_chord);
+    if offset.length_squared() <= radius * radius {
+        return inside_hit(ray, inside, leave, |t| {
+            (offset + ray.direction * t).try_normalize().unwrap_or(ray.direction)
+        });
+    }
+    if enter < 0.0 || enter > ray.max_distance {
+        return None;
+    }
+    let normal = (offset + ray.direction * enter)
+        .try_normalize()
+        .unwrap_or(-ray.direction);
+    Some(LocalHit {
+        distance: enter,
+        normal,
+        child: 0,
+    })
+}
+
+/// The hit reported for a ray starting inside: at 0, or at the exit `exit_t` with `normal_at`.
+fn inside_hit(
+    ray: &Ray,
+    inside: RayInside,
+    exit_t: f32,
+    normal_at: impl Fn(f32) -> Vec2,
+) -> Option<LocalHit> {
+    match inside {
+        RayInside::HitAtStart => Some(LocalHit {
+            distance: 0.0,
+            normal: -ray.direction.normalize_or_zero(),
+            child: 0,
+        }),
+        RayInside::ReportExit => (exit_t <= ray.max_distance).then(|| LocalHit {
+            distance: exit_t.max(0.0),
+            normal: normal_at(exit_t),
+            child: 0,
+        }),
+    }
+}
+
+/// Ray against a segment with no thickness; the normal faces the ray's origin.
+fn ray_cast_segment(segment: &Segment, ray: &Ray) -> Option<LocalHit> {
+    let (a, b) = (segment.a(), segment.b());
+    let edge = b - a;
+    let normal = left_perp(edge);
+    let denominator = normal.dot(ray.direction);
+    let numerator = normal.dot(a - ray.origin);
+    if denominator == 0.0 {
+        // Parallel: a hit only when collinear, at the nearer end (or 0 when starting on it).
+        if numerator != 0.0 {
+            return None;
+        }
+        let along = |p: Vec2| (p - ray.origin).dot(ray.direction) / ray.direction.length_squared();
+        let (ta, tb) = (along(a), along(b));
+        let (near, far) = (ta.min(tb), ta.max(tb));
+        if far < 0.0 {
+            return None;
+        }
+        let distance = near.max(0.0);
+        return (distance <= ray.max_distance).then(|| LocalHit {
+            distance,
+            normal: -ray.direction.normalize_or_zero(),
+            child: 0,
+        });
+    }
+    let t = numerator / denominator;
+    if t < 0.0 || t > ray.max_distance {
+        return None;
+    }
+    let hit = ray.origin + ray.direction * t;
+    let s = (hit - a).dot(edge) / edge.length_squared();
+    if !(0.0..=1.0).contains(&s) {
+        return None;
+    }
+    let unit = normal.normalize();
+    Some(LocalHit {
+        distance: t,
+        normal: if denominator > 0.0 { -unit } else { unit },
+        child: 0,
+    })
+}
+
+/// Ray against a capsule: the two side edges offset by the radius and the two end discs.
+fn ray_cast_capsule(capsule: &Capsule, ray: &Ray, inside: RayInside) -> Option<LocalHit> {
+    let (a, b, radius) = (capsule.a(), capsule.b(), capsule.radius());
+    let Some(axis) = (b - a).try_normalize() else {
+        return ray_cast_disc(a, radius, ray, inside);
+    };
+    let side = left_perp(axis);
+    let vertices = [a, b];
+    let normals = [-side, side];
+    ray_cast_rounded_core(&vertices, &normals, radius, ray, inside)
+}
+
+/// Ray against a convex polygon, sharp (Cyrus–Beck clipping) or rounded (exact: offset edges and
+/// vertex discs).
+fn ray_cast_polygon(polygon: &Polygon, ray: &Ray, inside: RayInside) -> Option<LocalHit> {
+    if polygon.radius() > 0.0 {
+        return ray_cast_rounded_core(
+            polygon.vertices(),
+            polygon.normals(),
+            polygon.radius(),
+            ray,
+            inside,
+        );
+    }
+    // Cyrus–Beck: intersect the ray's parameter range with every edge's inner half-plane.
+    // Reference: Cyrus and Beck, "Generalized two- and three-dimensional clipping", 1978.
+    let mut lower = 0.0f32;
+    let mut upper = f32::INFINITY;
+    let mut entry_edge = None;
+    let mut exit_edge = 0usize;
+    for (index, (vertex, normal)) in polygon.vertices().iter().zip(polygon.normals()).enumerate() {
+        let numerator = normal.dot(*vertex - ray.origin);
+        let denominator = normal.dot(ray.direction);
+        if denominator == 0.0 {
+            if numerator < 0.0 {
+                return None;
+            }
+            continue;
+        }
+        let t = numerator / denominator;
+        if denominator < 0.0 {
+            if t > lower {
+                lower = t;
+                entry_edge = Some(index);
+            }
+        } else if t < upper {
+            upper = t;
+            exit_edge = index;
+        }
+        if upper < lower {
+            return None;
+        }
+    }
+    match entry_edge {
+        Some(edge) if lower <= ray.max_distance => Some(LocalHit {
+            distance: lower,
+            normal: polygon.normals()[edge],
+            child: 0,
+        }),
+        Some(_) => None,
+        None => inside_hit(ray, inside, upper, |_| polygon.normals()[exit_edge]),
+    }
+}
+
+/// Ray against a convex core (1, 2 or more vertices with outward edge normals) inflated by
+/// `radius`: the nearest of the edges pushed out by `radius` and the discs at the vertices.
+fn ray_cast_rounded_core(
+    vertices: &[Vec2],
+    normals: &[Vec2],
+    radius: f32,
+    ray: &Ray,
+    inside: RayInside,
+) -> Option<LocalHit> {
+    let count = vertices.len();
+    if core_contains(vertices, normals, radius, ray.origin) {
+        // Leave through the farthest exit among the pieces whose union is the shape; the exit
+        // of the union is the latest exit of any piece containing the path, found by marching.
+        let exit = rounded_core_exit(vertices, normals, radius, ray);
+        return inside_hit(ray, inside, exit.0, |_| exit.1);
+    }
+    let mut best: Option<LocalHit> = None;
+    let mut keep = |distance: f32, normal: Vec2| {
+        if distance >= 0.0
+            && distance <= ray.max_distance
+            && best.is_none_or(|b| distance < b.distance)
+        {
+            best = Some(LocalHit {
+                distance,
+                normal,
+                child: 0,
+            });
+        }
+    };
+    for i in 0..count {
+        let normal = normals[i];
+        let start = vertices[i] + normal * radius;
+        let end = vertices[(i + 1) % count] + normal * radius;
+        let denominator = normal.dot(ray.direction);
+        if denominator < 0.0 {
+            let t = normal.dot(start - ray.origin) / denominator;
+            let hit = ray.origin + ray.direction * t;
+            let edge = end - start;
+            let s = (hit - start).dot(edge) / edge.length_squared();
+            if (0.0..=1.0).contains(&s) {
+                keep(t, normal);
+            }
+        }
+    }
+    if radius > 0.0 {
+        for vertex in vertices {
+            if let Some(hit) = ray_cast_disc(*vertex, radius, ray, RayInside::HitAtStart) {
+                if hit.distance > 0.0 || (ray.origin - *vertex).length() > radius {
+                    keep(hit.distance, hit.normal);
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Whether a local point lies in the rounded core (core points: 1, 2 or a polygon).
+fn core_contains(vertices: &[Vec2], normals: &[Vec2], radius: f32, point: Vec2) -> bool {
+    let count = vertices.len();
+    let mut max_separation = f32::NEG_INFINITY;
+    for i in 0..count {
+        max_separation = max_separation.max(normals[i].dot(point - vertices[i]));
+    }
+    if max_separation <= 0.0 && count >= 3 {
+        return true;
+    }
+    let mut best = f32::INFINITY;
+    for i in 0..count {
+        let closest =
+            crate::shape::closest_point_on_segment(vertices[i], vertices[(i + 1) % count], point);
+        best = best.min(closest.distance_squared(point));
+    }
+    best <= radius * radius
+}
+
+/// Where a ray starting inside a rounded core leaves it, and the outward normal there.
+///
+/// The exit from a convex set is the largest `t` still inside; along the ray, inside-ness is
+/// an interval, so the exit is the largest crossing among the offset edges and vertex discs.
+fn rounded_core_exit(vertices: &[Vec2], normals: &[Vec2], radius: f32, ray: &Ray) -> (f32, Vec2) {
+    let count = vertices.len();
+    let mut candidates: Vec<(f32, Vec2)> = Vec::with_capacity(2 * count);
+    for i in 0..count {
+        let normal = normals[i];
+        let start = vertices[i] + normal * radius;
+        let denominator = normal.dot(ray.direction);
+        if denominator > 0.0 {
+            let t = normal.dot(start - ray.origin) / denominator;
+            candidates.push((t, normal));
+        }
+        if radius > 0.0 {
+            if let Some(hit) = ray_cast_disc(vertices[i], radius, ray, RayInside::ReportExit) {
+                candidates.push((hit.distance, hit.normal));
+            }
+        }
+    }
+    // The exit is the largest candidate whose point is still (within rounding) in the shape.
+    let size = radius + vertices.iter().map(|v| v.distance(vertices[0])).fold(0.0, f32::max);
+    let slack = 1e-5 * size.max(f32::MIN_POSITIVE);
+    candidates
+        .into_iter()
+        .filter(|(t, _)| {
+            let point = ray.origin + ray.direction * *t;
+            core_contains(vertices, normals, radius + slack, point)
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .unwrap_or((0.0, -ray.direction))
+}
+
+/// Ray against a compound: the nearest child hit; from inside, the exit of the union.
+fn ray_cast_compound(compound: &Compound, ray: &Ray, inside: RayInside) -> Option<LocalHit> {
+    let child_hit = |index: usize, mode: RayInside, from: &Ray| {
+        let (child_xf, shape) = &compound.children()[index];
+        shape.ray_cast_with(child_xf, from, mode).map(|hit| LocalHit {
+            distance: hit.distance,
+            normal: hit.normal,
+            child: index as u32,
+        })
+    };
+    let starts_inside = compound
+        .children()
+        .iter()
+        .position(|(xf, s)| s.is_solid() && s.contains(xf, ray.origin));
+    if let Some(first) = starts_inside {
+        if inside == RayInside::HitAtStart {
+            return Some(LocalHit {
+                distance: 0.0,
+                normal: -ray.direction.normalize_or_zero(),
+                child: first as u32,
+            });
+        }
+        // March through overlapping or adjacent children to the exit of the union.
+        let mut travelled = 0.0f32;
+        let mut last = LocalHit {
+            distance: 0.0,
+            normal: -ray.direction,
+            child: first as u32,
+        };
+        for _ in 0..=compound.children().len() {
+            let here = Ray {
+                origin: ray.at(travelled),
+                max_distance: f32::INFINITY,
+                ..*ray
+            };
+            let farthest = (0..compound.children().len())
+                .filter(|&i| {
+                    let (xf, s) = &compound.children()[i];
+                    s.is_solid() && s.contains(xf, here.origin)
+                })
+                .filter_map(|i| child_hit(i, RayInside::ReportExit, &here))
+                .max_by(|a, b| a.distance.total_cmp(&b.distance));
+            match farthest {
+                Some(exit) if exit.distance > 0.0 => {
+                    travelled += exit.distance;
+                    last = LocalHit {
+                        distance: travelled,
+                        ..exit
+                    };
+                }
+                _ => break,
+            }
+        }
+        return (last.distance <= ray.max_distance).then_some(last);
+    }
+    let mut best: Option<LocalHit> = None;
+    for (index, aabb) in compound.child_aabbs().iter().enumerate() {
+        if let Some(box_hit) = aabb.ray_cast(ray) {
+            if best.is_some_and(|b| box_hit.distance > b.distance) {
+                continue;
+            }
+            if let Some(hit) = child_hit(index, RayInside::HitAtStart, ray) {
+                if best.is_none_or(|b| hit.distance < b.distance) {
+                    best = Some(hit);
+                }
+            }
+        }
+    }
+    best
+}
+
+impl Shape {
+    /// Whether the shape encloses area (everything but a segment).
+    fn is_solid(&self) -> bool {
+        !matches!(self, Shape::Segment(_))
+    }
+}
