@@ -1,6 +1,7 @@
 //! Shapes in local space: circles, capsules, segments, convex polygons, compounds and boxes.
 
 mod aabb;
+mod decompose;
 mod error;
 
 pub use aabb::Aabb;
