@@ -162,7 +162,12 @@ impl Shape {
             Shape::Polygon(s) => ray_cast_polygon(s, &local, inside),
             Shape::Compound(s) => ray_cast_compound(s, &local, inside),
         }?;
-        Some(hit.to_world(xf, ray))
+        let mut world = hit.to_world(xf, ray);
+        if world.distance == 0.0 && inside == RayInside::HitAtStart {
+            // Exactly -direction, not a rotated round trip of it.
+            world.normal = -ray.direction.normalize_or_zero();
+        }
+        Some(world)
     }
 }
 
@@ -227,7 +232,9 @@ fn ray_cast_disc(center: Vec2, radius: f32, ray: &Ray, inside: RayInside) -> Opt
     let (enter, leave) = (closest_t - half_chord, closest_t + half_chord);
     if offset.length_squared() <= radius * radius {
         return inside_hit(ray, inside, leave, |t| {
-            (offset + ray.direction * t).try_normalize().unwrap_or(ray.direction)
+            (offset + ray.direction * t)
+                .try_normalize()
+                .unwrap_or(ray.direction)
         });
     }
     if enter < 0.0 || enter > ray.max_distance {
@@ -467,7 +474,11 @@ fn rounded_core_exit(vertices: &[Vec2], normals: &[Vec2], radius: f32, ray: &Ray
         }
     }
     // The exit is the largest candidate whose point is still (within rounding) in the shape.
-    let size = radius + vertices.iter().map(|v| v.distance(vertices[0])).fold(0.0, f32::max);
+    let size = radius
+        + vertices
+            .iter()
+            .map(|v| v.distance(vertices[0]))
+            .fold(0.0, f32::max);
     let slack = 1e-5 * size.max(f32::MIN_POSITIVE);
     candidates
         .into_iter()
@@ -483,11 +494,13 @@ fn rounded_core_exit(vertices: &[Vec2], normals: &[Vec2], radius: f32, ray: &Ray
 fn ray_cast_compound(compound: &Compound, ray: &Ray, inside: RayInside) -> Option<LocalHit> {
     let child_hit = |index: usize, mode: RayInside, from: &Ray| {
         let (child_xf, shape) = &compound.children()[index];
-        shape.ray_cast_with(child_xf, from, mode).map(|hit| LocalHit {
-            distance: hit.distance,
-            normal: hit.normal,
-            child: index as u32,
-        })
+        shape
+            .ray_cast_with(child_xf, from, mode)
+            .map(|hit| LocalHit {
+                distance: hit.distance,
+                normal: hit.normal,
+                child: index as u32,
+            })
     };
     let starts_inside = compound
         .children()

@@ -141,10 +141,12 @@ impl Compound {
 
     /// The closest point on the compound's outer boundary to a world point.
     ///
-    /// Outside, this is the nearest child surface point (exact). Inside, seams between children
-    /// are not boundary: the result is the nearest child surface point that no other child covers,
-    /// which is exact for pieces meeting edge to edge (as from [`Compound::from_concave`]) and for
-    /// points nearer to the outer boundary than to any seam.
+    /// Outside, this is the nearest child surface point (exact). Inside, seams and overlaps
+    /// between children are not boundary: the result is the nearest point of the union's outer
+    /// boundary. That is exact when the outer boundary nearest the point belongs to sharp polygon
+    /// children (as for [`Compound::from_concave`]); on a curved child only its own nearest
+    /// point is considered, so a point whose nearest outer boundary is a partly covered arc may
+    /// get a farther boundary point.
     pub fn project_point(&self, xf: &Transform, point: Vec2) -> PointProjection {
         let local = xf.apply_inv(point);
         let projections: Vec<PointProjection> = self
@@ -241,17 +243,13 @@ impl Compound {
             if j == index {
                 continue;
             }
-            if let Shape::Polygon(p) = s {
-                if let Some(interval) = clip_segment_to_polygon(p, xf, nudged_a, nudged_b) {
-                    covered.push(interval);
+            let interval = match s {
+                Shape::Polygon(p) if p.radius() == 0.0 => {
+                    clip_segment_to_polygon(p, xf, nudged_a, nudged_b)
                 }
-            } else {
-                // Curved children: sample coverage at the segment's mid and ends is too coarse;
-                // treat the whole edge as uncovered unless its midpoint is covered.
-                if self.covered_by_other(index, 0.5 * (nudged_a + nudged_b)) {
-                    covered.push((0.0, 1.0));
-                }
-            }
+                _ => convex_interval(s, xf, nudged_a, nudged_b),
+            };
+            covered.extend(interval);
         }
         covered.sort_by(|x, y| x.0.total_cmp(&y.0));
         let mut parts = Vec::new();
@@ -319,6 +317,51 @@ impl Compound {
 /// Distance under which a point counts as on a seam rather than strictly inside a neighbour.
 fn seam_tolerance(aabb: &Aabb) -> f32 {
     1.0e-6 * aabb.extents().length()
+}
+
+/// The parameter interval of segment `a`–`b` inside any convex shape placed by `xf`.
+///
+/// The signed distance to a convex shape is convex along a line, so a ternary search finds its
+/// minimum and bisection finds where it crosses zero on either side (to about 1e-7 of the
+/// segment's length).
+fn convex_interval(shape: &Shape, xf: &Transform, a: Vec2, b: Vec2) -> Option<(f32, f32)> {
+    let signed = |t: f32| {
+        let p = shape.project_point(xf, a.lerp(b, t));
+        if p.inside {
+            -p.distance
+        } else {
+            p.distance
+        }
+    };
+    let (mut low, mut high) = (0.0f32, 1.0f32);
+    for _ in 0..48 {
+        let m1 = low + (high - low) / 3.0;
+        let m2 = high - (high - low) / 3.0;
+        if signed(m1) <= signed(m2) {
+            high = m2;
+        } else {
+            low = m1;
+        }
+    }
+    let deepest = 0.5 * (low + high);
+    if signed(deepest) > 0.0 {
+        return None;
+    }
+    let crossing = |mut inside: f32, mut outside: f32| {
+        if signed(outside) <= 0.0 {
+            return outside;
+        }
+        for _ in 0..32 {
+            let mid = 0.5 * (inside + outside);
+            if signed(mid) <= 0.0 {
+                inside = mid;
+            } else {
+                outside = mid;
+            }
+        }
+        inside
+    };
+    Some((crossing(deepest, 0.0), crossing(deepest, 1.0)))
 }
 
 /// The parameter interval of segment `a`–`b` inside a sharp convex polygon placed by `xf`
