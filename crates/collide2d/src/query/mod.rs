@@ -5,7 +5,9 @@
 //! penetration is positive when overlapping, contact points lie midway between the surfaces.
 
 mod ray;
+mod sweep;
 mod types;
 
 pub use ray::{Ray, RayError, RayHit, RayInside};
+pub use sweep::{sweep_aabbs, sweep_circle_half_plane, sweep_circle_segment, sweep_circles, Sweep};
 pub use types::{ContactPoint, DistanceOutput, Feature, FeatureId, Manifold, SimplexCache};
