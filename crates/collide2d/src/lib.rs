@@ -63,6 +63,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod debug;
 pub mod math;
 pub mod query;
 pub mod shape;
