@@ -4,6 +4,10 @@
 //! Results follow the crate's [conventions](crate#conventions): normals point from A to B,
 //! penetration is positive when overlapping, contact points lie midway between the surfaces.
 
+mod distance;
+mod support;
 mod types;
+
+pub use distance::{distance, distance_with_cache};
 
 pub use types::{ContactPoint, DistanceOutput, Feature, FeatureId, Manifold, SimplexCache};
