@@ -36,9 +36,9 @@ pub(crate) struct GjkOutput {
 /// `|point_b − point_a| == distance` and `normal` is the unit vector from `point_a` to `point_b`.
 ///
 /// When they overlap, `point_a == point_b` and:
-/// - if only the radii overlap (the cores are apart), the point is midway between the two
-///   surfaces on the line joining the closest core points, and `normal` points from A's core
-///   towards B's core;
+/// - if only the radii overlap (the cores are apart), the point lies in both shapes, in the middle
+///   of the stretch of the line joining the closest core points that both shapes cover, and
+///   `normal` is the unit vector from A's closest core point to B's;
 /// - if the cores themselves overlap, the point is a point common to both cores and `normal` is
 ///   zero (GJK does not measure penetration).
 ///
@@ -128,11 +128,15 @@ fn add_radii(cores: &GjkOutput, radius_a: f32, radius_b: f32) -> DistanceOutput 
             normal,
         }
     } else {
-        let midway = 0.5 * (surface_a + surface_b);
+        // Along the core line from A's closest core point, the stretch inside both shapes is
+        // [max(−ra, d − rb), min(ra, d + rb)]; report its middle, a point common to both.
+        let start = (-radius_a).max(cores.distance - radius_b);
+        let end = radius_a.min(cores.distance + radius_b);
+        let common = cores.point_a + normal * (0.5 * (start + end));
         DistanceOutput {
             distance: 0.0,
-            point_a: midway,
-            point_b: midway,
+            point_a: common,
+            point_b: common,
             normal,
         }
     }
@@ -700,7 +704,10 @@ mod tests {
         let touching = add_radii(&cores, 2.0, 1.5);
         assert_eq!(touching.distance, 0.0);
         assert_eq!(touching.point_a, touching.point_b);
+        // Both cover [1.5, 2.0] along the core line.
         assert_eq!(touching.point_a, Vec2::new(1.75, 0.0));
+        let deep = add_radii(&cores, 0.0, 3.5);
+        assert_eq!(deep.point_a, Vec2::ZERO);
         assert_eq!(touching.normal, Vec2::X);
     }
 }
