@@ -70,6 +70,7 @@ pub mod shape;
 
 pub use glam;
 pub use math::{Rot, Transform, Vec2};
+pub use query::{distance, distance_with_cache};
 pub use shape::{
     Aabb, Capsule, Circle, Compound, PointProjection, Polygon, Segment, Shape, ShapeError,
 };

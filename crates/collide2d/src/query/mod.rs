@@ -4,10 +4,15 @@
 //! Results follow the crate's [conventions](crate#conventions): normals point from A to B,
 //! penetration is positive when overlapping, contact points lie midway between the surfaces.
 
+mod cast;
+mod distance;
 mod ray;
+mod support;
 mod sweep;
 mod types;
 
+pub use cast::{cast, CastHit, CastOptions};
+pub use distance::{distance, distance_with_cache};
 pub use ray::{Ray, RayError, RayHit, RayInside};
 pub use sweep::{sweep_aabbs, sweep_circle_half_plane, sweep_circle_segment, sweep_circles, Sweep};
 pub use types::{ContactPoint, DistanceOutput, Feature, FeatureId, Manifold, SimplexCache};

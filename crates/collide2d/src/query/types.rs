@@ -141,7 +141,7 @@ pub struct DistanceOutput {
     pub normal: Vec2,
 }
 
-/// Warm-start data for repeated [`distance`](crate::query) calls on the same pair.
+/// Warm-start data for repeated [`distance_with_cache`](crate::distance_with_cache) calls on the same pair.
 ///
 /// Pass the same cache back each frame: GJK then starts from last frame's simplex and usually
 /// converges in one or two iterations. A default (empty) cache is always valid.

@@ -1,0 +1,713 @@
+//! Distance between two shapes: GJK on the convex cores, then the radii; compounds child by child.
+//!
+//! Every convex shape is a core (point, segment or polygon) inflated by a radius, so the distance
+//! between two convex shapes is the distance between their cores minus both radii. GJK finds the
+//! core distance as the distance from the origin to the Minkowski difference `B − A`, which it
+//! explores one support point at a time. All of it runs in A's local frame, so shapes far from the
+//! world origin lose no precision.
+
+use crate::math::{cross, left_perp, right_perp, Transform, Vec2};
+use crate::query::support::ConvexProxy;
+use crate::query::{DistanceOutput, SimplexCache};
+use crate::shape::{Aabb, Shape};
+
+/// Most support points GJK asks for before it returns its best answer.
+pub(crate) const MAX_GJK_ITERATIONS: usize = 30;
+
+/// The closest points of two convex cores, as found by [`gjk_distance`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct GjkOutput {
+    /// The point of A's core closest to B's core (A's local frame).
+    pub(crate) point_a: Vec2,
+    /// The point of B's core closest to A's core (A's local frame).
+    pub(crate) point_b: Vec2,
+    /// The distance between the cores; `0` when they overlap (then `point_a == point_b`).
+    pub(crate) distance: f32,
+    /// How many support points were computed.
+    pub(crate) iterations: usize,
+    /// The size of the final simplex: 3 means the cores overlap.
+    pub(crate) simplex_count: usize,
+}
+
+/// The distance between two shapes, with the closest points and the normal (world space).
+///
+/// The distance is between the surfaces, radii included, and is `0` when the shapes touch or
+/// overlap. When they are apart, `point_a` and `point_b` lie on the surfaces of A and B,
+/// `|point_b − point_a| == distance` and `normal` is the unit vector from `point_a` to `point_b`.
+///
+/// When they overlap, `point_a == point_b` and:
+/// - if only the radii overlap (the cores are apart), the point lies in both shapes, in the middle
+///   of the stretch of the line joining the closest core points that both shapes cover, and
+///   `normal` is the unit vector from A's closest core point to B's;
+/// - if the cores themselves overlap, the point is a point common to both cores and `normal` is
+///   zero (GJK does not measure penetration).
+///
+/// For a compound, the answer is the closest pair of children (the first pair found to overlap
+/// when they overlap).
+///
+/// ```
+/// use collide2d::{distance, shape::{Circle, Polygon, Shape}, Transform, Vec2};
+/// let ball = Shape::from(Circle::with_radius(0.5)?);
+/// let crate_box = Shape::from(Polygon::rect(2.0, 2.0)?);
+/// let out = distance(
+///     &ball, &Transform::from_translation(Vec2::new(-3.0, 0.0)),
+///     &crate_box, &Transform::from_translation(Vec2::new(1.0, 0.0)),
+/// );
+/// // Box's left face at x = 0, ball's right side at x = -2.5.
+/// assert!((out.distance - 2.5).abs() < 1e-6);
+/// assert!((out.normal - Vec2::X).length() < 1e-6);
+/// # Ok::<(), collide2d::ShapeError>(())
+/// ```
+pub fn distance(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> DistanceOutput {
+    distance_with_cache(a, xf_a, b, xf_b, &mut SimplexCache::default())
+}
+
+/// [`distance`] warm-started from, and updating, a [`SimplexCache`] kept by the caller.
+///
+/// Pass the same cache for the same pair every frame: the result is the same as without it,
+/// usually after fewer GJK iterations. The cache is only used when both shapes are convex; when
+/// either is a compound it is neither read nor written.
+pub fn distance_with_cache(
+    a: &Shape,
+    xf_a: &Transform,
+    b: &Shape,
+    xf_b: &Transform,
+    cache: &mut SimplexCache,
+) -> DistanceOutput {
+    match (ConvexProxy::from_shape(a), ConvexProxy::from_shape(b)) {
+        (Some(proxy_a), Some(proxy_b)) => {
+            distance_between_convex(&proxy_a, xf_a, &proxy_b, xf_b, cache)
+        }
+        _ => distance_involving_compound(a, xf_a, b, xf_b),
+    }
+}
+
+/// The distance between convex A and B, both placed in a common frame; the result is in that frame.
+fn distance_between_convex(
+    proxy_a: &ConvexProxy,
+    a_in_frame: &Transform,
+    proxy_b: &ConvexProxy,
+    b_in_frame: &Transform,
+    cache: &mut SimplexCache,
+) -> DistanceOutput {
+    let b_in_a = a_in_frame.inv_mul(b_in_frame);
+    let cores = gjk_distance(proxy_a, proxy_b, &b_in_a, cache);
+    let local = add_radii(&cores, proxy_a.radius(), proxy_b.radius());
+    DistanceOutput {
+        distance: local.distance,
+        point_a: a_in_frame.apply(local.point_a),
+        point_b: a_in_frame.apply(local.point_b),
+        normal: a_in_frame.rotate(local.normal),
+    }
+}
+
+/// Turns closest core points into closest surface points (A's local frame), as documented on
+/// [`distance`].
+fn add_radii(cores: &GjkOutput, radius_a: f32, radius_b: f32) -> DistanceOutput {
+    let core_offset = cores.point_b - cores.point_a;
+    let normal = if cores.distance > 0.0 {
+        core_offset.try_normalize()
+    } else {
+        None
+    };
+    let Some(normal) = normal else {
+        return DistanceOutput {
+            distance: 0.0,
+            point_a: cores.point_a,
+            point_b: cores.point_a,
+            normal: Vec2::ZERO,
+        };
+    };
+    let surface_a = cores.point_a + normal * radius_a;
+    let surface_b = cores.point_b - normal * radius_b;
+    if cores.distance > radius_a + radius_b {
+        DistanceOutput {
+            distance: cores.distance - (radius_a + radius_b),
+            point_a: surface_a,
+            point_b: surface_b,
+            normal,
+        }
+    } else {
+        // Along the core line from A's closest core point, the stretch inside both shapes is
+        // [max(−ra, d − rb), min(ra, d + rb)]; report its middle, a point common to both.
+        let start = (-radius_a).max(cores.distance - radius_b);
+        let end = radius_a.min(cores.distance + radius_b);
+        let common = cores.point_a + normal * (0.5 * (start + end));
+        DistanceOutput {
+            distance: 0.0,
+            point_a: common,
+            point_b: common,
+            normal,
+        }
+    }
+}
+
+/// The minimum over all pairs of convex parts, in A's local frame, then mapped to the world.
+///
+/// A pair is skipped when the gap between the parts' bounding boxes (radii included) is already
+/// at least the best distance found.
+fn distance_involving_compound(
+    a: &Shape,
+    xf_a: &Transform,
+    b: &Shape,
+    xf_b: &Transform,
+) -> DistanceOutput {
+    let b_in_a = xf_a.inv_mul(xf_b);
+    let mut best: Option<DistanceOutput> = None;
+    'parts_of_b: for index_b in 0..convex_part_count(b) {
+        let (part_b_in_b, part_b, _) = convex_part(b, index_b);
+        let part_b_in_a = b_in_a.mul(&part_b_in_b);
+        let aabb_b_in_a = part_b.aabb(&part_b_in_a);
+        let Some(proxy_b) = ConvexProxy::from_shape(part_b) else {
+            continue;
+        };
+        for index_a in 0..convex_part_count(a) {
+            let (part_a_in_a, part_a, aabb_a) = convex_part(a, index_a);
+            if best.is_some_and(|found| aabb_gap(&aabb_a, &aabb_b_in_a) >= found.distance) {
+                continue;
+            }
+            let Some(proxy_a) = ConvexProxy::from_shape(part_a) else {
+                continue;
+            };
+            let candidate = distance_between_convex(
+                &proxy_a,
+                &part_a_in_a,
+                &proxy_b,
+                &part_b_in_a,
+                &mut SimplexCache::default(),
+            );
+            if best.is_none_or(|found| candidate.distance < found.distance) {
+                best = Some(candidate);
+                if candidate.distance <= 0.0 {
+                    break 'parts_of_b;
+                }
+            }
+        }
+    }
+    // A compound has at least one child, so `best` is always set; the fallback is never used.
+    let local = best.unwrap_or(DistanceOutput {
+        distance: 0.0,
+        point_a: Vec2::ZERO,
+        point_b: Vec2::ZERO,
+        normal: Vec2::ZERO,
+    });
+    DistanceOutput {
+        distance: local.distance,
+        point_a: xf_a.apply(local.point_a),
+        point_b: xf_a.apply(local.point_b),
+        normal: xf_a.rotate(local.normal),
+    }
+}
+
+/// How many convex parts a shape has: its children for a compound, else one (itself).
+fn convex_part_count(shape: &Shape) -> usize {
+    match shape {
+        Shape::Compound(compound) => compound.children().len(),
+        _ => 1,
+    }
+}
+
+/// Convex part `index` of a shape: its placement in the shape's frame, the part, and its bounding
+/// box in the shape's frame.
+fn convex_part(shape: &Shape, index: usize) -> (Transform, &Shape, Aabb) {
+    match shape {
+        Shape::Compound(compound) => {
+            let (placement, child) = &compound.children()[index];
+            (*placement, child, compound.child_aabbs()[index])
+        }
+        _ => (Transform::IDENTITY, shape, shape.aabb(&Transform::IDENTITY)),
+    }
+}
+
+/// The distance between two boxes (zero when they overlap).
+fn aabb_gap(first: &Aabb, second: &Aabb) -> f32 {
+    let gap = (first.min - second.max)
+        .max(second.min - first.max)
+        .max(Vec2::ZERO);
+    gap.length()
+}
+
+/// One vertex of the GJK simplex: a point of the Minkowski difference `B − A` and where it came from.
+#[derive(Clone, Copy, Debug, Default)]
+struct SimplexVertex {
+    /// Support point of A's core (A's frame).
+    point_a: Vec2,
+    /// Support point of B's core (A's frame).
+    point_b: Vec2,
+    /// `point_b − point_a`.
+    difference: Vec2,
+    /// Barycentric weight of this vertex in the closest point.
+    weight: f32,
+    /// Index of `point_a` among A's core points.
+    index_a: usize,
+    /// Index of `point_b` among B's core points.
+    index_b: usize,
+}
+
+impl SimplexVertex {
+    fn new(
+        proxy_a: &ConvexProxy,
+        index_a: usize,
+        proxy_b: &ConvexProxy,
+        index_b: usize,
+        b_in_a: &Transform,
+    ) -> SimplexVertex {
+        let point_a = proxy_a.point(index_a);
+        let point_b = b_in_a.apply(proxy_b.point(index_b));
+        SimplexVertex {
+            point_a,
+            point_b,
+            difference: point_b - point_a,
+            weight: 1.0,
+            index_a,
+            index_b,
+        }
+    }
+}
+
+/// A point, segment or triangle of the Minkowski difference, with barycentric weights.
+#[derive(Clone, Copy, Debug)]
+struct Simplex {
+    vertices: [SimplexVertex; 3],
+    count: usize,
+}
+
+impl Simplex {
+    /// The cached simplex when its indices are valid for these proxies, else the first points.
+    fn from_cache(
+        cache: &SimplexCache,
+        proxy_a: &ConvexProxy,
+        proxy_b: &ConvexProxy,
+        b_in_a: &Transform,
+    ) -> Simplex {
+        let mut simplex = Simplex {
+            vertices: [SimplexVertex::default(); 3],
+            count: 0,
+        };
+        let count = usize::from(cache.count);
+        let valid = (1..=3).contains(&count)
+            && (0..count).all(|i| {
+                usize::from(cache.index_a[i]) < proxy_a.count()
+                    && usize::from(cache.index_b[i]) < proxy_b.count()
+            });
+        if valid {
+            for i in 0..count {
+                simplex.vertices[i] = SimplexVertex::new(
+                    proxy_a,
+                    usize::from(cache.index_a[i]),
+                    proxy_b,
+                    usize::from(cache.index_b[i]),
+                    b_in_a,
+                );
+            }
+            simplex.count = count;
+        } else {
+            simplex.vertices[0] = SimplexVertex::new(proxy_a, 0, proxy_b, 0, b_in_a);
+            simplex.count = 1;
+        }
+        simplex
+    }
+
+    fn write_cache(&self, cache: &mut SimplexCache) {
+        cache.count = self.count as u8;
+        for (i, vertex) in self.vertices[..self.count].iter().enumerate() {
+            // Core point counts are at most MAX_POLYGON_VERTICES (64), so indices fit a byte.
+            cache.index_a[i] = vertex.index_a as u8;
+            cache.index_b[i] = vertex.index_b as u8;
+        }
+    }
+
+    /// Reduces the simplex to the smallest sub-simplex whose span holds the point closest to the
+    /// origin, and sets the barycentric weights of that point.
+    fn solve(&mut self) {
+        match self.count {
+            2 => self.solve_segment(),
+            3 => self.solve_triangle(),
+            _ => self.vertices[0].weight = 1.0,
+        }
+    }
+
+    /// Voronoi regions of the segment `w1 w2`: vertex 1, vertex 2 or the edge.
+    fn solve_segment(&mut self) {
+        let w1 = self.vertices[0].difference;
+        let w2 = self.vertices[1].difference;
+        let edge = w2 - w1;
+        // Barycentric numerators: the closest point is (weight_1 · w1 + weight_2 · w2) / |edge|².
+        let weight_2 = -w1.dot(edge);
+        if weight_2 <= 0.0 {
+            self.vertices[0].weight = 1.0;
+            self.count = 1;
+            return;
+        }
+        let weight_1 = w2.dot(edge);
+        if weight_1 <= 0.0 {
+            self.vertices[0] = self.vertices[1];
+            self.vertices[0].weight = 1.0;
+            self.count = 1;
+            return;
+        }
+        let inverse_sum = 1.0 / (weight_1 + weight_2);
+        self.vertices[0].weight = weight_1 * inverse_sum;
+        self.vertices[1].weight = weight_2 * inverse_sum;
+        self.count = 2;
+    }
+
+    /// Voronoi regions of the triangle `w1 w2 w3`: three vertices, three edges or the inside.
+    ///
+    /// Ericson, *Real-Time Collision Detection*, §5.1.5 and §9.5.2: the signs of the edge
+    /// barycentric numerators and of the triangle's (signed) sub-areas pick the region.
+    fn solve_triangle(&mut self) {
+        let [v1, v2, v3] = self.vertices;
+        let (w1, w2, w3) = (v1.difference, v2.difference, v3.difference);
+
+        let edge_12 = w2 - w1;
+        let weight_12_1 = w2.dot(edge_12);
+        let weight_12_2 = -w1.dot(edge_12);
+        let edge_13 = w3 - w1;
+        let weight_13_1 = w3.dot(edge_13);
+        let weight_13_2 = -w1.dot(edge_13);
+        let edge_23 = w3 - w2;
+        let weight_23_1 = w3.dot(edge_23);
+        let weight_23_2 = -w2.dot(edge_23);
+
+        let twice_area = cross(edge_12, edge_13);
+        let weight_123_1 = twice_area * cross(w2, w3);
+        let weight_123_2 = twice_area * cross(w3, w1);
+        let weight_123_3 = twice_area * cross(w1, w2);
+
+        if weight_12_2 <= 0.0 && weight_13_2 <= 0.0 {
+            self.set_vertex(v1);
+        } else if weight_12_1 > 0.0 && weight_12_2 > 0.0 && weight_123_3 <= 0.0 {
+            self.set_edge(v1, weight_12_1, v2, weight_12_2);
+        } else if weight_13_1 > 0.0 && weight_13_2 > 0.0 && weight_123_2 <= 0.0 {
+            self.set_edge(v1, weight_13_1, v3, weight_13_2);
+        } else if weight_12_1 <= 0.0 && weight_23_2 <= 0.0 {
+            self.set_vertex(v2);
+        } else if weight_13_1 <= 0.0 && weight_23_1 <= 0.0 {
+            self.set_vertex(v3);
+        } else if weight_23_1 > 0.0 && weight_23_2 > 0.0 && weight_123_1 <= 0.0 {
+            self.set_edge(v2, weight_23_1, v3, weight_23_2);
+        } else if twice_area.abs()
+            <= 8.0 * f32::EPSILON * edge_12.length() * edge_13.length().max(edge_23.length())
+        {
+            // A sliver: the signs above are rounding noise. Keep the edge nearest the origin.
+            self.keep_nearest_edge(v1, v2, v3);
+        } else {
+            let inverse_sum = 1.0 / (weight_123_1 + weight_123_2 + weight_123_3);
+            self.vertices[0].weight = weight_123_1 * inverse_sum;
+            self.vertices[1].weight = weight_123_2 * inverse_sum;
+            self.vertices[2].weight = weight_123_3 * inverse_sum;
+            self.count = 3;
+        }
+    }
+
+    fn set_vertex(&mut self, vertex: SimplexVertex) {
+        self.vertices[0] = vertex;
+        self.vertices[0].weight = 1.0;
+        self.count = 1;
+    }
+
+    fn set_edge(
+        &mut self,
+        first: SimplexVertex,
+        weight_first: f32,
+        second: SimplexVertex,
+        weight_second: f32,
+    ) {
+        let inverse_sum = 1.0 / (weight_first + weight_second);
+        self.vertices[0] = first;
+        self.vertices[0].weight = weight_first * inverse_sum;
+        self.vertices[1] = second;
+        self.vertices[1].weight = weight_second * inverse_sum;
+        self.count = 2;
+    }
+
+    fn keep_nearest_edge(&mut self, v1: SimplexVertex, v2: SimplexVertex, v3: SimplexVertex) {
+        let mut best: Option<(f32, Simplex)> = None;
+        for (first, second) in [(v1, v2), (v1, v3), (v2, v3)] {
+            let mut edge = Simplex {
+                vertices: [first, second, second],
+                count: 2,
+            };
+            edge.solve_segment();
+            let distance_squared = edge.closest_point().length_squared();
+            if best.is_none_or(|(found, _)| distance_squared < found) {
+                best = Some((distance_squared, edge));
+            }
+        }
+        if let Some((_, edge)) = best {
+            *self = edge;
+        }
+    }
+
+    /// The point of the simplex closest to the origin (after [`solve`](Self::solve)).
+    fn closest_point(&self) -> Vec2 {
+        match self.count {
+            1 => self.vertices[0].difference,
+            2 => {
+                self.vertices[0].weight * self.vertices[0].difference
+                    + self.vertices[1].weight * self.vertices[1].difference
+            }
+            _ => Vec2::ZERO,
+        }
+    }
+
+    /// A direction from the simplex towards the origin (not normalised).
+    ///
+    /// For an edge this is the edge's perpendicular on the origin's side, which rounding cannot
+    /// tilt the way it tilts the closest point.
+    fn search_direction(&self) -> Vec2 {
+        match self.count {
+            1 => -self.vertices[0].difference,
+            _ => {
+                let w1 = self.vertices[0].difference;
+                let edge = self.vertices[1].difference - w1;
+                if cross(edge, -w1) > 0.0 {
+                    left_perp(edge)
+                } else {
+                    right_perp(edge)
+                }
+            }
+        }
+    }
+
+    /// The closest points on A and on B that the weights describe.
+    fn witness_points(&self) -> (Vec2, Vec2) {
+        let used = &self.vertices[..self.count];
+        let point_a = used.iter().map(|v| v.weight * v.point_a).sum::<Vec2>();
+        if self.count == 3 {
+            return (point_a, point_a);
+        }
+        let point_b = used.iter().map(|v| v.weight * v.point_b).sum::<Vec2>();
+        (point_a, point_b)
+    }
+
+    fn contains_indices(&self, index_a: usize, index_b: usize) -> bool {
+        self.vertices[..self.count]
+            .iter()
+            .any(|v| v.index_a == index_a && v.index_b == index_b)
+    }
+}
+
+/// GJK: the closest points of two convex cores, with B placed in A's local frame by `b_in_a`.
+///
+/// Gilbert, Johnson and Keerthi (1988), in the form of Ericson, *Real-Time Collision Detection*,
+/// §9.5, and Catto, "Computing Distance" (GDC 2010):
+///
+/// ```text
+/// simplex ← cached simplex, or {support_B(0) − support_A(0)}
+/// loop (at most MAX_GJK_ITERATIONS support points):
+///     reduce simplex to the sub-simplex nearest the origin; if it is a triangle → overlap
+///     d ← direction from the simplex towards the origin; if d ≈ 0 → touching
+///     w ← support_B(d) − support_A(−d)
+///     if w is already in the simplex, or w gets no closer along d → converged
+///     add w to the simplex
+/// closest points ← barycentric combination of the simplex's source points
+/// ```
+///
+/// The simplex ends in `cache` for the next call. Radii are ignored here.
+pub(crate) fn gjk_distance(
+    proxy_a: &ConvexProxy,
+    proxy_b: &ConvexProxy,
+    b_in_a: &Transform,
+    cache: &mut SimplexCache,
+) -> GjkOutput {
+    // 1. Start from the cached simplex (or a single vertex).
+    let mut simplex = Simplex::from_cache(cache, proxy_a, proxy_b, b_in_a);
+    let mut iterations = 0;
+
+    while iterations < MAX_GJK_ITERATIONS {
+        // 2. Remember the vertices before reducing, to detect a support point seen again.
+        let previous = simplex;
+
+        // 3. Keep the sub-simplex nearest the origin; a full triangle holds the origin.
+        simplex.solve();
+        if simplex.count == 3 {
+            break;
+        }
+
+        // 4. Direction towards the origin; none means the origin is on the simplex.
+        let direction = simplex.search_direction();
+        if direction.length_squared() < f32::EPSILON * f32::EPSILON {
+            break;
+        }
+
+        // 5. New support point of B − A along the direction.
+        let index_a = proxy_a.support_index(-direction);
+        let index_b = proxy_b.support_index(b_in_a.rotate_inv(direction));
+        let vertex = SimplexVertex::new(proxy_a, index_a, proxy_b, index_b, b_in_a);
+        iterations += 1;
+
+        // 6. Converged when the support point repeats or brings the simplex no closer (within
+        //    rounding of the points involved).
+        if previous.contains_indices(index_a, index_b) {
+            break;
+        }
+        let closest = simplex.closest_point();
+        let progress = closest.dot(closest) - closest.dot(vertex.difference);
+        let rounding = 8.0
+            * f32::EPSILON
+            * closest.length()
+            * vertex.difference.length().max(closest.length());
+        if progress <= rounding {
+            break;
+        }
+
+        // 7. Grow the simplex.
+        simplex.vertices[simplex.count] = vertex;
+        simplex.count += 1;
+    }
+    // The loop can end on the iteration limit with an unreduced simplex.
+    if iterations == MAX_GJK_ITERATIONS {
+        simplex.solve();
+    }
+
+    // 8. Closest points from the barycentric weights, and the cache for next time.
+    let (point_a, point_b) = simplex.witness_points();
+    simplex.write_cache(cache);
+    GjkOutput {
+        point_a,
+        point_b,
+        distance: if simplex.count == 3 {
+            0.0
+        } else {
+            point_a.distance(point_b)
+        },
+        iterations,
+        simplex_count: simplex.count,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Capsule, Circle, Polygon, Segment};
+
+    fn proxy(shape: &Shape) -> ConvexProxy<'_> {
+        ConvexProxy::from_shape(shape).unwrap()
+    }
+
+    #[test]
+    fn boxes_side_by_side_have_their_gap_as_core_distance() {
+        let square = Shape::from(Polygon::rect(2.0, 2.0).unwrap());
+        let b_in_a = Transform::new(Vec2::new(3.5, 0.25), 0.0);
+        let out = gjk_distance(
+            &proxy(&square),
+            &proxy(&square),
+            &b_in_a,
+            &mut SimplexCache::default(),
+        );
+        assert!((out.distance - 1.5).abs() < 1e-6, "{out:?}");
+        assert!((out.point_a.x - 1.0).abs() < 1e-6 && (out.point_b.x - 2.5).abs() < 1e-6);
+        assert!(out.simplex_count <= 2);
+    }
+
+    #[test]
+    fn overlapping_cores_end_with_a_triangle() {
+        let square = Shape::from(Polygon::rect(2.0, 2.0).unwrap());
+        let b_in_a = Transform::new(Vec2::new(0.5, 0.3), 0.4);
+        let out = gjk_distance(
+            &proxy(&square),
+            &proxy(&square),
+            &b_in_a,
+            &mut SimplexCache::default(),
+        );
+        assert_eq!(out.distance, 0.0);
+        assert_eq!(out.simplex_count, 3);
+        assert_eq!(out.point_a, out.point_b);
+    }
+
+    #[test]
+    fn warm_start_converges_in_fewer_iterations() {
+        let octagon = Shape::from(Polygon::regular(8, 1.0).unwrap());
+        let mut cache = SimplexCache::default();
+        let mut cold_total = 0;
+        let mut warm_total = 0;
+        for step in 0..50 {
+            let t = step as f32 * 0.01;
+            let b_in_a = Transform::new(Vec2::new(2.5 + t, 0.7 - t), 0.3 + t);
+            let cold = gjk_distance(
+                &proxy(&octagon),
+                &proxy(&octagon),
+                &b_in_a,
+                &mut SimplexCache::default(),
+            );
+            let warm = gjk_distance(&proxy(&octagon), &proxy(&octagon), &b_in_a, &mut cache);
+            assert!(
+                (cold.distance - warm.distance).abs() < 1e-5,
+                "{cold:?} {warm:?}"
+            );
+            if step > 0 {
+                cold_total += cold.iterations;
+                warm_total += warm.iterations;
+                assert!(warm.iterations <= cold.iterations);
+            }
+        }
+        assert!(
+            warm_total < cold_total,
+            "warm {warm_total} cold {cold_total}"
+        );
+    }
+
+    #[test]
+    fn stale_cache_indices_are_ignored() {
+        let circle = Shape::from(Circle::with_radius(1.0).unwrap());
+        let segment = Shape::from(Segment::new(Vec2::ZERO, Vec2::X).unwrap());
+        let mut cache = SimplexCache {
+            count: 3,
+            index_a: [7, 9, 1],
+            index_b: [5, 0, 2],
+        };
+        let out = gjk_distance(
+            &proxy(&circle),
+            &proxy(&segment),
+            &Transform::from_translation(Vec2::new(0.0, 2.0)),
+            &mut cache,
+        );
+        assert!((out.distance - 2.0).abs() < 1e-6);
+        assert!(cache.count >= 1 && cache.index_a[0] == 0);
+    }
+
+    #[test]
+    fn iterations_stay_within_the_limit_for_many_sided_polygons() {
+        let many = Shape::from(Polygon::regular(64, 10.0).unwrap());
+        let capsule = Shape::from(Capsule::new(Vec2::ZERO, Vec2::new(3.0, 1.0), 0.5).unwrap());
+        for step in 0..200 {
+            let angle = step as f32 * 0.031;
+            let b_in_a = Transform::new(Vec2::new(angle.cos(), angle.sin()) * 12.0, angle * 3.0);
+            let out = gjk_distance(
+                &proxy(&many),
+                &proxy(&capsule),
+                &b_in_a,
+                &mut SimplexCache::default(),
+            );
+            assert!(out.iterations <= MAX_GJK_ITERATIONS);
+            assert!(out.distance.is_finite());
+        }
+    }
+
+    #[test]
+    fn radii_are_removed_and_points_moved_to_the_surfaces() {
+        let cores = GjkOutput {
+            point_a: Vec2::ZERO,
+            point_b: Vec2::new(3.0, 0.0),
+            distance: 3.0,
+            iterations: 1,
+            simplex_count: 1,
+        };
+        let apart = add_radii(&cores, 1.0, 0.5);
+        assert!((apart.distance - 1.5).abs() < 1e-6);
+        assert_eq!(apart.point_a, Vec2::new(1.0, 0.0));
+        assert_eq!(apart.point_b, Vec2::new(2.5, 0.0));
+        assert_eq!(apart.normal, Vec2::X);
+
+        let touching = add_radii(&cores, 2.0, 1.5);
+        assert_eq!(touching.distance, 0.0);
+        assert_eq!(touching.point_a, touching.point_b);
+        // Both cover [1.5, 2.0] along the core line.
+        assert_eq!(touching.point_a, Vec2::new(1.75, 0.0));
+        let deep = add_radii(&cores, 0.0, 3.5);
+        assert_eq!(deep.point_a, Vec2::ZERO);
+        assert_eq!(touching.normal, Vec2::X);
+    }
+}
