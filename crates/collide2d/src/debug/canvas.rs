@@ -117,7 +117,9 @@ impl Canvas {
 
     /// The PNG bytes of the picture.
     pub fn encode_png(&self) -> Result<Vec<u8>, RenderError> {
-        self.pixmap.encode_png().map_err(|e| RenderError::Io(e.to_string()))
+        self.pixmap
+            .encode_png()
+            .map_err(|e| RenderError::Io(e.to_string()))
     }
 
     fn paint(color: Color) -> Paint<'static> {
@@ -132,8 +134,13 @@ impl Canvas {
             width,
             ..Stroke::default()
         };
-        self.pixmap
-            .stroke_path(path, &Canvas::paint(color), &stroke, SkiaTransform::identity(), None);
+        self.pixmap.stroke_path(
+            path,
+            &Canvas::paint(color),
+            &stroke,
+            SkiaTransform::identity(),
+            None,
+        );
     }
 
     fn fill_path(&mut self, path: &tiny_skia::Path, color: Color) {

@@ -108,8 +108,14 @@ fn rounded_outline(vertices: &[Vec2], normals: &[Vec2], radius: f32, xf: &Transf
         let from = normals[(i + count - 1) % count];
         let to = normals[i];
         let sweep = from.perp_dot(to).atan2(from.dot(to));
-        let sweep = if count == 2 && sweep <= 0.0 { std::f32::consts::PI } else { sweep };
-        let pieces = ((sweep / std::f32::consts::FRAC_PI_2) * ARC_PIECES_PER_QUARTER as f32).ceil().max(1.0) as usize;
+        let sweep = if count == 2 && sweep <= 0.0 {
+            std::f32::consts::PI
+        } else {
+            sweep
+        };
+        let pieces = ((sweep / std::f32::consts::FRAC_PI_2) * ARC_PIECES_PER_QUARTER as f32)
+            .ceil()
+            .max(1.0) as usize;
         let start_angle = from.to_angle();
         for step in 0..=pieces {
             let angle = start_angle + sweep * step as f32 / pieces as f32;
@@ -142,7 +148,11 @@ pub fn draw_shape(draw: &mut dyn DebugDraw, shape: &Shape, xf: &Transform, color
 pub fn draw_manifold(draw: &mut dyn DebugDraw, manifold: &Manifold, normal_length: f32) {
     for contact in manifold.points() {
         draw.point(contact.point, 5.0, Color::CONTACT);
-        draw.segment(contact.point, contact.point + manifold.normal * normal_length, Color::NORMAL);
+        draw.segment(
+            contact.point,
+            contact.point + manifold.normal * normal_length,
+            Color::NORMAL,
+        );
     }
 }
 
@@ -195,7 +205,11 @@ mod tests {
             assert!(points.len() > 8);
             for p in points {
                 let projection = shape.project_point(&xf, p);
-                assert!(projection.distance < 1e-4, "{shape:?}: {p:?} off by {}", projection.distance);
+                assert!(
+                    projection.distance < 1e-4,
+                    "{shape:?}: {p:?} off by {}",
+                    projection.distance
+                );
             }
         }
     }
@@ -212,7 +226,12 @@ mod tests {
         ])
         .unwrap();
         let mut recorder = Recorder::default();
-        draw_shape(&mut recorder, &Shape::from(compound), &Transform::IDENTITY, Color::FREE);
+        draw_shape(
+            &mut recorder,
+            &Shape::from(compound),
+            &Transform::IDENTITY,
+            Color::FREE,
+        );
         assert_eq!(recorder.polygons.len(), 2);
         assert_eq!((recorder.circles, recorder.segments), (0, 0));
     }

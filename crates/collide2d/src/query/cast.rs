@@ -82,7 +82,11 @@ pub fn cast(
     }
     let opts = CastOptions {
         target_separation: opts.target_separation.max(0.0),
-        tolerance: if opts.tolerance > 0.0 { opts.tolerance } else { 1.0e-4 },
+        tolerance: if opts.tolerance > 0.0 {
+            opts.tolerance
+        } else {
+            1.0e-4
+        },
         ..opts
     };
     if let Some(hit) = cast_analytic(a, sweep_a, b, sweep_b, &opts) {
@@ -101,12 +105,10 @@ pub fn cast(
             }
             best
         }
-        (_, Shape::Compound(_)) => {
-            cast(b, sweep_b, a, sweep_a, opts).map(|hit| CastHit {
-                normal: -hit.normal,
-                ..hit
-            })
-        }
+        (_, Shape::Compound(_)) => cast(b, sweep_b, a, sweep_a, opts).map(|hit| CastHit {
+            normal: -hit.normal,
+            ..hit
+        }),
         _ => conservative_advancement(a, sweep_a, b, sweep_b, &opts),
     }
 }
@@ -155,7 +157,8 @@ fn cast_analytic(
                 let relative = sweep_b.translation() - sweep_a.translation();
                 (t > 0.0 || relative.dot(normal) < 0.0).then(|| CastHit {
                     t,
-                    point: 0.5 * ((center_a + normal * ca.radius()) + (center_b - normal * cb.radius())),
+                    point: 0.5
+                        * ((center_a + normal * ca.radius()) + (center_b - normal * cb.radius())),
                     normal,
                     converged: true,
                 })
@@ -175,7 +178,8 @@ fn cast_analytic(
                         let center = sweep_a.transform_at(t).apply(circle.center());
                         CastHit {
                             t,
-                            point: center + normal * (circle.radius() + 0.5 * opts.target_separation),
+                            point: center
+                                + normal * (circle.radius() + 0.5 * opts.target_separation),
                             normal,
                             converged: true,
                         }
@@ -232,6 +236,9 @@ fn conservative_advancement(
     let target = opts.target_separation;
     let mut cache = SimplexCache::default();
     let mut t = 0.0f32;
+    // The last well-defined normal: when a step lands exactly in contact (zero distance, e.g.
+    // crossing segments), GJK has no normal and the approach direction is the best one.
+    let mut last_normal: Option<Vec2> = None;
     for iteration in 0..opts.max_iterations.max(1) {
         // 1. Gap and normal now.
         let xf_a = sweep_a.transform_at(t);
@@ -240,16 +247,18 @@ fn conservative_advancement(
         let normal = if output.normal != Vec2::ZERO {
             output.normal
         } else {
-            fallback_normal(&xf_a, &xf_b, relative_translation)
+            last_normal.unwrap_or_else(|| fallback_normal(&xf_a, &xf_b, relative_translation))
         };
+        last_normal = Some(normal);
         let gap = output.distance;
         // The closing speed along the normal (per unit t) and its upper bound.
         let closing = -relative_translation.dot(normal);
         // 2. Close enough.
         if gap <= target + opts.tolerance {
-            if iteration == 0 && gap <= target && !opts.separating_overlap_hits {
-                // Already within the target at the start: only a hit if still approaching.
-                if closing + angular_reach <= 0.0 || (angular_reach == 0.0 && closing <= 0.0) {
+            if iteration == 0 && !opts.separating_overlap_hits {
+                // Already at the target at the start: a hit only if the gap can still close by
+                // more than the tolerance over the step (a mover may slide along or leave).
+                if closing + angular_reach <= opts.tolerance {
                     return None;
                 }
             }
@@ -281,7 +290,7 @@ fn conservative_advancement(
         normal: if output.normal != Vec2::ZERO {
             output.normal
         } else {
-            fallback_normal(&xf_a, &xf_b, relative_translation)
+            last_normal.unwrap_or_else(|| fallback_normal(&xf_a, &xf_b, relative_translation))
         },
         converged: output.distance <= target + opts.tolerance,
     })

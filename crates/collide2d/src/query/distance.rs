@@ -500,7 +500,7 @@ impl Simplex {
 ///     reduce simplex to the sub-simplex nearest the origin; if it is a triangle → overlap
 ///     d ← direction from the simplex towards the origin; if d ≈ 0 → touching
 ///     w ← support_B(d) − support_A(−d)
-///     if w is already in the simplex, or w gets no closer along d → converged
+///     if w is already in the simplex → converged
 ///     add w to the simplex
 /// closest points ← barycentric combination of the simplex's source points
 /// ```
@@ -538,18 +538,11 @@ pub(crate) fn gjk_distance(
         let vertex = SimplexVertex::new(proxy_a, index_a, proxy_b, index_b, b_in_a);
         iterations += 1;
 
-        // 6. Converged when the support point repeats or brings the simplex no closer (within
-        //    rounding of the points involved).
+        // 6. Converged when the support point repeats. (A test on the progress along the
+        //    search direction stops too early when an edge of A and an edge of B are nearly
+        //    parallel: the better vertex then looks no closer within rounding, though the edge
+        //    it opens is. The next solve decides instead, and repeats end the loop.)
         if previous.contains_indices(index_a, index_b) {
-            break;
-        }
-        let closest = simplex.closest_point();
-        let progress = closest.dot(closest) - closest.dot(vertex.difference);
-        let rounding = 8.0
-            * f32::EPSILON
-            * closest.length()
-            * vertex.difference.length().max(closest.length());
-        if progress <= rounding {
             break;
         }
 
