@@ -24,9 +24,16 @@ fn linear_casts_agree_with_parry() {
             let xf_b = Transform::new(xf_a.p + rng.point(3.0 * scale), rng.angle());
             let motion_a = (xf_b.p - xf_a.p) * rng.range(0.0, 2.0) + rng.point(scale);
             let motion_b = rng.point(scale);
-            let (sweep_a, sweep_b) = (Sweep::linear(&xf_a, motion_a), Sweep::linear(&xf_b, motion_b));
+            let (sweep_a, sweep_b) = (
+                Sweep::linear(&xf_a, motion_a),
+                Sweep::linear(&xf_b, motion_b),
+            );
             let tolerance = 1e-4 + 2e-7 * xf_a.p.length();
-            let opts = CastOptions { tolerance, separating_overlap_hits: true, ..CastOptions::default() };
+            let opts = CastOptions {
+                tolerance,
+                separating_overlap_hits: true,
+                ..CastOptions::default()
+            };
             let ours = cast(&a, &sweep_a, &b, &sweep_b, opts);
             let theirs = cast_shapes(
                 &parry::pose(&xf_a),
@@ -43,13 +50,16 @@ fn linear_casts_agree_with_parry() {
                 },
             )
             .expect("parry supports every pair used here");
-            let context = || format!("case {case} {kind_a:?}/{kind_b:?}\n{a:?}\n{b:?}\n{sweep_a:?}\n{sweep_b:?}");
+            let context = || {
+                format!("case {case} {kind_a:?}/{kind_b:?}\n{a:?}\n{b:?}\n{sweep_a:?}\n{sweep_b:?}")
+            };
             // How close the shapes ever come: near-grazing sweeps may legitimately differ.
             let closest_approach = || {
                 (0..=256)
                     .map(|i| {
                         let t = i as f32 / 256.0;
-                        distance(&a, &sweep_a.transform_at(t), &b, &sweep_b.transform_at(t)).distance
+                        distance(&a, &sweep_a.transform_at(t), &b, &sweep_b.transform_at(t))
+                            .distance
                     })
                     .fold(f32::INFINITY, f32::min)
             };
@@ -64,7 +74,10 @@ fn linear_casts_agree_with_parry() {
                         // Ill-conditioned: the shapes approach so slowly along the normal that
                         // both times are within tolerance of contact.
                         let closing = -(motion_b - motion_a).dot(hit.normal);
-                        let (pa, pb) = (sweep_a.transform_at(their.time_of_impact), sweep_b.transform_at(their.time_of_impact));
+                        let (pa, pb) = (
+                            sweep_a.transform_at(their.time_of_impact),
+                            sweep_b.transform_at(their.time_of_impact),
+                        );
                         let gap_at_theirs = distance(&a, &pa, &b, &pb).distance;
                         assert!(
                             hit.t < their.time_of_impact && gap_at_theirs <= 4.0 * tolerance
