@@ -21,6 +21,7 @@ mod error;
 mod fx_hasher;
 mod pair;
 mod pair_tracker;
+mod partner_list;
 mod proxy_id;
 mod proxy_table;
 mod ray;

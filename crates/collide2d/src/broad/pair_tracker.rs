@@ -1,8 +1,16 @@
 //! Incremental pair finding shared by the broad phases: which pairs began and ended since the
 //! last report, at a cost proportional to the proxies that moved.
 
+use crate::broad::partner_list::PartnerList;
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{Pair, PairChanges};
+
+/// Where a broad phase finds the proxies that may overlap a moved one.
+pub(crate) trait CandidateSource {
+    /// Calls `visit` for (at least) every live proxy whose exact box overlaps slot `slot`'s; may
+    /// visit more, and may visit `slot` itself.
+    fn for_each_candidate(&self, slot: u32, visit: &mut impl FnMut(u32));
+}
 
 /// The pair set reported at the last [`PairTracker::refresh`], kept as per-proxy partner lists.
 ///
@@ -11,21 +19,21 @@ use crate::broad::{Pair, PairChanges};
 /// proxies removed since (those wait in `pending_ended`).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairTracker {
-    partners: Vec<Vec<u32>>,
+    partners: Vec<PartnerList>,
     moved: Vec<u32>,
     is_moved: Vec<bool>,
     marks: Vec<u32>,
     mark: u32,
     pending_ended: Vec<Pair>,
     changes: PairChanges,
-    candidates: Vec<u32>,
+    scratch: Vec<u32>,
 }
 
 impl PairTracker {
     /// Grows the per-slot tables to `slot_count`.
     pub fn reserve_slots(&mut self, slot_count: usize) {
         if self.partners.len() < slot_count {
-            self.partners.resize_with(slot_count, Vec::new);
+            self.partners.resize_with(slot_count, PartnerList::default);
             self.is_moved.resize(slot_count, false);
             self.marks.resize(slot_count, 0);
         }
@@ -34,8 +42,10 @@ impl PairTracker {
     /// Records that slot `index` was inserted or its box changed.
     #[inline]
     pub fn mark_moved(&mut self, index: u32) {
-        self.reserve_slots(index as usize + 1);
         let slot = index as usize;
+        if slot >= self.is_moved.len() {
+            self.reserve_slots(slot + 1);
+        }
         if !self.is_moved[slot] {
             self.is_moved[slot] = true;
             self.moved.push(index);
@@ -48,96 +58,88 @@ impl PairTracker {
         let slot = index as usize;
         self.is_moved[slot] = false;
         let removed_id = proxies.id_of(index);
-        let partners = std::mem::take(&mut self.partners[slot]);
+        let mut partners = std::mem::take(&mut self.scratch);
+        self.partners[slot].take_into(&mut partners);
         for &partner in &partners {
-            remove_value(&mut self.partners[partner as usize], index);
+            self.partners[partner as usize].remove_value(index);
             self.pending_ended
                 .push(Pair::new(removed_id, proxies.id_of(partner)));
         }
-        self.partners[slot] = partners;
-        self.partners[slot].clear();
+        self.scratch = partners;
     }
 
     /// Brings the reported set up to date and returns what changed.
     ///
-    /// `candidates(index, out)` must push (at least) every live proxy whose tight box overlaps
-    /// slot `index`'s tight box; it may push more and may push `index` itself.
+    /// For each moved proxy:
     ///
-    /// 1. For each moved proxy, drop reported partners whose tight boxes stopped overlapping.
-    /// 2. For each moved proxy, mark its remaining partners, then add every unmarked candidate
-    ///    whose tight box overlaps: that pair began. A pair of two moved proxies is added by the
-    ///    first one processed and is marked (so skipped) when the second one is processed.
-    /// 3. Sort both lists so the report is deterministic and easy to merge.
+    /// 1. Drop reported partners whose exact boxes stopped overlapping: those pairs ended.
+    /// 2. Mark the remaining partners, then add every unmarked candidate whose exact box
+    ///    overlaps: those pairs began. A pair of two moved proxies is added by the first one
+    ///    processed and found marked when the second one is processed.
+    ///
+    /// 3. Finally sort both lists so the report is deterministic and easy to merge.
     pub fn refresh(
         &mut self,
         proxies: &ProxyTable,
-        mut candidates: impl FnMut(u32, &mut Vec<u32>),
+        candidates: &impl CandidateSource,
     ) -> &PairChanges {
         self.reserve_slots(proxies.slot_count());
         self.changes.began.clear();
         self.changes.ended.clear();
         self.changes.ended.append(&mut self.pending_ended);
         let moved = std::mem::take(&mut self.moved);
-
-        // 1. Lost pairs.
-        for &index in &moved {
-            let slot = index as usize;
-            if !self.is_moved[slot] || !proxies.alive[slot] {
-                continue;
-            }
-            let tight = proxies.tight[slot];
-            let mut position = 0;
-            while position < self.partners[slot].len() {
-                let partner = self.partners[slot][position];
-                if tight.overlaps(&proxies.tight[partner as usize]) {
-                    position += 1;
-                    continue;
-                }
-                self.partners[slot].swap_remove(position);
-                remove_value(&mut self.partners[partner as usize], index);
-                self.changes
-                    .ended
-                    .push(Pair::new(proxies.id_of(index), proxies.id_of(partner)));
-            }
-        }
-
-        // 2. New pairs.
-        let mut found = std::mem::take(&mut self.candidates);
         for &index in &moved {
             let slot = index as usize;
             if !self.is_moved[slot] || !proxies.alive[slot] {
                 continue;
             }
             self.is_moved[slot] = false;
+            let tight = proxies.tight[slot];
+            let id = proxies.id_of(index);
+
+            // 1. Lost pairs.
+            let mut position = 0;
+            while position < self.partners[slot].as_slice().len() {
+                let partner = self.partners[slot].as_slice()[position];
+                if tight.overlaps(&proxies.tight[partner as usize]) {
+                    position += 1;
+                    continue;
+                }
+                self.partners[slot].swap_remove(position);
+                self.partners[partner as usize].remove_value(index);
+                self.changes
+                    .ended
+                    .push(Pair::new(id, proxies.id_of(partner)));
+            }
+
+            // 2. New pairs.
             self.mark = self.mark.wrapping_add(1);
             if self.mark == 0 {
                 self.marks.iter_mut().for_each(|mark| *mark = 0);
                 self.mark = 1;
             }
-            for &partner in &self.partners[slot] {
-                self.marks[partner as usize] = self.mark;
+            let mark = self.mark;
+            for &partner in self.partners[slot].as_slice() {
+                self.marks[partner as usize] = mark;
             }
-            self.marks[slot] = self.mark;
-            found.clear();
-            candidates(index, &mut found);
-            let tight = proxies.tight[slot];
-            for &candidate in &found {
+            self.marks[slot] = mark;
+            let marks = &mut self.marks;
+            let partners = &mut self.partners;
+            let began = &mut self.changes.began;
+            candidates.for_each_candidate(index, &mut |candidate| {
                 let other = candidate as usize;
-                if self.marks[other] == self.mark
+                if marks[other] == mark
                     || !proxies.alive[other]
                     || !tight.overlaps(&proxies.tight[other])
                 {
-                    continue;
+                    return;
                 }
-                self.marks[other] = self.mark;
-                self.partners[slot].push(candidate);
-                self.partners[other].push(index);
-                self.changes
-                    .began
-                    .push(Pair::new(proxies.id_of(index), proxies.id_of(candidate)));
-            }
+                marks[other] = mark;
+                partners[slot].push(candidate);
+                partners[other].push(index);
+                began.push(Pair::new(id, proxies.id_of(candidate)));
+            });
         }
-        self.candidates = found;
         let mut moved = moved;
         moved.clear();
         self.moved = moved;
@@ -157,7 +159,7 @@ impl PairTracker {
     pub fn current_pairs(&self, proxies: &ProxyTable) -> Vec<Pair> {
         let mut pairs = Vec::new();
         for (slot, partners) in self.partners.iter().enumerate() {
-            for &partner in partners {
+            for &partner in partners.as_slice() {
                 if (partner as usize) > slot {
                     pairs.push(Pair::new(
                         proxies.id_of(slot as u32),
@@ -172,29 +174,30 @@ impl PairTracker {
 
     /// Checks the invariant; used by `validate()` of the structures.
     pub fn validate(&self, proxies: &ProxyTable) -> Result<(), String> {
-        for (slot, partners) in self.partners.iter().enumerate() {
-            if !partners.is_empty() && !proxies.alive[slot] {
-                return Err(format!("pair tracker: free slot {slot} still has partners"));
-            }
-            for &partner in partners {
-                if partner as usize == slot {
-                    return Err(format!("pair tracker: slot {slot} paired with itself"));
-                }
-                if !self.partners[partner as usize].contains(&(slot as u32)) {
-                    return Err(format!(
-                        "pair tracker: {slot} lists {partner} but not the other way round"
-                    ));
-                }
-            }
-        }
-        Ok(())
+        validate_symmetric("pair tracker", &self.partners, proxies)
     }
 }
 
-/// Removes one occurrence of `value` from an unordered list.
-#[inline]
-pub(crate) fn remove_value(list: &mut Vec<u32>, value: u32) {
-    if let Some(position) = list.iter().position(|&item| item == value) {
-        list.swap_remove(position);
+/// Checks that partner lists are symmetric, free of self-pairs, and name only live proxies.
+pub(crate) fn validate_symmetric(
+    what: &str,
+    lists: &[PartnerList],
+    proxies: &ProxyTable,
+) -> Result<(), String> {
+    for (slot, partners) in lists.iter().enumerate() {
+        if !partners.is_empty() && !proxies.alive[slot] {
+            return Err(format!("{what}: free slot {slot} still has partners"));
+        }
+        for &partner in partners.as_slice() {
+            if partner as usize == slot {
+                return Err(format!("{what}: slot {slot} paired with itself"));
+            }
+            if !lists[partner as usize].as_slice().contains(&(slot as u32)) {
+                return Err(format!(
+                    "{what}: {slot} lists {partner} but not the other way round"
+                ));
+            }
+        }
     }
+    Ok(())
 }

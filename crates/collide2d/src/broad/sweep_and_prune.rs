@@ -1,6 +1,6 @@
 //! Sweep and prune on the x axis: boxes kept sorted by their left edge.
 
-use crate::broad::pair_tracker::PairTracker;
+use crate::broad::pair_tracker::{CandidateSource, PairTracker};
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::ray::{RayCandidate, RaySegment};
 use crate::broad::{
@@ -203,6 +203,17 @@ impl SweepAndPrune {
     }
 }
 
+impl CandidateSource for SweepAndPrune {
+    #[inline]
+    fn for_each_candidate(&self, slot: u32, visit: &mut impl FnMut(u32)) {
+        let tight = self.proxies.tight[slot as usize];
+        self.visit_overlapping_slots(&tight, &mut |other| {
+            visit(other);
+            true
+        });
+    }
+}
+
 impl BroadPhase for SweepAndPrune {
     fn insert(&mut self, aabb: Aabb, key: u64) -> Result<ProxyId, BroadPhaseError> {
         let id = self.proxies.allocate(aabb, key)?;
@@ -279,14 +290,7 @@ impl BroadPhase for SweepAndPrune {
 
     fn update_pairs(&mut self) -> &PairChanges {
         let mut tracker = std::mem::take(&mut self.pairs);
-        let sweep = &*self;
-        tracker.refresh(&sweep.proxies, |slot, out| {
-            let tight = sweep.proxies.tight[slot as usize];
-            sweep.visit_overlapping_slots(&tight, &mut |other| {
-                out.push(other);
-                true
-            });
-        });
+        tracker.refresh(&self.proxies, &*self);
         self.pairs = tracker;
         self.pairs.changes()
     }

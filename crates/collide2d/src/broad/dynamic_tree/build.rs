@@ -80,7 +80,7 @@ impl DynamicTree {
             let fat = if refatten || self.leaf_of_proxy[slot as usize] == NULL_NODE {
                 self.fatten(tight, Vec2::ZERO)
             } else {
-                self.nodes[self.leaf_of_proxy[slot as usize] as usize].fat
+                self.fat_of_proxy[slot as usize]
             };
             items.push(BuildItem {
                 center: fat.center(),
@@ -108,9 +108,9 @@ impl DynamicTree {
             let node_index = self.nodes.len() as u32;
             if task.end - task.start == 1 {
                 let item = items[task.start];
+                self.fat_of_proxy[item.proxy as usize] = item.fat;
                 self.nodes.push(TreeNode {
                     fat: item.fat,
-                    tight: self.proxies.tight[item.proxy as usize],
                     parent: task.parent,
                     child_a: NULL_NODE,
                     child_b: NULL_NODE,
@@ -122,7 +122,6 @@ impl DynamicTree {
                 let middle = split_items(&mut items[task.start..task.end]) + task.start;
                 self.nodes.push(TreeNode {
                     fat: Aabb::default(),
-                    tight: Aabb::default(),
                     parent: task.parent,
                     child_a: NULL_NODE,
                     child_b: NULL_NODE,

@@ -19,10 +19,9 @@ impl DynamicTree {
     }
 
     /// A detached leaf for proxy slot `proxy`.
-    pub(super) fn allocate_leaf(&mut self, tight: Aabb, fat: Aabb, proxy: u32) -> u32 {
+    pub(super) fn allocate_leaf(&mut self, fat: Aabb, proxy: u32) -> u32 {
         self.allocate_node(TreeNode {
             fat,
-            tight,
             parent: NULL_NODE,
             child_a: NULL_NODE,
             child_b: NULL_NODE,
@@ -126,7 +125,6 @@ impl DynamicTree {
         let combined = sibling_node.fat.union(&leaf_box);
         let new_parent = self.allocate_node(TreeNode {
             fat: combined,
-            tight: combined,
             parent: old_parent,
             child_a: sibling,
             child_b: leaf,
@@ -164,7 +162,7 @@ impl DynamicTree {
             self.root = sibling;
         } else {
             self.replace_child(grandparent, parent, sibling);
-            self.refit_upwards(grandparent);
+            self.shrink_upwards(grandparent);
         }
     }
 
@@ -189,8 +187,21 @@ impl DynamicTree {
         let height = 1 + child_a.height.max(child_b.height);
         let node = &mut self.nodes[index as usize];
         node.fat = fat;
-        node.tight = fat;
         node.height = height;
+    }
+
+    /// After a removal: refits from `index` towards the root without rotating, stopping as soon
+    /// as a node's box and height come out unchanged (then no ancestor changes either).
+    pub(super) fn shrink_upwards(&mut self, mut index: u32) {
+        while index != NULL_NODE {
+            let before = self.nodes[index as usize];
+            self.refit_node(index);
+            let after = &self.nodes[index as usize];
+            if after.fat == before.fat && after.height == before.height {
+                break;
+            }
+            index = after.parent;
+        }
     }
 
     /// Walks from `index` to the root, rotating where it helps and refitting each node.

@@ -11,7 +11,8 @@ mod query;
 mod rotate;
 mod validate;
 
-use crate::broad::pair_tracker::{remove_value, PairTracker};
+use crate::broad::pair_tracker::{validate_symmetric, CandidateSource, PairTracker};
+use crate::broad::partner_list::PartnerList;
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{
     check_aabb, BroadPhase, BroadPhaseError, Pair, PairChanges, ProxyId, RayControl, RayHit,
@@ -27,9 +28,10 @@ const FREE_HEIGHT: u32 = u32::MAX;
 
 /// Default margin added on every side of a leaf's box, in world units.
 ///
-/// A proxy whose box stays inside its fat box does not touch the tree at all. Pick about a tenth
-/// of a typical object size (0.1 suits objects around one unit, as in Box2D's metre scale).
-pub const DEFAULT_MARGIN: f32 = 0.1;
+/// A proxy whose box stays inside its fat box does not touch the tree at all. About a fifth of a
+/// typical object size works well (0.2 suits objects around one unit): a larger margin means
+/// fewer re-insertions but more fat-box partners to re-test.
+pub const DEFAULT_MARGIN: f32 = 0.2;
 
 /// The fat box is further stretched by this many times the last displacement, in the direction
 /// of motion, so a steadily moving proxy leaves its fat box less often.
@@ -40,8 +42,6 @@ pub const DISPLACEMENT_MULTIPLIER: f32 = 2.0;
 pub(crate) struct TreeNode {
     /// Leaf: the enlarged box. Internal: the union of the children's fat boxes.
     pub fat: Aabb,
-    /// Leaf: the proxy's exact box. Internal: unused (equal to `fat`).
-    pub tight: Aabb,
     /// Parent node, `NULL_NODE` for the root; for free nodes, the next free node.
     pub parent: u32,
     /// First child, `NULL_NODE` for a leaf.
@@ -60,13 +60,26 @@ impl TreeNode {
         self.child_a == NULL_NODE
     }
 
-    /// The box that bounds what lies below: the exact box for a leaf, the fat union otherwise.
+    /// The box that bounds what lies below: the exact box for a leaf (looked up in `tight`, the
+    /// proxies' boxes), the fat union otherwise.
     #[inline]
-    pub fn pruning_box(&self) -> &Aabb {
+    pub fn pruning_box<'a>(&'a self, tight: &'a [Aabb]) -> &'a Aabb {
         if self.is_leaf() {
-            &self.tight
+            &tight[self.proxy as usize]
         } else {
             &self.fat
+        }
+    }
+}
+
+/// Candidates for incremental pair finding: the proxies whose fat boxes overlap.
+struct FatPartners<'a>(&'a [PartnerList]);
+
+impl CandidateSource for FatPartners<'_> {
+    #[inline]
+    fn for_each_candidate(&self, slot: u32, visit: &mut impl FnMut(u32)) {
+        for &partner in self.0[slot as usize].as_slice() {
+            visit(partner);
         }
     }
 }
@@ -124,7 +137,8 @@ pub struct DynamicTree {
     leaf_of_proxy: Vec<u32>,
     margin: f32,
     pairs: PairTracker,
-    fat_partners: Vec<Vec<u32>>,
+    fat_of_proxy: Vec<Aabb>,
+    fat_partners: Vec<PartnerList>,
     fat_changed: Vec<u32>,
     is_fat_changed: Vec<bool>,
     scratch_stack: Vec<u32>,
@@ -148,6 +162,7 @@ impl DynamicTree {
             leaf_of_proxy: Vec::new(),
             margin: DEFAULT_MARGIN,
             pairs: PairTracker::default(),
+            fat_of_proxy: Vec::new(),
             fat_partners: Vec::new(),
             fat_changed: Vec::new(),
             is_fat_changed: Vec::new(),
@@ -174,7 +189,7 @@ impl DynamicTree {
     /// The fat box of a live proxy (contains its exact box).
     pub fn fat_aabb(&self, id: ProxyId) -> Result<Aabb, BroadPhaseError> {
         let slot = self.proxies.resolve(id)?;
-        Ok(self.nodes[self.leaf_of_proxy[slot] as usize].fat)
+        Ok(self.fat_of_proxy[slot])
     }
 
     /// Height of the tree: 0 for a single leaf or an empty tree.
@@ -239,7 +254,8 @@ impl DynamicTree {
         let slots = self.proxies.slot_count();
         if self.leaf_of_proxy.len() < slots {
             self.leaf_of_proxy.resize(slots, NULL_NODE);
-            self.fat_partners.resize_with(slots, Vec::new);
+            self.fat_partners.resize_with(slots, PartnerList::default);
+            self.fat_of_proxy.resize(slots, Aabb::default());
             self.is_fat_changed.resize(slots, false);
         }
     }
@@ -273,6 +289,7 @@ impl DynamicTree {
             let fat_partners = &mut self.fat_partners;
             query::for_each_overlapping_leaf_pair::<true>(
                 &self.nodes,
+                &self.proxies.tight,
                 self.root,
                 &mut stack,
                 &mut |first, second| {
@@ -282,17 +299,16 @@ impl DynamicTree {
             );
         } else {
             // 2. Incremental.
+            let mut old_partners = Vec::new();
             for &slot in &changed {
                 let slot = slot as usize;
                 if !self.is_fat_changed[slot] {
                     continue;
                 }
-                let partners = std::mem::take(&mut self.fat_partners[slot]);
-                for &partner in &partners {
-                    remove_value(&mut self.fat_partners[partner as usize], slot as u32);
+                self.fat_partners[slot].take_into(&mut old_partners);
+                for &partner in &old_partners {
+                    self.fat_partners[partner as usize].remove_value(slot as u32);
                 }
-                self.fat_partners[slot] = partners;
-                self.fat_partners[slot].clear();
             }
             let mut stack = std::mem::take(&mut self.scratch_stack);
             for &slot in &changed {
@@ -301,7 +317,7 @@ impl DynamicTree {
                     continue;
                 }
                 self.is_fat_changed[slot] = false;
-                let fat = self.nodes[self.leaf_of_proxy[slot] as usize].fat;
+                let fat = self.fat_of_proxy[slot];
                 let nodes = &self.nodes;
                 let is_fat_changed = &self.is_fat_changed;
                 let fat_partners = &mut self.fat_partners;
@@ -331,7 +347,8 @@ impl BroadPhase for DynamicTree {
         self.reserve_proxy_slots();
         let slot = id.index() as usize;
         let fat = self.fatten(aabb, Vec2::ZERO);
-        let leaf = self.allocate_leaf(aabb, fat, slot as u32);
+        self.fat_of_proxy[slot] = fat;
+        let leaf = self.allocate_leaf(fat, slot as u32);
         self.leaf_of_proxy[slot] = leaf;
         self.insert_leaf(leaf);
         self.mark_fat_changed(slot);
@@ -344,12 +361,13 @@ impl BroadPhase for DynamicTree {
         let aabb = check_aabb(aabb)?;
         let old = self.proxies.tight[slot];
         self.proxies.tight[slot] = aabb;
-        let leaf = self.leaf_of_proxy[slot];
-        self.nodes[leaf as usize].tight = aabb;
-        if !self.nodes[leaf as usize].fat.contains(&aabb) {
+        if !self.fat_of_proxy[slot].contains(&aabb) {
             let displacement = aabb.center() - old.center();
+            let leaf = self.leaf_of_proxy[slot];
             self.remove_leaf(leaf);
-            self.nodes[leaf as usize].fat = self.fatten(aabb, displacement);
+            let fat = self.fatten(aabb, displacement);
+            self.fat_of_proxy[slot] = fat;
+            self.nodes[leaf as usize].fat = fat;
             self.insert_leaf(leaf);
             self.mark_fat_changed(slot);
         }
@@ -363,12 +381,11 @@ impl BroadPhase for DynamicTree {
         self.remove_leaf(leaf);
         self.free_node(leaf);
         self.leaf_of_proxy[slot] = NULL_NODE;
-        let partners = std::mem::take(&mut self.fat_partners[slot]);
-        for &partner in &partners {
-            remove_value(&mut self.fat_partners[partner as usize], slot as u32);
+        let mut old_partners = Vec::new();
+        self.fat_partners[slot].take_into(&mut old_partners);
+        for &partner in &old_partners {
+            self.fat_partners[partner as usize].remove_value(slot as u32);
         }
-        self.fat_partners[slot] = partners;
-        self.fat_partners[slot].clear();
         self.is_fat_changed[slot] = false;
         self.pairs.proxy_removed(slot as u32, &self.proxies);
         self.proxies.release(slot as u32);
@@ -395,10 +412,8 @@ impl BroadPhase for DynamicTree {
         if !self.fat_changed.is_empty() {
             self.refresh_fat_partners();
         }
-        let fat_partners = &self.fat_partners;
-        self.pairs.refresh(&self.proxies, |slot, out| {
-            out.extend_from_slice(&fat_partners[slot as usize]);
-        })
+        self.pairs
+            .refresh(&self.proxies, &FatPartners(&self.fat_partners))
     }
 
     fn current_pairs(&self) -> Vec<Pair> {
@@ -409,6 +424,7 @@ impl BroadPhase for DynamicTree {
         let mut stack = Vec::with_capacity(64);
         query::for_each_overlapping_leaf_pair::<false>(
             &self.nodes,
+            &self.proxies.tight,
             self.root,
             &mut stack,
             &mut |first, second| {

@@ -50,6 +50,7 @@ pub(super) fn visit_fat_leaves(
 /// the same task sequence across threads, so both give identical output.
 pub(super) fn for_each_overlapping_leaf_pair<const FAT: bool>(
     nodes: &[TreeNode],
+    tight: &[Aabb],
     root: u32,
     stack: &mut Vec<(u32, u32)>,
     report: &mut impl FnMut(u32, u32),
@@ -59,12 +60,13 @@ pub(super) fn for_each_overlapping_leaf_pair<const FAT: bool>(
     }
     stack.clear();
     stack.push((root, root));
-    run_pair_tasks::<FAT>(nodes, stack, report);
+    run_pair_tasks::<FAT>(nodes, tight, stack, report);
 }
 
 /// Runs pair tasks until the stack is empty.
 fn run_pair_tasks<const FAT: bool>(
     nodes: &[TreeNode],
+    tight: &[Aabb],
     stack: &mut Vec<(u32, u32)>,
     report: &mut impl FnMut(u32, u32),
 ) {
@@ -72,7 +74,7 @@ fn run_pair_tasks<const FAT: bool>(
         if FAT {
             node.fat
         } else {
-            *node.pruning_box()
+            *node.pruning_box(tight)
         }
     };
     while let Some((first, second)) = stack.pop() {
@@ -116,7 +118,12 @@ fn run_pair_tasks<const FAT: bool>(
 
 /// The sub-tasks a task expands into, in the order the serial traversal runs them.
 #[cfg(feature = "rayon")]
-fn expand_pair_task(nodes: &[TreeNode], first: u32, second: u32) -> Vec<(u32, u32)> {
+fn expand_pair_task(
+    nodes: &[TreeNode],
+    tight: &[Aabb],
+    first: u32,
+    second: u32,
+) -> Vec<(u32, u32)> {
     let node_first = &nodes[first as usize];
     if first == second {
         if node_first.is_leaf() {
@@ -129,7 +136,9 @@ fn expand_pair_task(nodes: &[TreeNode], first: u32, second: u32) -> Vec<(u32, u3
         ];
     }
     let node_second = &nodes[second as usize];
-    if !node_first.pruning_box().overlaps(node_second.pruning_box())
+    if !node_first
+        .pruning_box(tight)
+        .overlaps(node_second.pruning_box(tight))
         || (node_first.is_leaf() && node_second.is_leaf())
     {
         return vec![(first, second)];
@@ -150,7 +159,11 @@ fn expand_pair_task(nodes: &[TreeNode], first: u32, second: u32) -> Vec<(u32, u3
 ///    until there are enough tasks to share out or only leaf-level work remains.
 /// 2. Run each task's serial traversal on a worker and concatenate the results in task order.
 #[cfg(feature = "rayon")]
-pub(super) fn collect_pairs_parallel(nodes: &[TreeNode], root: u32) -> Vec<(u32, u32)> {
+pub(super) fn collect_pairs_parallel(
+    nodes: &[TreeNode],
+    tight: &[Aabb],
+    root: u32,
+) -> Vec<(u32, u32)> {
     use rayon::prelude::*;
     if root == NULL_NODE {
         return Vec::new();
@@ -164,7 +177,7 @@ pub(super) fn collect_pairs_parallel(nodes: &[TreeNode], root: u32) -> Vec<(u32,
         }
         let expanded: Vec<(u32, u32)> = tasks
             .iter()
-            .flat_map(|&(first, second)| expand_pair_task(nodes, first, second))
+            .flat_map(|&(first, second)| expand_pair_task(nodes, tight, first, second))
             .collect();
         if expanded.len() == tasks.len() {
             break;
@@ -177,7 +190,7 @@ pub(super) fn collect_pairs_parallel(nodes: &[TreeNode], root: u32) -> Vec<(u32,
         .map(|&task| {
             let mut stack = vec![task];
             let mut found = Vec::new();
-            run_pair_tasks::<false>(nodes, &mut stack, &mut |first, second| {
+            run_pair_tasks::<false>(nodes, tight, &mut stack, &mut |first, second| {
                 found.push((first, second))
             });
             found
@@ -196,7 +209,7 @@ impl DynamicTree {
         stack.push(self.root);
         while let Some(index) = stack.pop() {
             let node = &self.nodes[index as usize];
-            if !node.pruning_box().overlaps(&aabb) {
+            if !node.pruning_box(&self.proxies.tight).overlaps(&aabb) {
                 continue;
             }
             if node.is_leaf() {
@@ -232,7 +245,7 @@ impl DynamicTree {
         let mut limit = ray.max_distance;
         let mut heap = BinaryHeap::new();
         let root = &self.nodes[self.root as usize];
-        if let Some(distance) = ray.entry_distance(root.pruning_box(), limit) {
+        if let Some(distance) = ray.entry_distance(root.pruning_box(&self.proxies.tight), limit) {
             heap.push(RayCandidate {
                 distance,
                 index: self.root,
@@ -259,7 +272,9 @@ impl DynamicTree {
             }
             for child in [node.child_a, node.child_b] {
                 let child_node = &self.nodes[child as usize];
-                if let Some(distance) = ray.entry_distance(child_node.pruning_box(), limit) {
+                if let Some(distance) =
+                    ray.entry_distance(child_node.pruning_box(&self.proxies.tight), limit)
+                {
                     heap.push(RayCandidate {
                         distance,
                         index: child,
@@ -274,7 +289,7 @@ impl DynamicTree {
     /// order of [`for_each_pair`](crate::broad::BroadPhase::for_each_pair).
     #[cfg(feature = "rayon")]
     pub fn par_find_pairs(&self) -> Vec<crate::broad::Pair> {
-        collect_pairs_parallel(&self.nodes, self.root)
+        collect_pairs_parallel(&self.nodes, &self.proxies.tight, self.root)
             .into_iter()
             .map(|(first, second)| {
                 crate::broad::Pair::new(self.proxies.id_of(first), self.proxies.id_of(second))

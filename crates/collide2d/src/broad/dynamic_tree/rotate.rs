@@ -17,8 +17,9 @@ impl DynamicTree {
     ///    `perimeter(B ∪ G) − perimeter(C)`; likewise B with G. Symmetric for C with B's children.
     /// 2. Take the swap with the largest perimeter saving (A's own box does not change).
     /// 3. If no swap saves perimeter but one child is more than one level taller than the other,
-    ///    swap the shorter child with the taller grandchild (an AVL-like rebalance), so runs of
-    ///    identical or nested boxes do not degrade into a list.
+    ///    swap the shorter child with the taller grandchild (an AVL-like rebalance) provided that
+    ///    costs no perimeter either, so runs of identical boxes do not degrade into a list while
+    ///    spatial quality is never traded for height.
     pub(super) fn rotate(&mut self, index: u32) {
         let node = self.nodes[index as usize];
         if node.is_leaf() {
@@ -76,26 +77,29 @@ impl DynamicTree {
             );
         }
 
-        // 2. Best perimeter saving, else 3. height rebalance.
+        // 2. Best perimeter saving, else 3. height rebalance at no perimeter cost.
         let swap = best
             .map(|(down, up, under, _)| (down, up, under))
             .or_else(|| {
-                let taller_grandchild = |parent: &super::TreeNode| {
-                    if self.nodes[parent.child_a as usize].height
-                        >= self.nodes[parent.child_b as usize].height
-                    {
-                        parent.child_a
-                    } else {
-                        parent.child_b
-                    }
-                };
-                if node_b.height > node_c.height + 1 {
-                    Some((child_c, taller_grandchild(&node_b), child_b))
+                let (short, tall, node_tall) = if node_b.height > node_c.height + 1 {
+                    (child_c, child_b, &node_b)
                 } else if node_c.height > node_b.height + 1 {
-                    Some((child_b, taller_grandchild(&node_c), child_c))
+                    (child_b, child_c, &node_c)
                 } else {
-                    None
-                }
+                    return None;
+                };
+                let (grandchild_up, grandchild_stay) = if self.nodes[node_tall.child_a as usize]
+                    .height
+                    >= self.nodes[node_tall.child_b as usize].height
+                {
+                    (node_tall.child_a, node_tall.child_b)
+                } else {
+                    (node_tall.child_b, node_tall.child_a)
+                };
+                let short_box = self.nodes[short as usize].fat;
+                let stay_box = self.nodes[grandchild_stay as usize].fat;
+                let saving = node_tall.fat.perimeter() - short_box.union(&stay_box).perimeter();
+                (saving >= -threshold).then_some((short, grandchild_up, tall))
             });
         if let Some((down, up, under)) = swap {
             self.swap_child_with_grandchild(index, down, up, under);

@@ -1,6 +1,6 @@
 //! The structural check of the tree.
 
-use super::{DynamicTree, FREE_HEIGHT, NULL_NODE};
+use super::{validate_symmetric, DynamicTree, FREE_HEIGHT, NULL_NODE};
 
 impl DynamicTree {
     /// Checks every structural invariant and returns a description of the first one broken.
@@ -45,10 +45,12 @@ impl DynamicTree {
                     if self.leaf_of_proxy[slot] != index {
                         return Err(format!("proxy {slot} does not point to its leaf {index}"));
                     }
-                    if node.tight != self.proxies.tight[slot] {
-                        return Err(format!("leaf {index} box differs from proxy {slot} box"));
+                    if node.fat != self.fat_of_proxy[slot] {
+                        return Err(format!(
+                            "leaf {index} fat box differs from proxy {slot}'s copy"
+                        ));
                     }
-                    if !node.fat.contains(&node.tight) {
+                    if !node.fat.contains(&self.proxies.tight[slot]) {
                         return Err(format!("leaf {index} fat box does not contain its box"));
                     }
                     continue;
@@ -100,15 +102,7 @@ impl DynamicTree {
                 self.free_node_count
             ));
         }
-        for slot in self.proxies.live_indices() {
-            for &partner in &self.fat_partners[slot as usize] {
-                if !self.fat_partners[partner as usize].contains(&slot) {
-                    return Err(format!(
-                        "fat partners of {slot} and {partner} not symmetric"
-                    ));
-                }
-            }
-        }
+        validate_symmetric("fat partners", &self.fat_partners, &self.proxies)?;
         self.pairs.validate(&self.proxies)
     }
 }

@@ -8,7 +8,7 @@ mod ray_cast;
 
 use std::collections::HashMap;
 
-use crate::broad::pair_tracker::{remove_value, PairTracker};
+use crate::broad::pair_tracker::{CandidateSource, PairTracker};
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{
     check_aabb, BroadPhase, BroadPhaseError, FxBuildHasher, Pair, PairChanges, ProxyId, RayControl,
@@ -276,7 +276,11 @@ impl HashGrid {
     fn unplace(&mut self, slot: u32) {
         match self.placements[slot as usize] {
             Placement::Nowhere => {}
-            Placement::Large => remove_value(&mut self.large, slot),
+            Placement::Large => {
+                if let Some(position) = self.large.iter().position(|&item| item == slot) {
+                    self.large.swap_remove(position);
+                }
+            }
             Placement::Cells(range) => {
                 for key in range.cells() {
                     let Some(&cell) = self.cell_of_key.get(&key) else {
@@ -373,6 +377,17 @@ impl HashGrid {
     }
 }
 
+impl CandidateSource for HashGrid {
+    #[inline]
+    fn for_each_candidate(&self, slot: u32, visit: &mut impl FnMut(u32)) {
+        let tight = self.proxies.tight[slot as usize];
+        self.visit_overlapping_slots(&tight, &mut |other| {
+            visit(other);
+            true
+        });
+    }
+}
+
 impl BroadPhase for HashGrid {
     fn insert(&mut self, aabb: Aabb, key: u64) -> Result<ProxyId, BroadPhaseError> {
         let id = self.proxies.allocate(aabb, key)?;
@@ -443,14 +458,7 @@ impl BroadPhase for HashGrid {
 
     fn update_pairs(&mut self) -> &PairChanges {
         let mut tracker = std::mem::take(&mut self.pairs);
-        let grid = &*self;
-        tracker.refresh(&grid.proxies, |slot, out| {
-            let tight = grid.proxies.tight[slot as usize];
-            grid.visit_overlapping_slots(&tight, &mut |other| {
-                out.push(other);
-                true
-            });
-        });
+        tracker.refresh(&self.proxies, &*self);
         self.pairs = tracker;
         self.pairs.changes()
     }
