@@ -63,11 +63,13 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod broad;
 pub mod debug;
 pub mod math;
 pub mod query;
 pub mod shape;
 
+pub use broad::{BroadPhase, BroadPhaseError, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
 pub use glam;
 pub use math::{Rot, Transform, Vec2};
 pub use query::{distance, distance_with_cache};

@@ -1,0 +1,272 @@
+//! Broad-phase benchmarks: build, all pairs from scratch, and a frame where 10% of the boxes
+//! move a little; ours (tree, grid, sweep and prune) beside parry2d's `Bvh` on the same boxes.
+//!
+//! Run: `cargo bench -p collide2d --bench broad_phase` (a few minutes), then
+//! `cargo run -p collide2d --release --example broad_plot` for the table and the plot.
+//! Filter with e.g. `-- frame/uniform`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use collide2d::broad::{BroadPhase, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
+use collide2d::{Aabb, Vec2};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use parry2d::bounding_volume::Aabb as ParryAabb;
+use parry2d::math::Vector as ParryVector;
+use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
+
+/// Deterministic random numbers (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next_f32(&mut self) -> f32 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+    }
+    fn range(&mut self, low: f32, high: f32) -> f32 {
+        low + (high - low) * self.next_f32()
+    }
+}
+
+/// Side of the square holding `n` boxes of mean side 1 so each overlaps about 1.5 others:
+/// two boxes overlap with probability (a₁ + b₁)(a₂ + b₂) / L² ≈ 4 / L², so L² = 4n / 1.5.
+fn world_side(n: usize) -> f32 {
+    (4.0 * n as f32 / 1.5).sqrt()
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Scene {
+    /// Sides uniform in [0.5, 1.5], centres uniform in the square.
+    Uniform,
+    /// Same boxes, centres gathered around n/64 cluster centres (spread 4).
+    Clustered,
+    /// 90% sides in [0.5, 1.5], 9% in [2, 8], 1% in [10, 40].
+    Mixed,
+}
+
+impl Scene {
+    fn name(self) -> &'static str {
+        match self {
+            Scene::Uniform => "uniform",
+            Scene::Clustered => "clustered",
+            Scene::Mixed => "mixed",
+        }
+    }
+}
+
+fn scene_boxes(scene: Scene, n: usize) -> Vec<Aabb> {
+    let mut rng = Rng(n as u64 * 31 + scene as u64);
+    let side = world_side(n);
+    let cluster_count = (n / 64).max(1);
+    let clusters: Vec<Vec2> = (0..cluster_count)
+        .map(|_| Vec2::new(rng.range(0.0, side), rng.range(0.0, side)))
+        .collect();
+    (0..n)
+        .map(|i| {
+            let center = match scene {
+                Scene::Clustered => {
+                    let c = clusters[i % cluster_count];
+                    c + Vec2::new(rng.range(-4.0, 4.0), rng.range(-4.0, 4.0))
+                }
+                _ => Vec2::new(rng.range(0.0, side), rng.range(0.0, side)),
+            };
+            let size_roll = rng.next_f32();
+            let (low, high) = match scene {
+                Scene::Mixed if size_roll < 0.01 => (10.0, 40.0),
+                Scene::Mixed if size_roll < 0.10 => (2.0, 8.0),
+                _ => (0.5, 1.5),
+            };
+            let half = 0.5 * Vec2::new(rng.range(low, high), rng.range(low, high));
+            Aabb {
+                min: center - half,
+                max: center + half,
+            }
+        })
+        .collect()
+}
+
+fn to_parry(aabb: &Aabb) -> ParryAabb {
+    ParryAabb::new(
+        ParryVector::new(aabb.min.x, aabb.min.y),
+        ParryVector::new(aabb.max.x, aabb.max.y),
+    )
+}
+
+/// Moves every tenth box (a different tenth each frame) by up to 0.05 on each axis.
+struct Mover {
+    rng: Rng,
+    phase: usize,
+}
+
+impl Mover {
+    fn new() -> Mover {
+        Mover {
+            rng: Rng(7),
+            phase: 0,
+        }
+    }
+    fn frame(&mut self, boxes: &mut [Aabb], mut moved: impl FnMut(usize, Aabb)) {
+        self.phase = (self.phase + 1) % 10;
+        let mut index = self.phase;
+        while index < boxes.len() {
+            let offset = Vec2::new(self.rng.range(-0.05, 0.05), self.rng.range(-0.05, 0.05));
+            let b = &mut boxes[index];
+            b.min += offset;
+            b.max += offset;
+            moved(index, *b);
+            index += 10;
+        }
+    }
+}
+
+/// One of our structures, built in bulk.
+trait Ours: BroadPhase + Sized {
+    const NAME: &'static str;
+    fn build(items: &[(Aabb, u64)]) -> (Self, Vec<ProxyId>);
+}
+
+impl Ours for DynamicTree {
+    const NAME: &'static str = "tree";
+    fn build(items: &[(Aabb, u64)]) -> (Self, Vec<ProxyId>) {
+        DynamicTree::build(items).unwrap()
+    }
+}
+
+impl Ours for HashGrid {
+    const NAME: &'static str = "grid";
+    fn build(items: &[(Aabb, u64)]) -> (Self, Vec<ProxyId>) {
+        HashGrid::build(items).unwrap()
+    }
+}
+
+impl Ours for SweepAndPrune {
+    const NAME: &'static str = "sap";
+    fn build(items: &[(Aabb, u64)]) -> (Self, Vec<ProxyId>) {
+        SweepAndPrune::build(items).unwrap()
+    }
+}
+
+fn configure(
+    c: &mut Criterion,
+    n: usize,
+) -> criterion::BenchmarkGroup<'_, criterion::measurement::WallTime> {
+    let mut group = c.benchmark_group("broad");
+    group.warm_up_time(Duration::from_millis(300));
+    group.measurement_time(Duration::from_millis(if n >= 1_000_000 {
+        3000
+    } else {
+        1200
+    }));
+    group.sample_size(10);
+    group
+}
+
+fn bench_ours<B: Ours>(c: &mut Criterion, scene: Scene, n: usize) {
+    let boxes = scene_boxes(scene, n);
+    let items: Vec<(Aabb, u64)> = boxes
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (*b, i as u64))
+        .collect();
+    let label = |what: &str| format!("{what}/{}/{}/{n}", scene.name(), B::NAME);
+    let mut group = configure(c, n);
+    group.bench_function(label("build"), |bencher| {
+        bencher.iter(|| black_box(B::build(black_box(&items))))
+    });
+    let (structure, _) = B::build(&items);
+    group.bench_function(label("pairs"), |bencher| {
+        bencher.iter(|| {
+            let mut count = 0usize;
+            structure.for_each_pair(&mut |_| count += 1);
+            black_box(count)
+        })
+    });
+    drop(structure);
+    let (mut structure, ids) = B::build(&items);
+    structure.update_pairs();
+    let mut moving = boxes.clone();
+    let mut mover = Mover::new();
+    group.bench_function(label("frame"), |bencher| {
+        bencher.iter(|| {
+            mover.frame(&mut moving, |index, b| {
+                structure.update(ids[index], b).unwrap()
+            });
+            let changes = structure.update_pairs();
+            black_box(changes.began.len() + changes.ended.len())
+        })
+    });
+    group.finish();
+}
+
+fn bench_parry(c: &mut Criterion, scene: Scene, n: usize) {
+    let boxes = scene_boxes(scene, n);
+    let parry_boxes: Vec<ParryAabb> = boxes.iter().map(to_parry).collect();
+    let label = |what: &str| format!("{what}/{}/parry/{n}", scene.name());
+    let mut group = configure(c, n);
+    group.bench_function(label("build"), |bencher| {
+        bencher.iter(|| {
+            black_box(Bvh::from_leaves(
+                BvhBuildStrategy::Binned,
+                black_box(&parry_boxes),
+            ))
+        })
+    });
+    let bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &parry_boxes);
+    let mut workspace = BvhWorkspace::default();
+    group.bench_function(label("pairs"), |bencher| {
+        bencher.iter(|| {
+            let mut count = 0usize;
+            bvh.traverse_bvtt_single_tree::<false>(&mut workspace, &mut |first, second| {
+                count += boxes[first as usize].overlaps(&boxes[second as usize]) as usize;
+            });
+            black_box(count)
+        })
+    });
+    // Frame: in-place leaf updates with a 0.1 margin (like our fat boxes), refit, then traverse
+    // the pairs touching changed leaves, testing exact boxes.
+    let mut bvh = Bvh::new();
+    for (index, b) in parry_boxes.iter().enumerate() {
+        bvh.insert_or_update_partially(*b, index as u32, 0.1);
+    }
+    bvh.refit(&mut workspace);
+    bvh.traverse_bvtt_single_tree::<true>(&mut workspace, &mut |_, _| {});
+    let mut moving = boxes.clone();
+    let mut mover = Mover::new();
+    group.bench_function(label("frame"), |bencher| {
+        bencher.iter(|| {
+            mover.frame(&mut moving, |index, b| {
+                bvh.insert_or_update_partially(to_parry(&b), index as u32, 0.1);
+            });
+            bvh.refit(&mut workspace);
+            let mut count = 0usize;
+            bvh.traverse_bvtt_single_tree::<true>(&mut workspace, &mut |first, second| {
+                count += moving[first as usize].overlaps(&moving[second as usize]) as usize;
+            });
+            black_box(count)
+        })
+    });
+    group.finish();
+    let _ = BatchSize::SmallInput;
+}
+
+fn broad_phase(c: &mut Criterion) {
+    let sizes = [1_000usize, 10_000, 100_000, 1_000_000];
+    for &n in &sizes {
+        bench_ours::<DynamicTree>(c, Scene::Uniform, n);
+        bench_ours::<HashGrid>(c, Scene::Uniform, n);
+        bench_ours::<SweepAndPrune>(c, Scene::Uniform, n);
+        bench_parry(c, Scene::Uniform, n);
+    }
+    for scene in [Scene::Clustered, Scene::Mixed] {
+        bench_ours::<DynamicTree>(c, scene, 100_000);
+        bench_ours::<HashGrid>(c, scene, 100_000);
+        bench_ours::<SweepAndPrune>(c, scene, 100_000);
+        bench_parry(c, scene, 100_000);
+    }
+}
+
+criterion_group!(benches, broad_phase);
+criterion_main!(benches);

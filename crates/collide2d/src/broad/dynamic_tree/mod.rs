@@ -1,0 +1,452 @@
+//! A dynamic bounding-volume tree of fat (enlarged) boxes: the default broad phase.
+//!
+//! Code map: this file holds the data and the [`BroadPhase`] glue; `insert.rs` places and removes
+//! leaves (perimeter-cost descent), `rotate.rs` keeps quality with tree rotations, `build.rs` does
+//! the bulk (binned SAH) build, `query.rs` has box, point, ray and pair traversals, and
+//! `validate.rs` checks every invariant.
+
+mod build;
+mod insert;
+mod query;
+mod rotate;
+mod validate;
+
+use crate::broad::pair_tracker::{validate_symmetric, CandidateSource, PairTracker};
+use crate::broad::partner_list::PartnerList;
+use crate::broad::proxy_table::ProxyTable;
+use crate::broad::{
+    check_aabb, BroadPhase, BroadPhaseError, Pair, PairChanges, ProxyId, RayControl, RayHit,
+};
+use crate::math::Vec2;
+use crate::shape::Aabb;
+
+/// Marks "no node" in parent and child links.
+pub(crate) const NULL_NODE: u32 = u32::MAX;
+
+/// Height stored in free nodes, so validation can tell them apart.
+const FREE_HEIGHT: u32 = u32::MAX;
+
+/// Default margin added on every side of a leaf's box, in world units.
+///
+/// A proxy whose box stays inside its fat box does not touch the tree at all. About a fifth of a
+/// typical object size works well (0.2 suits objects around one unit): a larger margin means
+/// fewer re-insertions but more fat-box partners to re-test.
+pub const DEFAULT_MARGIN: f32 = 0.2;
+
+/// The fat box is further stretched by this many times the last displacement, in the direction
+/// of motion, so a steadily moving proxy leaves its fat box less often.
+pub const DISPLACEMENT_MULTIPLIER: f32 = 2.0;
+
+/// One node: a leaf (one proxy) or an internal node with exactly two children.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TreeNode {
+    /// Leaf: the enlarged box. Internal: the union of the children's fat boxes.
+    pub fat: Aabb,
+    /// Parent node, `NULL_NODE` for the root; for free nodes, the next free node.
+    pub parent: u32,
+    /// First child, `NULL_NODE` for a leaf.
+    pub child_a: u32,
+    /// Second child, `NULL_NODE` for a leaf.
+    pub child_b: u32,
+    /// 0 for a leaf, 1 + the taller child's height otherwise, `FREE_HEIGHT` when free.
+    pub height: u32,
+    /// Leaf: the proxy slot. Internal: `NULL_NODE`.
+    pub proxy: u32,
+}
+
+impl TreeNode {
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        self.child_a == NULL_NODE
+    }
+
+    /// The box that bounds what lies below: the exact box for a leaf (looked up in `tight`, the
+    /// proxies' boxes), the fat union otherwise.
+    #[inline]
+    pub fn pruning_box<'a>(&'a self, tight: &'a [Aabb]) -> &'a Aabb {
+        if self.is_leaf() {
+            &tight[self.proxy as usize]
+        } else {
+            &self.fat
+        }
+    }
+}
+
+/// Candidates for incremental pair finding: the proxies whose fat boxes overlap.
+struct FatPartners<'a>(&'a [PartnerList]);
+
+impl CandidateSource for FatPartners<'_> {
+    #[inline]
+    fn for_each_candidate(&self, slot: u32, visit: &mut impl FnMut(u32)) {
+        for &partner in self.0[slot as usize].as_slice() {
+            visit(partner);
+        }
+    }
+}
+
+/// A dynamic AABB tree (bounding-volume hierarchy) over fat boxes.
+///
+/// * Each leaf stores the proxy's exact box and a fat box: the exact box grown by the margin
+///   ([`DEFAULT_MARGIN`] unless set with [`DynamicTree::with_margin`]) and stretched along the
+///   last motion ([`DISPLACEMENT_MULTIPLIER`]). An update that stays inside the fat box costs
+///   O(1); otherwise the leaf is removed and re-inserted.
+/// * Insertion descends by perimeter cost (the 2D surface-area heuristic) with branch-and-bound,
+///   and every ancestor is then refit and, when it helps, rotated (a child swapped with a
+///   grandchild) to lower the perimeter or the height.
+/// * [`DynamicTree::build`] and [`DynamicTree::rebuild`] build the whole tree at once with a
+///   binned SAH split, faster and better than inserting one by one.
+/// * [`DynamicTree::validate`] checks every structural invariant.
+///
+/// Pairs: `update_pairs` keeps, per proxy, the list of proxies whose *fat* boxes overlap; only
+/// proxies whose fat box changed query the tree, and a proxy that moved inside its fat box only
+/// re-tests that list against exact boxes.
+///
+/// ```
+/// use collide2d::broad::{BroadPhase, DynamicTree};
+/// use collide2d::{Aabb, Vec2};
+///
+/// let boxes: Vec<(Aabb, u64)> = (0..100)
+///     .map(|i| {
+///         let min = Vec2::new(i as f32, 0.0);
+///         (Aabb { min, max: min + Vec2::splat(1.5) }, i)
+///     })
+///     .collect();
+/// let (mut tree, ids) = DynamicTree::build(&boxes)?;
+/// tree.validate().expect("a freshly built tree is valid");
+/// assert_eq!(tree.find_pairs().len(), 99); // neighbours overlap
+/// assert_eq!(tree.update_pairs().began.len(), 99);
+///
+/// let mut hits = Vec::new();
+/// tree.query_point(Vec2::new(10.2, 1.0), &mut |id, key| {
+///     hits.push(key);
+///     true
+/// });
+/// hits.sort();
+/// assert_eq!(hits, vec![9, 10]);
+/// tree.remove(ids[9])?;
+/// tree.validate().unwrap();
+/// # Ok::<(), collide2d::broad::BroadPhaseError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct DynamicTree {
+    nodes: Vec<TreeNode>,
+    root: u32,
+    free_node: u32,
+    free_node_count: usize,
+    proxies: ProxyTable,
+    leaf_of_proxy: Vec<u32>,
+    margin: f32,
+    pairs: PairTracker,
+    fat_of_proxy: Vec<Aabb>,
+    fat_partners: Vec<PartnerList>,
+    fat_changed: Vec<u32>,
+    is_fat_changed: Vec<bool>,
+    scratch_stack: Vec<u32>,
+}
+
+impl Default for DynamicTree {
+    fn default() -> Self {
+        DynamicTree::new()
+    }
+}
+
+impl DynamicTree {
+    /// An empty tree with [`DEFAULT_MARGIN`].
+    pub fn new() -> DynamicTree {
+        DynamicTree {
+            nodes: Vec::new(),
+            root: NULL_NODE,
+            free_node: NULL_NODE,
+            free_node_count: 0,
+            proxies: ProxyTable::default(),
+            leaf_of_proxy: Vec::new(),
+            margin: DEFAULT_MARGIN,
+            pairs: PairTracker::default(),
+            fat_of_proxy: Vec::new(),
+            fat_partners: Vec::new(),
+            fat_changed: Vec::new(),
+            is_fat_changed: Vec::new(),
+            scratch_stack: Vec::new(),
+        }
+    }
+
+    /// An empty tree whose fat boxes are grown by `margin` (negative or NaN margins become 0).
+    pub fn with_margin(margin: f32) -> DynamicTree {
+        let mut tree = DynamicTree::new();
+        tree.margin = if margin.is_finite() {
+            margin.max(0.0)
+        } else {
+            0.0
+        };
+        tree
+    }
+
+    /// The margin added around each box.
+    pub fn margin(&self) -> f32 {
+        self.margin
+    }
+
+    /// The fat box of a live proxy (contains its exact box).
+    pub fn fat_aabb(&self, id: ProxyId) -> Result<Aabb, BroadPhaseError> {
+        let slot = self.proxies.resolve(id)?;
+        Ok(self.fat_of_proxy[slot])
+    }
+
+    /// Height of the tree: 0 for a single leaf or an empty tree.
+    pub fn height(&self) -> u32 {
+        if self.root == NULL_NODE {
+            0
+        } else {
+            self.nodes[self.root as usize].height
+        }
+    }
+
+    /// Sum of the perimeters of internal nodes divided by the root's: the tree-quality measure
+    /// that insertion and rotations try to keep low.
+    pub fn area_ratio(&self) -> f32 {
+        if self.root == NULL_NODE {
+            return 0.0;
+        }
+        let root_perimeter = self.nodes[self.root as usize].fat.perimeter();
+        let total: f32 = self
+            .nodes
+            .iter()
+            .filter(|node| node.height != FREE_HEIGHT && !node.is_leaf())
+            .map(|node| node.fat.perimeter())
+            .sum();
+        if root_perimeter > 0.0 {
+            total / root_perimeter
+        } else {
+            0.0
+        }
+    }
+
+    /// The exact box grown by the margin and stretched along `displacement`.
+    fn fatten(&self, tight: Aabb, displacement: Vec2) -> Aabb {
+        let margin = Vec2::splat(self.margin);
+        let mut fat = Aabb {
+            min: tight.min - margin,
+            max: tight.max + margin,
+        };
+        // A jump much larger than the box is a teleport, not a motion worth predicting.
+        let jump_limit = 4.0 * (self.margin + tight.extents().max_element());
+        if displacement.is_finite() && displacement.length() <= jump_limit {
+            let stretch = displacement * DISPLACEMENT_MULTIPLIER;
+            if stretch.x < 0.0 {
+                fat.min.x += stretch.x;
+            } else {
+                fat.max.x += stretch.x;
+            }
+            if stretch.y < 0.0 {
+                fat.min.y += stretch.y;
+            } else {
+                fat.max.y += stretch.y;
+            }
+        }
+        if fat.min.is_finite() && fat.max.is_finite() {
+            fat
+        } else {
+            tight
+        }
+    }
+
+    fn reserve_proxy_slots(&mut self) {
+        let slots = self.proxies.slot_count();
+        if self.leaf_of_proxy.len() < slots {
+            self.leaf_of_proxy.resize(slots, NULL_NODE);
+            self.fat_partners.resize_with(slots, PartnerList::default);
+            self.fat_of_proxy.resize(slots, Aabb::default());
+            self.is_fat_changed.resize(slots, false);
+        }
+    }
+
+    fn mark_fat_changed(&mut self, slot: usize) {
+        if !self.is_fat_changed[slot] {
+            self.is_fat_changed[slot] = true;
+            self.fat_changed.push(slot as u32);
+        }
+    }
+
+    /// Brings the per-proxy lists of fat-box partners up to date for proxies whose fat box changed.
+    ///
+    /// 1. Many changed (a bulk build, the first call): recompute every list from one self-overlap
+    ///    traversal of the tree.
+    /// 2. Otherwise unlink each changed proxy from its old partners, then query the tree with its
+    ///    new fat box. A pair of two changed proxies is added only by the one processed second
+    ///    (the first sees the other still flagged and skips it).
+    fn refresh_fat_partners(&mut self) {
+        let changed = std::mem::take(&mut self.fat_changed);
+        let live = self.proxies.len();
+        if changed.len() >= 256 && changed.len() * 4 >= live {
+            // 1. Full recompute.
+            for partners in &mut self.fat_partners {
+                partners.clear();
+            }
+            for &slot in &changed {
+                self.is_fat_changed[slot as usize] = false;
+            }
+            let mut stack = Vec::with_capacity(64);
+            let fat_partners = &mut self.fat_partners;
+            query::for_each_overlapping_leaf_pair::<true>(
+                &self.nodes,
+                &self.proxies.tight,
+                self.root,
+                &mut stack,
+                &mut |first, second| {
+                    fat_partners[first as usize].push(second);
+                    fat_partners[second as usize].push(first);
+                },
+            );
+        } else {
+            // 2. Incremental.
+            let mut old_partners = Vec::new();
+            for &slot in &changed {
+                let slot = slot as usize;
+                if !self.is_fat_changed[slot] {
+                    continue;
+                }
+                self.fat_partners[slot].take_into(&mut old_partners);
+                for &partner in &old_partners {
+                    self.fat_partners[partner as usize].remove_value(slot as u32);
+                }
+            }
+            let mut stack = std::mem::take(&mut self.scratch_stack);
+            for &slot in &changed {
+                let slot = slot as usize;
+                if !self.is_fat_changed[slot] {
+                    continue;
+                }
+                self.is_fat_changed[slot] = false;
+                let fat = self.fat_of_proxy[slot];
+                let nodes = &self.nodes;
+                let is_fat_changed = &self.is_fat_changed;
+                let fat_partners = &mut self.fat_partners;
+                query::visit_fat_leaves(nodes, self.root, &fat, &mut stack, &mut |proxy| {
+                    if proxy as usize != slot && !is_fat_changed[proxy as usize] {
+                        fat_partners[slot].push(proxy);
+                        fat_partners[proxy as usize].push(slot as u32);
+                    }
+                });
+            }
+            self.scratch_stack = stack;
+        }
+        let mut changed = changed;
+        changed.clear();
+        self.fat_changed = changed;
+    }
+
+    /// Number of nodes in use (leaves and internal nodes).
+    pub fn node_count(&self) -> usize {
+        self.nodes.len() - self.free_node_count
+    }
+}
+
+impl BroadPhase for DynamicTree {
+    fn insert(&mut self, aabb: Aabb, key: u64) -> Result<ProxyId, BroadPhaseError> {
+        let id = self.proxies.allocate(aabb, key)?;
+        self.reserve_proxy_slots();
+        let slot = id.index() as usize;
+        let fat = self.fatten(aabb, Vec2::ZERO);
+        self.fat_of_proxy[slot] = fat;
+        let leaf = self.allocate_leaf(fat, slot as u32);
+        self.leaf_of_proxy[slot] = leaf;
+        self.insert_leaf(leaf);
+        self.mark_fat_changed(slot);
+        self.pairs.mark_moved(slot as u32);
+        Ok(id)
+    }
+
+    fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), BroadPhaseError> {
+        let slot = self.proxies.resolve(id)?;
+        let aabb = check_aabb(aabb)?;
+        let old = self.proxies.tight[slot];
+        self.proxies.tight[slot] = aabb;
+        if !self.fat_of_proxy[slot].contains(&aabb) {
+            let displacement = aabb.center() - old.center();
+            let leaf = self.leaf_of_proxy[slot];
+            self.remove_leaf(leaf);
+            let fat = self.fatten(aabb, displacement);
+            self.fat_of_proxy[slot] = fat;
+            self.nodes[leaf as usize].fat = fat;
+            self.insert_leaf(leaf);
+            self.mark_fat_changed(slot);
+        }
+        self.pairs.mark_moved(slot as u32);
+        Ok(())
+    }
+
+    fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError> {
+        let slot = self.proxies.resolve(id)?;
+        let leaf = self.leaf_of_proxy[slot];
+        self.remove_leaf(leaf);
+        self.free_node(leaf);
+        self.leaf_of_proxy[slot] = NULL_NODE;
+        let mut old_partners = Vec::new();
+        self.fat_partners[slot].take_into(&mut old_partners);
+        for &partner in &old_partners {
+            self.fat_partners[partner as usize].remove_value(slot as u32);
+        }
+        self.is_fat_changed[slot] = false;
+        self.pairs.proxy_removed(slot as u32, &self.proxies);
+        self.proxies.release(slot as u32);
+        Ok(())
+    }
+
+    fn len(&self) -> usize {
+        self.proxies.len()
+    }
+
+    fn contains(&self, id: ProxyId) -> bool {
+        self.proxies.resolve(id).is_ok()
+    }
+
+    fn get_aabb(&self, id: ProxyId) -> Result<Aabb, BroadPhaseError> {
+        Ok(self.proxies.tight[self.proxies.resolve(id)?])
+    }
+
+    fn key(&self, id: ProxyId) -> Result<u64, BroadPhaseError> {
+        Ok(self.proxies.keys[self.proxies.resolve(id)?])
+    }
+
+    fn update_pairs(&mut self) -> &PairChanges {
+        if !self.fat_changed.is_empty() {
+            self.refresh_fat_partners();
+        }
+        self.pairs
+            .refresh(&self.proxies, &FatPartners(&self.fat_partners))
+    }
+
+    fn current_pairs(&self) -> Vec<Pair> {
+        self.pairs.current_pairs(&self.proxies)
+    }
+
+    fn for_each_pair(&self, callback: &mut dyn FnMut(Pair)) {
+        let mut stack = Vec::with_capacity(64);
+        query::for_each_overlapping_leaf_pair::<false>(
+            &self.nodes,
+            &self.proxies.tight,
+            self.root,
+            &mut stack,
+            &mut |first, second| {
+                callback(Pair::new(
+                    self.proxies.id_of(first),
+                    self.proxies.id_of(second),
+                ))
+            },
+        );
+    }
+
+    fn query_aabb(&self, aabb: Aabb, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {
+        self.query_aabb_with(aabb, |id, key| callback(id, key));
+    }
+
+    fn ray_cast(
+        &self,
+        origin: Vec2,
+        direction: Vec2,
+        max_distance: f32,
+        callback: &mut dyn FnMut(RayHit) -> RayControl,
+    ) -> Result<(), BroadPhaseError> {
+        self.ray_cast_with(origin, direction, max_distance, callback)
+    }
+}

@@ -1,0 +1,145 @@
+//! Grid queries: boxes, points and pairs, each hit reported from exactly one cell.
+
+use super::{CellKey, CellRange, GridCell, HashGrid, Placement};
+use crate::math::Vec2;
+use crate::shape::Aabb;
+
+impl HashGrid {
+    /// Calls `visit(slot)` for every proxy whose box overlaps `aabb`, until it returns `false`.
+    ///
+    /// 1. Test the large list directly.
+    /// 2. Walk the query's cells, or every occupied cell when that is fewer; in each cell report
+    ///    an entry only if this cell is the first cell shared by the entry's and the query's
+    ///    ranges, so a box spanning several of the cells is reported once.
+    pub(crate) fn visit_overlapping_slots<F: FnMut(u32) -> bool>(
+        &self,
+        aabb: &Aabb,
+        visit: &mut F,
+    ) {
+        // 1. Large boxes.
+        for &slot in &self.large {
+            if self.proxies.tight[slot as usize].overlaps(aabb) && !visit(slot) {
+                return;
+            }
+        }
+        // 2. Cells.
+        let range = self.range_of(aabb);
+        let mut scan_cell = |cell: &GridCell| -> bool {
+            for entry in &cell.entries {
+                if entry.tight.overlaps(aabb)
+                    && CellRange::first_shared_cell(entry.first_cell, range.min) == cell.key
+                    && !visit(entry.proxy)
+                {
+                    return false;
+                }
+            }
+            true
+        };
+        if range.cell_count() <= self.cell_of_key.len() as u64 {
+            for key in range.cells() {
+                if let Some(&cell) = self.cell_of_key.get(&key) {
+                    if !scan_cell(&self.cells[cell as usize]) {
+                        return;
+                    }
+                }
+            }
+        } else {
+            for cell in &self.cells {
+                let inside = cell.key.x >= range.min.x
+                    && cell.key.x <= range.max.x
+                    && cell.key.y >= range.min.y
+                    && cell.key.y <= range.max.y;
+                if inside && !scan_cell(cell) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Calls `visit(slot)` for every proxy whose box contains `point`, until it returns `false`.
+    pub(crate) fn visit_slots_containing<F: FnMut(u32) -> bool>(&self, point: Vec2, visit: &mut F) {
+        for &slot in &self.large {
+            if self.proxies.tight[slot as usize].contains_point(point) && !visit(slot) {
+                return;
+            }
+        }
+        let key: CellKey = self.cell_of_point(point);
+        if let Some(&cell) = self.cell_of_key.get(&key) {
+            for entry in &self.cells[cell as usize].entries {
+                if entry.tight.contains_point(point) && !visit(entry.proxy) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The overlapping pairs registered in one cell and owned by it.
+    #[inline]
+    fn cell_pairs<F: FnMut(u32, u32)>(cell: &GridCell, report: &mut F) {
+        let entries = &cell.entries;
+        for (position, first) in entries.iter().enumerate() {
+            for second in &entries[position + 1..] {
+                if first.tight.overlaps(&second.tight)
+                    && CellRange::first_shared_cell(first.first_cell, second.first_cell) == cell.key
+                {
+                    report(first.proxy, second.proxy);
+                }
+            }
+        }
+    }
+
+    /// Pairs involving the large list: large with large, then each large box with every proxy
+    /// registered in cells.
+    fn large_pairs<F: FnMut(u32, u32)>(&self, report: &mut F) {
+        for (position, &first) in self.large.iter().enumerate() {
+            let first_box = self.proxies.tight[first as usize];
+            for &second in &self.large[position + 1..] {
+                if first_box.overlaps(&self.proxies.tight[second as usize]) {
+                    report(first, second);
+                }
+            }
+            for (slot, placement) in self.placements.iter().enumerate() {
+                if matches!(placement, Placement::Cells(_))
+                    && first_box.overlaps(&self.proxies.tight[slot])
+                {
+                    report(first, slot as u32);
+                }
+            }
+        }
+    }
+
+    /// Calls `report(first, second)` (slots) once per overlapping pair: cells in storage order,
+    /// then the large list. Deterministic for a given history of operations.
+    pub(crate) fn for_each_overlapping_slot_pair<F: FnMut(u32, u32)>(&self, report: &mut F) {
+        for cell in &self.cells {
+            HashGrid::cell_pairs(cell, report);
+        }
+        self.large_pairs(report);
+    }
+
+    /// Every overlapping pair found from scratch with all rayon threads: exactly the pairs and the
+    /// order of [`for_each_pair`](crate::broad::BroadPhase::for_each_pair).
+    #[cfg(feature = "rayon")]
+    pub fn par_find_pairs(&self) -> Vec<crate::broad::Pair> {
+        use rayon::prelude::*;
+        let id = |slot: u32| self.proxies.id_of(slot);
+        let chunks: Vec<Vec<crate::broad::Pair>> = self
+            .cells
+            .par_chunks(512)
+            .map(|cells| {
+                let mut found = Vec::new();
+                for cell in cells {
+                    HashGrid::cell_pairs(cell, &mut |first, second| {
+                        found.push(crate::broad::Pair::new(id(first), id(second)))
+                    });
+                }
+                found
+            })
+            .collect();
+        let mut pairs = chunks.concat();
+        self.large_pairs(&mut |first, second| {
+            pairs.push(crate::broad::Pair::new(id(first), id(second)))
+        });
+        pairs
+    }
+}

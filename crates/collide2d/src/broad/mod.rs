@@ -1,0 +1,164 @@
+//! Broad phase: find the pairs of boxes that overlap, and boxes hit by queries, without testing
+//! every pair.
+//!
+//! Three structures implement one [`BroadPhase`] trait and give exactly the same answers:
+//!
+//! | structure | best for |
+//! |---|---|
+//! | [`DynamicTree`] (default) | any scene; fat boxes make small motions free |
+//! | [`HashGrid`] | many boxes of similar size; cell size near the typical box size |
+//! | [`SweepAndPrune`] | scenes spread along one axis, mostly small motions |
+//!
+//! **Conventions.** A proxy is one box with a user key. Boxes are closed: boxes that only touch
+//! overlap (as [`Aabb::overlaps`]). Pairs, queries and ray hits always use the exact ("tight")
+//! box given to `insert`/`update`; enlarged boxes are an internal detail. Pair finding comes in two
+//! forms: [`BroadPhase::update_pairs`] reports what began and ended since the previous call,
+//! costing about `O(k log n)` for `k` moved proxies out of `n`, and [`BroadPhase::for_each_pair`]
+//! finds every pair from scratch. Orders are deterministic: the same operations in the same order
+//! give the same output.
+
+mod error;
+mod fx_hasher;
+mod pair;
+mod pair_tracker;
+mod partner_list;
+mod proxy_id;
+mod proxy_table;
+mod ray;
+
+pub mod dynamic_tree;
+pub mod hash_grid;
+pub mod sweep_and_prune;
+
+pub(crate) use error::check_aabb;
+pub use error::BroadPhaseError;
+pub use fx_hasher::{FxBuildHasher, FxHasher};
+pub use pair::{Pair, PairChanges};
+pub use proxy_id::ProxyId;
+pub use ray::{ray_entry_distance, RayControl, RayHit};
+
+pub use dynamic_tree::DynamicTree;
+pub use hash_grid::HashGrid;
+pub use sweep_and_prune::SweepAndPrune;
+
+use crate::math::Vec2;
+use crate::shape::Aabb;
+
+/// A structure that stores boxes and finds overlapping pairs and query hits quickly.
+///
+/// Every method that takes a box or id checks it and returns [`BroadPhaseError`] instead of
+/// panicking; a refused call changes nothing.
+///
+/// ```
+/// use collide2d::broad::{BroadPhase, DynamicTree, RayControl};
+/// use collide2d::{Aabb, Vec2};
+///
+/// let mut tree = DynamicTree::new();
+/// let a = tree.insert(Aabb { min: Vec2::ZERO, max: Vec2::ONE }, 10)?;
+/// let b = tree.insert(Aabb { min: Vec2::new(2.0, 0.0), max: Vec2::new(3.0, 1.0) }, 20)?;
+/// assert!(tree.update_pairs().began.is_empty());
+///
+/// // Move b so that it touches a: the pair begins.
+/// tree.update(b, Aabb { min: Vec2::new(1.0, 0.0), max: Vec2::new(2.0, 1.0) })?;
+/// let changes = tree.update_pairs();
+/// assert_eq!(changes.began.len(), 1);
+/// assert_eq!((changes.began[0].lower(), changes.began[0].higher()), (a, b));
+///
+/// // A ray along y = 0.5 enters a first, at distance 1.
+/// let mut hits = Vec::new();
+/// tree.ray_cast(Vec2::new(-1.0, 0.5), Vec2::X, 10.0, &mut |hit| {
+///     hits.push((hit.key, hit.distance));
+///     RayControl::Continue
+/// })?;
+/// assert_eq!(hits, vec![(10, 1.0), (20, 2.0)]);
+///
+/// tree.remove(a)?;
+/// assert!(tree.remove(a).is_err()); // stale id
+/// assert_eq!(tree.update_pairs().ended.len(), 1);
+/// # Ok::<(), collide2d::broad::BroadPhaseError>(())
+/// ```
+pub trait BroadPhase {
+    /// Stores a box with a user key and returns its id.
+    fn insert(&mut self, aabb: Aabb, key: u64) -> Result<ProxyId, BroadPhaseError>;
+
+    /// Replaces the box of a live proxy.
+    fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), BroadPhaseError>;
+
+    /// Removes a proxy; its reported pairs end at the next [`update_pairs`](Self::update_pairs).
+    fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError>;
+
+    /// Number of live proxies.
+    fn len(&self) -> usize;
+
+    /// Whether no proxy is stored.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether `id` names a live proxy.
+    fn contains(&self, id: ProxyId) -> bool;
+
+    /// The exact box of a live proxy.
+    fn get_aabb(&self, id: ProxyId) -> Result<Aabb, BroadPhaseError>;
+
+    /// The user key of a live proxy.
+    fn key(&self, id: ProxyId) -> Result<u64, BroadPhaseError>;
+
+    /// Pairs that began and ended overlapping since the previous call (the first call reports
+    /// every pair as begun). Costs about `O(k log n + k d)` for `k` inserted or updated proxies
+    /// with `d` partners each.
+    fn update_pairs(&mut self) -> &PairChanges;
+
+    /// Every overlapping pair as of the last [`update_pairs`](Self::update_pairs), sorted.
+    fn current_pairs(&self) -> Vec<Pair>;
+
+    /// Calls `callback` once for every overlapping pair, found from scratch, in a deterministic
+    /// order particular to the structure.
+    fn for_each_pair(&self, callback: &mut dyn FnMut(Pair));
+
+    /// Every overlapping pair found from scratch, sorted.
+    fn find_pairs(&self) -> Vec<Pair> {
+        let mut pairs = Vec::new();
+        self.for_each_pair(&mut |pair| pairs.push(pair));
+        pairs.sort_unstable();
+        pairs
+    }
+
+    /// Calls `callback(id, key)` for every proxy whose box overlaps `aabb`, until it returns
+    /// `false`. An invalid `aabb` (NaN, inverted) matches nothing.
+    fn query_aabb(&self, aabb: Aabb, callback: &mut dyn FnMut(ProxyId, u64) -> bool);
+
+    /// Calls `callback(id, key)` for every proxy whose box contains `point`, until it returns
+    /// `false`.
+    fn query_point(&self, point: Vec2, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {
+        self.query_aabb(
+            Aabb {
+                min: point,
+                max: point,
+            },
+            callback,
+        );
+    }
+
+    /// Visits the boxes entered by the ray from `origin` along `direction` (normalised here)
+    /// within `max_distance` (may be infinite), nearest entry first (ties in a deterministic
+    /// order). The callback can [`RayControl::Clip`] the distance or [`RayControl::Stop`].
+    fn ray_cast(
+        &self,
+        origin: Vec2,
+        direction: Vec2,
+        max_distance: f32,
+        callback: &mut dyn FnMut(RayHit) -> RayControl,
+    ) -> Result<(), BroadPhaseError>;
+}
+
+/// Applies a ray callback's answer to the current limit; `None` means stop.
+#[inline]
+pub(crate) fn apply_ray_control(control: RayControl, max_distance: f32) -> Option<f32> {
+    match control {
+        RayControl::Continue => Some(max_distance),
+        RayControl::Clip(distance) if distance.is_nan() => Some(max_distance),
+        RayControl::Clip(distance) => Some(max_distance.min(distance.max(0.0))),
+        RayControl::Stop => None,
+    }
+}

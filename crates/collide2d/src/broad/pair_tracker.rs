@@ -1,0 +1,203 @@
+//! Incremental pair finding shared by the broad phases: which pairs began and ended since the
+//! last report, at a cost proportional to the proxies that moved.
+
+use crate::broad::partner_list::PartnerList;
+use crate::broad::proxy_table::ProxyTable;
+use crate::broad::{Pair, PairChanges};
+
+/// Where a broad phase finds the proxies that may overlap a moved one.
+pub(crate) trait CandidateSource {
+    /// Calls `visit` for (at least) every live proxy whose exact box overlaps slot `slot`'s; may
+    /// visit more, and may visit `slot` itself.
+    fn for_each_candidate(&self, slot: u32, visit: &mut impl FnMut(u32));
+}
+
+/// The pair set reported at the last [`PairTracker::refresh`], kept as per-proxy partner lists.
+///
+/// **Invariant:** `partners` is symmetric (`b ∈ partners[a]` ⇔ `a ∈ partners[b]`), names only
+/// live proxies, and equals the set of overlapping pairs as of the last refresh, minus pairs of
+/// proxies removed since (those wait in `pending_ended`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PairTracker {
+    partners: Vec<PartnerList>,
+    moved: Vec<u32>,
+    is_moved: Vec<bool>,
+    marks: Vec<u32>,
+    mark: u32,
+    pending_ended: Vec<Pair>,
+    changes: PairChanges,
+    scratch: Vec<u32>,
+}
+
+impl PairTracker {
+    /// Grows the per-slot tables to `slot_count`.
+    pub fn reserve_slots(&mut self, slot_count: usize) {
+        if self.partners.len() < slot_count {
+            self.partners.resize_with(slot_count, PartnerList::default);
+            self.is_moved.resize(slot_count, false);
+            self.marks.resize(slot_count, 0);
+        }
+    }
+
+    /// Records that slot `index` was inserted or its box changed.
+    #[inline]
+    pub fn mark_moved(&mut self, index: u32) {
+        let slot = index as usize;
+        if slot >= self.is_moved.len() {
+            self.reserve_slots(slot + 1);
+        }
+        if !self.is_moved[slot] {
+            self.is_moved[slot] = true;
+            self.moved.push(index);
+        }
+    }
+
+    /// Ends every reported pair of slot `index`, which is about to be freed (still live in `proxies`).
+    pub fn proxy_removed(&mut self, index: u32, proxies: &ProxyTable) {
+        self.reserve_slots(index as usize + 1);
+        let slot = index as usize;
+        self.is_moved[slot] = false;
+        let removed_id = proxies.id_of(index);
+        let mut partners = std::mem::take(&mut self.scratch);
+        self.partners[slot].take_into(&mut partners);
+        for &partner in &partners {
+            self.partners[partner as usize].remove_value(index);
+            self.pending_ended
+                .push(Pair::new(removed_id, proxies.id_of(partner)));
+        }
+        self.scratch = partners;
+    }
+
+    /// Brings the reported set up to date and returns what changed.
+    ///
+    /// For each moved proxy:
+    ///
+    /// 1. Drop reported partners whose exact boxes stopped overlapping: those pairs ended.
+    /// 2. Mark the remaining partners, then add every unmarked candidate whose exact box
+    ///    overlaps: those pairs began. A pair of two moved proxies is added by the first one
+    ///    processed and found marked when the second one is processed.
+    ///
+    /// 3. Finally sort both lists so the report is deterministic and easy to merge.
+    pub fn refresh(
+        &mut self,
+        proxies: &ProxyTable,
+        candidates: &impl CandidateSource,
+    ) -> &PairChanges {
+        self.reserve_slots(proxies.slot_count());
+        self.changes.began.clear();
+        self.changes.ended.clear();
+        self.changes.ended.append(&mut self.pending_ended);
+        let moved = std::mem::take(&mut self.moved);
+        for &index in &moved {
+            let slot = index as usize;
+            if !self.is_moved[slot] || !proxies.alive[slot] {
+                continue;
+            }
+            self.is_moved[slot] = false;
+            let tight = proxies.tight[slot];
+            let id = proxies.id_of(index);
+
+            // 1. Lost pairs.
+            let mut position = 0;
+            while position < self.partners[slot].as_slice().len() {
+                let partner = self.partners[slot].as_slice()[position];
+                if tight.overlaps(&proxies.tight[partner as usize]) {
+                    position += 1;
+                    continue;
+                }
+                self.partners[slot].swap_remove(position);
+                self.partners[partner as usize].remove_value(index);
+                self.changes
+                    .ended
+                    .push(Pair::new(id, proxies.id_of(partner)));
+            }
+
+            // 2. New pairs.
+            self.mark = self.mark.wrapping_add(1);
+            if self.mark == 0 {
+                self.marks.iter_mut().for_each(|mark| *mark = 0);
+                self.mark = 1;
+            }
+            let mark = self.mark;
+            for &partner in self.partners[slot].as_slice() {
+                self.marks[partner as usize] = mark;
+            }
+            self.marks[slot] = mark;
+            let marks = &mut self.marks;
+            let partners = &mut self.partners;
+            let began = &mut self.changes.began;
+            candidates.for_each_candidate(index, &mut |candidate| {
+                let other = candidate as usize;
+                if marks[other] == mark
+                    || !proxies.alive[other]
+                    || !tight.overlaps(&proxies.tight[other])
+                {
+                    return;
+                }
+                marks[other] = mark;
+                partners[slot].push(candidate);
+                partners[other].push(index);
+                began.push(Pair::new(id, proxies.id_of(candidate)));
+            });
+        }
+        let mut moved = moved;
+        moved.clear();
+        self.moved = moved;
+
+        // 3. Deterministic order.
+        self.changes.began.sort_unstable();
+        self.changes.ended.sort_unstable();
+        &self.changes
+    }
+
+    /// The changes returned by the last refresh.
+    pub fn changes(&self) -> &PairChanges {
+        &self.changes
+    }
+
+    /// Every reported pair, sorted.
+    pub fn current_pairs(&self, proxies: &ProxyTable) -> Vec<Pair> {
+        let mut pairs = Vec::new();
+        for (slot, partners) in self.partners.iter().enumerate() {
+            for &partner in partners.as_slice() {
+                if (partner as usize) > slot {
+                    pairs.push(Pair::new(
+                        proxies.id_of(slot as u32),
+                        proxies.id_of(partner),
+                    ));
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs
+    }
+
+    /// Checks the invariant; used by `validate()` of the structures.
+    pub fn validate(&self, proxies: &ProxyTable) -> Result<(), String> {
+        validate_symmetric("pair tracker", &self.partners, proxies)
+    }
+}
+
+/// Checks that partner lists are symmetric, free of self-pairs, and name only live proxies.
+pub(crate) fn validate_symmetric(
+    what: &str,
+    lists: &[PartnerList],
+    proxies: &ProxyTable,
+) -> Result<(), String> {
+    for (slot, partners) in lists.iter().enumerate() {
+        if !partners.is_empty() && !proxies.alive[slot] {
+            return Err(format!("{what}: free slot {slot} still has partners"));
+        }
+        for &partner in partners.as_slice() {
+            if partner as usize == slot {
+                return Err(format!("{what}: slot {slot} paired with itself"));
+            }
+            if !lists[partner as usize].as_slice().contains(&(slot as u32)) {
+                return Err(format!(
+                    "{what}: {slot} lists {partner} but not the other way round"
+                ));
+            }
+        }
+    }
+    Ok(())
+}

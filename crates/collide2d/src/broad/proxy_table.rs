@@ -1,0 +1,122 @@
+//! Slot storage shared by the broad phases: tight box, user key and generation per proxy.
+
+use crate::broad::{check_aabb, BroadPhaseError, ProxyId};
+use crate::shape::Aabb;
+
+/// Proxies stored in reusable slots; a freed slot's generation is bumped so old ids go stale.
+///
+/// **Invariant:** `alive[i]` is false exactly for the slots on the free list.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ProxyTable {
+    /// Exact box of each slot (meaningless for free slots).
+    pub tight: Vec<Aabb>,
+    /// User key of each slot.
+    pub keys: Vec<u64>,
+    /// Current generation of each slot.
+    pub generations: Vec<u32>,
+    /// Whether the slot holds a live proxy.
+    pub alive: Vec<bool>,
+    free_slots: Vec<u32>,
+    live_count: usize,
+}
+
+impl ProxyTable {
+    /// Number of live proxies.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.live_count
+    }
+
+    /// Number of slots, live or free (every index handed out is below this).
+    #[inline]
+    pub fn slot_count(&self) -> usize {
+        self.tight.len()
+    }
+
+    /// Stores a validated box and returns its new id (reusing the most recently freed slot).
+    pub fn allocate(&mut self, aabb: Aabb, key: u64) -> Result<ProxyId, BroadPhaseError> {
+        let aabb = check_aabb(aabb)?;
+        self.live_count += 1;
+        if let Some(index) = self.free_slots.pop() {
+            let slot = index as usize;
+            self.tight[slot] = aabb;
+            self.keys[slot] = key;
+            self.alive[slot] = true;
+            return Ok(ProxyId::new(index, self.generations[slot]));
+        }
+        let index = u32::try_from(self.tight.len()).expect("more than u32::MAX proxies");
+        self.tight.push(aabb);
+        self.keys.push(key);
+        self.generations.push(0);
+        self.alive.push(true);
+        Ok(ProxyId::new(index, 0))
+    }
+
+    /// Frees a live slot; its current id becomes stale.
+    pub fn release(&mut self, index: u32) {
+        let slot = index as usize;
+        debug_assert!(self.alive[slot]);
+        self.alive[slot] = false;
+        self.generations[slot] = self.generations[slot].wrapping_add(1);
+        self.free_slots.push(index);
+        self.live_count -= 1;
+    }
+
+    /// The slot index of a live id, or why it is not live.
+    #[inline]
+    pub fn resolve(&self, id: ProxyId) -> Result<usize, BroadPhaseError> {
+        let slot = id.index() as usize;
+        if slot >= self.tight.len() {
+            return Err(BroadPhaseError::UnknownProxy { id });
+        }
+        if !self.alive[slot] || self.generations[slot] != id.generation() {
+            return Err(BroadPhaseError::StaleProxy { id });
+        }
+        Ok(slot)
+    }
+
+    /// The current id of slot `index`.
+    #[inline]
+    pub fn id_of(&self, index: u32) -> ProxyId {
+        ProxyId::new(index, self.generations[index as usize])
+    }
+
+    /// Indices of live slots, ascending.
+    pub fn live_indices(&self) -> impl Iterator<Item = u32> + '_ {
+        self.alive
+            .iter()
+            .enumerate()
+            .filter(|(_, alive)| **alive)
+            .map(|(index, _)| index as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Vec2;
+
+    #[test]
+    fn freed_slot_is_reused_with_a_new_generation() {
+        let mut table = ProxyTable::default();
+        let aabb = Aabb {
+            min: Vec2::ZERO,
+            max: Vec2::ONE,
+        };
+        let first = table.allocate(aabb, 7).unwrap();
+        table.release(first.index());
+        let second = table.allocate(aabb, 8).unwrap();
+        assert_eq!(second.index(), first.index());
+        assert_eq!(second.generation(), first.generation() + 1);
+        assert_eq!(
+            table.resolve(first),
+            Err(BroadPhaseError::StaleProxy { id: first })
+        );
+        assert_eq!(table.resolve(second), Ok(0));
+        let unknown = ProxyId::new(5, 0);
+        assert_eq!(
+            table.resolve(unknown),
+            Err(BroadPhaseError::UnknownProxy { id: unknown })
+        );
+    }
+}
