@@ -8,4 +8,7 @@ pub mod shape;
 
 pub use glam;
 pub use math::{Rot, Transform, Vec2};
-pub use shape::{Aabb, Capsule, Circle, Compound, PointProjection, Polygon, Segment, Shape, ShapeError};
+pub use query::{collide, collide_all, contacts, overlaps};
+pub use shape::{
+    Aabb, Capsule, Circle, Compound, PointProjection, Polygon, Segment, Shape, ShapeError,
+};

@@ -4,6 +4,10 @@
 //! Results follow the crate's [conventions](crate#conventions): normals point from A to B,
 //! penetration is positive when overlapping, contact points lie midway between the surfaces.
 
+mod manifold;
+mod overlap;
 mod types;
 
+pub use manifold::{collide, collide_all, contacts};
+pub use overlap::overlaps;
 pub use types::{ContactPoint, DistanceOutput, Feature, FeatureId, Manifold, SimplexCache};

@@ -85,7 +85,11 @@ impl Circle {
         let offset = local - self.center;
         let length = offset.length();
         // A point at the centre projects along +x of the local frame.
-        let direction = if length > 0.0 { offset / length } else { Vec2::X };
+        let direction = if length > 0.0 {
+            offset / length
+        } else {
+            Vec2::X
+        };
         let surface = self.center + direction * self.radius;
         PointProjection {
             point: xf.apply(surface),

@@ -59,7 +59,8 @@ impl Compound {
                 return Err(ShapeError::NonFinite);
             }
             crate::shape::error::check_point(xf.p)?;
-            let q = crate::math::Rot::try_from_cos_sin(xf.q.c, xf.q.s).ok_or(ShapeError::NonFinite)?;
+            let q =
+                crate::math::Rot::try_from_cos_sin(xf.q.c, xf.q.s).ok_or(ShapeError::NonFinite)?;
             checked.push((Transform { p: xf.p, q }, shape));
         }
         let child_aabbs: Vec<Aabb> = checked.iter().map(|(xf, s)| s.aabb(xf)).collect();
@@ -121,7 +122,10 @@ impl Compound {
 
     /// The world-space bounding box.
     pub fn aabb(&self, xf: &Transform) -> Aabb {
-        let mut iter = self.children.iter().map(|(child_xf, s)| s.aabb(&xf.mul(child_xf)));
+        let mut iter = self
+            .children
+            .iter()
+            .map(|(child_xf, s)| s.aabb(&xf.mul(child_xf)));
         let first = iter.next().expect("a compound has at least one child");
         iter.fold(first, |acc, b| acc.union(&b))
     }

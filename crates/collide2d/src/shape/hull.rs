@@ -60,7 +60,10 @@ pub(crate) fn convex_hull(points: &[Vec2]) -> Result<Vec<Vec2>, ShapeError> {
     sorted.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
     let mut distinct: Vec<Vec2> = Vec::with_capacity(sorted.len());
     for p in sorted {
-        let near = distinct.iter().rev().take_while(|q| (p.x - q.x) as f64 <= tolerance);
+        let near = distinct
+            .iter()
+            .rev()
+            .take_while(|q| (p.x - q.x) as f64 <= tolerance);
         let mut welded = false;
         for q in near {
             if (p - *q).as_dvec2().length() <= tolerance {

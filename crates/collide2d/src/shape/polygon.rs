@@ -143,9 +143,7 @@ impl Polygon {
             let prev = kept[(i + n - 1) % n].1;
             let next = kept[(i + 1) % n].1;
             if !turns_left(prev, kept[i].1, next, 0.0) {
-                return Err(ShapeError::NotConvex {
-                    vertex: kept[i].0,
-                });
+                return Err(ShapeError::NotConvex { vertex: kept[i].0 });
             }
         }
         // All turns are left; the outline is simple only if it winds around exactly once.
@@ -339,7 +337,8 @@ impl Polygon {
         let mut best = self.vertices[0];
         let mut best_distance = f32::INFINITY;
         for i in 0..n {
-            let c = closest_point_on_segment(self.vertices[i], self.vertices[(i + 1) % n], local_point);
+            let c =
+                closest_point_on_segment(self.vertices[i], self.vertices[(i + 1) % n], local_point);
             let d = c.distance_squared(local_point);
             if d < best_distance {
                 best_distance = d;
@@ -352,7 +351,8 @@ impl Polygon {
     /// The area, rounding included: core + edge strips + one full disc of the radius.
     pub fn area(&self) -> f32 {
         let core = polygon_area(&self.vertices);
-        core + self.perimeter_core() * self.radius + std::f32::consts::PI * self.radius * self.radius
+        core + self.perimeter_core() * self.radius
+            + std::f32::consts::PI * self.radius * self.radius
     }
 
     /// The centroid in local space, rounding included.
@@ -431,4 +431,3 @@ fn polygon_centroid(vertices: &[Vec2]) -> Vec2 {
     }
     origin + (moment / twice_area).as_vec2()
 }
-
