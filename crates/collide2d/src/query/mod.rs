@@ -8,6 +8,8 @@ mod manifold;
 mod overlap;
 mod types;
 
+#[doc(hidden)]
+pub use manifold::sat_axis_gap;
 pub use manifold::{collide, collide_all, contacts};
 pub use overlap::overlaps;
 pub use types::{ContactPoint, DistanceOutput, Feature, FeatureId, Manifold, SimplexCache};

@@ -1,11 +1,11 @@
 //! Capsule against capsule; also capsule–segment and segment–segment (radius zero).
 
-use crate::math::{cross, Transform, Vec2};
+use crate::math::{cross, left_perp, Transform, Vec2};
 use crate::query::manifold::circle_capsule::rounded_point_segment;
 use crate::query::manifold::closest_features::closest_points_on_segments;
 use crate::query::manifold::core_shape::SegmentCore;
+use crate::query::manifold::midpoint_between_surfaces;
 use crate::query::manifold::polygon_polygon::collide_cores;
-use crate::query::manifold::rounded_points_contact;
 use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
 use crate::shape::{Capsule, Segment};
 
@@ -104,11 +104,9 @@ fn collide_rounded_segments(
     let distance_sq = offset.length_squared();
     let distance = distance_sq.sqrt();
     let total_radius = radius_a + radius_b;
-    if distance - total_radius > margin {
-        return Manifold::EMPTY;
-    }
 
-    // 2. Crossing cores: the separating-axis path finds the shallowest way out.
+    // 2. Crossing (or barely apart) cores: the separating-axis path finds the shallowest way
+    //    out and decides apart/touching itself.
     let direction_a = end_a - start_a;
     let direction_b = end_b - start_b;
     let size = direction_a.x.abs()
@@ -123,15 +121,36 @@ fn collide_rounded_segments(
             margin,
         );
     }
-    let normal = offset / distance;
-
-    // 3. Nearly parallel cores overlapping along A: two points.
+    if distance - total_radius > margin {
+        return Manifold::EMPTY;
+    }
+    // The normal: exactly perpendicular to a core whose inside holds the closest point
+    // (better conditioned than normalising a short offset), else along the offset.
     let length_a = direction_a.length();
     let length_b = direction_b.length();
     let tangent = direction_a / length_a;
+    let normal = if closest.fraction2 > 0.0 && closest.fraction2 < 1.0 {
+        let perpendicular = left_perp(direction_b / length_b);
+        if perpendicular.dot(offset) >= 0.0 {
+            perpendicular
+        } else {
+            -perpendicular
+        }
+    } else if closest.fraction1 > 0.0 && closest.fraction1 < 1.0 {
+        let perpendicular = left_perp(tangent);
+        if perpendicular.dot(offset) >= 0.0 {
+            perpendicular
+        } else {
+            -perpendicular
+        }
+    } else {
+        offset / distance
+    };
+
+    // 3. Nearly parallel cores overlapping along A: two points.
     if cross(direction_a, direction_b).abs() <= PARALLEL_SINE * length_a * length_b {
         let manifold = parallel_cores(
-            (start_a, tangent, length_a, radius_a),
+            (start_a, end_a, radius_a),
             (start_b, end_b, radius_b),
             normal,
             margin,
@@ -151,87 +170,110 @@ fn collide_rounded_segments(
             Feature::Edge(0)
         }
     };
-    rounded_points_contact(
-        closest.point1,
-        radius_a,
-        closest.point2,
-        radius_b,
-        margin,
-        FeatureId {
+    let mut manifold = Manifold::EMPTY;
+    manifold.normal = normal;
+    manifold.count = 1;
+    manifold.points[0] = ContactPoint {
+        point: midpoint_between_surfaces(
+            closest.point1,
+            closest.point2,
+            normal,
+            radius_a,
+            radius_b,
+        ),
+        penetration: total_radius - distance,
+        id: FeatureId {
             a: feature(closest.fraction1),
             b: feature(closest.fraction2),
         },
-        normal,
-    )
+    };
+    manifold
 }
 
-/// Nearly parallel cores: B's core clipped to A's extent, each end measured along `normal`.
+/// Nearly parallel cores: the two ends of their common extent along the bisecting direction.
+///
+/// Measured along the direction halfway between the cores, so that swapping A and B gives the
+/// same points; each point sits midway between the two surfaces along `normal`.
 #[inline(always)]
 fn parallel_cores(
-    (start_a, tangent, length_a, radius_a): (Vec2, Vec2, f32, f32),
+    (start_a, end_a, radius_a): (Vec2, Vec2, f32),
     (start_b, end_b, radius_b): (Vec2, Vec2, f32),
     normal: Vec2,
     margin: f32,
 ) -> Manifold {
-    // 1. B's ends in A's tangential coordinate, lower first.
-    let t1 = (start_b - start_a).dot(tangent);
-    let t2 = (end_b - start_a).dot(tangent);
-    let (mut low, mut low_t, mut low_id, mut high, mut high_t, mut high_id) = if t1 <= t2 {
-        (
-            start_b,
-            t1,
-            Feature::Vertex(0),
-            end_b,
-            t2,
-            Feature::Vertex(1),
-        )
+    // 1. The bisecting direction and each core's extent along it.
+    let direction_a = end_a - start_a;
+    let direction_b = end_b - start_b;
+    let aligned_b = if direction_a.dot(direction_b) >= 0.0 {
+        direction_b
     } else {
-        (
-            end_b,
-            t2,
-            Feature::Vertex(1),
-            start_b,
-            t1,
-            Feature::Vertex(0),
-        )
+        -direction_b
     };
-    let mut low_a = Feature::Edge(0);
-    let mut high_a = Feature::Edge(0);
-    // 2. Too little common extent for two distinct points.
-    let common = high_t.min(length_a) - low_t.max(0.0);
-    if common <= 1e-3 * length_a {
+    let Some(axis) =
+        (direction_a.normalize_or_zero() + aligned_b.normalize_or_zero()).try_normalize()
+    else {
+        return Manifold::EMPTY;
+    };
+    let (a0, a1) = (start_a.dot(axis), end_a.dot(axis));
+    let (b0, b1) = (start_b.dot(axis), end_b.dot(axis));
+    let (low_a, high_a) = if a0 <= a1 {
+        ((a0, 0u8), (a1, 1u8))
+    } else {
+        ((a1, 1), (a0, 0))
+    };
+    let (low_b, high_b) = if b0 <= b1 {
+        ((b0, 0u8), (b1, 1u8))
+    } else {
+        ((b1, 1), (b0, 0))
+    };
+
+    // 2. The common extent; too short for two distinct points -> none.
+    let low = low_a.0.max(low_b.0);
+    let high = high_a.0.min(high_b.0);
+    let shorter = (high_a.0 - low_a.0).min(high_b.0 - low_b.0);
+    if high - low <= 1e-3 * shorter {
         return Manifold::EMPTY;
     }
-    if low_t < 0.0 {
-        low += (high - low) * ((0.0 - low_t) / (high_t - low_t));
-        low_t = 0.0;
-        low_id = Feature::Edge(0);
-        low_a = Feature::Vertex(0);
-    }
-    if high_t > length_a {
-        high = low + (high - low) * ((length_a - low_t) / (high_t - low_t));
-        high_t = length_a;
-        high_id = Feature::Edge(0);
-        high_a = Feature::Vertex(1);
-    }
-    // 3. Keep the ends within the margin, measured from their projection onto A's core.
+    let end_ids = [
+        // The lower end belongs to whichever core starts later along the axis.
+        if low_a.0 >= low_b.0 {
+            FeatureId {
+                a: Feature::Vertex(low_a.1),
+                b: Feature::Edge(0),
+            }
+        } else {
+            FeatureId {
+                a: Feature::Edge(0),
+                b: Feature::Vertex(low_b.1),
+            }
+        },
+        if high_a.0 <= high_b.0 {
+            FeatureId {
+                a: Feature::Vertex(high_a.1),
+                b: Feature::Edge(0),
+            }
+        } else {
+            FeatureId {
+                a: Feature::Edge(0),
+                b: Feature::Vertex(high_b.1),
+            }
+        },
+    ];
+
+    // 3. The core points at each end, kept when within the margin.
     let total_radius = radius_a + radius_b;
     let mut manifold = Manifold::EMPTY;
     manifold.normal = normal;
     let mut count = 0;
-    for (point_b, along, feature_a, feature_b) in
-        [(low, low_t, low_a, low_id), (high, high_t, high_a, high_id)]
-    {
-        let point_a = start_a + tangent * along;
+    for (along, id) in [(low, end_ids[0]), (high, end_ids[1])] {
+        let point_a = start_a + direction_a * ((along - a0) / (a1 - a0));
+        let point_b = start_b + direction_b * ((along - b0) / (b1 - b0));
         let separation = normal.dot(point_b - point_a);
         if separation - total_radius <= margin {
             manifold.points[count] = ContactPoint {
-                point: point_b + normal * (0.5 * (radius_a - radius_b - separation)),
+                point: midpoint_between_surfaces(point_a, point_b, normal, radius_a, radius_b),
                 penetration: total_radius - separation,
-                id: FeatureId {
-                    a: feature_a,
-                    b: feature_b,
-                },
+                id,
             };
             count += 1;
         }

@@ -1,7 +1,7 @@
 //! Circle against capsule, and circle against segment (a capsule of radius zero).
 
 use crate::math::{right_perp, Transform, Vec2};
-use crate::query::manifold::rounded_points_contact;
+use crate::query::manifold::{midpoint_between_surfaces, rounded_points_contact};
 use crate::query::{Feature, FeatureId, Manifold};
 use crate::shape::{Capsule, Circle, Segment};
 
@@ -71,9 +71,11 @@ pub(crate) fn rounded_point_segment(
     } else {
         (start + direction * fraction, Feature::Edge(0))
     };
-    // From A (the circle) towards B: a centre on B's core pushes B to its right side.
-    let fallback = -right_perp(direction).try_normalize().unwrap_or(Vec2::NEG_X);
-    rounded_points_contact(
+    // From A (the circle) towards B: a centre on B's core pushes B to its right side; a
+    // closest point inside the core makes the normal exactly perpendicular to it.
+    let perpendicular = right_perp(direction).try_normalize().unwrap_or(Vec2::X);
+    let fallback = -perpendicular;
+    let mut manifold = rounded_points_contact(
         center,
         radius,
         closest,
@@ -84,5 +86,16 @@ pub(crate) fn rounded_point_segment(
             b: feature,
         },
         fallback,
-    )
+    );
+    if manifold.count == 1 && feature == Feature::Edge(0) && manifold.normal != fallback {
+        let normal = if perpendicular.dot(closest - center) >= 0.0 {
+            perpendicular
+        } else {
+            -perpendicular
+        };
+        manifold.normal = normal;
+        manifold.points[0].point =
+            midpoint_between_surfaces(center, closest, normal, radius, segment_radius);
+    }
+    manifold
 }

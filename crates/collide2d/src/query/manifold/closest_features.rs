@@ -116,7 +116,9 @@ pub(crate) fn in_normal_cone(
     tolerance: f32,
 ) -> bool {
     match feature {
-        CoreFeature::Edge(i) => normals[i].dot(direction) >= 1.0 - tolerance,
+        // The closest point inside an edge makes the offset perpendicular to it already; only
+        // the side matters (a two-vertex core has both sides of one segment).
+        CoreFeature::Edge(i) => normals[i].dot(direction) > 0.0,
         CoreFeature::Vertex(i) => {
             let previous = normals[if i == 0 { normals.len() - 1 } else { i - 1 }];
             let next = normals[i];
@@ -128,7 +130,10 @@ pub(crate) fn in_normal_cone(
 /// The closest features of two disjoint cores by checking every vertex against every edge.
 ///
 /// O(n·m): the fallback when the reference/incident edges did not hold the closest points.
-pub(crate) fn closest_features_exhaustive(vertices1: &[Vec2], vertices2: &[Vec2]) -> CoreClosest {
+pub(crate) fn closest_features_exhaustive(
+    (vertices1, normals1): (&[Vec2], &[Vec2]),
+    (vertices2, normals2): (&[Vec2], &[Vec2]),
+) -> CoreClosest {
     let mut best_distance_sq = f32::INFINITY;
     let mut best = CoreClosest {
         feature1: CoreFeature::Vertex(0),
@@ -147,10 +152,20 @@ pub(crate) fn closest_features_exhaustive(vertices1: &[Vec2], vertices2: &[Vec2]
             let closest = closest_points_on_segments(a1, b1, a2, b2);
             let distance_sq = closest.point1.distance_squared(closest.point2);
             if distance_sq < best_distance_sq {
+                let offset = closest.point2 - closest.point1;
+                let facing = |feature: CoreFeature, normals: &[Vec2], direction: Vec2| match feature
+                {
+                    CoreFeature::Edge(k)
+                        if normals.len() == 2 && normals[k].dot(direction) < 0.0 =>
+                    {
+                        CoreFeature::Edge(1 - k)
+                    }
+                    other => other,
+                };
                 best_distance_sq = distance_sq;
                 best = CoreClosest {
-                    feature1: feature_at(i, count1, closest.fraction1),
-                    feature2: feature_at(j, count2, closest.fraction2),
+                    feature1: facing(feature_at(i, count1, closest.fraction1), normals1, offset),
+                    feature2: facing(feature_at(j, count2, closest.fraction2), normals2, -offset),
                     point1: closest.point1,
                     point2: closest.point2,
                 };

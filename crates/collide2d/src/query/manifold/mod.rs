@@ -16,6 +16,7 @@
 //! | `aabb.rs` | the [`Aabb`](crate::Aabb) manifolds |
 
 mod aabb;
+mod axis_gap;
 mod capsule_capsule;
 mod circle_capsule;
 mod circle_circle;
@@ -29,6 +30,7 @@ use crate::math::{Transform, Vec2};
 use crate::query::{FeatureId, Manifold};
 use crate::shape::Shape;
 
+pub use axis_gap::sat_axis_gap;
 pub(crate) use capsule_capsule::{
     collide_capsule_capsule, collide_capsule_segment, collide_segment_segment,
 };

@@ -317,7 +317,7 @@ fn collide_cores_buffered<const N: usize>(
     }
 
     // 5. Cores overlap: clip the incident edge against the reference face.
-    let local = clip_or_fallback(reference, incident, reference_edge, total_radius, limit);
+    let local = clip_or_fallback(reference, incident, reference_edge, total_radius, margin);
     oriented(local, flip)
 }
 
@@ -371,7 +371,10 @@ fn separated_cores(
     };
     let mut exhaustive = false;
     if !is_globally_closest(&reference_core, incident.normals, &closest) {
-        closest = closest_features_exhaustive(reference.vertices, incident.vertices);
+        closest = closest_features_exhaustive(
+            (reference.vertices, reference.normals),
+            (incident.vertices, incident.normals),
+        );
         exhaustive = true;
     }
 
@@ -408,7 +411,6 @@ fn separated_cores(
         };
         manifold
     };
-    let limit = total_radius + margin;
     // Closest points at two vertices along a face normal (parallel edges) are a face contact.
     let along_face = |normal: Vec2| {
         distance > 0.0
@@ -425,16 +427,14 @@ fn separated_cores(
         // The closest feature of the incident side is the inside of one of its edges: that edge
         // is the true reference (only possible after the exhaustive search, or within tolerance).
         (CoreFeature::Vertex(_), CoreFeature::Edge(j)) if exhaustive => {
-            let local = clip_edges(incident, reference, j, total_radius, limit);
+            let local = clip_edges(incident, reference, j, margin);
             if local.is_empty() {
                 return oriented(corner(&closest), flip);
             }
             return oriented(local, !flip);
         }
-        (CoreFeature::Edge(i), _) if exhaustive => {
-            clip_edges(reference, incident, i, total_radius, limit)
-        }
-        _ => clip_edges(reference, incident, reference_edge, total_radius, limit),
+        (CoreFeature::Edge(i), _) if exhaustive => clip_edges(reference, incident, i, margin),
+        _ => clip_edges(reference, incident, reference_edge, margin),
     };
     if local.is_empty() {
         return oriented(corner(&closest), flip);
@@ -450,9 +450,9 @@ fn clip_or_fallback(
     incident: Side<'_>,
     reference_edge: usize,
     total_radius: f32,
-    limit: f32,
+    margin: f32,
 ) -> Manifold {
-    let local = clip_edges(reference, incident, reference_edge, total_radius, limit);
+    let local = clip_edges(reference, incident, reference_edge, margin);
     if !local.is_empty() {
         return local;
     }
@@ -485,21 +485,22 @@ fn clip_or_fallback(
 }
 
 /// Clips the incident edge (most anti-parallel to the reference normal) to the side planes of
-/// `reference_edge` and keeps the points whose separation is at most `limit`.
+/// `reference_edge` and keeps the points whose surfaces are at most `margin` apart.
 ///
 /// ```text
 /// t = unit tangent of the reference edge v1 -> v2, L = its length
-/// incident edge w1 -> w2, with tangential coordinates (w - v1) · t
-/// clip the part below 0 and the part beyond L (interpolating along the incident edge)
-/// for each remaining point w: s = n · (w - v1); keep if s <= limit
+/// incident surface edge w1' -> w2' = incident edge pushed out by its radius along its normal
+/// clip w1' -> w2' to the side planes 0 <= (w - v1) · t <= L (interpolating along it)
+/// an unclipped end that is the deepest incident vertex w: use w - r_inc n instead (its
+///     rounded surface straight towards the reference face)
+/// for each point q: s = n · (q - v1) - r_ref; keep if s <= margin; place it midway, q - s/2 n
 /// ```
 #[inline(always)]
 fn clip_edges(
     reference: Side<'_>,
     incident: Side<'_>,
     reference_edge: usize,
-    total_radius: f32,
-    limit: f32,
+    margin: f32,
 ) -> Manifold {
     let normal = reference.normals[reference_edge];
     let incident_index = incident_edge(normal, incident.normals);
@@ -510,46 +511,32 @@ fn clip_edges(
     let tangent = crate::math::left_perp(normal);
     let edge_length = (v2 - v1).dot(tangent);
 
-    // 1. Incident end points with their tangential coordinates, lower first.
+    // 1. The incident surface edge with tangential coordinates, lower end first.
     let w1 = incident.vertices[incident_index];
     let w2 = incident.vertices[incident_next];
-    let t1 = (w1 - v1).dot(tangent);
-    let t2 = (w2 - v1).dot(tangent);
+    let incident_normal = incident.normals[incident_index];
+    let shift = incident_normal * incident.radius;
+    let (s1, s2) = (w1 + shift, w2 + shift);
+    let t1 = (s1 - v1).dot(tangent);
+    let t2 = (s2 - v1).dot(tangent);
+    let reference_face = reference.edge_feature(reference_edge);
     let incident_edge_feature = incident.edge_feature(incident_index);
-    let (mut low, mut low_t, mut low_id, mut high, mut high_t, mut high_id) = if t1 <= t2 {
-        (
-            w1,
-            t1,
-            FeatureId {
-                a: reference.edge_feature(reference_edge),
-                b: Feature::Vertex(incident_index as u8),
-            },
-            w2,
-            t2,
-            FeatureId {
-                a: reference.edge_feature(reference_edge),
-                b: Feature::Vertex(incident_next as u8),
-            },
-        )
+    let (mut low, mut low_t, low_vertex, mut high, mut high_t, high_vertex) = if t1 <= t2 {
+        (s1, t1, incident_index, s2, t2, incident_next)
     } else {
-        (
-            w2,
-            t2,
-            FeatureId {
-                a: reference.edge_feature(reference_edge),
-                b: Feature::Vertex(incident_next as u8),
-            },
-            w1,
-            t1,
-            FeatureId {
-                a: reference.edge_feature(reference_edge),
-                b: Feature::Vertex(incident_index as u8),
-            },
-        )
+        (s2, t2, incident_next, s1, t1, incident_index)
     };
     if high_t < 0.0 || low_t > edge_length {
         return Manifold::EMPTY;
     }
+    let mut low_id = FeatureId {
+        a: reference_face,
+        b: Feature::Vertex(low_vertex as u8),
+    };
+    let mut high_id = FeatureId {
+        a: reference_face,
+        b: Feature::Vertex(high_vertex as u8),
+    };
 
     // 2. Clip to the side planes at 0 and L.
     if low_t < 0.0 {
@@ -564,18 +551,23 @@ fn clip_edges(
     if high_t > edge_length {
         let fraction = (edge_length - low_t) / (high_t - low_t);
         high = low + (high - low) * fraction;
+        high_t = edge_length;
         high_id = FeatureId {
             a: Feature::Vertex(reference_next as u8),
             b: incident_edge_feature,
         };
-        high_t = edge_length;
     }
 
-    // 3. Keep the points within the limit; each sits midway between the two surfaces.
-    let offset = normal.dot(v1);
-    let mut manifold = Manifold::EMPTY;
-    manifold.normal = normal;
-    let mut count = 0;
+    // 3. The deepest incident vertex reaches furthest straight down the reference normal.
+    let support_vertex = if normal.dot(w1) <= normal.dot(w2) {
+        incident_index
+    } else {
+        incident_next
+    };
+    let rounded_support = incident.vertices[support_vertex] - normal * incident.radius;
+    let use_support = incident.radius > 0.0;
+    let support_feature = Feature::Vertex(support_vertex as u8);
+
     let mut candidates = [(low, low_id), (high, high_id)];
     let mut candidate_count = 2;
     if high_t - low_t <= 1e-6 * edge_length {
@@ -585,12 +577,23 @@ fn clip_edges(
         }
         candidate_count = 1;
     }
+
+    // 4. Keep the points within the margin; each sits midway between the two surfaces.
+    let offset = normal.dot(v1);
+    let mut manifold = Manifold::EMPTY;
+    manifold.normal = normal;
+    let mut count = 0;
     for &(point, id) in &candidates[..candidate_count] {
-        let separation = normal.dot(point) - offset;
-        if separation <= limit {
+        let surface = if use_support && id.b == support_feature {
+            rounded_support
+        } else {
+            point
+        };
+        let separation = normal.dot(surface) - offset - reference.radius;
+        if separation <= margin {
             manifold.points[count] = ContactPoint {
-                point: point + normal * (0.5 * (reference.radius - incident.radius - separation)),
-                penetration: total_radius - separation,
+                point: surface - normal * (0.5 * separation),
+                penetration: -separation,
                 id,
             };
             count += 1;
