@@ -72,6 +72,7 @@ pub mod shape;
 pub use broad::{BroadPhase, BroadPhaseError, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
 pub use glam;
 pub use math::{Rot, Transform, Vec2};
+pub use query::{cast, collide, collide_all, contacts, overlaps};
 pub use query::{distance, distance_with_cache};
 pub use shape::{
     Aabb, Capsule, Circle, Compound, PointProjection, Polygon, Segment, Shape, ShapeError,

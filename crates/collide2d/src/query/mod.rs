@@ -6,6 +6,8 @@
 
 mod cast;
 mod distance;
+mod manifold;
+mod overlap;
 mod ray;
 mod support;
 mod sweep;
@@ -13,6 +15,10 @@ mod types;
 
 pub use cast::{cast, CastHit, CastOptions};
 pub use distance::{distance, distance_with_cache};
+#[doc(hidden)]
+pub use manifold::sat_axis_gap;
+pub use manifold::{collide, collide_all, contacts};
+pub use overlap::overlaps;
 pub use ray::{Ray, RayError, RayHit, RayInside};
 pub use sweep::{sweep_aabbs, sweep_circle_half_plane, sweep_circle_segment, sweep_circles, Sweep};
 pub use types::{ContactPoint, DistanceOutput, Feature, FeatureId, Manifold, SimplexCache};

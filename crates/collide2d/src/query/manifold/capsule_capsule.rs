@@ -1,0 +1,296 @@
+//! Capsule against capsule; also capsule–segment and segment–segment (radius zero).
+
+use crate::math::{cross, left_perp, Transform, Vec2};
+use crate::query::manifold::circle_capsule::rounded_point_segment;
+use crate::query::manifold::closest_features::closest_points_on_segments;
+use crate::query::manifold::core_shape::SegmentCore;
+use crate::query::manifold::midpoint_between_surfaces;
+use crate::query::manifold::polygon_polygon::collide_cores;
+use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
+use crate::shape::{Capsule, Segment};
+
+/// Below this sine of the angle between the cores, a capsule pair may get two points.
+const PARALLEL_SINE: f32 = 0.01;
+
+/// Closer cores than this (relative to the shapes' size) are treated as crossing.
+const CROSSING_RELATIVE_DISTANCE: f32 = 1e-5;
+
+/// Capsule A against capsule B, in A's frame.
+#[inline]
+pub(crate) fn collide_capsule_capsule(
+    capsule_a: &Capsule,
+    capsule_b: &Capsule,
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
+    collide_rounded_segments(
+        (capsule_a.a(), capsule_a.b(), capsule_a.radius()),
+        (capsule_b.a(), capsule_b.b(), capsule_b.radius()),
+        b_in_a,
+        margin,
+    )
+}
+
+/// Capsule A against segment B, in A's frame.
+#[inline]
+pub(crate) fn collide_capsule_segment(
+    capsule: &Capsule,
+    segment: &Segment,
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
+    collide_rounded_segments(
+        (capsule.a(), capsule.b(), capsule.radius()),
+        (segment.a(), segment.b(), 0.0),
+        b_in_a,
+        margin,
+    )
+}
+
+/// Segment A against segment B, in A's frame.
+#[inline]
+pub(crate) fn collide_segment_segment(
+    segment_a: &Segment,
+    segment_b: &Segment,
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
+    collide_rounded_segments(
+        (segment_a.a(), segment_a.b(), 0.0),
+        (segment_b.a(), segment_b.b(), 0.0),
+        b_in_a,
+        margin,
+    )
+}
+
+/// Two rounded segments `(start, end, radius)`, B placed in A's frame by `b_in_a`.
+///
+/// ```text
+/// closest points c1, c2 of the two cores (Ericson §5.1.9)
+/// apart when |c2 − c1| − (r1 + r2) > margin
+/// cores crossing (|c2 − c1| ≈ 0): separating axes over both segment normals
+/// normal n = (c2 − c1) / |c2 − c1|
+/// nearly parallel and overlapping along A: clip B's core to A's extent -> two points
+/// otherwise one point between c1 and c2
+/// ```
+#[inline(always)]
+fn collide_rounded_segments(
+    (start_a, end_a, radius_a): (Vec2, Vec2, f32),
+    (start_b, end_b, radius_b): (Vec2, Vec2, f32),
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
+    // 0. Capsules with coincident ends are circles.
+    if start_b == end_b {
+        return rounded_point_segment(
+            b_in_a.apply(start_b),
+            radius_b,
+            start_a,
+            end_a,
+            radius_a,
+            margin,
+        )
+        .swapped();
+    }
+    let start_b = b_in_a.apply(start_b);
+    let end_b = b_in_a.apply(end_b);
+    if start_a == end_a {
+        return rounded_point_segment(start_a, radius_a, start_b, end_b, radius_b, margin);
+    }
+
+    // 1. Closest points of the cores.
+    let closest = closest_points_on_segments(start_a, end_a, start_b, end_b);
+    let offset = closest.point2 - closest.point1;
+    let distance_sq = offset.length_squared();
+    let distance = distance_sq.sqrt();
+    let total_radius = radius_a + radius_b;
+
+    // 2. Crossing (or barely apart) cores: the separating-axis path finds the shallowest way
+    //    out and decides apart/touching itself.
+    let direction_a = end_a - start_a;
+    let direction_b = end_b - start_b;
+    let size = direction_a.x.abs()
+        + direction_a.y.abs()
+        + direction_b.x.abs()
+        + direction_b.y.abs()
+        + total_radius;
+    if distance <= CROSSING_RELATIVE_DISTANCE * size || distance_sq < f32::MIN_POSITIVE {
+        return crossing_cores(
+            (start_a, end_a, radius_a),
+            (start_b, end_b, radius_b),
+            margin,
+        );
+    }
+    if distance - total_radius > margin {
+        return Manifold::EMPTY;
+    }
+    // The normal: exactly perpendicular to a core whose inside holds the closest point
+    // (better conditioned than normalising a short offset), else along the offset.
+    let length_a = direction_a.length();
+    let length_b = direction_b.length();
+    let tangent = direction_a / length_a;
+    let normal = if closest.fraction2 > 0.0 && closest.fraction2 < 1.0 {
+        let perpendicular = left_perp(direction_b / length_b);
+        if perpendicular.dot(offset) >= 0.0 {
+            perpendicular
+        } else {
+            -perpendicular
+        }
+    } else if closest.fraction1 > 0.0 && closest.fraction1 < 1.0 {
+        let perpendicular = left_perp(tangent);
+        if perpendicular.dot(offset) >= 0.0 {
+            perpendicular
+        } else {
+            -perpendicular
+        }
+    } else {
+        offset / distance
+    };
+
+    // 3. Nearly parallel cores overlapping along A: two points.
+    if cross(direction_a, direction_b).abs() <= PARALLEL_SINE * length_a * length_b {
+        let manifold = parallel_cores(
+            (start_a, end_a, radius_a),
+            (start_b, end_b, radius_b),
+            normal,
+            margin,
+        );
+        if !manifold.is_empty() {
+            return manifold;
+        }
+    }
+
+    // 4. One point between the closest core points.
+    let feature = |fraction: f32| {
+        if fraction <= 0.0 {
+            Feature::Vertex(0)
+        } else if fraction >= 1.0 {
+            Feature::Vertex(1)
+        } else {
+            Feature::Edge(0)
+        }
+    };
+    let mut manifold = Manifold::EMPTY;
+    manifold.normal = normal;
+    manifold.count = 1;
+    manifold.points[0] = ContactPoint {
+        point: midpoint_between_surfaces(
+            closest.point1,
+            closest.point2,
+            normal,
+            radius_a,
+            radius_b,
+        ),
+        penetration: total_radius - distance,
+        id: FeatureId {
+            a: feature(closest.fraction1),
+            b: feature(closest.fraction2),
+        },
+    };
+    manifold
+}
+
+/// Nearly parallel cores: the two ends of their common extent along the bisecting direction.
+///
+/// Measured along the direction halfway between the cores, so that swapping A and B gives the
+/// same points; each point sits midway between the two surfaces along `normal`.
+#[inline(always)]
+fn parallel_cores(
+    (start_a, end_a, radius_a): (Vec2, Vec2, f32),
+    (start_b, end_b, radius_b): (Vec2, Vec2, f32),
+    normal: Vec2,
+    margin: f32,
+) -> Manifold {
+    // 1. The bisecting direction and each core's extent along it.
+    let direction_a = end_a - start_a;
+    let direction_b = end_b - start_b;
+    let aligned_b = if direction_a.dot(direction_b) >= 0.0 {
+        direction_b
+    } else {
+        -direction_b
+    };
+    let Some(axis) =
+        (direction_a.normalize_or_zero() + aligned_b.normalize_or_zero()).try_normalize()
+    else {
+        return Manifold::EMPTY;
+    };
+    let (a0, a1) = (start_a.dot(axis), end_a.dot(axis));
+    let (b0, b1) = (start_b.dot(axis), end_b.dot(axis));
+    let (low_a, high_a) = if a0 <= a1 {
+        ((a0, 0u8), (a1, 1u8))
+    } else {
+        ((a1, 1), (a0, 0))
+    };
+    let (low_b, high_b) = if b0 <= b1 {
+        ((b0, 0u8), (b1, 1u8))
+    } else {
+        ((b1, 1), (b0, 0))
+    };
+
+    // 2. The common extent; too short for two distinct points -> none.
+    let low = low_a.0.max(low_b.0);
+    let high = high_a.0.min(high_b.0);
+    let shorter = (high_a.0 - low_a.0).min(high_b.0 - low_b.0);
+    if high - low <= 1e-3 * shorter {
+        return Manifold::EMPTY;
+    }
+    let end_ids = [
+        // The lower end belongs to whichever core starts later along the axis.
+        if low_a.0 >= low_b.0 {
+            FeatureId {
+                a: Feature::Vertex(low_a.1),
+                b: Feature::Edge(0),
+            }
+        } else {
+            FeatureId {
+                a: Feature::Edge(0),
+                b: Feature::Vertex(low_b.1),
+            }
+        },
+        if high_a.0 <= high_b.0 {
+            FeatureId {
+                a: Feature::Vertex(high_a.1),
+                b: Feature::Edge(0),
+            }
+        } else {
+            FeatureId {
+                a: Feature::Edge(0),
+                b: Feature::Vertex(high_b.1),
+            }
+        },
+    ];
+
+    // 3. The core points at each end, kept when within the margin.
+    let total_radius = radius_a + radius_b;
+    let mut manifold = Manifold::EMPTY;
+    manifold.normal = normal;
+    let mut count = 0;
+    for (along, id) in [(low, end_ids[0]), (high, end_ids[1])] {
+        let point_a = start_a + direction_a * ((along - a0) / (a1 - a0));
+        let point_b = start_b + direction_b * ((along - b0) / (b1 - b0));
+        let separation = normal.dot(point_b - point_a);
+        if separation - total_radius <= margin {
+            manifold.points[count] = ContactPoint {
+                point: midpoint_between_surfaces(point_a, point_b, normal, radius_a, radius_b),
+                penetration: total_radius - separation,
+                id,
+            };
+            count += 1;
+        }
+    }
+    manifold.count = count;
+    manifold
+}
+
+/// Cores that cross or touch: the two-vertex polygon path (separating axes ±n of each core).
+#[cold]
+#[inline(never)]
+fn crossing_cores(
+    (start_a, end_a, radius_a): (Vec2, Vec2, f32),
+    (start_b, end_b, radius_b): (Vec2, Vec2, f32),
+    margin: f32,
+) -> Manifold {
+    let core_a = SegmentCore::new(start_a, end_a, radius_a);
+    let core_b = SegmentCore::new(start_b, end_b, radius_b);
+    collide_cores(&core_a.view(), &core_b.view(), &Transform::IDENTITY, margin)
+}

@@ -1,0 +1,112 @@
+//! Circle against convex polygon (sharp or rounded), by Voronoi regions.
+
+use crate::math::{Transform, Vec2};
+use crate::query::manifold::core_shape::CoreShape;
+use crate::query::manifold::{mirror_local, rounded_points_contact};
+use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
+use crate::shape::{Circle, Polygon};
+
+/// Circle A against polygon B, in A's frame.
+///
+/// Computed in the polygon's frame (one point to move instead of the whole outline), then
+/// brought back into A's frame.
+#[inline]
+pub(crate) fn collide_circle_polygon(
+    circle: &Circle,
+    polygon: &Polygon,
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
+    rounded_point_polygon(circle.center(), circle.radius(), polygon, b_in_a, margin)
+}
+
+/// A rounded point (A, centre in A's frame) against polygon B, in A's frame.
+#[inline]
+pub(crate) fn rounded_point_polygon(
+    center: Vec2,
+    radius: f32,
+    polygon: &Polygon,
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
+    let center_in_b = b_in_a.apply_inv(center);
+    let in_b =
+        core_against_rounded_point(&CoreShape::of_polygon(polygon), center_in_b, radius, margin);
+    mirror_local(in_b, b_in_a)
+}
+
+/// A core (as A) against a rounded point (as B), both in the core's frame.
+///
+/// ```text
+/// s, i = max over edges of n_i · (c − v_i)          (the edge facing the centre)
+/// s <= 0: centre inside the core -> push out through edge i
+/// else by Voronoi region of edge i: before v_i -> vertex i, after v_i+1 -> vertex i+1,
+///      otherwise edge i; apart when the distance exceeds rA + rB + margin
+/// ```
+/// Ericson, *Real-Time Collision Detection*, §5.2.3 (the largest-separation edge is adjacent to
+/// the closest feature of a convex polygon).
+pub(crate) fn core_against_rounded_point(
+    core: &CoreShape<'_>,
+    center: Vec2,
+    radius: f32,
+    margin: f32,
+) -> Manifold {
+    // 1. The edge of largest separation.
+    let count = core.vertices.len();
+    let mut separation = f32::NEG_INFINITY;
+    let mut edge = 0;
+    for i in 0..count {
+        let s = core.normals[i].dot(center - core.vertices[i]);
+        if s > separation {
+            separation = s;
+            edge = i;
+        }
+    }
+    let total_radius = core.radius + radius;
+    if separation - total_radius > margin {
+        return Manifold::EMPTY;
+    }
+
+    // 2. Outside the core: vertex regions at either end of the edge.
+    if separation > 0.0 {
+        let next = if edge + 1 == count { 0 } else { edge + 1 };
+        let v1 = core.vertices[edge];
+        let v2 = core.vertices[next];
+        let vertex = if (center - v1).dot(v2 - v1) <= 0.0 {
+            Some(edge)
+        } else if (center - v2).dot(v1 - v2) <= 0.0 {
+            Some(next)
+        } else {
+            None
+        };
+        if let Some(k) = vertex {
+            return rounded_points_contact(
+                core.vertices[k],
+                core.radius,
+                center,
+                radius,
+                margin,
+                FeatureId {
+                    a: Feature::Vertex(k as u8),
+                    b: Feature::Vertex(0),
+                },
+                core.normals[edge],
+            );
+        }
+    }
+
+    // 3. Face region (or centre inside the core): push out through the edge.
+    let normal = core.normals[edge];
+    let mut manifold = Manifold::EMPTY;
+    manifold.normal = normal;
+    manifold.count = 1;
+    manifold.points[0] = ContactPoint {
+        point: center + normal * (0.5 * (core.radius - radius - separation)),
+        penetration: total_radius - separation,
+        id: FeatureId {
+            a: core.edge_feature(edge),
+            b: Feature::Vertex(0),
+        },
+    };
+    manifold
+}

@@ -1,0 +1,256 @@
+//! Contact manifolds for every pair of shapes.
+//!
+//! Each pair is written once, in the canonical order
+//! Circle < Capsule < Segment < Polygon < Compound, and computed in A's local frame
+//! (`b_in_a = xf_a.inv_mul(xf_b)`), so results stay accurate far from the world origin. The
+//! mirrored pair calls the canonical function and applies [`Manifold::swapped`].
+//!
+//! | file | pairs |
+//! |---|---|
+//! | `circle_circle.rs` | circle–circle |
+//! | `circle_capsule.rs` | circle–capsule, circle–segment |
+//! | `circle_polygon.rs` | circle–polygon (Voronoi regions) |
+//! | `capsule_capsule.rs` | capsule–capsule, capsule–segment, segment–segment |
+//! | `polygon_polygon.rs` | polygon–polygon, capsule–polygon, segment–polygon (SAT + clipping) |
+//! | `compound.rs` | anything against a compound |
+//! | `aabb.rs` | the [`Aabb`](crate::Aabb) manifolds |
+
+mod aabb;
+mod axis_gap;
+mod capsule_capsule;
+mod circle_capsule;
+mod circle_circle;
+mod circle_polygon;
+pub(crate) mod closest_features;
+mod compound;
+pub(crate) mod core_shape;
+pub(crate) mod polygon_polygon;
+
+use crate::math::{Transform, Vec2};
+use crate::query::{FeatureId, Manifold};
+use crate::shape::Shape;
+
+pub use axis_gap::sat_axis_gap;
+pub(crate) use capsule_capsule::{
+    collide_capsule_capsule, collide_capsule_segment, collide_segment_segment,
+};
+pub(crate) use circle_capsule::{collide_circle_capsule, collide_circle_segment};
+pub(crate) use circle_circle::collide_circle_circle;
+pub(crate) use circle_polygon::collide_circle_polygon;
+pub(crate) use compound::{any_child_pair_overlaps, for_each_child_pair};
+pub(crate) use polygon_polygon::{
+    collide_capsule_polygon, collide_polygon_polygon, collide_segment_polygon,
+};
+
+/// The contact manifold of two shapes; empty when they do not touch.
+///
+/// Touching counts: shapes whose surfaces meet exactly give points with penetration `0`.
+/// For compounds this is the deepest child-pair manifold (see [`collide_all`] for all of them).
+/// Same as [`contacts`] with a zero margin.
+///
+/// ```
+/// use collide2d::{collide, shape::{Circle, Polygon, Shape}, Transform, Vec2};
+/// let ground = Shape::from(Polygon::rect(10.0, 1.0)?);
+/// let ball = Shape::from(Circle::with_radius(0.5)?);
+/// let manifold = collide(&ground, &Transform::IDENTITY, &ball, &Transform::new(Vec2::new(0.0, 0.9), 0.0));
+/// assert_eq!(manifold.count, 1);
+/// assert!((manifold.normal - Vec2::Y).length() < 1e-6); // from the ground towards the ball
+/// assert!((manifold.points[0].penetration - 0.1).abs() < 1e-5);
+/// # Ok::<(), collide2d::ShapeError>(())
+/// ```
+pub fn collide(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> Manifold {
+    contacts(a, xf_a, b, xf_b, 0.0)
+}
+
+/// The speculative contact manifold: like [`collide`], but also reports points whose
+/// separation is at most `margin` (their penetration is then negative, down to `-margin`).
+///
+/// ```
+/// use collide2d::{contacts, shape::{Polygon, Shape}, Transform, Vec2};
+/// let box_shape = Shape::from(Polygon::rect(1.0, 1.0)?);
+/// let above = Transform::new(Vec2::new(0.0, 1.05), 0.0); // 0.05 above the other box
+/// let manifold = contacts(&box_shape, &Transform::IDENTITY, &box_shape, &above, 0.1);
+/// assert_eq!(manifold.count, 2); // face against face
+/// assert!((manifold.points[0].penetration + 0.05).abs() < 1e-5);
+/// assert!(contacts(&box_shape, &Transform::IDENTITY, &box_shape, &above, 0.0).is_empty());
+/// # Ok::<(), collide2d::ShapeError>(())
+/// ```
+pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin: f32) -> Manifold {
+    if rank(a) > rank(b) {
+        return contacts(b, xf_b, a, xf_a, margin).swapped();
+    }
+    let margin = sanitize_margin(margin);
+    let b_in_a = xf_a.inv_mul(xf_b);
+    let local = if matches!(b, Shape::Compound(_)) {
+        let mut deepest = Manifold::EMPTY;
+        let mut deepest_penetration = f32::NEG_INFINITY;
+        for_each_child_pair(a, b, &b_in_a, margin, &mut |manifold| {
+            let penetration = manifold.max_penetration();
+            if penetration > deepest_penetration {
+                deepest_penetration = penetration;
+                deepest = manifold;
+            }
+            true
+        });
+        deepest
+    } else {
+        contacts_convex_local(a, b, &b_in_a, margin)
+    };
+    finish_local(local, xf_a)
+}
+
+/// Every touching pair of children, appended to `out` (world space, `child_a`/`child_b` set);
+/// a single manifold for two convex shapes. Nothing is appended when the shapes are apart.
+///
+/// Points are reported down to a separation of `margin`, as in [`contacts`].
+pub fn collide_all(
+    a: &Shape,
+    xf_a: &Transform,
+    b: &Shape,
+    xf_b: &Transform,
+    margin: f32,
+    out: &mut Vec<Manifold>,
+) {
+    let mirrored = rank(a) > rank(b);
+    let (a, xf_a, b, xf_b) = if mirrored {
+        (b, xf_b, a, xf_a)
+    } else {
+        (a, xf_a, b, xf_b)
+    };
+    let margin = sanitize_margin(margin);
+    let b_in_a = xf_a.inv_mul(xf_b);
+    let orient = |manifold: Manifold| {
+        let world = finish_local(manifold, xf_a);
+        if mirrored {
+            world.swapped()
+        } else {
+            world
+        }
+    };
+    if matches!(b, Shape::Compound(_)) {
+        for_each_child_pair(a, b, &b_in_a, margin, &mut |manifold| {
+            out.push(orient(manifold));
+            true
+        });
+    } else {
+        let manifold = contacts_convex_local(a, b, &b_in_a, margin);
+        if !manifold.is_empty() {
+            out.push(orient(manifold));
+        }
+    }
+}
+
+/// The position of a shape kind in the canonical pair order.
+#[inline]
+pub(crate) fn rank(shape: &Shape) -> u8 {
+    match shape {
+        Shape::Circle(_) => 0,
+        Shape::Capsule(_) => 1,
+        Shape::Segment(_) => 2,
+        Shape::Polygon(_) => 3,
+        Shape::Compound(_) => 4,
+    }
+}
+
+/// A usable margin: NaN becomes zero, infinities are kept finite.
+#[inline]
+pub(crate) fn sanitize_margin(margin: f32) -> f32 {
+    if margin.is_nan() {
+        0.0
+    } else {
+        margin.clamp(-f32::MAX, f32::MAX)
+    }
+}
+
+/// The manifold of two convex shapes in either order, in A's frame.
+pub(crate) fn contacts_convex_local(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
+    match (a, b) {
+        (Shape::Circle(a), Shape::Circle(b)) => collide_circle_circle(a, b, b_in_a, margin),
+        (Shape::Circle(a), Shape::Capsule(b)) => collide_circle_capsule(a, b, b_in_a, margin),
+        (Shape::Circle(a), Shape::Segment(b)) => collide_circle_segment(a, b, b_in_a, margin),
+        (Shape::Circle(a), Shape::Polygon(b)) => collide_circle_polygon(a, b, b_in_a, margin),
+        (Shape::Capsule(a), Shape::Capsule(b)) => collide_capsule_capsule(a, b, b_in_a, margin),
+        (Shape::Capsule(a), Shape::Segment(b)) => collide_capsule_segment(a, b, b_in_a, margin),
+        (Shape::Capsule(a), Shape::Polygon(b)) => collide_capsule_polygon(a, b, b_in_a, margin),
+        (Shape::Segment(a), Shape::Segment(b)) => collide_segment_segment(a, b, b_in_a, margin),
+        (Shape::Segment(a), Shape::Polygon(b)) => collide_segment_polygon(a, b, b_in_a, margin),
+        (Shape::Polygon(a), Shape::Polygon(b)) => collide_polygon_polygon(a, b, b_in_a, margin),
+        (Shape::Compound(_), _) | (_, Shape::Compound(_)) => Manifold::EMPTY,
+        // Mirrored pair: compute the canonical one in B's frame, bring it into A's and swap.
+        _ => mirror_local(contacts_convex_local(b, a, &b_in_a.inv(), margin), b_in_a),
+    }
+}
+
+/// A manifold computed with B as the first shape, in B's frame, turned into A's view in A's
+/// frame.
+#[inline]
+pub(crate) fn mirror_local(manifold_in_b: Manifold, b_in_a: &Transform) -> Manifold {
+    finish_local(manifold_in_b, b_in_a).swapped()
+}
+
+/// Moves a manifold from a local frame into the frame `xf` maps to.
+#[inline(always)]
+pub(crate) fn finish_local(mut manifold: Manifold, xf: &Transform) -> Manifold {
+    if manifold.count == 0 {
+        return Manifold::EMPTY;
+    }
+    manifold.normal = xf.rotate(manifold.normal);
+    manifold.points[0].point = xf.apply(manifold.points[0].point);
+    if manifold.count > 1 {
+        manifold.points[1].point = xf.apply(manifold.points[1].point);
+    }
+    manifold
+}
+
+/// The point midway between the surface of a shape with core point `core_a` and radius
+/// `radius_a` and one with `core_b`/`radius_b`, along `normal` (from A to B).
+#[inline(always)]
+pub(crate) fn midpoint_between_surfaces(
+    core_a: Vec2,
+    core_b: Vec2,
+    normal: Vec2,
+    radius_a: f32,
+    radius_b: f32,
+) -> Vec2 {
+    0.5 * (core_a + core_b) + normal * (0.5 * (radius_a - radius_b))
+}
+
+/// One-point contact between two rounded points (cores `point_a`, `point_b` in one frame).
+///
+/// Apart when `|b − a| − (rA + rB) > margin`; coincident cores push along `fallback_normal`.
+#[inline(always)]
+pub(crate) fn rounded_points_contact(
+    point_a: Vec2,
+    radius_a: f32,
+    point_b: Vec2,
+    radius_b: f32,
+    margin: f32,
+    id: FeatureId,
+    fallback_normal: Vec2,
+) -> Manifold {
+    let offset = point_b - point_a;
+    let distance_sq = offset.length_squared();
+    let distance = distance_sq.sqrt();
+    let total_radius = radius_a + radius_b;
+    if distance - total_radius > margin {
+        return Manifold::EMPTY;
+    }
+    let normal = if distance_sq >= f32::MIN_POSITIVE {
+        offset / distance
+    } else {
+        fallback_normal
+    };
+    let mut manifold = Manifold::EMPTY;
+    manifold.normal = normal;
+    manifold.count = 1;
+    manifold.points[0].point =
+        midpoint_between_surfaces(point_a, point_b, normal, radius_a, radius_b);
+    manifold.points[0].penetration = total_radius - distance;
+    manifold.points[0].id = id;
+    manifold
+}

@@ -1,0 +1,604 @@
+//! Convex polygon against convex polygon, sharp or rounded, by separating axes and clipping.
+//!
+//! Capsules and segments take part as two-vertex polygons (see
+//! [`core_shape`](super::core_shape)), so this file also serves capsule–polygon,
+//! segment–polygon and the crossing-cores case of capsule–capsule.
+
+use crate::math::{Transform, Vec2};
+use crate::query::manifold::circle_polygon::rounded_point_polygon;
+use crate::query::manifold::closest_features::{
+    closest_features_exhaustive, closest_points_on_segments, feature_at, is_globally_closest,
+    CoreClosest, CoreFeature,
+};
+use crate::query::manifold::core_shape::{CoreShape, SegmentCore};
+use crate::query::manifold::midpoint_between_surfaces;
+use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
+use crate::shape::{Capsule, Polygon, Segment, Shape};
+
+/// Relative tolerance (of the smaller shape's size) by which B's axis must beat A's before B
+/// becomes the reference: keeps the choice stable while two faces rest on each other.
+pub(crate) const REFERENCE_AXIS_TOLERANCE: f32 = 1e-4;
+
+/// Polygon A against polygon B, in A's frame (`b_in_a` places B).
+pub(crate) fn collide_polygon_polygon(
+    polygon_a: &Polygon,
+    polygon_b: &Polygon,
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
+    collide_cores(
+        &CoreShape::of_polygon(polygon_a),
+        &CoreShape::of_polygon(polygon_b),
+        b_in_a,
+        margin,
+    )
+}
+
+/// Capsule A against polygon B, in A's frame; a capsule with coincident ends is a circle.
+pub(crate) fn collide_capsule_polygon(
+    capsule: &Capsule,
+    polygon: &Polygon,
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
+    if capsule.a() == capsule.b() {
+        return rounded_point_polygon(capsule.a(), capsule.radius(), polygon, b_in_a, margin);
+    }
+    let core = SegmentCore::new(capsule.a(), capsule.b(), capsule.radius());
+    collide_cores(
+        &core.view(),
+        &CoreShape::of_polygon(polygon),
+        b_in_a,
+        margin,
+    )
+}
+
+/// Segment A against polygon B, in A's frame.
+pub(crate) fn collide_segment_polygon(
+    segment: &Segment,
+    polygon: &Polygon,
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
+    let core = SegmentCore::new(segment.a(), segment.b(), 0.0);
+    collide_cores(
+        &core.view(),
+        &CoreShape::of_polygon(polygon),
+        b_in_a,
+        margin,
+    )
+}
+
+/// Whether polygon-like A and polygon B overlap; identical to the manifold being non-empty.
+pub(crate) fn overlap_polygon_like(a: &Shape, polygon: &Polygon, b_in_a: &Transform) -> bool {
+    let polygon_core = CoreShape::of_polygon(polygon);
+    match a {
+        Shape::Polygon(p) => overlap_cores(&CoreShape::of_polygon(p), &polygon_core, b_in_a),
+        Shape::Segment(s) => overlap_cores(
+            &SegmentCore::new(s.a(), s.b(), 0.0).view(),
+            &polygon_core,
+            b_in_a,
+        ),
+        Shape::Capsule(c) if c.a() != c.b() => overlap_cores(
+            &SegmentCore::new(c.a(), c.b(), c.radius()).view(),
+            &polygon_core,
+            b_in_a,
+        ),
+        Shape::Capsule(c) => {
+            !rounded_point_polygon(c.a(), c.radius(), polygon, b_in_a, 0.0).is_empty()
+        }
+        Shape::Circle(c) => {
+            !rounded_point_polygon(c.center(), c.radius(), polygon, b_in_a, 0.0).is_empty()
+        }
+        Shape::Compound(_) => false,
+    }
+}
+
+/// Closest core points whose direction is within this sine of a face normal make a face contact.
+const FACE_ALIGNMENT_SINE: f32 = 5e-4;
+
+/// The largest separation of `other_vertices` from the edge lines of a reference outline, and
+/// its edge; stops early once a separation exceeds `limit` (the shapes are then apart).
+///
+/// `separation(i) = min_j normal_i · vertex_j − normal_i · reference_vertex_i`. The overlap test
+/// calls this very function, so both paths see bit-identical separations.
+#[inline(always)]
+pub(crate) fn max_separation(
+    reference_vertices: &[Vec2],
+    reference_normals: &[Vec2],
+    other_vertices: &[Vec2],
+    limit: f32,
+) -> (f32, usize) {
+    let mut best_separation = f32::NEG_INFINITY;
+    let mut best_edge = 0;
+    for (i, (vertex, normal)) in reference_vertices.iter().zip(reference_normals).enumerate() {
+        let offset = normal.dot(*vertex);
+        let mut smallest = f32::INFINITY;
+        for other in other_vertices {
+            smallest = smallest.min(normal.dot(*other));
+        }
+        let separation = smallest - offset;
+        if separation > best_separation {
+            best_separation = separation;
+            best_edge = i;
+            if separation > limit {
+                break;
+            }
+        }
+    }
+    (best_separation, best_edge)
+}
+
+/// The edge of an outline whose normal is most anti-parallel to `reference_normal`.
+#[inline(always)]
+fn incident_edge(reference_normal: Vec2, incident_normals: &[Vec2]) -> usize {
+    let mut best_edge = 0;
+    let mut smallest = f32::INFINITY;
+    for (j, normal) in incident_normals.iter().enumerate() {
+        let d = reference_normal.dot(*normal);
+        if d < smallest {
+            smallest = d;
+            best_edge = j;
+        }
+    }
+    best_edge
+}
+
+/// One outline taking part in the clipping, in the common frame.
+#[derive(Clone, Copy)]
+struct Side<'s> {
+    vertices: &'s [Vec2],
+    normals: &'s [Vec2],
+    radius: f32,
+}
+
+impl Side<'_> {
+    #[inline]
+    fn next(&self, i: usize) -> usize {
+        if i + 1 == self.vertices.len() {
+            0
+        } else {
+            i + 1
+        }
+    }
+
+    #[inline]
+    fn edge_feature(&self, i: usize) -> Feature {
+        if self.vertices.len() == 2 {
+            Feature::Edge(0)
+        } else {
+            Feature::Edge(i as u8)
+        }
+    }
+
+    #[inline]
+    fn feature(&self, feature: CoreFeature) -> Feature {
+        match feature {
+            CoreFeature::Vertex(i) => Feature::Vertex(i as u8),
+            CoreFeature::Edge(i) => self.edge_feature(i),
+        }
+    }
+}
+
+/// Contact manifold of two convex cores, B placed in A's frame by `b_in_a`; result in A's frame.
+pub(crate) fn collide_cores(
+    core_a: &CoreShape<'_>,
+    core_b: &CoreShape<'_>,
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
+    if core_b.vertices.len() <= 8 {
+        collide_cores_buffered::<8>(core_a, core_b, b_in_a, margin)
+    } else {
+        collide_cores_buffered::<{ crate::shape::MAX_POLYGON_VERTICES }>(
+            core_a, core_b, b_in_a, margin,
+        )
+    }
+}
+
+/// Whether two cores overlap (touching counts): identical to `!collide_cores(..).is_empty()`.
+///
+/// Both SAT loops are the same code as in [`collide_cores`]; only when the cores are apart by
+/// less than the radii does this fall through to the full manifold.
+pub(crate) fn overlap_cores(
+    core_a: &CoreShape<'_>,
+    core_b: &CoreShape<'_>,
+    b_in_a: &Transform,
+) -> bool {
+    if core_b.vertices.len() > 8 {
+        return !collide_cores(core_a, core_b, b_in_a, 0.0).is_empty();
+    }
+    let count_b = core_b.vertices.len();
+    let mut vertices_b = [Vec2::ZERO; 8];
+    let mut normals_b = [Vec2::ZERO; 8];
+    for i in 0..count_b {
+        vertices_b[i] = b_in_a.apply(core_b.vertices[i]);
+        normals_b[i] = b_in_a.rotate(core_b.normals[i]);
+    }
+    let limit = core_a.radius + core_b.radius;
+    let (separation_a, _) = max_separation(
+        core_a.vertices,
+        core_a.normals,
+        &vertices_b[..count_b],
+        limit,
+    );
+    if separation_a > limit {
+        return false;
+    }
+    let (separation_b, _) = max_separation(
+        &vertices_b[..count_b],
+        &normals_b[..count_b],
+        core_a.vertices,
+        limit,
+    );
+    if separation_b > limit {
+        return false;
+    }
+    if separation_a.max(separation_b) <= 0.0 {
+        // Overlapping cores always produce a point (see the fallback in `clip_or_fallback`).
+        return true;
+    }
+    !collide_cores(core_a, core_b, b_in_a, 0.0).is_empty()
+}
+
+/// SAT + clipping with B's outline copied into an `N`-vertex buffer in A's frame.
+///
+/// ```text
+/// move B into A's frame
+/// sA, eA = max over A's edges of (min over B's vertices of the signed distance)
+/// sB, eB = the same with the roles exchanged;  apart if either exceeds rA + rB + margin
+/// reference = A's edge eA unless sB beats sA by a relative tolerance (then B's edge eB)
+/// if the cores are apart (s > 0): find the exact closest core features;
+///     vertex–vertex -> one point along the line between them
+/// incident = the other outline's edge most anti-parallel to the reference normal
+/// clip the incident edge to the reference edge's side planes; keep points within the margin
+/// ```
+/// Gottschalk et al. / Ericson, *Real-Time Collision Detection* §5.2.1 (separating axes);
+/// reference/incident clipping after Catto, "Contact Manifolds", GDC 2007.
+#[inline(always)]
+fn collide_cores_buffered<const N: usize>(
+    core_a: &CoreShape<'_>,
+    core_b: &CoreShape<'_>,
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
+    // 1. B's outline in A's frame.
+    let count_b = core_b.vertices.len();
+    let mut vertices_b = [Vec2::ZERO; N];
+    let mut normals_b = [Vec2::ZERO; N];
+    for i in 0..count_b {
+        vertices_b[i] = b_in_a.apply(core_b.vertices[i]);
+        normals_b[i] = b_in_a.rotate(core_b.normals[i]);
+    }
+    let side_a = Side {
+        vertices: core_a.vertices,
+        normals: core_a.normals,
+        radius: core_a.radius,
+    };
+    let side_b = Side {
+        vertices: &vertices_b[..count_b],
+        normals: &normals_b[..count_b],
+        radius: core_b.radius,
+    };
+    let total_radius = core_a.radius + core_b.radius;
+    let limit = total_radius + margin;
+
+    // 2. Separating axes of A, then of B.
+    let (separation_a, edge_a) =
+        max_separation(side_a.vertices, side_a.normals, side_b.vertices, limit);
+    if separation_a > limit {
+        return Manifold::EMPTY;
+    }
+    let (separation_b, edge_b) =
+        max_separation(side_b.vertices, side_b.normals, side_a.vertices, limit);
+    if separation_b > limit {
+        return Manifold::EMPTY;
+    }
+
+    // 3. Reference face: A's unless B's is better by the tolerance.
+    let tolerance = REFERENCE_AXIS_TOLERANCE * core_a.size.min(core_b.size);
+    let flip = separation_b > separation_a + tolerance;
+    let (reference, incident, reference_edge, separation) = if flip {
+        (side_b, side_a, edge_b, separation_b)
+    } else {
+        (side_a, side_b, edge_a, separation_a)
+    };
+
+    // 4. Cores apart: the exact closest features decide between a corner and a face contact.
+    if separation > 0.0 {
+        return separated_cores(
+            reference,
+            incident,
+            reference_edge,
+            flip,
+            total_radius,
+            margin,
+        );
+    }
+
+    // 5. Cores overlap: clip the incident edge against the reference face.
+    let local = clip_or_fallback(reference, incident, reference_edge, total_radius, margin);
+    oriented(local, flip)
+}
+
+/// A manifold computed with `reference` as A, turned around when the reference was really B.
+#[inline(always)]
+fn oriented(mut manifold: Manifold, flip: bool) -> Manifold {
+    if flip {
+        manifold = manifold.swapped();
+        manifold.child_a = 0;
+        manifold.child_b = 0;
+    }
+    manifold
+}
+
+/// The contact of two cores whose separating axis shows a positive gap (within the radii).
+#[cold]
+#[inline(never)]
+fn separated_cores(
+    reference: Side<'_>,
+    incident: Side<'_>,
+    reference_edge: usize,
+    flip: bool,
+    total_radius: f32,
+    margin: f32,
+) -> Manifold {
+    let reference_normal = reference.normals[reference_edge];
+    let incident_edge_index = incident_edge(reference_normal, incident.normals);
+
+    // 1. Closest points of the reference and incident edges; check they are the global ones.
+    let segment = closest_points_on_segments(
+        reference.vertices[reference_edge],
+        reference.vertices[reference.next(reference_edge)],
+        incident.vertices[incident_edge_index],
+        incident.vertices[incident.next(incident_edge_index)],
+    );
+    let mut closest = CoreClosest {
+        feature1: feature_at(reference_edge, reference.vertices.len(), segment.fraction1),
+        feature2: feature_at(
+            incident_edge_index,
+            incident.vertices.len(),
+            segment.fraction2,
+        ),
+        point1: segment.point1,
+        point2: segment.point2,
+    };
+    let reference_core = CoreShape {
+        vertices: reference.vertices,
+        normals: reference.normals,
+        radius: reference.radius,
+        size: 0.0,
+    };
+    let mut exhaustive = false;
+    if !is_globally_closest(&reference_core, incident.normals, &closest) {
+        closest = closest_features_exhaustive(
+            (reference.vertices, reference.normals),
+            (incident.vertices, incident.normals),
+        );
+        exhaustive = true;
+    }
+
+    // 2. Too far apart even with the radii and margin.
+    let offset = closest.point2 - closest.point1;
+    let distance = offset.length();
+    if distance - total_radius > margin {
+        return Manifold::EMPTY;
+    }
+
+    // 3. Corner: one point along the line between the closest core points.
+    let corner = |closest: &CoreClosest| -> Manifold {
+        let normal = if distance > 0.0 {
+            offset / distance
+        } else {
+            reference_normal
+        };
+        let mut manifold = Manifold::EMPTY;
+        manifold.normal = normal;
+        manifold.count = 1;
+        manifold.points[0] = ContactPoint {
+            point: midpoint_between_surfaces(
+                closest.point1,
+                closest.point2,
+                normal,
+                reference.radius,
+                incident.radius,
+            ),
+            penetration: total_radius - distance,
+            id: FeatureId {
+                a: reference.feature(closest.feature1),
+                b: incident.feature(closest.feature2),
+            },
+        };
+        manifold
+    };
+    // Closest points at two vertices along a face normal (parallel edges) are a face contact.
+    let along_face = |normal: Vec2| {
+        distance > 0.0
+            && normal.dot(offset) > 0.0
+            && crate::math::cross(normal, offset).abs() <= FACE_ALIGNMENT_SINE * distance
+    };
+    let local = match (closest.feature1, closest.feature2) {
+        (CoreFeature::Vertex(_), CoreFeature::Vertex(_))
+            if !along_face(reference_normal)
+                && !along_face(-incident.normals[incident_edge_index]) =>
+        {
+            corner(&closest)
+        }
+        // The closest feature of the incident side is the inside of one of its edges: that edge
+        // is the true reference (only possible after the exhaustive search, or within tolerance).
+        (CoreFeature::Vertex(_), CoreFeature::Edge(j)) if exhaustive => {
+            let local = clip_edges(incident, reference, j, margin);
+            if local.is_empty() {
+                return oriented(corner(&closest), flip);
+            }
+            return oriented(local, !flip);
+        }
+        (CoreFeature::Edge(i), _) if exhaustive => clip_edges(reference, incident, i, margin),
+        _ => clip_edges(reference, incident, reference_edge, margin),
+    };
+    if local.is_empty() {
+        return oriented(corner(&closest), flip);
+    }
+    oriented(local, flip)
+}
+
+/// Clipping for overlapping cores, with the deepest incident vertex as a fallback so that
+/// overlapping cores never give an empty manifold.
+#[inline(always)]
+fn clip_or_fallback(
+    reference: Side<'_>,
+    incident: Side<'_>,
+    reference_edge: usize,
+    total_radius: f32,
+    margin: f32,
+) -> Manifold {
+    let local = clip_edges(reference, incident, reference_edge, margin);
+    if !local.is_empty() {
+        return local;
+    }
+    // The deepest incident vertex, measured with the same arithmetic as `max_separation`.
+    let normal = reference.normals[reference_edge];
+    let offset = normal.dot(reference.vertices[reference_edge]);
+    let mut deepest = 0;
+    let mut smallest = f32::INFINITY;
+    for (k, vertex) in incident.vertices.iter().enumerate() {
+        let d = normal.dot(*vertex);
+        if d < smallest {
+            smallest = d;
+            deepest = k;
+        }
+    }
+    let separation = smallest - offset;
+    let vertex = incident.vertices[deepest];
+    let mut manifold = Manifold::EMPTY;
+    manifold.normal = normal;
+    manifold.count = 1;
+    manifold.points[0] = ContactPoint {
+        point: vertex + normal * (0.5 * (reference.radius - incident.radius - separation)),
+        penetration: total_radius - separation,
+        id: FeatureId {
+            a: reference.edge_feature(reference_edge),
+            b: Feature::Vertex(deepest as u8),
+        },
+    };
+    manifold
+}
+
+/// Clips the incident edge (most anti-parallel to the reference normal) to the side planes of
+/// `reference_edge` and keeps the points whose surfaces are at most `margin` apart.
+///
+/// ```text
+/// t = unit tangent of the reference edge v1 -> v2, L = its length
+/// incident surface edge w1' -> w2' = incident edge pushed out by its radius along its normal
+/// clip w1' -> w2' to the side planes 0 <= (w - v1) · t <= L (interpolating along it)
+/// an unclipped end that is the deepest incident vertex w: use w - r_inc n instead (its
+///     rounded surface straight towards the reference face)
+/// for each point q: s = n · (q - v1) - r_ref; keep if s <= margin; place it midway, q - s/2 n
+/// ```
+#[inline(always)]
+fn clip_edges(
+    reference: Side<'_>,
+    incident: Side<'_>,
+    reference_edge: usize,
+    margin: f32,
+) -> Manifold {
+    let normal = reference.normals[reference_edge];
+    let incident_index = incident_edge(normal, incident.normals);
+    let reference_next = reference.next(reference_edge);
+    let incident_next = incident.next(incident_index);
+    let v1 = reference.vertices[reference_edge];
+    let v2 = reference.vertices[reference_next];
+    let tangent = crate::math::left_perp(normal);
+    let edge_length = (v2 - v1).dot(tangent);
+
+    // 1. The incident surface edge with tangential coordinates, lower end first.
+    let w1 = incident.vertices[incident_index];
+    let w2 = incident.vertices[incident_next];
+    let incident_normal = incident.normals[incident_index];
+    let shift = incident_normal * incident.radius;
+    let (s1, s2) = (w1 + shift, w2 + shift);
+    let t1 = (s1 - v1).dot(tangent);
+    let t2 = (s2 - v1).dot(tangent);
+    let reference_face = reference.edge_feature(reference_edge);
+    let incident_edge_feature = incident.edge_feature(incident_index);
+    let (mut low, mut low_t, low_vertex, mut high, mut high_t, high_vertex) = if t1 <= t2 {
+        (s1, t1, incident_index, s2, t2, incident_next)
+    } else {
+        (s2, t2, incident_next, s1, t1, incident_index)
+    };
+    if high_t < 0.0 || low_t > edge_length {
+        return Manifold::EMPTY;
+    }
+    let mut low_id = FeatureId {
+        a: reference_face,
+        b: Feature::Vertex(low_vertex as u8),
+    };
+    let mut high_id = FeatureId {
+        a: reference_face,
+        b: Feature::Vertex(high_vertex as u8),
+    };
+
+    // 2. Clip to the side planes at 0 and L.
+    if low_t < 0.0 {
+        let fraction = (0.0 - low_t) / (high_t - low_t);
+        low += (high - low) * fraction;
+        low_t = 0.0;
+        low_id = FeatureId {
+            a: Feature::Vertex(reference_edge as u8),
+            b: incident_edge_feature,
+        };
+    }
+    if high_t > edge_length {
+        let fraction = (edge_length - low_t) / (high_t - low_t);
+        high = low + (high - low) * fraction;
+        high_t = edge_length;
+        high_id = FeatureId {
+            a: Feature::Vertex(reference_next as u8),
+            b: incident_edge_feature,
+        };
+    }
+
+    // 3. The deepest incident vertex reaches furthest straight down the reference normal.
+    let support_vertex = if normal.dot(w1) <= normal.dot(w2) {
+        incident_index
+    } else {
+        incident_next
+    };
+    let rounded_support = incident.vertices[support_vertex] - normal * incident.radius;
+    let use_support = incident.radius > 0.0;
+    let support_feature = Feature::Vertex(support_vertex as u8);
+
+    let mut candidates = [(low, low_id), (high, high_id)];
+    let mut candidate_count = 2;
+    if high_t - low_t <= 1e-6 * edge_length {
+        // The clipped edge shrank to a point: one contact, the deeper end.
+        if normal.dot(high) < normal.dot(low) {
+            candidates[0] = candidates[1];
+        }
+        candidate_count = 1;
+    }
+
+    // 4. Keep the points within the margin; each sits midway between the two surfaces.
+    let offset = normal.dot(v1);
+    let mut manifold = Manifold::EMPTY;
+    manifold.normal = normal;
+    let mut count = 0;
+    for &(point, id) in &candidates[..candidate_count] {
+        let surface = if use_support && id.b == support_feature {
+            rounded_support
+        } else {
+            point
+        };
+        let separation = normal.dot(surface) - offset - reference.radius;
+        if separation <= margin {
+            manifold.points[count] = ContactPoint {
+                point: surface - normal * (0.5 * separation),
+                penetration: -separation,
+                id,
+            };
+            count += 1;
+        }
+    }
+    manifold.count = count;
+    manifold
+}
