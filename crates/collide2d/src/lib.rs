@@ -68,9 +68,11 @@ pub mod debug;
 pub mod math;
 pub mod query;
 pub mod shape;
+pub mod world;
 
 pub use broad::{BroadPhase, BroadPhaseError, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
 pub use glam;
+pub use world::World;
 pub use math::{Rot, Transform, Vec2};
 pub use query::{cast, collide, collide_all, contacts, overlaps};
 pub use query::{distance, distance_with_cache};

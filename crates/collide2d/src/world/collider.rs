@@ -1,0 +1,205 @@
+//! Colliders: a shape placed on an object, with its layer and flags.
+
+use super::layers::LayerId;
+use super::WorldError;
+use crate::math::{Transform, Vec2};
+use crate::shape::{Aabb, Shape};
+
+/// A platform that only blocks from one side (e.g. jump up through it, stand on it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct OneWay {
+    /// The blocking side, as a unit direction in the collider's local frame (e.g. `+y` for a
+    /// platform you stand on).
+    pub direction: Vec2,
+    /// How deep another shape may be inside and still be pushed out; deeper contacts are from
+    /// the other side and ignored.
+    pub margin: f32,
+}
+
+/// A shape with its placement, layer and flags, ready to insert into a [`World`](crate::World).
+///
+/// The shape is placed by `transform ∘ offset`: the game sets `transform` (its object's pose)
+/// every frame, and `offset` places the shape relative to the object (seed 003).
+///
+/// ```
+/// use collide2d::{shape::{Circle, Shape}, world::Collider, Transform, Vec2};
+/// let collider = Collider::new(Shape::from(Circle::with_radius(0.5)?))
+///     .transform(Transform::new(Vec2::new(3.0, 1.0), 0.0))
+///     .offset(Transform::new(Vec2::new(0.0, 0.5), 0.0))
+///     .sensor(true)
+///     .user_data(42);
+/// assert_eq!(collider.world_transform().p, Vec2::new(3.0, 1.5));
+/// # Ok::<(), collide2d::ShapeError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Collider {
+    pub(crate) shape: Shape,
+    pub(crate) transform: Transform,
+    pub(crate) offset: Transform,
+    pub(crate) layer: LayerId,
+    pub(crate) sensor: bool,
+    pub(crate) enabled: bool,
+    pub(crate) user_data: u64,
+    pub(crate) one_way: Option<OneWay>,
+    pub(crate) category: u32,
+    pub(crate) mask: u32,
+}
+
+impl Collider {
+    /// A collider of `shape` at the origin, on the default layer, solid, enabled.
+    pub fn new(shape: Shape) -> Collider {
+        Collider {
+            shape,
+            transform: Transform::IDENTITY,
+            offset: Transform::IDENTITY,
+            layer: LayerId::DEFAULT,
+            sensor: false,
+            enabled: true,
+            user_data: 0,
+            one_way: None,
+            category: 1,
+            mask: u32::MAX,
+        }
+    }
+
+    /// Sets the object transform.
+    pub fn transform(mut self, transform: Transform) -> Collider {
+        self.transform = transform;
+        self
+    }
+
+    /// Sets the offset of the shape on its object.
+    pub fn offset(mut self, offset: Transform) -> Collider {
+        self.offset = offset;
+        self
+    }
+
+    /// Sets the layer.
+    pub fn layer(mut self, layer: LayerId) -> Collider {
+        self.layer = layer;
+        self
+    }
+
+    /// Makes the collider a sensor: it reports overlaps but has no manifold and blocks nothing.
+    pub fn sensor(mut self, sensor: bool) -> Collider {
+        self.sensor = sensor;
+        self
+    }
+
+    /// Starts the collider enabled or disabled.
+    pub fn enabled(mut self, enabled: bool) -> Collider {
+        self.enabled = enabled;
+        self
+    }
+
+    /// Sets the game's own data for this collider.
+    pub fn user_data(mut self, user_data: u64) -> Collider {
+        self.user_data = user_data;
+        self
+    }
+
+    /// Makes the collider one-way (see [`OneWay`]).
+    pub fn one_way(mut self, direction: Vec2, margin: f32) -> Collider {
+        self.one_way = Some(OneWay { direction, margin });
+        self
+    }
+
+    /// Box2D-style filter bits: a pair passes when each one's `category` meets the other's
+    /// `mask`. Defaults: category `1`, mask all bits. Applied together with the layer matrix.
+    pub fn category_mask(mut self, category: u32, mask: u32) -> Collider {
+        self.category = category;
+        self.mask = mask;
+        self
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// The object transform.
+    pub fn object_transform(&self) -> Transform {
+        self.transform
+    }
+
+    /// The offset of the shape on its object.
+    pub fn shape_offset(&self) -> Transform {
+        self.offset
+    }
+
+    /// Where the shape is: `transform ∘ offset`.
+    pub fn world_transform(&self) -> Transform {
+        self.transform.mul(&self.offset)
+    }
+
+    /// The world bounding box.
+    pub fn aabb(&self) -> Aabb {
+        self.shape.aabb(&self.world_transform())
+    }
+
+    /// The layer.
+    pub fn layer_id(&self) -> LayerId {
+        self.layer
+    }
+
+    /// Whether this is a sensor.
+    pub fn is_sensor(&self) -> bool {
+        self.sensor
+    }
+
+    /// Whether it takes part in updates and queries.
+    pub fn is_enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// The game's data.
+    pub fn data(&self) -> u64 {
+        self.user_data
+    }
+
+    /// The one-way setting, if any.
+    pub fn one_way_setting(&self) -> Option<OneWay> {
+        self.one_way
+    }
+
+    /// The filter category and mask bits.
+    pub fn filter_bits(&self) -> (u32, u32) {
+        (self.category, self.mask)
+    }
+
+    /// The one-way blocking direction in world space.
+    pub(crate) fn one_way_world(&self) -> Option<(Vec2, f32)> {
+        self.one_way
+            .map(|w| (self.world_transform().rotate(w.direction), w.margin))
+    }
+
+    /// Checks every number a user could have set.
+    pub(crate) fn validate(&mut self) -> Result<(), WorldError> {
+        check_transform(&self.transform)?;
+        check_transform(&self.offset)?;
+        if let Some(one_way) = &mut self.one_way {
+            if !one_way.margin.is_finite() || one_way.margin < 0.0 {
+                return Err(WorldError::InvalidOneWay);
+            }
+            one_way.direction = one_way
+                .direction
+                .try_normalize()
+                .ok_or(WorldError::InvalidOneWay)?;
+        }
+        if !self.world_transform().is_finite() || !self.aabb().is_valid() {
+            return Err(WorldError::NonFiniteTransform);
+        }
+        Ok(())
+    }
+}
+
+/// A transform is usable when finite with a (nearly) unit rotation.
+pub(crate) fn check_transform(xf: &Transform) -> Result<(), WorldError> {
+    let length_squared = xf.q.c * xf.q.c + xf.q.s * xf.q.s;
+    if !xf.is_finite() || (length_squared - 1.0).abs() > 1e-3 {
+        return Err(WorldError::NonFiniteTransform);
+    }
+    Ok(())
+}

@@ -1,0 +1,197 @@
+//! Model-based test of the world: random operations checked against a brute-force reference.
+
+mod support;
+
+use collide2d::query::{collide, overlaps};
+use collide2d::shape::{Circle, Polygon, Shape};
+use collide2d::world::{
+    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, LayerId, World, WorldError,
+};
+use collide2d::{Transform, Vec2};
+use std::collections::{BTreeMap, BTreeSet};
+use support::Rng;
+
+/// What the reference remembers of each collider.
+#[derive(Clone)]
+struct Model {
+    collider: Collider,
+}
+
+fn random_collider(rng: &mut Rng, layers: &[LayerId]) -> Collider {
+    let shape = match rng.below(4) {
+        0 => Shape::from(Circle::with_radius(rng.range(0.2, 1.0)).unwrap()),
+        1 => Shape::from(Polygon::rect(rng.range(0.3, 2.0), rng.range(0.3, 2.0)).unwrap()),
+        2 => Shape::from(Polygon::regular(3 + rng.below(5), rng.range(0.3, 1.0)).unwrap()),
+        _ => Shape::from(
+            collide2d::shape::Capsule::new(Vec2::ZERO, Vec2::new(rng.range(0.2, 1.5), 0.0), rng.range(0.1, 0.5)).unwrap(),
+        ),
+    };
+    let mut collider = Collider::new(shape)
+        .transform(Transform::new(rng.point(6.0), rng.angle()))
+        .layer(layers[rng.below(layers.len())])
+        .sensor(rng.below(6) == 0);
+    if rng.below(5) == 0 {
+        collider = collider.offset(Transform::new(rng.point(0.5), rng.angle()));
+    }
+    if rng.below(8) == 0 {
+        collider = collider.category_mask(1 << rng.below(3), 0b101 | (1 << rng.below(3)));
+    }
+    collider
+}
+
+/// The pairs that touch, by brute force over every pair.
+fn reference_pairs(world: &World, models: &BTreeMap<ColliderHandle, Model>) -> BTreeSet<(ColliderHandle, ColliderHandle)> {
+    let mut touching = BTreeSet::new();
+    let live: Vec<(&ColliderHandle, &Model)> = models.iter().filter(|(_, m)| m.collider.is_enabled()).collect();
+    for i in 0..live.len() {
+        for j in i + 1..live.len() {
+            let (ha, a) = (live[i].0, &live[i].1.collider);
+            let (hb, b) = (live[j].0, &live[j].1.collider);
+            let (cat_a, mask_a) = a.filter_bits();
+            let (cat_b, mask_b) = b.filter_bits();
+            if !world.layers().collides(a.layer_id(), b.layer_id()) || cat_a & mask_b == 0 || cat_b & mask_a == 0 {
+                continue;
+            }
+            let (xa, xb) = (a.world_transform(), b.world_transform());
+            let touch = if a.is_sensor() || b.is_sensor() {
+                overlaps(a.shape(), &xa, b.shape(), &xb)
+            } else {
+                !collide(a.shape(), &xa, b.shape(), &xb).is_empty()
+            };
+            if touch {
+                touching.insert((*ha, *hb));
+            }
+        }
+    }
+    touching
+}
+
+fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
+    let mut rng = Rng(seed);
+    let mut world = World::with_broad_phase(kind).unwrap();
+    let mut layers = vec![LayerId::DEFAULT];
+    for name in ["Player", "Monster", "Bullet"] {
+        layers.push(world.layers_mut().add(name).unwrap());
+    }
+    let mut models: BTreeMap<ColliderHandle, Model> = BTreeMap::new();
+    let mut previous: BTreeSet<(ColliderHandle, ColliderHandle)> = BTreeSet::new();
+    let mut open: BTreeSet<(ColliderHandle, ColliderHandle)> = BTreeSet::new();
+    let mut removed: Vec<ColliderHandle> = Vec::new();
+    let mut digest = 0xcbf29ce484222325u64;
+    for step in 0..operations {
+        let handles: Vec<ColliderHandle> = models.keys().copied().collect();
+        let pick = |rng: &mut Rng| handles[rng.below(handles.len())];
+        match rng.below(10) {
+            0 | 1 if models.len() < 40 => {
+                let collider = random_collider(&mut rng, &layers);
+                let handle = world.insert(collider.clone()).unwrap();
+                models.insert(handle, Model { collider });
+            }
+            2 | 3 if !handles.is_empty() => {
+                let h = pick(&mut rng);
+                let xf = Transform::new(rng.point(6.0), rng.angle());
+                world.set_transform(h, xf).unwrap();
+                let m = models.get_mut(&h).unwrap();
+                m.collider = m.collider.clone().transform(xf);
+            }
+            4 if !handles.is_empty() => {
+                let h = pick(&mut rng);
+                world.remove(h).unwrap();
+                models.remove(&h);
+                removed.push(h);
+            }
+            5 if !handles.is_empty() => {
+                let h = pick(&mut rng);
+                let enabled = rng.below(2) == 0;
+                world.set_enabled(h, enabled).unwrap();
+                let m = models.get_mut(&h).unwrap();
+                m.collider = m.collider.clone().enabled(enabled);
+            }
+            6 if !handles.is_empty() => {
+                let h = pick(&mut rng);
+                let layer = layers[rng.below(layers.len())];
+                world.set_layer(h, layer).unwrap();
+                let m = models.get_mut(&h).unwrap();
+                m.collider = m.collider.clone().layer(layer);
+            }
+            7 => {
+                let (a, b) = (layers[rng.below(4)], layers[rng.below(4)]);
+                if rng.below(2) == 0 {
+                    world.layers_mut().disable(a, b);
+                } else {
+                    world.layers_mut().enable(a, b);
+                }
+            }
+            8 if !removed.is_empty() => {
+                // Stale handles are refused and change nothing.
+                let stale = removed[rng.below(removed.len())];
+                assert_eq!(world.set_transform(stale, Transform::IDENTITY), Err(WorldError::StaleHandle(stale)));
+                assert!(world.remove(stale).is_err());
+            }
+            _ => {
+                let events = world.update().to_vec();
+                let now = reference_pairs(&world, &models);
+                let mut began = BTreeSet::new();
+                let mut ended = BTreeSet::new();
+                let mut stayed = BTreeSet::new();
+                let mut last: Option<(ColliderHandle, ColliderHandle)> = None;
+                for event in &events {
+                    let pair = event.pair();
+                    assert!(pair.0 < pair.1, "seed {seed} step {step}: unordered pair");
+                    assert!(last.is_none_or(|l| l < pair), "seed {seed} step {step}: events not sorted");
+                    last = Some(pair);
+                    match event {
+                        CollisionEvent::Begin { .. } => {
+                            assert!(open.insert(pair), "seed {seed} step {step}: two Begins without an End");
+                            began.insert(pair);
+                        }
+                        CollisionEvent::End { .. } => {
+                            assert!(open.remove(&pair), "seed {seed} step {step}: End without Begin");
+                            ended.insert(pair);
+                        }
+                        CollisionEvent::Stay { .. } => {
+                            stayed.insert(pair);
+                        }
+                    }
+                    digest = (digest ^ format!("{event:?}").len() as u64 ^ (pair.0.index() as u64) << 20 ^ pair.1.index() as u64)
+                        .wrapping_mul(0x100000001b3);
+                }
+                let expected_began: BTreeSet<_> = now.difference(&previous).copied().collect();
+                let expected_ended: BTreeSet<_> = previous.difference(&now).copied().collect();
+                let expected_stayed: BTreeSet<_> = now.intersection(&previous).copied().collect();
+                assert_eq!(began, expected_began, "seed {seed} step {step} ({kind:?}): Begin");
+                assert_eq!(ended, expected_ended, "seed {seed} step {step} ({kind:?}): End");
+                assert_eq!(stayed, expected_stayed, "seed {seed} step {step} ({kind:?}): Stay");
+                assert_eq!(open, now);
+                previous = now;
+            }
+        }
+    }
+    digest
+}
+
+#[test]
+fn events_match_brute_force_for_every_broad_phase() {
+    let kinds = [
+        BroadPhaseKind::Tree,
+        BroadPhaseKind::Grid { cell_size: 1.5 },
+        BroadPhaseKind::SweepAndPrune,
+    ];
+    for (k, kind) in kinds.into_iter().enumerate() {
+        for scenario in 0..400 {
+            run_scenario(0x3000 + scenario * 7 + k as u64, kind, 250);
+        }
+    }
+}
+
+#[test]
+fn the_same_operations_give_the_same_events() {
+    for scenario in 0..50 {
+        let first = run_scenario(0x77 + scenario, BroadPhaseKind::Tree, 250);
+        let second = run_scenario(0x77 + scenario, BroadPhaseKind::Tree, 250);
+        assert_eq!(first, second);
+        // And the broad phase does not change them.
+        let grid = run_scenario(0x77 + scenario, BroadPhaseKind::Grid { cell_size: 2.0 }, 250);
+        assert_eq!(first, grid);
+    }
+}
