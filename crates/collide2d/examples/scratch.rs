@@ -1,27 +1,69 @@
 use collide2d::query::*;
+use collide2d::shape::*;
+use collide2d::world::*;
 use collide2d::*;
-use std::hint::black_box;
 fn main() {
-    let shape = Shape::from(Polygon::regular(8, 1.0).unwrap());
-    let mut seed = 7u64;
-    let mut unit = || { seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); (seed >> 40) as f32 / (1u64 << 24) as f32 };
-    let mut cases = vec![];
-    for _ in 0..256 {
-        let xf = Transform::new(Vec2::new(unit()*20.0-10.0, unit()*20.0-10.0), unit()*6.0-3.0);
-        let origin = xf.p + Vec2::from_angle(unit()*6.0-3.0) * 5.0;
-        let target = xf.p + Vec2::new(unit()*2.4-1.2, unit()*2.4-1.2);
-        cases.push((xf, Ray::new(origin, target - origin, 20.0).unwrap(), target - origin));
+    let mut world = World::new();
+    for i in 0..100 {
+        world
+            .insert(
+                Collider::new(Shape::from(Polygon::rect(1.0, 1.0).unwrap()))
+                    .transform(Transform::new(Vec2::new(i as f32 + 0.5, -0.5), 0.0)),
+            )
+            .unwrap();
     }
-    let mode = std::env::args().nth(1).unwrap_or_default();
-    let mut hits = 0;
-    for i in 0..200_000 {
-        let (xf, ray, motion) = &cases[i % 256];
-        if mode == "ray" {
-            if black_box(shape.ray_cast(black_box(xf), black_box(ray))).is_some() { hits += 1; }
-        } else {
-            let a = Sweep::linear(&Transform::new(ray.origin, 0.3), *motion * 1.5);
-            if black_box(cast(&shape, &a, &shape, &Sweep::fixed(xf), CastOptions::default())).is_some() { hits += 1; }
+    for (size, speed) in [(0.8f32, 0.05f32), (0.5, 0.13), (0.9, 0.3), (1.0, 0.5)] {
+        let hero = world
+            .insert(
+                Collider::new(Shape::from(Polygon::rect(size, size).unwrap()))
+                    .transform(Transform::new(Vec2::new(1.0, 0.5 * size + 0.01), 0.0)),
+            )
+            .unwrap();
+        let mut x = 1.0;
+        while x < 95.0 {
+            let before = world.get(hero).unwrap().world_transform();
+            let result = world
+                .move_and_slide(hero, Vec2::new(speed, -0.02), MoveOptions::default())
+                .unwrap();
+            if (result.moved.x - speed).abs() > 1e-4 {
+                println!("size {size} speed {speed} at {:?}: {result:?}", before.p);
+                let shape = Shape::from(Polygon::rect(size, size).unwrap());
+                for (h, c) in world.iter() {
+                    if h == hero {
+                        continue;
+                    }
+                    let xf = before;
+                    let d = distance(&shape, &xf, c.shape(), &c.world_transform());
+                    if d.distance < 0.05 {
+                        println!(" tile {:?} d {d:?}", c.world_transform().p);
+                        let hit = cast(
+                            &shape,
+                            &Sweep::linear(&xf, Vec2::new(speed, -0.02)),
+                            c.shape(),
+                            &Sweep::fixed(&c.world_transform()),
+                            CastOptions {
+                                target_separation: 0.01,
+                                ..Default::default()
+                            },
+                        );
+                        println!("   cast {hit:?}");
+                        let hit = cast(
+                            &shape,
+                            &Sweep::linear(&xf, Vec2::new(speed, 0.0)),
+                            c.shape(),
+                            &Sweep::fixed(&c.world_transform()),
+                            CastOptions {
+                                target_separation: 0.01,
+                                ..Default::default()
+                            },
+                        );
+                        println!("   cast horizontal {hit:?}");
+                    }
+                }
+                return;
+            }
+            x += result.moved.x;
         }
+        world.remove(hero).unwrap();
     }
-    println!("{hits}");
 }

@@ -72,13 +72,13 @@ pub mod world;
 
 pub use broad::{BroadPhase, BroadPhaseError, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
 pub use glam;
-pub use world::World;
 pub use math::{Rot, Transform, Vec2};
 pub use query::{cast, collide, collide_all, contacts, overlaps};
 pub use query::{distance, distance_with_cache};
 pub use shape::{
     Aabb, Capsule, Circle, Compound, PointProjection, Polygon, Segment, Shape, ShapeError,
 };
+pub use world::World;
 
 /// The README's example, compiled and run as a doc-test.
 #[cfg(doctest)]

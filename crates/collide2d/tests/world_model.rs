@@ -23,7 +23,12 @@ fn random_collider(rng: &mut Rng, layers: &[LayerId]) -> Collider {
         1 => Shape::from(Polygon::rect(rng.range(0.3, 2.0), rng.range(0.3, 2.0)).unwrap()),
         2 => Shape::from(Polygon::regular(3 + rng.below(5), rng.range(0.3, 1.0)).unwrap()),
         _ => Shape::from(
-            collide2d::shape::Capsule::new(Vec2::ZERO, Vec2::new(rng.range(0.2, 1.5), 0.0), rng.range(0.1, 0.5)).unwrap(),
+            collide2d::shape::Capsule::new(
+                Vec2::ZERO,
+                Vec2::new(rng.range(0.2, 1.5), 0.0),
+                rng.range(0.1, 0.5),
+            )
+            .unwrap(),
         ),
     };
     let mut collider = Collider::new(shape)
@@ -40,16 +45,25 @@ fn random_collider(rng: &mut Rng, layers: &[LayerId]) -> Collider {
 }
 
 /// The pairs that touch, by brute force over every pair.
-fn reference_pairs(world: &World, models: &BTreeMap<ColliderHandle, Model>) -> BTreeSet<(ColliderHandle, ColliderHandle)> {
+fn reference_pairs(
+    world: &World,
+    models: &BTreeMap<ColliderHandle, Model>,
+) -> BTreeSet<(ColliderHandle, ColliderHandle)> {
     let mut touching = BTreeSet::new();
-    let live: Vec<(&ColliderHandle, &Model)> = models.iter().filter(|(_, m)| m.collider.is_enabled()).collect();
+    let live: Vec<(&ColliderHandle, &Model)> = models
+        .iter()
+        .filter(|(_, m)| m.collider.is_enabled())
+        .collect();
     for i in 0..live.len() {
         for j in i + 1..live.len() {
             let (ha, a) = (live[i].0, &live[i].1.collider);
             let (hb, b) = (live[j].0, &live[j].1.collider);
             let (cat_a, mask_a) = a.filter_bits();
             let (cat_b, mask_b) = b.filter_bits();
-            if !world.layers().collides(a.layer_id(), b.layer_id()) || cat_a & mask_b == 0 || cat_b & mask_a == 0 {
+            if !world.layers().collides(a.layer_id(), b.layer_id())
+                || cat_a & mask_b == 0
+                || cat_b & mask_a == 0
+            {
                 continue;
             }
             let (xa, xb) = (a.world_transform(), b.world_transform());
@@ -125,7 +139,10 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
             8 if !removed.is_empty() => {
                 // Stale handles are refused and change nothing.
                 let stale = removed[rng.below(removed.len())];
-                assert_eq!(world.set_transform(stale, Transform::IDENTITY), Err(WorldError::StaleHandle(stale)));
+                assert_eq!(
+                    world.set_transform(stale, Transform::IDENTITY),
+                    Err(WorldError::StaleHandle(stale))
+                );
                 assert!(world.remove(stale).is_err());
             }
             _ => {
@@ -138,30 +155,51 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
                 for event in &events {
                     let pair = event.pair();
                     assert!(pair.0 < pair.1, "seed {seed} step {step}: unordered pair");
-                    assert!(last.is_none_or(|l| l < pair), "seed {seed} step {step}: events not sorted");
+                    assert!(
+                        last.is_none_or(|l| l < pair),
+                        "seed {seed} step {step}: events not sorted"
+                    );
                     last = Some(pair);
                     match event {
                         CollisionEvent::Begin { .. } => {
-                            assert!(open.insert(pair), "seed {seed} step {step}: two Begins without an End");
+                            assert!(
+                                open.insert(pair),
+                                "seed {seed} step {step}: two Begins without an End"
+                            );
                             began.insert(pair);
                         }
                         CollisionEvent::End { .. } => {
-                            assert!(open.remove(&pair), "seed {seed} step {step}: End without Begin");
+                            assert!(
+                                open.remove(&pair),
+                                "seed {seed} step {step}: End without Begin"
+                            );
                             ended.insert(pair);
                         }
                         CollisionEvent::Stay { .. } => {
                             stayed.insert(pair);
                         }
                     }
-                    digest = (digest ^ format!("{event:?}").len() as u64 ^ (pair.0.index() as u64) << 20 ^ pair.1.index() as u64)
+                    digest = (digest
+                        ^ format!("{event:?}").len() as u64
+                        ^ (pair.0.index() as u64) << 20
+                        ^ pair.1.index() as u64)
                         .wrapping_mul(0x100000001b3);
                 }
                 let expected_began: BTreeSet<_> = now.difference(&previous).copied().collect();
                 let expected_ended: BTreeSet<_> = previous.difference(&now).copied().collect();
                 let expected_stayed: BTreeSet<_> = now.intersection(&previous).copied().collect();
-                assert_eq!(began, expected_began, "seed {seed} step {step} ({kind:?}): Begin");
-                assert_eq!(ended, expected_ended, "seed {seed} step {step} ({kind:?}): End");
-                assert_eq!(stayed, expected_stayed, "seed {seed} step {step} ({kind:?}): Stay");
+                assert_eq!(
+                    began, expected_began,
+                    "seed {seed} step {step} ({kind:?}): Begin"
+                );
+                assert_eq!(
+                    ended, expected_ended,
+                    "seed {seed} step {step} ({kind:?}): End"
+                );
+                assert_eq!(
+                    stayed, expected_stayed,
+                    "seed {seed} step {step} ({kind:?}): Stay"
+                );
                 assert_eq!(open, now);
                 previous = now;
             }
@@ -191,7 +229,11 @@ fn the_same_operations_give_the_same_events() {
         let second = run_scenario(0x77 + scenario, BroadPhaseKind::Tree, 250);
         assert_eq!(first, second);
         // And the broad phase does not change them.
-        let grid = run_scenario(0x77 + scenario, BroadPhaseKind::Grid { cell_size: 2.0 }, 250);
+        let grid = run_scenario(
+            0x77 + scenario,
+            BroadPhaseKind::Grid { cell_size: 2.0 },
+            250,
+        );
         assert_eq!(first, grid);
     }
 }

@@ -123,84 +123,6 @@ pub fn cast(
     }
 }
 
-/// Conservative advancement for two convex shapes that only translate, done in A's frame.
-///
-/// Without rotation B's placement relative to A moves on a straight line, so no trigonometry is
-/// needed per step, and the gap is a convex function of `t`: stepping by gap / closing speed
-/// along the current normal (a Newton step) never passes the first contact.
-fn linear_advancement(
-    proxy_a: &ConvexProxy,
-    sweep_a: &Sweep,
-    proxy_b: &ConvexProxy,
-    sweep_b: &Sweep,
-    opts: &CastOptions,
-) -> Option<CastHit> {
-    let start_a = sweep_a.transform_at(0.0);
-    let b_in_a_start = start_a.inv_mul(&sweep_b.transform_at(0.0));
-    let local_motion = start_a.rotate_inv(sweep_b.translation() - sweep_a.translation());
-    let radii = proxy_a.radius() + proxy_b.radius();
-    let target = opts.target_separation;
-    let mut cache = SimplexCache::default();
-    let mut t = 0.0f32;
-    let mut last_normal: Option<Vec2> = None;
-    let mut iteration = 0;
-    let hit = loop {
-        let b_in_a = Transform {
-            p: b_in_a_start.p + local_motion * t,
-            q: b_in_a_start.q,
-        };
-        let cores = gjk_distance(proxy_a, proxy_b, &b_in_a, &mut cache);
-        let gap = (cores.distance - radii).max(0.0);
-        // A normal from cores closer than a fraction of the tolerance is rounding noise; the
-        // previous step's normal is then the better one.
-        let well_defined = cores.distance > 0.1 * opts.tolerance
-            || (cores.distance > 0.0 && last_normal.is_none());
-        let normal = if well_defined {
-            (cores.point_b - cores.point_a) / cores.distance
-        } else {
-            last_normal.unwrap_or_else(|| {
-                (b_in_a.p)
-                    .try_normalize()
-                    .or_else(|| local_motion.try_normalize())
-                    .unwrap_or(Vec2::X)
-            })
-        };
-        last_normal = Some(normal);
-        let closing = -local_motion.dot(normal);
-        let midpoint =
-            cores.point_a + normal * (0.5 * (cores.distance + proxy_a.radius() - proxy_b.radius()));
-        if gap <= target + opts.tolerance {
-            if iteration == 0 && !opts.separating_overlap_hits && closing <= opts.tolerance {
-                return None;
-            }
-            break (t, normal, midpoint, true);
-        }
-        iteration += 1;
-        if closing <= 0.0 {
-            return None;
-        }
-        t += (gap - target) / closing;
-        if t > 1.0 {
-            return None;
-        }
-        if iteration >= opts.max_iterations.max(1) {
-            break (t, normal, midpoint, false);
-        }
-    };
-    let (t, local_normal, local_point, converged) = hit;
-    // A's placement at time t: its start rotation, translated.
-    let xf_a = Transform {
-        p: start_a.p + sweep_a.translation() * t,
-        q: start_a.q,
-    };
-    Some(CastHit {
-        t,
-        point: xf_a.apply(local_point),
-        normal: xf_a.rotate(local_normal),
-        converged,
-    })
-}
-
 /// The sweep of a compound's child: the parent's motion with the rotation centre expressed in
 /// the child's frame and the child's own angle added.
 fn child_sweep(parent: &Sweep, child_xf: &Transform) -> Sweep {
@@ -287,6 +209,171 @@ fn cast_analytic(
     }
 }
 
+/// The gap, normal (A to B) and contact midpoint of a pair at one time, in some frame.
+#[derive(Clone, Copy, Debug)]
+struct Probe {
+    gap: f32,
+    normal: Vec2,
+    point: Vec2,
+}
+
+/// How the gap between two moving shapes is measured: `probe(t, previous_normal)`, and an
+/// upper bound on how fast the gap can close along a normal (per unit `t`).
+trait GapFunction {
+    fn probe(&mut self, t: f32, previous_normal: Option<Vec2>) -> Probe;
+    fn closing_bound(&self, normal: Vec2) -> f32;
+}
+
+/// Advances `t` from `start` until the gap is at most `stop`, aiming each step at `aim`
+/// (below `stop`, so that the steps end): returns the time with its probe, `None` when the gap
+/// stays above `stop` through `t = 1`. Also returns whether it converged (it reports the time
+/// reached, early, when the iterations run out).
+fn march(
+    gaps: &mut impl GapFunction,
+    start: f32,
+    first: Probe,
+    aim: f32,
+    stop: f32,
+    max_iterations: u32,
+) -> Option<(f32, Probe, bool)> {
+    let mut t = start;
+    let mut probe = first;
+    for _ in 0..max_iterations.max(1) {
+        if probe.gap <= stop {
+            return Some((t, probe, true));
+        }
+        let bound = gaps.closing_bound(probe.normal);
+        if bound <= 0.0 {
+            return None;
+        }
+        t += (probe.gap - aim) / bound;
+        if t > 1.0 {
+            return None;
+        }
+        probe = gaps.probe(t, Some(probe.normal));
+    }
+    Some((t, probe, probe.gap <= stop))
+}
+
+/// The time-of-impact logic shared by every convex pair.
+///
+/// 1. Measure the gap at `t = 0`.
+/// 2. Already within `target + tolerance`: with `separating_overlap_hits`, a hit at 0. Deeper
+///    than `target − tolerance` (inside the skin): a hit at 0 if approaching. Within the band
+///    around the target (a mover resting a skin away): a hit at 0 only if the gap really closes
+///    by more than the tolerance during the step — sliding along a surface, or across the seam
+///    between two tiles, is not a hit.
+/// 3. Otherwise march to the first time the gap is within tolerance of the target.
+fn time_of_impact(gaps: &mut impl GapFunction, opts: &CastOptions) -> Option<(f32, Probe, bool)> {
+    let target = opts.target_separation;
+    let tolerance = opts.tolerance;
+    let first = gaps.probe(0.0, None);
+    if first.gap <= target + tolerance {
+        if opts.separating_overlap_hits {
+            return Some((0.0, first, true));
+        }
+        if first.gap < target - tolerance {
+            return (gaps.closing_bound(first.normal) > tolerance).then_some((0.0, first, true));
+        }
+        let closes = march(
+            gaps,
+            0.0,
+            first,
+            first.gap - 2.0 * tolerance,
+            first.gap - tolerance,
+            opts.max_iterations,
+        );
+        return closes.map(|_| (0.0, first, true));
+    }
+    march(
+        gaps,
+        0.0,
+        first,
+        target,
+        target + tolerance,
+        opts.max_iterations,
+    )
+}
+
+/// Two convex shapes that only translate, measured in A's starting frame: B's placement
+/// relative to A moves on a straight line, so no trigonometry is needed per step, and the gap is
+/// a convex function of `t` (a Newton step along the current normal never passes the first
+/// contact).
+struct LinearGap<'a> {
+    proxy_a: &'a ConvexProxy<'a>,
+    proxy_b: &'a ConvexProxy<'a>,
+    b_in_a_start: Transform,
+    local_motion: Vec2,
+    tolerance: f32,
+    cache: SimplexCache,
+}
+
+impl GapFunction for LinearGap<'_> {
+    fn probe(&mut self, t: f32, previous_normal: Option<Vec2>) -> Probe {
+        let b_in_a = Transform {
+            p: self.b_in_a_start.p + self.local_motion * t,
+            q: self.b_in_a_start.q,
+        };
+        let cores = gjk_distance(self.proxy_a, self.proxy_b, &b_in_a, &mut self.cache);
+        let (radius_a, radius_b) = (self.proxy_a.radius(), self.proxy_b.radius());
+        // A normal from cores closer than a fraction of the tolerance is rounding noise; the
+        // previous step's normal is then the better one.
+        let well_defined = cores.distance > 0.1 * self.tolerance
+            || (cores.distance > 0.0 && previous_normal.is_none());
+        let normal = if well_defined {
+            (cores.point_b - cores.point_a) / cores.distance
+        } else {
+            previous_normal.unwrap_or_else(|| {
+                b_in_a
+                    .p
+                    .try_normalize()
+                    .or_else(|| (-self.local_motion).try_normalize())
+                    .unwrap_or(Vec2::X)
+            })
+        };
+        Probe {
+            gap: (cores.distance - radius_a - radius_b).max(0.0),
+            normal,
+            point: cores.point_a + normal * (0.5 * (cores.distance + radius_a - radius_b)),
+        }
+    }
+
+    fn closing_bound(&self, normal: Vec2) -> f32 {
+        -self.local_motion.dot(normal)
+    }
+}
+
+/// Time of impact for two convex shapes that only translate (see [`LinearGap`]).
+fn linear_advancement(
+    proxy_a: &ConvexProxy,
+    sweep_a: &Sweep,
+    proxy_b: &ConvexProxy,
+    sweep_b: &Sweep,
+    opts: &CastOptions,
+) -> Option<CastHit> {
+    let start_a = sweep_a.transform_at(0.0);
+    let mut gaps = LinearGap {
+        proxy_a,
+        proxy_b,
+        b_in_a_start: start_a.inv_mul(&sweep_b.transform_at(0.0)),
+        local_motion: start_a.rotate_inv(sweep_b.translation() - sweep_a.translation()),
+        tolerance: opts.tolerance,
+        cache: SimplexCache::default(),
+    };
+    let (t, probe, converged) = time_of_impact(&mut gaps, opts)?;
+    // A's placement at time t: its start rotation, translated.
+    let xf_a = Transform {
+        p: start_a.p + sweep_a.translation() * t,
+        q: start_a.q,
+    };
+    Some(CastHit {
+        t,
+        point: xf_a.apply(probe.point),
+        normal: xf_a.rotate(probe.normal),
+        converged,
+    })
+}
+
 /// The largest distance from a sweep's rotation centre to any point of the shape: how far a
 /// point of the shape can move per radian of rotation.
 fn reach_from_center(shape: &Shape, local_center: Vec2) -> f32 {
@@ -302,15 +389,50 @@ fn reach_from_center(shape: &Shape, local_center: Vec2) -> f32 {
     .fold(0.0, f32::max)
 }
 
-/// Conservative advancement for a convex pair (Mirtich, "Impulse-based Dynamic Simulation of
-/// Rigid Body Systems", 1996, §2.3; Coumans, "Continuous Collision Detection and Physics", 2005).
+/// Two shapes moving with rotation, measured in world space with GJK at each time.
 ///
-/// 1. At the current time `t`, measure the gap `d` and the normal `n` with GJK (warm-started).
-/// 2. If `d` is within tolerance of the target, report the hit at `t`.
-/// 3. Bound the closing speed over the rest of the step: the relative translation's component
-///    along `n` (exact for pure translation, where the gap is convex in `t`) plus `|ω| r` for
-///    each shape, `r` being its farthest point from its rotation centre.
-/// 4. Advance `t` by `(d − target) / bound`; a bound ≤ 0 or `t > 1` means no hit.
+/// The closing bound is Mirtich's: the relative translation along the normal plus `|ω| r` for
+/// each shape, `r` its farthest point from its rotation centre (Mirtich, "Impulse-based Dynamic
+/// Simulation of Rigid Body Systems", 1996, §2.3; Coumans, "Continuous Collision Detection and
+/// Physics", 2005).
+struct RotatingGap<'a> {
+    a: &'a Shape,
+    sweep_a: &'a Sweep,
+    b: &'a Shape,
+    sweep_b: &'a Sweep,
+    relative_translation: Vec2,
+    angular_reach: f32,
+    tolerance: f32,
+    cache: SimplexCache,
+}
+
+impl GapFunction for RotatingGap<'_> {
+    fn probe(&mut self, t: f32, previous_normal: Option<Vec2>) -> Probe {
+        let xf_a = self.sweep_a.transform_at(t);
+        let xf_b = self.sweep_b.transform_at(t);
+        let output = distance_with_cache(self.a, &xf_a, self.b, &xf_b, &mut self.cache);
+        // Near exact contact the normal is rounding noise: keep the previous step's.
+        let well_defined = output.normal != Vec2::ZERO
+            && (output.distance > 0.1 * self.tolerance || previous_normal.is_none());
+        let normal = if well_defined {
+            output.normal
+        } else {
+            previous_normal
+                .unwrap_or_else(|| fallback_normal(&xf_a, &xf_b, self.relative_translation))
+        };
+        Probe {
+            gap: output.distance,
+            normal,
+            point: 0.5 * (output.point_a + output.point_b),
+        }
+    }
+
+    fn closing_bound(&self, normal: Vec2) -> f32 {
+        (-self.relative_translation.dot(normal)).max(0.0) + self.angular_reach
+    }
+}
+
+/// Time of impact for any convex pair, rotation included (see [`RotatingGap`]).
 fn conservative_advancement(
     a: &Shape,
     sweep_a: &Sweep,
@@ -318,72 +440,23 @@ fn conservative_advancement(
     sweep_b: &Sweep,
     opts: &CastOptions,
 ) -> Option<CastHit> {
-    let relative_translation = sweep_b.translation() - sweep_a.translation();
-    let angular_reach = sweep_a.rotation().abs() * reach_from_center(a, sweep_a.local_center)
-        + sweep_b.rotation().abs() * reach_from_center(b, sweep_b.local_center);
-    let target = opts.target_separation;
-    let mut cache = SimplexCache::default();
-    let mut t = 0.0f32;
-    // The last well-defined normal: when a step lands exactly in contact (zero distance, e.g.
-    // crossing segments), GJK has no normal and the approach direction is the best one.
-    let mut last_normal: Option<Vec2> = None;
-    for iteration in 0..opts.max_iterations.max(1) {
-        // 1. Gap and normal now.
-        let xf_a = sweep_a.transform_at(t);
-        let xf_b = sweep_b.transform_at(t);
-        let output = distance_with_cache(a, &xf_a, b, &xf_b, &mut cache);
-        // Near exact contact the normal is rounding noise: keep the previous step's.
-        let well_defined = output.normal != Vec2::ZERO
-            && (output.distance > 0.1 * opts.tolerance || last_normal.is_none());
-        let normal = if well_defined {
-            output.normal
-        } else {
-            last_normal.unwrap_or_else(|| fallback_normal(&xf_a, &xf_b, relative_translation))
-        };
-        last_normal = Some(normal);
-        let gap = output.distance;
-        // The closing speed along the normal (per unit t) and its upper bound.
-        let closing = -relative_translation.dot(normal);
-        // 2. Close enough.
-        if gap <= target + opts.tolerance {
-            if iteration == 0 && !opts.separating_overlap_hits {
-                // Already at the target at the start: a hit only if the gap can still close by
-                // more than the tolerance over the step (a mover may slide along or leave).
-                if closing + angular_reach <= opts.tolerance {
-                    return None;
-                }
-            }
-            return Some(CastHit {
-                t,
-                point: 0.5 * (output.point_a + output.point_b),
-                normal,
-                converged: true,
-            });
-        }
-        // 3. Bound on how fast the gap can close.
-        let bound = closing.max(0.0) + angular_reach;
-        if bound <= 0.0 {
-            return None;
-        }
-        // 4. Advance.
-        t += (gap - target) / bound;
-        if t > 1.0 {
-            return None;
-        }
-    }
-    // Out of iterations while still approaching: report the (early) time reached.
-    let xf_a = sweep_a.transform_at(t);
-    let xf_b = sweep_b.transform_at(t);
-    let output = distance_with_cache(a, &xf_a, b, &xf_b, &mut cache);
+    let mut gaps = RotatingGap {
+        a,
+        sweep_a,
+        b,
+        sweep_b,
+        relative_translation: sweep_b.translation() - sweep_a.translation(),
+        angular_reach: sweep_a.rotation().abs() * reach_from_center(a, sweep_a.local_center)
+            + sweep_b.rotation().abs() * reach_from_center(b, sweep_b.local_center),
+        tolerance: opts.tolerance,
+        cache: SimplexCache::default(),
+    };
+    let (t, probe, converged) = time_of_impact(&mut gaps, opts)?;
     Some(CastHit {
         t,
-        point: 0.5 * (output.point_a + output.point_b),
-        normal: if output.normal != Vec2::ZERO {
-            output.normal
-        } else {
-            last_normal.unwrap_or_else(|| fallback_normal(&xf_a, &xf_b, relative_translation))
-        },
-        converged: output.distance <= target + opts.tolerance,
+        point: probe.point,
+        normal: probe.normal,
+        converged,
     })
 }
 

@@ -3,6 +3,8 @@
 use super::{check_vector, ColliderHandle, QueryFilter, World, WorldError};
 use crate::math::Vec2;
 use crate::query::CastOptions;
+use crate::shape::{Polygon, Shape};
+use crate::Transform;
 
 /// Settings for [`World::move_and_slide`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -115,13 +117,25 @@ impl World {
             if remaining.length() <= 1e-6 * scale {
                 break;
             }
-            let Some(found) = self.cast_shape(&shape, &position, remaining, &filter, cast_options)?
+            let Some(found) =
+                self.cast_shape(&shape, &position, remaining, &filter, cast_options)?
             else {
                 position.p += remaining;
                 break;
             };
             position.p += remaining * found.hit.t;
-            let normal = -found.hit.normal;
+            // Slide along a face normal: for two polygons, the separating axis of largest
+            // separation. The cast's closest-point direction leans on a corner at a seam between
+            // two tiles (the character hovers a skin above both) and would push it sideways.
+            let obstacle = self.get(found.collider)?;
+            let normal = face_normal(
+                &shape,
+                &position,
+                &obstacle.shape,
+                &obstacle.world_transform(),
+            )
+            .filter(|n| n.dot(found.hit.normal) < 0.0)
+            .unwrap_or(-found.hit.normal);
             let facing = normal.dot(up);
             if facing >= floor_cos {
                 result.on_floor = true;
@@ -154,5 +168,45 @@ impl World {
         moved_object.p += result.moved;
         self.set_transform(handle, moved_object)?;
         Ok(result)
+    }
+}
+
+/// For a polygon mover and a polygon obstacle that are apart: the unit normal, pointing from the
+/// obstacle towards the mover, of the separating axis with the largest separation among both
+/// polygons' edge normals (SAT). `None` for other shapes.
+fn face_normal(
+    mover: &Shape,
+    mover_xf: &Transform,
+    obstacle: &Shape,
+    obstacle_xf: &Transform,
+) -> Option<Vec2> {
+    let (Shape::Polygon(mover), Shape::Polygon(obstacle)) = (mover, obstacle) else {
+        return None;
+    };
+    // Largest separation of `other` from the faces of `reference`, with that face's normal.
+    let best_face =
+        |reference: &Polygon, reference_xf: &Transform, other: &Polygon, other_xf: &Transform| {
+            let mut best = (f32::NEG_INFINITY, Vec2::ZERO);
+            for (vertex, normal) in reference.vertices().iter().zip(reference.normals()) {
+                let world_normal = reference_xf.rotate(*normal);
+                let world_vertex = reference_xf.apply(*vertex);
+                let separation = other
+                    .vertices()
+                    .iter()
+                    .map(|v| world_normal.dot(other_xf.apply(*v) - world_vertex))
+                    .fold(f32::INFINITY, f32::min);
+                if separation > best.0 {
+                    best = (separation, world_normal);
+                }
+            }
+            best
+        };
+    let (obstacle_separation, obstacle_normal) = best_face(obstacle, obstacle_xf, mover, mover_xf);
+    let (mover_separation, mover_normal) = best_face(mover, mover_xf, obstacle, obstacle_xf);
+    // Prefer the obstacle's face unless the mover's is clearly better.
+    if obstacle_separation >= mover_separation - 1e-5 {
+        Some(obstacle_normal)
+    } else {
+        Some(-mover_normal)
     }
 }

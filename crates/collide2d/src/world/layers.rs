@@ -202,9 +202,15 @@ mod tests {
     #[test]
     fn bad_names_are_errors() {
         let mut layers = Layers::default();
-        assert_eq!(layers.add("default"), Err(WorldError::DuplicateLayer("default".into())));
+        assert_eq!(
+            layers.add("default"),
+            Err(WorldError::DuplicateLayer("default".into()))
+        );
         assert_eq!(layers.add(""), Err(WorldError::EmptyLayerName));
-        assert_eq!(layers.id("Ghost"), Err(WorldError::UnknownLayer("Ghost".into())));
+        assert_eq!(
+            layers.id("Ghost"),
+            Err(WorldError::UnknownLayer("Ghost".into()))
+        );
         for i in 1..MAX_LAYERS {
             layers.add(&format!("layer {i}")).unwrap();
         }

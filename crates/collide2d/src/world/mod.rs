@@ -79,7 +79,10 @@ impl std::fmt::Display for WorldError {
                 h.index, h.generation
             ),
             WorldError::NonFiniteTransform => {
-                write!(f, "transform is not finite or its rotation is not unit length")
+                write!(
+                    f,
+                    "transform is not finite or its rotation is not unit length"
+                )
             }
             WorldError::InvalidInput(what) => write!(f, "invalid {what}"),
             WorldError::InvalidOneWay => write!(
@@ -300,7 +303,11 @@ impl World {
             generation: self.slots[index as usize].generation,
         };
         let proxy = if collider.enabled {
-            match self.broad.get_mut().insert(collider.aabb(), handle.to_key()) {
+            match self
+                .broad
+                .get_mut()
+                .insert(collider.aabb(), handle.to_key())
+            {
                 Ok(proxy) => Some(proxy),
                 Err(e) => {
                     self.free.push(index);
@@ -360,13 +367,21 @@ impl World {
     }
 
     /// Moves a collider's object.
-    pub fn set_transform(&mut self, handle: ColliderHandle, xf: Transform) -> Result<(), WorldError> {
+    pub fn set_transform(
+        &mut self,
+        handle: ColliderHandle,
+        xf: Transform,
+    ) -> Result<(), WorldError> {
         check_transform(&xf)?;
         self.modify(handle, |c| c.transform = xf)
     }
 
     /// Moves a collider's shape on its object.
-    pub fn set_offset(&mut self, handle: ColliderHandle, offset: Transform) -> Result<(), WorldError> {
+    pub fn set_offset(
+        &mut self,
+        handle: ColliderHandle,
+        offset: Transform,
+    ) -> Result<(), WorldError> {
         check_transform(&offset)?;
         self.modify(handle, |c| c.offset = offset)
     }
@@ -404,7 +419,11 @@ impl World {
     }
 
     /// Replaces a collider's shape.
-    pub fn set_shape(&mut self, handle: ColliderHandle, shape: crate::shape::Shape) -> Result<(), WorldError> {
+    pub fn set_shape(
+        &mut self,
+        handle: ColliderHandle,
+        shape: crate::shape::Shape,
+    ) -> Result<(), WorldError> {
         self.modify(handle, |c| c.shape = shape)
     }
 
@@ -600,7 +619,9 @@ impl World {
     }
 
     /// Every pair touching as of the last update, with its manifold (`None` for sensors).
-    pub fn contacts(&self) -> impl Iterator<Item = (ColliderHandle, ColliderHandle, Option<&Manifold>)> {
+    pub fn contacts(
+        &self,
+    ) -> impl Iterator<Item = (ColliderHandle, ColliderHandle, Option<&Manifold>)> {
         self.contacts
             .iter()
             .map(|c| (c.a, c.b, c.manifold.as_ref()))

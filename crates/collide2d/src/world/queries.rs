@@ -1,6 +1,6 @@
 //! World queries: points, boxes, shapes, rays and shape casts, each with a filter.
 
-use super::{check_vector, ColliderHandle, Collider, LayerMask, World, WorldError};
+use super::{check_vector, Collider, ColliderHandle, LayerMask, World, WorldError};
 use crate::broad::RayControl;
 use crate::math::{Transform, Vec2};
 use crate::query::{cast, collide, overlaps, CastHit, CastOptions, Ray, RayHit, Sweep};
@@ -80,7 +80,12 @@ pub struct WorldCastHit {
 impl World {
     /// Colliders accepted by `filter` whose broad-phase box overlaps `aabb`, candidates for
     /// `visit`.
-    fn candidates(&self, aabb: Aabb, filter: &QueryFilter, mut visit: impl FnMut(ColliderHandle, &Collider)) {
+    fn candidates(
+        &self,
+        aabb: Aabb,
+        filter: &QueryFilter,
+        mut visit: impl FnMut(ColliderHandle, &Collider),
+    ) {
         self.broad.get().query_aabb(aabb, &mut |_, key| {
             let handle = ColliderHandle::from_key(key);
             if let Ok(entry) = self.entry(handle) {
@@ -93,20 +98,35 @@ impl World {
     }
 
     /// Colliders containing `point` (boundary included), sorted by handle.
-    pub fn query_point(&self, point: Vec2, filter: &QueryFilter) -> Result<Vec<ColliderHandle>, WorldError> {
+    pub fn query_point(
+        &self,
+        point: Vec2,
+        filter: &QueryFilter,
+    ) -> Result<Vec<ColliderHandle>, WorldError> {
         check_vector(point, "query point")?;
         let mut found = Vec::new();
-        self.candidates(Aabb { min: point, max: point }, filter, |handle, collider| {
-            if collider.shape.contains(&collider.world_transform(), point) {
-                found.push(handle);
-            }
-        });
+        self.candidates(
+            Aabb {
+                min: point,
+                max: point,
+            },
+            filter,
+            |handle, collider| {
+                if collider.shape.contains(&collider.world_transform(), point) {
+                    found.push(handle);
+                }
+            },
+        );
         found.sort_unstable();
         Ok(found)
     }
 
     /// Colliders whose bounding box overlaps `aabb`, sorted by handle.
-    pub fn query_aabb(&self, aabb: Aabb, filter: &QueryFilter) -> Result<Vec<ColliderHandle>, WorldError> {
+    pub fn query_aabb(
+        &self,
+        aabb: Aabb,
+        filter: &QueryFilter,
+    ) -> Result<Vec<ColliderHandle>, WorldError> {
         if !aabb.is_valid() {
             return Err(WorldError::InvalidInput("query box"));
         }
@@ -140,10 +160,15 @@ impl World {
 
     /// The nearest collider hit by `ray`. One-way colliders are hit only from their blocking
     /// side.
-    pub fn cast_ray(&self, ray: &Ray, filter: &QueryFilter) -> Result<Option<WorldRayHit>, WorldError> {
+    pub fn cast_ray(
+        &self,
+        ray: &Ray,
+        filter: &QueryFilter,
+    ) -> Result<Option<WorldRayHit>, WorldError> {
         let mut best: Option<WorldRayHit> = None;
         self.ray_candidates(ray, filter, &mut |hit| {
-            if best.is_none_or(|b| (hit.hit.distance, hit.collider) < (b.hit.distance, b.collider)) {
+            if best.is_none_or(|b| (hit.hit.distance, hit.collider) < (b.hit.distance, b.collider))
+            {
                 best = Some(hit);
             }
             RayControl::Clip(best.map_or(f32::INFINITY, |b| b.hit.distance))
@@ -152,7 +177,11 @@ impl World {
     }
 
     /// Every collider hit by `ray`, nearest first (ties by handle).
-    pub fn cast_ray_all(&self, ray: &Ray, filter: &QueryFilter) -> Result<Vec<WorldRayHit>, WorldError> {
+    pub fn cast_ray_all(
+        &self,
+        ray: &Ray,
+        filter: &QueryFilter,
+    ) -> Result<Vec<WorldRayHit>, WorldError> {
         let mut all = Vec::new();
         self.ray_candidates(ray, filter, &mut |hit| {
             all.push(hit);
@@ -175,23 +204,28 @@ impl World {
     ) -> Result<(), WorldError> {
         let ray = Ray::new(ray.origin, ray.direction, ray.max_distance)
             .map_err(|_| WorldError::InvalidInput("ray"))?;
-        self.broad.get().ray_cast(ray.origin, ray.direction, ray.max_distance, &mut |box_hit| {
-            let handle = ColliderHandle::from_key(box_hit.key);
-            let Ok(entry) = self.entry(handle) else {
-                return RayControl::Continue;
-            };
-            let collider = &entry.collider;
-            if !filter.accepts(handle, collider) {
-                return RayControl::Continue;
-            }
-            match collider.shape.ray_cast(&collider.world_transform(), &ray) {
-                Some(hit) if ray_respects_one_way(collider, &hit) => on_hit(WorldRayHit {
-                    collider: handle,
-                    hit,
-                }),
-                _ => RayControl::Continue,
-            }
-        })?;
+        self.broad.get().ray_cast(
+            ray.origin,
+            ray.direction,
+            ray.max_distance,
+            &mut |box_hit| {
+                let handle = ColliderHandle::from_key(box_hit.key);
+                let Ok(entry) = self.entry(handle) else {
+                    return RayControl::Continue;
+                };
+                let collider = &entry.collider;
+                if !filter.accepts(handle, collider) {
+                    return RayControl::Continue;
+                }
+                match collider.shape.ray_cast(&collider.world_transform(), &ray) {
+                    Some(hit) if ray_respects_one_way(collider, &hit) => on_hit(WorldRayHit {
+                        collider: handle,
+                        hit,
+                    }),
+                    _ => RayControl::Continue,
+                }
+            },
+        )?;
         Ok(())
     }
 
@@ -213,19 +247,30 @@ impl World {
             min: start.min + delta,
             max: start.max + delta,
         };
-        let swept = start.union(&end).expanded(opts.target_separation.max(0.0) + opts.tolerance.max(0.0));
+        let swept = start
+            .union(&end)
+            .expanded(opts.target_separation.max(0.0) + opts.tolerance.max(0.0));
         let sweep = Sweep::linear(xf, delta);
         let mut best: Option<WorldCastHit> = None;
         self.candidates(swept, filter, |handle, collider| {
             let collider_xf = collider.world_transform();
-            let Some(hit) = cast(shape, &sweep, &collider.shape, &Sweep::fixed(&collider_xf), opts) else {
+            let Some(hit) = cast(
+                shape,
+                &sweep,
+                &collider.shape,
+                &Sweep::fixed(&collider_xf),
+                opts,
+            ) else {
                 return;
             };
             if !cast_respects_one_way(shape, xf, delta, collider, &collider_xf, &hit) {
                 return;
             }
             if best.is_none_or(|b| (hit.t, handle) < (b.hit.t, b.collider)) {
-                best = Some(WorldCastHit { collider: handle, hit });
+                best = Some(WorldCastHit {
+                    collider: handle,
+                    hit,
+                });
             }
         });
         Ok(best)
