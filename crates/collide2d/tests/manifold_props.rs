@@ -365,7 +365,10 @@ fn circle_normal_points_to_the_closest_surface_point() {
         }
         total += 1;
         let expected = (projection.point - xf_a.p).normalize();
-        if (expected - m.normal).length() > 1e-3 {
+        // The reference is computed in world space: allow for its rounding near the surface.
+        if (expected - m.normal).length()
+            > 1e-3 + 1e-6 * (1.0 + xf_a.p.length()) / projection.distance
+        {
             bad += 1;
             println!("ours {:?} expected {:?} {:?}", m.normal, expected, m);
         }
