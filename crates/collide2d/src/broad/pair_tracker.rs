@@ -201,3 +201,54 @@ pub(crate) fn validate_symmetric(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Vec2;
+    use crate::shape::Aabb;
+
+    /// Brute force over all live slots.
+    struct Everything(usize);
+
+    impl CandidateSource for Everything {
+        fn for_each_candidate(&self, _slot: u32, visit: &mut impl FnMut(u32)) {
+            (0..self.0 as u32).for_each(visit);
+        }
+    }
+
+    fn square(x: f32) -> Aabb {
+        Aabb {
+            min: Vec2::new(x, 0.0),
+            max: Vec2::new(x + 1.0, 1.0),
+        }
+    }
+
+    #[test]
+    fn reports_began_then_ended() {
+        let mut proxies = ProxyTable::default();
+        let mut tracker = PairTracker::default();
+        let a = proxies.allocate(square(0.0), 0).unwrap();
+        let b = proxies.allocate(square(0.5), 1).unwrap();
+        let c = proxies.allocate(square(5.0), 2).unwrap();
+        for id in [a, b, c] {
+            tracker.mark_moved(id.index());
+        }
+        let changes = tracker.refresh(&proxies, &Everything(3)).clone();
+        assert_eq!(changes.began, vec![Pair::new(a, b)]);
+        assert!(changes.ended.is_empty());
+
+        proxies.tight[b.index() as usize] = square(4.5);
+        tracker.mark_moved(b.index());
+        let changes = tracker.refresh(&proxies, &Everything(3)).clone();
+        assert_eq!(changes.began, vec![Pair::new(b, c)]);
+        assert_eq!(changes.ended, vec![Pair::new(a, b)]);
+
+        tracker.proxy_removed(c.index(), &proxies);
+        proxies.release(c.index());
+        let changes = tracker.refresh(&proxies, &Everything(3)).clone();
+        assert_eq!(changes.ended, vec![Pair::new(b, c)]);
+        assert!(tracker.current_pairs(&proxies).is_empty());
+        tracker.validate(&proxies).unwrap();
+    }
+}

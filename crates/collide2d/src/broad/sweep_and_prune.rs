@@ -377,3 +377,50 @@ impl BroadPhase for SweepAndPrune {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn interval(x0: f32, x1: f32) -> Aabb {
+        Aabb {
+            min: Vec2::new(x0, 0.0),
+            max: Vec2::new(x1, 1.0),
+        }
+    }
+
+    #[test]
+    fn updates_keep_the_array_sorted() {
+        let mut sweep = SweepAndPrune::new();
+        let ids: Vec<ProxyId> = (0..6)
+            .map(|i| sweep.insert(interval(i as f32, i as f32 + 0.5), i).unwrap())
+            .collect();
+        sweep.update(ids[0], interval(10.0, 10.5)).unwrap();
+        sweep.update(ids[5], interval(-3.0, -2.0)).unwrap();
+        sweep.validate().unwrap();
+        let order: Vec<u32> = sweep.entries.iter().map(|entry| entry.proxy).collect();
+        assert_eq!(order, vec![5, 1, 2, 3, 4, 0]);
+    }
+
+    #[test]
+    fn widest_bound_shrinks_when_the_widest_box_leaves() {
+        let mut sweep = SweepAndPrune::new();
+        let wide = sweep.insert(interval(-50.0, 50.0), 0).unwrap();
+        sweep.insert(interval(0.0, 2.0), 1).unwrap();
+        assert_eq!(sweep.widest, 100.0);
+        sweep.remove(wide).unwrap();
+        assert_eq!(sweep.widest, 2.0);
+        sweep.validate().unwrap();
+    }
+
+    #[test]
+    fn sweep_reports_touching_intervals() {
+        let (sweep, ids) = SweepAndPrune::build(&[
+            (interval(0.0, 1.0), 0),
+            (interval(1.0, 2.0), 1),
+            (interval(2.5, 3.0), 2),
+        ])
+        .unwrap();
+        assert_eq!(sweep.find_pairs(), vec![Pair::new(ids[0], ids[1])]);
+    }
+}

@@ -179,7 +179,9 @@ fn split_items(items: &mut [BuildItem]) -> usize {
     let axis = if spread.x >= spread.y { 0 } else { 1 };
     let axis_min = center_min[axis];
     let axis_spread = spread[axis];
-    if !(axis_spread > 0.0) || !axis_spread.is_finite() {
+    if axis_spread.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)
+        || !axis_spread.is_finite()
+    {
         return middle;
     }
     let scale = BIN_COUNT as f32 / axis_spread;

@@ -437,7 +437,7 @@ impl BroadPhase for DynamicTree {
     }
 
     fn query_aabb(&self, aabb: Aabb, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {
-        self.query_aabb_with(aabb, |id, key| callback(id, key));
+        self.query_aabb_with(aabb, callback);
     }
 
     fn ray_cast(

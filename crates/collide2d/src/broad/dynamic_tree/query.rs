@@ -36,7 +36,8 @@ pub(super) fn visit_fat_leaves(
 }
 
 /// Calls `visit(first, second)` (proxy slots) once for each pair of leaves whose boxes overlap:
-/// exact boxes when `FAT` is false, fat boxes when true.
+/// exact boxes when `FAT` is false, fat boxes when true. Subtrees are pruned with fat boxes
+/// only (leaf boxes included), so the traversal never leaves the node array until two leaves meet.
 ///
 /// Self-overlap traversal of the tree against itself (Ericson, *Real-Time Collision Detection*,
 /// §6.5.2). Tasks live on an explicit stack, a task `(n, n)` meaning "pairs inside subtree n" and
@@ -70,13 +71,6 @@ fn run_pair_tasks<const FAT: bool>(
     stack: &mut Vec<(u32, u32)>,
     report: &mut impl FnMut(u32, u32),
 ) {
-    let bounds = |node: &TreeNode| -> Aabb {
-        if FAT {
-            node.fat
-        } else {
-            *node.pruning_box(tight)
-        }
-    };
     while let Some((first, second)) = stack.pop() {
         let node_first = &nodes[first as usize];
         if first == second {
@@ -90,11 +84,17 @@ fn run_pair_tasks<const FAT: bool>(
         }
         // 2. Between two subtrees.
         let node_second = &nodes[second as usize];
-        if !bounds(node_first).overlaps(&bounds(node_second)) {
+        if !node_first.fat.overlaps(&node_second.fat) {
             continue;
         }
         match (node_first.is_leaf(), node_second.is_leaf()) {
-            (true, true) => report(node_first.proxy, node_second.proxy),
+            (true, true) => {
+                if FAT
+                    || tight[node_first.proxy as usize].overlaps(&tight[node_second.proxy as usize])
+                {
+                    report(node_first.proxy, node_second.proxy)
+                }
+            }
             (true, false) => {
                 stack.push((first, node_second.child_b));
                 stack.push((first, node_second.child_a));
@@ -136,10 +136,8 @@ fn expand_pair_task(
         ];
     }
     let node_second = &nodes[second as usize];
-    if !node_first
-        .pruning_box(tight)
-        .overlaps(node_second.pruning_box(tight))
-        || (node_first.is_leaf() && node_second.is_leaf())
+    let _ = tight;
+    if !node_first.fat.overlaps(&node_second.fat) || (node_first.is_leaf() && node_second.is_leaf())
     {
         return vec![(first, second)];
     }

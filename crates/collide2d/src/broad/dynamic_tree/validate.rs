@@ -106,3 +106,102 @@ impl DynamicTree {
         self.pairs.validate(&self.proxies)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::broad::{BroadPhase, DynamicTree};
+    use crate::math::Vec2;
+    use crate::shape::Aabb;
+
+    fn square(x: f32, y: f32) -> Aabb {
+        Aabb {
+            min: Vec2::new(x, y),
+            max: Vec2::new(x + 1.0, y + 1.0),
+        }
+    }
+
+    #[test]
+    fn new_leaf_pairs_with_its_nearest_neighbour() {
+        // Two far clusters; a box inserted next to the right cluster must end up under it.
+        let mut tree = DynamicTree::with_margin(0.0);
+        let left = tree.insert(square(0.0, 0.0), 0).unwrap();
+        let right = tree.insert(square(100.0, 0.0), 1).unwrap();
+        let near_right = tree.insert(square(101.5, 0.0), 2).unwrap();
+        tree.validate().unwrap();
+        // Root = {left, {right, near_right}}: root box plus one internal box of width 2.5.
+        assert_eq!(tree.height(), 2);
+        let root_perimeter = 2.0 * (102.5 + 1.0);
+        let inner_perimeter = 2.0 * (2.5 + 1.0);
+        assert!(
+            (tree.area_ratio() - (root_perimeter + inner_perimeter) / root_perimeter).abs() < 1e-5
+        );
+        let _ = (left, right, near_right);
+    }
+
+    #[test]
+    fn rotation_repairs_a_bad_grouping() {
+        // Inserting 0, 100, then 1 (next to 0) first groups {0, 100}; after the third insertion
+        // the tree must pair the two neighbours, whatever the insertion order.
+        let mut tree = DynamicTree::with_margin(0.0);
+        tree.insert(square(0.0, 0.0), 0).unwrap();
+        tree.insert(square(100.0, 0.0), 1).unwrap();
+        tree.insert(square(1.0, 0.0), 2).unwrap();
+        tree.insert(square(101.0, 0.0), 3).unwrap();
+        tree.validate().unwrap();
+        // Best tree: {{0, 1}, {100, 101}}: inner perimeters 2·(2+1) each.
+        let root_perimeter = 2.0 * (102.0 + 1.0);
+        let expected = (root_perimeter + 12.0) / root_perimeter;
+        assert!(
+            (tree.area_ratio() - expected).abs() < 1e-5,
+            "{}",
+            tree.area_ratio()
+        );
+    }
+
+    #[test]
+    fn small_motion_keeps_the_leaf_and_large_motion_moves_it() {
+        let mut tree = DynamicTree::with_margin(0.5);
+        let id = tree.insert(square(0.0, 0.0), 0).unwrap();
+        let fat = tree.fat_aabb(id).unwrap();
+        assert_eq!(
+            fat,
+            Aabb {
+                min: Vec2::splat(-0.5),
+                max: Vec2::splat(1.5)
+            }
+        );
+        tree.update(id, square(0.25, 0.25)).unwrap();
+        assert_eq!(tree.fat_aabb(id).unwrap(), fat);
+        // Leaving the fat box: re-fattened around the new box, stretched 2× along the motion.
+        tree.update(id, square(0.75, 0.25)).unwrap();
+        let moved = tree.fat_aabb(id).unwrap();
+        assert_eq!(moved.min, Vec2::new(0.25, -0.25));
+        assert_eq!(moved.max, Vec2::new(2.25 + 1.0, 1.75));
+        tree.validate().unwrap();
+    }
+
+    #[test]
+    fn identical_boxes_stay_balanced() {
+        let mut tree = DynamicTree::new();
+        for key in 0..1024 {
+            tree.insert(square(0.0, 0.0), key).unwrap();
+        }
+        tree.validate().unwrap();
+        assert!(tree.height() <= 20, "height {}", tree.height());
+    }
+
+    #[test]
+    fn rebuild_keeps_ids_and_pairs() {
+        let mut tree = DynamicTree::new();
+        let ids: Vec<_> = (0..50)
+            .map(|i| tree.insert(square(i as f32 * 0.75, 0.0), i).unwrap())
+            .collect();
+        let before = tree.find_pairs();
+        tree.update_pairs();
+        tree.rebuild();
+        tree.validate().unwrap();
+        assert_eq!(tree.find_pairs(), before);
+        assert!(tree.update_pairs().is_empty());
+        assert_eq!(tree.key(ids[7]), Ok(7));
+    }
+}

@@ -114,6 +114,7 @@ pub struct HashGrid {
     placements: Vec<Placement>,
     large: Vec<u32>,
     in_cells_count: usize,
+    empty_cell_count: usize,
     occupied: Option<Aabb>,
     pairs: PairTracker,
 }
@@ -144,6 +145,7 @@ impl HashGrid {
             placements: Vec::new(),
             large: Vec::new(),
             in_cells_count: 0,
+            empty_cell_count: 0,
             occupied: None,
             pairs: PairTracker::default(),
         })
@@ -204,7 +206,24 @@ impl HashGrid {
 
     /// Number of occupied cells.
     pub fn cell_count(&self) -> usize {
-        self.cell_of_key.len()
+        self.cell_of_key.len() - self.empty_cell_count
+    }
+
+    /// Drops emptied cells once they outnumber the occupied ones, so memory follows the boxes.
+    fn purge_empty_cells_if_many(&mut self) {
+        if self.empty_cell_count <= 64 + self.cell_count() {
+            return;
+        }
+        let cells = &self.cells;
+        let free_cells = &mut self.free_cells;
+        self.cell_of_key.retain(|_, cell| {
+            let keep = !cells[*cell as usize].entries.is_empty();
+            if !keep {
+                free_cells.push(*cell);
+            }
+            keep
+        });
+        self.empty_cell_count = 0;
     }
 
     /// Number of proxies in the large list.
@@ -291,8 +310,8 @@ impl HashGrid {
                         entries.swap_remove(position);
                     }
                     if entries.is_empty() {
-                        self.cell_of_key.remove(&key);
-                        self.free_cells.push(cell);
+                        // Kept for now: objects often come back; purged in bulk later.
+                        self.empty_cell_count += 1;
                     }
                 }
                 self.in_cells_count -= 1;
@@ -306,6 +325,9 @@ impl HashGrid {
 
     fn cell_slot_or_insert(&mut self, key: CellKey) -> u32 {
         if let Some(&cell) = self.cell_of_key.get(&key) {
+            if self.cells[cell as usize].entries.is_empty() {
+                self.empty_cell_count -= 1;
+            }
             return cell;
         }
         let cell = match self.free_cells.pop() {
@@ -326,7 +348,7 @@ impl HashGrid {
     }
 
     /// Checks the grid's invariants: every proxy registered exactly in the cells of its box (or
-    /// in the large list), copies of boxes up to date, no empty cell kept, pair lists symmetric.
+    /// in the large list), copies of boxes up to date, empty cells counted, pair lists symmetric.
     pub fn validate(&self) -> Result<(), String> {
         let mut registrations = 0usize;
         for slot in self.proxies.live_indices() {
@@ -366,12 +388,16 @@ impl HashGrid {
                 "{stored} cell entries for {registrations} registrations"
             ));
         }
-        if self
+        let empty = self
             .cell_of_key
             .values()
-            .any(|&cell| self.cells[cell as usize].entries.is_empty())
-        {
-            return Err("an empty cell is kept".to_string());
+            .filter(|&&cell| self.cells[cell as usize].entries.is_empty())
+            .count();
+        if empty != self.empty_cell_count {
+            return Err(format!(
+                "{empty} empty cells, counted {}",
+                self.empty_cell_count
+            ));
         }
         self.pairs.validate(&self.proxies)
     }
@@ -457,6 +483,7 @@ impl BroadPhase for HashGrid {
     }
 
     fn update_pairs(&mut self) -> &PairChanges {
+        self.purge_empty_cells_if_many();
         let mut tracker = std::mem::take(&mut self.pairs);
         tracker.refresh(&self.proxies, &*self);
         self.pairs = tracker;
@@ -502,5 +529,75 @@ impl BroadPhase for HashGrid {
         callback: &mut dyn FnMut(RayHit) -> RayControl,
     ) -> Result<(), BroadPhaseError> {
         self.ray_cast_with(origin, direction, max_distance, callback)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square(x: f32, y: f32, side: f32) -> Aabb {
+        Aabb {
+            min: Vec2::new(x, y),
+            max: Vec2::new(x + side, y + side),
+        }
+    }
+
+    #[test]
+    fn auto_cell_size_is_twice_the_median_side() {
+        let boxes = [
+            square(0.0, 0.0, 1.0),
+            square(0.0, 0.0, 3.0),
+            square(0.0, 0.0, 2.0),
+        ];
+        assert_eq!(HashGrid::auto_cell_size(boxes), 4.0);
+        let points = [
+            square(0.0, 0.0, 0.0),
+            square(1.0, 1.0, 0.0),
+            square(0.0, 0.0, 0.5),
+        ];
+        assert_eq!(HashGrid::auto_cell_size(points), 1.0);
+        assert_eq!(HashGrid::auto_cell_size([]), 1.0);
+    }
+
+    #[test]
+    fn a_box_spanning_four_cells_is_reported_once() {
+        let mut grid = HashGrid::new(1.0).unwrap();
+        let spanning = grid.insert(square(0.5, 0.5, 1.0), 0).unwrap();
+        let other = grid.insert(square(1.25, 1.25, 0.5), 1).unwrap();
+        assert_eq!(grid.cell_count(), 4);
+        assert_eq!(grid.find_pairs(), vec![Pair::new(spanning, other)]);
+        let mut hits = Vec::new();
+        grid.query_aabb(square(0.0, 0.0, 3.0), &mut |id, _| {
+            hits.push(id);
+            true
+        });
+        assert_eq!(hits.len(), 2);
+    }
+
+    #[test]
+    fn huge_boxes_go_to_the_large_list() {
+        let mut grid = HashGrid::new(1.0).unwrap();
+        let world = grid.insert(square(-1.0e6, -1.0e6, 2.0e6), 0).unwrap();
+        let small = grid.insert(square(1.0e6 - 0.5, 0.0, 0.25), 1).unwrap();
+        assert_eq!(grid.large_count(), 1);
+        assert_eq!(grid.cell_count(), 1);
+        assert_eq!(grid.find_pairs(), vec![Pair::new(world, small)]);
+        let mut hits = 0;
+        grid.query_point(Vec2::new(1.0e6 - 0.4, 0.1), &mut |_, _| {
+            hits += 1;
+            true
+        });
+        assert_eq!(hits, 2);
+        grid.update(world, square(0.0, 0.0, 1.0)).unwrap();
+        assert_eq!(grid.large_count(), 0);
+        grid.validate().unwrap();
+    }
+
+    #[test]
+    fn bad_cell_sizes_are_rejected() {
+        for cell_size in [0.0, -1.0, f32::NAN, f32::INFINITY, 1.0e-40] {
+            assert!(HashGrid::new(cell_size).is_err(), "{cell_size}");
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! Grid queries: boxes, points and pairs, each hit reported from exactly one cell.
 
-use super::{CellKey, CellRange, GridCell, HashGrid, Placement};
+use super::{CellKey, CellRange, GridCell, HashGrid};
 use crate::math::Vec2;
 use crate::shape::Aabb;
 
@@ -23,6 +23,11 @@ impl HashGrid {
             }
         }
         // 2. Cells.
+        self.visit_overlapping_cell_slots(aabb, visit);
+    }
+
+    /// Step 2 of [`HashGrid::visit_overlapping_slots`]: only the boxes registered in cells.
+    fn visit_overlapping_cell_slots<F: FnMut(u32) -> bool>(&self, aabb: &Aabb, visit: &mut F) {
         let range = self.range_of(aabb);
         let mut scan_cell = |cell: &GridCell| -> bool {
             for entry in &cell.entries {
@@ -88,8 +93,8 @@ impl HashGrid {
         }
     }
 
-    /// Pairs involving the large list: large with large, then each large box with every proxy
-    /// registered in cells.
+    /// Pairs involving the large list: large with large, then each large box with the proxies
+    /// registered in the cells it covers (or in all cells, when fewer).
     fn large_pairs<F: FnMut(u32, u32)>(&self, report: &mut F) {
         for (position, &first) in self.large.iter().enumerate() {
             let first_box = self.proxies.tight[first as usize];
@@ -98,13 +103,10 @@ impl HashGrid {
                     report(first, second);
                 }
             }
-            for (slot, placement) in self.placements.iter().enumerate() {
-                if matches!(placement, Placement::Cells(_))
-                    && first_box.overlaps(&self.proxies.tight[slot])
-                {
-                    report(first, slot as u32);
-                }
-            }
+            self.visit_overlapping_cell_slots(&first_box, &mut |second| {
+                report(first, second);
+                true
+            });
         }
     }
 
