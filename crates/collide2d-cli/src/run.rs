@@ -1,0 +1,209 @@
+//! Running a scene for some frames: progress bar, per-phase statistics, event output.
+
+use crate::sim::Sim;
+use collide2d::world::CollisionEvent;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// Totals and per-frame timings of a run.
+#[derive(Clone, Debug, Default)]
+pub struct RunReport {
+    /// Frames run.
+    pub frames: u32,
+    /// Colliders in the world.
+    pub colliders: usize,
+    /// Broad-phase time of each frame.
+    pub broad: Vec<Duration>,
+    /// Narrow-phase time of each frame.
+    pub narrow: Vec<Duration>,
+    /// Event-building time of each frame.
+    pub events: Vec<Duration>,
+    /// Whole `World::update` time of each frame (the sum of the three phases).
+    pub update: Vec<Duration>,
+    /// Sum of candidate pairs over all frames.
+    pub candidate_pairs: u64,
+    /// Sum of narrow-phase tests over all frames.
+    pub narrow_tests: u64,
+    /// `Begin` events.
+    pub begin: u64,
+    /// `Stay` events.
+    pub stay: u64,
+    /// `End` events.
+    pub end: u64,
+    /// Bullet cast hits.
+    pub cast_hits: u64,
+    /// Frames the character ended on the floor.
+    pub on_floor_frames: u32,
+    /// Wall-clock time of the whole run (moving, updating, responding).
+    pub wall: Duration,
+}
+
+/// A statistic of a list of durations in milliseconds: the value at quantile `q` (0.5 = median).
+pub fn quantile_ms(samples: &[Duration], q: f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let mut sorted: Vec<Duration> = samples.to_vec();
+    sorted.sort_unstable();
+    let index = ((sorted.len() - 1) as f64 * q).round() as usize;
+    sorted[index].as_secs_f64() * 1e3
+}
+
+impl RunReport {
+    /// The table printed after a run.
+    pub fn table(&self) -> String {
+        let frames = u64::from(self.frames.max(1));
+        let mut out = String::new();
+        out.push_str(&format!(
+            "{} colliders, {} frames\n\n",
+            self.colliders, self.frames
+        ));
+        out.push_str("phase        median ms    p95 ms\n");
+        for (name, samples) in [
+            ("broad", &self.broad),
+            ("narrow", &self.narrow),
+            ("events", &self.events),
+            ("update", &self.update),
+        ] {
+            out.push_str(&format!(
+                "{name:<10} {:>11.3} {:>9.3}\n",
+                quantile_ms(samples, 0.5),
+                quantile_ms(samples, 0.95)
+            ));
+        }
+        out.push('\n');
+        out.push_str(&format!(
+            "candidate pairs per frame  {:>12.1}\n",
+            self.candidate_pairs as f64 / frames as f64
+        ));
+        out.push_str(&format!(
+            "narrow tests per frame     {:>12.1}\n",
+            self.narrow_tests as f64 / frames as f64
+        ));
+        out.push_str(&format!("begin events               {:>12}\n", self.begin));
+        out.push_str(&format!("stay events                {:>12}\n", self.stay));
+        out.push_str(&format!("end events                 {:>12}\n", self.end));
+        if self.cast_hits > 0 {
+            out.push_str(&format!(
+                "bullet cast hits           {:>12}\n",
+                self.cast_hits
+            ));
+        }
+        if self.on_floor_frames > 0 {
+            out.push_str(&format!(
+                "character on floor frames  {:>12}\n",
+                self.on_floor_frames
+            ));
+        }
+        out.push_str(&format!(
+            "total wall time            {:>10.3} s\n",
+            self.wall.as_secs_f64()
+        ));
+        out
+    }
+}
+
+/// Runs `frames` frames; writes each event as a JSON line to `events` when given, and shows a
+/// progress bar on a terminal when `progress` is set.
+pub fn run_frames(
+    sim: &mut Sim,
+    frames: u32,
+    mut events: Option<&mut dyn Write>,
+    progress: bool,
+) -> std::io::Result<RunReport> {
+    let bar = if progress {
+        let bar = indicatif::ProgressBar::new(u64::from(frames));
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{spinner} frame {pos:>4}/{len} [{bar:40}] {elapsed_precise} {msg}",
+        ) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let mut report = RunReport {
+        frames,
+        colliders: sim.world.len(),
+        ..RunReport::default()
+    };
+    let started = Instant::now();
+    for _ in 0..frames {
+        let frame = sim.step();
+        let stats = sim.stats();
+        report.broad.push(stats.broad);
+        report.narrow.push(stats.narrow);
+        report.events.push(stats.events);
+        report
+            .update
+            .push(stats.broad + stats.narrow + stats.events);
+        report.candidate_pairs += stats.candidate_pairs as u64;
+        report.narrow_tests += stats.narrow_tests as u64;
+        report.cast_hits += frame.cast_hits.len() as u64;
+        report.on_floor_frames += u32::from(frame.on_floor);
+        for event in sim.events() {
+            match event {
+                CollisionEvent::Begin { .. } => report.begin += 1,
+                CollisionEvent::Stay { .. } => report.stay += 1,
+                CollisionEvent::End { .. } => report.end += 1,
+            }
+        }
+        if let Some(out) = events.as_deref_mut() {
+            write_events(sim, &frame, out)?;
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    report.wall = started.elapsed();
+    Ok(report)
+}
+
+/// One JSON object per event per line.
+fn write_events(
+    sim: &Sim,
+    frame: &crate::sim::FrameReport,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let number = sim.frame;
+    for event in sim.events() {
+        let (a, b) = event.pair();
+        let kind = match event {
+            CollisionEvent::Begin { .. } => "begin",
+            CollisionEvent::Stay { .. } => "stay",
+            CollisionEvent::End { .. } => "end",
+        };
+        let mut line = serde_json::json!({
+            "frame": number,
+            "kind": kind,
+            "a": a.index(),
+            "b": b.index(),
+        });
+        for (key, handle) in [("a_name", a), ("b_name", b)] {
+            let name = sim.name(handle);
+            if !name.is_empty() {
+                line[key] = serde_json::Value::from(name);
+            }
+        }
+        if let Some(manifold) = event.manifold() {
+            line["normal"] = serde_json::json!([manifold.normal.x, manifold.normal.y]);
+            line["points"] = manifold
+                .points()
+                .iter()
+                .map(|p| serde_json::json!({"point": [p.point.x, p.point.y], "penetration": p.penetration}))
+                .collect();
+        }
+        writeln!(out, "{line}")?;
+    }
+    for (bullet, hit, point, normal) in &frame.cast_hits {
+        let line = serde_json::json!({
+            "frame": number,
+            "kind": "cast_hit",
+            "a": bullet.index(),
+            "b": hit.index(),
+            "point": [point.x, point.y],
+            "normal": [normal.x, normal.y],
+        });
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,768 @@
+//! A scene brought to life: the world built from a [`SceneFile`], and simple kinematic motion.
+//!
+//! There is no rigid-body solver. Each frame:
+//! 1. moving colliders integrate their velocity (plus last frame's push-out), the character
+//!    calls `move_and_slide`, bullets cast their shape along their motion and bounce;
+//! 2. `World::update` reports begin/stay/end events;
+//! 3. for every solid contact with a dynamic collider, the dynamic side is pushed out along the
+//!    manifold normal (next frame) and the approaching part of the velocity is reflected.
+
+use crate::rng::Rng;
+use crate::scene::{vec2, BodyKind, BroadSpec, SceneError, SceneFile, SceneShape};
+use collide2d::query::CastOptions;
+use collide2d::shape::{Aabb, Circle, Polygon, Shape};
+use collide2d::world::{
+    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, LayerId, MoveOptions, QueryFilter,
+    UpdateStats, World,
+};
+use collide2d::{Transform, Vec2};
+use std::path::Path;
+
+/// How a body moves each frame.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Motion {
+    /// Integrates its velocity; contacts do not touch it.
+    Kinematic,
+    /// Integrates its velocity; pushed out of and bounced off what it touches.
+    Dynamic,
+    /// Moved by shape casts; bounces a limited number of times.
+    Bullet {
+        /// Bounces left before it stops.
+        bounces_left: u32,
+    },
+    /// Moved by `move_and_slide`.
+    Character {
+        /// Walking speed, signed by direction.
+        walk_speed: f32,
+        /// Gravity vector.
+        gravity: Vec2,
+        /// Jump speed.
+        jump_speed: f32,
+        /// Jump every this many frames (0: never).
+        jump_every: u32,
+        /// Frames spent on the floor since the last jump.
+        floor_frames: u32,
+    },
+}
+
+/// A collider that moves.
+#[derive(Clone, Debug)]
+pub struct Body {
+    /// Its collider.
+    pub handle: ColliderHandle,
+    /// Object position.
+    pub position: Vec2,
+    /// Object angle.
+    pub angle: f32,
+    /// Velocity.
+    pub velocity: Vec2,
+    /// Angular velocity.
+    pub angular_velocity: f32,
+    /// How it moves.
+    pub motion: Motion,
+    /// Push-out gathered from this frame's contacts, applied next frame.
+    pub correction: Vec2,
+}
+
+/// What happened in one frame besides collision events.
+#[derive(Clone, Debug, Default)]
+pub struct FrameReport {
+    /// Bullet cast hits: (bullet, collider hit, point, normal).
+    pub cast_hits: Vec<(ColliderHandle, ColliderHandle, Vec2, Vec2)>,
+    /// The character stood on the floor after its move.
+    pub on_floor: bool,
+}
+
+/// A running scene.
+pub struct Sim {
+    /// The collision world.
+    pub world: World,
+    /// The moving colliders.
+    pub bodies: Vec<Body>,
+    /// For each handle index, its body index (`u32::MAX` for static colliders).
+    body_of: Vec<u32>,
+    /// For each handle index, the collider's name (empty when unnamed).
+    pub names: Vec<String>,
+    /// Seconds per frame.
+    pub dt: f32,
+    /// Frames to run when not told otherwise.
+    pub default_frames: u32,
+    /// The region to draw.
+    pub view: Option<Aabb>,
+    /// A title.
+    pub title: String,
+    /// The frame number (updates done so far).
+    pub frame: u32,
+}
+
+/// Where a piece of the scene is, for messages.
+fn at(path: &Path, location: &str, message: impl std::fmt::Display) -> SceneError {
+    SceneError::new(path, format!("{location}: {message}"))
+}
+
+/// Default motion: dynamic when moving, static otherwise.
+fn motion_of(body: Option<BodyKind>, moving: bool) -> Option<Motion> {
+    match body.unwrap_or(if moving {
+        BodyKind::Dynamic
+    } else {
+        BodyKind::Static
+    }) {
+        BodyKind::Static => None,
+        BodyKind::Kinematic => Some(Motion::Kinematic),
+        BodyKind::Dynamic => Some(Motion::Dynamic),
+    }
+}
+
+/// Everything needed to add one collider.
+struct NewCollider {
+    shape: Shape,
+    position: Vec2,
+    angle: f32,
+    layer: LayerId,
+    sensor: bool,
+    velocity: Vec2,
+    angular_velocity: f32,
+    motion: Option<Motion>,
+    one_way: Option<(Vec2, f32)>,
+    name: String,
+}
+
+impl Sim {
+    /// Builds the world of a scene; `path` is only used in messages.
+    pub fn build(scene: &SceneFile, path: &Path) -> Result<Sim, SceneError> {
+        let broad = match scene.broad_phase {
+            BroadSpec::Tree => BroadPhaseKind::Tree,
+            BroadSpec::Grid => BroadPhaseKind::Grid {
+                cell_size: scene.grid_cell.map_or(2.0, |n| n.0),
+            },
+            BroadSpec::Sap => BroadPhaseKind::SweepAndPrune,
+        };
+        let mut world = World::with_broad_phase(broad).map_err(|e| at(path, "grid_cell", e))?;
+        for (i, name) in scene.layers.iter().enumerate() {
+            world
+                .layers_mut()
+                .add(name)
+                .map_err(|e| at(path, &format!("layers[{i}]"), e))?;
+        }
+        for (i, [a, b]) in scene.ignore.iter().enumerate() {
+            world
+                .layers_mut()
+                .disable_by_name(a, b)
+                .map_err(|e| at(path, &format!("ignore[{i}]"), e))?;
+        }
+        let dt = scene.dt.map_or(1.0 / 60.0, |n| n.0);
+        if dt <= 0.0 {
+            return Err(at(path, "dt", "must be greater than zero"));
+        }
+        let view = match scene.view {
+            None => None,
+            Some([x0, y0, x1, y1]) => Some(
+                Aabb::new(Vec2::new(x0.0, y0.0), Vec2::new(x1.0, y1.0))
+                    .ok()
+                    .filter(|v| v.extents().x > 0.0 && v.extents().y > 0.0)
+                    .ok_or_else(|| at(path, "view", "min must be below max on both axes"))?,
+            ),
+        };
+        let mut sim = Sim {
+            world,
+            bodies: Vec::new(),
+            body_of: Vec::new(),
+            names: Vec::new(),
+            dt,
+            default_frames: scene.frames.unwrap_or(120),
+            view,
+            title: scene.name.clone().unwrap_or_default(),
+            frame: 0,
+        };
+        sim.add_arena(scene, path)?;
+        sim.add_tiles(scene, path)?;
+        sim.add_colliders(scene, path)?;
+        sim.add_grids(scene, path)?;
+        sim.add_scatters(scene, path)?;
+        sim.add_character(scene, path)?;
+        sim.add_bullets(scene, path)?;
+        Ok(sim)
+    }
+
+    fn layer(
+        &self,
+        path: &Path,
+        location: &str,
+        name: &Option<String>,
+    ) -> Result<LayerId, SceneError> {
+        self.world
+            .layers()
+            .id(SceneFile::layer_name(name))
+            .map_err(|e| at(path, location, e))
+    }
+
+    fn add(
+        &mut self,
+        new: NewCollider,
+        path: &Path,
+        location: &str,
+    ) -> Result<ColliderHandle, SceneError> {
+        let mut collider = Collider::new(new.shape)
+            .transform(Transform::new(new.position, new.angle))
+            .layer(new.layer)
+            .sensor(new.sensor);
+        if let Some((direction, margin)) = new.one_way {
+            collider = collider.one_way(direction, margin);
+        }
+        let handle = self
+            .world
+            .insert(collider)
+            .map_err(|e| at(path, location, e))?;
+        let index = handle.index() as usize;
+        if self.body_of.len() <= index {
+            self.body_of.resize(index + 1, u32::MAX);
+            self.names.resize(index + 1, String::new());
+        }
+        self.names[index] = new.name;
+        if let Some(motion) = new.motion {
+            self.body_of[index] = self.bodies.len() as u32;
+            self.bodies.push(Body {
+                handle,
+                position: new.position,
+                angle: new.angle,
+                velocity: new.velocity,
+                angular_velocity: new.angular_velocity,
+                motion,
+                correction: Vec2::ZERO,
+            });
+        }
+        Ok(handle)
+    }
+
+    fn add_arena(&mut self, scene: &SceneFile, path: &Path) -> Result<(), SceneError> {
+        let Some(arena) = &scene.arena else {
+            return Ok(());
+        };
+        let layer = self.layer(path, "arena.layer", &arena.layer)?;
+        let (min, max) = (vec2(arena.min), vec2(arena.max));
+        let thickness = arena.thickness.map_or(1.0, |n| n.0);
+        let size = max - min;
+        if size.x <= 0.0 || size.y <= 0.0 || thickness <= 0.0 {
+            return Err(at(
+                path,
+                "arena",
+                "min must be below max and thickness positive",
+            ));
+        }
+        let walls = [
+            (
+                Vec2::new(min.x + size.x / 2.0, min.y - thickness / 2.0),
+                Vec2::new(size.x + 2.0 * thickness, thickness),
+            ),
+            (
+                Vec2::new(min.x + size.x / 2.0, max.y + thickness / 2.0),
+                Vec2::new(size.x + 2.0 * thickness, thickness),
+            ),
+            (
+                Vec2::new(min.x - thickness / 2.0, min.y + size.y / 2.0),
+                Vec2::new(thickness, size.y),
+            ),
+            (
+                Vec2::new(max.x + thickness / 2.0, min.y + size.y / 2.0),
+                Vec2::new(thickness, size.y),
+            ),
+        ];
+        for (i, (center, extents)) in walls.into_iter().enumerate() {
+            let shape = Polygon::rect(extents.x, extents.y).map_err(|e| at(path, "arena", e))?;
+            self.add(
+                NewCollider {
+                    shape: Shape::from(shape),
+                    position: center,
+                    angle: 0.0,
+                    layer,
+                    sensor: false,
+                    velocity: Vec2::ZERO,
+                    angular_velocity: 0.0,
+                    motion: None,
+                    one_way: None,
+                    name: format!("wall {i}"),
+                },
+                path,
+                "arena",
+            )?;
+        }
+        if self.view.is_none() {
+            let margin = Vec2::splat(thickness * 2.0);
+            self.view = Aabb::new(min - margin, max + margin).ok();
+        }
+        Ok(())
+    }
+
+    fn add_tiles(&mut self, scene: &SceneFile, path: &Path) -> Result<(), SceneError> {
+        let Some(tiles) = &scene.tiles else {
+            return Ok(());
+        };
+        let layer = self.layer(path, "tiles.layer", &tiles.layer)?;
+        let size = tiles.size.0;
+        let solid = Shape::from(Polygon::rect(size, size).map_err(|e| at(path, "tiles.size", e))?);
+        let platform = Shape::from(
+            Polygon::box_at(
+                Vec2::new(0.0, size * 0.4),
+                Vec2::new(size / 2.0, size * 0.1),
+                0.0,
+            )
+            .map_err(|e| at(path, "tiles.size", e))?,
+        );
+        let origin = vec2(tiles.origin);
+        let count = tiles.rows.len();
+        for (row_index, row) in tiles.rows.iter().enumerate() {
+            let y = origin.y + (count - 1 - row_index) as f32 * size + size / 2.0;
+            for (column, cell) in row.chars().enumerate() {
+                let (shape, one_way) = match cell {
+                    '#' => (solid.clone(), None),
+                    '=' => (platform.clone(), Some((Vec2::Y, size * 0.2))),
+                    _ => continue,
+                };
+                let location = format!("tiles.rows[{row_index}][{column}]");
+                self.add(
+                    NewCollider {
+                        shape,
+                        position: Vec2::new(origin.x + column as f32 * size + size / 2.0, y),
+                        angle: 0.0,
+                        layer,
+                        sensor: false,
+                        velocity: Vec2::ZERO,
+                        angular_velocity: 0.0,
+                        motion: None,
+                        one_way,
+                        name: String::new(),
+                    },
+                    path,
+                    &location,
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn add_colliders(&mut self, scene: &SceneFile, path: &Path) -> Result<(), SceneError> {
+        for (i, spec) in scene.colliders.iter().enumerate() {
+            let location = format!("colliders[{i}]");
+            let layer = self.layer(path, &format!("{location}.layer"), &spec.layer)?;
+            let velocity = vec2(spec.velocity);
+            let moving = velocity != Vec2::ZERO || spec.angular_velocity.0 != 0.0;
+            let one_way = spec
+                .one_way
+                .as_ref()
+                .map(|w| (vec2(w.direction), w.margin.0));
+            self.add(
+                NewCollider {
+                    shape: spec.shape.0.clone(),
+                    position: vec2(spec.position),
+                    angle: spec.angle.0,
+                    layer,
+                    sensor: spec.sensor,
+                    velocity,
+                    angular_velocity: spec.angular_velocity.0,
+                    motion: motion_of(spec.body, moving),
+                    one_way,
+                    name: spec.name.clone().unwrap_or_default(),
+                },
+                path,
+                &location,
+            )?;
+        }
+        Ok(())
+    }
+
+    fn add_grids(&mut self, scene: &SceneFile, path: &Path) -> Result<(), SceneError> {
+        for (i, grid) in scene.grids.iter().enumerate() {
+            let location = format!("grids[{i}]");
+            let layer = self.layer(path, &format!("{location}.layer"), &grid.layer)?;
+            let total = u64::from(grid.rows) * u64::from(grid.cols);
+            if total > 20_000_000 {
+                return Err(at(
+                    path,
+                    &location,
+                    format!("{total} copies is too many (at most 20,000,000)"),
+                ));
+            }
+            let mut rng = Rng::new(grid.seed);
+            let origin = vec2(grid.origin);
+            let spacing = vec2(grid.spacing);
+            let motion = motion_of(grid.body, grid.speed.is_some());
+            for row in 0..grid.rows {
+                for column in 0..grid.cols {
+                    let jitter = Vec2::new(rng.signed(), rng.signed()) * grid.jitter.0;
+                    let position = origin
+                        + Vec2::new(column as f32 * spacing.x, row as f32 * spacing.y)
+                        + jitter;
+                    let velocity = random_velocity(&mut rng, grid.speed.map(|[a, b]| (a.0, b.0)));
+                    self.add(
+                        NewCollider {
+                            shape: grid.shape.0.clone(),
+                            position,
+                            angle: 0.0,
+                            layer,
+                            sensor: grid.sensor,
+                            velocity,
+                            angular_velocity: 0.0,
+                            motion: motion.clone(),
+                            one_way: None,
+                            name: String::new(),
+                        },
+                        path,
+                        &location,
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn add_scatters(&mut self, scene: &SceneFile, path: &Path) -> Result<(), SceneError> {
+        for (i, scatter) in scene.scatter.iter().enumerate() {
+            let location = format!("scatter[{i}]");
+            let layer = self.layer(path, &format!("{location}.layer"), &scatter.layer)?;
+            if scatter.shapes.is_empty() {
+                return Err(at(
+                    path,
+                    &format!("{location}.shapes"),
+                    "needs at least one shape",
+                ));
+            }
+            if scatter.count > 20_000_000 {
+                return Err(at(
+                    path,
+                    &location,
+                    "count is too large (at most 20,000,000)",
+                ));
+            }
+            let [x0, y0, x1, y1] = scatter.area.map(|n| n.0);
+            if x1 < x0 || y1 < y0 {
+                return Err(at(
+                    path,
+                    &format!("{location}.area"),
+                    "min must not exceed max",
+                ));
+            }
+            let mut rng = Rng::new(scatter.seed);
+            let motion = motion_of(
+                scatter.body,
+                scatter.speed.is_some() || scatter.spin.0 != 0.0,
+            );
+            for _ in 0..scatter.count {
+                let SceneShape(shape) = &scatter.shapes[rng.below(scatter.shapes.len())];
+                let position = Vec2::new(rng.range(x0, x1), rng.range(y0, y1));
+                let angle = rng.range(0.0, std::f32::consts::TAU);
+                let velocity = random_velocity(&mut rng, scatter.speed.map(|[a, b]| (a.0, b.0)));
+                let angular_velocity = rng.signed() * scatter.spin.0;
+                self.add(
+                    NewCollider {
+                        shape: shape.clone(),
+                        position,
+                        angle,
+                        layer,
+                        sensor: scatter.sensor,
+                        velocity,
+                        angular_velocity,
+                        motion: motion.clone(),
+                        one_way: None,
+                        name: String::new(),
+                    },
+                    path,
+                    &location,
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn add_character(&mut self, scene: &SceneFile, path: &Path) -> Result<(), SceneError> {
+        let Some(character) = &scene.character else {
+            return Ok(());
+        };
+        let layer = self.layer(path, "character.layer", &character.layer)?;
+        self.add(
+            NewCollider {
+                shape: character.shape.0.clone(),
+                position: vec2(character.position),
+                angle: 0.0,
+                layer,
+                sensor: false,
+                velocity: Vec2::ZERO,
+                angular_velocity: 0.0,
+                motion: Some(Motion::Character {
+                    walk_speed: character.walk_speed.0,
+                    gravity: vec2(character.gravity),
+                    jump_speed: character.jump_speed.0,
+                    jump_every: character.jump_every,
+                    floor_frames: 0,
+                }),
+                one_way: None,
+                name: "character".to_string(),
+            },
+            path,
+            "character",
+        )?;
+        Ok(())
+    }
+
+    fn add_bullets(&mut self, scene: &SceneFile, path: &Path) -> Result<(), SceneError> {
+        for (i, bullet) in scene.bullets.iter().enumerate() {
+            let location = format!("bullets[{i}]");
+            let layer = self.layer(path, &format!("{location}.layer"), &bullet.layer)?;
+            let shape = match &bullet.shape {
+                Some(shape) => shape.0.clone(),
+                None => Shape::from(Circle::with_radius(0.05).expect("a valid radius")),
+            };
+            let count = bullet.count.unwrap_or(1);
+            if count > 1_000_000 {
+                return Err(at(path, &format!("{location}.count"), "at most 1,000,000"));
+            }
+            let velocity = vec2(bullet.velocity);
+            for k in 0..count {
+                let turn = if count > 1 {
+                    bullet.spread.0 * (k as f32 / (count - 1) as f32 - 0.5)
+                } else {
+                    0.0
+                };
+                self.add(
+                    NewCollider {
+                        shape: shape.clone(),
+                        position: vec2(bullet.position),
+                        angle: 0.0,
+                        layer,
+                        sensor: false,
+                        velocity: Vec2::from_angle(turn).rotate(velocity),
+                        angular_velocity: 0.0,
+                        motion: Some(Motion::Bullet {
+                            bounces_left: bullet.bounces.unwrap_or(3),
+                        }),
+                        one_way: None,
+                        name: format!("bullet {i}.{k}"),
+                    },
+                    path,
+                    &location,
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The body of a collider, if it moves.
+    pub fn body_index(&self, handle: ColliderHandle) -> Option<usize> {
+        self.body_of
+            .get(handle.index() as usize)
+            .copied()
+            .filter(|&i| i != u32::MAX)
+            .map(|i| i as usize)
+    }
+
+    /// The name of a collider (empty when unnamed).
+    pub fn name(&self, handle: ColliderHandle) -> &str {
+        self.names
+            .get(handle.index() as usize)
+            .map_or("", String::as_str)
+    }
+
+    /// Runs one frame: move, update, respond. Returns the frame's cast and character report;
+    /// the events are in `self.world.events()`.
+    pub fn step(&mut self) -> FrameReport {
+        let mut report = FrameReport::default();
+        self.move_bodies(&mut report);
+        self.world.update();
+        self.respond();
+        self.frame += 1;
+        report
+    }
+
+    /// The last update's statistics.
+    pub fn stats(&self) -> UpdateStats {
+        self.world.stats()
+    }
+
+    /// The last update's events.
+    pub fn events(&self) -> &[CollisionEvent] {
+        self.world.events()
+    }
+
+    fn move_bodies(&mut self, report: &mut FrameReport) {
+        let dt = self.dt;
+        for body in &mut self.bodies {
+            match &mut body.motion {
+                Motion::Kinematic | Motion::Dynamic => {
+                    if body.velocity == Vec2::ZERO
+                        && body.angular_velocity == 0.0
+                        && body.correction == Vec2::ZERO
+                    {
+                        continue;
+                    }
+                    body.position += body.velocity * dt + body.correction;
+                    body.angle = wrap_angle(body.angle + body.angular_velocity * dt);
+                    body.correction = Vec2::ZERO;
+                    let xf = Transform::new(body.position, body.angle);
+                    if self.world.set_transform(body.handle, xf).is_err() {
+                        // A position that overflowed: stop the body where it was.
+                        body.velocity = Vec2::ZERO;
+                        body.angular_velocity = 0.0;
+                    }
+                }
+                Motion::Bullet { bounces_left } => {
+                    if body.velocity == Vec2::ZERO {
+                        continue;
+                    }
+                    let Ok(collider) = self.world.get(body.handle) else {
+                        continue;
+                    };
+                    let shape = collider.shape().clone();
+                    let layers = self.world.layers().mask_of(collider.layer_id());
+                    let filter = QueryFilter::new().layers(layers).excluding(body.handle);
+                    let xf = Transform::new(body.position, body.angle);
+                    let delta = body.velocity * dt;
+                    let options = CastOptions {
+                        target_separation: 0.001,
+                        ..CastOptions::default()
+                    };
+                    match self.world.cast_shape(&shape, &xf, delta, &filter, options) {
+                        Ok(Some(hit)) => {
+                            body.position += delta * hit.hit.t;
+                            let normal = hit.hit.normal;
+                            let along = body.velocity.dot(normal);
+                            if along > 0.0 {
+                                body.velocity -= 2.0 * along * normal;
+                            }
+                            report.cast_hits.push((
+                                body.handle,
+                                hit.collider,
+                                hit.hit.point,
+                                normal,
+                            ));
+                            if *bounces_left == 0 {
+                                body.velocity = Vec2::ZERO;
+                            } else {
+                                *bounces_left -= 1;
+                            }
+                        }
+                        Ok(None) => body.position += delta,
+                        Err(_) => body.velocity = Vec2::ZERO,
+                    }
+                    let _ = self
+                        .world
+                        .set_transform(body.handle, Transform::new(body.position, body.angle));
+                }
+                Motion::Character {
+                    walk_speed,
+                    gravity,
+                    jump_speed,
+                    jump_every,
+                    floor_frames,
+                } => {
+                    body.velocity.x = *walk_speed;
+                    body.velocity += *gravity * dt;
+                    let Ok(collider) = self.world.get(body.handle) else {
+                        continue;
+                    };
+                    let layers = self.world.layers().mask_of(collider.layer_id());
+                    let options = MoveOptions {
+                        up: (-*gravity).try_normalize().unwrap_or(Vec2::Y),
+                        filter: QueryFilter::new().layers(layers),
+                        ..MoveOptions::default()
+                    };
+                    let Ok(result) =
+                        self.world
+                            .move_and_slide(body.handle, body.velocity * dt, options)
+                    else {
+                        continue;
+                    };
+                    if let Ok(collider) = self.world.get(body.handle) {
+                        body.position = collider.object_transform().p;
+                    }
+                    if result.on_floor || result.on_ceiling {
+                        body.velocity.y = 0.0;
+                    }
+                    if result.on_wall && result.moved.x.abs() < (*walk_speed * dt).abs() * 0.5 {
+                        *walk_speed = -*walk_speed;
+                    }
+                    report.on_floor = result.on_floor;
+                    if result.on_floor {
+                        *floor_frames += 1;
+                        if *jump_every > 0 && *floor_frames >= *jump_every {
+                            body.velocity.y = *jump_speed;
+                            *floor_frames = 0;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pushes dynamic bodies out of what they touch and reflects their approach velocity.
+    fn respond(&mut self) {
+        for event in self.world.events() {
+            let (CollisionEvent::Begin {
+                a,
+                b,
+                manifold: Some(manifold),
+            }
+            | CollisionEvent::Stay {
+                a,
+                b,
+                manifold: Some(manifold),
+            }) = event
+            else {
+                continue;
+            };
+            let dynamic = |handle: ColliderHandle| {
+                self.body_index(handle)
+                    .filter(|&i| self.bodies[i].motion == Motion::Dynamic)
+            };
+            let (body_a, body_b) = (dynamic(*a), dynamic(*b));
+            let share = match (body_a, body_b) {
+                (None, None) => continue,
+                (Some(_), Some(_)) => 0.5,
+                _ => 1.0,
+            };
+            let normal = manifold.normal;
+            let depth = manifold.max_penetration().clamp(0.0, 0.5);
+            let velocity_of =
+                |body: Option<usize>| body.map_or(Vec2::ZERO, |i| self.bodies[i].velocity);
+            let approach = (velocity_of(body_b) - velocity_of(body_a)).dot(normal);
+            // Equal masses, restitution 1: a dynamic body against a fixed one reflects; two
+            // dynamic bodies exchange their normal speeds.
+            let impulse = if approach < 0.0 {
+                -2.0 * approach * share
+            } else {
+                0.0
+            };
+            if let Some(i) = body_a {
+                self.bodies[i].correction -= normal * depth * share;
+                self.bodies[i].velocity -= normal * impulse;
+            }
+            if let Some(i) = body_b {
+                self.bodies[i].correction += normal * depth * share;
+                self.bodies[i].velocity += normal * impulse;
+            }
+        }
+    }
+
+    /// A box around every collider.
+    pub fn bounds(&self) -> Option<Aabb> {
+        self.world
+            .iter()
+            .map(|(_, c)| c.aabb())
+            .reduce(|a, b| a.union(&b))
+    }
+}
+
+fn wrap_angle(angle: f32) -> f32 {
+    if angle.abs() > 1000.0 {
+        angle.rem_euclid(std::f32::consts::TAU)
+    } else {
+        angle
+    }
+}
+
+fn random_velocity(rng: &mut Rng, speed: Option<(f32, f32)>) -> Vec2 {
+    match speed {
+        None => Vec2::ZERO,
+        Some((low, high)) => {
+            Vec2::from_angle(rng.range(0.0, std::f32::consts::TAU)) * rng.range(low, high)
+        }
+    }
+}
