@@ -93,7 +93,7 @@ enum Command {
         #[arg(long, value_delimiter = ',', default_value = "tree,grid,sap")]
         broad: Vec<String>,
         /// Timed frames per measurement.
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = 5)]
         frames: u32,
         /// Write a log-log plot.
         #[arg(long)]
