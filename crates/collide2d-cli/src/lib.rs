@@ -4,10 +4,12 @@
 //! - [`sim`]: a world built from a scene, with simple kinematic motion (no solver);
 //! - [`run`]: running frames with statistics, a progress bar and event output;
 //! - [`render`] and [`font`]: PNG pictures with a legend;
+//! - [`animation`]: animated GIF output;
 //! - [`pair`]: the `query` subcommand's pair file and answers;
 //! - [`bench`]: the scaling benchmark and its plot;
 //! - [`rng`]: a seeded random number generator.
 
+pub mod animation;
 pub mod bench;
 pub mod font;
 pub mod pair;

@@ -1,6 +1,7 @@
 //! The `collide2d` command: the demo, scene runs, renders, pair queries and benchmarks.
 
 use clap::{Parser, Subcommand};
+use collide2d_cli::animation::GifRecorder;
 use collide2d_cli::render::{legend_line, render_world, RenderOptions};
 use collide2d_cli::run::run_frames;
 use collide2d_cli::scene::{load_scene, parse_scene, SceneError};
@@ -48,6 +49,15 @@ enum Command {
         /// Write a picture of the last frame.
         #[arg(long)]
         png: Option<PathBuf>,
+        /// Write an animated GIF (one picture every `--gif-every` frames).
+        #[arg(long)]
+        gif: Option<PathBuf>,
+        /// Frames between GIF pictures.
+        #[arg(long, default_value_t = 3)]
+        gif_every: u32,
+        /// GIF width in pixels (the height follows the view, 2:3).
+        #[arg(long, default_value_t = 600)]
+        gif_width: u32,
     },
     /// Draws one frame of a scene (after one update) to a PNG.
     Render {
@@ -131,7 +141,17 @@ fn execute(command: Command) -> Result<(), String> {
             frames,
             events,
             png,
-        } => run(&scene, frames, events.as_deref(), png.as_deref()),
+            gif,
+            gif_every,
+            gif_width,
+        } => run(
+            &scene,
+            frames,
+            events.as_deref(),
+            png.as_deref(),
+            gif.as_deref()
+                .map(|path| (path, gif_every.max(1), gif_width)),
+        ),
         Command::Render {
             scene,
             output,
@@ -142,7 +162,7 @@ fn execute(command: Command) -> Result<(), String> {
             height,
         } => {
             let mut sim = build(&scene)?;
-            run_frames(&mut sim, frames.max(1), None, false).map_err(|e| e.to_string())?;
+            run_frames(&mut sim, frames.max(1), None, None, false)?;
             let options = RenderOptions {
                 width,
                 height,
@@ -193,7 +213,7 @@ fn demo(frames: u32, png: &Path, width: u32, height: u32) -> Result<(), String> 
         sim.world.len(),
         layer_names(&sim)
     );
-    let report = run_frames(&mut sim, frames, None, true).map_err(|e| e.to_string())?;
+    let report = run_frames(&mut sim, frames, None, None, true)?;
     print!("\n{}", report.table());
     let options = RenderOptions {
         width,
@@ -228,8 +248,38 @@ fn run(
     frames: Option<u32>,
     events: Option<&Path>,
     png: Option<&Path>,
+    gif: Option<(&Path, u32, u32)>,
 ) -> Result<(), String> {
     let mut sim = build(path)?;
+    let mut recorder = match gif {
+        Some((gif_path, every, width)) => {
+            let height = (width * 2 / 3).max(1);
+            let delay = ((sim.dt * every as f32 * 100.0).round() as u16).max(2);
+            let recorder = GifRecorder::create(gif_path, width, height, delay)?;
+            Some((recorder, every, width, height, gif_path))
+        }
+        None => None,
+    };
+    let view = sim.view;
+    let mut record = |sim: &Sim| -> Result<(), String> {
+        let Some((recorder, every, width, height, gif_path)) = recorder.as_mut() else {
+            return Ok(());
+        };
+        if sim.frame % *every != 0 {
+            return Ok(());
+        }
+        let options = RenderOptions {
+            width: *width,
+            height: *height,
+            view,
+            ..RenderOptions::default()
+        };
+        let canvas = render_world(&sim.world, &options)
+            .map_err(|e| format!("{}: {e}", gif_path.display()))?;
+        recorder
+            .add(&canvas)
+            .map_err(|e| format!("{}: {e}", gif_path.display()))
+    };
     let frames = frames.unwrap_or(sim.default_frames);
     let mut writer = match events {
         Some(events) => Some(BufWriter::new(
@@ -242,9 +292,9 @@ fn run(
         &mut sim,
         frames,
         writer.as_mut().map(|w| w as &mut dyn Write),
+        Some(&mut record),
         true,
-    )
-    .map_err(|e| format!("writing events: {e}"))?;
+    )?;
     if let (Some(mut writer), Some(events)) = (writer, events) {
         writer
             .flush()
@@ -267,6 +317,12 @@ fn run(
         };
         save(&sim, &options, png)?;
         println!("wrote {}", png.display());
+    }
+    if let Some((recorder, .., gif_path)) = recorder {
+        recorder
+            .finish()
+            .map_err(|e| format!("{}: {e}", gif_path.display()))?;
+        println!("wrote {}", gif_path.display());
     }
     Ok(())
 }

@@ -103,14 +103,18 @@ impl RunReport {
     }
 }
 
-/// Runs `frames` frames; writes each event as a JSON line to `events` when given, and shows a
-/// progress bar on a terminal when `progress` is set.
+/// Called after every frame (e.g. to record an animation); an error stops the run.
+pub type FrameHook<'a> = &'a mut dyn FnMut(&Sim) -> Result<(), String>;
+
+/// Runs `frames` frames; writes each event as a JSON line to `events` when given, calls
+/// `hook` after each frame, and shows a progress bar on a terminal when `progress` is set.
 pub fn run_frames(
     sim: &mut Sim,
     frames: u32,
     mut events: Option<&mut dyn Write>,
+    mut hook: Option<FrameHook<'_>>,
     progress: bool,
-) -> std::io::Result<RunReport> {
+) -> Result<RunReport, String> {
     let bar = if progress {
         let bar = indicatif::ProgressBar::new(u64::from(frames));
         if let Ok(style) = indicatif::ProgressStyle::with_template(
@@ -149,7 +153,10 @@ pub fn run_frames(
             }
         }
         if let Some(out) = events.as_deref_mut() {
-            write_events(sim, &frame, out)?;
+            write_events(sim, &frame, out).map_err(|e| format!("writing events: {e}"))?;
+        }
+        if let Some(hook) = hook.as_deref_mut() {
+            hook(sim)?;
         }
         bar.inc(1);
     }

@@ -494,3 +494,43 @@ fn million_circle_scene_runs_one_frame() {
     assert_ok(&output);
     assert!(stdout(&output).contains("1000000 colliders"));
 }
+
+#[test]
+fn run_records_an_animated_gif() {
+    let dir = scratch("gif");
+    let scene = scenes().join("bullets.json");
+    let output = collide2d(
+        &[
+            "run",
+            scene.to_str().unwrap(),
+            "--frames",
+            "30",
+            "--gif",
+            "shots.gif",
+            "--gif-every",
+            "3",
+            "--gif-width",
+            "150",
+        ],
+        &dir,
+    );
+    assert_ok(&output);
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options
+        .read_info(std::fs::File::open(dir.join("shots.gif")).unwrap())
+        .unwrap();
+    assert_eq!((decoder.width(), decoder.height()), (150, 100));
+    let mut frames = 0;
+    let mut green_pixels = 0;
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        frames += 1;
+        green_pixels += frame
+            .buffer
+            .chunks_exact(4)
+            .filter(|p| dominant([p[0], p[1], p[2]]) == Some(1))
+            .count();
+    }
+    assert_eq!(frames, 10);
+    assert!(green_pixels > 0, "the walls are drawn");
+}
