@@ -69,7 +69,7 @@ enum Command {
         /// Draw every collider's bounding box.
         #[arg(long)]
         aabbs: bool,
-        /// Draw the broad phase's boxes.
+        /// Draw the broad phase: its boxes, grid cells (hash grid) and candidate pairs.
         #[arg(long)]
         broad: bool,
         /// Frames to run before drawing.

@@ -1,9 +1,11 @@
 //! Pictures of a world: colliders coloured by state, contacts, optional boxes, and a legend.
 
 use crate::font::{draw_text, fill_rect, text_width};
-use collide2d::debug::{draw_aabb, draw_manifold, draw_shape, Canvas, Color, RenderError};
+use collide2d::debug::{
+    draw_aabb, draw_manifold, draw_shape, Canvas, Color, DebugDraw, RenderError,
+};
 use collide2d::shape::Aabb;
-use collide2d::world::World;
+use collide2d::world::{BroadPhaseKind, World};
 use collide2d::Vec2;
 
 /// What to draw besides the colliders.
@@ -17,7 +19,7 @@ pub struct RenderOptions {
     pub view: Option<Aabb>,
     /// Draw each collider's bounding box.
     pub aabbs: bool,
-    /// Draw the broad phase's boxes (the collider boxes as the broad phase stores them).
+    /// Draw the broad phase: its stored boxes, grid cells (hash grid) and candidate pairs.
     pub broad: bool,
     /// A title line for the legend (empty: no legend).
     pub title: String,
@@ -96,15 +98,13 @@ pub fn render_world(world: &World, options: &RenderOptions) -> Result<Canvas, Re
             color,
         );
     }
-    if options.aabbs || options.broad {
-        let color = if options.broad {
-            Color::BOUNDS
-        } else {
-            Color::BOUNDS.with_alpha(200)
-        };
+    if options.aabbs {
         for (_, collider) in world.iter().filter(|(_, c)| c.is_enabled()) {
-            draw_aabb(&mut canvas, &collider.aabb(), color);
+            draw_aabb(&mut canvas, &collider.aabb(), Color::BOUNDS.with_alpha(200));
         }
+    }
+    if options.broad {
+        draw_broad_phase(&mut canvas, world, view);
     }
     let normal_length = 12.0 / canvas.scale();
     for (_, _, manifold) in world.contacts() {
@@ -116,6 +116,50 @@ pub fn render_world(world: &World, options: &RenderOptions) -> Result<Canvas, Re
         draw_legend(&mut canvas, &options.title);
     }
     Ok(canvas)
+}
+
+/// The broad phase as it sees the world: every box it stores, the grid cells of a hash grid,
+/// and a line between the box centres of every candidate pair it reports.
+///
+/// The tree's inner nodes and the sweep-and-prune axis lists are not exposed by the library,
+/// so only what the [`BroadPhase`](collide2d::BroadPhase) trait offers is drawn.
+fn draw_broad_phase(canvas: &mut Canvas, world: &World, view: Aabb) {
+    let broad = world.broad_phase();
+    if let BroadPhaseKind::Grid { cell_size } = world.broad_phase_kind() {
+        let cells = view.extents() / cell_size;
+        if cells.x.max(cells.y) <= 400.0 {
+            let grid_color = Color::BOUNDS.with_alpha(60);
+            let mut x = (view.min.x / cell_size).floor() * cell_size;
+            while x <= view.max.x {
+                canvas.segment(
+                    Vec2::new(x, view.min.y),
+                    Vec2::new(x, view.max.y),
+                    grid_color,
+                );
+                x += cell_size;
+            }
+            let mut y = (view.min.y / cell_size).floor() * cell_size;
+            while y <= view.max.y {
+                canvas.segment(
+                    Vec2::new(view.min.x, y),
+                    Vec2::new(view.max.x, y),
+                    grid_color,
+                );
+                y += cell_size;
+            }
+        }
+    }
+    broad.query_aabb(view, &mut |id, _| {
+        if let Ok(aabb) = broad.get_aabb(id) {
+            draw_aabb(canvas, &aabb, Color::BOUNDS);
+        }
+        true
+    });
+    for pair in broad.current_pairs() {
+        if let (Ok(a), Ok(b)) = (broad.get_aabb(pair.lower()), broad.get_aabb(pair.higher())) {
+            canvas.segment(a.center(), b.center(), Color::BOUNDS.with_alpha(160));
+        }
+    }
 }
 
 /// `bounds` grown on one axis so it has the aspect ratio of a `width × height` image.

@@ -476,6 +476,57 @@ fn bad_pair_files_are_refused() {
 }
 
 #[test]
+fn render_draws_the_broad_phase_of_a_hash_grid() {
+    let dir = scratch("render-broad");
+    let scene = write(
+        &dir,
+        "grid.json",
+        r#"{"version": 1, "broad_phase": "grid", "grid_cell": 2, "view": [0, 0, 20, 20],
+            "colliders": [{ "shape": { "kind": "circle", "radius": 0.5 }, "position": [5, 5] }]}"#,
+    );
+    let plain = collide2d(
+        &[
+            "render",
+            scene.to_str().unwrap(),
+            "-o",
+            "plain.png",
+            "--width",
+            "200",
+            "--height",
+            "200",
+        ],
+        &dir,
+    );
+    assert_ok(&plain);
+    let broad = collide2d(
+        &[
+            "render",
+            scene.to_str().unwrap(),
+            "-o",
+            "broad.png",
+            "--broad",
+            "--width",
+            "200",
+            "--height",
+            "200",
+        ],
+        &dir,
+    );
+    assert_ok(&broad);
+    // A grid line at x = 12 crosses empty space: background without --broad, lighter with it.
+    let (plain, width, _) = decode_png(&dir.join("plain.png"));
+    let (lined, _, _) = decode_png(&dir.join("broad.png"));
+    let (x, y) = (120, 60);
+    let brightness = |p: [u8; 3]| p.iter().map(|&c| u32::from(c)).sum::<u32>();
+    assert!(
+        brightness(pixel(&lined, width, x, y)) > brightness(pixel(&plain, width, x, y)) + 20,
+        "{:?} vs {:?}",
+        pixel(&lined, width, x, y),
+        pixel(&plain, width, x, y)
+    );
+}
+
+#[test]
 fn every_shipped_scene_loads_and_runs_a_frame() {
     let dir = scratch("shipped");
     for name in ["demo.json", "tilemap.json", "bullets.json"] {
