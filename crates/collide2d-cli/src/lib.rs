@@ -6,7 +6,7 @@
 //! - [`render`] and [`font`]: PNG pictures with a legend;
 //! - [`animation`]: animated GIF output;
 //! - [`pair`]: the `query` subcommand's pair file and answers;
-//! - [`bench`]: the scaling benchmark and its plot;
+//! - [`bench`](mod@bench): the scaling benchmark and its plot;
 //! - [`rng`]: a seeded random number generator.
 
 pub mod animation;
