@@ -9,6 +9,9 @@
 //! - [`bench`](mod@bench): the scaling benchmark and its plot;
 //! - [`rng`]: a seeded random number generator.
 
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
 pub mod animation;
 pub mod bench;
 pub mod font;
