@@ -486,8 +486,17 @@ pub fn read_text(path: &Path) -> Result<String, SceneError> {
 
 /// Checks `"version": 1` (reporting syntax errors along the way).
 pub fn check_version(path: &Path, text: &str) -> Result<(), SceneError> {
-    let header: VersionOnly =
-        serde_json::from_str(text).map_err(|e| SceneError::new(path, describe_json_error(&e)))?;
+    let header: VersionOnly = serde_json::from_str(text).map_err(|e| {
+        let message = match e.classify() {
+            serde_json::error::Category::Data => format!(
+                "invalid scene: expected one JSON object with \"version\": {SCENE_VERSION} at line {} column {}",
+                e.line(),
+                e.column()
+            ),
+            _ => describe_json_error(&e),
+        };
+        SceneError::new(path, message)
+    })?;
     match header.version {
         None => Err(SceneError::new(
             path,
@@ -572,5 +581,7 @@ mod tests {
             .message
             .contains("unsupported version 2"));
         assert!(parse(r#"{}"#).unwrap_err().message.contains("missing"));
+        let array = parse("[]").unwrap_err().message;
+        assert!(array.contains("expected one JSON object"), "{array}");
     }
 }
