@@ -9,7 +9,11 @@ use collide2d::Transform;
 use support::Rng;
 
 /// One random operation applied to a world; returns the update's events when it was an update.
-fn step(world: &mut World, rng: &mut Rng, handles: &mut Vec<ColliderHandle>) -> Option<Vec<CollisionEvent>> {
+fn step(
+    world: &mut World,
+    rng: &mut Rng,
+    handles: &mut Vec<ColliderHandle>,
+) -> Option<Vec<CollisionEvent>> {
     match rng.below(8) {
         0 | 1 if handles.len() < 30 => {
             let shape = if rng.below(2) == 0 {
@@ -24,7 +28,9 @@ fn step(world: &mut World, rng: &mut Rng, handles: &mut Vec<ColliderHandle>) -> 
         }
         2 | 3 if !handles.is_empty() => {
             let h = handles[rng.below(handles.len())];
-            world.set_transform(h, Transform::new(rng.point(5.0), rng.angle())).unwrap();
+            world
+                .set_transform(h, Transform::new(rng.point(5.0), rng.angle()))
+                .unwrap();
         }
         4 if !handles.is_empty() => {
             let h = handles.swap_remove(rng.below(handles.len()));
@@ -68,13 +74,21 @@ fn restored_world_continues_with_identical_events() {
 #[test]
 fn hand_edited_snapshots_are_rejected() {
     let mut world = World::new();
-    world.insert(Collider::new(Shape::from(Circle::with_radius(1.0).unwrap()))).unwrap();
+    world
+        .insert(Collider::new(Shape::from(
+            Circle::with_radius(1.0).unwrap(),
+        )))
+        .unwrap();
     let json = serde_json::to_string(&world.snapshot()).unwrap();
     let broken = json.replacen("\"radius\":1.0", "\"radius\":-1.0", 1);
     assert!(serde_json::from_str::<WorldSnapshot>(&broken).is_err());
     // A rotation that is not unit length is caught when the world is rebuilt.
     assert!(json.contains("\"q\":{\"c\":1.0,\"s\":0.0}"), "{json}");
-    let skewed = json.replacen("\"q\":{\"c\":1.0,\"s\":0.0}", "\"q\":{\"c\":5.0,\"s\":0.0}", 1);
+    let skewed = json.replacen(
+        "\"q\":{\"c\":1.0,\"s\":0.0}",
+        "\"q\":{\"c\":5.0,\"s\":0.0}",
+        1,
+    );
     let snapshot: WorldSnapshot = serde_json::from_str(&skewed).unwrap();
     assert!(World::restore(snapshot).is_err());
     // A free list naming a live slot is caught too.

@@ -768,7 +768,12 @@ impl World {
                         return Err(WorldError::InvalidLayer(collider.layer));
                     }
                     let proxy = if collider.enabled {
-                        Some(world.broad.get_mut().insert(collider.aabb(), handle.to_key())?)
+                        Some(
+                            world
+                                .broad
+                                .get_mut()
+                                .insert(collider.aabb(), handle.to_key())?,
+                        )
                     } else {
                         None
                     };
