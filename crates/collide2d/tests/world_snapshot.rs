@@ -65,9 +65,18 @@ fn restored_world_continues_with_identical_events() {
         for _ in 0..150 {
             let a = step(&mut world, &mut rng_a, &mut handles_a);
             let b = step(&mut restored, &mut rng_b, &mut handles_b);
-            assert_eq!(a, b, "scenario {scenario}: events differ after restore");
+            if a != b {
+                let (a, b) = (a.unwrap_or_default(), b.unwrap_or_default());
+                let only_a: Vec<_> = a.iter().filter(|e| !b.contains(e)).collect();
+                let only_b: Vec<_> = b.iter().filter(|e| !a.contains(e)).collect();
+                panic!("scenario {scenario}: events differ after restore\nonly before: {only_a:?}\nonly restored: {only_b:?}");
+            }
         }
-        assert_eq!(world.snapshot(), restored.snapshot());
+        let (x, y) = (format!("{:?}", world.snapshot()), format!("{:?}", restored.snapshot()));
+        if x != y {
+            let at = x.bytes().zip(y.bytes()).position(|(p, q)| p != q).unwrap_or(0);
+            panic!("scenario {scenario}: snapshots differ at {at}: {} | {}", &x[at.saturating_sub(200)..(at + 100).min(x.len())], &y[at.saturating_sub(200)..(at + 100).min(y.len())]);
+        }
     }
 }
 

@@ -43,6 +43,7 @@ use crate::broad::{BroadPhase, BroadPhaseError, DynamicTree, HashGrid, ProxyId, 
 use crate::math::{Transform, Vec2};
 use crate::query::{collide, overlaps, Manifold};
 use collider::check_transform;
+use std::collections::BTreeMap;
 
 /// Why a world call was refused. A refused call leaves the world unchanged.
 #[derive(Clone, Debug, PartialEq)]
@@ -163,6 +164,8 @@ struct Entry {
     proxy: Option<ProxyId>,
     /// Changed since the last update: its pairs need a fresh narrow phase.
     dirty: bool,
+    /// The colliders whose boxes overlap this one's, as the broad phase last reported.
+    partners: Vec<ColliderHandle>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -206,7 +209,12 @@ pub struct World {
     broad_kind: BroadPhaseKind,
     layers: Layers,
     seen_layers_version: u64,
-    contacts: Vec<Contact>,
+    /// Pairs touching as of the last update (`a < b`), with their manifolds.
+    touching: BTreeMap<(ColliderHandle, ColliderHandle), Option<Manifold>>,
+    /// Touching pairs whose collider was removed or disabled since: their `End` is due.
+    pending_ends: Vec<(ColliderHandle, ColliderHandle)>,
+    /// Pairs to re-test at the next update whatever changed (after a restore).
+    retest_pending: Vec<(ColliderHandle, ColliderHandle)>,
     events: Vec<CollisionEvent>,
     dirty: Vec<ColliderHandle>,
     report_stay: bool,
@@ -235,7 +243,9 @@ impl World {
             broad_kind: kind,
             layers: Layers::default(),
             seen_layers_version: 0,
-            contacts: Vec::new(),
+            touching: BTreeMap::new(),
+            pending_ends: Vec::new(),
+            retest_pending: Vec::new(),
             events: Vec::new(),
             dirty: Vec::new(),
             report_stay: true,
@@ -321,6 +331,7 @@ impl World {
             collider,
             proxy,
             dirty: true,
+            partners: Vec::new(),
         });
         self.dirty.push(handle);
         self.live += 1;
@@ -330,6 +341,7 @@ impl World {
     /// Removes a collider and returns it; its contacts end at the next update.
     pub fn remove(&mut self, handle: ColliderHandle) -> Result<Collider, WorldError> {
         self.entry(handle)?;
+        self.detach(handle);
         let slot = &mut self.slots[handle.index as usize];
         let entry = slot.entry.take().expect("checked above");
         slot.generation = slot.generation.wrapping_add(1);
@@ -461,10 +473,14 @@ impl World {
             .expect("checked above");
         match result {
             Ok(proxy) => {
+                let left_broad_phase = entry.proxy.is_some() && proxy.is_none();
                 entry.proxy = proxy;
                 if !entry.dirty {
                     entry.dirty = true;
                     self.dirty.push(handle);
+                }
+                if left_broad_phase {
+                    self.detach(handle);
                 }
                 Ok(())
             }
@@ -498,104 +514,164 @@ impl World {
             && (b.category & a.mask) != 0
     }
 
+    /// Forgets a collider's box pairs (it is being removed or disabled) and schedules `End`
+    /// for the pairs it was touching.
+    fn detach(&mut self, handle: ColliderHandle) {
+        let partners = match self.entry_mut(handle) {
+            Ok(entry) => std::mem::take(&mut entry.partners),
+            Err(_) => return,
+        };
+        for partner in partners {
+            if let Ok(other) = self.entry_mut(partner) {
+                other.partners.retain(|&p| p != handle);
+            }
+            let key = ordered(handle, partner);
+            if self.touching.remove(&key).is_some() {
+                self.pending_ends.push(key);
+            }
+        }
+    }
+
     /// Runs broad phase → filter → narrow phase and returns this update's events.
     ///
-    /// 1. Let the broad phase settle the moved boxes and list every overlapping box pair.
-    /// 2. Drop pairs the layer matrix or filter bits reject.
-    /// 3. Narrow phase on pairs with a changed collider; unchanged pairs keep last result.
-    /// 4. Compare with the previous touching set: `Begin`, `Stay`, `End`, sorted by pair.
+    /// 1. The broad phase reports which box pairs began and ended overlapping; partner lists
+    ///    follow.
+    /// 2. Only pairs with a changed collider (or new pairs, or all pairs after a layer-matrix
+    ///    change) are re-tested: layer matrix and filter bits, then the narrow phase. Pairs
+    ///    whose boxes stopped overlapping stop touching.
+    /// 3. Events: `End` for pairs no longer touching (including removed and disabled
+    ///    colliders), `Begin` for new ones, `Stay` for the rest, sorted by pair.
     pub fn update(&mut self) -> &[CollisionEvent] {
         let started = std::time::Instant::now();
-        // 1. Broad phase.
-        self.broad.get_mut().update_pairs();
-        let broad = self.broad.get();
-        let mut pairs: Vec<(ColliderHandle, ColliderHandle)> = broad
-            .current_pairs()
-            .into_iter()
-            .filter_map(|pair| {
-                let a = ColliderHandle::from_key(broad.key(pair.lower()).ok()?);
-                let b = ColliderHandle::from_key(broad.key(pair.higher()).ok()?);
-                Some(if a < b { (a, b) } else { (b, a) })
-            })
-            .collect();
-        pairs.sort_unstable();
+        // 1. Broad phase and partner lists.
+        let changes = self.broad.get_mut().update_pairs().clone();
+        let mut retest: Vec<(ColliderHandle, ColliderHandle)> = Vec::new();
+        let mut ended_boxes: Vec<(ColliderHandle, ColliderHandle)> = Vec::new();
+        for pair in &changes.ended {
+            let broad = self.broad.get();
+            // A removed or disabled collider's pairs were already forgotten.
+            let (Ok(a), Ok(b)) = (broad.key(pair.lower()), broad.key(pair.higher())) else {
+                continue;
+            };
+            let (a, b) = ordered(ColliderHandle::from_key(a), ColliderHandle::from_key(b));
+            if let Ok(entry) = self.entry_mut(a) {
+                entry.partners.retain(|&p| p != b);
+            }
+            if let Ok(entry) = self.entry_mut(b) {
+                entry.partners.retain(|&p| p != a);
+            }
+            ended_boxes.push((a, b));
+        }
+        for pair in &changes.began {
+            let broad = self.broad.get();
+            let (Ok(a), Ok(b)) = (broad.key(pair.lower()), broad.key(pair.higher())) else {
+                continue;
+            };
+            let (a, b) = ordered(ColliderHandle::from_key(a), ColliderHandle::from_key(b));
+            if let Ok(entry) = self.entry_mut(a) {
+                entry.partners.push(b);
+            }
+            if let Ok(entry) = self.entry_mut(b) {
+                entry.partners.push(a);
+            }
+            retest.push((a, b));
+        }
+        let filters_changed = self.layers.version() != self.seen_layers_version;
+        if filters_changed {
+            for (index, slot) in self.slots.iter().enumerate() {
+                if let Some(entry) = &slot.entry {
+                    let handle = ColliderHandle {
+                        index: index as u32,
+                        generation: slot.generation,
+                    };
+                    retest.extend(entry.partners.iter().filter(|&&p| handle < p).map(|&p| (handle, p)));
+                }
+            }
+        } else {
+            for &handle in &self.dirty {
+                if let Ok(entry) = self.entry(handle) {
+                    retest.extend(entry.partners.iter().map(|&p| ordered(handle, p)));
+                }
+            }
+        }
+        retest.append(&mut self.retest_pending);
+        retest.sort_unstable();
+        retest.dedup();
         let broad_done = std::time::Instant::now();
 
-        // 2–3. Filter, then narrow phase on pairs with a changed collider.
-        let filters_changed = self.layers.version() != self.seen_layers_version;
-        let mut plan: Vec<Plan> = Vec::with_capacity(pairs.len());
-        let mut tests: Vec<(ColliderHandle, ColliderHandle)> = Vec::new();
-        for &(a, b) in &pairs {
-            let (Ok(ea), Ok(eb)) = (self.entry(a), self.entry(b)) else {
-                continue;
-            };
-            if !self.pair_allowed(&ea.collider, &eb.collider) {
-                continue;
-            }
-            if !ea.dirty && !eb.dirty && !filters_changed {
-                // Nothing changed: the previous answer stands.
-                if let Some(contact) = self.previous_contact(a, b) {
-                    plan.push(Plan::Known(contact.clone()));
+        // 2. Filter and narrow phase on the re-tested pairs.
+        let results = self.run_narrow_phase(&retest);
+        let mut began: Vec<(ColliderHandle, ColliderHandle)> = Vec::new();
+        let mut ended: Vec<(ColliderHandle, ColliderHandle)> = std::mem::take(&mut self.pending_ends);
+        for (&pair, result) in retest.iter().zip(results) {
+            match result {
+                Some(manifold) => {
+                    if self.touching.insert(pair, manifold).is_none() {
+                        began.push(pair);
+                    }
                 }
-            } else {
-                plan.push(Plan::Test(tests.len()));
-                tests.push((a, b));
+                None => {
+                    if self.touching.remove(&pair).is_some() {
+                        ended.push(pair);
+                    }
+                }
             }
         }
-        let results = self.run_narrow_phase(&tests);
-        let next: Vec<Contact> = plan
-            .into_iter()
-            .filter_map(|step| match step {
-                Plan::Known(contact) => Some(contact),
-                Plan::Test(index) => {
-                    let (a, b) = tests[index];
-                    results[index].map(|manifold| Contact { a, b, manifold })
-                }
-            })
-            .collect();
-        let narrow_tests = tests.len();
+        for pair in ended_boxes {
+            if self.touching.remove(&pair).is_some() {
+                ended.push(pair);
+            }
+        }
         let narrow_done = std::time::Instant::now();
 
-        // 4. Events from the difference with the previous update.
-        self.events.clear();
-        let previous = std::mem::take(&mut self.contacts);
-        let (mut i, mut j) = (0, 0);
-        while i < previous.len() || j < next.len() {
-            let order = match (previous.get(i), next.get(j)) {
-                (Some(p), Some(n)) => (p.a, p.b).cmp(&(n.a, n.b)),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                (None, _) => std::cmp::Ordering::Greater,
-            };
-            match order {
-                std::cmp::Ordering::Less => {
-                    let p = &previous[i];
-                    self.events.push(CollisionEvent::End { a: p.a, b: p.b });
-                    i += 1;
-                }
-                std::cmp::Ordering::Greater => {
-                    let n = &next[j];
-                    self.events.push(CollisionEvent::Begin {
-                        a: n.a,
-                        b: n.b,
-                        manifold: n.manifold,
-                    });
-                    j += 1;
-                }
-                std::cmp::Ordering::Equal => {
-                    if self.report_stay {
-                        let n = &next[j];
-                        self.events.push(CollisionEvent::Stay {
-                            a: n.a,
-                            b: n.b,
-                            manifold: n.manifold,
-                        });
-                    }
-                    i += 1;
-                    j += 1;
-                }
+        // 3. Events in pair order. A pair that ended (its collider was disabled or re-shaped)
+        //    and touches again by this update never stopped touching as far as updates can
+        //    tell: it stays.
+        ended.sort_unstable();
+        ended.dedup();
+        began.sort_unstable();
+        if !ended.is_empty() {
+            let still_touching: Vec<_> = ended
+                .iter()
+                .copied()
+                .filter(|pair| self.touching.contains_key(pair))
+                .collect();
+            if !still_touching.is_empty() {
+                ended.retain(|pair| !self.touching.contains_key(pair));
+                began.retain(|pair| still_touching.binary_search(pair).is_err());
             }
         }
-        self.contacts = next;
+        self.events.clear();
+        let mut ends = ended.into_iter().peekable();
+        let mut push_ends_before = |events: &mut Vec<CollisionEvent>, limit: Option<(ColliderHandle, ColliderHandle)>| {
+            while let Some(&(a, b)) = ends.peek() {
+                if limit.is_some_and(|l| (a, b) >= l) {
+                    break;
+                }
+                events.push(CollisionEvent::End { a, b });
+                ends.next();
+            }
+        };
+        if self.report_stay {
+            let mut begun = began.iter().peekable();
+            for (&(a, b), manifold) in &self.touching {
+                push_ends_before(&mut self.events, Some((a, b)));
+                if begun.peek() == Some(&&(a, b)) {
+                    begun.next();
+                    self.events.push(CollisionEvent::Begin { a, b, manifold: *manifold });
+                } else {
+                    self.events.push(CollisionEvent::Stay { a, b, manifold: *manifold });
+                }
+            }
+        } else {
+            for (a, b) in began {
+                push_ends_before(&mut self.events, Some((a, b)));
+                let manifold = self.touching.get(&(a, b)).copied().flatten();
+                self.events.push(CollisionEvent::Begin { a, b, manifold });
+            }
+        }
+        push_ends_before(&mut self.events, None);
+
         for handle in std::mem::take(&mut self.dirty) {
             if let Ok(entry) = self.entry_mut(handle) {
                 entry.dirty = false;
@@ -607,8 +683,8 @@ impl World {
             broad: broad_done - started,
             narrow: narrow_done - broad_done,
             events: done - narrow_done,
-            candidate_pairs: pairs.len(),
-            narrow_tests,
+            candidate_pairs: self.slots.iter().filter_map(|s| s.entry.as_ref()).map(|e| e.partners.len()).sum::<usize>() / 2,
+            narrow_tests: retest.len(),
         };
         &self.events
     }
@@ -622,21 +698,17 @@ impl World {
     pub fn contacts(
         &self,
     ) -> impl Iterator<Item = (ColliderHandle, ColliderHandle, Option<&Manifold>)> {
-        self.contacts
-            .iter()
-            .map(|c| (c.a, c.b, c.manifold.as_ref()))
+        self.touching.iter().map(|(&(a, b), m)| (a, b, m.as_ref()))
     }
 
     /// Whether a collider touched anything at the last update.
     pub fn is_touching(&self, handle: ColliderHandle) -> bool {
-        self.contacts.iter().any(|c| c.a == handle || c.b == handle)
-    }
-
-    fn previous_contact(&self, a: ColliderHandle, b: ColliderHandle) -> Option<&Contact> {
-        self.contacts
-            .binary_search_by(|c| (c.a, c.b).cmp(&(a, b)))
-            .ok()
-            .map(|i| &self.contacts[i])
+        self.entry(handle).is_ok_and(|entry| {
+            entry
+                .partners
+                .iter()
+                .any(|&p| self.touching.contains_key(&ordered(handle, p)))
+        })
     }
 
     /// The narrow-phase answer for each pair: `Some(manifold)` when touching (`None` inside
@@ -662,6 +734,9 @@ impl World {
     /// Whether colliders `a` and `b` touch now, with their manifold for solid pairs.
     fn narrow_pair(&self, a: ColliderHandle, b: ColliderHandle) -> Option<Option<Manifold>> {
         let (ca, cb) = (&self.entry(a).ok()?.collider, &self.entry(b).ok()?.collider);
+        if !ca.enabled || !cb.enabled || !self.pair_allowed(ca, cb) {
+            return None;
+        }
         let (xa, xb) = (ca.world_transform(), cb.world_transform());
         if ca.sensor || cb.sensor {
             return overlaps(&ca.shape, &xa, &cb.shape, &xb).then_some(None);
@@ -674,12 +749,14 @@ impl World {
     }
 }
 
-/// What to do with one candidate pair in an update.
-enum Plan {
-    /// Unchanged since the last update, and touching then.
-    Known(Contact),
-    /// Run the narrow phase; the index is into the list of tests.
-    Test(usize),
+/// A pair in canonical order (smaller handle first).
+#[inline]
+fn ordered(a: ColliderHandle, b: ColliderHandle) -> (ColliderHandle, ColliderHandle) {
+    if a < b {
+        (a, b)
+    } else {
+        (b, a)
+    }
 }
 
 /// A one-way collider only touches shapes on its blocking side that are not deeper than its
@@ -722,6 +799,7 @@ pub struct WorldSnapshot {
     slots: Vec<(u32, Option<(Collider, bool)>)>,
     free: Vec<u32>,
     contacts: Vec<Contact>,
+    pending_ends: Vec<(ColliderHandle, ColliderHandle)>,
     report_stay: bool,
 }
 
@@ -743,7 +821,16 @@ impl World {
                 })
                 .collect(),
             free: self.free.clone(),
-            contacts: self.contacts.clone(),
+            contacts: self
+                .touching
+                .iter()
+                .map(|(&(a, b), &manifold)| Contact { a, b, manifold })
+                .collect(),
+            pending_ends: {
+                let mut ends = self.pending_ends.clone();
+                ends.sort_unstable();
+                ends
+            },
             report_stay: self.report_stay,
         }
     }
@@ -785,6 +872,7 @@ impl World {
                         collider,
                         proxy,
                         dirty,
+                        partners: Vec::new(),
                     })
                 }
                 None => None,
@@ -809,8 +897,31 @@ impl World {
         if !sorted || snapshot.contacts.iter().any(|c| c.a >= c.b) {
             return Err(WorldError::InvalidInput("snapshot contacts"));
         }
-        // Contacts may name colliders removed just before the snapshot: their End is still due.
-        world.contacts = snapshot.contacts;
+        for contact in snapshot.contacts {
+            if !world.contains(contact.a) || !world.contains(contact.b) {
+                return Err(WorldError::InvalidInput("snapshot contacts"));
+            }
+            world.touching.insert((contact.a, contact.b), contact.manifold);
+            // The rebuilt broad phase cannot say which of these pairs' boxes came apart since
+            // the last update: re-test them all at the next one.
+            world.retest_pending.push((contact.a, contact.b));
+        }
+        world.pending_ends = snapshot.pending_ends;
+        // Partner lists come back from the rebuilt broad phase, where every pair begins now.
+        let began = world.broad.get_mut().update_pairs().began.clone();
+        for pair in began {
+            let broad = world.broad.get();
+            let (Ok(a), Ok(b)) = (broad.key(pair.lower()), broad.key(pair.higher())) else {
+                continue;
+            };
+            let (a, b) = (ColliderHandle::from_key(a), ColliderHandle::from_key(b));
+            if let Ok(entry) = world.entry_mut(a) {
+                entry.partners.push(b);
+            }
+            if let Ok(entry) = world.entry_mut(b) {
+                entry.partners.push(a);
+            }
+        }
         Ok(world)
     }
 }
