@@ -72,10 +72,21 @@ fn restored_world_continues_with_identical_events() {
                 panic!("scenario {scenario}: events differ after restore\nonly before: {only_a:?}\nonly restored: {only_b:?}");
             }
         }
-        let (x, y) = (format!("{:?}", world.snapshot()), format!("{:?}", restored.snapshot()));
+        let (x, y) = (
+            format!("{:?}", world.snapshot()),
+            format!("{:?}", restored.snapshot()),
+        );
         if x != y {
-            let at = x.bytes().zip(y.bytes()).position(|(p, q)| p != q).unwrap_or(0);
-            panic!("scenario {scenario}: snapshots differ at {at}: {} | {}", &x[at.saturating_sub(200)..(at + 100).min(x.len())], &y[at.saturating_sub(200)..(at + 100).min(y.len())]);
+            let at = x
+                .bytes()
+                .zip(y.bytes())
+                .position(|(p, q)| p != q)
+                .unwrap_or(0);
+            panic!(
+                "scenario {scenario}: snapshots differ at {at}: {} | {}",
+                &x[at.saturating_sub(200)..(at + 100).min(x.len())],
+                &y[at.saturating_sub(200)..(at + 100).min(y.len())]
+            );
         }
     }
 }

@@ -584,7 +584,13 @@ impl World {
                         index: index as u32,
                         generation: slot.generation,
                     };
-                    retest.extend(entry.partners.iter().filter(|&&p| handle < p).map(|&p| (handle, p)));
+                    retest.extend(
+                        entry
+                            .partners
+                            .iter()
+                            .filter(|&&p| handle < p)
+                            .map(|&p| (handle, p)),
+                    );
                 }
             }
         } else {
@@ -602,7 +608,8 @@ impl World {
         // 2. Filter and narrow phase on the re-tested pairs.
         let results = self.run_narrow_phase(&retest);
         let mut began: Vec<(ColliderHandle, ColliderHandle)> = Vec::new();
-        let mut ended: Vec<(ColliderHandle, ColliderHandle)> = std::mem::take(&mut self.pending_ends);
+        let mut ended: Vec<(ColliderHandle, ColliderHandle)> =
+            std::mem::take(&mut self.pending_ends);
         for (&pair, result) in retest.iter().zip(results) {
             match result {
                 Some(manifold) => {
@@ -643,24 +650,33 @@ impl World {
         }
         self.events.clear();
         let mut ends = ended.into_iter().peekable();
-        let mut push_ends_before = |events: &mut Vec<CollisionEvent>, limit: Option<(ColliderHandle, ColliderHandle)>| {
-            while let Some(&(a, b)) = ends.peek() {
-                if limit.is_some_and(|l| (a, b) >= l) {
-                    break;
+        let mut push_ends_before =
+            |events: &mut Vec<CollisionEvent>, limit: Option<(ColliderHandle, ColliderHandle)>| {
+                while let Some(&(a, b)) = ends.peek() {
+                    if limit.is_some_and(|l| (a, b) >= l) {
+                        break;
+                    }
+                    events.push(CollisionEvent::End { a, b });
+                    ends.next();
                 }
-                events.push(CollisionEvent::End { a, b });
-                ends.next();
-            }
-        };
+            };
         if self.report_stay {
             let mut begun = began.iter().peekable();
             for (&(a, b), manifold) in &self.touching {
                 push_ends_before(&mut self.events, Some((a, b)));
                 if begun.peek() == Some(&&(a, b)) {
                     begun.next();
-                    self.events.push(CollisionEvent::Begin { a, b, manifold: *manifold });
+                    self.events.push(CollisionEvent::Begin {
+                        a,
+                        b,
+                        manifold: *manifold,
+                    });
                 } else {
-                    self.events.push(CollisionEvent::Stay { a, b, manifold: *manifold });
+                    self.events.push(CollisionEvent::Stay {
+                        a,
+                        b,
+                        manifold: *manifold,
+                    });
                 }
             }
         } else {
@@ -683,7 +699,13 @@ impl World {
             broad: broad_done - started,
             narrow: narrow_done - broad_done,
             events: done - narrow_done,
-            candidate_pairs: self.slots.iter().filter_map(|s| s.entry.as_ref()).map(|e| e.partners.len()).sum::<usize>() / 2,
+            candidate_pairs: self
+                .slots
+                .iter()
+                .filter_map(|s| s.entry.as_ref())
+                .map(|e| e.partners.len())
+                .sum::<usize>()
+                / 2,
             narrow_tests: retest.len(),
         };
         &self.events
@@ -901,7 +923,9 @@ impl World {
             if !world.contains(contact.a) || !world.contains(contact.b) {
                 return Err(WorldError::InvalidInput("snapshot contacts"));
             }
-            world.touching.insert((contact.a, contact.b), contact.manifold);
+            world
+                .touching
+                .insert((contact.a, contact.b), contact.manifold);
             // The rebuilt broad phase cannot say which of these pairs' boxes came apart since
             // the last update: re-test them all at the next one.
             world.retest_pending.push((contact.a, contact.b));
