@@ -339,32 +339,38 @@ fn ray_cast_polygon(polygon: &Polygon, ray: &Ray, inside: RayInside) -> Option<L
     }
     // Cyrus–Beck: intersect the ray's parameter range with every edge's inner half-plane.
     // Reference: Cyrus and Beck, "Generalized two- and three-dimensional clipping", 1978.
-    let mut lower = 0.0f32;
-    let mut upper = f32::INFINITY;
+    //
+    // The bounds are kept as fractions (numerator, denominator) and compared by
+    // cross-multiplying, so the loop has no division; the one division is at the end.
+    // Entering bound: t ≥ num / den with den < 0; leaving bound: t ≤ num / den with den > 0.
+    let (mut lower_num, mut lower_den) = (0.0f32, -1.0f32); // t ≥ 0
+    let (mut upper_num, mut upper_den) = (f32::INFINITY, 1.0f32);
     let mut entry_edge = None;
     let mut exit_edge = 0usize;
     for (index, (vertex, normal)) in polygon.vertices().iter().zip(polygon.normals()).enumerate() {
         let numerator = normal.dot(*vertex - ray.origin);
         let denominator = normal.dot(ray.direction);
-        if denominator == 0.0 {
-            if numerator < 0.0 {
-                return None;
-            }
-            continue;
-        }
-        let t = numerator / denominator;
         if denominator < 0.0 {
-            if t > lower {
-                lower = t;
+            // num/den > lower_num/lower_den; multiplying by both (negative) denominators keeps the order.
+            if numerator * lower_den > lower_num * denominator {
+                lower_num = numerator;
+                lower_den = denominator;
                 entry_edge = Some(index);
             }
-        } else if t < upper {
-            upper = t;
-            exit_edge = index;
+        } else if denominator > 0.0 {
+            if numerator * upper_den < upper_num * denominator {
+                upper_num = numerator;
+                upper_den = denominator;
+                exit_edge = index;
+            }
+        } else if numerator < 0.0 {
+            return None; // parallel to this edge and outside it
         }
-        if upper < lower {
-            return None;
-        }
+    }
+    let lower = lower_num / lower_den;
+    let upper = upper_num / upper_den;
+    if upper < lower {
+        return None;
     }
     match entry_edge {
         Some(edge) if lower <= ray.max_distance => Some(LocalHit {

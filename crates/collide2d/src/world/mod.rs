@@ -31,6 +31,8 @@ mod events;
 mod handle;
 mod layers;
 mod queries;
+mod snapshot;
+mod update;
 
 pub use character::{MoveHit, MoveOptions, MoveResult};
 pub use collider::{Collider, OneWay};
@@ -38,11 +40,13 @@ pub use events::CollisionEvent;
 pub use handle::ColliderHandle;
 pub use layers::{LayerId, LayerMask, Layers, MAX_LAYERS};
 pub use queries::{QueryFilter, WorldCastHit, WorldRayHit};
+pub use snapshot::WorldSnapshot;
 
 use crate::broad::{BroadPhase, BroadPhaseError, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
 use crate::math::{Transform, Vec2};
-use crate::query::{collide, overlaps, Manifold};
+use crate::query::Manifold;
 use collider::check_transform;
+use std::collections::BTreeMap;
 
 /// Why a world call was refused. A refused call leaves the world unchanged.
 #[derive(Clone, Debug, PartialEq)]
@@ -163,6 +167,8 @@ struct Entry {
     proxy: Option<ProxyId>,
     /// Changed since the last update: its pairs need a fresh narrow phase.
     dirty: bool,
+    /// The colliders whose boxes overlap this one's, as the broad phase last reported.
+    partners: Vec<ColliderHandle>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -206,7 +212,12 @@ pub struct World {
     broad_kind: BroadPhaseKind,
     layers: Layers,
     seen_layers_version: u64,
-    contacts: Vec<Contact>,
+    /// Pairs touching as of the last update (`a < b`), with their manifolds.
+    touching: BTreeMap<(ColliderHandle, ColliderHandle), Option<Manifold>>,
+    /// Touching pairs whose collider was removed or disabled since: their `End` is due.
+    pending_ends: Vec<(ColliderHandle, ColliderHandle)>,
+    /// Pairs to re-test at the next update whatever changed (after a restore).
+    retest_pending: Vec<(ColliderHandle, ColliderHandle)>,
     events: Vec<CollisionEvent>,
     dirty: Vec<ColliderHandle>,
     report_stay: bool,
@@ -235,7 +246,9 @@ impl World {
             broad_kind: kind,
             layers: Layers::default(),
             seen_layers_version: 0,
-            contacts: Vec::new(),
+            touching: BTreeMap::new(),
+            pending_ends: Vec::new(),
+            retest_pending: Vec::new(),
             events: Vec::new(),
             dirty: Vec::new(),
             report_stay: true,
@@ -321,6 +334,7 @@ impl World {
             collider,
             proxy,
             dirty: true,
+            partners: Vec::new(),
         });
         self.dirty.push(handle);
         self.live += 1;
@@ -330,6 +344,7 @@ impl World {
     /// Removes a collider and returns it; its contacts end at the next update.
     pub fn remove(&mut self, handle: ColliderHandle) -> Result<Collider, WorldError> {
         self.entry(handle)?;
+        self.detach(handle);
         let slot = &mut self.slots[handle.index as usize];
         let entry = slot.entry.take().expect("checked above");
         slot.generation = slot.generation.wrapping_add(1);
@@ -461,10 +476,14 @@ impl World {
             .expect("checked above");
         match result {
             Ok(proxy) => {
+                let left_broad_phase = entry.proxy.is_some() && proxy.is_none();
                 entry.proxy = proxy;
                 if !entry.dirty {
                     entry.dirty = true;
                     self.dirty.push(handle);
+                }
+                if left_broad_phase {
+                    self.detach(handle);
                 }
                 Ok(())
             }
@@ -498,121 +517,6 @@ impl World {
             && (b.category & a.mask) != 0
     }
 
-    /// Runs broad phase → filter → narrow phase and returns this update's events.
-    ///
-    /// 1. Let the broad phase settle the moved boxes and list every overlapping box pair.
-    /// 2. Drop pairs the layer matrix or filter bits reject.
-    /// 3. Narrow phase on pairs with a changed collider; unchanged pairs keep last result.
-    /// 4. Compare with the previous touching set: `Begin`, `Stay`, `End`, sorted by pair.
-    pub fn update(&mut self) -> &[CollisionEvent] {
-        let started = std::time::Instant::now();
-        // 1. Broad phase.
-        self.broad.get_mut().update_pairs();
-        let broad = self.broad.get();
-        let mut pairs: Vec<(ColliderHandle, ColliderHandle)> = broad
-            .current_pairs()
-            .into_iter()
-            .filter_map(|pair| {
-                let a = ColliderHandle::from_key(broad.key(pair.lower()).ok()?);
-                let b = ColliderHandle::from_key(broad.key(pair.higher()).ok()?);
-                Some(if a < b { (a, b) } else { (b, a) })
-            })
-            .collect();
-        pairs.sort_unstable();
-        let broad_done = std::time::Instant::now();
-
-        // 2–3. Filter, then narrow phase on pairs with a changed collider.
-        let filters_changed = self.layers.version() != self.seen_layers_version;
-        let mut plan: Vec<Plan> = Vec::with_capacity(pairs.len());
-        let mut tests: Vec<(ColliderHandle, ColliderHandle)> = Vec::new();
-        for &(a, b) in &pairs {
-            let (Ok(ea), Ok(eb)) = (self.entry(a), self.entry(b)) else {
-                continue;
-            };
-            if !self.pair_allowed(&ea.collider, &eb.collider) {
-                continue;
-            }
-            if !ea.dirty && !eb.dirty && !filters_changed {
-                // Nothing changed: the previous answer stands.
-                if let Some(contact) = self.previous_contact(a, b) {
-                    plan.push(Plan::Known(contact.clone()));
-                }
-            } else {
-                plan.push(Plan::Test(tests.len()));
-                tests.push((a, b));
-            }
-        }
-        let results = self.run_narrow_phase(&tests);
-        let next: Vec<Contact> = plan
-            .into_iter()
-            .filter_map(|step| match step {
-                Plan::Known(contact) => Some(contact),
-                Plan::Test(index) => {
-                    let (a, b) = tests[index];
-                    results[index].map(|manifold| Contact { a, b, manifold })
-                }
-            })
-            .collect();
-        let narrow_tests = tests.len();
-        let narrow_done = std::time::Instant::now();
-
-        // 4. Events from the difference with the previous update.
-        self.events.clear();
-        let previous = std::mem::take(&mut self.contacts);
-        let (mut i, mut j) = (0, 0);
-        while i < previous.len() || j < next.len() {
-            let order = match (previous.get(i), next.get(j)) {
-                (Some(p), Some(n)) => (p.a, p.b).cmp(&(n.a, n.b)),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                (None, _) => std::cmp::Ordering::Greater,
-            };
-            match order {
-                std::cmp::Ordering::Less => {
-                    let p = &previous[i];
-                    self.events.push(CollisionEvent::End { a: p.a, b: p.b });
-                    i += 1;
-                }
-                std::cmp::Ordering::Greater => {
-                    let n = &next[j];
-                    self.events.push(CollisionEvent::Begin {
-                        a: n.a,
-                        b: n.b,
-                        manifold: n.manifold,
-                    });
-                    j += 1;
-                }
-                std::cmp::Ordering::Equal => {
-                    if self.report_stay {
-                        let n = &next[j];
-                        self.events.push(CollisionEvent::Stay {
-                            a: n.a,
-                            b: n.b,
-                            manifold: n.manifold,
-                        });
-                    }
-                    i += 1;
-                    j += 1;
-                }
-            }
-        }
-        self.contacts = next;
-        for handle in std::mem::take(&mut self.dirty) {
-            if let Ok(entry) = self.entry_mut(handle) {
-                entry.dirty = false;
-            }
-        }
-        self.seen_layers_version = self.layers.version();
-        let done = std::time::Instant::now();
-        self.stats = UpdateStats {
-            broad: broad_done - started,
-            narrow: narrow_done - broad_done,
-            events: done - narrow_done,
-            candidate_pairs: pairs.len(),
-            narrow_tests,
-        };
-        &self.events
-    }
-
     /// The events of the last update.
     pub fn events(&self) -> &[CollisionEvent] {
         &self.events
@@ -622,64 +526,28 @@ impl World {
     pub fn contacts(
         &self,
     ) -> impl Iterator<Item = (ColliderHandle, ColliderHandle, Option<&Manifold>)> {
-        self.contacts
-            .iter()
-            .map(|c| (c.a, c.b, c.manifold.as_ref()))
+        self.touching.iter().map(|(&(a, b), m)| (a, b, m.as_ref()))
     }
 
     /// Whether a collider touched anything at the last update.
     pub fn is_touching(&self, handle: ColliderHandle) -> bool {
-        self.contacts.iter().any(|c| c.a == handle || c.b == handle)
-    }
-
-    fn previous_contact(&self, a: ColliderHandle, b: ColliderHandle) -> Option<&Contact> {
-        self.contacts
-            .binary_search_by(|c| (c.a, c.b).cmp(&(a, b)))
-            .ok()
-            .map(|i| &self.contacts[i])
-    }
-
-    /// The narrow-phase answer for each pair: `Some(manifold)` when touching (`None` inside
-    /// for sensors), `None` when apart. With the `rayon` feature, large batches run in
-    /// parallel; the answers are the same and in the same order.
-    fn run_narrow_phase(
-        &self,
-        pairs: &[(ColliderHandle, ColliderHandle)],
-    ) -> Vec<Option<Option<Manifold>>> {
-        #[cfg(feature = "rayon")]
-        {
-            use rayon::prelude::*;
-            if pairs.len() >= 256 {
-                return pairs
-                    .par_iter()
-                    .map(|&(a, b)| self.narrow_pair(a, b))
-                    .collect();
-            }
-        }
-        pairs.iter().map(|&(a, b)| self.narrow_pair(a, b)).collect()
-    }
-
-    /// Whether colliders `a` and `b` touch now, with their manifold for solid pairs.
-    fn narrow_pair(&self, a: ColliderHandle, b: ColliderHandle) -> Option<Option<Manifold>> {
-        let (ca, cb) = (&self.entry(a).ok()?.collider, &self.entry(b).ok()?.collider);
-        let (xa, xb) = (ca.world_transform(), cb.world_transform());
-        if ca.sensor || cb.sensor {
-            return overlaps(&ca.shape, &xa, &cb.shape, &xb).then_some(None);
-        }
-        let manifold = collide(&ca.shape, &xa, &cb.shape, &xb);
-        if manifold.is_empty() || !one_way_allows(ca, cb, &manifold) {
-            return None;
-        }
-        Some(Some(manifold))
+        self.entry(handle).is_ok_and(|entry| {
+            entry
+                .partners
+                .iter()
+                .any(|&p| self.touching.contains_key(&ordered(handle, p)))
+        })
     }
 }
 
-/// What to do with one candidate pair in an update.
-enum Plan {
-    /// Unchanged since the last update, and touching then.
-    Known(Contact),
-    /// Run the narrow phase; the index is into the list of tests.
-    Test(usize),
+/// A pair in canonical order (smaller handle first).
+#[inline]
+fn ordered(a: ColliderHandle, b: ColliderHandle) -> (ColliderHandle, ColliderHandle) {
+    if a < b {
+        (a, b)
+    } else {
+        (b, a)
+    }
 }
 
 /// A one-way collider only touches shapes on its blocking side that are not deeper than its

@@ -1,0 +1,127 @@
+//! A small driver for profiling the broad phase under callgrind: the `uniform` scene of
+//! `benches/broad_phase.rs`, then either frames (10% of the boxes move a little) or all pairs
+//! from scratch. Only `run` is meant to be measured:
+//!
+//! ```text
+//! cargo build -p collide2d --release --example broad_profile
+//! valgrind --tool=callgrind --toggle-collect='*broad_profile*run*' \
+//!     target/release/examples/broad_profile frame tree 100000 10
+//! ```
+//!
+//! Arguments: `frame|pairs`, `tree|grid|sap`, box count, repetitions.
+
+use std::hint::black_box;
+
+use collide2d::broad::{BroadPhase, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
+use collide2d::{Aabb, Vec2};
+
+/// Deterministic random numbers (SplitMix64), as in the benchmark.
+struct Rng(u64);
+
+impl Rng {
+    fn next_f32(&mut self) -> f32 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+    }
+    fn range(&mut self, low: f32, high: f32) -> f32 {
+        low + (high - low) * self.next_f32()
+    }
+}
+
+/// The benchmark's `uniform` scene: sides in [0.5, 1.5], about 1.5 overlaps per box.
+fn uniform_boxes(n: usize) -> Vec<Aabb> {
+    let mut rng = Rng(n as u64 * 31);
+    let side = (4.0 * n as f32 / 1.5).sqrt();
+    (0..n)
+        .map(|_| {
+            let center = Vec2::new(rng.range(0.0, side), rng.range(0.0, side));
+            let half = 0.5 * Vec2::new(rng.range(0.5, 1.5), rng.range(0.5, 1.5));
+            Aabb {
+                min: center - half,
+                max: center + half,
+            }
+        })
+        .collect()
+}
+
+/// The measured part: `repetitions` frames or pair searches.
+#[inline(never)]
+fn run(
+    structure: &mut dyn BroadPhase,
+    ids: &[ProxyId],
+    moving: &mut [Aabb],
+    frame: bool,
+    repetitions: usize,
+    rng: &mut Rng,
+) -> usize {
+    let mut total = 0;
+    for repetition in 0..repetitions {
+        if frame {
+            let mut index = repetition % 10;
+            while index < moving.len() {
+                let offset = Vec2::new(rng.range(-0.05, 0.05), rng.range(-0.05, 0.05));
+                moving[index].min += offset;
+                moving[index].max += offset;
+                structure.update(ids[index], moving[index]).unwrap();
+                index += 10;
+            }
+            let changes = structure.update_pairs();
+            total += changes.began.len() + changes.ended.len();
+        } else {
+            structure.for_each_pair(&mut |_| total += 1);
+        }
+    }
+    total
+}
+
+fn main() {
+    let arguments: Vec<String> = std::env::args().collect();
+    let what = arguments.get(1).map_or("frame", String::as_str);
+    let structure_name = arguments.get(2).map_or("tree", String::as_str);
+    let n: usize = arguments
+        .get(3)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100_000);
+    let repetitions: usize = arguments.get(4).and_then(|s| s.parse().ok()).unwrap_or(10);
+    let boxes = uniform_boxes(n);
+    let items: Vec<(Aabb, u64)> = boxes
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (*b, i as u64))
+        .collect();
+    let (mut structure, ids): (Box<dyn BroadPhase>, Vec<ProxyId>) = match structure_name {
+        "grid" => {
+            let (grid, ids) = HashGrid::build(&items).unwrap();
+            (Box::new(grid), ids)
+        }
+        "sap" => {
+            let (sap, ids) = SweepAndPrune::build(&items).unwrap();
+            (Box::new(sap), ids)
+        }
+        _ => {
+            let (tree, ids) = DynamicTree::build(&items).unwrap();
+            (Box::new(tree), ids)
+        }
+    };
+    structure.update_pairs();
+    let mut moving = boxes;
+    let mut rng = Rng(7);
+    let start = std::time::Instant::now();
+    let total = run(
+        structure.as_mut(),
+        &ids,
+        &mut moving,
+        what == "frame",
+        repetitions,
+        &mut rng,
+    );
+    let elapsed = start.elapsed();
+    println!(
+        "{what} {structure_name} n={n}: {:.3} ms per repetition, checksum {}",
+        elapsed.as_secs_f64() * 1e3 / repetitions as f64,
+        black_box(total)
+    );
+}
