@@ -118,13 +118,22 @@ pub fn render_world(world: &World, options: &RenderOptions) -> Result<Canvas, Re
     Ok(canvas)
 }
 
-/// The broad phase as it sees the world: every box it stores, the grid cells of a hash grid,
-/// and a line between the box centres of every candidate pair it reports.
-///
-/// The tree's inner nodes and the sweep-and-prune axis lists are not exposed by the library,
-/// so only what the [`BroadPhase`](collide2d::BroadPhase) trait offers is drawn.
+/// The broad phase as it sees the world: the tree's nodes (fat boxes, fainter the higher they
+/// are), the grid cells of a hash grid, every box it stores, and a line between the box centres
+/// of every candidate pair it reports.
 fn draw_broad_phase(canvas: &mut Canvas, world: &World, view: Aabb) {
     let broad = world.broad_phase();
+    broad.for_each_structure_box(&mut |aabb, level| {
+        if aabb.overlaps(&view) {
+            let alpha = (200u32 / (1 + level)).max(25) as u8;
+            let color = if level == 0 {
+                Color::SENSOR
+            } else {
+                Color::CONTACT
+            };
+            draw_aabb(canvas, &aabb, color.with_alpha(alpha));
+        }
+    });
     if let BroadPhaseKind::Grid { cell_size } = world.broad_phase_kind() {
         let cells = view.extents() / cell_size;
         if cells.x.max(cells.y) <= 400.0 {

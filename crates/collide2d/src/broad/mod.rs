@@ -116,6 +116,13 @@ pub trait BroadPhase {
     /// order particular to the structure.
     fn for_each_pair(&self, callback: &mut dyn FnMut(Pair));
 
+    /// Visits the structure's own boxes, for drawing: `(box, level)`. The tree gives every
+    /// node's fat box with its height (0 for leaves); structures without boxes of their own
+    /// (the grid's cells follow from its cell size; sweep-and-prune keeps intervals) give none.
+    fn for_each_structure_box(&self, visit: &mut dyn FnMut(Aabb, u32)) {
+        let _ = visit;
+    }
+
     /// Every overlapping pair found from scratch, sorted.
     fn find_pairs(&self) -> Vec<Pair> {
         let mut pairs = Vec::new();

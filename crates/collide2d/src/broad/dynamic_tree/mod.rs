@@ -342,6 +342,14 @@ impl DynamicTree {
 }
 
 impl BroadPhase for DynamicTree {
+    fn for_each_structure_box(&self, visit: &mut dyn FnMut(Aabb, u32)) {
+        for node in &self.nodes {
+            if node.height != FREE_HEIGHT {
+                visit(node.fat, node.height);
+            }
+        }
+    }
+
     fn insert(&mut self, aabb: Aabb, key: u64) -> Result<ProxyId, BroadPhaseError> {
         let id = self.proxies.allocate(aabb, key)?;
         self.reserve_proxy_slots();
