@@ -35,7 +35,7 @@ pub(crate) use capsule_capsule::{
     collide_capsule_capsule, collide_capsule_segment, collide_segment_segment,
 };
 pub(crate) use circle_capsule::{collide_circle_capsule, collide_circle_segment};
-pub(crate) use circle_circle::collide_circle_circle;
+pub(crate) use circle_circle::{collide_circle_circle, collide_circle_circle_world};
 pub(crate) use circle_polygon::collide_circle_polygon;
 pub(crate) use compound::{any_child_pair_overlaps, for_each_child_pair};
 pub(crate) use polygon_polygon::{
@@ -58,6 +58,7 @@ pub(crate) use polygon_polygon::{
 /// assert!((manifold.points[0].penetration - 0.1).abs() < 1e-5);
 /// # Ok::<(), collide2d::ShapeError>(())
 /// ```
+#[inline]
 pub fn collide(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> Manifold {
     contacts(a, xf_a, b, xf_b, 0.0)
 }
@@ -75,9 +76,31 @@ pub fn collide(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> Mani
 /// assert!(contacts(&box_shape, &Transform::IDENTITY, &box_shape, &above, 0.0).is_empty());
 /// # Ok::<(), collide2d::ShapeError>(())
 /// ```
+#[inline]
 pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin: f32) -> Manifold {
+    // Circle–circle needs no frame change at all: a few arithmetic operations in world space.
+    if let (Shape::Circle(circle_a), Shape::Circle(circle_b)) = (a, b) {
+        return collide_circle_circle_world(
+            circle_a,
+            xf_a,
+            circle_b,
+            xf_b,
+            sanitize_margin(margin),
+        );
+    }
+    contacts_general(a, xf_a, b, xf_b, margin)
+}
+
+/// [`contacts`] for every pair but circle–circle.
+fn contacts_general(
+    a: &Shape,
+    xf_a: &Transform,
+    b: &Shape,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
     if rank(a) > rank(b) {
-        return contacts(b, xf_b, a, xf_a, margin).swapped();
+        return contacts_general(b, xf_b, a, xf_a, margin).swapped();
     }
     let margin = sanitize_margin(margin);
     let b_in_a = xf_a.inv_mul(xf_b);
@@ -111,6 +134,14 @@ pub fn collide_all(
     margin: f32,
     out: &mut Vec<Manifold>,
 ) {
+    if let (Shape::Circle(circle_a), Shape::Circle(circle_b)) = (a, b) {
+        let manifold =
+            collide_circle_circle_world(circle_a, xf_a, circle_b, xf_b, sanitize_margin(margin));
+        if !manifold.is_empty() {
+            out.push(manifold);
+        }
+        return;
+    }
     let mirrored = rank(a) > rank(b);
     let (a, xf_a, b, xf_b) = if mirrored {
         (b, xf_b, a, xf_a)
