@@ -25,6 +25,7 @@ pub(crate) mod closest_features;
 mod compound;
 pub(crate) mod core_shape;
 pub(crate) mod polygon_polygon;
+mod sat;
 
 use crate::math::{Transform, Vec2};
 use crate::query::{FeatureId, Manifold};
