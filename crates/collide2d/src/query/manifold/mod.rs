@@ -29,7 +29,7 @@ mod sat;
 
 use crate::math::{Transform, Vec2};
 use crate::query::{FeatureId, Manifold};
-use crate::shape::Shape;
+use crate::shape::{Circle, Polygon, Shape};
 
 pub use axis_gap::sat_axis_gap;
 pub(crate) use capsule_capsule::{
@@ -100,6 +100,22 @@ fn contacts_general(
     xf_b: &Transform,
     margin: f32,
 ) -> Manifold {
+    // The most common pairs in games, dispatched without the generic match.
+    match (a, b) {
+        (Shape::Polygon(polygon_a), Shape::Polygon(polygon_b)) => {
+            return contacts_polygon_polygon(polygon_a, xf_a, polygon_b, xf_b, margin);
+        }
+        (Shape::Circle(circle), Shape::Polygon(polygon)) => {
+            return contacts_circle_polygon(circle, xf_a, polygon, xf_b, margin);
+        }
+        (Shape::Capsule(capsule_a), Shape::Capsule(capsule_b)) => {
+            let b_in_a = xf_a.inv_mul(xf_b);
+            let margin = sanitize_margin(margin);
+            let local = collide_capsule_capsule(capsule_a, capsule_b, &b_in_a, margin);
+            return finish_local(local, xf_a);
+        }
+        _ => {}
+    }
     if rank(a) > rank(b) {
         return contacts_general(b, xf_b, a, xf_a, margin).swapped();
     }
@@ -120,6 +136,34 @@ fn contacts_general(
     } else {
         contacts_convex_local(a, b, &b_in_a, margin)
     };
+    finish_local(local, xf_a)
+}
+
+/// [`contacts`] of two polygons (world space).
+#[inline]
+fn contacts_polygon_polygon(
+    polygon_a: &Polygon,
+    xf_a: &Transform,
+    polygon_b: &Polygon,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
+    let b_in_a = xf_a.inv_mul(xf_b);
+    let local = collide_polygon_polygon(polygon_a, polygon_b, &b_in_a, sanitize_margin(margin));
+    finish_local(local, xf_a)
+}
+
+/// [`contacts`] of a circle and a polygon (world space).
+#[inline]
+fn contacts_circle_polygon(
+    circle: &Circle,
+    xf_a: &Transform,
+    polygon: &Polygon,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
+    let b_in_a = xf_a.inv_mul(xf_b);
+    let local = collide_circle_polygon(circle, polygon, &b_in_a, sanitize_margin(margin));
     finish_local(local, xf_a)
 }
 

@@ -21,6 +21,7 @@ use crate::shape::{Capsule, Polygon, Segment, Shape};
 pub(crate) const REFERENCE_AXIS_TOLERANCE: f32 = 1e-4;
 
 /// Polygon A against polygon B, in A's frame (`b_in_a` places B).
+#[inline]
 pub(crate) fn collide_polygon_polygon(
     polygon_a: &Polygon,
     polygon_b: &Polygon,
@@ -205,12 +206,17 @@ pub(crate) fn collide_cores(
     margin: f32,
 ) -> Manifold {
     let largest = core_a.vertices.len().max(core_b.vertices.len());
-    if largest <= 4 {
+    if largest <= 2 {
+        // Two segment cores: 2 × 2 dot products need no padding.
+        collide_cores_slices::<2>(core_a, core_b, b_in_a, margin)
+    } else if largest <= 4 {
         collide_cores_padded::<1>(core_a, core_b, b_in_a, margin)
     } else if largest <= 8 {
         collide_cores_padded::<2>(core_a, core_b, b_in_a, margin)
     } else {
-        collide_cores_large(core_a, core_b, b_in_a, margin)
+        collide_cores_slices::<{ crate::shape::MAX_POLYGON_VERTICES }>(
+            core_a, core_b, b_in_a, margin,
+        )
     }
 }
 
@@ -308,15 +314,16 @@ fn collide_cores_padded<const C: usize>(
     )
 }
 
-/// [`collide_cores`] for outlines of more than 8 vertices, B's copied into a stack buffer.
-fn collide_cores_large(
+/// [`collide_cores`] with slice loops, B's outline copied into a stack buffer: for outlines of
+/// more than 8 vertices, and for two segment cores (B has at most `N` vertices).
+#[inline(always)]
+fn collide_cores_slices<const N: usize>(
     core_a: &CoreShape<'_>,
     core_b: &CoreShape<'_>,
     b_in_a: &Transform,
     margin: f32,
 ) -> Manifold {
     // 1. B's outline in A's frame.
-    const N: usize = crate::shape::MAX_POLYGON_VERTICES;
     let count_b = core_b.vertices.len();
     let mut vertices_b = [Vec2::ZERO; N];
     let mut normals_b = [Vec2::ZERO; N];
