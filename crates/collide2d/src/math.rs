@@ -249,6 +249,59 @@ pub fn right_perp(v: Vec2) -> Vec2 {
     Vec2::new(v.y, -v.x)
 }
 
+/// Four `f32` lanes with element-wise arithmetic: written out lane by lane so that, once
+/// inlined, each operation compiles to one SIMD instruction (no `unsafe`, no intrinsics).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Lanes(pub [f32; 4]);
+
+impl Lanes {
+    /// All four lanes set to `value`.
+    #[inline(always)]
+    pub fn splat(value: f32) -> Lanes {
+        Lanes([value; 4])
+    }
+
+    /// The lane-wise `if self < other { self } else { other }`: `f32::min` without its NaN
+    /// branch (a NaN in `self` is skipped, as `f32::min` skips it).
+    #[inline(always)]
+    pub fn lesser(self, other: Lanes) -> Lanes {
+        let (a, b) = (self.0, other.0);
+        Lanes([
+            if a[0] < b[0] { a[0] } else { b[0] },
+            if a[1] < b[1] { a[1] } else { b[1] },
+            if a[2] < b[2] { a[2] } else { b[2] },
+            if a[3] < b[3] { a[3] } else { b[3] },
+        ])
+    }
+}
+
+impl std::ops::Add for Lanes {
+    type Output = Lanes;
+    #[inline(always)]
+    fn add(self, other: Lanes) -> Lanes {
+        let (a, b) = (self.0, other.0);
+        Lanes([a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]])
+    }
+}
+
+impl std::ops::Sub for Lanes {
+    type Output = Lanes;
+    #[inline(always)]
+    fn sub(self, other: Lanes) -> Lanes {
+        let (a, b) = (self.0, other.0);
+        Lanes([a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3]])
+    }
+}
+
+impl std::ops::Mul for Lanes {
+    type Output = Lanes;
+    #[inline(always)]
+    fn mul(self, other: Lanes) -> Lanes {
+        let (a, b) = (self.0, other.0);
+        Lanes([a[0] * b[0], a[1] * b[1], a[2] * b[2], a[3] * b[3]])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,9 @@
 
 use crate::math::Transform;
 use crate::query::manifold::polygon_polygon::overlap_polygon_like;
-use crate::query::manifold::{any_child_pair_overlaps, contacts_convex_local, rank};
+use crate::query::manifold::{
+    any_child_pair_overlaps, collide_circle_circle_world, contacts_convex_local, rank,
+};
 use crate::shape::Shape;
 
 /// Whether two placed shapes overlap; touching counts.
@@ -24,6 +26,9 @@ use crate::shape::Shape;
 /// # Ok::<(), collide2d::ShapeError>(())
 /// ```
 pub fn overlaps(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> bool {
+    if let (Shape::Circle(circle_a), Shape::Circle(circle_b)) = (a, b) {
+        return !collide_circle_circle_world(circle_a, xf_a, circle_b, xf_b, 0.0).is_empty();
+    }
     if rank(a) > rank(b) {
         return overlaps(b, xf_b, a, xf_a);
     }

@@ -11,6 +11,7 @@ mod compound;
 mod decompose;
 mod error;
 mod hull;
+mod padded_outline;
 mod polygon;
 
 pub use aabb::Aabb;
@@ -19,6 +20,7 @@ pub use circle::Circle;
 pub use compound::Compound;
 pub use error::{ShapeError, MAX_COORDINATE};
 pub use hull::WELD_TOLERANCE;
+pub(crate) use padded_outline::PaddedOutline;
 pub use polygon::Polygon;
 
 use crate::math::{Transform, Vec2};

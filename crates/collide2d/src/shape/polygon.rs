@@ -3,7 +3,9 @@
 use crate::math::{right_perp, Transform, Vec2};
 use crate::shape::error::{check_point, check_radius, check_size, ShapeError};
 use crate::shape::hull::{convex_hull, turns_left, weld_distance};
-use crate::shape::{closest_point_on_segment, Aabb, PointProjection, MAX_POLYGON_VERTICES};
+use crate::shape::{
+    closest_point_on_segment, Aabb, PaddedOutline, PointProjection, MAX_POLYGON_VERTICES,
+};
 
 /// A convex polygon in local space, optionally inflated by a rounding `radius`.
 ///
@@ -20,6 +22,9 @@ use crate::shape::{closest_point_on_segment, Aabb, PointProjection, MAX_POLYGON_
 pub struct Polygon {
     vertices: Vec<Vec2>,
     normals: Vec<Vec2>,
+    /// The same vertices and normals in padded lanes when there are at most 8 (derived data,
+    /// built once here so the separating-axis kernel never gathers them per query).
+    padded: Option<Box<PaddedOutline<2>>>,
     centroid: Vec2,
     radius: f32,
 }
@@ -235,9 +240,11 @@ impl Polygon {
         if !centroid.is_finite() {
             return Err(ShapeError::TooSmall);
         }
+        let padded = (n <= 8).then(|| Box::new(PaddedOutline::<2>::new(&vertices, &normals)));
         Ok(Polygon {
             vertices,
             normals,
+            padded,
             centroid,
             radius,
         })
@@ -254,6 +261,12 @@ impl Polygon {
     #[inline]
     pub fn normals(&self) -> &[Vec2] {
         &self.normals
+    }
+
+    /// The outline in padded lanes for the separating-axis kernel (`None` above 8 vertices).
+    #[inline]
+    pub(crate) fn padded_outline(&self) -> Option<&PaddedOutline<2>> {
+        self.padded.as_deref()
     }
 
     /// The rounding radius (0 for a sharp polygon).

@@ -1,9 +1,15 @@
 //! Circle against circle.
 
 use crate::math::{Transform, Vec2};
-use crate::query::manifold::rounded_points_contact;
-use crate::query::{Feature, FeatureId, Manifold};
+use crate::query::manifold::{midpoint_between_surfaces, rounded_points_contact};
+use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
 use crate::shape::Circle;
+
+/// The feature id of every circle–circle point.
+const CENTRE_TO_CENTRE: FeatureId = FeatureId {
+    a: Feature::Vertex(0),
+    b: Feature::Vertex(0),
+};
 
 /// Circle A against circle B, in A's frame (`b_in_a` places B).
 ///
@@ -21,10 +27,54 @@ pub(crate) fn collide_circle_circle(
         b_in_a.apply(circle_b.center()),
         circle_b.radius(),
         margin,
-        FeatureId {
-            a: Feature::Vertex(0),
-            b: Feature::Vertex(0),
-        },
+        CENTRE_TO_CENTRE,
         Vec2::X,
     )
+}
+
+/// Circle A against circle B placed in the world, result in world space: the top-level fast
+/// path of [`contacts`](crate::contacts) and [`overlaps`](crate::overlaps), which both call it.
+///
+/// Works relative to A's position (`xf_b.p − xf_a.p` first, then the rotated centre offsets), so
+/// it is as accurate far from the origin as the A-frame path, with no frame change to undo.
+/// Same conventions as [`collide_circle_circle`]: coincident centres push along A's local +x.
+#[inline(always)]
+pub(crate) fn collide_circle_circle_world(
+    circle_a: &Circle,
+    xf_a: &Transform,
+    circle_b: &Circle,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
+    // Centres relative to A's origin, in world orientation.
+    let center_a = xf_a.rotate(circle_a.center());
+    let center_b = (xf_b.p - xf_a.p) + xf_b.rotate(circle_b.center());
+    let offset = center_b - center_a;
+    let distance_sq = offset.length_squared();
+    let distance = distance_sq.sqrt();
+    let total_radius = circle_a.radius() + circle_b.radius();
+    if distance - total_radius > margin {
+        return Manifold::EMPTY;
+    }
+    let normal = if distance_sq >= f32::MIN_POSITIVE {
+        offset / distance
+    } else {
+        Vec2::new(xf_a.q.c, xf_a.q.s)
+    };
+    let mut manifold = Manifold::EMPTY;
+    manifold.normal = normal;
+    manifold.count = 1;
+    manifold.points[0] = ContactPoint {
+        point: xf_a.p
+            + midpoint_between_surfaces(
+                center_a,
+                center_b,
+                normal,
+                circle_a.radius(),
+                circle_b.radius(),
+            ),
+        penetration: total_radius - distance,
+        id: CENTRE_TO_CENTRE,
+    };
+    manifold
 }

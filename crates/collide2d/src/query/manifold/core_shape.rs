@@ -7,7 +7,7 @@
 //! numbering of [`Feature`](crate::query::Feature).
 
 use crate::math::{right_perp, Vec2};
-use crate::shape::Polygon;
+use crate::shape::{PaddedOutline, Polygon};
 
 /// A convex outline with outward unit normals and a rounding radius, in some local frame.
 #[derive(Clone, Copy, Debug)]
@@ -20,6 +20,8 @@ pub(crate) struct CoreShape<'a> {
     pub radius: f32,
     /// A rough diameter of the outline plus the radius: the scale for relative tolerances.
     pub size: f32,
+    /// The outline already in padded lanes (polygons of up to 8 vertices), if stored.
+    pub padded: Option<&'a PaddedOutline<2>>,
 }
 
 impl<'a> CoreShape<'a> {
@@ -33,6 +35,16 @@ impl<'a> CoreShape<'a> {
             normals: polygon.normals(),
             radius: polygon.radius(),
             size: across.x.abs() + across.y.abs() + 2.0 * polygon.radius(),
+            padded: polygon.padded_outline(),
+        }
+    }
+
+    /// The outline in `C` padded chunks; it must have at most `4 × C` vertices.
+    #[inline(always)]
+    pub fn padded_outline<const C: usize>(&self) -> PaddedOutline<C> {
+        match self.padded {
+            Some(stored) if C <= 2 => stored.narrowed::<C>(),
+            _ => PaddedOutline::new(self.vertices, self.normals),
         }
     }
 
@@ -77,6 +89,7 @@ impl SegmentCore {
             normals: &self.normals,
             radius: self.radius,
             size: across.x.abs() + across.y.abs() + 2.0 * self.radius,
+            padded: None,
         }
     }
 }
@@ -111,6 +124,7 @@ impl BoxCore {
             normals: &self.normals,
             radius: 0.0,
             size: across.x + across.y,
+            padded: None,
         }
     }
 }

@@ -25,17 +25,18 @@ pub(crate) mod closest_features;
 mod compound;
 pub(crate) mod core_shape;
 pub(crate) mod polygon_polygon;
+mod sat;
 
 use crate::math::{Transform, Vec2};
 use crate::query::{FeatureId, Manifold};
-use crate::shape::Shape;
+use crate::shape::{Circle, Polygon, Shape};
 
 pub use axis_gap::sat_axis_gap;
 pub(crate) use capsule_capsule::{
     collide_capsule_capsule, collide_capsule_segment, collide_segment_segment,
 };
 pub(crate) use circle_capsule::{collide_circle_capsule, collide_circle_segment};
-pub(crate) use circle_circle::collide_circle_circle;
+pub(crate) use circle_circle::{collide_circle_circle, collide_circle_circle_world};
 pub(crate) use circle_polygon::collide_circle_polygon;
 pub(crate) use compound::{any_child_pair_overlaps, for_each_child_pair};
 pub(crate) use polygon_polygon::{
@@ -58,6 +59,7 @@ pub(crate) use polygon_polygon::{
 /// assert!((manifold.points[0].penetration - 0.1).abs() < 1e-5);
 /// # Ok::<(), collide2d::ShapeError>(())
 /// ```
+#[inline]
 pub fn collide(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> Manifold {
     contacts(a, xf_a, b, xf_b, 0.0)
 }
@@ -75,9 +77,47 @@ pub fn collide(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> Mani
 /// assert!(contacts(&box_shape, &Transform::IDENTITY, &box_shape, &above, 0.0).is_empty());
 /// # Ok::<(), collide2d::ShapeError>(())
 /// ```
+#[inline]
 pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin: f32) -> Manifold {
+    // Circle–circle needs no frame change at all: a few arithmetic operations in world space.
+    if let (Shape::Circle(circle_a), Shape::Circle(circle_b)) = (a, b) {
+        return collide_circle_circle_world(
+            circle_a,
+            xf_a,
+            circle_b,
+            xf_b,
+            sanitize_margin(margin),
+        );
+    }
+    contacts_general(a, xf_a, b, xf_b, margin)
+}
+
+/// [`contacts`] for every pair but circle–circle.
+fn contacts_general(
+    a: &Shape,
+    xf_a: &Transform,
+    b: &Shape,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
+    // The most common pairs in games, dispatched without the generic match.
+    match (a, b) {
+        (Shape::Polygon(polygon_a), Shape::Polygon(polygon_b)) => {
+            return contacts_polygon_polygon(polygon_a, xf_a, polygon_b, xf_b, margin);
+        }
+        (Shape::Circle(circle), Shape::Polygon(polygon)) => {
+            return contacts_circle_polygon(circle, xf_a, polygon, xf_b, margin);
+        }
+        (Shape::Capsule(capsule_a), Shape::Capsule(capsule_b)) => {
+            let b_in_a = xf_a.inv_mul(xf_b);
+            let margin = sanitize_margin(margin);
+            let local = collide_capsule_capsule(capsule_a, capsule_b, &b_in_a, margin);
+            return finish_local(local, xf_a);
+        }
+        _ => {}
+    }
     if rank(a) > rank(b) {
-        return contacts(b, xf_b, a, xf_a, margin).swapped();
+        return contacts_general(b, xf_b, a, xf_a, margin).swapped();
     }
     let margin = sanitize_margin(margin);
     let b_in_a = xf_a.inv_mul(xf_b);
@@ -99,6 +139,34 @@ pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin
     finish_local(local, xf_a)
 }
 
+/// [`contacts`] of two polygons (world space).
+#[inline]
+fn contacts_polygon_polygon(
+    polygon_a: &Polygon,
+    xf_a: &Transform,
+    polygon_b: &Polygon,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
+    let b_in_a = xf_a.inv_mul(xf_b);
+    let local = collide_polygon_polygon(polygon_a, polygon_b, &b_in_a, sanitize_margin(margin));
+    finish_local(local, xf_a)
+}
+
+/// [`contacts`] of a circle and a polygon (world space).
+#[inline]
+fn contacts_circle_polygon(
+    circle: &Circle,
+    xf_a: &Transform,
+    polygon: &Polygon,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
+    let b_in_a = xf_a.inv_mul(xf_b);
+    let local = collide_circle_polygon(circle, polygon, &b_in_a, sanitize_margin(margin));
+    finish_local(local, xf_a)
+}
+
 /// Every touching pair of children, appended to `out` (world space, `child_a`/`child_b` set);
 /// a single manifold for two convex shapes. Nothing is appended when the shapes are apart.
 ///
@@ -111,6 +179,14 @@ pub fn collide_all(
     margin: f32,
     out: &mut Vec<Manifold>,
 ) {
+    if let (Shape::Circle(circle_a), Shape::Circle(circle_b)) = (a, b) {
+        let manifold =
+            collide_circle_circle_world(circle_a, xf_a, circle_b, xf_b, sanitize_margin(margin));
+        if !manifold.is_empty() {
+            out.push(manifold);
+        }
+        return;
+    }
     let mirrored = rank(a) > rank(b);
     let (a, xf_a, b, xf_b) = if mirrored {
         (b, xf_b, a, xf_a)

@@ -12,6 +12,7 @@ use crate::query::manifold::closest_features::{
 };
 use crate::query::manifold::core_shape::{CoreShape, SegmentCore};
 use crate::query::manifold::midpoint_between_surfaces;
+use crate::query::manifold::sat::{max_separation_padded, max_separation_value};
 use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
 use crate::shape::{Capsule, Polygon, Segment, Shape};
 
@@ -20,6 +21,7 @@ use crate::shape::{Capsule, Polygon, Segment, Shape};
 pub(crate) const REFERENCE_AXIS_TOLERANCE: f32 = 1e-4;
 
 /// Polygon A against polygon B, in A's frame (`b_in_a` places B).
+#[inline]
 pub(crate) fn collide_polygon_polygon(
     polygon_a: &Polygon,
     polygon_b: &Polygon,
@@ -181,67 +183,6 @@ impl Side<'_> {
 }
 
 /// Contact manifold of two convex cores, B placed in A's frame by `b_in_a`; result in A's frame.
-pub(crate) fn collide_cores(
-    core_a: &CoreShape<'_>,
-    core_b: &CoreShape<'_>,
-    b_in_a: &Transform,
-    margin: f32,
-) -> Manifold {
-    if core_b.vertices.len() <= 8 {
-        collide_cores_buffered::<8>(core_a, core_b, b_in_a, margin)
-    } else {
-        collide_cores_buffered::<{ crate::shape::MAX_POLYGON_VERTICES }>(
-            core_a, core_b, b_in_a, margin,
-        )
-    }
-}
-
-/// Whether two cores overlap (touching counts): identical to `!collide_cores(..).is_empty()`.
-///
-/// Both SAT loops are the same code as in [`collide_cores`]; only when the cores are apart by
-/// less than the radii does this fall through to the full manifold.
-pub(crate) fn overlap_cores(
-    core_a: &CoreShape<'_>,
-    core_b: &CoreShape<'_>,
-    b_in_a: &Transform,
-) -> bool {
-    if core_b.vertices.len() > 8 {
-        return !collide_cores(core_a, core_b, b_in_a, 0.0).is_empty();
-    }
-    let count_b = core_b.vertices.len();
-    let mut vertices_b = [Vec2::ZERO; 8];
-    let mut normals_b = [Vec2::ZERO; 8];
-    for i in 0..count_b {
-        vertices_b[i] = b_in_a.apply(core_b.vertices[i]);
-        normals_b[i] = b_in_a.rotate(core_b.normals[i]);
-    }
-    let limit = core_a.radius + core_b.radius;
-    let (separation_a, _) = max_separation(
-        core_a.vertices,
-        core_a.normals,
-        &vertices_b[..count_b],
-        limit,
-    );
-    if separation_a > limit {
-        return false;
-    }
-    let (separation_b, _) = max_separation(
-        &vertices_b[..count_b],
-        &normals_b[..count_b],
-        core_a.vertices,
-        limit,
-    );
-    if separation_b > limit {
-        return false;
-    }
-    if separation_a.max(separation_b) <= 0.0 {
-        // Overlapping cores always produce a point (see the fallback in `clip_or_fallback`).
-        return true;
-    }
-    !collide_cores(core_a, core_b, b_in_a, 0.0).is_empty()
-}
-
-/// SAT + clipping with B's outline copied into an `N`-vertex buffer in A's frame.
 ///
 /// ```text
 /// move B into A's frame
@@ -255,8 +196,128 @@ pub(crate) fn overlap_cores(
 /// ```
 /// Gottschalk et al. / Ericson, *Real-Time Collision Detection* §5.2.1 (separating axes);
 /// reference/incident clipping after Catto, "Contact Manifolds", GDC 2007.
+///
+/// Outlines of up to 8 vertices run the padded, allocation-free kernel of [`sat`](super::sat);
+/// larger ones the slice-based loops. Both compute bit-identical separations.
+pub(crate) fn collide_cores(
+    core_a: &CoreShape<'_>,
+    core_b: &CoreShape<'_>,
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
+    let largest = core_a.vertices.len().max(core_b.vertices.len());
+    if largest <= 2 {
+        // Two segment cores: 2 × 2 dot products need no padding.
+        collide_cores_slices::<2>(core_a, core_b, b_in_a, margin)
+    } else if largest <= 4 {
+        collide_cores_padded::<1>(core_a, core_b, b_in_a, margin)
+    } else if largest <= 8 {
+        collide_cores_padded::<2>(core_a, core_b, b_in_a, margin)
+    } else {
+        collide_cores_slices::<{ crate::shape::MAX_POLYGON_VERTICES }>(
+            core_a, core_b, b_in_a, margin,
+        )
+    }
+}
+
+/// Whether two cores overlap (touching counts): identical to `!collide_cores(..).is_empty()`.
+///
+/// Both SAT passes are the same kernel as in [`collide_cores`]; only when the cores are apart
+/// by less than the radii does this fall through to the full manifold.
+pub(crate) fn overlap_cores(
+    core_a: &CoreShape<'_>,
+    core_b: &CoreShape<'_>,
+    b_in_a: &Transform,
+) -> bool {
+    let largest = core_a.vertices.len().max(core_b.vertices.len());
+    let cores_overlap = if largest <= 4 {
+        overlap_cores_padded::<1>(core_a, core_b, b_in_a)
+    } else if largest <= 8 {
+        overlap_cores_padded::<2>(core_a, core_b, b_in_a)
+    } else {
+        None
+    };
+    cores_overlap.unwrap_or_else(|| !collide_cores(core_a, core_b, b_in_a, 0.0).is_empty())
+}
+
+/// The overlap decision from the separating axes alone, `None` when only the manifold can tell
+/// (the cores are apart by no more than the radii).
 #[inline(always)]
-fn collide_cores_buffered<const N: usize>(
+fn overlap_cores_padded<const C: usize>(
+    core_a: &CoreShape<'_>,
+    core_b: &CoreShape<'_>,
+    b_in_a: &Transform,
+) -> Option<bool> {
+    let outline_a = core_a.padded_outline::<C>();
+    let outline_b = core_b.padded_outline::<C>().transformed(b_in_a);
+    // The manifold's limit with a zero margin: `total_radius + 0.0`.
+    let limit = (core_a.radius + core_b.radius) + 0.0;
+    let separation_a = max_separation_value(&outline_a, &outline_b);
+    if separation_a > limit {
+        return Some(false);
+    }
+    let separation_b = max_separation_value(&outline_b, &outline_a);
+    if separation_b > limit {
+        return Some(false);
+    }
+    // Overlapping cores always produce a point (see the fallback in `clip_or_fallback`).
+    (separation_a <= 0.0 && separation_b <= 0.0).then_some(true)
+}
+
+/// [`collide_cores`] for outlines of at most `4 × C` vertices: the padded SAT kernel, then the
+/// shared reference/incident steps.
+#[inline(always)]
+fn collide_cores_padded<const C: usize>(
+    core_a: &CoreShape<'_>,
+    core_b: &CoreShape<'_>,
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
+    // 1. B's outline in A's frame.
+    let outline_a = core_a.padded_outline::<C>();
+    let outline_b = core_b.padded_outline::<C>().transformed(b_in_a);
+    let total_radius = core_a.radius + core_b.radius;
+    let limit = total_radius + margin;
+
+    // 2. Separating axes of A, then of B.
+    let (separation_a, edge_a) = max_separation_padded(&outline_a, &outline_b);
+    if separation_a > limit {
+        return Manifold::EMPTY;
+    }
+    let (separation_b, edge_b) = max_separation_padded(&outline_b, &outline_a);
+    if separation_b > limit {
+        return Manifold::EMPTY;
+    }
+
+    let count_b = core_b.vertices.len();
+    let mut vertices_b = [[Vec2::ZERO; 4]; C];
+    let mut normals_b = [[Vec2::ZERO; 4]; C];
+    for i in 0..4 * C {
+        vertices_b[i / 4][i % 4] = outline_b.vertex(i);
+        normals_b[i / 4][i % 4] = outline_b.normal(i);
+    }
+    let side_a = Side {
+        vertices: core_a.vertices,
+        normals: core_a.normals,
+        radius: core_a.radius,
+    };
+    let side_b = Side {
+        vertices: &vertices_b.as_flattened()[..count_b],
+        normals: &normals_b.as_flattened()[..count_b],
+        radius: core_b.radius,
+    };
+    contact_from_axes(
+        (side_a, separation_a, edge_a, core_a.size),
+        (side_b, separation_b, edge_b, core_b.size),
+        total_radius,
+        margin,
+    )
+}
+
+/// [`collide_cores`] with slice loops, B's outline copied into a stack buffer: for outlines of
+/// more than 8 vertices, and for two segment cores (B has at most `N` vertices).
+#[inline(always)]
+fn collide_cores_slices<const N: usize>(
     core_a: &CoreShape<'_>,
     core_b: &CoreShape<'_>,
     b_in_a: &Transform,
@@ -294,9 +355,25 @@ fn collide_cores_buffered<const N: usize>(
     if separation_b > limit {
         return Manifold::EMPTY;
     }
+    contact_from_axes(
+        (side_a, separation_a, edge_a, core_a.size),
+        (side_b, separation_b, edge_b, core_b.size),
+        total_radius,
+        margin,
+    )
+}
 
+/// Steps 3 to 5 of [`collide_cores`], once both sides' best axes are known and neither
+/// separates the shapes: each side is `(outline, separation, edge, size)`.
+#[inline(always)]
+fn contact_from_axes(
+    (side_a, separation_a, edge_a, size_a): (Side<'_>, f32, usize, f32),
+    (side_b, separation_b, edge_b, size_b): (Side<'_>, f32, usize, f32),
+    total_radius: f32,
+    margin: f32,
+) -> Manifold {
     // 3. Reference face: A's unless B's is better by the tolerance.
-    let tolerance = REFERENCE_AXIS_TOLERANCE * core_a.size.min(core_b.size);
+    let tolerance = REFERENCE_AXIS_TOLERANCE * size_a.min(size_b);
     let flip = separation_b > separation_a + tolerance;
     let (reference, incident, reference_edge, separation) = if flip {
         (side_b, side_a, edge_b, separation_b)
@@ -368,6 +445,7 @@ fn separated_cores(
         normals: reference.normals,
         radius: reference.radius,
         size: 0.0,
+        padded: None,
     };
     let mut exhaustive = false;
     if !is_globally_closest(&reference_core, incident.normals, &closest) {

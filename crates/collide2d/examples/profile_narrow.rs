@@ -1,0 +1,92 @@
+//! Narrow-phase profiling driver: runs one benchmark case on the same 256 configurations as
+//! `benches/narrow_phase.rs`, many times over, for `valgrind --tool=callgrind`.
+//!
+//! ```text
+//! cargo build --release -p collide2d --example profile_narrow
+//! valgrind --tool=callgrind target/release/examples/profile_narrow octagon 100000
+//! ```
+//! Cases: `octagon`, `box`, `box_overlap`, `circle`, `circle_polygon`, `capsule`, `setup`
+//! (`setup` builds the inputs only, to subtract the fixed cost).
+
+use collide2d::shape::{Capsule, Circle, Polygon, Shape};
+use collide2d::{collide, overlaps, Transform, Vec2};
+use std::hint::black_box;
+
+const CONFIGURATIONS: usize = 256;
+
+struct Numbers(u64);
+impl Numbers {
+    fn unit(&mut self) -> f32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
+fn placements(reach: f32) -> Vec<(Transform, Transform)> {
+    let mut rng = Numbers(0x9e37_79b9_7f4a_7c15);
+    (0..CONFIGURATIONS)
+        .map(|_| {
+            let a = Transform::new(
+                Vec2::new(rng.unit() * 100.0, rng.unit() * 100.0),
+                rng.unit() * std::f32::consts::TAU,
+            );
+            let angle = rng.unit() * std::f32::consts::TAU;
+            let b = Transform::new(
+                a.p + Vec2::new(angle.cos(), angle.sin()) * reach * rng.unit(),
+                rng.unit() * std::f32::consts::TAU,
+            );
+            (a, b)
+        })
+        .collect()
+}
+
+fn box_placements() -> Vec<(Transform, Transform)> {
+    let mut rng = Numbers(0x2545_f491_4f6c_dd1d);
+    (0..CONFIGURATIONS)
+        .map(|_| {
+            let a = Transform::new(
+                Vec2::new(rng.unit() * 100.0, rng.unit() * 100.0),
+                rng.unit() * std::f32::consts::TAU,
+            );
+            let offset = a.rotate(Vec2::new(rng.unit() * 1.6 - 0.8, 0.9 + rng.unit() * 0.2));
+            let b = Transform::new(a.p + offset, a.angle() + (rng.unit() - 0.5) * 0.2);
+            (a, b)
+        })
+        .collect()
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let case = args.next().unwrap_or_else(|| "octagon".to_string());
+    let iterations: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(100_000);
+
+    let octagon = Shape::from(Polygon::regular(8, 1.0).unwrap());
+    let square = Shape::from(Polygon::rect(2.0, 2.0).unwrap());
+    let ball = Shape::from(Circle::with_radius(1.0).unwrap());
+    let pill = Shape::from(Capsule::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.5).unwrap());
+    let (a, b, configurations, boolean) = match case.as_str() {
+        "octagon" => (&octagon, &octagon, placements(1.8), false),
+        "box" => (&square, &square, box_placements(), false),
+        "box_overlap" => (&square, &square, placements(2.6), true),
+        "circle" => (&ball, &ball, placements(1.9), false),
+        "circle_polygon" => (&ball, &octagon, placements(1.8), false),
+        "capsule" => (&pill, &pill, placements(2.5), false),
+        "setup" => (&ball, &ball, placements(1.0), false),
+        other => panic!("unknown case {other}"),
+    };
+    if case == "setup" {
+        return;
+    }
+    let mut touching = 0usize;
+    for i in 0..iterations {
+        let (xf_a, xf_b) = &configurations[i % CONFIGURATIONS];
+        if boolean {
+            touching += black_box(overlaps(a, xf_a, b, xf_b)) as usize;
+        } else {
+            touching += black_box(collide(a, xf_a, b, xf_b)).count;
+        }
+    }
+    println!("{case}: {touching}");
+}
