@@ -8,6 +8,7 @@ use crate::math::Transform;
 use crate::query::manifold::polygon_polygon::overlap_polygon_like;
 use crate::query::manifold::{
     any_child_pair_overlaps, collide_circle_circle_world, contacts_convex_local, rank,
+    same_kind_swapped,
 };
 use crate::shape::Shape;
 
@@ -29,7 +30,8 @@ pub fn overlaps(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> boo
     if let (Shape::Circle(circle_a), Shape::Circle(circle_b)) = (a, b) {
         return !collide_circle_circle_world(circle_a, xf_a, circle_b, xf_b, 0.0).is_empty();
     }
-    if rank(a) > rank(b) {
+    // The same order as the manifold path, so both make the identical decision.
+    if rank(a) > rank(b) || (rank(a) == rank(b) && same_kind_swapped(a, xf_a, b, xf_b)) {
         return overlaps(b, xf_b, a, xf_a);
     }
     let b_in_a = xf_a.inv_mul(xf_b);

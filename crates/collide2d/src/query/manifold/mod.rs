@@ -100,6 +100,12 @@ fn contacts_general(
     xf_b: &Transform,
     margin: f32,
 ) -> Manifold {
+    // Two shapes of the same kind are put in one canonical order, so that swapping the
+    // arguments gives exactly the mirrored result (ties between equally good axes, and the
+    // choice of reference edge, would otherwise depend on the argument order).
+    if rank(a) == rank(b) && same_kind_swapped(a, xf_a, b, xf_b) {
+        return contacts_general(b, xf_b, a, xf_a, margin).swapped();
+    }
     // The most common pairs in games, dispatched without the generic match.
     match (a, b) {
         (Shape::Polygon(polygon_a), Shape::Polygon(polygon_b)) => {
@@ -214,6 +220,45 @@ pub fn collide_all(
             out.push(orient(manifold));
         }
     }
+}
+
+/// For two shapes of the same kind: whether `(b, xf_b)` comes before `(a, xf_a)` in a fixed
+/// total order (placement first, then the shape's own numbers), i.e. whether the pair should be
+/// computed the other way round. Identical inputs are never swapped.
+#[inline]
+pub(crate) fn same_kind_swapped(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> bool {
+    let key = |shape: &Shape, xf: &Transform| -> [f32; 8] {
+        let own = match shape {
+            Shape::Circle(c) => [c.radius(), c.center().x, c.center().y, 0.0],
+            Shape::Capsule(c) => [c.radius(), c.a().x, c.a().y, c.b().x + c.b().y],
+            Shape::Segment(s) => [s.a().x, s.a().y, s.b().x, s.b().y],
+            Shape::Polygon(p) => {
+                let first = p.vertices()[0];
+                [p.radius(), p.vertices().len() as f32, first.x, first.y]
+            }
+            Shape::Compound(c) => {
+                let bounds = c.local_aabb();
+                [
+                    c.children().len() as f32,
+                    bounds.min.x,
+                    bounds.min.y,
+                    bounds.max.x,
+                ]
+            }
+        };
+        [
+            xf.p.x, xf.p.y, xf.q.c, xf.q.s, own[0], own[1], own[2], own[3],
+        ]
+    };
+    let (key_a, key_b) = (key(a, xf_a), key(b, xf_b));
+    for (x, y) in key_a.iter().zip(&key_b) {
+        match y.total_cmp(x) {
+            std::cmp::Ordering::Less => return true,
+            std::cmp::Ordering::Greater => return false,
+            std::cmp::Ordering::Equal => {}
+        }
+    }
+    false
 }
 
 /// The position of a shape kind in the canonical pair order.
