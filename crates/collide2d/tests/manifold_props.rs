@@ -378,3 +378,11 @@ fn circle_normal_points_to_the_closest_surface_point() {
         "{bad} of {total} normals disagree with the exact projection"
     );
 }
+
+/// Regressions: swapping two shapes of the same kind once picked a different reference edge
+/// (capsule–capsule, one point against two) or a different axis (rounded polygon–polygon).
+#[test]
+fn swapping_same_kind_shapes_mirrors_exactly() {
+    run_family(Kind::Capsule, Kind::Capsule, 12778189556823603480).unwrap();
+    run_family(Kind::RoundedPolygon, Kind::Polygon, 9510589591716623119).unwrap();
+}
