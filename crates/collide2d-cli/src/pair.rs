@@ -149,5 +149,6 @@ fn shape_kind(shape: &collide2d::Shape) -> &'static str {
         collide2d::Shape::Segment(_) => "segment",
         collide2d::Shape::Polygon(_) => "polygon",
         collide2d::Shape::Compound(_) => "compound",
+        collide2d::Shape::Chain(_) => "chain",
     }
 }

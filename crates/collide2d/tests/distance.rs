@@ -805,6 +805,7 @@ mod against_parry {
                 };
                 (Transform::IDENTITY, shape)
             }
+            Shape::Chain(_) => return None,
             Shape::Compound(c) => {
                 let children = c
                     .children()
@@ -985,7 +986,7 @@ mod exact {
                 solid: true,
                 radius: f64::from(p.radius()),
             },
-            Shape::Compound(_) => unreachable!(),
+            Shape::Compound(_) | Shape::Chain(_) => unreachable!(),
         };
         match shape {
             Shape::Compound(c) => c

@@ -60,7 +60,9 @@ fn to_parry(shape: &Shape, xf: &Transform) -> (SharedShape, Pose) {
             };
             (parry_shape, pose(xf))
         }
-        Shape::Compound(_) => unreachable!("compounds are not compared"),
+        Shape::Compound(_) | Shape::Chain(_) => {
+            unreachable!("compounds and chains are not compared")
+        }
     }
 }
 

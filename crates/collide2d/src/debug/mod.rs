@@ -79,7 +79,7 @@ pub fn outline(shape: &Shape, xf: &Transform) -> Vec<Vec2> {
         }
         Shape::Segment(s) => vec![xf.apply(s.a()), xf.apply(s.b())],
         Shape::Polygon(p) => polygon_outline(p, xf),
-        Shape::Compound(_) => Vec::new(),
+        Shape::Compound(_) | Shape::Chain(_) => Vec::new(),
     }
 }
 
@@ -138,6 +138,18 @@ pub fn draw_shape(draw: &mut dyn DebugDraw, shape: &Shape, xf: &Transform, color
         Shape::Compound(compound) => {
             for (child_xf, child) in compound.children() {
                 draw_shape(draw, child, &xf.mul(child_xf), color);
+            }
+        }
+        Shape::Chain(chain) => {
+            // Each segment, with a short tick on its collision side at the middle.
+            let tick = 0.1 * chain.length() / chain.segment_count() as f32;
+            for (index, normal) in chain.normals().iter().enumerate() {
+                let (a, b) = chain.segment_points(index);
+                let (a, b) = (xf.apply(a), xf.apply(b));
+                draw.segment(a, b, color);
+                let middle = 0.5 * (a + b);
+                let tick = tick.min(0.25 * a.distance(b));
+                draw.segment(middle, middle + xf.rotate(*normal) * tick, color);
             }
         }
         _ => draw.polygon(&outline(shape, xf), color, true),

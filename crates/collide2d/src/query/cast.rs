@@ -4,8 +4,8 @@ use super::distance::{distance_with_cache, gjk_distance};
 use super::support::ConvexProxy;
 use super::sweep::{sweep_circle_segment, sweep_circles, Sweep};
 use super::types::SimplexCache;
-use crate::math::{Transform, Vec2};
-use crate::shape::Shape;
+use crate::math::{cross, left_perp, Transform, Vec2};
+use crate::shape::{Aabb, Chain, Joint, Segment, Shape};
 
 /// Settings for [`cast`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,6 +94,12 @@ pub fn cast(
         return hit;
     }
     match (a, b) {
+        (Shape::Chain(_), Shape::Chain(_)) => None,
+        (Shape::Chain(chain), _) => cast_chain(chain, sweep_a, b, sweep_b, opts),
+        (_, Shape::Chain(_)) => cast(b, sweep_b, a, sweep_a, opts).map(|hit| CastHit {
+            normal: -hit.normal,
+            ..hit
+        }),
         (Shape::Compound(compound), _) => {
             let mut best: Option<CastHit> = None;
             for (child_xf, child) in compound.children() {
@@ -119,6 +125,100 @@ pub fn cast(
                 }
             }
             conservative_advancement(a, sweep_a, b, sweep_b, &opts)
+        }
+    }
+}
+
+/// A chain moving by `sweep_a` against `b`: the earliest hit on a segment that `b` starts in
+/// front of, with the normal kept to what a one-sided segment with neighbours can have (a hit
+/// at a flat or concave joint gets the face normal; one at a convex joint stays between the two
+/// face normals).
+fn cast_chain(
+    chain: &Chain,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    opts: CastOptions,
+) -> Option<CastHit> {
+    let chain_start = sweep_a.transform_at(0.0);
+    let b_start = sweep_b.transform_at(0.0);
+    let centroid = chain_start.apply_inv(b_start.apply(b.centroid()));
+    let mut best: Option<CastHit> = None;
+    let mut try_segment = |index: usize| {
+        let (start, end) = chain.segment_points(index);
+        let face_normal = chain.normals()[index];
+        if (centroid - start).dot(face_normal) < 0.0 {
+            return true;
+        }
+        let segment = Shape::Segment(Segment::new_unchecked(start, end));
+        let Some(hit) = cast(&segment, sweep_a, b, sweep_b, opts) else {
+            return true;
+        };
+        if best.is_some_and(|best| best.t <= hit.t) {
+            return true;
+        }
+        let chain_at_hit = sweep_a.transform_at(hit.t);
+        let local_normal = one_sided_normal(chain, index, chain_at_hit.rotate_inv(hit.normal));
+        best = Some(CastHit {
+            normal: chain_at_hit.rotate(local_normal),
+            ..hit
+        });
+        true
+    };
+    if sweep_a.rotation() == 0.0 {
+        // B's path in the (only translating) chain's frame is a straight line of its rotation
+        // centre; every point of B stays within `reach` of it.
+        let local_aabb = b.aabb(&Transform::IDENTITY);
+        let reach = [
+            local_aabb.min,
+            local_aabb.max,
+            Vec2::new(local_aabb.min.x, local_aabb.max.y),
+            Vec2::new(local_aabb.max.x, local_aabb.min.y),
+        ]
+        .iter()
+        .map(|corner| corner.distance(sweep_b.local_center))
+        .fold(0.0f32, f32::max);
+        let chain_end = sweep_a.transform_at(1.0);
+        let from = chain_start.apply_inv(sweep_b.center_start);
+        let to = chain_end.apply_inv(sweep_b.center_end);
+        let bounds = Aabb {
+            min: from.min(to),
+            max: from.max(to),
+        }
+        .expanded(reach * (1.0 + 1.0e-5) + opts.target_separation + opts.tolerance);
+        chain.for_each_segment_in(&bounds, &mut try_segment);
+    } else {
+        for index in 0..chain.segment_count() {
+            try_segment(index);
+        }
+    }
+    best
+}
+
+/// A hit normal off segment `index` (chain frame), kept to the normals a one-sided segment with
+/// neighbours can have.
+fn one_sided_normal(chain: &Chain, index: usize, normal: Vec2) -> Vec2 {
+    let face_normal = chain.normals()[index];
+    if cross(normal, face_normal).abs() <= 1.0e-4 && normal.dot(face_normal) > 0.0 {
+        return normal;
+    }
+    let at_end = normal.dot(left_perp(face_normal)) > 0.0;
+    match chain.joint(index, at_end) {
+        Joint::End => normal,
+        Joint::FlatOrConcave => face_normal,
+        Joint::Convex { neighbour_normal } => {
+            let (from, to) = if at_end {
+                (face_normal, neighbour_normal)
+            } else {
+                (neighbour_normal, face_normal)
+            };
+            if cross(from, normal) < 0.0 {
+                from
+            } else if cross(normal, to) < 0.0 {
+                to
+            } else {
+                normal
+            }
         }
     }
 }

@@ -9,7 +9,8 @@
 use crate::math::{cross, left_perp, right_perp, Transform, Vec2};
 use crate::query::support::ConvexProxy;
 use crate::query::{DistanceOutput, SimplexCache};
-use crate::shape::{Aabb, Shape};
+use crate::shape::{Aabb, Segment, Shape};
+use std::borrow::Cow;
 
 /// Most support points GJK asks for before it returns its best answer.
 pub(crate) const MAX_GJK_ITERATIONS: usize = 30;
@@ -43,7 +44,8 @@ pub(crate) struct GjkOutput {
 ///   zero (GJK does not measure penetration).
 ///
 /// For a compound, the answer is the closest pair of children (the first pair found to overlap
-/// when they overlap).
+/// when they overlap); for a chain, the closest segment, measured on both sides (the distance
+/// is geometric: one-sidedness applies to contacts, casts and rays).
 ///
 /// ```
 /// use collide2d::{distance, shape::{Circle, Polygon, Shape}, Transform, Vec2};
@@ -158,7 +160,7 @@ fn distance_involving_compound(
         let (part_b_in_b, part_b, _) = convex_part(b, index_b);
         let part_b_in_a = b_in_a.mul(&part_b_in_b);
         let aabb_b_in_a = part_b.aabb(&part_b_in_a);
-        let Some(proxy_b) = ConvexProxy::from_shape(part_b) else {
+        let Some(proxy_b) = ConvexProxy::from_shape(&part_b) else {
             continue;
         };
         for index_a in 0..convex_part_count(a) {
@@ -166,7 +168,7 @@ fn distance_involving_compound(
             if best.is_some_and(|found| aabb_gap(&aabb_a, &aabb_b_in_a) >= found.distance) {
                 continue;
             }
-            let Some(proxy_a) = ConvexProxy::from_shape(part_a) else {
+            let Some(proxy_a) = ConvexProxy::from_shape(&part_a) else {
                 continue;
             };
             let candidate = distance_between_convex(
@@ -199,23 +201,41 @@ fn distance_involving_compound(
     }
 }
 
-/// How many convex parts a shape has: its children for a compound, else one (itself).
+/// How many convex parts a shape has: its children for a compound, its segments for a chain,
+/// else one (itself).
 fn convex_part_count(shape: &Shape) -> usize {
     match shape {
         Shape::Compound(compound) => compound.children().len(),
+        Shape::Chain(chain) => chain.segment_count(),
         _ => 1,
     }
 }
 
 /// Convex part `index` of a shape: its placement in the shape's frame, the part, and its bounding
 /// box in the shape's frame.
-fn convex_part(shape: &Shape, index: usize) -> (Transform, &Shape, Aabb) {
+fn convex_part(shape: &Shape, index: usize) -> (Transform, Cow<'_, Shape>, Aabb) {
     match shape {
         Shape::Compound(compound) => {
             let (placement, child) = &compound.children()[index];
-            (*placement, child, compound.child_aabbs()[index])
+            (
+                *placement,
+                Cow::Borrowed(child),
+                compound.child_aabbs()[index],
+            )
         }
-        _ => (Transform::IDENTITY, shape, shape.aabb(&Transform::IDENTITY)),
+        Shape::Chain(chain) => {
+            let (start, end) = chain.segment_points(index);
+            (
+                Transform::IDENTITY,
+                Cow::Owned(Shape::Segment(Segment::new_unchecked(start, end))),
+                chain.segment_aabb(index),
+            )
+        }
+        _ => (
+            Transform::IDENTITY,
+            Cow::Borrowed(shape),
+            shape.aabb(&Transform::IDENTITY),
+        ),
     }
 }
 

@@ -7,8 +7,8 @@
 use crate::math::Transform;
 use crate::query::manifold::polygon_polygon::overlap_polygon_like;
 use crate::query::manifold::{
-    any_child_pair_overlaps, collide_circle_circle_world, contacts_convex_local, rank,
-    same_kind_swapped,
+    any_child_pair_overlaps, collide_circle_circle_world, contacts_convex_local,
+    for_each_chain_contact, rank, same_kind_swapped,
 };
 use crate::shape::Shape;
 
@@ -33,6 +33,14 @@ pub fn overlaps(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> boo
     // The same order as the manifold path, so both make the identical decision.
     if rank(a) > rank(b) || (rank(a) == rank(b) && same_kind_swapped(a, xf_a, b, xf_b)) {
         return overlaps(b, xf_b, a, xf_a);
+    }
+    if let Shape::Chain(chain) = b {
+        let mut found = false;
+        for_each_chain_contact(chain, a, &xf_b.inv_mul(xf_a), 0.0, &mut |_| {
+            found = true;
+            false
+        });
+        return found;
     }
     let b_in_a = xf_a.inv_mul(xf_b);
     match b {

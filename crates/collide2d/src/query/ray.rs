@@ -5,7 +5,7 @@
 //! Segments have no inside: a ray starting on one hits it at 0.
 
 use crate::math::{left_perp, Transform, Vec2};
-use crate::shape::{Aabb, Capsule, Circle, Compound, Polygon, Segment, Shape};
+use crate::shape::{Aabb, Capsule, Chain, Circle, Compound, Polygon, Segment, Shape};
 
 /// A half-line from `origin` along unit `direction`, up to `max_distance`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -161,6 +161,7 @@ impl Shape {
             Shape::Segment(s) => ray_cast_segment(s, &local),
             Shape::Polygon(s) => ray_cast_polygon(s, &local, inside),
             Shape::Compound(s) => ray_cast_compound(s, &local, inside),
+            Shape::Chain(s) => ray_cast_chain(s, &local),
         }?;
         let mut world = hit.to_world(xf, ray);
         if world.distance == 0.0 && inside == RayInside::HitAtStart {
@@ -567,6 +568,50 @@ fn ray_cast_compound(compound: &Compound, ray: &Ray, inside: RayInside) -> Optio
         }
     }
     best
+}
+
+/// Ray against a chain: the nearest segment hit from its collision side (a ray from behind, or
+/// running along a segment, passes). Chains enclose no area, so there is no inside.
+fn ray_cast_chain(chain: &Chain, ray: &Ray) -> Option<LocalHit> {
+    let mut best: Option<LocalHit> = None;
+    chain.for_each_segment_along(ray, &mut |index| {
+        let normal = chain.normals()[index];
+        let approach = normal.dot(ray.direction);
+        if approach >= 0.0 {
+            return best.map_or(f32::INFINITY, |b| b.distance);
+        }
+        let (start, end) = chain.segment_points(index);
+        let t = normal.dot(start - ray.origin) / approach;
+        if t >= 0.0 && t <= ray.max_distance && best.is_none_or(|b| t < b.distance) {
+            let point = ray.origin + ray.direction * t;
+            let edge = end - start;
+            let along = (point - start).dot(edge) / edge.length_squared();
+            if (0.0..=1.0).contains(&along) {
+                best = Some(LocalHit {
+                    distance: t,
+                    normal,
+                    child: index as u32,
+                });
+            }
+        }
+        best.map_or(f32::INFINITY, |b| b.distance)
+    });
+    best
+}
+
+impl Chain {
+    /// Calls `visit` with each segment whose box the ray enters within `max_distance`, nearer
+    /// boxes first where the hierarchy allows; `visit` returns the distance beyond which boxes
+    /// need no visit (the best hit so far).
+    fn for_each_segment_along(&self, ray: &Ray, visit: &mut dyn FnMut(usize) -> f32) {
+        let mut limit = ray.max_distance;
+        self.for_each_box_along(ray, &mut |index, entry| {
+            if entry > limit {
+                return;
+            }
+            limit = limit.min(visit(index));
+        });
+    }
 }
 
 impl Shape {

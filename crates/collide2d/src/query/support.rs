@@ -23,7 +23,7 @@ pub(crate) struct ConvexProxy<'a> {
 }
 
 impl<'a> ConvexProxy<'a> {
-    /// The proxy of a convex shape; `None` for a compound.
+    /// The proxy of a convex shape; `None` for a compound or a chain.
     pub(crate) fn from_shape(shape: &'a Shape) -> Option<ConvexProxy<'a>> {
         match shape {
             Shape::Circle(circle) => Some(ConvexProxy::from_inline(
@@ -45,7 +45,7 @@ impl<'a> ConvexProxy<'a> {
                 borrowed_points: polygon.vertices(),
                 radius: polygon.radius(),
             }),
-            Shape::Compound(_) => None,
+            Shape::Compound(_) | Shape::Chain(_) => None,
         }
     }
 

@@ -52,7 +52,7 @@ impl Compound {
         }
         let mut checked = Vec::with_capacity(children.len());
         for (xf, shape) in children {
-            if matches!(shape, Shape::Compound(_)) {
+            if matches!(shape, Shape::Compound(_) | Shape::Chain(_)) {
                 return Err(ShapeError::NestedCompound);
             }
             if !xf.is_finite() {

@@ -59,7 +59,7 @@ pub enum ShapeError {
     NonUniformScale,
     /// A compound was given no children.
     EmptyCompound,
-    /// A compound child was itself a compound; children must be convex shapes.
+    /// A compound child was a compound or a chain; children must be convex shapes.
     NestedCompound,
     /// An axis-aligned box had `min > max` on some axis.
     InvertedAabb,
@@ -103,7 +103,7 @@ impl fmt::Display for ShapeError {
             }
             ShapeError::EmptyCompound => write!(f, "a compound needs at least one child"),
             ShapeError::NestedCompound => {
-                write!(f, "compound children must be convex shapes, not compounds")
+                write!(f, "compound children must be convex shapes, not compounds or chains")
             }
             ShapeError::InvertedAabb => write!(f, "box has min greater than max"),
             ShapeError::TooSmall => write!(f, "shape is too small to represent in f32"),

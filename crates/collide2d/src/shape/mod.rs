@@ -6,6 +6,7 @@
 
 mod aabb;
 mod capsule;
+mod chain;
 mod circle;
 mod compound;
 mod decompose;
@@ -16,6 +17,8 @@ mod polygon;
 
 pub use aabb::Aabb;
 pub use capsule::Capsule;
+pub(crate) use chain::Joint;
+pub use chain::{Chain, MAX_CHAIN_VERTICES};
 pub use circle::Circle;
 pub use compound::Compound;
 pub use error::{ShapeError, MAX_COORDINATE};
@@ -57,6 +60,8 @@ pub enum Shape {
     Polygon(Polygon),
     /// Several convex shapes as one.
     Compound(Compound),
+    /// A polyline of one-sided segments for level geometry.
+    Chain(Chain),
 }
 
 mod segment;
@@ -70,6 +75,7 @@ macro_rules! dispatch {
             Shape::Segment($s) => $body,
             Shape::Polygon($s) => $body,
             Shape::Compound($s) => $body,
+            Shape::Chain($s) => $body,
         }
     };
 }
@@ -110,7 +116,7 @@ impl Shape {
     /// The area (zero for a segment).
     pub fn area(&self) -> f32 {
         match self {
-            Shape::Segment(_) => 0.0,
+            Shape::Segment(_) | Shape::Chain(_) => 0.0,
             Shape::Circle(s) => s.area(),
             Shape::Capsule(s) => s.area(),
             Shape::Polygon(s) => s.area(),
@@ -123,9 +129,9 @@ impl Shape {
         dispatch!(self, s => s.centroid())
     }
 
-    /// Whether the shape is convex (everything but a compound).
+    /// Whether the shape is convex (everything but a compound or a chain).
     pub fn is_convex(&self) -> bool {
-        !matches!(self, Shape::Compound(_))
+        !matches!(self, Shape::Compound(_) | Shape::Chain(_))
     }
 
     /// The shape scaled about its local origin.
@@ -169,6 +175,20 @@ impl Shape {
                 Shape::Polygon(Polygon::new(&vertices)?.with_radius(p.radius() * factor)?)
             }
             Shape::Compound(c) => Shape::Compound(c.scaled(scale)?),
+            Shape::Chain(c) => {
+                let vertices: Vec<Vec2> = c.vertices().iter().map(|v| *v * scale).collect();
+                // A mirror reverses the order along the chain; keep the collision side.
+                let chain = if c.is_closed() {
+                    Chain::closed(&vertices)?
+                } else {
+                    Chain::open(&vertices)?
+                };
+                Shape::Chain(if scale.x * scale.y < 0.0 {
+                    chain.reversed()
+                } else {
+                    chain
+                })
+            }
         })
     }
 
@@ -184,7 +204,7 @@ impl Shape {
                 let vertices: Vec<Vec2> = p.vertices().iter().map(|v| xf.apply(*v)).collect();
                 Shape::Polygon(Polygon::new(&vertices)?.with_radius(p.radius())?)
             }
-            Shape::Compound(_) => return Err(ShapeError::NestedCompound),
+            Shape::Compound(_) | Shape::Chain(_) => return Err(ShapeError::NestedCompound),
         })
     }
 }
@@ -207,6 +227,11 @@ impl From<Segment> for Shape {
 impl From<Polygon> for Shape {
     fn from(s: Polygon) -> Shape {
         Shape::Polygon(s)
+    }
+}
+impl From<Chain> for Shape {
+    fn from(s: Chain) -> Shape {
+        Shape::Chain(s)
     }
 }
 impl From<Compound> for Shape {

@@ -55,6 +55,12 @@ impl Segment {
         Ok(Segment { a, b })
     }
 
+    /// A segment from already validated, distinct end points.
+    #[inline]
+    pub(crate) fn new_unchecked(a: Vec2, b: Vec2) -> Segment {
+        Segment { a, b }
+    }
+
     /// The first end point (local space).
     #[inline]
     pub fn a(&self) -> Vec2 {

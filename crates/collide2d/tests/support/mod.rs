@@ -182,6 +182,10 @@ pub mod parry {
                     })
                     .collect(),
             ),
+            // parry's polyline is two-sided; differential tests never hand it chains.
+            Shape::Chain(c) => {
+                SharedShape::polyline(c.vertices().iter().map(|v| vector(*v)).collect(), None)
+            }
         }
     }
 }

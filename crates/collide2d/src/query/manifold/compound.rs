@@ -87,7 +87,7 @@ pub(crate) fn any_child_pair_overlaps(a: &Shape, b: &Shape, b_in_a: &Transform) 
 
 /// The bounding box of a convex shape placed by `xf`, grown by the margin plus a relative slack.
 #[inline]
-fn culling_box(shape: &Shape, xf: &Transform, margin: f32) -> Aabb {
+pub(crate) fn culling_box(shape: &Shape, xf: &Transform, margin: f32) -> Aabb {
     let aabb = shape.aabb(xf);
     let magnitude = aabb.min.abs().max(aabb.max.abs()).max_element();
     aabb.expanded(

@@ -1,7 +1,7 @@
 //! Contact manifolds for every pair of shapes.
 //!
 //! Each pair is written once, in the canonical order
-//! Circle < Capsule < Segment < Polygon < Compound, and computed in A's local frame
+//! Circle < Capsule < Segment < Polygon < Compound < Chain, and computed in A's local frame
 //! (`b_in_a = xf_a.inv_mul(xf_b)`), so results stay accurate far from the world origin. The
 //! mirrored pair calls the canonical function and applies [`Manifold::swapped`].
 //!
@@ -13,11 +13,13 @@
 //! | `capsule_capsule.rs` | capsule–capsule, capsule–segment, segment–segment |
 //! | `polygon_polygon.rs` | polygon–polygon, capsule–polygon, segment–polygon (SAT + clipping) |
 //! | `compound.rs` | anything against a compound |
+//! | `chain.rs` | anything against a chain (one-sided segments, ghost normals removed) |
 //! | `aabb.rs` | the [`Aabb`](crate::Aabb) manifolds |
 
 mod aabb;
 mod axis_gap;
 mod capsule_capsule;
+mod chain;
 mod circle_capsule;
 mod circle_circle;
 mod circle_polygon;
@@ -35,6 +37,7 @@ pub use axis_gap::sat_axis_gap;
 pub(crate) use capsule_capsule::{
     collide_capsule_capsule, collide_capsule_segment, collide_segment_segment,
 };
+pub(crate) use chain::for_each_chain_contact;
 pub(crate) use circle_capsule::{collide_circle_capsule, collide_circle_segment};
 pub(crate) use circle_circle::{collide_circle_circle, collide_circle_circle_world};
 pub(crate) use circle_polygon::collide_circle_polygon;
@@ -126,6 +129,21 @@ fn contacts_general(
         return contacts_general(b, xf_b, a, xf_a, margin).swapped();
     }
     let margin = sanitize_margin(margin);
+    if let Shape::Chain(chain) = b {
+        // Computed in the chain's frame, with the chain as A, then turned round.
+        let a_in_b = xf_b.inv_mul(xf_a);
+        let mut deepest = Manifold::EMPTY;
+        let mut deepest_penetration = f32::NEG_INFINITY;
+        for_each_chain_contact(chain, a, &a_in_b, margin, &mut |manifold| {
+            let penetration = manifold.max_penetration();
+            if penetration > deepest_penetration {
+                deepest_penetration = penetration;
+                deepest = manifold;
+            }
+            true
+        });
+        return finish_local(deepest, xf_b).swapped();
+    }
     let b_in_a = xf_a.inv_mul(xf_b);
     let local = if matches!(b, Shape::Compound(_)) {
         let mut deepest = Manifold::EMPTY;
@@ -200,6 +218,15 @@ pub fn collide_all(
         (a, xf_a, b, xf_b)
     };
     let margin = sanitize_margin(margin);
+    if let Shape::Chain(chain) = b {
+        let a_in_b = xf_b.inv_mul(xf_a);
+        for_each_chain_contact(chain, a, &a_in_b, margin, &mut |manifold| {
+            let world = finish_local(manifold, xf_b).swapped();
+            out.push(if mirrored { world.swapped() } else { world });
+            true
+        });
+        return;
+    }
     let b_in_a = xf_a.inv_mul(xf_b);
     let orient = |manifold: Manifold| {
         let world = finish_local(manifold, xf_a);
@@ -245,6 +272,10 @@ pub(crate) fn same_kind_swapped(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &T
                     bounds.max.x,
                 ]
             }
+            Shape::Chain(c) => {
+                let first = c.vertices()[0];
+                [c.vertices().len() as f32, first.x, first.y, 0.0]
+            }
         };
         [
             xf.p.x, xf.p.y, xf.q.c, xf.q.s, own[0], own[1], own[2], own[3],
@@ -270,6 +301,7 @@ pub(crate) fn rank(shape: &Shape) -> u8 {
         Shape::Segment(_) => 2,
         Shape::Polygon(_) => 3,
         Shape::Compound(_) => 4,
+        Shape::Chain(_) => 5,
     }
 }
 
@@ -301,7 +333,9 @@ pub(crate) fn contacts_convex_local(
         (Shape::Segment(a), Shape::Segment(b)) => collide_segment_segment(a, b, b_in_a, margin),
         (Shape::Segment(a), Shape::Polygon(b)) => collide_segment_polygon(a, b, b_in_a, margin),
         (Shape::Polygon(a), Shape::Polygon(b)) => collide_polygon_polygon(a, b, b_in_a, margin),
-        (Shape::Compound(_), _) | (_, Shape::Compound(_)) => Manifold::EMPTY,
+        (Shape::Compound(_) | Shape::Chain(_), _) | (_, Shape::Compound(_) | Shape::Chain(_)) => {
+            Manifold::EMPTY
+        }
         // Mirrored pair: compute the canonical one in B's frame, bring it into A's and swap.
         _ => mirror_local(contacts_convex_local(b, a, &b_in_a.inv(), margin), b_in_a),
     }

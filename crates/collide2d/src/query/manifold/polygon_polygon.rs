@@ -92,7 +92,7 @@ pub(crate) fn overlap_polygon_like(a: &Shape, polygon: &Polygon, b_in_a: &Transf
         Shape::Circle(c) => {
             !rounded_point_polygon(c.center(), c.radius(), polygon, b_in_a, 0.0).is_empty()
         }
-        Shape::Compound(_) => false,
+        Shape::Compound(_) | Shape::Chain(_) => false,
     }
 }
 
