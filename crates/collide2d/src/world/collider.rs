@@ -134,9 +134,16 @@ impl Collider {
         self.transform.mul(&self.offset)
     }
 
-    /// The world bounding box.
+    /// The world bounding box, padded by a few units in the last place of its coordinates so
+    /// that rounding far from the origin never leaves a touching point outside it.
     pub fn aabb(&self) -> Aabb {
-        self.shape.aabb(&self.world_transform())
+        let tight = self.shape.aabb(&self.world_transform());
+        let magnitude = tight.min.abs().max(tight.max.abs()).max_element();
+        let pad = Vec2::splat(magnitude * (4.0 * f32::EPSILON));
+        Aabb {
+            min: tight.min - pad,
+            max: tight.max + pad,
+        }
     }
 
     /// The layer.

@@ -529,6 +529,81 @@ impl World {
         self.touching.iter().map(|(&(a, b), m)| (a, b, m.as_ref()))
     }
 
+    /// Moves the world's origin to `new_origin`: every collider's object transform is shifted
+    /// by `−new_origin`, so a game far from the origin can bring its action back to where `f32`
+    /// is precise (call it when the player has travelled far; keep the same offset in the game's
+    /// own coordinates).
+    ///
+    /// Nothing else changes: contacts stay (their manifolds are recomputed at the next update,
+    /// which reports `Stay`, not `Begin`), handles stay valid, and the broad phase is rebuilt
+    /// from the shifted boxes. Cost: one broad-phase rebuild, `O(n log n)`.
+    ///
+    /// ```
+    /// use collide2d::{shape::{Circle, Shape}, world::{Collider, World}, Transform, Vec2};
+    /// let mut world = World::new();
+    /// let far = Vec2::new(1.0e6, -2.0e6);
+    /// let ball = Shape::from(Circle::with_radius(0.5)?);
+    /// let a = world.insert(Collider::new(ball.clone()).transform(Transform::new(far, 0.0)))?;
+    /// let b = world.insert(Collider::new(ball).transform(Transform::new(far + Vec2::new(0.75, 0.0), 0.0)))?;
+    /// assert_eq!(world.update().len(), 1); // Begin
+    /// world.shift_origin(far)?;
+    /// assert_eq!(world.get(a)?.object_transform().p, Vec2::ZERO);
+    /// assert_eq!(world.get(b)?.object_transform().p, Vec2::new(0.75, 0.0));
+    /// assert!(matches!(world.update()[0], collide2d::world::CollisionEvent::Stay { .. }));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn shift_origin(&mut self, new_origin: Vec2) -> Result<(), WorldError> {
+        let new_origin = check_vector(new_origin, "origin")?;
+        // Check every shifted transform first, so an error leaves the world unchanged.
+        for slot in &self.slots {
+            if let Some(entry) = &slot.entry {
+                let mut moved = entry.collider.transform;
+                moved.p -= new_origin;
+                check_transform(&moved)?;
+            }
+        }
+        let mut broad = Broad::new(self.broad_kind)?;
+        for (index, slot) in self.slots.iter_mut().enumerate() {
+            let generation = slot.generation;
+            let Some(entry) = &mut slot.entry else {
+                continue;
+            };
+            entry.collider.transform.p -= new_origin;
+            entry.partners.clear();
+            if entry.proxy.is_some() {
+                let handle = ColliderHandle {
+                    index: index as u32,
+                    generation,
+                };
+                entry.proxy = Some(
+                    broad
+                        .get_mut()
+                        .insert(entry.collider.aabb(), handle.to_key())?,
+                );
+            }
+        }
+        // The fresh broad phase reports every overlapping pair as begun: those are the partner
+        // lists, exactly as before the shift up to rounding.
+        let began = broad.get_mut().update_pairs().began.clone();
+        self.broad = broad;
+        for pair in began {
+            let broad = self.broad.get();
+            let (Ok(a), Ok(b)) = (broad.key(pair.lower()), broad.key(pair.higher())) else {
+                continue;
+            };
+            let (a, b) = (ColliderHandle::from_key(a), ColliderHandle::from_key(b));
+            if let Ok(entry) = self.entry_mut(a) {
+                entry.partners.push(b);
+            }
+            if let Ok(entry) = self.entry_mut(b) {
+                entry.partners.push(a);
+            }
+        }
+        // Stored manifolds hold world points: re-test every touching pair at the next update.
+        self.retest_pending.extend(self.touching.keys().copied());
+        Ok(())
+    }
+
     /// Whether a collider touched anything at the last update.
     pub fn is_touching(&self, handle: ColliderHandle) -> bool {
         self.entry(handle).is_ok_and(|entry| {
