@@ -7,7 +7,7 @@
 //! of the file (layers) are checked when the world is built, with a path such as
 //! `colliders[3].layer`.
 
-use collide2d::shape::{Capsule, Circle, Compound, Polygon, Segment, Shape};
+use collide2d::shape::{Capsule, Chain, Circle, Compound, Polygon, Segment, Shape};
 use collide2d::Vec2;
 use serde::Deserialize;
 use std::path::Path;
@@ -122,6 +122,15 @@ pub enum ShapeSpec {
         /// The outline, in order.
         points: Vec<Point>,
     },
+    /// `{"kind": "chain", "points": [[x, y], ...], "closed": bool?}`: one-sided level geometry
+    /// colliding on the right of the direction of travel.
+    Chain {
+        /// The vertices, in order.
+        points: Vec<Point>,
+        /// Whether the last point joins back to the first (default false).
+        #[serde(default)]
+        closed: bool,
+    },
 }
 
 impl ShapeSpec {
@@ -160,6 +169,12 @@ impl ShapeSpec {
                 Polygon::regular(*sides as usize, radius.0).map(Shape::from)
             }
             ShapeSpec::Concave { points: p } => Compound::from_concave(&points(p)).map(Shape::from),
+            ShapeSpec::Chain { points: p, closed } => if *closed {
+                Chain::closed(&points(p))
+            } else {
+                Chain::open(&points(p))
+            }
+            .map(Shape::from),
         };
         result.map_err(|e| format!("bad {}: {e}", self.kind()))
     }
@@ -174,6 +189,7 @@ impl ShapeSpec {
             ShapeSpec::Polygon { .. } => "polygon",
             ShapeSpec::Regular { .. } => "regular",
             ShapeSpec::Concave { .. } => "concave",
+            ShapeSpec::Chain { .. } => "chain",
         }
     }
 }
@@ -547,6 +563,21 @@ mod tests {
             parse(r#"{"version": 1, "colliders": [{"shape": {"kind": "circle", "radius": 1}}]}"#)
                 .unwrap();
         assert_eq!(scene.colliders.len(), 1);
+    }
+
+    #[test]
+    fn chains_parse_and_bad_ones_are_refused() {
+        let floor = r#"{"version": 1, "colliders": [{"shape": {"kind": "chain",
+            "points": [[10, 0], [0, 0], [-10, 0]]}}]}"#;
+        let scene = parse(floor).unwrap();
+        assert!(matches!(
+            scene.colliders[0].shape.0,
+            collide2d::Shape::Chain(ref c) if c.segment_count() == 2 && !c.is_closed()
+        ));
+        let repeated = r#"{"version": 1, "colliders": [{"shape": {"kind": "chain",
+            "points": [[0, 0], [0, 0], [1, 0]]}}]}"#;
+        let error = parse(repeated).unwrap_err().message;
+        assert!(error.contains("bad chain"), "{error}");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Shapes and transforms round-trip through serde, and deserialising re-validates.
 #![cfg(feature = "serde")]
 
-use collide2d::shape::{Capsule, Circle, Compound, Polygon, Segment, Shape};
+use collide2d::shape::{Capsule, Chain, Circle, Compound, Polygon, Segment, Shape};
 use collide2d::{Transform, Vec2};
 
 fn round_trip(shape: &Shape) -> Shape {
@@ -27,6 +27,17 @@ fn every_shape_round_trips_exactly() {
             ])
             .unwrap(),
         ),
+        Shape::from(
+            Chain::open(&[
+                Vec2::new(5.0, 0.0),
+                Vec2::new(0.0, 0.0),
+                Vec2::new(-1.0, 2.0),
+            ])
+            .unwrap(),
+        ),
+        Shape::from(
+            Chain::closed(&[Vec2::ZERO, Vec2::new(2.0, 0.0), Vec2::new(1.0, 1.5)]).unwrap(),
+        ),
     ];
     for shape in &shapes {
         assert_eq!(&round_trip(shape), shape);
@@ -48,4 +59,9 @@ fn hand_edited_bad_shapes_are_errors() {
     assert!(serde_json::from_str::<Shape>(degenerate).is_err());
     let empty = r#"{"kind":"compound","children":[]}"#;
     assert!(serde_json::from_str::<Shape>(empty).is_err());
+    let short_chain = r#"{"kind":"chain","vertices":[[0,0]],"closed":false}"#;
+    assert!(serde_json::from_str::<Shape>(short_chain).is_err());
+    let repeated = r#"{"kind":"chain","vertices":[[0,0],[0,0],[1,0]],"closed":false}"#;
+    let error = serde_json::from_str::<Shape>(repeated).unwrap_err();
+    assert!(error.to_string().contains("coincide"), "{error}");
 }
