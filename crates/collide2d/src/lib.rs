@@ -8,7 +8,8 @@
 //!
 //! - [`math`]: [`Vec2`] (glam's), [`Rot`] and [`Transform`].
 //! - [`shape`]: [`Circle`], [`Capsule`], [`Segment`], convex [`Polygon`] (optionally rounded),
-//!   [`Compound`] (several convex children, e.g. from a concave outline) and [`Aabb`], gathered
+//!   [`Compound`] (several convex children, e.g. from a concave outline), [`Chain`] (one-sided
+//!   polylines for level geometry, without ghost collisions at joints) and [`Aabb`], gathered
 //!   in the [`Shape`] enum. Every shape answers `aabb`, `contains`, `project_point`, `area` and
 //!   `centroid` when placed by a [`Transform`].
 //! - [`query`]: narrow-phase queries between two placed shapes.
@@ -76,7 +77,7 @@ pub use math::{Rot, Transform, Vec2};
 pub use query::{cast, collide, collide_all, contacts, overlaps};
 pub use query::{distance, distance_with_cache};
 pub use shape::{
-    Aabb, Capsule, Circle, Compound, PointProjection, Polygon, Segment, Shape, ShapeError,
+    Aabb, Capsule, Chain, Circle, Compound, PointProjection, Polygon, Segment, Shape, ShapeError,
 };
 pub use world::World;
 
