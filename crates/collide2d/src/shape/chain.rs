@@ -34,7 +34,7 @@ const BRANCHING: usize = 8;
 /// **Invariant:** at least two vertices (three when closed), every segment of non-zero length,
 /// `normals[i]` is the unit right normal of segment `i`, and `levels` is a hierarchy of boxes
 /// where `levels[0][i]` bounds segment `i` and each box of `levels[k + 1]` bounds
-/// [`BRANCHING`] consecutive boxes of `levels[k]`.
+/// `BRANCHING` (8) consecutive boxes of `levels[k]`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(
     feature = "serde",
