@@ -13,6 +13,7 @@
 //!   in the [`Shape`] enum. Every shape answers `aabb`, `contains`, `project_point`, `area` and
 //!   `centroid` when placed by a [`Transform`].
 //! - [`query`]: narrow-phase queries between two placed shapes.
+//! - [`level`]: tile maps merged into region outlines and rectangles, kept current under edits.
 //!
 //! ```
 //! use collide2d::{shape::{Circle, Polygon, Shape}, Transform, Vec2};
@@ -66,6 +67,7 @@
 
 pub mod broad;
 pub mod debug;
+pub mod level;
 pub mod math;
 pub mod query;
 pub mod shape;
