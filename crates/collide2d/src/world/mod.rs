@@ -32,6 +32,7 @@ mod handle;
 mod layers;
 mod queries;
 mod snapshot;
+mod tile_map;
 mod update;
 
 pub use character::{MoveHit, MoveOptions, MoveResult};
@@ -41,6 +42,7 @@ pub use handle::ColliderHandle;
 pub use layers::{LayerId, LayerMask, Layers, MAX_LAYERS};
 pub use queries::{QueryFilter, WorldCastHit, WorldRayHit};
 pub use snapshot::WorldSnapshot;
+pub use tile_map::{TileGeometry, TileMapColliders};
 
 use crate::broad::{BroadPhase, BroadPhaseError, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
 use crate::math::{Transform, Vec2};

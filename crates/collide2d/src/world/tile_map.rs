@@ -1,0 +1,171 @@
+//! Tile maps in a world: each merged region becomes a few colliders, kept current by edits.
+
+use super::{Collider, ColliderHandle, LayerId, World, WorldError};
+use crate::level::{Region, RegionChange, RegionId, TileMap};
+use crate::math::Vec2;
+use crate::shape::{Chain, Shape};
+use std::collections::BTreeMap;
+
+/// Which merged geometry a tile map's regions become.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum TileGeometry {
+    /// One closed [`Chain`] per outline (outer boundary and each hole): no ghost collisions
+    /// anywhere along a region's surface. The default.
+    #[default]
+    Outlines,
+    /// One box collider per greedy-merged rectangle: solid interiors (a shape deep inside is
+    /// still pushed out), but shapes sliding across the seams between rectangles can catch on
+    /// them as on separate tiles.
+    Rectangles,
+}
+
+/// The colliders standing for a [`TileMap`] in a [`World`], region by region.
+///
+/// Every collider of a region is static, on the layer whose index is the region's
+/// [`Tile::layer`](crate::level::Tile::layer), one-way upwards (margin: a quarter of a cell)
+/// when the region's tiles are one-way, and carries the region's index in its user data. After
+/// [`TileMap::set_tile`], pass the returned [`RegionChange`] to [`TileMapColliders::apply`]: only
+/// the colliders of the regions the edit touched are replaced.
+///
+/// ```
+/// use collide2d::level::{Tile, TileMap};
+/// use collide2d::world::{TileGeometry, TileMapColliders, World};
+/// use collide2d::Vec2;
+/// let mut world = World::new();
+/// // A floor 100 tiles long, one tile thick: one region, one four-vertex outline.
+/// let mut map = TileMap::from_fn(100, 3, 1.0, Vec2::ZERO, |_, y| if y == 0 { Tile::SOLID } else { Tile::EMPTY })?;
+/// let mut colliders = TileMapColliders::insert(&mut world, &map, TileGeometry::Outlines)?;
+/// assert_eq!(colliders.len(), 1);
+/// // Dig a hole in the floor: the one region becomes two.
+/// let change = map.set_tile(50, 0, Tile::EMPTY)?;
+/// colliders.apply(&mut world, &map, &change)?;
+/// assert_eq!(colliders.len(), 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct TileMapColliders {
+    geometry: TileGeometry,
+    by_region: BTreeMap<RegionId, Vec<ColliderHandle>>,
+}
+
+impl TileMapColliders {
+    /// Inserts colliders for every region of `map`. On error (a tile layer the world does not
+    /// have) nothing stays inserted.
+    pub fn insert(
+        world: &mut World,
+        map: &TileMap,
+        geometry: TileGeometry,
+    ) -> Result<TileMapColliders, WorldError> {
+        let mut colliders = TileMapColliders {
+            geometry,
+            by_region: BTreeMap::new(),
+        };
+        for (id, region) in map.regions() {
+            if let Err(e) = colliders.insert_region(world, map, id, region) {
+                colliders.remove_all(world);
+                return Err(e);
+            }
+        }
+        Ok(colliders)
+    }
+
+    /// Replaces the colliders of the regions an edit removed and added.
+    pub fn apply(
+        &mut self,
+        world: &mut World,
+        map: &TileMap,
+        change: &RegionChange,
+    ) -> Result<(), WorldError> {
+        for id in &change.removed {
+            for handle in self.by_region.remove(id).unwrap_or_default() {
+                // A handle the game removed itself is simply gone already.
+                let _ = world.remove(handle);
+            }
+        }
+        for &id in &change.added {
+            if let Some(region) = map.region(id) {
+                self.insert_region(world, map, id, region)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes every collider of the map from the world.
+    pub fn remove_all(&mut self, world: &mut World) {
+        for (_, handles) in std::mem::take(&mut self.by_region) {
+            for handle in handles {
+                let _ = world.remove(handle);
+            }
+        }
+    }
+
+    /// How many colliders stand for the map.
+    pub fn len(&self) -> usize {
+        self.by_region.values().map(Vec::len).sum()
+    }
+
+    /// Whether the map has no colliders (no solid tiles).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The colliders of one region (empty for an unknown or stale id).
+    pub fn region_colliders(&self, id: RegionId) -> &[ColliderHandle] {
+        self.by_region.get(&id).map_or(&[], Vec::as_slice)
+    }
+
+    /// Every collider, region by region.
+    pub fn handles(&self) -> impl Iterator<Item = ColliderHandle> + '_ {
+        self.by_region.values().flatten().copied()
+    }
+
+    /// Which geometry the regions become.
+    pub fn geometry(&self) -> TileGeometry {
+        self.geometry
+    }
+
+    fn insert_region(
+        &mut self,
+        world: &mut World,
+        map: &TileMap,
+        id: RegionId,
+        region: &Region,
+    ) -> Result<(), WorldError> {
+        let tile = region.tile();
+        let layer = LayerId(tile.layer);
+        if !world.layers().contains(layer) {
+            return Err(WorldError::InvalidLayer(layer));
+        }
+        let shapes: Vec<Shape> = match self.geometry {
+            TileGeometry::Outlines => region
+                .outlines()
+                .filter_map(|outline| Chain::closed(outline).ok().map(Shape::from))
+                .collect(),
+            TileGeometry::Rectangles => region
+                .rectangles()
+                .filter_map(|rectangle| rectangle.to_polygon().ok().map(Shape::from))
+                .collect(),
+        };
+        let mut handles = Vec::with_capacity(shapes.len());
+        for shape in shapes {
+            let mut collider = Collider::new(shape)
+                .layer(layer)
+                .user_data(u64::from(id.index()));
+            if tile.one_way {
+                collider = collider.one_way(Vec2::Y, 0.25 * map.cell_size());
+            }
+            match world.insert(collider) {
+                Ok(handle) => handles.push(handle),
+                Err(e) => {
+                    for handle in handles {
+                        let _ = world.remove(handle);
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        self.by_region.insert(id, handles);
+        Ok(())
+    }
+}
