@@ -9,8 +9,9 @@
 
 use crate::rng::Rng;
 use crate::scene::{vec2, BodyKind, BroadSpec, SceneError, SceneFile, SceneShape};
+use collide2d::level::{Tile, TileMap};
 use collide2d::query::CastOptions;
-use collide2d::shape::{Aabb, Circle, Polygon, Shape};
+use collide2d::shape::{Aabb, Chain, Circle, Polygon, Shape};
 use collide2d::world::{
     BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, LayerId, MoveOptions, QueryFilter,
     UpdateStats, World,
@@ -299,7 +300,6 @@ impl Sim {
         };
         let layer = self.layer(path, "tiles.layer", &tiles.layer)?;
         let size = tiles.size.0;
-        let solid = Shape::from(Polygon::rect(size, size).map_err(|e| at(path, "tiles.size", e))?);
         let platform = Shape::from(
             Polygon::box_at(
                 Vec2::new(0.0, size * 0.4),
@@ -310,18 +310,62 @@ impl Sim {
         );
         let origin = vec2(tiles.origin);
         let count = tiles.rows.len();
+        // Solid tiles are merged into regions whose outlines become closed chains: no seams for
+        // the character or the crates to catch on.
+        let width = tiles
+            .rows
+            .iter()
+            .map(|row| row.chars().count())
+            .max()
+            .unwrap_or(0);
+        if width > 0 && tiles.rows.iter().any(|row| row.contains('#')) {
+            let cells: Vec<Vec<bool>> = tiles
+                .rows
+                .iter()
+                .rev()
+                .map(|row| row.chars().map(|c| c == '#').collect())
+                .collect();
+            let map = TileMap::from_fn(width as u32, count as u32, size, origin, |x, y| {
+                let solid = cells[y as usize].get(x as usize).copied().unwrap_or(false);
+                if solid {
+                    Tile::SOLID
+                } else {
+                    Tile::EMPTY
+                }
+            })
+            .map_err(|e| at(path, "tiles", e))?;
+            for (id, region) in map.regions() {
+                for (index, outline) in region.outlines().enumerate() {
+                    let chain = Chain::closed(outline).map_err(|e| at(path, "tiles", e))?;
+                    self.add(
+                        NewCollider {
+                            shape: Shape::from(chain),
+                            position: Vec2::ZERO,
+                            angle: 0.0,
+                            layer,
+                            sensor: false,
+                            velocity: Vec2::ZERO,
+                            angular_velocity: 0.0,
+                            motion: None,
+                            one_way: None,
+                            name: String::new(),
+                        },
+                        path,
+                        &format!("tiles ({id}, outline {index})"),
+                    )?;
+                }
+            }
+        }
         for (row_index, row) in tiles.rows.iter().enumerate() {
             let y = origin.y + (count - 1 - row_index) as f32 * size + size / 2.0;
             for (column, cell) in row.chars().enumerate() {
-                let (shape, one_way) = match cell {
-                    '#' => (solid.clone(), None),
-                    '=' => (platform.clone(), Some((Vec2::Y, size * 0.2))),
-                    _ => continue,
-                };
+                if cell != '=' {
+                    continue;
+                }
                 let location = format!("tiles.rows[{row_index}][{column}]");
                 self.add(
                     NewCollider {
-                        shape,
+                        shape: platform.clone(),
                         position: Vec2::new(origin.x + column as f32 * size + size / 2.0, y),
                         angle: 0.0,
                         layer,
@@ -329,7 +373,7 @@ impl Sim {
                         velocity: Vec2::ZERO,
                         angular_velocity: 0.0,
                         motion: None,
-                        one_way,
+                        one_way: Some((Vec2::Y, size * 0.2)),
                         name: String::new(),
                     },
                     path,

@@ -142,7 +142,7 @@ pub fn draw_shape(draw: &mut dyn DebugDraw, shape: &Shape, xf: &Transform, color
         }
         Shape::Chain(chain) => {
             // Each segment, with a short tick on its collision side at the middle.
-            let tick = 0.1 * chain.length() / chain.segment_count() as f32;
+            let tick = 0.02 * chain.local_aabb().extents().length();
             for (index, normal) in chain.normals().iter().enumerate() {
                 let (a, b) = chain.segment_points(index);
                 let (a, b) = (xf.apply(a), xf.apply(b));
