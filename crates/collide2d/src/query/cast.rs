@@ -1,6 +1,7 @@
 //! Shape casts: the first time two moving shapes touch (time of impact).
 
 use super::distance::{distance_with_cache, gjk_distance};
+use super::manifold::FACE_TOLERANCE;
 use super::support::ConvexProxy;
 use super::sweep::{sweep_circle_segment, sweep_circles, Sweep};
 use super::types::SimplexCache;
@@ -129,8 +130,8 @@ pub fn cast(
     }
 }
 
-/// A chain moving by `sweep_a` against `b`: the earliest hit on a segment that `b` starts in
-/// front of, with the normal kept to what a one-sided segment with neighbours can have (a hit
+/// A chain moving by `sweep_a` against `b`: the earliest hit on a segment that `b`'s centroid is
+/// in front of when they first touch, with the normal kept to what a one-sided segment with neighbours can have (a hit
 /// at a flat or concave joint gets the face normal; one at a convex joint stays between the two
 /// face normals).
 fn cast_chain(
@@ -141,15 +142,10 @@ fn cast_chain(
     opts: CastOptions,
 ) -> Option<CastHit> {
     let chain_start = sweep_a.transform_at(0.0);
-    let b_start = sweep_b.transform_at(0.0);
-    let centroid = chain_start.apply_inv(b_start.apply(b.centroid()));
     let mut best: Option<CastHit> = None;
     let mut try_segment = |index: usize| {
         let (start, end) = chain.segment_points(index);
         let face_normal = chain.normals()[index];
-        if (centroid - start).dot(face_normal) < 0.0 {
-            return true;
-        }
         let segment = Shape::Segment(Segment::new_unchecked(start, end));
         let Some(hit) = cast(&segment, sweep_a, b, sweep_b, opts) else {
             return true;
@@ -158,6 +154,13 @@ fn cast_chain(
             return true;
         }
         let chain_at_hit = sweep_a.transform_at(hit.t);
+        // One-sided: the first touch counts only from the front (a shape that meets the segment
+        // with its centroid behind it is passing through).
+        let centroid_at_hit =
+            chain_at_hit.apply_inv(sweep_b.transform_at(hit.t).apply(b.centroid()));
+        if (centroid_at_hit - start).dot(face_normal) < 0.0 {
+            return true;
+        }
         let local_normal = one_sided_normal(chain, index, chain_at_hit.rotate_inv(hit.normal));
         best = Some(CastHit {
             normal: chain_at_hit.rotate(local_normal),
@@ -199,8 +202,8 @@ fn cast_chain(
 /// neighbours can have.
 fn one_sided_normal(chain: &Chain, index: usize, normal: Vec2) -> Vec2 {
     let face_normal = chain.normals()[index];
-    if cross(normal, face_normal).abs() <= 1.0e-4 && normal.dot(face_normal) > 0.0 {
-        return normal;
+    if cross(normal, face_normal).abs() <= FACE_TOLERANCE || normal.dot(face_normal) <= 0.0 {
+        return face_normal;
     }
     let at_end = normal.dot(left_perp(face_normal)) > 0.0;
     match chain.joint(index, at_end) {

@@ -7,7 +7,8 @@
 //! for each segment i whose box meets the shape's box:
 //!     skip if the shape's centroid is behind the segment            (one-sided)
 //!     m = segment–shape manifold
-//!     if m.normal is the face normal n_i:            keep m
+//!     if m.normal is within 0.11° of the face normal n_i, or points behind the segment:
+//!         the face manifold along n_i (B's incident feature clipped to the segment)
 //!     else (m comes off vertex v of the segment):
 //!         v ends an open chain:                       keep m
 //!         v is a convex joint:   keep m if m.normal lies between n_i and the neighbour's normal,
@@ -26,8 +27,8 @@ use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
 use crate::shape::{Chain, Joint, Segment, Shape};
 
 /// Largest sine of the angle between a manifold normal and a face normal for the two to count
-/// as the same direction (about 0.006°).
-const FACE_TOLERANCE: f32 = 1.0e-4;
+/// as the same direction (about 0.11°); also the slack of the cone tests at convex joints.
+pub(crate) const FACE_TOLERANCE: f32 = 2.0e-3;
 
 /// Calls `visit` with each admissible manifold of chain A against `b` (a convex shape or a
 /// compound; placed by `b_in_a` in the chain's frame), in the chain's frame with `child_a` set to
@@ -43,9 +44,13 @@ pub(crate) fn for_each_chain_contact(
     match b {
         Shape::Chain(_) => {}
         Shape::Compound(compound) => {
+            // One-sidedness follows the whole compound's centroid: its children pass through
+            // together.
+            let centroid = b_in_a.apply(compound.centroid());
             for (index, (child_xf, child)) in compound.children().iter().enumerate() {
                 let mut go_on = true;
-                chain_against_convex(chain, child, &b_in_a.mul(child_xf), margin, &mut |m| {
+                let child_in_a = b_in_a.mul(child_xf);
+                chain_against_convex(chain, child, &child_in_a, centroid, margin, &mut |m| {
                     go_on = visit(Manifold {
                         child_b: index as u32,
                         ..m
@@ -57,20 +62,24 @@ pub(crate) fn for_each_chain_contact(
                 }
             }
         }
-        _ => chain_against_convex(chain, b, b_in_a, margin, visit),
+        _ => {
+            let centroid = b_in_a.apply(b.centroid());
+            chain_against_convex(chain, b, b_in_a, centroid, margin, visit);
+        }
     }
 }
 
 /// [`for_each_chain_contact`] for a convex B.
+/// `centroid` (chain frame) decides which side B is on.
 fn chain_against_convex(
     chain: &Chain,
     convex: &Shape,
     convex_in_chain: &Transform,
+    centroid: Vec2,
     margin: f32,
     visit: &mut dyn FnMut(Manifold) -> bool,
 ) {
     let bounds = culling_box(convex, convex_in_chain, margin);
-    let centroid = convex_in_chain.apply(convex.centroid());
     chain.for_each_segment_in(&bounds, &mut |index| {
         let (start, end) = chain.segment_points(index);
         let normal = chain.normals()[index];
@@ -103,11 +112,19 @@ fn admit(
 ) -> Option<Manifold> {
     let face_normal = chain.normals()[index];
     let normal = manifold.normal;
-    if cross(normal, face_normal).abs() <= FACE_TOLERANCE && normal.dot(face_normal) > 0.0 {
-        return Some(manifold);
+    // Within rounding of the face normal, or pointing behind the segment (B is in front, so a
+    // two-sided answer through the back, e.g. for a shape centred on the line, cannot stand).
+    if normal.dot(face_normal) <= 0.0 || cross(normal, face_normal).abs() <= FACE_TOLERANCE {
+        // The face normal, or within rounding of it: the face contact, exactly along it, with
+        // B's incident feature clipped to the segment (the same points whichever face the
+        // segment–shape test chose as reference).
+        let (start, end) = chain.segment_points(index);
+        let face = face_manifold(start, end, face_normal, convex, convex_in_chain, margin);
+        return (!face.is_empty()).then_some(face);
     }
-    let direction = left_perp(face_normal);
-    let at_end = normal.dot(direction) > 0.0;
+    // Off the face normal by more than the tolerance, the normal leans clearly towards the end
+    // whose vertex made it.
+    let at_end = normal.dot(left_perp(face_normal)) > 0.0;
     match chain.joint(index, at_end) {
         Joint::End => Some(manifold),
         Joint::Convex { neighbour_normal } => {

@@ -37,7 +37,7 @@ pub use axis_gap::sat_axis_gap;
 pub(crate) use capsule_capsule::{
     collide_capsule_capsule, collide_capsule_segment, collide_segment_segment,
 };
-pub(crate) use chain::for_each_chain_contact;
+pub(crate) use chain::{for_each_chain_contact, FACE_TOLERANCE};
 pub(crate) use circle_capsule::{collide_circle_capsule, collide_circle_segment};
 pub(crate) use circle_circle::{collide_circle_circle, collide_circle_circle_world};
 pub(crate) use circle_polygon::collide_circle_polygon;
