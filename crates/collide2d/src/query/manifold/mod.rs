@@ -254,8 +254,15 @@ pub fn collide_all(
 /// computed the other way round. Identical inputs are never swapped.
 #[inline]
 pub(crate) fn same_kind_swapped(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> bool {
-    let key = |shape: &Shape, xf: &Transform| -> [f32; 8] {
-        let own = match shape {
+    // Placement first, number by number: almost always decided by the first one.
+    let placement = |xf: &Transform| [xf.p.x, xf.p.y, xf.q.c, xf.q.s];
+    match lexicographic(&placement(xf_a), &placement(xf_b)) {
+        std::cmp::Ordering::Less => return false,
+        std::cmp::Ordering::Greater => return true,
+        std::cmp::Ordering::Equal => {}
+    }
+    let own = |shape: &Shape| -> [f32; 4] {
+        match shape {
             Shape::Circle(c) => [c.radius(), c.center().x, c.center().y, 0.0],
             Shape::Capsule(c) => [c.radius(), c.a().x, c.a().y, c.b().x + c.b().y],
             Shape::Segment(s) => [s.a().x, s.a().y, s.b().x, s.b().y],
@@ -276,20 +283,21 @@ pub(crate) fn same_kind_swapped(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &T
                 let first = c.vertices()[0];
                 [c.vertices().len() as f32, first.x, first.y, 0.0]
             }
-        };
-        [
-            xf.p.x, xf.p.y, xf.q.c, xf.q.s, own[0], own[1], own[2], own[3],
-        ]
+        }
     };
-    let (key_a, key_b) = (key(a, xf_a), key(b, xf_b));
-    for (x, y) in key_a.iter().zip(&key_b) {
-        match y.total_cmp(x) {
-            std::cmp::Ordering::Less => return true,
-            std::cmp::Ordering::Greater => return false,
+    lexicographic(&own(a), &own(b)) == std::cmp::Ordering::Greater
+}
+
+/// Compares two keys number by number with `f32::total_cmp`.
+#[inline(always)]
+fn lexicographic(first: &[f32; 4], second: &[f32; 4]) -> std::cmp::Ordering {
+    for (x, y) in first.iter().zip(second) {
+        match x.total_cmp(y) {
             std::cmp::Ordering::Equal => {}
+            decided => return decided,
         }
     }
-    false
+    std::cmp::Ordering::Equal
 }
 
 /// The position of a shape kind in the canonical pair order.
