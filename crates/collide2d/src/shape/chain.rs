@@ -91,6 +91,11 @@ pub(crate) enum Joint {
 impl Chain {
     /// An open chain through `points` (at least two; consecutive points must differ).
     ///
+    /// Errors: [`ShapeError::TooFewPoints`], [`ShapeError::DegenerateSegment`] for a repeated
+    /// point, [`ShapeError::NonFinite`] / [`ShapeError::OutOfRange`] for bad coordinates,
+    /// [`ShapeError::TooManyVertices`] past [`MAX_CHAIN_VERTICES`], [`ShapeError::TooSmall`] for
+    /// segments too short for a unit normal.
+    ///
     /// ```
     /// use collide2d::{shape::{Chain, Circle, Shape}, collide, Transform, Vec2};
     /// // A floor walked on from above runs right to left: its collision side is then up.
@@ -107,7 +112,7 @@ impl Chain {
 
     /// A closed chain (a loop) through `points` (at least three; consecutive points must differ;
     /// a last point equal to the first is dropped). Wind it counter-clockwise around solid
-    /// ground to face outwards, clockwise to keep things inside.
+    /// ground to face outwards, clockwise to keep things inside. Errors as [`Chain::open`].
     pub fn closed(points: &[Vec2]) -> Result<Chain, ShapeError> {
         let points = match points {
             [first, .., last] if points.len() > 3 && first == last => &points[..points.len() - 1],

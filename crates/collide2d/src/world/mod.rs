@@ -540,6 +540,9 @@ impl World {
     /// which reports `Stay`, not `Begin`), handles stay valid, and the broad phase is rebuilt
     /// from the shifted boxes. Cost: one broad-phase rebuild, `O(n log n)`.
     ///
+    /// Errors (the world unchanged): [`WorldError::InvalidInput`] for a non-finite origin,
+    /// [`WorldError::NonFiniteTransform`] when a shifted position would overflow `f32`.
+    ///
     /// ```
     /// use collide2d::{shape::{Circle, Shape}, world::{Collider, World}, Transform, Vec2};
     /// let mut world = World::new();
