@@ -237,6 +237,18 @@ pub fn cross_sv(s: f32, v: Vec2) -> Vec2 {
     Vec2::new(-s * v.y, s * v.x)
 }
 
+/// The length of `v` without underflow: components below about 1e-19 would square to zero, so
+/// tiny vectors are measured at their own scale.
+#[inline]
+pub(crate) fn robust_length(v: Vec2) -> f32 {
+    let largest = v.abs().max_element();
+    if largest < 1e-18 && largest > 0.0 {
+        largest * (v / largest).length()
+    } else {
+        v.length()
+    }
+}
+
 /// The left perpendicular `(-y, x)` (rotated by +90°).
 #[inline]
 pub fn left_perp(v: Vec2) -> Vec2 {

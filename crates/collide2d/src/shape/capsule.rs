@@ -57,6 +57,10 @@ impl Capsule {
         if radius == 0.0 && (b - a).try_normalize().is_none() {
             return Err(ShapeError::DegenerateSegment);
         }
+        if a != b && (b - a).length() < crate::shape::MIN_EDGE_LENGTH {
+            // A core shorter than `MIN_EDGE_LENGTH`: give equal ends (a circle) or a real segment.
+            return Err(ShapeError::TooSmall);
+        }
         Ok(Capsule { a, b, radius })
     }
 
@@ -102,7 +106,7 @@ impl Capsule {
     pub fn contains(&self, xf: &Transform, point: Vec2) -> bool {
         let local = xf.apply_inv(point);
         let closest = closest_point_on_segment(self.a, self.b, local);
-        local.distance_squared(closest) <= self.radius * self.radius
+        super::within_radius(local - closest, self.radius)
     }
 
     /// The closest point on the capsule's boundary to a world point.

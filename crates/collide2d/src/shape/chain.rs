@@ -149,6 +149,10 @@ impl Chain {
             if a == b {
                 return Err(ShapeError::DegenerateSegment);
             }
+            if (b - a).length() < crate::shape::MIN_EDGE_LENGTH {
+                // Shorter than `MIN_EDGE_LENGTH`.
+                return Err(ShapeError::TooSmall);
+            }
             let direction = (b - a).try_normalize().ok_or(ShapeError::TooSmall)?;
             normals.push(right_perp(direction));
         }

@@ -75,8 +75,7 @@ impl Circle {
 
     /// Whether the world point is inside or on the circle.
     pub fn contains(&self, xf: &Transform, point: Vec2) -> bool {
-        let local = xf.apply_inv(point);
-        local.distance_squared(self.center) <= self.radius * self.radius
+        super::within_radius(xf.apply_inv(point) - self.center, self.radius)
     }
 
     /// The closest point on the circle's boundary to a world point.

@@ -8,6 +8,13 @@ use std::fmt;
 /// far away with a [`Transform`](crate::Transform) instead of far-away local coordinates.
 pub const MAX_COORDINATE: f32 = 1.0e15;
 
+/// Shortest edge (segment, capsule core, chain segment, polygon edge) a constructor accepts.
+///
+/// Below it, products of edge components leave `f32`'s normal range and directions lose their
+/// unit length: such shapes are [`ShapeError::TooSmall`]. (Coincident capsule ends, a circle, are
+/// fine.)
+pub const MIN_EDGE_LENGTH: f32 = 1.0e-12;
+
 /// Why a shape could not be built from the numbers it was given.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
@@ -63,7 +70,7 @@ pub enum ShapeError {
     NestedCompound,
     /// An axis-aligned box had `min > max` on some axis.
     InvertedAabb,
-    /// The shape is too small for `f32` (edges of subnormal length have no unit normal).
+    /// An edge is shorter than [`MIN_EDGE_LENGTH`]: too small for `f32` arithmetic.
     TooSmall,
 }
 

@@ -21,7 +21,7 @@ pub(crate) use chain::Joint;
 pub use chain::{Chain, MAX_CHAIN_VERTICES};
 pub use circle::Circle;
 pub use compound::Compound;
-pub use error::{ShapeError, MAX_COORDINATE};
+pub use error::{ShapeError, MAX_COORDINATE, MIN_EDGE_LENGTH};
 pub use hull::WELD_TOLERANCE;
 pub(crate) use padded_outline::PaddedOutline;
 pub use polygon::Polygon;
@@ -264,4 +264,18 @@ pub(crate) fn closest_point_on_segment(a: Vec2, b: Vec2, p: Vec2) -> Vec2 {
     } else {
         a + d * t
     }
+}
+
+/// Whether a vector is no longer than `radius` (≥ 0), exactly also for tiny numbers whose squares
+/// would underflow to zero.
+#[inline]
+pub(crate) fn within_radius(offset: Vec2, radius: f32) -> bool {
+    if offset.abs().max_element() > radius {
+        return false;
+    }
+    if radius < 1e-18 {
+        // Here |offset| <= radius; compare at the radius's scale (radius 0: offset is 0).
+        return radius == 0.0 || (offset / radius).length_squared() <= 1.0;
+    }
+    offset.length_squared() <= radius * radius
 }

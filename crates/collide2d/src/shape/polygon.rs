@@ -225,14 +225,17 @@ impl Polygon {
 
     /// Builds from vertices already known to be strictly convex and counter-clockwise.
     ///
-    /// Fails with [`ShapeError::TooSmall`] when an edge is too short for `f32` to give it a
-    /// unit normal (subnormal sizes).
+    /// Fails with [`ShapeError::TooSmall`] when an edge is shorter than
+    /// [`MIN_EDGE_LENGTH`](crate::shape::MIN_EDGE_LENGTH).
     pub(crate) fn from_ccw(vertices: Vec<Vec2>, radius: f32) -> Result<Polygon, ShapeError> {
         let n = vertices.len();
         debug_assert!((3..=MAX_POLYGON_VERTICES).contains(&n));
         let normals = (0..n)
             .map(|i| {
                 let edge = vertices[(i + 1) % n] - vertices[i];
+                if edge.length() < crate::shape::MIN_EDGE_LENGTH {
+                    return Err(ShapeError::TooSmall);
+                }
                 right_perp(edge).try_normalize().ok_or(ShapeError::TooSmall)
             })
             .collect::<Result<Vec<Vec2>, ShapeError>>()?;
@@ -302,7 +305,7 @@ impl Polygon {
             return false;
         }
         let closest = self.closest_core_boundary_point(local);
-        local.distance_squared(closest) <= self.radius * self.radius
+        super::within_radius(local - closest, self.radius)
     }
 
     /// The closest point on the (rounded) polygon's boundary to a world point.

@@ -45,12 +45,17 @@ impl From<Segment> for SegmentData {
 }
 
 impl Segment {
-    /// The segment from `a` to `b`; the ends must differ.
+    /// The segment from `a` to `b`; the ends must differ ([`ShapeError::DegenerateSegment`]) by
+    /// at least [`MIN_EDGE_LENGTH`](crate::shape::MIN_EDGE_LENGTH) ([`ShapeError::TooSmall`]).
     pub fn new(a: Vec2, b: Vec2) -> Result<Segment, ShapeError> {
         let a = check_point(a)?;
         let b = check_point(b)?;
-        if (b - a).try_normalize().is_none() {
+        if a == b {
             return Err(ShapeError::DegenerateSegment);
+        }
+        if (b - a).length() < crate::shape::MIN_EDGE_LENGTH {
+            // Shorter than `MIN_EDGE_LENGTH`.
+            return Err(ShapeError::TooSmall);
         }
         Ok(Segment { a, b })
     }

@@ -56,7 +56,8 @@ use std::collections::BTreeMap;
 pub enum WorldError {
     /// The handle names a collider that was removed (or never existed in this world).
     StaleHandle(ColliderHandle),
-    /// A transform or offset was not finite, or its rotation was not unit length.
+    /// A transform or offset was not finite, reached beyond
+    /// ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE), or its rotation was not unit length.
     NonFiniteTransform,
     /// A number was NaN, infinite or out of range (e.g. a move delta or query box).
     InvalidInput(&'static str),
@@ -87,7 +88,7 @@ impl std::fmt::Display for WorldError {
             WorldError::NonFiniteTransform => {
                 write!(
                     f,
-                    "transform is not finite or its rotation is not unit length"
+                    "transform is not finite, beyond ±1e15, or its rotation is not unit length"
                 )
             }
             WorldError::InvalidInput(what) => write!(f, "invalid {what}"),
@@ -538,7 +539,9 @@ impl World {
     ///
     /// Nothing else changes: contacts stay (their manifolds are recomputed at the next update,
     /// which reports `Stay`, not `Begin`), handles stay valid, and the broad phase is rebuilt
-    /// from the shifted boxes. Cost: one broad-phase rebuild, `O(n log n)`.
+    /// from the shifted boxes. Cost: one broad-phase rebuild, `O(n log n)`, and a narrow-phase
+    /// re-test of every pair whose boxes overlap at the next update (positions are rounded by the
+    /// shift, so a pair at the very edge of touching may tip either way).
     ///
     /// Errors (the world unchanged): [`WorldError::InvalidInput`] for a non-finite origin,
     /// [`WorldError::NonFiniteTransform`] when a shifted position would overflow `f32`.
@@ -603,8 +606,10 @@ impl World {
             if let Ok(entry) = self.entry_mut(b) {
                 entry.partners.push(a);
             }
+            // Shifting rounds positions, which can tip a pair at the edge of touching either
+            // way; and stored manifolds hold world points: re-test every box pair.
+            self.retest_pending.push(ordered(a, b));
         }
-        // Stored manifolds hold world points: re-test every touching pair at the next update.
         self.retest_pending.extend(self.touching.keys().copied());
         Ok(())
     }

@@ -37,7 +37,8 @@ pub(crate) fn collide_circle_circle(
 ///
 /// Works relative to A's position (`xf_b.p − xf_a.p` first, then the rotated centre offsets), so
 /// it is as accurate far from the origin as the A-frame path, with no frame change to undo.
-/// Same conventions as [`collide_circle_circle`]: coincident centres push along A's local +x.
+/// Coincident centres push along the local +x of whichever circle comes first in the canonical
+/// order (placement, then radius and centre), negated when that is B.
 #[inline(always)]
 pub(crate) fn collide_circle_circle_world(
     circle_a: &Circle,
@@ -50,14 +51,24 @@ pub(crate) fn collide_circle_circle_world(
     let center_a = xf_a.rotate(circle_a.center());
     let center_b = (xf_b.p - xf_a.p) + xf_b.rotate(circle_b.center());
     let offset = center_b - center_a;
-    let distance_sq = offset.length_squared();
-    let distance = distance_sq.sqrt();
+    let distance = crate::math::robust_length(offset);
     let total_radius = circle_a.radius() + circle_b.radius();
     if distance - total_radius > margin {
         return Manifold::EMPTY;
     }
-    let normal = if distance_sq >= f32::MIN_POSITIVE {
-        offset / distance
+    let unit = if distance > 0.0 {
+        // Renormalised: for offsets near the bottom of the f32 range the quotient alone is
+        // not quite unit length.
+        (offset / distance).try_normalize()
+    } else {
+        None
+    };
+    let normal = if let Some(unit) = unit {
+        unit
+    } else if placed_before(circle_b, xf_b, circle_a, xf_a) {
+        // Coincident centres: the fallback follows the canonical order of the pair, so that
+        // swapping the arguments negates it (B's local +x, seen from B, turned round).
+        -Vec2::new(xf_b.q.c, xf_b.q.s)
     } else {
         Vec2::new(xf_a.q.c, xf_a.q.s)
     };
@@ -77,4 +88,35 @@ pub(crate) fn collide_circle_circle_world(
         id: CENTRE_TO_CENTRE,
     };
     manifold
+}
+
+/// Whether circle `first` placed by `xf_first` comes strictly before `second` in the canonical
+/// pair order (placement, then radius, then local centre).
+#[cold]
+fn placed_before(
+    first: &Circle,
+    xf_first: &Transform,
+    second: &Circle,
+    xf_second: &Transform,
+) -> bool {
+    let key = |c: &Circle, xf: &Transform| {
+        [
+            xf.p.x,
+            xf.p.y,
+            xf.q.c,
+            xf.q.s,
+            c.radius(),
+            c.center().x,
+            c.center().y,
+        ]
+    };
+    let (x, y) = (key(first, xf_first), key(second, xf_second));
+    for (a, b) in x.iter().zip(&y) {
+        match a.total_cmp(b) {
+            std::cmp::Ordering::Less => return true,
+            std::cmp::Ordering::Greater => return false,
+            std::cmp::Ordering::Equal => {}
+        }
+    }
+    false
 }

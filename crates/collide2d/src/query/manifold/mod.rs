@@ -285,7 +285,50 @@ pub(crate) fn same_kind_swapped(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &T
             }
         }
     };
-    lexicographic(&own(a), &own(b)) == std::cmp::Ordering::Greater
+    match lexicographic(&own(a), &own(b)) {
+        std::cmp::Ordering::Equal => full_order(a, b) == std::cmp::Ordering::Greater,
+        decided => decided == std::cmp::Ordering::Greater,
+    }
+}
+
+/// Every number of two same-kind shapes compared in turn: the tie-breaker when placement and
+/// the short keys agree (rare), so that different shapes always have one canonical order.
+#[cold]
+fn full_order(a: &Shape, b: &Shape) -> std::cmp::Ordering {
+    fn numbers(shape: &Shape, out: &mut Vec<f32>) {
+        match shape {
+            Shape::Circle(c) => out.extend([c.radius(), c.center().x, c.center().y]),
+            Shape::Capsule(c) => out.extend([c.radius(), c.a().x, c.a().y, c.b().x, c.b().y]),
+            Shape::Segment(s) => out.extend([s.a().x, s.a().y, s.b().x, s.b().y]),
+            Shape::Polygon(p) => {
+                out.push(p.radius());
+                out.push(p.vertices().len() as f32);
+                out.extend(p.vertices().iter().flat_map(|v| [v.x, v.y]));
+            }
+            Shape::Compound(c) => {
+                out.push(c.children().len() as f32);
+                for (xf, child) in c.children() {
+                    out.extend([xf.p.x, xf.p.y, xf.q.c, xf.q.s, rank(child) as f32]);
+                    numbers(child, out);
+                }
+            }
+            Shape::Chain(c) => {
+                out.push(c.vertices().len() as f32);
+                out.push(if c.is_closed() { 1.0 } else { 0.0 });
+                out.extend(c.vertices().iter().flat_map(|v| [v.x, v.y]));
+            }
+        }
+    }
+    let (mut first, mut second) = (Vec::new(), Vec::new());
+    numbers(a, &mut first);
+    numbers(b, &mut second);
+    for (x, y) in first.iter().zip(&second) {
+        match x.total_cmp(y) {
+            std::cmp::Ordering::Equal => {}
+            decided => return decided,
+        }
+    }
+    first.len().cmp(&second.len())
 }
 
 /// Compares two keys number by number with `f32::total_cmp`.
@@ -397,14 +440,15 @@ pub(crate) fn rounded_points_contact(
     fallback_normal: Vec2,
 ) -> Manifold {
     let offset = point_b - point_a;
-    let distance_sq = offset.length_squared();
-    let distance = distance_sq.sqrt();
+    let distance = crate::math::robust_length(offset);
     let total_radius = radius_a + radius_b;
     if distance - total_radius > margin {
         return Manifold::EMPTY;
     }
-    let normal = if distance_sq >= f32::MIN_POSITIVE {
-        offset / distance
+    let normal = if distance > 0.0 {
+        (offset / distance)
+            .try_normalize()
+            .unwrap_or(fallback_normal)
     } else {
         fallback_normal
     };

@@ -458,7 +458,7 @@ fn separated_cores(
 
     // 2. Too far apart even with the radii and margin.
     let offset = closest.point2 - closest.point1;
-    let distance = offset.length();
+    let distance = crate::math::robust_length(offset);
     if distance - total_radius > margin {
         return Manifold::EMPTY;
     }
@@ -466,7 +466,10 @@ fn separated_cores(
     // 3. Corner: one point along the line between the closest core points.
     let corner = |closest: &CoreClosest| -> Manifold {
         let normal = if distance > 0.0 {
-            offset / distance
+            // Renormalised: tiny offsets divide to not quite unit length.
+            (offset / distance)
+                .try_normalize()
+                .unwrap_or(reference_normal)
         } else {
             reference_normal
         };
