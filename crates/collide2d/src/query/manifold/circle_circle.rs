@@ -56,6 +56,12 @@ pub(crate) fn collide_circle_circle_world(
     if distance - total_radius > margin {
         return Manifold::EMPTY;
     }
+    // Nearly coincident centres: the direction is at the mercy of rounding, which differs
+    // between the A-relative and B-relative computations. Compute in the canonical order of the
+    // pair so that swapping the arguments gives exactly the mirrored result.
+    if distance <= 1e-5 * total_radius && placed_before(circle_b, xf_b, circle_a, xf_a) {
+        return collide_circle_circle_world(circle_b, xf_b, circle_a, xf_a, margin).swapped();
+    }
     let unit = if distance > 0.0 {
         // Renormalised: for offsets near the bottom of the f32 range the quotient alone is
         // not quite unit length.
