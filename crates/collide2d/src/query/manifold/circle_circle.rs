@@ -49,8 +49,14 @@ pub(crate) fn collide_circle_circle_world(
 ) -> Manifold {
     // Centres relative to A's origin, in world orientation.
     let center_a = xf_a.rotate(circle_a.center());
-    let center_b = (xf_b.p - xf_a.p) + xf_b.rotate(circle_b.center());
-    let offset = center_b - center_a;
+    let rotated_b = xf_b.rotate(circle_b.center());
+    let origin_offset = xf_b.p - xf_a.p;
+    let center_b = origin_offset + rotated_b;
+    // The offset between the centres, summed so that swapping A and B negates every rounding
+    // step exactly (`x - y == -(y - x)` in floating point): the two argument orders see the
+    // same distance and exactly opposite directions, even when one term is absorbed by another
+    // far larger one.
+    let offset = origin_offset + (rotated_b - center_a);
     let distance = crate::math::robust_length(offset);
     let total_radius = circle_a.radius() + circle_b.radius();
     if distance - total_radius > margin {
