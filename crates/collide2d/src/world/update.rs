@@ -28,6 +28,13 @@ impl World {
             }
             self.touching.detach(ordered(handle, partner));
         }
+        // After a restore or origin shift, a touching pair's boxes may no longer overlap (so
+        // the two are not partners) while the pair still waits for its re-test.
+        for &(a, b) in &self.retest_pending {
+            if a == handle || b == handle {
+                self.touching.detach((a, b));
+            }
+        }
     }
 
     /// Runs broad phase → filter → narrow phase and returns this update's events.
