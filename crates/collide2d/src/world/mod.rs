@@ -256,6 +256,8 @@ struct UpdateScratch {
     retest_keys: Vec<u64>,
     /// Pairs whose boxes stopped overlapping, keyed the same way.
     apart_keys: Vec<u64>,
+    /// Working memory of the key sort.
+    sort_buffer: Vec<u64>,
     tests: Vec<PairTest>,
     results: Vec<Option<Option<Manifold>>>,
 }

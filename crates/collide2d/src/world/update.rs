@@ -4,11 +4,57 @@ use super::touching::PairTest;
 use super::{one_way_allows, ordered, ColliderHandle, CollisionEvent, UpdateStats, World};
 use crate::query::{collide, overlaps, Manifold};
 
-/// A pair of live colliders (`a < b`) as one sortable number: handle order is index order
-/// among live colliders, so sorting keys sorts pairs.
+/// A pair of live colliders (`a < b`) as one sortable number, `(a.index << 32) | b.index`:
+/// handle order is index order among live colliders, so sorting keys sorts pairs.
 #[inline]
 fn pair_key(a: ColliderHandle, b: ColliderHandle) -> u64 {
     (u64::from(a.index) << 32) | u64::from(b.index)
+}
+
+/// Sorts pair keys whose indices are below `2^index_bits`: a least-significant-digit radix
+/// sort over the `2 * index_bits` bits in use (a few passes of up to 12 bits), which for the
+/// thousands of pairs of an update costs a fraction of a comparison sort. `buffer` is working
+/// memory.
+fn sort_pair_keys(keys: &mut Vec<u64>, buffer: &mut Vec<u64>, index_bits: u32) {
+    const MAX_DIGIT_BITS: u32 = 12;
+    if keys.len() < 256 {
+        keys.sort_unstable();
+        return;
+    }
+    // Pack to `(a << index_bits) | b` so that only the bits in use are sorted.
+    let low_mask = (1u64 << index_bits) - 1;
+    for key in keys.iter_mut() {
+        *key = ((*key >> 32) << index_bits) | (*key & low_mask);
+    }
+    let total_bits = 2 * index_bits;
+    let passes = total_bits.div_ceil(MAX_DIGIT_BITS);
+    let digit_bits = total_bits.div_ceil(passes);
+    let digit_mask = (1u64 << digit_bits) - 1;
+    let mut counts = vec![0usize; 1 << digit_bits];
+    buffer.clear();
+    buffer.resize(keys.len(), 0);
+    for pass in 0..passes {
+        let shift = pass * digit_bits;
+        counts.iter_mut().for_each(|count| *count = 0);
+        for &key in keys.iter() {
+            counts[((key >> shift) & digit_mask) as usize] += 1;
+        }
+        let mut start = 0;
+        for count in counts.iter_mut() {
+            let size = *count;
+            *count = start;
+            start += size;
+        }
+        for &key in keys.iter() {
+            let digit = ((key >> shift) & digit_mask) as usize;
+            buffer[counts[digit]] = key;
+            counts[digit] += 1;
+        }
+        std::mem::swap(keys, buffer);
+    }
+    for key in keys.iter_mut() {
+        *key = ((*key >> index_bits) << 32) | (*key & low_mask);
+    }
 }
 
 impl World {
@@ -182,7 +228,12 @@ impl World {
                 scratch.retest_keys.push(pair_key(a, b));
             }
         }
-        scratch.retest_keys.sort_unstable();
+        let index_bits = (usize::BITS - self.slots.len().leading_zeros()).max(1);
+        sort_pair_keys(
+            &mut scratch.retest_keys,
+            &mut scratch.sort_buffer,
+            index_bits,
+        );
         scratch.retest_keys.dedup();
         scratch.apart_keys.sort_unstable();
 
@@ -265,5 +316,40 @@ impl World {
             return None;
         }
         Some(Some(manifold))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_pair_keys;
+
+    #[test]
+    fn radix_sort_of_pair_keys_matches_a_comparison_sort() {
+        let mut state = 7u64;
+        let mut random = |below: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % below
+        };
+        for (count, slots) in [
+            (10, 5),
+            (300, 3),
+            (1000, 100),
+            (5000, 100_000),
+            (3000, 1 << 20),
+        ] {
+            let index_bits = (usize::BITS - (slots as usize).leading_zeros()).max(1);
+            let mut keys: Vec<u64> = (0..count)
+                .map(|_| {
+                    let (a, b) = (random(slots), random(slots));
+                    (a.min(b) << 32) | a.max(b)
+                })
+                .collect();
+            let mut expected = keys.clone();
+            expected.sort_unstable();
+            sort_pair_keys(&mut keys, &mut Vec::new(), index_bits);
+            assert_eq!(keys, expected, "{count} keys below {slots}");
+        }
     }
 }
