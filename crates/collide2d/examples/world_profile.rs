@@ -11,9 +11,10 @@
 //! ```
 //!
 //! Arguments: collider count, `every` (10 = 10% moving per frame, 1 = all), frames. Prints the
-//! per-phase split of the last frame from `World::stats()`.
+//! mean frame time (moves and update) and its per-phase split from `World::stats()`.
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 use collide2d::shape::{Capsule, Circle, Polygon, Shape};
 use collide2d::world::{Collider, ColliderHandle, World};
@@ -24,6 +25,8 @@ struct Scene {
     world: World,
     bodies: Vec<(ColliderHandle, Vec2, Vec2)>,
     state: u64,
+    /// Sums of the broad, narrow and events times of `World::stats()`.
+    totals: [Duration; 3],
 }
 
 impl Scene {
@@ -40,6 +43,7 @@ impl Scene {
             world: World::new(),
             bodies: Vec::with_capacity(count),
             state: 99,
+            totals: [Duration::ZERO; 3],
         };
         let side = (count as f32 * 1.6).sqrt();
         for i in 0..count {
@@ -94,6 +98,10 @@ fn frames_from(scene: &mut Scene, every: usize, first_frame: usize, frames: usiz
     let mut events = 0;
     for frame in first_frame..first_frame + frames {
         events += black_box(scene.frame(every, frame));
+        let stats = scene.world.stats();
+        scene.totals[0] += stats.broad;
+        scene.totals[1] += stats.narrow;
+        scene.totals[2] += stats.events;
     }
     events
 }
@@ -110,11 +118,16 @@ fn main() {
     let mut scene = Scene::new(count);
     // Warm up: one full round of movers, so every collider has moved once (as in the bench).
     settle(&mut scene, every, every);
+    scene.totals = [Duration::ZERO; 3];
+    let started = Instant::now();
     let events = run(&mut scene, every, every, frames);
+    let per_frame = started.elapsed() / frames.max(1) as u32;
+    let [broad, narrow, update_events] = scene.totals.map(|total| total / frames.max(1) as u32);
     let stats = scene.world.stats();
     println!(
-        "{count} colliders, 1/{every} moving, {frames} frames: {events} events; last frame: \
-         broad {:?}, narrow {:?}, events {:?}, {} candidate pairs, {} narrow tests",
-        stats.broad, stats.narrow, stats.events, stats.candidate_pairs, stats.narrow_tests
+        "{count} colliders, 1/{every} moving, {frames} frames, {events} events: per frame \
+         {per_frame:?} (broad {broad:?}, narrow {narrow:?}, events {update_events:?}, the rest \
+         moving colliders); {} candidate pairs, {} narrow tests in the last frame",
+        stats.candidate_pairs, stats.narrow_tests
     );
 }

@@ -165,11 +165,17 @@ impl Broad {
 }
 
 /// A live collider with its broad-phase proxy (none while disabled).
+///
+/// Laid out in declaration order so that what a pair test reads (placement, filter, then the
+/// shape at the start of the collider) comes first, within the slot's first 128 bytes.
 #[derive(Clone, Debug)]
+#[repr(C)]
 struct Entry {
-    collider: Collider,
     /// `collider.world_transform()`, kept up to date so pair tests need not recompute it.
     placement: Transform,
+    /// A copy of the collider's filter settings, kept up to date likewise.
+    filter: PairFilter,
+    collider: Collider,
     proxy: Option<ProxyId>,
     /// Changed since the last update: its pairs need a fresh narrow phase.
     dirty: bool,
@@ -182,15 +188,49 @@ impl Entry {
     fn new(collider: Collider, proxy: Option<ProxyId>) -> Entry {
         Entry {
             placement: collider.world_transform(),
+            filter: PairFilter::of(&collider),
             collider,
             proxy,
             dirty: true,
             partners: Vec::new(),
         }
     }
+
+    /// Refreshes the copies kept beside the collider after it changed.
+    fn collider_changed(&mut self) {
+        self.placement = self.collider.world_transform();
+        self.filter = PairFilter::of(&self.collider);
+    }
 }
 
+/// What decides whether two colliders may touch, besides their shapes.
+#[derive(Clone, Copy, Debug)]
+struct PairFilter {
+    category: u32,
+    mask: u32,
+    layer: LayerId,
+    enabled: bool,
+    sensor: bool,
+    one_way: bool,
+}
+
+impl PairFilter {
+    fn of(collider: &Collider) -> PairFilter {
+        PairFilter {
+            category: collider.category,
+            mask: collider.mask,
+            layer: collider.layer,
+            enabled: collider.enabled,
+            sensor: collider.sensor,
+            one_way: collider.one_way.is_some(),
+        }
+    }
+}
+
+/// A collider slot. Aligned to 128 bytes so the data a pair test reads, at its start, shares
+/// one 128-byte block: the pair of cache lines processors fetch together.
 #[derive(Clone, Debug, Default)]
+#[repr(C, align(128))]
 struct Slot {
     generation: u32,
     entry: Option<Entry>,
@@ -532,7 +572,7 @@ impl World {
             Ok(proxy) => {
                 let left_broad_phase = entry.proxy.is_some() && proxy.is_none();
                 entry.proxy = proxy;
-                entry.placement = entry.collider.world_transform();
+                entry.collider_changed();
                 if !entry.dirty {
                     entry.dirty = true;
                     self.dirty.push(handle);
@@ -566,7 +606,7 @@ impl World {
     }
 
     /// Whether the layer matrix and filter bits let two colliders interact.
-    fn pair_allowed(&self, a: &Collider, b: &Collider) -> bool {
+    fn pair_allowed(&self, a: &PairFilter, b: &PairFilter) -> bool {
         self.layers.collides(a.layer, b.layer)
             && (a.category & b.mask) != 0
             && (b.category & a.mask) != 0

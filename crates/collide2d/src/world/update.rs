@@ -303,16 +303,18 @@ impl World {
     /// Whether colliders `a` and `b` touch now, with their manifold for solid pairs.
     fn narrow_pair(&self, a: ColliderHandle, b: ColliderHandle) -> Option<Option<Manifold>> {
         let (entry_a, entry_b) = (self.entry(a).ok()?, self.entry(b).ok()?);
-        let (ca, cb) = (&entry_a.collider, &entry_b.collider);
-        if !ca.enabled || !cb.enabled || !self.pair_allowed(ca, cb) {
+        let (fa, fb) = (&entry_a.filter, &entry_b.filter);
+        if !fa.enabled || !fb.enabled || !self.pair_allowed(fa, fb) {
             return None;
         }
+        let (ca, cb) = (&entry_a.collider, &entry_b.collider);
         let (xa, xb) = (&entry_a.placement, &entry_b.placement);
-        if ca.sensor || cb.sensor {
+        if fa.sensor || fb.sensor {
             return overlaps(&ca.shape, xa, &cb.shape, xb).then_some(None);
         }
         let manifold = collide(&ca.shape, xa, &cb.shape, xb);
-        if manifold.is_empty() || !one_way_allows(ca, cb, &manifold) {
+        if manifold.is_empty() || ((fa.one_way || fb.one_way) && !one_way_allows(ca, cb, &manifold))
+        {
             return None;
         }
         Some(Some(manifold))
