@@ -130,21 +130,23 @@ impl Touching {
         let copy_runs = self.detached_count == 0;
         let mut position = 0;
         for (test, result) in tests.iter().zip(results) {
-            let key = (test.a, test.b);
-            let run_end = position + first_not_below(&old[position..], order_key(key));
-            keep_run(
-                &old[position..run_end],
-                copy_runs,
-                report_stay,
-                &mut next,
-                events,
-            );
-            position = run_end;
-            let was_touching = old.get(position).is_some_and(|t| t.pair() == key);
+            let key = order_key((test.a, test.b));
+            if old.get(position).is_some_and(|t| t.order_key() < key) {
+                let run_end = position + first_not_below(&old[position..], key);
+                keep_run(
+                    &old[position..run_end],
+                    copy_runs,
+                    report_stay,
+                    &mut next,
+                    events,
+                );
+                position = run_end;
+            }
+            let was_touching = old.get(position).is_some_and(|t| t.order_key() == key);
             if was_touching {
                 position += 1;
             }
-            let (a, b) = key;
+            let (a, b) = (test.a, test.b);
             match (was_touching, *result) {
                 (true, Some(manifold)) => {
                     next.push(TouchingPair {
