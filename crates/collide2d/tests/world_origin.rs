@@ -161,3 +161,31 @@ fn bad_origins_are_refused_and_change_nothing() {
         Vec2::new(9.0e14, 0.0)
     );
 }
+
+/// Regression: a shift re-tests every touching pair at the next update. A pair whose boxes
+/// came apart before the shift (one collider moved, no update yet) is no longer a box pair
+/// afterwards; removing or disabling one of its colliders before that update must still end it.
+#[test]
+fn contacts_apart_before_a_shift_end_when_a_collider_leaves() {
+    for disable in [false, true] {
+        let ball = || collide2d::Shape::from(collide2d::shape::Circle::with_radius(0.5).unwrap());
+        let mut world = World::new();
+        let a = world.insert(Collider::new(ball())).unwrap();
+        let b = world
+            .insert(Collider::new(ball()).transform(Transform::new(Vec2::new(0.75, 0.0), 0.0)))
+            .unwrap();
+        assert!(matches!(world.update(), [CollisionEvent::Begin { .. }]));
+        world
+            .set_transform(b, Transform::new(Vec2::new(10.0, 0.0), 0.0))
+            .unwrap();
+        world.shift_origin(Vec2::new(1.0, 0.0)).unwrap();
+        if disable {
+            world.set_enabled(b, false).unwrap();
+        } else {
+            world.remove(b).unwrap();
+        }
+        assert_eq!(world.contacts().count(), 0);
+        assert_eq!(world.update(), [CollisionEvent::End { a, b }]);
+        assert!(world.update().is_empty());
+    }
+}

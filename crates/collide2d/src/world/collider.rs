@@ -137,7 +137,12 @@ impl Collider {
     /// The world bounding box, padded by a few units in the last place of its coordinates so
     /// that rounding far from the origin never leaves a touching point outside it.
     pub fn aabb(&self) -> Aabb {
-        let tight = self.shape.aabb(&self.world_transform());
+        self.aabb_at(&self.world_transform())
+    }
+
+    /// [`aabb`](Self::aabb) for the shape placed at `placement` (its world transform).
+    pub(crate) fn aabb_at(&self, placement: &Transform) -> Aabb {
+        let tight = self.shape.aabb(placement);
         let magnitude = tight.min.abs().max(tight.max.abs()).max_element();
         let pad = Vec2::splat(magnitude * (4.0 * f32::EPSILON));
         Aabb {

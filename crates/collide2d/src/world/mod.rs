@@ -33,6 +33,7 @@ mod layers;
 mod queries;
 mod snapshot;
 mod tile_map;
+mod touching;
 mod update;
 
 pub use character::{MoveHit, MoveOptions, MoveResult};
@@ -48,7 +49,7 @@ use crate::broad::{BroadPhase, BroadPhaseError, DynamicTree, HashGrid, ProxyId, 
 use crate::math::{Transform, Vec2};
 use crate::query::Manifold;
 use collider::check_transform;
-use std::collections::BTreeMap;
+use touching::{PairTest, Touching, TouchingPair};
 
 /// Why a world call was refused. A refused call leaves the world unchanged.
 #[derive(Clone, Debug, PartialEq)]
@@ -164,8 +165,16 @@ impl Broad {
 }
 
 /// A live collider with its broad-phase proxy (none while disabled).
+///
+/// Laid out in declaration order so that what a pair test reads (placement, filter, then the
+/// shape at the start of the collider) comes first, within the slot's first 128 bytes.
 #[derive(Clone, Debug)]
+#[repr(C)]
 struct Entry {
+    /// `collider.world_transform()`, kept up to date so pair tests need not recompute it.
+    placement: Transform,
+    /// A copy of the collider's filter settings, kept up to date likewise.
+    filter: PairFilter,
     collider: Collider,
     proxy: Option<ProxyId>,
     /// Changed since the last update: its pairs need a fresh narrow phase.
@@ -174,7 +183,54 @@ struct Entry {
     partners: Vec<ColliderHandle>,
 }
 
+impl Entry {
+    /// A fresh entry: changed, with no partners yet.
+    fn new(collider: Collider, proxy: Option<ProxyId>) -> Entry {
+        Entry {
+            placement: collider.world_transform(),
+            filter: PairFilter::of(&collider),
+            collider,
+            proxy,
+            dirty: true,
+            partners: Vec::new(),
+        }
+    }
+
+    /// Refreshes the copies kept beside the collider after it changed.
+    fn collider_changed(&mut self) {
+        self.placement = self.collider.world_transform();
+        self.filter = PairFilter::of(&self.collider);
+    }
+}
+
+/// What decides whether two colliders may touch, besides their shapes.
+#[derive(Clone, Copy, Debug)]
+struct PairFilter {
+    category: u32,
+    mask: u32,
+    layer: LayerId,
+    enabled: bool,
+    sensor: bool,
+    one_way: bool,
+}
+
+impl PairFilter {
+    fn of(collider: &Collider) -> PairFilter {
+        PairFilter {
+            category: collider.category,
+            mask: collider.mask,
+            layer: collider.layer,
+            enabled: collider.enabled,
+            sensor: collider.sensor,
+            one_way: collider.one_way.is_some(),
+        }
+    }
+}
+
+/// A collider slot. Aligned to 128 bytes so the data a pair test reads, at its start, shares
+/// one 128-byte block: the pair of cache lines processors fetch together.
 #[derive(Clone, Debug, Default)]
+#[repr(C, align(128))]
 struct Slot {
     generation: u32,
     entry: Option<Entry>,
@@ -215,10 +271,9 @@ pub struct World {
     broad_kind: BroadPhaseKind,
     layers: Layers,
     seen_layers_version: u64,
-    /// Pairs touching as of the last update (`a < b`), with their manifolds.
-    touching: BTreeMap<(ColliderHandle, ColliderHandle), Option<Manifold>>,
-    /// Touching pairs whose collider was removed or disabled since: their `End` is due.
-    pending_ends: Vec<(ColliderHandle, ColliderHandle)>,
+    /// Pairs touching as of the last update (`a < b`), with their manifolds; pairs whose
+    /// collider was removed or disabled since are kept, detached, until their `End`.
+    touching: Touching,
     /// Pairs to re-test at the next update whatever changed (after a restore).
     retest_pending: Vec<(ColliderHandle, ColliderHandle)>,
     events: Vec<CollisionEvent>,
@@ -226,6 +281,25 @@ pub struct World {
     report_stay: bool,
     stats: UpdateStats,
     live: usize,
+    /// Pairs whose boxes overlap: the sum of partner-list lengths over two.
+    box_pairs: usize,
+    /// Buffers reused by every update.
+    scratch: UpdateScratch,
+}
+
+/// Working memory of [`World::update`], kept so that an update allocates nothing once warm.
+#[derive(Default)]
+struct UpdateScratch {
+    began: Vec<crate::broad::Pair>,
+    ended: Vec<crate::broad::Pair>,
+    /// Pairs to re-test, as `(a.index << 32) | b.index` with `a < b`.
+    retest_keys: Vec<u64>,
+    /// Pairs whose boxes stopped overlapping, keyed the same way.
+    apart_keys: Vec<u64>,
+    /// Working memory of the key sort.
+    sort_buffer: Vec<u64>,
+    tests: Vec<PairTest>,
+    results: Vec<Option<Option<Manifold>>>,
 }
 
 impl Default for World {
@@ -249,14 +323,15 @@ impl World {
             broad_kind: kind,
             layers: Layers::default(),
             seen_layers_version: 0,
-            touching: BTreeMap::new(),
-            pending_ends: Vec::new(),
+            touching: Touching::default(),
             retest_pending: Vec::new(),
             events: Vec::new(),
             dirty: Vec::new(),
             report_stay: true,
             stats: UpdateStats::default(),
             live: 0,
+            box_pairs: 0,
+            scratch: UpdateScratch::default(),
         })
     }
 
@@ -333,12 +408,7 @@ impl World {
         } else {
             None
         };
-        self.slots[index as usize].entry = Some(Entry {
-            collider,
-            proxy,
-            dirty: true,
-            partners: Vec::new(),
-        });
+        self.slots[index as usize].entry = Some(Entry::new(collider, proxy));
         self.dirty.push(handle);
         self.live += 1;
         Ok(handle)
@@ -391,7 +461,28 @@ impl World {
         xf: Transform,
     ) -> Result<(), WorldError> {
         check_transform(&xf)?;
-        self.modify(handle, |c| c.transform = xf)
+        // Only the object transform changes: the rest of the collider was checked when it was
+        // set, so checking the new placement and box is all `Collider::validate` would add.
+        let entry = self.entry_mut(handle)?;
+        let placement = xf.mul(&entry.collider.offset);
+        let aabb = entry.collider.aabb_at(&placement);
+        if !placement.is_finite() || !aabb.is_valid() {
+            return Err(WorldError::NonFiniteTransform);
+        }
+        if let Some(proxy) = entry.proxy {
+            self.broad.get_mut().update(proxy, aabb)?;
+        }
+        let entry = self.slots[handle.index as usize]
+            .entry
+            .as_mut()
+            .expect("checked above");
+        entry.collider.transform = xf;
+        entry.placement = placement;
+        if !entry.dirty {
+            entry.dirty = true;
+            self.dirty.push(handle);
+        }
+        Ok(())
     }
 
     /// Moves a collider's shape on its object.
@@ -481,6 +572,7 @@ impl World {
             Ok(proxy) => {
                 let left_broad_phase = entry.proxy.is_some() && proxy.is_none();
                 entry.proxy = proxy;
+                entry.collider_changed();
                 if !entry.dirty {
                     entry.dirty = true;
                     self.dirty.push(handle);
@@ -514,7 +606,7 @@ impl World {
     }
 
     /// Whether the layer matrix and filter bits let two colliders interact.
-    fn pair_allowed(&self, a: &Collider, b: &Collider) -> bool {
+    fn pair_allowed(&self, a: &PairFilter, b: &PairFilter) -> bool {
         self.layers.collides(a.layer, b.layer)
             && (a.category & b.mask) != 0
             && (b.category & a.mask) != 0
@@ -529,7 +621,9 @@ impl World {
     pub fn contacts(
         &self,
     ) -> impl Iterator<Item = (ColliderHandle, ColliderHandle, Option<&Manifold>)> {
-        self.touching.iter().map(|(&(a, b), m)| (a, b, m.as_ref()))
+        self.touching
+            .live()
+            .map(|pair| (pair.a, pair.b, pair.manifold.as_ref()))
     }
 
     /// Moves the world's origin to `new_origin`: every collider's object transform is shifted
@@ -577,6 +671,7 @@ impl World {
                 continue;
             };
             entry.collider.transform.p -= new_origin;
+            entry.placement = entry.collider.world_transform();
             entry.partners.clear();
             if entry.proxy.is_some() {
                 let handle = ColliderHandle {
@@ -594,6 +689,7 @@ impl World {
         // lists, exactly as before the shift up to rounding.
         let began = broad.get_mut().update_pairs().began.clone();
         self.broad = broad;
+        self.box_pairs = 0;
         for pair in began {
             let broad = self.broad.get();
             let (Ok(a), Ok(b)) = (broad.key(pair.lower()), broad.key(pair.higher())) else {
@@ -606,11 +702,13 @@ impl World {
             if let Ok(entry) = self.entry_mut(b) {
                 entry.partners.push(a);
             }
+            self.box_pairs += 1;
             // Shifting rounds positions, which can tip a pair at the edge of touching either
             // way; and stored manifolds hold world points: re-test every box pair.
             self.retest_pending.push(ordered(a, b));
         }
-        self.retest_pending.extend(self.touching.keys().copied());
+        self.retest_pending
+            .extend(self.touching.live().map(TouchingPair::pair));
         Ok(())
     }
 
@@ -620,7 +718,7 @@ impl World {
             entry
                 .partners
                 .iter()
-                .any(|&p| self.touching.contains_key(&ordered(handle, p)))
+                .any(|&p| self.touching.contains(ordered(handle, p)))
         })
     }
 }

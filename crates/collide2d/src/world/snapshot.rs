@@ -1,7 +1,8 @@
 //! Whole-world snapshots: save a world's state and rebuild it exactly.
 
 use super::{
-    BroadPhaseKind, Collider, ColliderHandle, Contact, Entry, Layers, Slot, World, WorldError,
+    BroadPhaseKind, Collider, ColliderHandle, Contact, Entry, Layers, Slot, Touching, TouchingPair,
+    World, WorldError,
 };
 
 /// Everything a [`World`] knows, as plain data: colliders with their handles, layers and the
@@ -42,14 +43,20 @@ impl World {
             free: self.free.clone(),
             contacts: self
                 .touching
-                .iter()
-                .map(|(&(a, b), &manifold)| Contact { a, b, manifold })
+                .live()
+                .map(|pair| Contact {
+                    a: pair.a,
+                    b: pair.b,
+                    manifold: pair.manifold,
+                })
                 .collect(),
-            pending_ends: {
-                let mut ends = self.pending_ends.clone();
-                ends.sort_unstable();
-                ends
-            },
+            pending_ends: self
+                .touching
+                .all()
+                .iter()
+                .filter(|pair| pair.detached)
+                .map(TouchingPair::pair)
+                .collect(),
             report_stay: self.report_stay,
         }
     }
@@ -87,12 +94,9 @@ impl World {
                     if dirty {
                         world.dirty.push(handle);
                     }
-                    Some(Entry {
-                        collider,
-                        proxy,
-                        dirty,
-                        partners: Vec::new(),
-                    })
+                    let mut entry = Entry::new(collider, proxy);
+                    entry.dirty = dirty;
+                    Some(entry)
                 }
                 None => None,
             };
@@ -116,18 +120,38 @@ impl World {
         if !sorted || snapshot.contacts.iter().any(|c| c.a >= c.b) {
             return Err(WorldError::InvalidInput("snapshot contacts"));
         }
+        let mut touching =
+            Vec::with_capacity(snapshot.contacts.len() + snapshot.pending_ends.len());
         for contact in snapshot.contacts {
             if !world.contains(contact.a) || !world.contains(contact.b) {
                 return Err(WorldError::InvalidInput("snapshot contacts"));
             }
-            world
-                .touching
-                .insert((contact.a, contact.b), contact.manifold);
+            touching.push(TouchingPair {
+                a: contact.a,
+                b: contact.b,
+                manifold: contact.manifold,
+                detached: false,
+            });
             // The rebuilt broad phase cannot say which of these pairs' boxes came apart since
             // the last update: re-test them all at the next one.
             world.retest_pending.push((contact.a, contact.b));
         }
-        world.pending_ends = snapshot.pending_ends;
+        // Pending ends are kept as detached pairs; a pair listed as both touching and pending
+        // is re-tested like any touching pair, which decides between `Stay` and `End`.
+        touching.extend(
+            snapshot
+                .pending_ends
+                .into_iter()
+                .map(|(a, b)| TouchingPair {
+                    a,
+                    b,
+                    manifold: None,
+                    detached: true,
+                }),
+        );
+        touching.sort_by_key(|pair| (pair.pair(), pair.detached));
+        touching.dedup_by_key(|pair| pair.pair());
+        world.touching = Touching::from_sorted(touching);
         // Partner lists come back from the rebuilt broad phase, where every pair begins now.
         let began = world.broad.get_mut().update_pairs().began.clone();
         for pair in began {
@@ -142,6 +166,7 @@ impl World {
             if let Ok(entry) = world.entry_mut(b) {
                 entry.partners.push(a);
             }
+            world.box_pairs += 1;
         }
         Ok(world)
     }

@@ -1,23 +1,84 @@
 //! `World::update`: broad phase, filter, narrow phase and events.
 
+use super::touching::PairTest;
 use super::{one_way_allows, ordered, ColliderHandle, CollisionEvent, UpdateStats, World};
 use crate::query::{collide, overlaps, Manifold};
 
+/// A pair of live colliders (`a < b`) as one sortable number, `(a.index << 32) | b.index`:
+/// handle order is index order among live colliders, so sorting keys sorts pairs.
+#[inline]
+fn pair_key(a: ColliderHandle, b: ColliderHandle) -> u64 {
+    (u64::from(a.index) << 32) | u64::from(b.index)
+}
+
+/// Sorts pair keys whose indices are below `2^index_bits`: a least-significant-digit radix
+/// sort over the `2 * index_bits` bits in use (a few passes of up to 12 bits), which for the
+/// thousands of pairs of an update costs a fraction of a comparison sort. `buffer` is working
+/// memory.
+fn sort_pair_keys(keys: &mut Vec<u64>, buffer: &mut Vec<u64>, index_bits: u32) {
+    const MAX_DIGIT_BITS: u32 = 12;
+    if keys.len() < 256 {
+        keys.sort_unstable();
+        return;
+    }
+    // Pack to `(a << index_bits) | b` so that only the bits in use are sorted.
+    let low_mask = (1u64 << index_bits) - 1;
+    for key in keys.iter_mut() {
+        *key = ((*key >> 32) << index_bits) | (*key & low_mask);
+    }
+    let total_bits = 2 * index_bits;
+    let passes = total_bits.div_ceil(MAX_DIGIT_BITS);
+    let digit_bits = total_bits.div_ceil(passes);
+    let digit_mask = (1u64 << digit_bits) - 1;
+    let mut counts = vec![0usize; 1 << digit_bits];
+    buffer.clear();
+    buffer.resize(keys.len(), 0);
+    for pass in 0..passes {
+        let shift = pass * digit_bits;
+        counts.iter_mut().for_each(|count| *count = 0);
+        for &key in keys.iter() {
+            counts[((key >> shift) & digit_mask) as usize] += 1;
+        }
+        let mut start = 0;
+        for count in counts.iter_mut() {
+            let size = *count;
+            *count = start;
+            start += size;
+        }
+        for &key in keys.iter() {
+            let digit = ((key >> shift) & digit_mask) as usize;
+            buffer[counts[digit]] = key;
+            counts[digit] += 1;
+        }
+        std::mem::swap(keys, buffer);
+    }
+    for key in keys.iter_mut() {
+        *key = ((*key >> index_bits) << 32) | (*key & low_mask);
+    }
+}
+
 impl World {
-    /// Forgets a collider's box pairs (it is being removed or disabled) and schedules `End`
-    /// for the pairs it was touching.
+    /// Forgets a collider's box pairs (it is being removed or disabled) and detaches the pairs
+    /// it was touching: their `End` comes at the next update.
     pub(super) fn detach(&mut self, handle: ColliderHandle) {
         let partners = match self.entry_mut(handle) {
             Ok(entry) => std::mem::take(&mut entry.partners),
             Err(_) => return,
         };
+        self.box_pairs -= partners.len();
         for partner in partners {
             if let Ok(other) = self.entry_mut(partner) {
-                other.partners.retain(|&p| p != handle);
+                if let Some(position) = other.partners.iter().position(|&p| p == handle) {
+                    other.partners.swap_remove(position);
+                }
             }
-            let key = ordered(handle, partner);
-            if self.touching.remove(&key).is_some() {
-                self.pending_ends.push(key);
+            self.touching.detach(ordered(handle, partner));
+        }
+        // After a restore or origin shift, a touching pair's boxes may no longer overlap (so
+        // the two are not partners) while the pair still waits for its re-test.
+        for &(a, b) in &self.retest_pending {
+            if a == handle || b == handle {
+                self.touching.detach((a, b));
             }
         }
     }
@@ -29,155 +90,28 @@ impl World {
     /// 2. Only pairs with a changed collider (or new pairs, or all pairs after a layer-matrix
     ///    change) are re-tested: layer matrix and filter bits, then the narrow phase. Pairs
     ///    whose boxes stopped overlapping stop touching.
-    /// 3. Events: `End` for pairs no longer touching (including removed and disabled
-    ///    colliders), `Begin` for new ones, `Stay` for the rest, sorted by pair.
+    /// 3. Events: one pass merges the answers into the sorted touching pairs and writes `End`
+    ///    for pairs no longer touching (including removed and disabled colliders), `Begin` for
+    ///    new ones, `Stay` for the rest, in pair order.
     pub fn update(&mut self) -> &[CollisionEvent] {
         let started = std::time::Instant::now();
-        // 1. Broad phase and partner lists.
-        let changes = self.broad.get_mut().update_pairs().clone();
-        let mut retest: Vec<(ColliderHandle, ColliderHandle)> = Vec::new();
-        let mut ended_boxes: Vec<(ColliderHandle, ColliderHandle)> = Vec::new();
-        for pair in &changes.ended {
-            let broad = self.broad.get();
-            // A removed or disabled collider's pairs were already forgotten.
-            let (Ok(a), Ok(b)) = (broad.key(pair.lower()), broad.key(pair.higher())) else {
-                continue;
-            };
-            let (a, b) = ordered(ColliderHandle::from_key(a), ColliderHandle::from_key(b));
-            if let Ok(entry) = self.entry_mut(a) {
-                entry.partners.retain(|&p| p != b);
-            }
-            if let Ok(entry) = self.entry_mut(b) {
-                entry.partners.retain(|&p| p != a);
-            }
-            ended_boxes.push((a, b));
-        }
-        for pair in &changes.began {
-            let broad = self.broad.get();
-            let (Ok(a), Ok(b)) = (broad.key(pair.lower()), broad.key(pair.higher())) else {
-                continue;
-            };
-            let (a, b) = ordered(ColliderHandle::from_key(a), ColliderHandle::from_key(b));
-            if let Ok(entry) = self.entry_mut(a) {
-                entry.partners.push(b);
-            }
-            if let Ok(entry) = self.entry_mut(b) {
-                entry.partners.push(a);
-            }
-            retest.push((a, b));
-        }
-        let filters_changed = self.layers.version() != self.seen_layers_version;
-        if filters_changed {
-            for (index, slot) in self.slots.iter().enumerate() {
-                if let Some(entry) = &slot.entry {
-                    let handle = ColliderHandle {
-                        index: index as u32,
-                        generation: slot.generation,
-                    };
-                    retest.extend(
-                        entry
-                            .partners
-                            .iter()
-                            .filter(|&&p| handle < p)
-                            .map(|&p| (handle, p)),
-                    );
-                }
-            }
-        } else {
-            for &handle in &self.dirty {
-                if let Ok(entry) = self.entry(handle) {
-                    retest.extend(entry.partners.iter().map(|&p| ordered(handle, p)));
-                }
-            }
-        }
-        retest.append(&mut self.retest_pending);
-        retest.sort_unstable();
-        retest.dedup();
+        // 1. Broad phase, partner lists, and the pairs to test.
+        self.follow_broad_phase();
+        self.collect_tests();
         let broad_done = std::time::Instant::now();
 
         // 2. Filter and narrow phase on the re-tested pairs.
-        let results = self.run_narrow_phase(&retest);
-        let mut began: Vec<(ColliderHandle, ColliderHandle)> = Vec::new();
-        let mut ended: Vec<(ColliderHandle, ColliderHandle)> =
-            std::mem::take(&mut self.pending_ends);
-        for (&pair, result) in retest.iter().zip(results) {
-            match result {
-                Some(manifold) => {
-                    if self.touching.insert(pair, manifold).is_none() {
-                        began.push(pair);
-                    }
-                }
-                None => {
-                    if self.touching.remove(&pair).is_some() {
-                        ended.push(pair);
-                    }
-                }
-            }
-        }
-        for pair in ended_boxes {
-            if self.touching.remove(&pair).is_some() {
-                ended.push(pair);
-            }
-        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        self.run_narrow_phase(&scratch.tests, &mut scratch.results);
         let narrow_done = std::time::Instant::now();
 
-        // 3. Events in pair order. A pair that ended (its collider was disabled or re-shaped)
-        //    and touches again by this update never stopped touching as far as updates can
-        //    tell: it stays.
-        ended.sort_unstable();
-        ended.dedup();
-        began.sort_unstable();
-        if !ended.is_empty() {
-            let still_touching: Vec<_> = ended
-                .iter()
-                .copied()
-                .filter(|pair| self.touching.contains_key(pair))
-                .collect();
-            if !still_touching.is_empty() {
-                ended.retain(|pair| !self.touching.contains_key(pair));
-                began.retain(|pair| still_touching.binary_search(pair).is_err());
-            }
-        }
-        self.events.clear();
-        let mut ends = ended.into_iter().peekable();
-        let mut push_ends_before =
-            |events: &mut Vec<CollisionEvent>, limit: Option<(ColliderHandle, ColliderHandle)>| {
-                while let Some(&(a, b)) = ends.peek() {
-                    if limit.is_some_and(|l| (a, b) >= l) {
-                        break;
-                    }
-                    events.push(CollisionEvent::End { a, b });
-                    ends.next();
-                }
-            };
-        if self.report_stay {
-            let mut begun = began.iter().peekable();
-            for (&(a, b), manifold) in &self.touching {
-                push_ends_before(&mut self.events, Some((a, b)));
-                if begun.peek() == Some(&&(a, b)) {
-                    begun.next();
-                    self.events.push(CollisionEvent::Begin {
-                        a,
-                        b,
-                        manifold: *manifold,
-                    });
-                } else {
-                    self.events.push(CollisionEvent::Stay {
-                        a,
-                        b,
-                        manifold: *manifold,
-                    });
-                }
-            }
-        } else {
-            for (a, b) in began {
-                push_ends_before(&mut self.events, Some((a, b)));
-                let manifold = self.touching.get(&(a, b)).copied().flatten();
-                self.events.push(CollisionEvent::Begin { a, b, manifold });
-            }
-        }
-        push_ends_before(&mut self.events, None);
-
+        // 3. Events in pair order.
+        self.touching.merge(
+            &scratch.tests,
+            &scratch.results,
+            self.report_stay,
+            &mut self.events,
+        );
         for handle in std::mem::take(&mut self.dirty) {
             if let Ok(entry) = self.entry_mut(handle) {
                 entry.dirty = false;
@@ -189,52 +123,235 @@ impl World {
             broad: broad_done - started,
             narrow: narrow_done - broad_done,
             events: done - narrow_done,
-            candidate_pairs: self
-                .slots
-                .iter()
-                .filter_map(|s| s.entry.as_ref())
-                .map(|e| e.partners.len())
-                .sum::<usize>()
-                / 2,
-            narrow_tests: retest.len(),
+            candidate_pairs: self.box_pairs,
+            narrow_tests: scratch.tests.iter().filter(|t| !t.boxes_apart).count(),
         };
+        self.scratch = scratch;
         &self.events
     }
 
-    /// The narrow-phase answer for each pair: `Some(manifold)` when touching (`None` inside
-    /// for sensors), `None` when apart. With the `rayon` feature, large batches run in
-    /// parallel; the answers are the same and in the same order.
-    fn run_narrow_phase(
-        &self,
-        pairs: &[(ColliderHandle, ColliderHandle)],
-    ) -> Vec<Option<Option<Manifold>>> {
+    /// Fetches the broad phase's began and ended box pairs and updates the partner lists.
+    /// Leaves the began pairs' keys in `scratch.retest_keys` and the ended ones' in
+    /// `scratch.apart_keys`.
+    fn follow_broad_phase(&mut self) {
+        let scratch = &mut self.scratch;
+        let changes = self.broad.get_mut().update_pairs();
+        scratch.began.clear();
+        scratch.began.extend_from_slice(&changes.began);
+        scratch.ended.clear();
+        scratch.ended.extend_from_slice(&changes.ended);
+        scratch.retest_keys.clear();
+        scratch.apart_keys.clear();
+        let broad = self.broad.get();
+        for pair in &scratch.ended {
+            // A removed or disabled collider's pairs were already forgotten.
+            let (Ok(a), Ok(b)) = (broad.key(pair.lower()), broad.key(pair.higher())) else {
+                continue;
+            };
+            let (a, b) = ordered(ColliderHandle::from_key(a), ColliderHandle::from_key(b));
+            for (from, to) in [(a, b), (b, a)] {
+                if let Some(entry) = self.slots[from.index as usize].entry.as_mut() {
+                    if let Some(position) = entry.partners.iter().position(|&p| p == to) {
+                        entry.partners.swap_remove(position);
+                    }
+                }
+            }
+            self.box_pairs -= 1;
+            scratch.apart_keys.push(pair_key(a, b));
+        }
+        for pair in &scratch.began {
+            let (Ok(a), Ok(b)) = (broad.key(pair.lower()), broad.key(pair.higher())) else {
+                continue;
+            };
+            let (a, b) = ordered(ColliderHandle::from_key(a), ColliderHandle::from_key(b));
+            for (from, to) in [(a, b), (b, a)] {
+                if let Some(entry) = self.slots[from.index as usize].entry.as_mut() {
+                    entry.partners.push(to);
+                }
+            }
+            self.box_pairs += 1;
+            scratch.retest_keys.push(pair_key(a, b));
+        }
+    }
+
+    /// Builds `scratch.tests`: the pairs to re-test, sorted, each once, with the box pairs that
+    /// ended marked apart.
+    fn collect_tests(&mut self) {
+        let filters_changed = self.layers.version() != self.seen_layers_version;
+        let scratch = &mut self.scratch;
+        if filters_changed {
+            for (index, slot) in self.slots.iter().enumerate() {
+                if let Some(entry) = &slot.entry {
+                    let handle = ColliderHandle {
+                        index: index as u32,
+                        generation: slot.generation,
+                    };
+                    scratch.retest_keys.extend(
+                        entry
+                            .partners
+                            .iter()
+                            .filter(|&&p| handle < p)
+                            .map(|&p| pair_key(handle, p)),
+                    );
+                }
+            }
+        } else {
+            for &handle in &self.dirty {
+                let Some(entry) = self.slots[handle.index as usize]
+                    .entry
+                    .as_ref()
+                    .filter(|_| self.slots[handle.index as usize].generation == handle.generation)
+                else {
+                    continue;
+                };
+                // A pair of two changed colliders is listed by the smaller one only.
+                for &partner in &entry.partners {
+                    let partner_dirty = self.slots[partner.index as usize]
+                        .entry
+                        .as_ref()
+                        .is_some_and(|e| e.dirty);
+                    if handle < partner || !partner_dirty {
+                        let (a, b) = ordered(handle, partner);
+                        scratch.retest_keys.push(pair_key(a, b));
+                    }
+                }
+            }
+        }
+        for (a, b) in self.retest_pending.drain(..) {
+            // Pairs of colliders removed since are detached already: their `End` is due.
+            let live = |h: ColliderHandle| {
+                self.slots
+                    .get(h.index as usize)
+                    .is_some_and(|s| s.generation == h.generation && s.entry.is_some())
+            };
+            if live(a) && live(b) {
+                scratch.retest_keys.push(pair_key(a, b));
+            }
+        }
+        let index_bits = (usize::BITS - self.slots.len().leading_zeros()).max(1);
+        sort_pair_keys(
+            &mut scratch.retest_keys,
+            &mut scratch.sort_buffer,
+            index_bits,
+        );
+        scratch.retest_keys.dedup();
+        scratch.apart_keys.sort_unstable();
+
+        // Union of the two sorted lists; a pair in both is apart.
+        let handle = |index: u64| ColliderHandle {
+            index: index as u32,
+            generation: self.slots[index as usize].generation,
+        };
+        let test = |key: u64, boxes_apart: bool| PairTest {
+            a: handle(key >> 32),
+            b: handle(key & u64::from(u32::MAX)),
+            boxes_apart,
+        };
+        scratch.tests.clear();
+        let (mut retest, mut apart) = (
+            scratch.retest_keys.iter().peekable(),
+            scratch.apart_keys.iter().peekable(),
+        );
+        loop {
+            let next = match (retest.peek(), apart.peek()) {
+                (Some(&&r), Some(&&e)) if r < e => {
+                    retest.next();
+                    test(r, false)
+                }
+                (Some(&&r), Some(&&e)) if r == e => {
+                    retest.next();
+                    apart.next();
+                    test(r, true)
+                }
+                (_, Some(&&e)) => {
+                    apart.next();
+                    test(e, true)
+                }
+                (Some(&&r), None) => {
+                    retest.next();
+                    test(r, false)
+                }
+                (None, None) => break,
+            };
+            scratch.tests.push(next);
+        }
+    }
+
+    /// The narrow-phase answer for each pair, into `results`: `Some(manifold)` when touching
+    /// (`None` inside for sensors), `None` when apart. With the `rayon` feature, large batches
+    /// run in parallel; the answers are the same and in the same order.
+    fn run_narrow_phase(&self, tests: &[PairTest], results: &mut Vec<Option<Option<Manifold>>>) {
+        let answer = |test: &PairTest| {
+            if test.boxes_apart {
+                None
+            } else {
+                self.narrow_pair(test.a, test.b)
+            }
+        };
         #[cfg(feature = "rayon")]
         {
             use rayon::prelude::*;
-            if pairs.len() >= 256 {
-                return pairs
-                    .par_iter()
-                    .map(|&(a, b)| self.narrow_pair(a, b))
-                    .collect();
+            if tests.len() >= 256 {
+                tests.par_iter().map(answer).collect_into_vec(results);
+                return;
             }
         }
-        pairs.iter().map(|&(a, b)| self.narrow_pair(a, b)).collect()
+        results.clear();
+        results.extend(tests.iter().map(answer));
     }
 
     /// Whether colliders `a` and `b` touch now, with their manifold for solid pairs.
     fn narrow_pair(&self, a: ColliderHandle, b: ColliderHandle) -> Option<Option<Manifold>> {
-        let (ca, cb) = (&self.entry(a).ok()?.collider, &self.entry(b).ok()?.collider);
-        if !ca.enabled || !cb.enabled || !self.pair_allowed(ca, cb) {
+        let (entry_a, entry_b) = (self.entry(a).ok()?, self.entry(b).ok()?);
+        let (fa, fb) = (&entry_a.filter, &entry_b.filter);
+        if !fa.enabled || !fb.enabled || !self.pair_allowed(fa, fb) {
             return None;
         }
-        let (xa, xb) = (ca.world_transform(), cb.world_transform());
-        if ca.sensor || cb.sensor {
-            return overlaps(&ca.shape, &xa, &cb.shape, &xb).then_some(None);
+        let (ca, cb) = (&entry_a.collider, &entry_b.collider);
+        let (xa, xb) = (&entry_a.placement, &entry_b.placement);
+        if fa.sensor || fb.sensor {
+            return overlaps(&ca.shape, xa, &cb.shape, xb).then_some(None);
         }
-        let manifold = collide(&ca.shape, &xa, &cb.shape, &xb);
-        if manifold.is_empty() || !one_way_allows(ca, cb, &manifold) {
+        let manifold = collide(&ca.shape, xa, &cb.shape, xb);
+        if manifold.is_empty() || ((fa.one_way || fb.one_way) && !one_way_allows(ca, cb, &manifold))
+        {
             return None;
         }
         Some(Some(manifold))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_pair_keys;
+
+    #[test]
+    fn radix_sort_of_pair_keys_matches_a_comparison_sort() {
+        let mut state = 7u64;
+        let mut random = |below: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % below
+        };
+        for (count, slots) in [
+            (10, 5),
+            (300, 3),
+            (1000, 100),
+            (5000, 100_000),
+            (3000, 1 << 20),
+        ] {
+            let index_bits = (usize::BITS - (slots as usize).leading_zeros()).max(1);
+            let mut keys: Vec<u64> = (0..count)
+                .map(|_| {
+                    let (a, b) = (random(slots), random(slots));
+                    (a.min(b) << 32) | a.max(b)
+                })
+                .collect();
+            let mut expected = keys.clone();
+            expected.sort_unstable();
+            sort_pair_keys(&mut keys, &mut Vec::new(), index_bits);
+            assert_eq!(keys, expected, "{count} keys below {slots}");
+        }
     }
 }
