@@ -207,7 +207,11 @@ impl TestbedApp {
         let sample = &mut self.samples[self.selected];
         let camera = self.camera.get_or_insert_with(|| {
             let view = sample.view();
-            Camera::fitting(view.center, view.half_height, rect.height())
+            Camera::fitting(
+                view.center,
+                Vec2::new(view.half_width, view.half_height),
+                Vec2::new(rect.width(), rect.height()),
+            )
         });
         let screenshot_run = self.screenshot.is_some();
         let mut keep_repainting = false;

@@ -16,11 +16,11 @@ pub struct Camera {
 }
 
 impl Camera {
-    /// A camera showing `half_height` world units above and below `center` on a canvas
-    /// `canvas_height` pixels tall.
-    pub fn fitting(center: Vec2, half_height: f32, canvas_height: f32) -> Camera {
-        let pixels_per_unit = (0.5 * canvas_height / half_height.max(1e-6))
-            .clamp(ZOOM_RANGE.0, ZOOM_RANGE.1);
+    /// A camera showing at least `half_extents` world units either side of `center` on a
+    /// canvas `canvas_size` pixels large.
+    pub fn fitting(center: Vec2, half_extents: Vec2, canvas_size: Vec2) -> Camera {
+        let scale = 0.5 * canvas_size / half_extents.max(Vec2::splat(1e-6));
+        let pixels_per_unit = scale.min_element().clamp(ZOOM_RANGE.0, ZOOM_RANGE.1);
         Camera {
             center,
             pixels_per_unit,
@@ -85,7 +85,7 @@ mod tests {
 
     #[test]
     fn y_points_up_on_screen() {
-        let camera = Camera::fitting(Vec2::ZERO, 10.0, 800.0);
+        let camera = Camera::fitting(Vec2::ZERO, Vec2::new(1.0, 10.0), Vec2::new(1280.0, 800.0));
         let canvas_center = Vec2::new(640.0, 400.0);
         let up = camera.world_to_screen(Vec2::new(0.0, 1.0), canvas_center);
         assert!(up.y < canvas_center.y);
@@ -97,7 +97,7 @@ mod tests {
 
     #[test]
     fn panning_moves_the_world_with_the_mouse() {
-        let mut camera = Camera::fitting(Vec2::ZERO, 5.0, 600.0);
+        let mut camera = Camera::fitting(Vec2::ZERO, Vec2::splat(5.0), Vec2::new(800.0, 600.0));
         let canvas_center = Vec2::new(400.0, 300.0);
         let grabbed = Vec2::new(100.0, 120.0);
         let world_point = camera.screen_to_world(grabbed, canvas_center);
@@ -111,7 +111,11 @@ mod tests {
 
     #[test]
     fn zooming_keeps_the_point_under_the_mouse() {
-        let mut camera = Camera::fitting(Vec2::new(1.0, 1.0), 5.0, 600.0);
+        let mut camera = Camera::fitting(
+            Vec2::new(1.0, 1.0),
+            Vec2::splat(5.0),
+            Vec2::new(800.0, 600.0),
+        );
         let canvas_center = Vec2::new(400.0, 300.0);
         let mouse = Vec2::new(610.0, 90.0);
         let under = camera.screen_to_world(mouse, canvas_center);

@@ -44,7 +44,11 @@ fn parse(args: &[String]) -> Result<Mode, String> {
     let mut out_dir = PathBuf::from("docs/testbed");
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
-        let mut value = || rest.next().cloned().ok_or_else(|| format!("{arg} needs a value"));
+        let mut value = || {
+            rest.next()
+                .cloned()
+                .ok_or_else(|| format!("{arg} needs a value"))
+        };
         match arg.as_str() {
             "--sample" => sample = sample_index(&value()?)?,
             "--screenshot" => screenshot = Some(value()?),
@@ -121,10 +125,7 @@ fn main() -> ExitCode {
             if report.failures.is_empty() && report.written.len() == expected {
                 ExitCode::SUCCESS
             } else {
-                eprintln!(
-                    "{} of {expected} screenshots written",
-                    report.written.len()
-                );
+                eprintln!("{} of {expected} screenshots written", report.written.len());
                 ExitCode::FAILURE
             }
         }

@@ -74,7 +74,9 @@ pub struct Input {
 pub struct View {
     /// The world point at the centre of the canvas.
     pub center: Vec2,
-    /// World units shown above and below the centre.
+    /// World units shown left and right of the centre (at least).
+    pub half_width: f32,
+    /// World units shown above and below the centre (at least).
     pub half_height: f32,
 }
 

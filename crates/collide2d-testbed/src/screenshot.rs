@@ -70,7 +70,12 @@ impl Picture {
         let channels = match info.color_type {
             png::ColorType::Rgb => 3,
             png::ColorType::Rgba => 4,
-            other => return Err(format!("{}: unexpected colour type {other:?}", path.display())),
+            other => {
+                return Err(format!(
+                    "{}: unexpected colour type {other:?}",
+                    path.display()
+                ))
+            }
         };
         let rgb = buffer[..info.buffer_size()]
             .chunks_exact(channels)
@@ -99,7 +104,9 @@ mod tests {
         let gradient = Picture {
             width: 16,
             height: 16,
-            rgb: (0..16 * 16).flat_map(|i| [i as u8, 0, 255 - i as u8]).collect(),
+            rgb: (0..16 * 16)
+                .flat_map(|i| [i as u8, 0, 255 - i as u8])
+                .collect(),
         };
         assert_eq!(gradient.distinct_colors(), 256);
         assert!(!gradient.is_blank());

@@ -42,7 +42,10 @@ fn every_sample_renders_a_screenshot() {
     for name in samples::names() {
         let path = out_dir.join(format!("{name}.png"));
         let picture = Picture::load_png(&path).unwrap_or_else(|e| panic!("{e}"));
-        assert!(picture.width >= 640 && picture.height >= 400, "{name}: too small");
+        assert!(
+            picture.width >= 640 && picture.height >= 400,
+            "{name}: too small"
+        );
         assert!(
             !picture.is_blank(),
             "{name}: blank ({} colours)",

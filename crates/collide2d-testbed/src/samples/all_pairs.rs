@@ -30,8 +30,8 @@ impl AllPairs {
     /// Where cell (row, column) puts A and B: B overlapping A from the upper right.
     fn poses(&self, row: usize, column: usize) -> (Transform, Transform) {
         let center = Vec2::new(column as f32 * CELL, -(row as f32) * CELL);
-        let a = Transform::new(center + Vec2::new(-0.45, -0.3), 0.0);
-        let b = Transform::new(center + Vec2::new(0.45, 0.45), self.turn);
+        let a = Transform::new(center + Vec2::new(-0.4, -0.2), 0.0);
+        let b = Transform::new(center + Vec2::new(0.4, 0.3), self.turn);
         (a, b)
     }
 }
@@ -52,7 +52,8 @@ impl Sample for AllPairs {
 
     fn view(&self) -> View {
         View {
-            center: Vec2::new(3.5 * CELL, -3.5 * CELL + 0.4),
+            center: Vec2::new(3.5 * CELL - 0.5, -3.5 * CELL + 0.4),
+            half_width: 4.5 * CELL,
             half_height: 4.2 * CELL,
         }
     }
@@ -64,8 +65,7 @@ impl Sample for AllPairs {
 
     fn step(&mut self) {
         if self.spin {
-            self.turn = (self.turn + 0.01 + std::f32::consts::PI)
-                .rem_euclid(std::f32::consts::TAU)
+            self.turn = (self.turn + 0.01 + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU)
                 - std::f32::consts::PI;
         }
     }
@@ -79,17 +79,26 @@ impl Sample for AllPairs {
         let mut manifolds: Vec<Manifold> = Vec::new();
         for (row, kind_a) in ShapeKind::ALL.iter().enumerate() {
             let y = -(row as f32) * CELL;
-            draw.label(Vec2::new(-0.6 * CELL - 1.6, y), kind_a.title(), COLOR_A);
+            draw.label(Vec2::new(-0.6 * CELL - 1.9, y), kind_a.title(), COLOR_A);
             for (column, kind_b) in ShapeKind::ALL.iter().enumerate() {
                 if row == 0 {
                     let x = column as f32 * CELL;
-                    draw.label(Vec2::new(x - 1.2, 0.55 * CELL), kind_b.title(), COLOR_B);
+                    // Alternate heights so long names do not run into each other.
+                    let y = (0.5 + 0.08 * (column % 2) as f32) * CELL;
+                    draw.label(Vec2::new(x - 1.2, y), kind_b.title(), COLOR_B);
                 }
                 let (xf_a, xf_b) = self.poses(row, column);
                 draw_shape(draw, &shapes[row], &xf_a, COLOR_A);
                 draw_shape(draw, &shapes[column], &xf_b, COLOR_B);
                 manifolds.clear();
-                collide_all(&shapes[row], &xf_a, &shapes[column], &xf_b, 0.0, &mut manifolds);
+                collide_all(
+                    &shapes[row],
+                    &xf_a,
+                    &shapes[column],
+                    &xf_b,
+                    0.0,
+                    &mut manifolds,
+                );
                 for manifold in &manifolds {
                     draw_manifold(draw, manifold, 0.8);
                 }

@@ -111,7 +111,10 @@ impl BroadPhaseStress {
         let half_size = self.half_size;
         self.movers = (0..self.count)
             .map(|_| Mover {
-                center: Vec2::new(rng.range(-half_size, half_size), rng.range(-half_size, half_size)),
+                center: Vec2::new(
+                    rng.range(-half_size, half_size),
+                    rng.range(-half_size, half_size),
+                ),
                 half_extents: Vec2::new(rng.range(0.2, 0.9), rng.range(0.2, 0.9)),
                 velocity: Vec2::from_angle(rng.range(0.0, std::f32::consts::TAU))
                     * rng.range(0.5, 3.0),
@@ -169,11 +172,13 @@ impl BroadPhaseStress {
         // A box query in the middle of the arena, as a game's area query would do.
         let start = Instant::now();
         let mut hits = 0;
-        self.broad
-            .query_aabb(Aabb::from_center(Vec2::ZERO, Vec2::splat(5.0)), &mut |_, _| {
+        self.broad.query_aabb(
+            Aabb::from_center(Vec2::ZERO, Vec2::splat(5.0)),
+            &mut |_, _| {
                 hits += 1;
                 true
-            });
+            },
+        );
         self.timings.query = start.elapsed();
         self.query_hits = hits;
     }
@@ -200,6 +205,7 @@ impl Sample for BroadPhaseStress {
     fn view(&self) -> View {
         View {
             center: Vec2::new(0.0, -0.06 * self.half_size),
+            half_width: 1.05 * self.half_size + 1.0,
             half_height: 1.15 * self.half_size,
         }
     }
@@ -314,7 +320,7 @@ impl BroadPhaseStress {
                         nodes.push((level, aabb));
                     }
                 });
-                nodes.sort_by(|x, y| y.0.cmp(&x.0));
+                nodes.sort_by_key(|node| std::cmp::Reverse(node.0));
                 for (level, aabb) in nodes.iter().take(DRAW_LIMIT) {
                     let alpha = (60 + 12 * *level).min(255) as u8;
                     draw_aabb(draw, aabb, STRUCTURE.with_alpha(alpha));

@@ -4,7 +4,9 @@
 use collide2d::debug::{draw_shape, Color, DebugDraw};
 use collide2d::level::{Tile, TileMap};
 use collide2d::shape::{Capsule, Shape};
-use collide2d::world::{Collider, ColliderHandle, MoveOptions, TileGeometry, TileMapColliders, World};
+use collide2d::world::{
+    Collider, ColliderHandle, MoveOptions, TileGeometry, TileMapColliders, World,
+};
 use collide2d::{Transform, Vec2};
 
 use super::shape_pair::TEXT;
@@ -128,7 +130,8 @@ impl Sample for Character {
     fn view(&self) -> View {
         View {
             center: Vec2::new(15.0, 7.0),
-            half_height: 7.6,
+            half_width: 15.3,
+            half_height: 7.3,
         }
     }
 
@@ -178,7 +181,8 @@ impl Sample for Character {
             return;
         };
         self.on_floor = result.on_floor;
-        if (result.on_floor && self.velocity.y < 0.0) || (result.on_ceiling && self.velocity.y > 0.0)
+        if (result.on_floor && self.velocity.y < 0.0)
+            || (result.on_ceiling && self.velocity.y > 0.0)
         {
             self.velocity.y = 0.0;
         }
@@ -245,7 +249,11 @@ impl Sample for Character {
         }
         draw.label(
             self.position() + Vec2::new(0.5, 0.8),
-            if self.on_floor { "on floor" } else { "airborne" },
+            if self.on_floor {
+                "on floor"
+            } else {
+                "airborne"
+            },
             TEXT,
         );
     }

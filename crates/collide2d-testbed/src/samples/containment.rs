@@ -63,8 +63,9 @@ impl Sample for Containment {
 
     fn view(&self) -> View {
         View {
-            center: Vec2::new(0.3, 0.0),
-            half_height: 3.6,
+            center: Vec2::new(0.2, 0.2),
+            half_width: 7.2,
+            half_height: 3.7,
         }
     }
 
@@ -76,7 +77,11 @@ impl Sample for Containment {
             self.probe.x,
             self.probe.y,
             projection.distance,
-            if projection.inside { "inside" } else { "outside" }
+            if projection.inside {
+                "inside"
+            } else {
+                "outside"
+            }
         ));
     }
 
@@ -114,11 +119,7 @@ impl Sample for Containment {
         draw.segment(self.probe, projection.point, PROJECTION);
         draw.point(self.probe, 7.0, PROJECTION);
         draw.point(projection.point, 5.0, Color::NORMAL);
-        draw.label(
-            self.probe,
-            &format!("{:.3}", projection.distance),
-            TEXT,
-        );
+        draw.label(self.probe, &format!("{:.3}", projection.distance), TEXT);
     }
 }
 

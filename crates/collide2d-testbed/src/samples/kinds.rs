@@ -110,7 +110,10 @@ mod tests {
     fn every_kind_builds() {
         for kind in ShapeKind::ALL {
             let shape = kind.shape();
-            assert!(shape.aabb(&collide2d::Transform::IDENTITY).is_valid(), "{kind:?}");
+            assert!(
+                shape.aabb(&collide2d::Transform::IDENTITY).is_valid(),
+                "{kind:?}"
+            );
         }
     }
 }

@@ -48,8 +48,8 @@ impl Default for RayCast {
         RayCast {
             bodies,
             grab: Grab::default(),
-            ray_count: 24,
-            spread: 1.2,
+            ray_count: 32,
+            spread: 1.5,
             length: 12.0,
             report_exit: false,
         }
@@ -87,8 +87,9 @@ impl Sample for RayCast {
 
     fn view(&self) -> View {
         View {
-            center: Vec2::new(0.0, 0.0),
-            half_height: 4.2,
+            center: Vec2::new(0.4, 0.0),
+            half_width: 6.6,
+            half_height: 3.6,
         }
     }
 
@@ -96,7 +97,10 @@ impl Sample for RayCast {
         ui.add(egui::Slider::new(&mut self.ray_count, 1..=128).text("rays"));
         ui.add(egui::Slider::new(&mut self.spread, 0.0..=6.2).text("spread (rad)"));
         ui.add(egui::Slider::new(&mut self.length, 1.0..=30.0).text("length"));
-        ui.checkbox(&mut self.report_exit, "rays starting inside report the exit");
+        ui.checkbox(
+            &mut self.report_exit,
+            "rays starting inside report the exit",
+        );
     }
 
     fn input(&mut self, input: &Input) {

@@ -91,7 +91,8 @@ impl Sample for ShapeCast {
     fn view(&self) -> View {
         View {
             center: Vec2::new(0.0, 0.0),
-            half_height: 3.6,
+            half_width: 6.2,
+            half_height: 3.0,
         }
     }
 
@@ -141,7 +142,11 @@ impl Sample for ShapeCast {
         for i in 1..=self.ghosts {
             let t = i as f32 / (self.ghosts + 1) as f32;
             let xf = sweep.transform_at(t);
-            let color = if t <= end_t { GHOST } else { GHOST.with_alpha(35) };
+            let color = if t <= end_t {
+                GHOST
+            } else {
+                GHOST.with_alpha(35)
+            };
             draw_shape(draw, shape_a, &xf, color);
         }
         draw_shape(draw, &self.bodies[1].shape, &self.bodies[1].xf, COLOR_B);

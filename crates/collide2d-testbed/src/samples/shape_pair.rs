@@ -89,7 +89,8 @@ impl Sample for ShapePair {
     fn view(&self) -> View {
         View {
             center: Vec2::new(0.0, 0.0),
-            half_height: 2.5,
+            half_width: 2.6,
+            half_height: 2.0,
         }
     }
 
@@ -154,8 +155,9 @@ impl Sample for ShapePair {
         for manifold in &self.manifolds {
             draw_manifold(draw, manifold, 0.5);
             for point in manifold.points() {
+                // On A's side of the point, clear of the normal and of B's name.
                 draw.label(
-                    point.point + Vec2::new(0.05, -0.25),
+                    point.point - manifold.normal * 0.95,
                     &format!(
                         "{:.3} {}/{}",
                         point.penetration,

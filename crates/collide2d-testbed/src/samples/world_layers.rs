@@ -66,6 +66,7 @@ impl Default for WorldLayers {
             layers.push(world.layers_mut().add(name).expect("four layers fit"));
         }
         let (walls, players, enemies, pickups) = (layers[0], layers[1], layers[2], layers[3]);
+        world.layers_mut().disable(walls, walls);
         world.layers_mut().disable(enemies, enemies);
         world.layers_mut().disable(pickups, pickups);
         world.layers_mut().disable(pickups, enemies);
@@ -185,7 +186,8 @@ impl Sample for WorldLayers {
     fn view(&self) -> View {
         View {
             center: Vec2::ZERO,
-            half_height: 7.8,
+            half_width: 12.5,
+            half_height: 7.5,
         }
     }
 
@@ -240,7 +242,10 @@ impl Sample for WorldLayers {
             self.held = input.mouse.and_then(|mouse| {
                 let filter = QueryFilter::default().with_sensors();
                 let hits = self.world.query_point(mouse, &filter).ok()?;
-                let handle = *hits.iter().rev().find(|h| self.actors.iter().any(|a| a.handle == **h))?;
+                let handle = *hits
+                    .iter()
+                    .rev()
+                    .find(|h| self.actors.iter().any(|a| a.handle == **h))?;
                 let xf = self.world.get(handle).ok()?.object_transform();
                 Some((handle, xf.apply_inv(mouse)))
             });
@@ -270,7 +275,9 @@ impl Sample for WorldLayers {
         let time = self.frame as f32 / 60.0;
         for actor in &self.actors {
             if self.held.map(|(h, _)| h) != Some(actor.handle) {
-                let _ = self.world.set_transform(actor.handle, actor.orbit.transform_at(time));
+                let _ = self
+                    .world
+                    .set_transform(actor.handle, actor.orbit.transform_at(time));
             }
         }
         self.world.update();
@@ -283,7 +290,8 @@ impl Sample for WorldLayers {
 
     fn draw(&mut self, draw: &mut dyn DebugDraw) {
         for (handle, collider) in self.world.iter() {
-            let color = if self.world.is_touching(handle) {
+            let is_wall = collider.layer_id() == self.layers[0];
+            let color = if !is_wall && self.world.is_touching(handle) {
                 Color::OVERLAPPING
             } else {
                 LAYER_COLORS
