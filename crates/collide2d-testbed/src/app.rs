@@ -227,13 +227,12 @@ impl TestbedApp {
                 let delta = response.drag_delta();
                 camera.pan_by_pixels(Vec2::new(delta.x, delta.y));
             }
+            // Read the response before locking the input state: it locks it too.
+            let hover = response.hover_pos();
+            let hovered = response.hovered();
             let (input, keys_held, scroll, dt) = ui.input(|i| {
                 let held = i.pointer.primary_down();
-                let mouse = if held {
-                    i.pointer.latest_pos()
-                } else {
-                    response.hover_pos()
-                };
+                let mouse = if held { i.pointer.latest_pos() } else { hover };
                 let turn_keys = f32::from(u8::from(i.key_down(Key::Q)))
                     - f32::from(u8::from(i.key_down(Key::E)));
                 let keys = Keys {
@@ -247,7 +246,7 @@ impl TestbedApp {
                 let input = Input {
                     mouse: mouse
                         .map(|p| camera.screen_to_world(Vec2::new(p.x, p.y), canvas_center)),
-                    pressed: response.hovered() && i.pointer.primary_pressed(),
+                    pressed: hovered && i.pointer.primary_pressed(),
                     held,
                     released: i.pointer.primary_released(),
                     rotate: turn_keys * TURN_SPEED * i.stable_dt.min(0.1),
@@ -255,7 +254,7 @@ impl TestbedApp {
                     keys,
                 };
                 let keys_held = turn_keys != 0.0 || keys.left || keys.right || keys.down;
-                let scroll = if response.hovered() {
+                let scroll = if hovered {
                     i.smooth_scroll_delta.y
                 } else {
                     0.0
@@ -266,7 +265,7 @@ impl TestbedApp {
             if scroll != 0.0 {
                 if input.held && input.mouse.is_some() {
                     input.rotate += scroll * 0.004;
-                } else if let Some(pointer) = response.hover_pos() {
+                } else if let Some(pointer) = hover {
                     let pointer = Vec2::new(pointer.x, pointer.y);
                     camera.zoom_about(pointer, canvas_center, (scroll * 0.002).exp());
                 }
@@ -300,7 +299,9 @@ impl TestbedApp {
             Color32::from_gray(220),
         );
         if keep_repainting {
-            ui.ctx().request_repaint();
+            // About 60 frames a second, not as fast as the renderer can go.
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs_f32(STEP));
         }
     }
 }

@@ -106,7 +106,7 @@ impl WorldLayers {
             let (layer, shape, sensor) = match i % 3 {
                 0 => (
                     players,
-                    Shape::from(Capsule::vertical(0.9, 0.4).expect("valid capsule")),
+                    Shape::from(Capsule::vertical(1.4, 0.35).expect("valid capsule")),
                     false,
                 ),
                 1 => (
