@@ -52,8 +52,8 @@ impl Sample for AllPairs {
 
     fn view(&self) -> View {
         View {
-            center: Vec2::new(3.5 * CELL - 0.5, -3.5 * CELL + 0.4),
-            half_width: 4.5 * CELL,
+            center: Vec2::new(3.5 * CELL - 0.7, -3.5 * CELL + 0.4),
+            half_width: 4.55 * CELL,
             half_height: 4.2 * CELL,
         }
     }
@@ -79,7 +79,7 @@ impl Sample for AllPairs {
         let mut manifolds: Vec<Manifold> = Vec::new();
         for (row, kind_a) in ShapeKind::ALL.iter().enumerate() {
             let y = -(row as f32) * CELL;
-            draw.label(Vec2::new(-0.6 * CELL - 1.9, y), kind_a.title(), COLOR_A);
+            draw.label(Vec2::new(-0.6 * CELL - 2.3, y), kind_a.title(), COLOR_A);
             for (column, kind_b) in ShapeKind::ALL.iter().enumerate() {
                 if row == 0 {
                     let x = column as f32 * CELL;
