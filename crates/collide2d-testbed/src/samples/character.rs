@@ -258,3 +258,43 @@ impl Sample for Character {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_character_stands_on_the_one_way_platform_at_the_start() {
+        let mut sample = Character::default();
+        let start = sample.position();
+        for _ in 0..30 {
+            sample.step();
+        }
+        assert!(sample.on_floor);
+        assert!(sample.position().distance(start) < 0.05);
+    }
+
+    #[test]
+    fn autoplay_stays_inside_the_level() {
+        let mut sample = Character {
+            autoplay: true,
+            ..Character::default()
+        };
+        let bounds = sample.map.aabb();
+        let mut landings = 0;
+        let mut was_on_floor = true;
+        for _ in 0..1200 {
+            sample.step();
+            let p = sample.position();
+            assert!(
+                p.x > bounds.min.x + CELL && p.x < bounds.max.x && p.y > bounds.min.y + CELL,
+                "left the level at {p:?}"
+            );
+            if sample.on_floor && !was_on_floor {
+                landings += 1;
+            }
+            was_on_floor = sample.on_floor;
+        }
+        assert!(landings > 3, "{landings} landings");
+    }
+}
