@@ -339,3 +339,101 @@ impl eframe::App for TestbedApp {
         egui::CentralPanel::no_frame().show(ui, |ui| self.canvas(ui));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recorder::Recorder;
+    use egui::{Event, Modifiers, Pos2, RawInput, Rect};
+
+    /// One frame of the canvas alone, on an 800 × 600 screen.
+    fn frame(ctx: &egui::Context, app: &mut TestbedApp, events: Vec<Event>) {
+        let input = RawInput {
+            screen_rect: Some(Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0))),
+            events,
+            ..RawInput::default()
+        };
+        let output = ctx.run_ui(input, |ui| {
+            egui::CentralPanel::no_frame().show(ui, |ui| app.canvas(ui));
+        });
+        output.drop_without_applying_deltas();
+    }
+
+    /// Where the sample put the label `text`.
+    fn label_position(app: &mut TestbedApp, text: &str) -> Vec2 {
+        let mut recorder = Recorder::default();
+        app.samples[app.selected].draw(&mut recorder);
+        recorder
+            .labels
+            .iter()
+            .find(|(_, t)| t == text)
+            .map(|(p, _)| *p)
+            .expect("the label is drawn")
+    }
+
+    #[test]
+    fn dragging_on_the_canvas_moves_the_shape_under_the_mouse() {
+        let ctx = egui::Context::default();
+        let mut app = TestbedApp::new(0);
+        assert_eq!(app.samples[0].name(), "shape-pair");
+        frame(&ctx, &mut app, vec![]);
+        let camera = app.camera.expect("the first frame places the camera");
+        let canvas_center = Vec2::new(400.0, 300.0);
+        let before = label_position(&mut app, "A");
+        let grab = camera.world_to_screen(before, canvas_center);
+        let from = Pos2::new(grab.x, grab.y);
+        let to = from + egui::vec2(60.0, -30.0);
+        let button = |pos, pressed| Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        };
+        frame(&ctx, &mut app, vec![Event::PointerMoved(from)]);
+        frame(&ctx, &mut app, vec![button(from, true)]);
+        frame(
+            &ctx,
+            &mut app,
+            vec![Event::PointerMoved(from.lerp(to, 0.5))],
+        );
+        frame(&ctx, &mut app, vec![Event::PointerMoved(to)]);
+        frame(&ctx, &mut app, vec![button(to, false)]);
+        let after = label_position(&mut app, "A");
+        let expected = camera.screen_to_world(Vec2::new(to.x, to.y), canvas_center);
+        assert!(
+            after.distance(expected) < 1e-3,
+            "A went from {before:?} to {after:?}, not {expected:?}"
+        );
+        assert_eq!(app.camera, Some(camera), "dragging a shape does not pan");
+    }
+
+    #[test]
+    fn the_wheel_zooms_about_the_mouse() {
+        let ctx = egui::Context::default();
+        let mut app = TestbedApp::new(0);
+        frame(&ctx, &mut app, vec![]);
+        let before = app.camera.expect("placed");
+        let mouse = Pos2::new(650.0, 120.0);
+        frame(&ctx, &mut app, vec![Event::PointerMoved(mouse)]);
+        for _ in 0..30 {
+            frame(
+                &ctx,
+                &mut app,
+                vec![Event::MouseWheel {
+                    unit: egui::MouseWheelUnit::Point,
+                    delta: egui::vec2(0.0, 20.0),
+                    phase: egui::TouchPhase::Move,
+                    source: egui::MouseWheelSource::Wheel,
+                    modifiers: Modifiers::NONE,
+                }],
+            );
+        }
+        let after = app.camera.expect("placed");
+        assert!(after.pixels_per_unit > before.pixels_per_unit);
+        let canvas_center = Vec2::new(400.0, 300.0);
+        let mouse = Vec2::new(mouse.x, mouse.y);
+        let anchor_before = before.screen_to_world(mouse, canvas_center);
+        let anchor_after = after.screen_to_world(mouse, canvas_center);
+        assert!(anchor_before.distance(anchor_after) < 1e-3);
+    }
+}

@@ -14,8 +14,8 @@ pub struct Recorder {
     pub segments: usize,
     /// Points drawn.
     pub points: usize,
-    /// Labels drawn, in order.
-    pub labels: Vec<String>,
+    /// Labels drawn, in order, with where they were put.
+    pub labels: Vec<(Vec2, String)>,
     /// Coordinates that were NaN or infinite.
     pub non_finite: usize,
 }
@@ -56,6 +56,6 @@ impl DebugDraw for Recorder {
     }
     fn label(&mut self, at: Vec2, text: &str, _: Color) {
         self.check(at);
-        self.labels.push(text.to_owned());
+        self.labels.push((at, text.to_owned()));
     }
 }
