@@ -221,13 +221,13 @@ impl Sample for BroadPhaseStress {
                         .changed();
                 }
             });
-        rebuild |= ui
-            .add(
-                egui::Slider::new(&mut self.count, 10..=100_000)
-                    .logarithmic(true)
-                    .text("boxes"),
-            )
-            .drag_stopped();
+        let slider = ui.add(
+            egui::Slider::new(&mut self.count, 10..=100_000)
+                .logarithmic(true)
+                .text("boxes"),
+        );
+        // Rebuild once the count is chosen, not at every step of a drag.
+        rebuild |= slider.drag_stopped() || (slider.changed() && !slider.dragged());
         if rebuild {
             self.rebuild();
         }
