@@ -63,6 +63,11 @@ pub trait DebugDraw {
     fn segment(&mut self, a: Vec2, b: Vec2, color: Color);
     /// A dot of about `size` pixels.
     fn point(&mut self, p: Vec2, size: f32, color: Color);
+    /// A short text label with its lower-left corner at `at`. Renderers without text may
+    /// ignore it (the default).
+    fn label(&mut self, at: Vec2, text: &str, color: Color) {
+        let _ = (at, text, color);
+    }
 }
 
 /// How many straight pieces approximate a quarter circle in outlines.
