@@ -148,10 +148,13 @@ fn incident_edge(reference_normal: Vec2, incident_normals: &[Vec2]) -> usize {
 
 /// One outline taking part in the clipping, in the common frame.
 #[derive(Clone, Copy)]
-struct Side<'s> {
-    vertices: &'s [Vec2],
-    normals: &'s [Vec2],
-    radius: f32,
+pub(crate) struct Side<'s> {
+    /// Counter-clockwise vertices.
+    pub vertices: &'s [Vec2],
+    /// `normals[i]`: outward unit normal of the edge from vertex `i` to vertex `i + 1`.
+    pub normals: &'s [Vec2],
+    /// Rounding radius.
+    pub radius: f32,
 }
 
 impl Side<'_> {
@@ -366,7 +369,7 @@ fn collide_cores_slices<const N: usize>(
 /// Steps 3 to 5 of [`collide_cores`], once both sides' best axes are known and neither
 /// separates the shapes: each side is `(outline, separation, edge, size)`.
 #[inline(always)]
-fn contact_from_axes(
+pub(crate) fn contact_from_axes(
     (side_a, separation_a, edge_a, size_a): (Side<'_>, f32, usize, f32),
     (side_b, separation_b, edge_b, size_b): (Side<'_>, f32, usize, f32),
     total_radius: f32,
