@@ -17,41 +17,45 @@
 //! Gottschalk, Lin, Manocha, "OBBTree", SIGGRAPH 1996 (separating axes of oriented boxes).
 
 use crate::math::{Transform, Vec2};
-use crate::query::manifold::polygon_polygon::{contact_from_axes, Side};
+use crate::query::manifold::polygon_polygon::{contact_from_axes, ClipSide, Side};
 use crate::query::Manifold;
 use crate::shape::Polygon;
 
-/// Box B placed in A's frame: corners and edge normals, each computed with the very arithmetic
-/// of [`PaddedOutline::transformed`](crate::shape::PaddedOutline::transformed) (`c x − s y + p`
-/// on the local corner `(±h.x, ±h.y)` and on the local axis normal), so every bit agrees.
-struct PlacedBox {
-    vertices: [Vec2; 4],
-    normals: [Vec2; 4],
+/// Box B placed in A's frame, ready for the clipping steps: corners and edge normals, each
+/// computed with the very arithmetic of
+/// [`PaddedOutline::transformed`](crate::shape::PaddedOutline::transformed) (`c x − s y + p` on
+/// the local corner `(±h.x, ±h.y)` and on the local axis normal), so every bit agrees.
+#[inline(always)]
+fn placed_box(half: Vec2, radius: f32, xf: &Transform) -> BoxSide {
+    let (c, s) = (xf.q.c, xf.q.s);
+    let vertices = placed_corners(half, xf);
+    // Products with 0 are kept: they decide the signs of zero components.
+    let normals = [
+        Vec2::new(c * 0.0 - s * -1.0, s * 0.0 + c * -1.0),
+        Vec2::new(c * 1.0 - s * 0.0, s * 1.0 + c * 0.0),
+        Vec2::new(c * 0.0 - s * 1.0, s * 0.0 + c * 1.0),
+        Vec2::new(c * -1.0 - s * 0.0, s * -1.0 + c * 0.0),
+    ];
+    BoxSide {
+        vertices,
+        normals,
+        radius,
+    }
 }
 
-impl PlacedBox {
-    /// The box with half extents `half` (numbered as [`Polygon::rect`] numbers it) moved by `xf`.
-    #[inline(always)]
-    fn new(half: Vec2, xf: &Transform) -> PlacedBox {
-        let (c, s) = (xf.q.c, xf.q.s);
-        let p = xf.p;
-        // c·(±h) = ±(c·h) exactly, so four products serve all corners.
-        let (cx, sy, sx, cy) = (c * half.x, s * half.y, s * half.x, c * half.y);
-        let vertices = [
-            Vec2::new((-cx - -sy) + p.x, (-sx + -cy) + p.y),
-            Vec2::new((cx - -sy) + p.x, (sx + -cy) + p.y),
-            Vec2::new((cx - sy) + p.x, (sx + cy) + p.y),
-            Vec2::new((-cx - sy) + p.x, (-sx + cy) + p.y),
-        ];
-        // Products with 0 are kept: they decide the signs of zero components.
-        let normals = [
-            Vec2::new(c * 0.0 - s * -1.0, s * 0.0 + c * -1.0),
-            Vec2::new(c * 1.0 - s * 0.0, s * 1.0 + c * 0.0),
-            Vec2::new(c * 0.0 - s * 1.0, s * 0.0 + c * 1.0),
-            Vec2::new(c * -1.0 - s * 0.0, s * -1.0 + c * 0.0),
-        ];
-        PlacedBox { vertices, normals }
-    }
+/// The corners of [`placed_box`].
+#[inline(always)]
+fn placed_corners(half: Vec2, xf: &Transform) -> [Vec2; 4] {
+    let (c, s) = (xf.q.c, xf.q.s);
+    let p = xf.p;
+    // c·(±h) = ±(c·h) exactly, so four products serve all corners.
+    let (cx, sy, sx, cy) = (c * half.x, s * half.y, s * half.x, c * half.y);
+    [
+        Vec2::new((-cx - -sy) + p.x, (-sx + -cy) + p.y),
+        Vec2::new((cx - -sy) + p.x, (sx + -cy) + p.y),
+        Vec2::new((cx - sy) + p.x, (sx + cy) + p.y),
+        Vec2::new((-cx - sy) + p.x, (-sx + cy) + p.y),
+    ]
 }
 
 /// The separations of B's corners from A's four edge lines, in closed form: the extent of B
@@ -87,6 +91,62 @@ fn separations_of_b(half_a: Vec2, vertices_b: &[Vec2; 4], b_in_a: &Transform) ->
         -lowest_02 - (-s * w2.x + c * w2.y),
         -lowest_13 - (-c * w3.x + -s * w3.y),
     ]
+}
+
+/// A box outline in A's frame for the clipping steps, in fixed arrays (no bounds checks).
+#[derive(Clone, Copy)]
+struct BoxSide {
+    vertices: [Vec2; 4],
+    normals: [Vec2; 4],
+    radius: f32,
+}
+
+impl BoxSide {
+    /// Box A in its own frame: the very numbers [`Polygon::rect`] stores.
+    #[inline(always)]
+    fn local(half: Vec2, radius: f32) -> BoxSide {
+        BoxSide {
+            vertices: [
+                Vec2::new(-half.x, -half.y),
+                Vec2::new(half.x, -half.y),
+                Vec2::new(half.x, half.y),
+                Vec2::new(-half.x, half.y),
+            ],
+            normals: [Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X],
+            radius,
+        }
+    }
+}
+
+impl ClipSide for &BoxSide {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        4
+    }
+    #[inline(always)]
+    fn vertex(&self, i: usize) -> Vec2 {
+        self.vertices[i & 3]
+    }
+    #[inline(always)]
+    fn normal(&self, i: usize) -> Vec2 {
+        self.normals[i & 3]
+    }
+    #[inline(always)]
+    fn radius(&self) -> f32 {
+        self.radius
+    }
+    #[inline(always)]
+    fn next(&self, i: usize) -> usize {
+        (i + 1) & 3
+    }
+    #[inline(always)]
+    fn slices(&self) -> Side<'_> {
+        Side {
+            vertices: &self.vertices,
+            normals: &self.normals,
+            radius: self.radius,
+        }
+    }
 }
 
 /// The largest of four separations and its edge (the first of equal ones), as the general
@@ -128,32 +188,23 @@ pub(crate) fn collide_box_box(
     if separation_a > limit {
         return Manifold::EMPTY;
     }
-    let placed_b = PlacedBox::new(half_b, b_in_a);
-    let (separation_b, edge_b) = best_axis(separations_of_b(half_a, &placed_b.vertices, b_in_a));
+    let side_b = placed_box(half_b, box_b.radius(), b_in_a);
+    let (separation_b, edge_b) = best_axis(separations_of_b(half_a, &side_b.vertices, b_in_a));
     if separation_b > limit {
         return Manifold::EMPTY;
     }
 
     // 2. The general reference/incident steps on the two outlines.
-    let side_a = Side {
-        vertices: box_a.vertices(),
-        normals: box_a.normals(),
-        radius: box_a.radius(),
-    };
-    let side_b = Side {
-        vertices: &placed_b.vertices,
-        normals: &placed_b.normals,
-        radius: box_b.radius(),
-    };
+    let side_a = BoxSide::local(half_a, box_a.radius());
     contact_from_axes(
         (
-            side_a,
+            &side_a,
             separation_a,
             edge_a,
             box_size(half_a, box_a.radius()),
         ),
         (
-            side_b,
+            &side_b,
             separation_b,
             edge_b,
             box_size(half_b, box_b.radius()),
@@ -173,21 +224,29 @@ pub(crate) fn overlap_box_box(
     half_b: Vec2,
     b_in_a: &Transform,
 ) -> bool {
-    // The manifold's limit with a zero margin.
+    // The manifold's limit with a zero margin; its largest separation exceeds a bound exactly
+    // when one of the four does.
     let limit = (box_a.radius() + box_b.radius()) + 0.0;
-    let (separation_a, _) = best_axis(separations_of_a(half_a, half_b, b_in_a));
-    if separation_a > limit {
+    let separations_a = separations_of_a(half_a, half_b, b_in_a);
+    if any_above(separations_a, limit) {
         return false;
     }
-    let placed_b = PlacedBox::new(half_b, b_in_a);
-    let (separation_b, _) = best_axis(separations_of_b(half_a, &placed_b.vertices, b_in_a));
-    if separation_b > limit {
+    let corners_b = placed_corners(half_b, b_in_a);
+    let separations_b = separations_of_b(half_a, &corners_b, b_in_a);
+    if any_above(separations_b, limit) {
         return false;
     }
     // Overlapping cores always give a point; cores apart by less than the radii need the
     // manifold to tell.
-    (separation_a <= 0.0 && separation_b <= 0.0)
+    !(any_above(separations_a, 0.0) || any_above(separations_b, 0.0))
         || !collide_box_box(box_a, half_a, box_b, half_b, b_in_a, 0.0).is_empty()
+}
+
+/// Whether one of four separations exceeds `bound` (NaN never does), without branches.
+#[inline(always)]
+fn any_above(separations: [f32; 4], bound: f32) -> bool {
+    let [s0, s1, s2, s3] = separations;
+    (s0 > bound) | (s1 > bound) | (s2 > bound) | (s3 > bound)
 }
 
 #[cfg(test)]
@@ -249,6 +308,21 @@ mod tests {
         if round % 8 == 1 {
             // Coordinates on a coarse grid: exact touching and coincident edges.
             offset = (offset * 4.0).round() * 0.25;
+        }
+        if round % 16 == 2 {
+            // Exact rotations, signed zeros included: aligned boxes give `s = ±0` in `b_in_a`.
+            let exact = [
+                (1.0, 0.0),
+                (1.0, -0.0),
+                (0.0, 1.0),
+                (-0.0, -1.0),
+                (-1.0, 0.0),
+            ];
+            let (c, s) = exact[(numbers.unit() * 5.0) as usize % 5];
+            return Transform {
+                p: offset,
+                q: crate::math::Rot { c, s },
+            };
         }
         Transform::new(offset, angle)
     }

@@ -94,10 +94,17 @@ pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin
         }
         // The most common pair in games, with the canonical order decided once.
         (Shape::Polygon(polygon_a), Shape::Polygon(polygon_b)) => {
-            if same_kind_swapped(a, xf_a, b, xf_b) {
-                contacts_polygon_polygon(polygon_b, xf_b, polygon_a, xf_a, margin).swapped()
+            let swap = same_kind_swapped(a, xf_a, b, xf_b);
+            let (first, xf_first, second, xf_second) = if swap {
+                (polygon_b, xf_b, polygon_a, xf_a)
             } else {
-                contacts_polygon_polygon(polygon_a, xf_a, polygon_b, xf_b, margin)
+                (polygon_a, xf_a, polygon_b, xf_b)
+            };
+            let manifold = contacts_polygon_polygon(first, xf_first, second, xf_second, margin);
+            if swap {
+                manifold.swapped()
+            } else {
+                manifold
             }
         }
         _ => contacts_general(a, xf_a, b, xf_b, margin),
