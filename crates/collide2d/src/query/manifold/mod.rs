@@ -107,6 +107,9 @@ pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin
                 manifold
             }
         }
+        (Shape::Circle(circle), Shape::Polygon(polygon)) => {
+            contacts_circle_polygon(circle, xf_a, polygon, xf_b, margin)
+        }
         _ => contacts_general(a, xf_a, b, xf_b, margin),
     }
 }
