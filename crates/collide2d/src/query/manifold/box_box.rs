@@ -29,12 +29,13 @@ use crate::shape::Polygon;
 fn placed_box(half: Vec2, radius: f32, xf: &Transform) -> BoxSide {
     let (c, s) = (xf.q.c, xf.q.s);
     let vertices = placed_corners(half, xf);
-    // Products with 0 are kept: they decide the signs of zero components.
+    // Products with 0 are kept: they decide the signs of zero components (a product with ±1
+    // is the factor or its negation, exactly).
     let normals = [
-        Vec2::new(c * 0.0 - s * -1.0, s * 0.0 + c * -1.0),
+        Vec2::new(c * 0.0 - -s, s * 0.0 + -c),
         Vec2::new(c * 1.0 - s * 0.0, s * 1.0 + c * 0.0),
         Vec2::new(c * 0.0 - s * 1.0, s * 0.0 + c * 1.0),
-        Vec2::new(c * -1.0 - s * 0.0, s * -1.0 + c * 0.0),
+        Vec2::new(-c - s * 0.0, -s + c * 0.0),
     ];
     BoxSide {
         vertices,

@@ -92,7 +92,8 @@ pub(crate) fn circles_overlap(
     } else {
         crate::math::robust_length(offset)
     };
-    !(distance - (circle_a.radius() + circle_b.radius()) > 0.0)
+    let apart = distance - (circle_a.radius() + circle_b.radius()) > 0.0;
+    !apart
 }
 
 /// Above this squared length both components' squares are far from underflow's reach: the
