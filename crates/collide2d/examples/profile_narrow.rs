@@ -79,14 +79,29 @@ fn main() {
     if case == "setup" {
         return;
     }
+    let touching = if boolean {
+        drive(&configurations, iterations, |xf_a, xf_b| {
+            overlaps(a, xf_a, b, xf_b) as usize
+        })
+    } else {
+        drive(&configurations, iterations, |xf_a, xf_b| {
+            black_box(collide(a, xf_a, b, xf_b)).count
+        })
+    };
+    println!("{case}: {touching}");
+}
+
+/// The measured loop, one copy per kind of call (as each benchmark has its own loop).
+#[inline(never)]
+fn drive(
+    configurations: &[(Transform, Transform)],
+    iterations: usize,
+    mut call: impl FnMut(&Transform, &Transform) -> usize,
+) -> usize {
     let mut touching = 0usize;
     for i in 0..iterations {
         let (xf_a, xf_b) = &configurations[i % CONFIGURATIONS];
-        if boolean {
-            touching += black_box(overlaps(a, xf_a, b, xf_b)) as usize;
-        } else {
-            touching += black_box(collide(a, xf_a, b, xf_b)).count;
-        }
+        touching += black_box(call(xf_a, xf_b));
     }
-    println!("{case}: {touching}");
+    touching
 }

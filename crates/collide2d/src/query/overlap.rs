@@ -5,10 +5,11 @@
 //! decision (the same functions), and falls through to the manifold wherever it cannot decide.
 
 use crate::math::Transform;
+use crate::query::manifold::box_box::overlap_box_box;
 use crate::query::manifold::polygon_polygon::overlap_polygon_like;
 use crate::query::manifold::{
-    any_child_pair_overlaps, collide_circle_circle_world, contacts_convex_local,
-    for_each_chain_contact, rank, same_kind_swapped,
+    any_child_pair_overlaps, circles_overlap, contacts_convex_local, for_each_chain_contact, rank,
+    same_kind_swapped,
 };
 use crate::shape::Shape;
 
@@ -26,13 +27,34 @@ use crate::shape::Shape;
 /// assert!(!overlaps(&wall, &Transform::IDENTITY, &pill, &far));
 /// # Ok::<(), collide2d::ShapeError>(())
 /// ```
+#[inline]
 pub fn overlaps(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> bool {
-    if let (Shape::Circle(circle_a), Shape::Circle(circle_b)) = (a, b) {
-        return !collide_circle_circle_world(circle_a, xf_a, circle_b, xf_b, 0.0).is_empty();
+    match (a, b) {
+        (Shape::Circle(circle_a), Shape::Circle(circle_b)) => {
+            circles_overlap(circle_a, xf_a, circle_b, xf_b)
+        }
+        (Shape::Polygon(polygon_a), Shape::Polygon(polygon_b)) => {
+            match (polygon_a.box_half_extents(), polygon_b.box_half_extents()) {
+                // The manifold's canonical order, so both make the identical decision.
+                (Some(half_a), Some(half_b)) => {
+                    if same_kind_swapped(a, xf_a, b, xf_b) {
+                        overlap_box_box(polygon_b, half_b, polygon_a, half_a, &xf_b.inv_mul(xf_a))
+                    } else {
+                        overlap_box_box(polygon_a, half_a, polygon_b, half_b, &xf_a.inv_mul(xf_b))
+                    }
+                }
+                _ => overlaps_general(a, xf_a, b, xf_b),
+            }
+        }
+        _ => overlaps_general(a, xf_a, b, xf_b),
     }
+}
+
+/// [`overlaps`] for every pair but circle–circle and box–box.
+fn overlaps_general(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> bool {
     // The same order as the manifold path, so both make the identical decision.
     if rank(a) > rank(b) || (rank(a) == rank(b) && same_kind_swapped(a, xf_a, b, xf_b)) {
-        return overlaps(b, xf_b, a, xf_a);
+        return overlaps_general(b, xf_b, a, xf_a);
     }
     if let Shape::Chain(chain) = b {
         let mut found = false;

@@ -109,6 +109,7 @@ impl Manifold {
     }
 
     /// The same contact seen from the other shape: normal negated, feature ids and children swapped.
+    #[inline]
     pub fn swapped(&self) -> Manifold {
         let mut out = *self;
         out.normal = -self.normal;

@@ -25,6 +25,10 @@ pub struct Polygon {
     /// The same vertices and normals in padded lanes when there are at most 8 (derived data,
     /// built once here so the separating-axis kernel never gathers them per query).
     padded: Option<Box<PaddedOutline<2>>>,
+    /// `Some(half extents)` when the outline is exactly the centred axis-aligned box
+    /// [`Polygon::rect`] builds (vertices counter-clockwise from the lower left, exact axis
+    /// normals): derived data that lets box pairs take a shorter path with identical results.
+    box_half_extents: Option<Vec2>,
     centroid: Vec2,
     radius: f32,
 }
@@ -236,7 +240,7 @@ impl Polygon {
                 if edge.length() < crate::shape::MIN_EDGE_LENGTH {
                     return Err(ShapeError::TooSmall);
                 }
-                right_perp(edge).try_normalize().ok_or(ShapeError::TooSmall)
+                unit_normal(right_perp(edge)).ok_or(ShapeError::TooSmall)
             })
             .collect::<Result<Vec<Vec2>, ShapeError>>()?;
         let centroid = polygon_centroid(&vertices);
@@ -244,10 +248,12 @@ impl Polygon {
             return Err(ShapeError::TooSmall);
         }
         let padded = (n <= 8).then(|| Box::new(PaddedOutline::<2>::new(&vertices, &normals)));
+        let box_half_extents = centred_box_half_extents(&vertices, &normals);
         Ok(Polygon {
             vertices,
             normals,
             padded,
+            box_half_extents,
             centroid,
             radius,
         })
@@ -270,6 +276,13 @@ impl Polygon {
     #[inline]
     pub(crate) fn padded_outline(&self) -> Option<&PaddedOutline<2>> {
         self.padded.as_deref()
+    }
+
+    /// The half extents when this is a centred axis-aligned box numbered as [`Polygon::rect`]
+    /// numbers it (whatever its radius), `None` otherwise.
+    #[inline]
+    pub(crate) fn box_half_extents(&self) -> Option<Vec2> {
+        self.box_half_extents
     }
 
     /// The rounding radius (0 for a sharp polygon).
@@ -423,6 +436,30 @@ fn box_corners(half: Vec2) -> [Vec2; 4] {
         Vec2::new(half.x, half.y),
         Vec2::new(-half.x, half.y),
     ]
+}
+
+/// The unit vector along `direction`; exact (`±1` and `0`) for an axis-aligned direction, where
+/// scaling by the rounded reciprocal of the length could leave it an ulp short of unit length.
+fn unit_normal(direction: Vec2) -> Option<Vec2> {
+    if direction.x == 0.0 && direction.y != 0.0 {
+        Some(Vec2::new(0.0, direction.y.signum()))
+    } else if direction.y == 0.0 && direction.x != 0.0 {
+        Some(Vec2::new(direction.x.signum(), 0.0))
+    } else {
+        direction.try_normalize()
+    }
+}
+
+/// The half extents of an outline that is exactly `box_corners(h)` with the exact axis normals
+/// `-y, +x, +y, -x`; `None` for any other outline.
+fn centred_box_half_extents(vertices: &[Vec2], normals: &[Vec2]) -> Option<Vec2> {
+    if vertices.len() != 4 {
+        return None;
+    }
+    let half = vertices[2];
+    let axes = [Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X];
+    (half.x > 0.0 && half.y > 0.0 && vertices == box_corners(half) && normals == axes)
+        .then_some(half)
 }
 
 /// Signed area of a simple polygon (positive when counter-clockwise).

@@ -12,12 +12,14 @@
 //! | `circle_polygon.rs` | circle–polygon (Voronoi regions) |
 //! | `capsule_capsule.rs` | capsule–capsule, capsule–segment, segment–segment |
 //! | `polygon_polygon.rs` | polygon–polygon, capsule–polygon, segment–polygon (SAT + clipping) |
+//! | `box_box.rs` | box–box (polygons built as centred boxes), bit-identical to polygon–polygon |
 //! | `compound.rs` | anything against a compound |
 //! | `chain.rs` | anything against a chain (one-sided segments, ghost normals removed) |
 //! | `aabb.rs` | the [`Aabb`](crate::Aabb) manifolds |
 
 mod aabb;
 mod axis_gap;
+pub(crate) mod box_box;
 mod capsule_capsule;
 mod chain;
 mod circle_capsule;
@@ -32,6 +34,7 @@ mod sat;
 use crate::math::{Transform, Vec2};
 use crate::query::{FeatureId, Manifold};
 use crate::shape::{Circle, Polygon, Shape};
+use box_box::collide_box_box;
 
 pub use axis_gap::sat_axis_gap;
 pub(crate) use capsule_capsule::{
@@ -39,7 +42,9 @@ pub(crate) use capsule_capsule::{
 };
 pub(crate) use chain::{for_each_chain_contact, FACE_TOLERANCE};
 pub(crate) use circle_capsule::{collide_circle_capsule, collide_circle_segment};
-pub(crate) use circle_circle::{collide_circle_circle, collide_circle_circle_world};
+pub(crate) use circle_circle::{
+    circles_overlap, collide_circle_circle, collide_circle_circle_world,
+};
 pub(crate) use circle_polygon::collide_circle_polygon;
 pub(crate) use compound::{any_child_pair_overlaps, for_each_child_pair};
 pub(crate) use polygon_polygon::{
@@ -82,17 +87,31 @@ pub fn collide(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> Mani
 /// ```
 #[inline]
 pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin: f32) -> Manifold {
-    // Circle–circle needs no frame change at all: a few arithmetic operations in world space.
-    if let (Shape::Circle(circle_a), Shape::Circle(circle_b)) = (a, b) {
-        return collide_circle_circle_world(
-            circle_a,
-            xf_a,
-            circle_b,
-            xf_b,
-            sanitize_margin(margin),
-        );
+    match (a, b) {
+        // Circle–circle needs no frame change at all: a few arithmetic operations in world space.
+        (Shape::Circle(circle_a), Shape::Circle(circle_b)) => {
+            collide_circle_circle_world(circle_a, xf_a, circle_b, xf_b, sanitize_margin(margin))
+        }
+        // The most common pair in games, with the canonical order decided once.
+        (Shape::Polygon(polygon_a), Shape::Polygon(polygon_b)) => {
+            let swap = same_kind_swapped(a, xf_a, b, xf_b);
+            let (first, xf_first, second, xf_second) = if swap {
+                (polygon_b, xf_b, polygon_a, xf_a)
+            } else {
+                (polygon_a, xf_a, polygon_b, xf_b)
+            };
+            let manifold = contacts_polygon_polygon(first, xf_first, second, xf_second, margin);
+            if swap {
+                manifold.swapped()
+            } else {
+                manifold
+            }
+        }
+        (Shape::Circle(circle), Shape::Polygon(polygon)) => {
+            contacts_circle_polygon(circle, xf_a, polygon, xf_b, margin)
+        }
+        _ => contacts_general(a, xf_a, b, xf_b, margin),
     }
-    contacts_general(a, xf_a, b, xf_b, margin)
 }
 
 /// [`contacts`] for every pair but circle–circle.
@@ -163,7 +182,8 @@ fn contacts_general(
     finish_local(local, xf_a)
 }
 
-/// [`contacts`] of two polygons (world space).
+/// [`contacts`] of two polygons (world space), already in the canonical order; centred boxes
+/// take the box–box path.
 #[inline]
 fn contacts_polygon_polygon(
     polygon_a: &Polygon,
@@ -173,7 +193,13 @@ fn contacts_polygon_polygon(
     margin: f32,
 ) -> Manifold {
     let b_in_a = xf_a.inv_mul(xf_b);
-    let local = collide_polygon_polygon(polygon_a, polygon_b, &b_in_a, sanitize_margin(margin));
+    let margin = sanitize_margin(margin);
+    let local = match (polygon_a.box_half_extents(), polygon_b.box_half_extents()) {
+        (Some(half_a), Some(half_b)) => {
+            collide_box_box(polygon_a, half_a, polygon_b, half_b, &b_in_a, margin)
+        }
+        _ => collide_polygon_polygon(polygon_a, polygon_b, &b_in_a, margin),
+    };
     finish_local(local, xf_a)
 }
 
@@ -254,7 +280,19 @@ pub fn collide_all(
 /// computed the other way round. Identical inputs are never swapped.
 #[inline]
 pub(crate) fn same_kind_swapped(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> bool {
-    // Placement first, number by number: almost always decided by the first one.
+    // Placement first, number by number: almost always decided by the first one. Two numbers
+    // that are neither NaN nor equal compare the same way under `total_cmp` as under `<`.
+    if xf_a.p.x < xf_b.p.x {
+        return false;
+    }
+    if xf_a.p.x > xf_b.p.x {
+        return true;
+    }
+    same_kind_swapped_in_full(a, xf_a, b, xf_b)
+}
+
+/// [`same_kind_swapped`] when the first coordinates do not decide.
+fn same_kind_swapped_in_full(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> bool {
     let placement = |xf: &Transform| [xf.p.x, xf.p.y, xf.q.c, xf.q.s];
     match lexicographic(&placement(xf_a), &placement(xf_b)) {
         std::cmp::Ordering::Less => return false,

@@ -133,11 +133,11 @@ pub(crate) fn max_separation(
 
 /// The edge of an outline whose normal is most anti-parallel to `reference_normal`.
 #[inline(always)]
-fn incident_edge(reference_normal: Vec2, incident_normals: &[Vec2]) -> usize {
+fn incident_edge<S: ClipSide>(reference_normal: Vec2, incident: S) -> usize {
     let mut best_edge = 0;
     let mut smallest = f32::INFINITY;
-    for (j, normal) in incident_normals.iter().enumerate() {
-        let d = reference_normal.dot(*normal);
+    for j in 0..incident.count() {
+        let d = reference_normal.dot(incident.normal(j));
         if d < smallest {
             smallest = d;
             best_edge = j;
@@ -146,12 +146,69 @@ fn incident_edge(reference_normal: Vec2, incident_normals: &[Vec2]) -> usize {
     best_edge
 }
 
+/// An outline taking part in the clipping, in the common frame: a [`Side`] of slices, or a
+/// box's fixed arrays.
+pub(crate) trait ClipSide: Copy {
+    /// How many vertices (and edges).
+    fn count(&self) -> usize;
+    /// Vertex `i`.
+    fn vertex(&self, i: usize) -> Vec2;
+    /// The outward unit normal of edge `i`.
+    fn normal(&self, i: usize) -> Vec2;
+    /// The rounding radius.
+    fn radius(&self) -> f32;
+    /// The vertex after `i`.
+    fn next(&self, i: usize) -> usize;
+    /// The same outline as slices (for the rare steps written once, on slices).
+    fn slices(&self) -> Side<'_>;
+
+    /// The feature id of edge `i` (both sides of a two-vertex core are edge 0).
+    #[inline(always)]
+    fn edge_feature(&self, i: usize) -> Feature {
+        if self.count() == 2 {
+            Feature::Edge(0)
+        } else {
+            Feature::Edge(i as u8)
+        }
+    }
+}
+
+impl ClipSide for Side<'_> {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.vertices.len()
+    }
+    #[inline(always)]
+    fn vertex(&self, i: usize) -> Vec2 {
+        self.vertices[i]
+    }
+    #[inline(always)]
+    fn normal(&self, i: usize) -> Vec2 {
+        self.normals[i]
+    }
+    #[inline(always)]
+    fn radius(&self) -> f32 {
+        self.radius
+    }
+    #[inline(always)]
+    fn next(&self, i: usize) -> usize {
+        Side::next(self, i)
+    }
+    #[inline(always)]
+    fn slices(&self) -> Side<'_> {
+        *self
+    }
+}
+
 /// One outline taking part in the clipping, in the common frame.
 #[derive(Clone, Copy)]
-struct Side<'s> {
-    vertices: &'s [Vec2],
-    normals: &'s [Vec2],
-    radius: f32,
+pub(crate) struct Side<'s> {
+    /// Counter-clockwise vertices.
+    pub vertices: &'s [Vec2],
+    /// `normals[i]`: outward unit normal of the edge from vertex `i` to vertex `i + 1`.
+    pub normals: &'s [Vec2],
+    /// Rounding radius.
+    pub radius: f32,
 }
 
 impl Side<'_> {
@@ -366,9 +423,9 @@ fn collide_cores_slices<const N: usize>(
 /// Steps 3 to 5 of [`collide_cores`], once both sides' best axes are known and neither
 /// separates the shapes: each side is `(outline, separation, edge, size)`.
 #[inline(always)]
-fn contact_from_axes(
-    (side_a, separation_a, edge_a, size_a): (Side<'_>, f32, usize, f32),
-    (side_b, separation_b, edge_b, size_b): (Side<'_>, f32, usize, f32),
+pub(crate) fn contact_from_axes<S: ClipSide>(
+    (side_a, separation_a, edge_a, size_a): (S, f32, usize, f32),
+    (side_b, separation_b, edge_b, size_b): (S, f32, usize, f32),
     total_radius: f32,
     margin: f32,
 ) -> Manifold {
@@ -384,8 +441,8 @@ fn contact_from_axes(
     // 4. Cores apart: the exact closest features decide between a corner and a face contact.
     if separation > 0.0 {
         return separated_cores(
-            reference,
-            incident,
+            reference.slices(),
+            incident.slices(),
             reference_edge,
             flip,
             total_radius,
@@ -421,7 +478,7 @@ fn separated_cores(
     margin: f32,
 ) -> Manifold {
     let reference_normal = reference.normals[reference_edge];
-    let incident_edge_index = incident_edge(reference_normal, incident.normals);
+    let incident_edge_index = incident_edge(reference_normal, incident);
 
     // 1. Closest points of the reference and incident edges; check they are the global ones.
     let segment = closest_points_on_segments(
@@ -526,9 +583,9 @@ fn separated_cores(
 /// Clipping for overlapping cores, with the deepest incident vertex as a fallback so that
 /// overlapping cores never give an empty manifold.
 #[inline(always)]
-fn clip_or_fallback(
-    reference: Side<'_>,
-    incident: Side<'_>,
+fn clip_or_fallback<S: ClipSide>(
+    reference: S,
+    incident: S,
     reference_edge: usize,
     total_radius: f32,
     margin: f32,
@@ -538,24 +595,24 @@ fn clip_or_fallback(
         return local;
     }
     // The deepest incident vertex, measured with the same arithmetic as `max_separation`.
-    let normal = reference.normals[reference_edge];
-    let offset = normal.dot(reference.vertices[reference_edge]);
+    let normal = reference.normal(reference_edge);
+    let offset = normal.dot(reference.vertex(reference_edge));
     let mut deepest = 0;
     let mut smallest = f32::INFINITY;
-    for (k, vertex) in incident.vertices.iter().enumerate() {
-        let d = normal.dot(*vertex);
+    for k in 0..incident.count() {
+        let d = normal.dot(incident.vertex(k));
         if d < smallest {
             smallest = d;
             deepest = k;
         }
     }
     let separation = smallest - offset;
-    let vertex = incident.vertices[deepest];
+    let vertex = incident.vertex(deepest);
     let mut manifold = Manifold::EMPTY;
     manifold.normal = normal;
     manifold.count = 1;
     manifold.points[0] = ContactPoint {
-        point: vertex + normal * (0.5 * (reference.radius - incident.radius - separation)),
+        point: vertex + normal * (0.5 * (reference.radius() - incident.radius() - separation)),
         penetration: total_radius - separation,
         id: FeatureId {
             a: reference.edge_feature(reference_edge),
@@ -577,26 +634,26 @@ fn clip_or_fallback(
 /// for each point q: s = n · (q - v1) - r_ref; keep if s <= margin; place it midway, q - s/2 n
 /// ```
 #[inline(always)]
-fn clip_edges(
-    reference: Side<'_>,
-    incident: Side<'_>,
+fn clip_edges<S: ClipSide>(
+    reference: S,
+    incident: S,
     reference_edge: usize,
     margin: f32,
 ) -> Manifold {
-    let normal = reference.normals[reference_edge];
-    let incident_index = incident_edge(normal, incident.normals);
+    let normal = reference.normal(reference_edge);
+    let incident_index = incident_edge(normal, incident);
     let reference_next = reference.next(reference_edge);
     let incident_next = incident.next(incident_index);
-    let v1 = reference.vertices[reference_edge];
-    let v2 = reference.vertices[reference_next];
+    let v1 = reference.vertex(reference_edge);
+    let v2 = reference.vertex(reference_next);
     let tangent = crate::math::left_perp(normal);
     let edge_length = (v2 - v1).dot(tangent);
 
     // 1. The incident surface edge with tangential coordinates, lower end first.
-    let w1 = incident.vertices[incident_index];
-    let w2 = incident.vertices[incident_next];
-    let incident_normal = incident.normals[incident_index];
-    let shift = incident_normal * incident.radius;
+    let w1 = incident.vertex(incident_index);
+    let w2 = incident.vertex(incident_next);
+    let incident_normal = incident.normal(incident_index);
+    let shift = incident_normal * incident.radius();
     let (s1, s2) = (w1 + shift, w2 + shift);
     let t1 = (s1 - v1).dot(tangent);
     let t2 = (s2 - v1).dot(tangent);
@@ -645,8 +702,8 @@ fn clip_edges(
     } else {
         incident_next
     };
-    let rounded_support = incident.vertices[support_vertex] - normal * incident.radius;
-    let use_support = incident.radius > 0.0;
+    let rounded_support = incident.vertex(support_vertex) - normal * incident.radius();
+    let use_support = incident.radius() > 0.0;
     let support_feature = Feature::Vertex(support_vertex as u8);
 
     let mut candidates = [(low, low_id), (high, high_id)];
@@ -670,7 +727,7 @@ fn clip_edges(
         } else {
             point
         };
-        let separation = normal.dot(surface) - offset - reference.radius;
+        let separation = normal.dot(surface) - offset - reference.radius();
         if separation <= margin {
             manifold.points[count] = ContactPoint {
                 point: surface - normal * (0.5 * separation),
