@@ -2,6 +2,8 @@
 
 use std::collections::BinaryHeap;
 
+#[cfg(feature = "rayon")]
+use super::pairs::CompactTree;
 use super::{DynamicTree, TreeNode, NULL_NODE};
 use crate::broad::ray::{RayCandidate, RaySegment};
 use crate::broad::{apply_ray_control, BroadPhaseError, ProxyId, RayControl, RayHit};
@@ -116,45 +118,11 @@ fn run_pair_tasks<const FAT: bool>(
     }
 }
 
-/// The sub-tasks a task expands into, in the order the serial traversal runs them.
-#[cfg(feature = "rayon")]
-fn expand_pair_task(
-    nodes: &[TreeNode],
-    tight: &[Aabb],
-    first: u32,
-    second: u32,
-) -> Vec<(u32, u32)> {
-    let node_first = &nodes[first as usize];
-    if first == second {
-        if node_first.is_leaf() {
-            return Vec::new();
-        }
-        return vec![
-            (node_first.child_a, node_first.child_a),
-            (node_first.child_b, node_first.child_b),
-            (node_first.child_a, node_first.child_b),
-        ];
-    }
-    let node_second = &nodes[second as usize];
-    let _ = tight;
-    if !node_first.fat.overlaps(&node_second.fat) || (node_first.is_leaf() && node_second.is_leaf())
-    {
-        return vec![(first, second)];
-    }
-    let split_first = !node_first.is_leaf()
-        && (node_second.is_leaf() || node_first.fat.perimeter() >= node_second.fat.perimeter());
-    if split_first {
-        vec![(node_first.child_a, second), (node_first.child_b, second)]
-    } else {
-        vec![(first, node_second.child_a), (first, node_second.child_b)]
-    }
-}
-
-/// The exact-box pairs of the subtree of `root`, found on all rayon threads, in exactly the order
-/// of the serial traversal.
+/// The exact-box pairs of the tree, found on all rayon threads, in exactly the order of the
+/// serial traversal ([`CompactTree::run`]).
 ///
-/// 1. Expand the root task breadth-first (each task replaced by its sub-tasks in serial order)
-///    until there are enough tasks to share out or only leaf-level work remains.
+/// 1. Expand the root task breadth-first (each task replaced by its sub-tasks in running
+///    order) until there are enough tasks to share out or only leaf-level work remains.
 /// 2. Run each task's serial traversal on a worker and concatenate the results in task order.
 #[cfg(feature = "rayon")]
 pub(super) fn collect_pairs_parallel(
@@ -163,19 +131,19 @@ pub(super) fn collect_pairs_parallel(
     root: u32,
 ) -> Vec<(u32, u32)> {
     use rayon::prelude::*;
-    if root == NULL_NODE {
+    let Some(compact) = CompactTree::new(nodes, tight, root) else {
         return Vec::new();
-    }
+    };
     // 1. Split.
     let wanted_tasks = 64 * rayon::current_num_threads().max(1);
-    let mut tasks = vec![(root, root)];
+    let mut tasks = vec![CompactTree::root_task()];
     for _ in 0..32 {
         if tasks.len() >= wanted_tasks {
             break;
         }
-        let expanded: Vec<(u32, u32)> = tasks
+        let expanded: Vec<_> = tasks
             .iter()
-            .flat_map(|&(first, second)| expand_pair_task(nodes, tight, first, second))
+            .flat_map(|&task| compact.expand(task))
             .collect();
         if expanded.len() == tasks.len() {
             break;
@@ -186,9 +154,9 @@ pub(super) fn collect_pairs_parallel(
     let chunks: Vec<Vec<(u32, u32)>> = tasks
         .par_iter()
         .map(|&task| {
-            let mut stack = vec![task];
+            let mut stack = Vec::new();
             let mut found = Vec::new();
-            run_pair_tasks::<false>(nodes, tight, &mut stack, &mut |first, second| {
+            compact.run(task, &mut stack, &mut |first, second| {
                 found.push((first, second))
             });
             found
