@@ -2,8 +2,9 @@
 //!
 //! Code map: this file holds the data and the [`BroadPhase`] glue; `insert.rs` places and removes
 //! leaves (perimeter-cost descent), `rotate.rs` keeps quality with tree rotations, `build.rs` does
-//! the bulk (binned SAH) build, `query.rs` has box, point, ray and pair traversals, and
-//! `validate.rs` checks every invariant.
+//! the bulk (binned SAH) build, `query.rs` has box, point and ray queries and the fat-box pair
+//! traversal, `pairs.rs` finds exact pairs from scratch over a compact copy, and `validate.rs`
+//! checks every invariant.
 
 mod build;
 mod insert;
@@ -310,9 +311,8 @@ impl DynamicTree {
             }
             let mut stack = Vec::with_capacity(64);
             let fat_partners = &mut self.fat_partners;
-            query::for_each_overlapping_leaf_pair::<true>(
+            query::for_each_fat_leaf_pair(
                 &self.nodes,
-                &self.proxies.tight,
                 self.root,
                 &mut stack,
                 &mut |first, second| {
@@ -461,20 +461,21 @@ impl BroadPhase for DynamicTree {
     }
 
     fn for_each_pair(&self, callback: &mut dyn FnMut(Pair)) {
-        let Some(compact) = CompactTree::new(&self.nodes, &self.proxies.tight, self.root) else {
+        let Some(compact) = CompactTree::new(
+            &self.nodes,
+            &self.proxies.tight,
+            self.root,
+            self.proxies.len(),
+        ) else {
             return;
         };
         let mut stack = Vec::with_capacity(64);
-        compact.run(
-            CompactTree::root_task(),
-            &mut stack,
-            &mut |first, second| {
-                callback(Pair::new(
-                    self.proxies.id_of(first),
-                    self.proxies.id_of(second),
-                ))
-            },
-        );
+        compact.for_each_pair_below(0..compact.node_count(), &mut stack, &mut |first, second| {
+            callback(Pair::new(
+                self.proxies.id_of(first),
+                self.proxies.id_of(second),
+            ))
+        });
     }
 
     fn query_aabb(&self, aabb: Aabb, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {

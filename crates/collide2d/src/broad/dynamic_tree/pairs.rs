@@ -1,10 +1,16 @@
 //! Every overlapping pair from scratch: a self-overlap traversal over a compact copy of the tree
 //! that stores both children's boxes in their parent.
 //!
-//! The copy is built for each pass, in depth-first order, with *exact* boxes: a leaf's exact box
-//! and, for an internal node, the union of the exact boxes below it. These prune far better than
-//! the fat boxes of the tree itself, and one node load gives the two boxes that are tested
-//! against each other or against another node's two.
+//! The copy is built for each pass, top down, with *exact* boxes: a leaf's exact box and, for an
+//! internal node, the union of the exact boxes below it. These prune far better than the fat
+//! boxes of the tree itself, and one node load gives the two boxes that are tested against each
+//! other or against another node's two.
+//!
+//! Each pair is found once, at the node where its two leaves part ways (Ericson, *Real-Time
+//! Collision Detection*, §6.5.2, tree against itself): for every internal node whose two child
+//! boxes overlap, descend both children together, expanding a task "between x and y" into the
+//! (up to four) child pairs whose boxes overlap; a leaf against a subtree is a plain box query.
+//! No task is ever pushed for "pairs inside a subtree": walking the nodes does that.
 
 use glam::{Vec4, Vec4Swizzles};
 
@@ -51,9 +57,9 @@ pub(super) struct CompactNode {
     children: [u32; 2],
 }
 
-/// A unit of work: pairs inside compact node `first` (when `first == second`), or pairs between
-/// the subtrees `first` and `second`, whose boxes are known to overlap. When one side is a leaf
-/// it is `first`, and `first_box` is its exact box.
+/// A unit of work: the pairs between the subtrees `first` and `second` (child references),
+/// whose boxes are known to overlap. When one side is a leaf it is `first`, and `first_box` is
+/// its exact box.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct PairTask {
     first: u32,
@@ -67,40 +73,44 @@ pub(super) struct CompactTree {
 }
 
 impl CompactTree {
-    /// Copies the tree under `root` (`None` when it has fewer than two leaves).
+    /// Copies the tree under `root`, which has `leaf_count` leaves (`None` when fewer than two).
     ///
-    /// 1. Depth-first, parents before children: give each internal node the next index, link it
-    ///    from its parent, and store leaves' exact boxes in their parents.
+    /// 1. From the root down: give each internal node's internal children the next free
+    ///    indices (so children always come after their parent, siblings side by side), link
+    ///    them, and store leaf children's exact boxes in the parent.
     /// 2. Backwards (children before parents): fill each internal child's box with the union
     ///    of its own two boxes.
-    pub fn new(nodes: &[TreeNode], tight: &[Aabb], root: u32) -> Option<CompactTree> {
-        if root == NULL_NODE || nodes[root as usize].is_leaf() {
+    pub fn new(
+        nodes: &[TreeNode],
+        tight: &[Aabb],
+        root: u32,
+        leaf_count: usize,
+    ) -> Option<CompactTree> {
+        if root == NULL_NODE || nodes[root as usize].is_leaf() || leaf_count < 2 {
             return None;
         }
         let placeholder = CompactNode {
             boxes: [PackedBox(Vec4::ZERO); 2],
             children: [0; 2],
         };
-        let mut compact = Vec::with_capacity(nodes.len() / 2 + 1);
-        // 1. Links, parents first: (tree node, parent compact index, child position).
-        let mut stack: Vec<(u32, u32, usize)> = Vec::with_capacity(64);
-        stack.push((root, u32::MAX, 0));
-        while let Some((index, parent, position)) = stack.pop() {
+        let mut compact = vec![placeholder; leaf_count - 1];
+        // 1. Links: (tree node, its compact index).
+        let mut next_free = 1u32;
+        let mut stack: Vec<(u32, u32)> = Vec::with_capacity(64);
+        stack.push((root, 0));
+        while let Some((index, own)) = stack.pop() {
             let node = &nodes[index as usize];
-            if node.is_leaf() {
-                let parent_node: &mut CompactNode = &mut compact[parent as usize];
-                parent_node.children[position] = LEAF | node.proxy;
-                parent_node.boxes[position] = PackedBox::new(&tight[node.proxy as usize]);
-                continue;
+            let compact_node = &mut compact[own as usize];
+            let first = link_child(compact_node, 0, node.child_a, nodes, tight, &mut next_free);
+            let second = link_child(compact_node, 1, node.child_b, nodes, tight, &mut next_free);
+            if let Some(child_index) = second {
+                stack.push((node.child_b, child_index));
             }
-            let own = compact.len() as u32;
-            compact.push(placeholder);
-            if parent != u32::MAX {
-                compact[parent as usize].children[position] = own;
+            if let Some(child_index) = first {
+                stack.push((node.child_a, child_index));
             }
-            stack.push((node.child_b, own, 1));
-            stack.push((node.child_a, own, 0));
         }
+        debug_assert_eq!(next_free as usize, compact.len());
         // 2. Boxes, children first.
         for index in (0..compact.len()).rev() {
             for position in 0..2 {
@@ -114,23 +124,37 @@ impl CompactTree {
         Some(CompactTree { nodes: compact })
     }
 
-    /// The first task: every pair inside the root.
-    pub fn root_task() -> PairTask {
-        PairTask {
-            first: 0,
-            second: 0,
-            first_box: PackedBox(Vec4::ZERO),
-        }
+    /// Number of internal nodes: [`CompactTree::for_each_pair_below`] takes ranges of them.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
     }
 
-    /// Calls `report(first, second)` (slots) for each overlapping pair found by `task`, whose
-    /// sub-tasks run depth first, in the order [`CompactTree::expand`] lists them.
-    pub fn run(
+    /// Calls `report(first, second)` (slots) for each overlapping pair whose lowest common
+    /// ancestor is one of the compact nodes `range`, taken from the highest index down: a pair
+    /// is found exactly once, at the node where its two leaves part ways, by the task "between
+    /// the node's two children". Over `0..node_count()` that is every pair.
+    pub fn for_each_pair_below(
         &self,
-        task: PairTask,
+        range: std::ops::Range<usize>,
         stack: &mut Vec<PairTask>,
         report: &mut impl FnMut(u32, u32),
     ) {
+        for node in self.nodes[range].iter().rev() {
+            if node.boxes[0].overlaps(node.boxes[1]) {
+                let task = between(
+                    node.children[0],
+                    node.boxes[0],
+                    node.children[1],
+                    node.boxes[1],
+                );
+                self.run(task, stack, report);
+            }
+        }
+    }
+
+    /// Runs one task between two subtrees and all its sub-tasks, depth first, in the order
+    /// [`CompactTree::push_subtasks`] gives them.
+    fn run(&self, task: PairTask, stack: &mut Vec<PairTask>, report: &mut impl FnMut(u32, u32)) {
         stack.clear();
         stack.push(task);
         while let Some(task) = stack.pop() {
@@ -149,9 +173,7 @@ impl CompactTree {
                 }
                 continue;
             }
-            let start = stack.len();
             self.push_subtasks(task, stack);
-            stack[start..].reverse();
         }
     }
 
@@ -180,6 +202,7 @@ impl CompactTree {
                 } else if next.is_none() {
                     next = Some(child);
                 } else {
+                    // Scratch entry: only `first` (the subtree still to visit) is used.
                     stack.push(PairTask {
                         first: child,
                         second: child,
@@ -195,39 +218,14 @@ impl CompactTree {
         }
     }
 
-    /// Appends the sub-tasks of an internal task in the order they run.
-    ///
-    /// * Inside node n with children a, b: inside a, inside b, then between a and b if their
-    ///   boxes overlap.
-    /// * Between internal nodes x and y: each of the four child pairs whose boxes overlap, x's
-    ///   first child first. A child pair with one leaf puts the leaf first.
+    /// Pushes the sub-tasks of a task between internal nodes x and y so that they pop in
+    /// running order: each of the four child pairs whose boxes overlap, x's first child first.
     #[inline]
     fn push_subtasks(&self, task: PairTask, out: &mut Vec<PairTask>) {
         let first = &self.nodes[task.first as usize];
-        if task.first == task.second {
-            for position in 0..2 {
-                let child = first.children[position];
-                if child & LEAF == 0 {
-                    out.push(PairTask {
-                        first: child,
-                        second: child,
-                        first_box: first.boxes[position],
-                    });
-                }
-            }
-            if first.boxes[0].overlaps(first.boxes[1]) {
-                out.push(between(
-                    first.children[0],
-                    first.boxes[0],
-                    first.children[1],
-                    first.boxes[1],
-                ));
-            }
-            return;
-        }
         let second = &self.nodes[task.second as usize];
-        for first_position in 0..2 {
-            for second_position in 0..2 {
+        for first_position in [1, 0] {
+            for second_position in [1, 0] {
                 let (first_box, second_box) =
                     (first.boxes[first_position], second.boxes[second_position]);
                 if first_box.overlaps(second_box) {
@@ -241,17 +239,29 @@ impl CompactTree {
             }
         }
     }
+}
 
-    /// The sub-tasks of `task` in running order, or the task itself when it only has leaf work
-    /// left (which [`CompactTree::run`] does without further tasks).
-    #[cfg(feature = "rayon")]
-    pub fn expand(&self, task: PairTask) -> Vec<PairTask> {
-        if task.first & LEAF != 0 {
-            return vec![task];
-        }
-        let mut out = Vec::new();
-        self.push_subtasks(task, &mut out);
-        out
+/// Links tree node `child` as child `position` of `parent` in the copy: a leaf with its exact
+/// box, or an internal node under the next free index (returned, its box is filled later).
+#[inline(always)]
+fn link_child(
+    parent: &mut CompactNode,
+    position: usize,
+    child: u32,
+    nodes: &[TreeNode],
+    tight: &[Aabb],
+    next_free: &mut u32,
+) -> Option<u32> {
+    let child_node = &nodes[child as usize];
+    if child_node.is_leaf() {
+        parent.children[position] = LEAF | child_node.proxy;
+        parent.boxes[position] = PackedBox::new(&tight[child_node.proxy as usize]);
+        None
+    } else {
+        let index = *next_free;
+        *next_free += 1;
+        parent.children[position] = index;
+        Some(index)
     }
 }
 
@@ -270,5 +280,90 @@ fn between(first: u32, first_box: PackedBox, second: u32, second_box: PackedBox)
             second,
             first_box,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::broad::{BroadPhase, DynamicTree, Pair};
+    use crate::math::Vec2;
+    use crate::shape::Aabb;
+
+    fn brute_force(tree: &DynamicTree, ids: &[crate::broad::ProxyId]) -> Vec<Pair> {
+        let mut pairs = Vec::new();
+        for (position, &first) in ids.iter().enumerate() {
+            for &second in &ids[position + 1..] {
+                if tree
+                    .get_aabb(first)
+                    .unwrap()
+                    .overlaps(&tree.get_aabb(second).unwrap())
+                {
+                    pairs.push(Pair::new(first, second));
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs
+    }
+
+    #[test]
+    fn touching_and_identical_boxes_in_an_incremental_tree_pair_exactly_once() {
+        let mut tree = DynamicTree::new();
+        let mut ids = Vec::new();
+        // A row of unit boxes that only touch, a stack of identical boxes, and a far one.
+        for column in 0..40 {
+            let min = Vec2::new(column as f32, 0.0);
+            ids.push(
+                tree.insert(
+                    Aabb {
+                        min,
+                        max: min + Vec2::ONE,
+                    },
+                    0,
+                )
+                .unwrap(),
+            );
+        }
+        for _ in 0..12 {
+            let min = Vec2::new(5.5, 0.5);
+            ids.push(
+                tree.insert(
+                    Aabb {
+                        min,
+                        max: min + Vec2::ONE,
+                    },
+                    1,
+                )
+                .unwrap(),
+            );
+        }
+        let far = Vec2::splat(1.0e5);
+        ids.push(
+            tree.insert(
+                Aabb {
+                    min: far,
+                    max: far + Vec2::ONE,
+                },
+                2,
+            )
+            .unwrap(),
+        );
+        tree.validate().unwrap();
+        assert_eq!(tree.find_pairs(), brute_force(&tree, &ids));
+    }
+
+    #[test]
+    fn fewer_than_two_boxes_have_no_pairs() {
+        let mut tree = DynamicTree::new();
+        assert!(tree.find_pairs().is_empty());
+        tree.insert(
+            Aabb {
+                min: Vec2::ZERO,
+                max: Vec2::ONE,
+            },
+            0,
+        )
+        .unwrap();
+        assert!(tree.find_pairs().is_empty());
     }
 }
