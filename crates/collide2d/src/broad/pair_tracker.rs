@@ -10,7 +10,20 @@ pub(crate) trait CandidateSource {
     /// Calls `visit` for (at least) every live proxy whose exact box overlaps slot `slot`'s; may
     /// visit more, and may visit `slot` itself.
     fn for_each_candidate(&self, slot: u32, visit: &mut impl FnMut(u32));
+
+    /// Whether the candidates of `slot` are live, exclude `slot`, and include every proxy it was
+    /// paired with at the last refresh that could still overlap it (so a reported partner that
+    /// is not a candidate has surely stopped overlapping or is handled from its own side).
+    /// Then one pass over the candidates finds both the lost and the new pairs.
+    fn holds_every_partner(&self, slot: u32) -> bool {
+        let _ = slot;
+        false
+    }
 }
+
+/// Partner lists up to this long are searched by scanning in the one-pass refresh; longer
+/// ones go through the mark array.
+const SCAN_LIMIT: usize = 8;
 
 /// The pair set reported at the last [`PairTracker::refresh`], kept as per-proxy partner lists.
 ///
@@ -70,7 +83,9 @@ impl PairTracker {
 
     /// Brings the reported set up to date and returns what changed.
     ///
-    /// For each moved proxy:
+    /// For each moved proxy whose candidates hold every partner (and whose partner list is
+    /// short), one pass over the candidates: a candidate whose exact box overlaps and that is
+    /// not a partner began; a partner whose box no longer overlaps ended. Otherwise:
     ///
     /// 1. Drop reported partners whose exact boxes stopped overlapping: those pairs ended.
     /// 2. Mark the remaining partners, then add every unmarked candidate whose exact box
@@ -96,6 +111,34 @@ impl PairTracker {
             self.is_moved[slot] = false;
             let tight = proxies.tight[slot];
             let id = proxies.id_of(index);
+
+            if self.partners[slot].as_slice().len() <= SCAN_LIMIT
+                && candidates.holds_every_partner(index)
+            {
+                let partners = &mut self.partners;
+                let changes = &mut self.changes;
+                candidates.for_each_candidate(index, &mut |candidate| {
+                    let overlapping = tight.overlaps(&proxies.tight[candidate as usize]);
+                    let position = partners[slot]
+                        .as_slice()
+                        .iter()
+                        .position(|&partner| partner == candidate);
+                    match (overlapping, position) {
+                        (true, None) => {
+                            partners[slot].push(candidate);
+                            partners[candidate as usize].push(index);
+                            changes.began.push(Pair::new(id, proxies.id_of(candidate)));
+                        }
+                        (false, Some(position)) => {
+                            partners[slot].swap_remove(position);
+                            partners[candidate as usize].remove_value(index);
+                            changes.ended.push(Pair::new(id, proxies.id_of(candidate)));
+                        }
+                        _ => {}
+                    }
+                });
+                continue;
+            }
 
             // 1. Lost pairs.
             let mut position = 0;

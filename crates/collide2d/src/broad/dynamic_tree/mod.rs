@@ -2,14 +2,18 @@
 //!
 //! Code map: this file holds the data and the [`BroadPhase`] glue; `insert.rs` places and removes
 //! leaves (perimeter-cost descent), `rotate.rs` keeps quality with tree rotations, `build.rs` does
-//! the bulk (binned SAH) build, `query.rs` has box, point, ray and pair traversals, and
-//! `validate.rs` checks every invariant.
+//! the bulk (binned SAH) build, `query.rs` has box, point and ray queries and the fat-box pair
+//! traversal, `pairs.rs` finds exact pairs from scratch over a compact copy, and `validate.rs`
+//! checks every invariant.
 
 mod build;
 mod insert;
+mod pairs;
 mod query;
 mod rotate;
 mod validate;
+
+use pairs::CompactTree;
 
 use crate::broad::pair_tracker::{validate_symmetric, CandidateSource, PairTracker};
 use crate::broad::partner_list::PartnerList;
@@ -73,14 +77,27 @@ impl TreeNode {
 }
 
 /// Candidates for incremental pair finding: the proxies whose fat boxes overlap.
-struct FatPartners<'a>(&'a [PartnerList]);
+///
+/// Exact boxes overlap only if fat boxes do, so a proxy's fat partners include every reported
+/// partner that still overlaps it, unless its fat-partner list was just rebuilt (then a
+/// reported partner whose fat box no longer overlaps is missing from it: that pair ends when
+/// this proxy is processed, by the two-step refresh).
+struct FatPartners<'a> {
+    lists: &'a [PartnerList],
+    rebuilt: &'a [bool],
+}
 
 impl CandidateSource for FatPartners<'_> {
     #[inline]
     fn for_each_candidate(&self, slot: u32, visit: &mut impl FnMut(u32)) {
-        for &partner in self.0[slot as usize].as_slice() {
+        for &partner in self.lists[slot as usize].as_slice() {
             visit(partner);
         }
+    }
+
+    #[inline]
+    fn holds_every_partner(&self, slot: u32) -> bool {
+        !self.rebuilt[slot as usize]
     }
 }
 
@@ -141,6 +158,8 @@ pub struct DynamicTree {
     fat_partners: Vec<PartnerList>,
     fat_changed: Vec<u32>,
     is_fat_changed: Vec<bool>,
+    /// Whether the slot's fat-partner list was rebuilt in the current `update_pairs`.
+    fat_list_rebuilt: Vec<bool>,
     scratch_stack: Vec<u32>,
 }
 
@@ -166,6 +185,7 @@ impl DynamicTree {
             fat_partners: Vec::new(),
             fat_changed: Vec::new(),
             is_fat_changed: Vec::new(),
+            fat_list_rebuilt: Vec::new(),
             scratch_stack: Vec::new(),
         }
     }
@@ -257,6 +277,7 @@ impl DynamicTree {
             self.fat_partners.resize_with(slots, PartnerList::default);
             self.fat_of_proxy.resize(slots, Aabb::default());
             self.is_fat_changed.resize(slots, false);
+            self.fat_list_rebuilt.resize(slots, false);
         }
     }
 
@@ -283,13 +304,15 @@ impl DynamicTree {
                 partners.clear();
             }
             for &slot in &changed {
-                self.is_fat_changed[slot as usize] = false;
+                if self.is_fat_changed[slot as usize] {
+                    self.is_fat_changed[slot as usize] = false;
+                    self.fat_list_rebuilt[slot as usize] = true;
+                }
             }
             let mut stack = Vec::with_capacity(64);
             let fat_partners = &mut self.fat_partners;
-            query::for_each_overlapping_leaf_pair::<true>(
+            query::for_each_fat_leaf_pair(
                 &self.nodes,
-                &self.proxies.tight,
                 self.root,
                 &mut stack,
                 &mut |first, second| {
@@ -317,6 +340,7 @@ impl DynamicTree {
                     continue;
                 }
                 self.is_fat_changed[slot] = false;
+                self.fat_list_rebuilt[slot] = true;
                 let fat = self.fat_of_proxy[slot];
                 let nodes = &self.nodes;
                 let is_fat_changed = &self.is_fat_changed;
@@ -330,8 +354,6 @@ impl DynamicTree {
             }
             self.scratch_stack = stack;
         }
-        let mut changed = changed;
-        changed.clear();
         self.fat_changed = changed;
     }
 
@@ -420,8 +442,18 @@ impl BroadPhase for DynamicTree {
         if !self.fat_changed.is_empty() {
             self.refresh_fat_partners();
         }
-        self.pairs
-            .refresh(&self.proxies, &FatPartners(&self.fat_partners))
+        self.pairs.refresh(
+            &self.proxies,
+            &FatPartners {
+                lists: &self.fat_partners,
+                rebuilt: &self.fat_list_rebuilt,
+            },
+        );
+        for &slot in &self.fat_changed {
+            self.fat_list_rebuilt[slot as usize] = false;
+        }
+        self.fat_changed.clear();
+        self.pairs.changes()
     }
 
     fn current_pairs(&self) -> Vec<Pair> {
@@ -429,19 +461,21 @@ impl BroadPhase for DynamicTree {
     }
 
     fn for_each_pair(&self, callback: &mut dyn FnMut(Pair)) {
-        let mut stack = Vec::with_capacity(64);
-        query::for_each_overlapping_leaf_pair::<false>(
+        let Some(compact) = CompactTree::new(
             &self.nodes,
             &self.proxies.tight,
             self.root,
-            &mut stack,
-            &mut |first, second| {
-                callback(Pair::new(
-                    self.proxies.id_of(first),
-                    self.proxies.id_of(second),
-                ))
-            },
-        );
+            self.proxies.len(),
+        ) else {
+            return;
+        };
+        let mut stack = Vec::with_capacity(64);
+        compact.for_each_pair_below(0..compact.node_count(), &mut stack, &mut |first, second| {
+            callback(Pair::new(
+                self.proxies.id_of(first),
+                self.proxies.id_of(second),
+            ))
+        });
     }
 
     fn query_aabb(&self, aabb: Aabb, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {

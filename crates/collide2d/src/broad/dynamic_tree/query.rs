@@ -2,6 +2,8 @@
 
 use std::collections::BinaryHeap;
 
+#[cfg(feature = "rayon")]
+use super::pairs::CompactTree;
 use super::{DynamicTree, TreeNode, NULL_NODE};
 use crate::broad::ray::{RayCandidate, RaySegment};
 use crate::broad::{apply_ray_control, BroadPhaseError, ProxyId, RayControl, RayHit};
@@ -35,9 +37,9 @@ pub(super) fn visit_fat_leaves(
     }
 }
 
-/// Calls `visit(first, second)` (proxy slots) once for each pair of leaves whose boxes overlap:
-/// exact boxes when `FAT` is false, fat boxes when true. Subtrees are pruned with fat boxes
-/// only (leaf boxes included), so the traversal never leaves the node array until two leaves meet.
+/// Calls `visit(first, second)` (proxy slots) once for each pair of leaves whose *fat* boxes
+/// overlap (the fat-partner lists; exact pairs from scratch go through
+/// [`CompactTree`](super::pairs::CompactTree)).
 ///
 /// Self-overlap traversal of the tree against itself (Ericson, *Real-Time Collision Detection*,
 /// §6.5.2). Tasks live on an explicit stack, a task `(n, n)` meaning "pairs inside subtree n" and
@@ -46,12 +48,8 @@ pub(super) fn visit_fat_leaves(
 /// 1. Inside `n` with children a, b: do inside a, then inside b, then between a and b.
 /// 2. Between x and y: stop if their boxes are apart; report two leaves; otherwise split the
 ///    internal one with the larger perimeter (both children, first child first).
-///
-/// The order of reports is a pure function of the tree, and [`collect_pairs_parallel`] splits
-/// the same task sequence across threads, so both give identical output.
-pub(super) fn for_each_overlapping_leaf_pair<const FAT: bool>(
+pub(super) fn for_each_fat_leaf_pair(
     nodes: &[TreeNode],
-    tight: &[Aabb],
     root: u32,
     stack: &mut Vec<(u32, u32)>,
     report: &mut impl FnMut(u32, u32),
@@ -61,16 +59,6 @@ pub(super) fn for_each_overlapping_leaf_pair<const FAT: bool>(
     }
     stack.clear();
     stack.push((root, root));
-    run_pair_tasks::<FAT>(nodes, tight, stack, report);
-}
-
-/// Runs pair tasks until the stack is empty.
-fn run_pair_tasks<const FAT: bool>(
-    nodes: &[TreeNode],
-    tight: &[Aabb],
-    stack: &mut Vec<(u32, u32)>,
-    report: &mut impl FnMut(u32, u32),
-) {
     while let Some((first, second)) = stack.pop() {
         let node_first = &nodes[first as usize];
         if first == second {
@@ -88,13 +76,7 @@ fn run_pair_tasks<const FAT: bool>(
             continue;
         }
         match (node_first.is_leaf(), node_second.is_leaf()) {
-            (true, true) => {
-                if FAT
-                    || tight[node_first.proxy as usize].overlaps(&tight[node_second.proxy as usize])
-                {
-                    report(node_first.proxy, node_second.proxy)
-                }
-            }
+            (true, true) => report(node_first.proxy, node_second.proxy),
             (true, false) => {
                 stack.push((first, node_second.child_b));
                 stack.push((first, node_second.child_a));
@@ -116,79 +98,33 @@ fn run_pair_tasks<const FAT: bool>(
     }
 }
 
-/// The sub-tasks a task expands into, in the order the serial traversal runs them.
-#[cfg(feature = "rayon")]
-fn expand_pair_task(
-    nodes: &[TreeNode],
-    tight: &[Aabb],
-    first: u32,
-    second: u32,
-) -> Vec<(u32, u32)> {
-    let node_first = &nodes[first as usize];
-    if first == second {
-        if node_first.is_leaf() {
-            return Vec::new();
-        }
-        return vec![
-            (node_first.child_a, node_first.child_a),
-            (node_first.child_b, node_first.child_b),
-            (node_first.child_a, node_first.child_b),
-        ];
-    }
-    let node_second = &nodes[second as usize];
-    let _ = tight;
-    if !node_first.fat.overlaps(&node_second.fat) || (node_first.is_leaf() && node_second.is_leaf())
-    {
-        return vec![(first, second)];
-    }
-    let split_first = !node_first.is_leaf()
-        && (node_second.is_leaf() || node_first.fat.perimeter() >= node_second.fat.perimeter());
-    if split_first {
-        vec![(node_first.child_a, second), (node_first.child_b, second)]
-    } else {
-        vec![(first, node_second.child_a), (first, node_second.child_b)]
-    }
-}
-
-/// The exact-box pairs of the subtree of `root`, found on all rayon threads, in exactly the order
-/// of the serial traversal.
-///
-/// 1. Expand the root task breadth-first (each task replaced by its sub-tasks in serial order)
-///    until there are enough tasks to share out or only leaf-level work remains.
-/// 2. Run each task's serial traversal on a worker and concatenate the results in task order.
+/// The exact-box pairs of the tree, found on all rayon threads, in exactly the order of the
+/// serial pass ([`CompactTree::for_each_pair_below`] over all nodes, highest index first): the
+/// nodes are cut into ranges, each range runs on a worker, and the results are concatenated
+/// from the highest range down.
 #[cfg(feature = "rayon")]
 pub(super) fn collect_pairs_parallel(
     nodes: &[TreeNode],
     tight: &[Aabb],
     root: u32,
+    leaf_count: usize,
 ) -> Vec<(u32, u32)> {
     use rayon::prelude::*;
-    if root == NULL_NODE {
+    let Some(compact) = CompactTree::new(nodes, tight, root, leaf_count) else {
         return Vec::new();
-    }
-    // 1. Split.
-    let wanted_tasks = 64 * rayon::current_num_threads().max(1);
-    let mut tasks = vec![(root, root)];
-    for _ in 0..32 {
-        if tasks.len() >= wanted_tasks {
-            break;
-        }
-        let expanded: Vec<(u32, u32)> = tasks
-            .iter()
-            .flat_map(|&(first, second)| expand_pair_task(nodes, tight, first, second))
-            .collect();
-        if expanded.len() == tasks.len() {
-            break;
-        }
-        tasks = expanded;
-    }
-    // 2. Run.
-    let chunks: Vec<Vec<(u32, u32)>> = tasks
-        .par_iter()
-        .map(|&task| {
-            let mut stack = vec![task];
+    };
+    let node_count = compact.node_count();
+    let chunk_size = node_count
+        .div_ceil(64 * rayon::current_num_threads().max(1))
+        .max(256);
+    let chunks: Vec<Vec<(u32, u32)>> = (0..node_count.div_ceil(chunk_size))
+        .into_par_iter()
+        .map(|chunk| {
+            let end = node_count - chunk * chunk_size;
+            let start = end.saturating_sub(chunk_size);
+            let mut stack = Vec::new();
             let mut found = Vec::new();
-            run_pair_tasks::<false>(nodes, tight, &mut stack, &mut |first, second| {
+            compact.for_each_pair_below(start..end, &mut stack, &mut |first, second| {
                 found.push((first, second))
             });
             found
@@ -287,11 +223,16 @@ impl DynamicTree {
     /// order of [`for_each_pair`](crate::broad::BroadPhase::for_each_pair).
     #[cfg(feature = "rayon")]
     pub fn par_find_pairs(&self) -> Vec<crate::broad::Pair> {
-        collect_pairs_parallel(&self.nodes, &self.proxies.tight, self.root)
-            .into_iter()
-            .map(|(first, second)| {
-                crate::broad::Pair::new(self.proxies.id_of(first), self.proxies.id_of(second))
-            })
-            .collect()
+        collect_pairs_parallel(
+            &self.nodes,
+            &self.proxies.tight,
+            self.root,
+            self.proxies.len(),
+        )
+        .into_iter()
+        .map(|(first, second)| {
+            crate::broad::Pair::new(self.proxies.id_of(first), self.proxies.id_of(second))
+        })
+        .collect()
     }
 }
