@@ -478,26 +478,25 @@ impl GapFunction for LinearGap<'_> {
 /// Most support points [`linear_ray_cast`] computes before it hands over to [`march`].
 const MAX_RAY_CAST_SUPPORTS: usize = 4 * MAX_GJK_ITERATIONS;
 
-/// The first time the cores of a [`LinearGap`] pair come within `radii + target` of each
-/// other, given that at `t = 0` they are farther than that plus the tolerance (`first`): GJK
-/// ray casting, one simplex carried over the whole sweep.
+/// [`time_of_impact`] for a [`LinearGap`] pair by GJK ray casting: one simplex carried over
+/// the whole sweep.
 ///
-/// B's motion relative to A moves the Minkowski difference `D = B − A` rigidly along
-/// `local_motion`, so the question is when the origin first comes within `aim` of the moving
-/// `D`. GJK refines a simplex of `D` at the current time; each support point `w` along the axis
-/// `n` from the origin towards `D` gives a plane that all of `D` lies beyond (`n · x ≥ n · w`).
-/// While that plane is farther than `aim`, no contact can happen before the plane has closed
-/// the difference, so time jumps there. Van den Bergen, "Ray casting against general convex
-/// objects with application to continuous collision detection" (2004), with the inflated
-/// target of Catto's shape cast:
+/// B's motion relative to A moves the Minkowski difference `D = B − A` of the cores rigidly
+/// along `local_motion`, so the question is when the origin first comes within
+/// `aim = radii + target` of the moving `D`. GJK refines a simplex of `D` at the current time;
+/// each support point `w` along the axis `n` from the origin towards `D` gives a plane that all
+/// of `D` lies beyond (`n · x ≥ n · w`). While that plane is farther than the aim, no contact
+/// can happen before the plane has closed the difference, so time jumps there. Van den Bergen,
+/// "Ray casting against general convex objects with application to continuous collision
+/// detection" (2004), with the inflated target of Catto's shape cast:
 ///
 /// ```text
-/// t ← 0; simplex ← the one GJK left at t = 0
+/// t ← 0; simplex ← {one support point}
 /// loop:
 ///     reduce the simplex to the part nearest the origin; v ← its nearest point
 ///     |v| ≤ aim + tolerance (or the origin is inside) → hit at t, normal n
 ///     n ← unit axis from the origin towards v; w ← support point of D(t) along −n
-///     if n · w > aim:                               (a separating plane beyond the aim)
+///     if n · w > aim (at t = 0: > aim + tolerance):   (a plane beyond the aim separates)
 ///         closing ← −n · motion; closing ≤ 0 → miss
 ///         t ← t + (n · w − aim) / closing; t > 1 → miss
 ///         move the simplex and w to D(t)
@@ -506,13 +505,11 @@ const MAX_RAY_CAST_SUPPORTS: usize = 4 * MAX_GJK_ITERATIONS;
 ///
 /// Each jump is a conservative-advancement step along a plane that really separates, so the
 /// result is never past the first contact, and `max_iterations` caps the jumps as it caps the
-/// steps of [`march`]. When the simplex stops making progress without a jump (rounding), the
-/// rest is left to [`march`] from the time reached.
-fn linear_ray_cast(
-    gaps: &mut LinearGap,
-    first: Probe,
-    opts: &CastOptions,
-) -> Option<(f32, Probe, bool)> {
+/// steps of [`march`]. At `t = 0` time only moves once the gap is known to exceed
+/// `target + tolerance`; a start within that band (or any doubt there) goes to
+/// [`time_of_impact`], whose rules for it are the documented ones. When the simplex stops making
+/// progress later (rounding), [`march`] finishes from the time reached.
+fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Probe, bool)> {
     let (proxy_a, proxy_b) = (gaps.proxy_a, gaps.proxy_b);
     let (radius_a, radius_b) = (proxy_a.radius(), proxy_b.radius());
     let aim = radius_a + radius_b + opts.target_separation;
@@ -521,7 +518,7 @@ fn linear_ray_cast(
     let max_jumps = opts.max_iterations.max(1);
     let mut jumps = 0u32;
     let mut t = 0.0f32;
-    let mut normal = first.normal;
+    let mut normal = Vec2::ZERO;
     let mut b_in_a = gaps.b_in_a(0.0);
     let mut simplex = Simplex::from_cache(&gaps.cache, proxy_a, proxy_b, &b_in_a);
     let hit_at = |simplex: &Simplex, normal: Vec2| {
@@ -534,9 +531,12 @@ fn linear_ray_cast(
     };
     for _ in 0..MAX_RAY_CAST_SUPPORTS {
         // 1. The part of the simplex nearest the origin; a triangle means the cores overlap
-        //    (only by rounding, since every jump stops short of the aim).
+        //    (after a jump only by rounding, since every jump stops short of the aim).
         simplex.solve();
         if simplex.count == 3 || simplex.closest_point().length_squared() <= stop * stop {
+            if jumps == 0 {
+                return time_of_impact(gaps, opts);
+            }
             return Some((t, hit_at(&simplex, normal), true));
         }
         // 2. The axis from the origin towards the simplex and the support point of D along −axis.
@@ -550,7 +550,7 @@ fn linear_ray_cast(
         let index_b = proxy_b.support_index(b_in_a.rotate_inv(towards_origin));
         let mut vertex = SimplexVertex::new(proxy_a, index_a, proxy_b, index_b, &b_in_a);
         let plane = axis.dot(vertex.difference);
-        if plane > aim {
+        if plane > if jumps == 0 { stop } else { aim } {
             // 3. D lies beyond a plane farther than the aim: jump to where the plane reaches it.
             let closing = -axis.dot(motion);
             if closing <= 0.0 {
@@ -560,14 +560,16 @@ fn linear_ray_cast(
                 return Some((t, hit_at(&simplex, normal), false));
             }
             jumps += 1;
-            t += (plane - aim) / closing;
+            let step = (plane - aim) / closing;
+            t += step;
             if t > 1.0 {
                 return None;
             }
             normal = axis;
             b_in_a = gaps.b_in_a(t);
-            simplex.replace_b(proxy_a, proxy_b, &b_in_a);
-            vertex = SimplexVertex::new(proxy_a, index_a, proxy_b, index_b, &b_in_a);
+            let offset = motion * step;
+            simplex.translate_b(offset);
+            vertex.translate_b(offset);
         } else if simplex.contains_indices(index_a, index_b) {
             // 4. No better support point and no jump: the simplex is as good as rounding allows.
             break;
@@ -576,6 +578,9 @@ fn linear_ray_cast(
         if !simplex.contains_indices(index_a, index_b) {
             simplex.push(vertex);
         }
+    }
+    if jumps == 0 {
+        return time_of_impact(gaps, opts);
     }
     simplex.write_cache(&mut gaps.cache);
     let probe = gaps.probe(t, Some(normal));
@@ -606,12 +611,7 @@ fn linear_advancement(
         tolerance: opts.tolerance,
         cache: SimplexCache::default(),
     };
-    let first = gaps.probe(0.0, None);
-    let (t, probe, converged) = if first.gap <= opts.target_separation + opts.tolerance {
-        contact_at_start(&mut gaps, first, opts)?
-    } else {
-        linear_ray_cast(&mut gaps, first, opts)?
-    };
+    let (t, probe, converged) = linear_ray_cast(&mut gaps, opts)?;
     // A's placement at time t: its start rotation, translated.
     let xf_a = Transform {
         p: start_a.p + sweep_a.translation() * t,

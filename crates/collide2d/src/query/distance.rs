@@ -284,6 +284,13 @@ impl SimplexVertex {
             index_b,
         }
     }
+
+    /// The same vertex with B's point moved by `offset` (A's frame).
+    #[inline]
+    pub(crate) fn translate_b(&mut self, offset: Vec2) {
+        self.point_b += offset;
+        self.difference += offset;
+    }
 }
 
 /// A point, segment or triangle of the Minkowski difference, with barycentric weights.
@@ -518,15 +525,10 @@ impl Simplex {
         self.count += 1;
     }
 
-    /// The same support indices with B placed by `b_in_a` instead (B has moved).
-    pub(crate) fn replace_b(
-        &mut self,
-        proxy_a: &ConvexProxy,
-        proxy_b: &ConvexProxy,
-        b_in_a: &Transform,
-    ) {
+    /// The same vertices with B moved by `offset` (A's frame).
+    pub(crate) fn translate_b(&mut self, offset: Vec2) {
         for vertex in &mut self.vertices[..self.count] {
-            *vertex = SimplexVertex::new(proxy_a, vertex.index_a, proxy_b, vertex.index_b, b_in_a);
+            vertex.translate_b(offset);
         }
     }
 }
