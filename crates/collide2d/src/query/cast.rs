@@ -57,9 +57,11 @@ pub struct CastHit {
 /// within `opts.target_separation` of each other, with the point and normal there.
 ///
 /// Works for every pair, compounds included, with translation and rotation. The algorithm is
-/// conservative advancement: each step moves time forward by the current gap divided by an
-/// upper bound on how fast the gap can close, so a contact is never stepped over — fast, thin
-/// and spinning shapes do not tunnel. Circle pairs and circle–segment pairs without rotation use
+/// conservative advancement: each step moves time forward by a lower bound on the gap divided
+/// by an upper bound on how fast it can close, so a contact is never stepped over — fast, thin
+/// and spinning shapes do not tunnel. Convex pairs that only translate run it as a GJK ray cast
+/// (one simplex for the whole sweep, each step along a separating plane); rotating pairs measure
+/// the gap with GJK at every step. Circle pairs and circle–segment pairs without rotation use
 /// exact closed forms. Non-finite sweeps give `None`.
 ///
 /// ```
@@ -491,7 +493,7 @@ const MAX_RAY_CAST_SUPPORTS: usize = 4 * MAX_GJK_ITERATIONS;
 /// detection" (2004), with the inflated target of Catto's shape cast:
 ///
 /// ```text
-/// t ← 0; simplex ← {one support point}
+/// t ← 0; simplex ← {the support point of D along the motion}
 /// loop:
 ///     reduce the simplex to the part nearest the origin; v ← its nearest point
 ///     |v| ≤ aim + tolerance (or the origin is inside) → hit at t, normal n
@@ -520,7 +522,15 @@ fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Pro
     let mut t = 0.0f32;
     let mut normal = Vec2::ZERO;
     let mut b_in_a = gaps.b_in_a(0.0);
-    let mut simplex = Simplex::from_cache(&gaps.cache, proxy_a, proxy_b, &b_in_a);
+    // Start from the part of D leading along the motion: the first to reach the origin when
+    // the motion is head-on.
+    let mut simplex = Simplex::from_vertex(SimplexVertex::new(
+        proxy_a,
+        proxy_a.support_index(-motion),
+        proxy_b,
+        proxy_b.support_index(b_in_a.rotate_inv(motion)),
+        &b_in_a,
+    ));
     let hit_at = |simplex: &Simplex, normal: Vec2| {
         let (point_a, point_b) = simplex.witness_points();
         Probe {
@@ -542,7 +552,7 @@ fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Pro
         // 2. The axis from the origin towards the simplex and the support point of D along −axis.
         let towards_origin = simplex.search_direction();
         let length = towards_origin.length();
-        if !(length > 0.0) {
+        if length.is_nan() || length <= 0.0 {
             break;
         }
         let axis = towards_origin / -length;

@@ -517,6 +517,14 @@ impl Simplex {
             .any(|v| v.index_a == index_a && v.index_b == index_b)
     }
 
+    /// The simplex of one vertex.
+    pub(crate) fn from_vertex(vertex: SimplexVertex) -> Simplex {
+        Simplex {
+            vertices: [vertex; 3],
+            count: 1,
+        }
+    }
+
     /// Adds a vertex to a point or a segment (after [`solve`](Self::solve), which leaves at
     /// most two).
     pub(crate) fn push(&mut self, vertex: SimplexVertex) {

@@ -153,7 +153,11 @@ impl Shape {
     pub fn ray_cast_with(&self, xf: &Transform, ray: &Ray, inside: RayInside) -> Option<RayHit> {
         // Finite origin and direction, non-zero direction, max distance ≥ 0 (not NaN).
         let numbers = Vec4::new(ray.origin.x, ray.origin.y, ray.direction.x, ray.direction.y);
-        if !numbers.is_finite() || ray.direction == Vec2::ZERO || !(ray.max_distance >= 0.0) {
+        if !numbers.is_finite()
+            || ray.direction == Vec2::ZERO
+            || ray.max_distance.is_nan()
+            || ray.max_distance < 0.0
+        {
             return None;
         }
         if let Shape::Polygon(polygon) = self {
