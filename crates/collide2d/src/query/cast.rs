@@ -1,6 +1,8 @@
 //! Shape casts: the first time two moving shapes touch (time of impact).
 
-use super::distance::{distance_with_cache, gjk_distance};
+use super::distance::{
+    distance_with_cache, gjk_distance, Simplex, SimplexVertex, MAX_GJK_ITERATIONS,
+};
 use super::manifold::FACE_TOLERANCE;
 use super::support::ConvexProxy;
 use super::sweep::{sweep_circle_segment, sweep_circles, Sweep};
@@ -55,9 +57,11 @@ pub struct CastHit {
 /// within `opts.target_separation` of each other, with the point and normal there.
 ///
 /// Works for every pair, compounds included, with translation and rotation. The algorithm is
-/// conservative advancement: each step moves time forward by the current gap divided by an
-/// upper bound on how fast the gap can close, so a contact is never stepped over — fast, thin
-/// and spinning shapes do not tunnel. Circle pairs and circle–segment pairs without rotation use
+/// conservative advancement: each step moves time forward by a lower bound on the gap divided
+/// by an upper bound on how fast it can close, so a contact is never stepped over — fast, thin
+/// and spinning shapes do not tunnel. Convex pairs that only translate run it as a GJK ray cast
+/// (one simplex for the whole sweep, each step along a separating plane); rotating pairs measure
+/// the gap with GJK at every step. Circle pairs and circle–segment pairs without rotation use
 /// exact closed forms. Non-finite sweeps give `None`.
 ///
 /// ```
@@ -248,7 +252,16 @@ fn cast_analytic(
     sweep_b: &Sweep,
     opts: &CastOptions,
 ) -> Option<Option<CastHit>> {
-    if sweep_a.rotation() != 0.0 || sweep_b.rotation() != 0.0 || opts.separating_overlap_hits {
+    let closed_form = matches!(
+        (a, b),
+        (Shape::Circle(_), Shape::Circle(_) | Shape::Segment(_))
+            | (Shape::Segment(_), Shape::Circle(_))
+    );
+    if !closed_form
+        || sweep_a.rotation() != 0.0
+        || sweep_b.rotation() != 0.0
+        || opts.separating_overlap_hits
+    {
         return None;
     }
     let (start_a, end_a) = (sweep_a.transform_at(0.0), sweep_a.transform_at(1.0));
@@ -368,34 +381,44 @@ fn march(
 ///    between two tiles, is not a hit.
 /// 3. Otherwise march to the first time the gap is within tolerance of the target.
 fn time_of_impact(gaps: &mut impl GapFunction, opts: &CastOptions) -> Option<(f32, Probe, bool)> {
-    let target = opts.target_separation;
-    let tolerance = opts.tolerance;
     let first = gaps.probe(0.0, None);
-    if first.gap <= target + tolerance {
-        if opts.separating_overlap_hits {
-            return Some((0.0, first, true));
-        }
-        if first.gap < target - tolerance {
-            return (gaps.closing_bound(first.normal) > tolerance).then_some((0.0, first, true));
-        }
-        let closes = march(
-            gaps,
-            0.0,
-            first,
-            first.gap - 2.0 * tolerance,
-            first.gap - tolerance,
-            opts.max_iterations,
-        );
-        return closes.map(|_| (0.0, first, true));
+    if first.gap <= opts.target_separation + opts.tolerance {
+        return contact_at_start(gaps, first, opts);
     }
     march(
         gaps,
         0.0,
         first,
-        target,
-        target + tolerance,
+        opts.target_separation,
+        opts.target_separation + opts.tolerance,
         opts.max_iterations,
     )
+}
+
+/// Step 2 of [`time_of_impact`]: the answer when the gap at `t = 0` (`first`) is already within
+/// `target + tolerance`.
+fn contact_at_start(
+    gaps: &mut impl GapFunction,
+    first: Probe,
+    opts: &CastOptions,
+) -> Option<(f32, Probe, bool)> {
+    let target = opts.target_separation;
+    let tolerance = opts.tolerance;
+    if opts.separating_overlap_hits {
+        return Some((0.0, first, true));
+    }
+    if first.gap < target - tolerance {
+        return (gaps.closing_bound(first.normal) > tolerance).then_some((0.0, first, true));
+    }
+    let closes = march(
+        gaps,
+        0.0,
+        first,
+        first.gap - 2.0 * tolerance,
+        first.gap - tolerance,
+        opts.max_iterations,
+    );
+    closes.map(|_| (0.0, first, true))
 }
 
 /// Two convex shapes that only translate, measured in A's starting frame: B's placement
@@ -411,12 +434,20 @@ struct LinearGap<'a> {
     cache: SimplexCache,
 }
 
-impl GapFunction for LinearGap<'_> {
-    fn probe(&mut self, t: f32, previous_normal: Option<Vec2>) -> Probe {
-        let b_in_a = Transform {
+impl LinearGap<'_> {
+    /// B's placement in A's starting frame at time `t`.
+    #[inline]
+    fn b_in_a(&self, t: f32) -> Transform {
+        Transform {
             p: self.b_in_a_start.p + self.local_motion * t,
             q: self.b_in_a_start.q,
-        };
+        }
+    }
+}
+
+impl GapFunction for LinearGap<'_> {
+    fn probe(&mut self, t: f32, previous_normal: Option<Vec2>) -> Probe {
+        let b_in_a = self.b_in_a(t);
         let cores = gjk_distance(self.proxy_a, self.proxy_b, &b_in_a, &mut self.cache);
         let (radius_a, radius_b) = (self.proxy_a.radius(), self.proxy_b.radius());
         // A normal from cores closer than a fraction of the tolerance is rounding noise; the
@@ -446,6 +477,133 @@ impl GapFunction for LinearGap<'_> {
     }
 }
 
+/// Most support points [`linear_ray_cast`] computes before it hands over to [`march`].
+const MAX_RAY_CAST_SUPPORTS: usize = 4 * MAX_GJK_ITERATIONS;
+
+/// [`time_of_impact`] for a [`LinearGap`] pair by GJK ray casting: one simplex carried over
+/// the whole sweep.
+///
+/// B's motion relative to A moves the Minkowski difference `D = B − A` of the cores rigidly
+/// along `local_motion`, so the question is when the origin first comes within
+/// `aim = radii + target` of the moving `D`. GJK refines a simplex of `D` at the current time;
+/// each support point `w` along the axis `n` from the origin towards `D` gives a plane that all
+/// of `D` lies beyond (`n · x ≥ n · w`). While that plane is farther than the aim, no contact
+/// can happen before the plane has closed the difference, so time jumps there. Van den Bergen,
+/// "Ray casting against general convex objects with application to continuous collision
+/// detection" (2004), with the inflated target of Catto's shape cast:
+///
+/// ```text
+/// t ← 0; simplex ← {the support point of D along the motion}
+/// loop:
+///     reduce the simplex to the part nearest the origin; v ← its nearest point
+///     |v| ≤ aim + tolerance (or the origin is inside) → hit at t, normal n
+///     n ← unit axis from the origin towards v; w ← support point of D(t) along −n
+///     if n · w > aim (at t = 0: > aim + tolerance):   (a plane beyond the aim separates)
+///         closing ← −n · motion; closing ≤ 0 → miss
+///         t ← t + (n · w − aim) / closing; t > 1 → miss
+///         move the simplex and w to D(t)
+///     add w to the simplex unless it is there already
+/// ```
+///
+/// Each jump is a conservative-advancement step along a plane that really separates, so the
+/// result is never past the first contact, and `max_iterations` caps the jumps as it caps the
+/// steps of [`march`]. At `t = 0` time only moves once the gap is known to exceed
+/// `target + tolerance`; a start within that band (or any doubt there) goes to
+/// [`time_of_impact`], whose rules for it are the documented ones. When the simplex stops making
+/// progress later (rounding), [`march`] finishes from the time reached.
+fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Probe, bool)> {
+    let (proxy_a, proxy_b) = (gaps.proxy_a, gaps.proxy_b);
+    let (radius_a, radius_b) = (proxy_a.radius(), proxy_b.radius());
+    let aim = radius_a + radius_b + opts.target_separation;
+    let stop = aim + opts.tolerance;
+    let motion = gaps.local_motion;
+    let max_jumps = opts.max_iterations.max(1);
+    let mut jumps = 0u32;
+    let mut t = 0.0f32;
+    let mut normal = Vec2::ZERO;
+    let mut b_in_a = gaps.b_in_a(0.0);
+    // Start from the part of D leading along the motion: the first to reach the origin when
+    // the motion is head-on.
+    let mut simplex = Simplex::from_vertex(SimplexVertex::new(
+        proxy_a,
+        proxy_a.support_index(-motion),
+        proxy_b,
+        proxy_b.support_index(b_in_a.rotate_inv(motion)),
+        &b_in_a,
+    ));
+    let hit_at = |simplex: &Simplex, normal: Vec2| {
+        let (point_a, point_b) = simplex.witness_points();
+        Probe {
+            gap: ((point_b - point_a).length() - radius_a - radius_b).max(0.0),
+            normal,
+            point: 0.5 * (point_a + point_b) + normal * (0.5 * (radius_a - radius_b)),
+        }
+    };
+    for _ in 0..MAX_RAY_CAST_SUPPORTS {
+        // 1. The part of the simplex nearest the origin; a triangle means the cores overlap
+        //    (after a jump only by rounding, since every jump stops short of the aim).
+        simplex.solve();
+        if simplex.count == 3 || simplex.closest_point().length_squared() <= stop * stop {
+            if jumps == 0 {
+                return time_of_impact(gaps, opts);
+            }
+            return Some((t, hit_at(&simplex, normal), true));
+        }
+        // 2. The axis from the origin towards the simplex and the support point of D along −axis.
+        let towards_origin = simplex.search_direction();
+        let length = towards_origin.length();
+        if length.is_nan() || length <= 0.0 {
+            break;
+        }
+        let axis = towards_origin / -length;
+        let index_a = proxy_a.support_index(-towards_origin);
+        let index_b = proxy_b.support_index(b_in_a.rotate_inv(towards_origin));
+        let mut vertex = SimplexVertex::new(proxy_a, index_a, proxy_b, index_b, &b_in_a);
+        let plane = axis.dot(vertex.difference);
+        if plane > if jumps == 0 { stop } else { aim } {
+            // 3. D lies beyond a plane farther than the aim: jump to where the plane reaches it.
+            let closing = -axis.dot(motion);
+            if closing <= 0.0 {
+                return None;
+            }
+            if jumps == max_jumps {
+                return Some((t, hit_at(&simplex, normal), false));
+            }
+            jumps += 1;
+            let step = (plane - aim) / closing;
+            t += step;
+            if t > 1.0 {
+                return None;
+            }
+            normal = axis;
+            b_in_a = gaps.b_in_a(t);
+            let offset = motion * step;
+            simplex.translate_b(offset);
+            vertex.translate_b(offset);
+        } else if simplex.contains_indices(index_a, index_b) {
+            // 4. No better support point and no jump: the simplex is as good as rounding allows.
+            break;
+        }
+        // 5. Grow the simplex (a repeated support point after a jump is already in it).
+        if !simplex.contains_indices(index_a, index_b) {
+            simplex.push(vertex);
+        }
+    }
+    if jumps == 0 {
+        return time_of_impact(gaps, opts);
+    }
+    simplex.write_cache(&mut gaps.cache);
+    let probe = gaps.probe(t, Some(normal));
+    march(
+        gaps,
+        t,
+        probe,
+        opts.target_separation,
+        opts.target_separation + opts.tolerance,
+        max_jumps - jumps,
+    )
+}
+
 /// Time of impact for two convex shapes that only translate (see [`LinearGap`]).
 fn linear_advancement(
     proxy_a: &ConvexProxy,
@@ -463,7 +621,7 @@ fn linear_advancement(
         tolerance: opts.tolerance,
         cache: SimplexCache::default(),
     };
-    let (t, probe, converged) = time_of_impact(&mut gaps, opts)?;
+    let (t, probe, converged) = linear_ray_cast(&mut gaps, opts)?;
     // A's placement at time t: its start rotation, translated.
     let xf_a = Transform {
         p: start_a.p + sweep_a.translation() * t,

@@ -249,23 +249,24 @@ fn aabb_gap(first: &Aabb, second: &Aabb) -> f32 {
 
 /// One vertex of the GJK simplex: a point of the Minkowski difference `B − A` and where it came from.
 #[derive(Clone, Copy, Debug, Default)]
-struct SimplexVertex {
+pub(crate) struct SimplexVertex {
     /// Support point of A's core (A's frame).
     point_a: Vec2,
     /// Support point of B's core (A's frame).
     point_b: Vec2,
     /// `point_b − point_a`.
-    difference: Vec2,
+    pub(crate) difference: Vec2,
     /// Barycentric weight of this vertex in the closest point.
     weight: f32,
     /// Index of `point_a` among A's core points.
-    index_a: usize,
+    pub(crate) index_a: usize,
     /// Index of `point_b` among B's core points.
-    index_b: usize,
+    pub(crate) index_b: usize,
 }
 
 impl SimplexVertex {
-    fn new(
+    /// The difference of A's core point `index_a` and B's core point `index_b` placed by `b_in_a`.
+    pub(crate) fn new(
         proxy_a: &ConvexProxy,
         index_a: usize,
         proxy_b: &ConvexProxy,
@@ -283,18 +284,26 @@ impl SimplexVertex {
             index_b,
         }
     }
+
+    /// The same vertex with B's point moved by `offset` (A's frame).
+    #[inline]
+    pub(crate) fn translate_b(&mut self, offset: Vec2) {
+        self.point_b += offset;
+        self.difference += offset;
+    }
 }
 
 /// A point, segment or triangle of the Minkowski difference, with barycentric weights.
 #[derive(Clone, Copy, Debug)]
-struct Simplex {
+pub(crate) struct Simplex {
     vertices: [SimplexVertex; 3],
-    count: usize,
+    /// How many vertices are in use (1 to 3).
+    pub(crate) count: usize,
 }
 
 impl Simplex {
     /// The cached simplex when its indices are valid for these proxies, else the first points.
-    fn from_cache(
+    pub(crate) fn from_cache(
         cache: &SimplexCache,
         proxy_a: &ConvexProxy,
         proxy_b: &ConvexProxy,
@@ -328,7 +337,7 @@ impl Simplex {
         simplex
     }
 
-    fn write_cache(&self, cache: &mut SimplexCache) {
+    pub(crate) fn write_cache(&self, cache: &mut SimplexCache) {
         cache.count = self.count as u8;
         for (i, vertex) in self.vertices[..self.count].iter().enumerate() {
             // Core point counts are at most MAX_POLYGON_VERTICES (64), so indices fit a byte.
@@ -339,7 +348,7 @@ impl Simplex {
 
     /// Reduces the simplex to the smallest sub-simplex whose span holds the point closest to the
     /// origin, and sets the barycentric weights of that point.
-    fn solve(&mut self) {
+    pub(crate) fn solve(&mut self) {
         match self.count {
             2 => self.solve_segment(),
             3 => self.solve_triangle(),
@@ -461,7 +470,7 @@ impl Simplex {
     }
 
     /// The point of the simplex closest to the origin (after [`solve`](Self::solve)).
-    fn closest_point(&self) -> Vec2 {
+    pub(crate) fn closest_point(&self) -> Vec2 {
         match self.count {
             1 => self.vertices[0].difference,
             2 => {
@@ -476,7 +485,7 @@ impl Simplex {
     ///
     /// For an edge this is the edge's perpendicular on the origin's side, which rounding cannot
     /// tilt the way it tilts the closest point.
-    fn search_direction(&self) -> Vec2 {
+    pub(crate) fn search_direction(&self) -> Vec2 {
         match self.count {
             1 => -self.vertices[0].difference,
             _ => {
@@ -492,7 +501,7 @@ impl Simplex {
     }
 
     /// The closest points on A and on B that the weights describe.
-    fn witness_points(&self) -> (Vec2, Vec2) {
+    pub(crate) fn witness_points(&self) -> (Vec2, Vec2) {
         let used = &self.vertices[..self.count];
         let point_a = used.iter().map(|v| v.weight * v.point_a).sum::<Vec2>();
         if self.count == 3 {
@@ -502,10 +511,33 @@ impl Simplex {
         (point_a, point_b)
     }
 
-    fn contains_indices(&self, index_a: usize, index_b: usize) -> bool {
+    pub(crate) fn contains_indices(&self, index_a: usize, index_b: usize) -> bool {
         self.vertices[..self.count]
             .iter()
             .any(|v| v.index_a == index_a && v.index_b == index_b)
+    }
+
+    /// The simplex of one vertex.
+    pub(crate) fn from_vertex(vertex: SimplexVertex) -> Simplex {
+        Simplex {
+            vertices: [vertex; 3],
+            count: 1,
+        }
+    }
+
+    /// Adds a vertex to a point or a segment (after [`solve`](Self::solve), which leaves at
+    /// most two).
+    pub(crate) fn push(&mut self, vertex: SimplexVertex) {
+        debug_assert!(self.count < 3);
+        self.vertices[self.count] = vertex;
+        self.count += 1;
+    }
+
+    /// The same vertices with B moved by `offset` (A's frame).
+    pub(crate) fn translate_b(&mut self, offset: Vec2) {
+        for vertex in &mut self.vertices[..self.count] {
+            vertex.translate_b(offset);
+        }
     }
 }
 

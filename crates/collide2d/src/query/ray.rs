@@ -4,8 +4,11 @@
 //! normal `-direction`; [`RayInside::ReportExit`] asks for the point where it leaves instead.
 //! Segments have no inside: a ray starting on one hits it at 0.
 
-use crate::math::{left_perp, Transform, Vec2};
-use crate::shape::{Aabb, Capsule, Chain, Circle, Compound, Polygon, Segment, Shape};
+use crate::math::{left_perp, Lanes, Transform, Vec2};
+use crate::shape::{
+    Aabb, Capsule, Chain, Circle, Compound, PaddedOutline, Polygon, Segment, Shape,
+};
+use glam::Vec4;
 
 /// A half-line from `origin` along unit `direction`, up to `max_distance`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -148,11 +151,19 @@ impl Shape {
 
     /// [`Shape::ray_cast`] with a choice of what a ray starting inside reports.
     pub fn ray_cast_with(&self, xf: &Transform, ray: &Ray, inside: RayInside) -> Option<RayHit> {
-        if !ray.origin.is_finite() || !ray.direction.is_finite() || ray.max_distance.is_nan() {
+        // Finite origin and direction, non-zero direction, max distance ≥ 0 (not NaN).
+        let numbers = Vec4::new(ray.origin.x, ray.origin.y, ray.direction.x, ray.direction.y);
+        if !numbers.is_finite()
+            || ray.direction == Vec2::ZERO
+            || ray.max_distance.is_nan()
+            || ray.max_distance < 0.0
+        {
             return None;
         }
-        if ray.direction == Vec2::ZERO || ray.max_distance < 0.0 {
-            return None;
+        if let Shape::Polygon(polygon) = self {
+            if let (Some(outline), 0.0) = (polygon.padded_outline(), polygon.radius()) {
+                return ray_cast_small_polygon(outline, xf, ray, inside);
+            }
         }
         let local = ray.to_local(xf);
         let hit = match self {
@@ -382,6 +393,185 @@ fn ray_cast_polygon(polygon: &Polygon, ray: &Ray, inside: RayInside) -> Option<L
         Some(_) => None,
         None => inside_hit(ray, inside, upper, |_| polygon.normals()[exit_edge]),
     }
+}
+
+/// Cyrus–Beck on a sharp polygon of at most 8 vertices stored in padded lanes, from the world
+/// ray to the world hit: the same clipping as [`ray_cast_polygon`]'s loop, written lane by lane
+/// so that it compiles to a few SIMD instructions with no branch per edge.
+///
+/// ```text
+/// origin, direction ← the ray in the polygon's frame
+/// for each edge i (8 lanes; padding repeats edge 0, which changes no minimum or maximum):
+///     numerator_i   = n_i · (v_i − origin)      (how far the origin is inside edge i)
+///     denominator_i = n_i · direction           (< 0: the ray enters across edge i; > 0: leaves)
+///     t_i = numerator_i / denominator_i
+/// entry = max(0, t_i over entering edges), with the first edge reaching it above 0
+/// exit  = min(t_i over leaving edges; −∞ for an edge the ray runs parallel to, outside it)
+/// miss when exit < entry; no entering edge above 0 means the ray starts inside
+/// ```
+///
+/// The eight divisions run as two four-lane divisions, independent of each other, so they do
+/// not lengthen the dependency chain the way one division per edge in a loop does.
+#[inline(always)]
+fn ray_cast_small_polygon(
+    outline: &PaddedOutline<2>,
+    xf: &Transform,
+    ray: &Ray,
+    inside: RayInside,
+) -> Option<RayHit> {
+    let [entering, entering_edge, leaving, leaving_edge] = clip_ray(
+        outline,
+        xf.apply_inv(ray.origin),
+        xf.rotate_inv(ray.direction),
+    );
+    let pick_later = |a: (f32, f32), b: (f32, f32)| if b.0 > a.0 { b } else { a };
+    let pick_earlier = |a: (f32, f32), b: (f32, f32)| if b.0 < a.0 { b } else { a };
+    let (entry, entry_edge) = reduce_lanes(entering, entering_edge, pick_later);
+    let (earliest_exit, exit_edge) = reduce_lanes(leaving, leaving_edge, pick_earlier);
+    let latest_entry = if entry > 0.0 { entry } else { 0.0 };
+    if earliest_exit < latest_entry {
+        return None;
+    }
+    let (distance, edge) = if latest_entry > 0.0 {
+        if latest_entry > ray.max_distance {
+            return None;
+        }
+        (latest_entry, entry_edge)
+    } else {
+        match inside {
+            RayInside::HitAtStart => {
+                return Some(RayHit {
+                    distance: 0.0,
+                    point: ray.origin,
+                    normal: -ray.direction.normalize_or_zero(),
+                    child: 0,
+                })
+            }
+            RayInside::ReportExit if earliest_exit <= ray.max_distance => {
+                (earliest_exit.max(0.0), exit_edge)
+            }
+            RayInside::ReportExit => return None,
+        }
+    };
+    let local_normal = outline.normal(edge.to_bits() as usize & 7);
+    Some(RayHit {
+        distance,
+        point: ray.at(distance),
+        normal: xf.rotate(local_normal),
+        child: 0,
+    })
+}
+
+/// Cyrus–Beck clipping of the line `origin + t direction` (polygon frame) by every edge line,
+/// folded to four lanes: `[entering, entering_edge, leaving, leaving_edge]`, where lane `k`
+/// holds the later entering bound of edges `k` and `k + 4` (−∞ for none) and that edge's index,
+/// and the earlier leaving bound (+∞ for none, −∞ for a parallel edge outside) and its index.
+///
+/// Kept out of line on purpose, like the separating-axis kernel: on its own it compiles to
+/// straight SIMD arithmetic, while inlined next to scalar code (or given lane shuffles) LLVM's
+/// SLP vectoriser falls back to scalar code and branches.
+#[inline(never)]
+fn clip_ray(outline: &PaddedOutline<2>, origin: Vec2, direction: Vec2) -> [Lanes; 4] {
+    let (origin_x, origin_y) = (Lanes::splat(origin.x), Lanes::splat(origin.y));
+    let (direction_x, direction_y) = (Lanes::splat(direction.x), Lanes::splat(direction.y));
+    let mut entering = [Lanes::splat(0.0); 2];
+    let mut leaving = [Lanes::splat(0.0); 2];
+    for chunk in 0..2 {
+        let (normal_x, normal_y) = (outline.normal_x[chunk], outline.normal_y[chunk]);
+        let numerator = normal_x * (outline.vertex_x[chunk] - origin_x)
+            + normal_y * (outline.vertex_y[chunk] - origin_y);
+        let denominator = normal_x * direction_x + normal_y * direction_y;
+        let t = lane_quotient(numerator, denominator);
+        entering[chunk] = lane_entering(denominator, t);
+        leaving[chunk] = lane_leaving(numerator, denominator, t);
+    }
+    // Edge indices travel as the bit patterns of (tiny, subnormal) floats: the selects only
+    // move bits, and `to_bits` reads them back without a float-to-integer conversion.
+    let tag = |edge: u32| f32::from_bits(edge);
+    let low_edges = Lanes([tag(0), tag(1), tag(2), tag(3)]);
+    let high_edges = Lanes([tag(4), tag(5), tag(6), tag(7)]);
+    // The later entry and the earlier exit of each pair; on a tie the lower edge.
+    let entering_edge = lane_select_below_or(entering[0], entering[1], high_edges, low_edges);
+    let entering_bound = lane_select_below_or(entering[0], entering[1], entering[1], entering[0]);
+    let leaving_edge = lane_select_below_or(leaving[1], leaving[0], high_edges, low_edges);
+    let leaving_bound = leaving[1].lesser(leaving[0]);
+    [entering_bound, entering_edge, leaving_bound, leaving_edge]
+}
+
+/// The lane of `values` that `pick` prefers, with the matching lane of `tags`, by a pairwise
+/// tree (`pick(a, b)` keeps `a` on a tie).
+#[inline(always)]
+fn reduce_lanes(
+    values: Lanes,
+    tags: Lanes,
+    pick: impl Fn((f32, f32), (f32, f32)) -> (f32, f32),
+) -> (f32, f32) {
+    let (v, g) = (values.0, tags.0);
+    pick(
+        pick((v[0], g[0]), (v[1], g[1])),
+        pick((v[2], g[2]), (v[3], g[3])),
+    )
+}
+
+/// Lane-wise `numerator / denominator`.
+#[inline(always)]
+fn lane_quotient(numerator: Lanes, denominator: Lanes) -> Lanes {
+    let (n, d) = (numerator.0, denominator.0);
+    Lanes([n[0] / d[0], n[1] / d[1], n[2] / d[2], n[3] / d[3]])
+}
+
+/// Lane-wise entering bound: `t` where the ray crosses the edge inwards (`denominator < 0`),
+/// else −∞ (no bound).
+#[inline(always)]
+fn lane_entering(denominator: Lanes, t: Lanes) -> Lanes {
+    lane_select_below(denominator, Lanes::splat(0.0), t, f32::NEG_INFINITY)
+}
+
+/// Lane-wise leaving bound: `t` where the ray crosses the edge outwards (`denominator > 0`);
+/// −∞ (an empty range) when it runs parallel to the edge outside it; else +∞ (no bound).
+///
+/// Written as three one-way selects: a nested `if` here compiles to branches.
+#[inline(always)]
+fn lane_leaving(numerator: Lanes, denominator: Lanes, t: Lanes) -> Lanes {
+    let zero = Lanes::splat(0.0);
+    let outside = lane_select_below(
+        numerator,
+        zero,
+        Lanes::splat(f32::NEG_INFINITY),
+        f32::INFINITY,
+    );
+    let parallel = lane_select_equal(denominator, zero, outside, f32::INFINITY);
+    lane_select_below_or(zero, denominator, t, parallel)
+}
+
+/// Lane-wise `if low < high { value } else { otherwise }`.
+#[inline(always)]
+fn lane_select_below(low: Lanes, high: Lanes, value: Lanes, otherwise: f32) -> Lanes {
+    lane_select_below_or(low, high, value, Lanes::splat(otherwise))
+}
+
+/// Lane-wise `if low < high { value } else { otherwise }`, with lane-wise `otherwise`.
+#[inline(always)]
+fn lane_select_below_or(low: Lanes, high: Lanes, value: Lanes, otherwise: Lanes) -> Lanes {
+    let (l, h, v, o) = (low.0, high.0, value.0, otherwise.0);
+    Lanes([
+        if l[0] < h[0] { v[0] } else { o[0] },
+        if l[1] < h[1] { v[1] } else { o[1] },
+        if l[2] < h[2] { v[2] } else { o[2] },
+        if l[3] < h[3] { v[3] } else { o[3] },
+    ])
+}
+
+/// Lane-wise `if a == b { value } else { otherwise }`.
+#[inline(always)]
+fn lane_select_equal(a: Lanes, b: Lanes, value: Lanes, otherwise: f32) -> Lanes {
+    let (a, b, v) = (a.0, b.0, value.0);
+    Lanes([
+        if a[0] == b[0] { v[0] } else { otherwise },
+        if a[1] == b[1] { v[1] } else { otherwise },
+        if a[2] == b[2] { v[2] } else { otherwise },
+        if a[3] == b[3] { v[3] } else { otherwise },
+    ])
 }
 
 /// Ray against a convex core (1, 2 or more vertices with outward edge normals) inflated by

@@ -6,8 +6,8 @@
 //! vertices and stores the one or two points of a circle, capsule or segment inline, so building
 //! one never allocates.
 
-use crate::math::Vec2;
-use crate::shape::Shape;
+use crate::math::{Lanes, Vec2};
+use crate::shape::{PaddedOutline, Shape};
 
 /// The core points of a convex shape in its local frame, and the radius around them.
 #[derive(Clone, Copy, Debug)]
@@ -18,6 +18,8 @@ pub(crate) struct ConvexProxy<'a> {
     inline_count: usize,
     /// A polygon's vertices (empty for the other shapes).
     borrowed_points: &'a [Vec2],
+    /// The same vertices in padded lanes, for a polygon of at most 8 vertices.
+    outline: Option<&'a PaddedOutline<2>>,
     /// The radius added around the core.
     radius: f32,
 }
@@ -43,6 +45,7 @@ impl<'a> ConvexProxy<'a> {
                 inline_points: [Vec2::ZERO; 2],
                 inline_count: 0,
                 borrowed_points: polygon.vertices(),
+                outline: polygon.padded_outline(),
                 radius: polygon.radius(),
             }),
             Shape::Compound(_) | Shape::Chain(_) => None,
@@ -54,6 +57,7 @@ impl<'a> ConvexProxy<'a> {
             inline_points: points,
             inline_count: count,
             borrowed_points: &[],
+            outline: None,
             radius,
         }
     }
@@ -89,6 +93,9 @@ impl<'a> ConvexProxy<'a> {
     /// The index of the core point furthest along `local_direction` (the first one on ties).
     #[inline]
     pub(crate) fn support_index(&self, local_direction: Vec2) -> usize {
+        if let Some(outline) = self.outline {
+            return padded_support_index(outline, local_direction);
+        }
         let points = self.points();
         let mut best_index = 0;
         let mut best_value = points[0].dot(local_direction);
@@ -101,6 +108,54 @@ impl<'a> ConvexProxy<'a> {
         }
         best_index
     }
+}
+
+/// [`ConvexProxy::support_index`] on a padded outline: the same dot products (`x·dx + y·dy`,
+/// in that order) in four lanes, then the largest, the first index on ties. Padding slots
+/// repeat vertex 0, so they tie with it and lose.
+#[inline(always)]
+fn padded_support_index(outline: &PaddedOutline<2>, direction: Vec2) -> usize {
+    let [values, tags] = support_lanes(outline, direction);
+    let (v, g) = (values.0, tags.0);
+    // The larger value; on a tie the smaller index (tags compare as their bit patterns).
+    let pick = |a: (f32, u32), b: (f32, u32)| {
+        if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+            b
+        } else {
+            a
+        }
+    };
+    let lane = |k: usize| (v[k], g[k].to_bits());
+    let (_, index) = pick(pick(lane(0), lane(1)), pick(lane(2), lane(3)));
+    index as usize & 7
+}
+
+/// The dot products of the outline's vertices with `direction`, folded to four lanes: lane `k`
+/// holds the larger of vertices `k` and `k + 4` (vertex `k` on a tie) and, as the bit pattern
+/// of a float, its index.
+///
+/// Kept out of line on purpose, like the separating-axis kernel: on its own it compiles to
+/// straight SIMD arithmetic, while inlined into GJK's loop LLVM's SLP vectoriser falls back to
+/// scalar code.
+#[inline(never)]
+fn support_lanes(outline: &PaddedOutline<2>, direction: Vec2) -> [Lanes; 2] {
+    let (direction_x, direction_y) = (Lanes::splat(direction.x), Lanes::splat(direction.y));
+    let low = outline.vertex_x[0] * direction_x + outline.vertex_y[0] * direction_y;
+    let high = outline.vertex_x[1] * direction_x + outline.vertex_y[1] * direction_y;
+    let tag = |index: u32| f32::from_bits(index);
+    let (l, h) = (low.0, high.0);
+    let choose = |k: usize| {
+        if h[k] > l[k] {
+            (h[k], tag(k as u32 + 4))
+        } else {
+            (l[k], tag(k as u32))
+        }
+    };
+    let chosen = [choose(0), choose(1), choose(2), choose(3)];
+    [
+        Lanes(chosen.map(|(value, _)| value)),
+        Lanes(chosen.map(|(_, index)| index)),
+    ]
 }
 
 #[cfg(test)]
@@ -137,6 +192,50 @@ mod tests {
         let child = Shape::from(Circle::with_radius(1.0).unwrap());
         let compound = Shape::from(Compound::new(vec![(Transform::IDENTITY, child)]).unwrap());
         assert!(ConvexProxy::from_shape(&compound).is_none());
+    }
+
+    #[test]
+    fn padded_support_matches_the_point_loop() {
+        let mut seed = 0x5eed_u64;
+        let mut unit = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let shapes: Vec<Polygon> = (3..=8)
+            .map(|sides| Polygon::regular(sides, 1.5).unwrap())
+            .chain([
+                Polygon::rect(2.0, 1.0).unwrap(),
+                Polygon::rect(1.0, 1.0).unwrap(),
+            ])
+            .collect();
+        for polygon in &shapes {
+            let shape = Shape::from(polygon.clone());
+            let proxy = ConvexProxy::from_shape(&shape).unwrap();
+            assert!(proxy.outline.is_some());
+            let mut directions: Vec<Vec2> = (0..2000)
+                .map(|_| Vec2::from_angle(unit() * std::f32::consts::TAU) * (0.1 + unit() * 9.0))
+                .collect();
+            // Ties: face normals and axis directions.
+            directions.extend(polygon.normals().iter().copied());
+            directions.extend([Vec2::X, Vec2::Y, -Vec2::X, -Vec2::Y, Vec2::ZERO]);
+            directions.push(Vec2::new(f32::NAN, 1.0));
+            for direction in directions {
+                let points = proxy.points();
+                let mut expected = 0;
+                for (index, point) in points.iter().enumerate() {
+                    if point.dot(direction) > points[expected].dot(direction) {
+                        expected = index;
+                    }
+                }
+                assert_eq!(
+                    proxy.support_index(direction),
+                    expected,
+                    "{polygon:?} {direction:?}"
+                );
+            }
+        }
     }
 
     #[test]
