@@ -376,6 +376,15 @@ impl Simplex {
             return;
         }
         let inverse_sum = 1.0 / (weight_1 + weight_2);
+        if !inverse_sum.is_finite() {
+            // An edge so short that its weights underflow: it is a point.
+            if w2.length_squared() < w1.length_squared() {
+                self.vertices[0] = self.vertices[1];
+            }
+            self.vertices[0].weight = 1.0;
+            self.count = 1;
+            return;
+        }
         self.vertices[0].weight = weight_1 * inverse_sum;
         self.vertices[1].weight = weight_2 * inverse_sum;
         self.count = 2;
@@ -423,6 +432,15 @@ impl Simplex {
             self.keep_nearest_edge(v1, v2, v3);
         } else {
             let inverse_sum = 1.0 / (weight_123_1 + weight_123_2 + weight_123_3);
+            // Far from the origin a small triangle's signs are rounding noise too (the cross
+            // products cancel terms the size of its distance): it holds the origin only if its
+            // box does and the weights' sum can be inverted.
+            let origin_in_box = w1.min(w2).min(w3).cmple(Vec2::ZERO).all()
+                && w1.max(w2).max(w3).cmpge(Vec2::ZERO).all();
+            if !(origin_in_box && inverse_sum.is_finite()) {
+                self.keep_nearest_edge(v1, v2, v3);
+                return;
+            }
             self.vertices[0].weight = weight_123_1 * inverse_sum;
             self.vertices[1].weight = weight_123_2 * inverse_sum;
             self.vertices[2].weight = weight_123_3 * inverse_sum;
@@ -444,6 +462,16 @@ impl Simplex {
         weight_second: f32,
     ) {
         let inverse_sum = 1.0 / (weight_first + weight_second);
+        if !inverse_sum.is_finite() {
+            // Weights that underflow: the edge is a point.
+            let nearer = if second.difference.length_squared() < first.difference.length_squared() {
+                second
+            } else {
+                first
+            };
+            self.set_vertex(nearer);
+            return;
+        }
         self.vertices[0] = first;
         self.vertices[0].weight = weight_first * inverse_sum;
         self.vertices[1] = second;
