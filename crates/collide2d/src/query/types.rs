@@ -112,13 +112,18 @@ impl Manifold {
     #[inline]
     pub fn swapped(&self) -> Manifold {
         let mut out = *self;
-        out.normal = -self.normal;
-        for p in &mut out.points[..self.count] {
+        out.swap_sides();
+        out
+    }
+
+    /// [`swapped`](Manifold::swapped) in place.
+    #[inline(always)]
+    pub(crate) fn swap_sides(&mut self) {
+        self.normal = -self.normal;
+        for p in &mut self.points[..self.count] {
             p.id = p.id.swapped();
         }
-        out.child_a = self.child_b;
-        out.child_b = self.child_a;
-        out
+        std::mem::swap(&mut self.child_a, &mut self.child_b);
     }
 }
 

@@ -17,7 +17,10 @@
 //! Gottschalk, Lin, Manocha, "OBBTree", SIGGRAPH 1996 (separating axes of oriented boxes).
 
 use crate::math::{Transform, Vec2};
-use crate::query::manifold::polygon_polygon::{contact_from_axes, ClipSide, Side};
+use crate::query::manifold::polygon_polygon::{
+    clip_or_fallback, contact_from_axes, first_smallest, oriented, ClipSide, Side,
+    REFERENCE_AXIS_TOLERANCE,
+};
 use crate::query::Manifold;
 use crate::shape::Polygon;
 
@@ -140,6 +143,15 @@ impl ClipSide for &BoxSide {
     fn next(&self, i: usize) -> usize {
         (i + 1) & 3
     }
+    /// A box's normals 2 and 3 are the negations of 0 and 1 (up to the signs of zero
+    /// components), so their products with any vector are the negated products (rounding is
+    /// symmetric; a zero's sign cannot change a comparison).
+    #[inline(always)]
+    fn most_anti_parallel(&self, reference_normal: Vec2) -> usize {
+        let d0 = reference_normal.dot(self.normals[0]);
+        let d1 = reference_normal.dot(self.normals[1]);
+        first_smallest([d0, d1, -d0, -d1].into_iter())
+    }
     #[inline(always)]
     fn slices(&self) -> Side<'_> {
         Side {
@@ -195,21 +207,26 @@ pub(crate) fn collide_box_box(
         return Manifold::EMPTY;
     }
 
-    // 2. The general reference/incident steps on the two outlines.
+    // 2. The reference/incident steps of `contact_from_axes`; overlapping cores (the common
+    //    case) go straight to the clipping, without choosing the outlines through pointers.
     let side_a = BoxSide::local(half_a, box_a.radius());
+    let (size_a, size_b) = (
+        box_size(half_a, box_a.radius()),
+        box_size(half_b, box_b.radius()),
+    );
+    let tolerance = REFERENCE_AXIS_TOLERANCE * size_a.min(size_b);
+    let flip = separation_b > separation_a + tolerance;
+    if flip {
+        if separation_b <= 0.0 {
+            let local = clip_or_fallback(&side_b, &side_a, edge_b, total_radius, margin);
+            return oriented(local, true);
+        }
+    } else if separation_a <= 0.0 {
+        return clip_or_fallback(&side_a, &side_b, edge_a, total_radius, margin);
+    }
     contact_from_axes(
-        (
-            &side_a,
-            separation_a,
-            edge_a,
-            box_size(half_a, box_a.radius()),
-        ),
-        (
-            &side_b,
-            separation_b,
-            edge_b,
-            box_size(half_b, box_b.radius()),
-        ),
+        (&side_a, separation_a, edge_a, size_a),
+        (&side_b, separation_b, edge_b, size_b),
         total_radius,
         margin,
     )

@@ -100,12 +100,11 @@ pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin
             } else {
                 (polygon_a, xf_a, polygon_b, xf_b)
             };
-            let manifold = contacts_polygon_polygon(first, xf_first, second, xf_second, margin);
+            let mut manifold = contacts_polygon_polygon(first, xf_first, second, xf_second, margin);
             if swap {
-                manifold.swapped()
-            } else {
-                manifold
+                manifold.swap_sides();
             }
+            manifold
         }
         (Shape::Circle(circle), Shape::Polygon(polygon)) => {
             contacts_circle_polygon(circle, xf_a, polygon, xf_b, margin)

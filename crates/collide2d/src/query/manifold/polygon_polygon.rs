@@ -134,10 +134,15 @@ pub(crate) fn max_separation(
 /// The edge of an outline whose normal is most anti-parallel to `reference_normal`.
 #[inline(always)]
 fn incident_edge<S: ClipSide>(reference_normal: Vec2, incident: S) -> usize {
+    incident.most_anti_parallel(reference_normal)
+}
+
+/// The first of `products` that is smallest (0 when none is below infinity).
+#[inline(always)]
+pub(crate) fn first_smallest(products: impl Iterator<Item = f32>) -> usize {
     let mut best_edge = 0;
     let mut smallest = f32::INFINITY;
-    for j in 0..incident.count() {
-        let d = reference_normal.dot(incident.normal(j));
+    for (j, d) in products.enumerate() {
         if d < smallest {
             smallest = d;
             best_edge = j;
@@ -161,6 +166,13 @@ pub(crate) trait ClipSide: Copy {
     fn next(&self, i: usize) -> usize;
     /// The same outline as slices (for the rare steps written once, on slices).
     fn slices(&self) -> Side<'_>;
+
+    /// The edge whose normal is most anti-parallel to `reference_normal` (the first of equal
+    /// ones).
+    #[inline(always)]
+    fn most_anti_parallel(&self, reference_normal: Vec2) -> usize {
+        first_smallest((0..self.count()).map(|j| reference_normal.dot(self.normal(j))))
+    }
 
     /// The feature id of edge `i` (both sides of a two-vertex core are edge 0).
     #[inline(always)]
@@ -457,9 +469,9 @@ pub(crate) fn contact_from_axes<S: ClipSide>(
 
 /// A manifold computed with `reference` as A, turned around when the reference was really B.
 #[inline(always)]
-fn oriented(mut manifold: Manifold, flip: bool) -> Manifold {
+pub(crate) fn oriented(mut manifold: Manifold, flip: bool) -> Manifold {
     if flip {
-        manifold = manifold.swapped();
+        manifold.swap_sides();
         manifold.child_a = 0;
         manifold.child_b = 0;
     }
@@ -583,7 +595,7 @@ fn separated_cores(
 /// Clipping for overlapping cores, with the deepest incident vertex as a fallback so that
 /// overlapping cores never give an empty manifold.
 #[inline(always)]
-fn clip_or_fallback<S: ClipSide>(
+pub(crate) fn clip_or_fallback<S: ClipSide>(
     reference: S,
     incident: S,
     reference_edge: usize,
