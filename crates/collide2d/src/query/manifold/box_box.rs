@@ -273,15 +273,7 @@ mod tests {
     use crate::query::manifold::polygon_polygon::{collide_polygon_polygon, overlap_polygon_like};
     use crate::shape::Shape;
 
-    struct Numbers(u64);
-    impl Numbers {
-        fn unit(&mut self) -> f32 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 >> 40) as f32 / (1u64 << 24) as f32
-        }
-    }
+    use crate::query::manifold::test_numbers::Numbers;
 
     /// Every number of a manifold, as bits (so `-0.0` and `0.0` differ).
     fn bits(manifold: &Manifold) -> Vec<u32> {

@@ -30,6 +30,8 @@ mod compound;
 pub(crate) mod core_shape;
 pub(crate) mod polygon_polygon;
 mod sat;
+#[cfg(test)]
+mod test_numbers;
 
 use crate::math::{Transform, Vec2};
 use crate::query::{FeatureId, Manifold};

@@ -83,15 +83,7 @@ mod tests {
     use crate::query::manifold::polygon_polygon::max_separation;
     use crate::shape::Polygon;
 
-    struct Numbers(u64);
-    impl Numbers {
-        fn unit(&mut self) -> f32 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 >> 40) as f32 / (1u64 << 24) as f32
-        }
-    }
+    use crate::query::manifold::test_numbers::Numbers;
 
     fn check<const C: usize>(a: &Polygon, b: &Polygon, b_in_a: &Transform) {
         let vertices_b: Vec<Vec2> = b.vertices().iter().map(|v| b_in_a.apply(*v)).collect();
