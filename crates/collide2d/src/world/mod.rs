@@ -292,12 +292,12 @@ pub struct World {
 struct UpdateScratch {
     began: Vec<crate::broad::Pair>,
     ended: Vec<crate::broad::Pair>,
-    /// Pairs to re-test, as `(a.index << 32) | b.index` with `a < b`.
-    retest_keys: Vec<u64>,
-    /// Pairs whose boxes stopped overlapping, keyed the same way.
-    apart_keys: Vec<u64>,
+    /// Pairs to re-test, `a < b`.
+    retest_keys: Vec<update::PairKey>,
+    /// Pairs whose boxes stopped overlapping.
+    apart_keys: Vec<update::PairKey>,
     /// Working memory of the key sort.
-    sort_buffer: Vec<u64>,
+    sort_buffer: Vec<update::PairKey>,
     tests: Vec<PairTest>,
     results: Vec<Option<Option<Manifold>>>,
 }

@@ -4,40 +4,74 @@ use super::touching::PairTest;
 use super::{one_way_allows, ordered, ColliderHandle, CollisionEvent, UpdateStats, World};
 use crate::query::{collide, overlaps, Manifold};
 
-/// A pair of live colliders (`a < b`) as one sortable number, `(a.index << 32) | b.index`:
-/// handle order is index order among live colliders, so sorting keys sorts pairs.
-#[inline]
-fn pair_key(a: ColliderHandle, b: ColliderHandle) -> u64 {
-    (u64::from(a.index) << 32) | u64::from(b.index)
+/// A pair of live colliders (`a < b`) to re-test, as one sortable number
+/// `(a.index << 32) | b.index` (handle order is index order among live colliders, so sorting
+/// keys sorts pairs) and the two generations, so the handles come back without reading the
+/// colliders' slots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct PairKey {
+    key: u64,
+    generations: u64,
+}
+
+impl PairKey {
+    /// The key of the pair `(a, b)`, which must be in order (`a < b`).
+    #[inline]
+    fn new(a: ColliderHandle, b: ColliderHandle) -> PairKey {
+        PairKey {
+            key: (u64::from(a.index) << 32) | u64::from(b.index),
+            generations: (u64::from(a.generation) << 32) | u64::from(b.generation),
+        }
+    }
+
+    /// The pair's handles, `a < b`.
+    #[inline]
+    fn handles(self) -> (ColliderHandle, ColliderHandle) {
+        let handle = |index: u64, generation: u64| ColliderHandle {
+            index: index as u32,
+            generation: generation as u32,
+        };
+        (
+            handle(self.key >> 32, self.generations >> 32),
+            handle(
+                self.key & u64::from(u32::MAX),
+                self.generations & u64::from(u32::MAX),
+            ),
+        )
+    }
 }
 
 /// Sorts pair keys whose indices are below `2^index_bits`: a least-significant-digit radix
 /// sort over the `2 * index_bits` bits in use (a few passes of up to 12 bits), which for the
 /// thousands of pairs of an update costs a fraction of a comparison sort. `buffer` is working
 /// memory.
-fn sort_pair_keys(keys: &mut Vec<u64>, buffer: &mut Vec<u64>, index_bits: u32) {
+fn sort_pair_keys(keys: &mut Vec<PairKey>, buffer: &mut Vec<PairKey>, index_bits: u32) {
     const MAX_DIGIT_BITS: u32 = 12;
     if keys.len() < 256 {
-        keys.sort_unstable();
+        keys.sort_unstable_by_key(|pair| pair.key);
         return;
     }
-    // Pack to `(a << index_bits) | b` so that only the bits in use are sorted.
+    // Digits are taken from `(a << index_bits) | b`, so that only the bits in use are sorted.
     let low_mask = (1u64 << index_bits) - 1;
-    for key in keys.iter_mut() {
-        *key = ((*key >> 32) << index_bits) | (*key & low_mask);
-    }
+    let packed = |key: u64| ((key >> 32) << index_bits) | (key & low_mask);
     let total_bits = 2 * index_bits;
     let passes = total_bits.div_ceil(MAX_DIGIT_BITS);
     let digit_bits = total_bits.div_ceil(passes);
     let digit_mask = (1u64 << digit_bits) - 1;
     let mut counts = vec![0usize; 1 << digit_bits];
     buffer.clear();
-    buffer.resize(keys.len(), 0);
+    buffer.resize(
+        keys.len(),
+        PairKey {
+            key: 0,
+            generations: 0,
+        },
+    );
     for pass in 0..passes {
         let shift = pass * digit_bits;
         counts.iter_mut().for_each(|count| *count = 0);
-        for &key in keys.iter() {
-            counts[((key >> shift) & digit_mask) as usize] += 1;
+        for pair in keys.iter() {
+            counts[((packed(pair.key) >> shift) & digit_mask) as usize] += 1;
         }
         let mut start = 0;
         for count in counts.iter_mut() {
@@ -45,17 +79,18 @@ fn sort_pair_keys(keys: &mut Vec<u64>, buffer: &mut Vec<u64>, index_bits: u32) {
             *count = start;
             start += size;
         }
-        for &key in keys.iter() {
-            let digit = ((key >> shift) & digit_mask) as usize;
-            buffer[counts[digit]] = key;
+        for &pair in keys.iter() {
+            let digit = ((packed(pair.key) >> shift) & digit_mask) as usize;
+            buffer[counts[digit]] = pair;
             counts[digit] += 1;
         }
         std::mem::swap(keys, buffer);
     }
-    for key in keys.iter_mut() {
-        *key = ((*key >> index_bits) << 32) | (*key & low_mask);
-    }
 }
+
+/// Pair tests per batch of the narrow phase (see `World::run_narrow_phase`): enough to overlap
+/// many cache misses, few enough that the batch's data stays in the first-level cache.
+const NARROW_BATCH: usize = 32;
 
 impl World {
     /// Forgets a collider's box pairs (it is being removed or disabled) and detaches the pairs
@@ -157,7 +192,7 @@ impl World {
                 }
             }
             self.box_pairs -= 1;
-            scratch.apart_keys.push(pair_key(a, b));
+            scratch.apart_keys.push(PairKey::new(a, b));
         }
         for pair in &scratch.began {
             let (Ok(a), Ok(b)) = (broad.key(pair.lower()), broad.key(pair.higher())) else {
@@ -170,7 +205,7 @@ impl World {
                 }
             }
             self.box_pairs += 1;
-            scratch.retest_keys.push(pair_key(a, b));
+            scratch.retest_keys.push(PairKey::new(a, b));
         }
     }
 
@@ -191,7 +226,7 @@ impl World {
                             .partners
                             .iter()
                             .filter(|&&p| handle < p)
-                            .map(|&p| pair_key(handle, p)),
+                            .map(|&p| PairKey::new(handle, p)),
                     );
                 }
             }
@@ -204,17 +239,15 @@ impl World {
                 else {
                     continue;
                 };
-                // A pair of two changed colliders is listed by the smaller one only.
-                for &partner in &entry.partners {
-                    let partner_dirty = self.slots[partner.index as usize]
-                        .entry
-                        .as_ref()
-                        .is_some_and(|e| e.dirty);
-                    if handle < partner || !partner_dirty {
+                // A pair of two changed colliders is listed twice here; the sort brings the
+                // two copies together and `dedup` drops one. That is cheaper than asking
+                // whether the partner changed, which would read its slot.
+                scratch
+                    .retest_keys
+                    .extend(entry.partners.iter().map(|&partner| {
                         let (a, b) = ordered(handle, partner);
-                        scratch.retest_keys.push(pair_key(a, b));
-                    }
-                }
+                        PairKey::new(a, b)
+                    }));
             }
         }
         for (a, b) in self.retest_pending.drain(..) {
@@ -225,7 +258,7 @@ impl World {
                     .is_some_and(|s| s.generation == h.generation && s.entry.is_some())
             };
             if live(a) && live(b) {
-                scratch.retest_keys.push(pair_key(a, b));
+                scratch.retest_keys.push(PairKey::new(a, b));
             }
         }
         let index_bits = (usize::BITS - self.slots.len().leading_zeros()).max(1);
@@ -234,18 +267,13 @@ impl World {
             &mut scratch.sort_buffer,
             index_bits,
         );
-        scratch.retest_keys.dedup();
-        scratch.apart_keys.sort_unstable();
+        scratch.retest_keys.dedup_by_key(|pair| pair.key);
+        scratch.apart_keys.sort_unstable_by_key(|pair| pair.key);
 
         // Union of the two sorted lists; a pair in both is apart.
-        let handle = |index: u64| ColliderHandle {
-            index: index as u32,
-            generation: self.slots[index as usize].generation,
-        };
-        let test = |key: u64, boxes_apart: bool| PairTest {
-            a: handle(key >> 32),
-            b: handle(key & u64::from(u32::MAX)),
-            boxes_apart,
+        let test = |pair: PairKey, boxes_apart: bool| {
+            let (a, b) = pair.handles();
+            PairTest { a, b, boxes_apart }
         };
         scratch.tests.clear();
         let (mut retest, mut apart) = (
@@ -254,11 +282,11 @@ impl World {
         );
         loop {
             let next = match (retest.peek(), apart.peek()) {
-                (Some(&&r), Some(&&e)) if r < e => {
+                (Some(&&r), Some(&&e)) if r.key < e.key => {
                     retest.next();
                     test(r, false)
                 }
-                (Some(&&r), Some(&&e)) if r == e => {
+                (Some(&&r), Some(&&e)) if r.key == e.key => {
                     retest.next();
                     apart.next();
                     test(r, true)
@@ -280,6 +308,11 @@ impl World {
     /// The narrow-phase answer for each pair, into `results`: `Some(manifold)` when touching
     /// (`None` inside for sensors), `None` when apart. With the `rayon` feature, large batches
     /// run in parallel; the answers are the same and in the same order.
+    ///
+    /// Pairs go in batches of [`NARROW_BATCH`]: first a short loop reads the colliders and
+    /// shape outlines of the whole batch ([`World::touch_pairs`]), then the tests run on data
+    /// in cache. In a large world the colliders of a pair lie anywhere in memory; read in a
+    /// tight loop, the batch's cache misses overlap, while inside the tests each would stall.
     fn run_narrow_phase(&self, tests: &[PairTest], results: &mut Vec<Option<Option<Manifold>>>) {
         let answer = |test: &PairTest| {
             if test.boxes_apart {
@@ -292,12 +325,41 @@ impl World {
         {
             use rayon::prelude::*;
             if tests.len() >= 256 {
-                tests.par_iter().map(answer).collect_into_vec(results);
+                let batches: Vec<Vec<Option<Option<Manifold>>>> = tests
+                    .par_chunks(NARROW_BATCH)
+                    .map(|batch| {
+                        self.touch_pairs(batch);
+                        batch.iter().map(answer).collect()
+                    })
+                    .collect();
+                results.clear();
+                results.extend(batches.into_iter().flatten());
                 return;
             }
         }
         results.clear();
-        results.extend(tests.iter().map(answer));
+        for batch in tests.chunks(NARROW_BATCH) {
+            self.touch_pairs(batch);
+            results.extend(batch.iter().map(answer));
+        }
+    }
+
+    /// Reads, for every pair of the batch, the start of both colliders' slots and their
+    /// shapes' outlines, so that the tests that follow find them in cache. Changes nothing.
+    fn touch_pairs(&self, batch: &[PairTest]) {
+        let mut sum = 0.0f32;
+        for test in batch.iter().filter(|test| !test.boxes_apart) {
+            for handle in [test.a, test.b] {
+                if let Some(entry) = self
+                    .slots
+                    .get(handle.index as usize)
+                    .and_then(|slot| slot.entry.as_ref())
+                {
+                    sum += entry.placement.p.x + entry.collider.shape.touch_heap();
+                }
+            }
+        }
+        std::hint::black_box(sum);
     }
 
     /// Whether colliders `a` and `b` touch now, with their manifold for solid pairs.
@@ -323,7 +385,7 @@ impl World {
 
 #[cfg(test)]
 mod tests {
-    use super::sort_pair_keys;
+    use super::{sort_pair_keys, PairKey};
 
     #[test]
     fn radix_sort_of_pair_keys_matches_a_comparison_sort() {
@@ -342,16 +404,27 @@ mod tests {
             (3000, 1 << 20),
         ] {
             let index_bits = (usize::BITS - (slots as usize).leading_zeros()).max(1);
-            let mut keys: Vec<u64> = (0..count)
+            let mut keys: Vec<PairKey> = (0..count)
                 .map(|_| {
                     let (a, b) = (random(slots), random(slots));
-                    (a.min(b) << 32) | a.max(b)
+                    PairKey {
+                        key: (a.min(b) << 32) | a.max(b),
+                        generations: random(1 << 40),
+                    }
                 })
                 .collect();
+            // Stable order on equal keys is not promised: compare keys, and the multiset of
+            // whole records.
             let mut expected = keys.clone();
-            expected.sort_unstable();
+            expected.sort_unstable_by_key(|pair| (pair.key, pair.generations));
             sort_pair_keys(&mut keys, &mut Vec::new(), index_bits);
-            assert_eq!(keys, expected, "{count} keys below {slots}");
+            assert!(
+                keys.windows(2).all(|w| w[0].key <= w[1].key),
+                "{count} keys below {slots}"
+            );
+            let mut sorted = keys.clone();
+            sorted.sort_unstable_by_key(|pair| (pair.key, pair.generations));
+            assert_eq!(sorted, expected, "{count} keys below {slots}");
         }
     }
 }
