@@ -276,7 +276,6 @@ pub struct World {
     touching: Touching,
     /// Pairs to re-test at the next update whatever changed (after a restore).
     retest_pending: Vec<(ColliderHandle, ColliderHandle)>,
-    events: Vec<CollisionEvent>,
     dirty: Vec<ColliderHandle>,
     report_stay: bool,
     stats: UpdateStats,
@@ -325,7 +324,6 @@ impl World {
             seen_layers_version: 0,
             touching: Touching::default(),
             retest_pending: Vec::new(),
-            events: Vec::new(),
             dirty: Vec::new(),
             report_stay: true,
             stats: UpdateStats::default(),
@@ -614,16 +612,14 @@ impl World {
 
     /// The events of the last update.
     pub fn events(&self) -> &[CollisionEvent] {
-        &self.events
+        self.touching.events()
     }
 
     /// Every pair touching as of the last update, with its manifold (`None` for sensors).
     pub fn contacts(
         &self,
     ) -> impl Iterator<Item = (ColliderHandle, ColliderHandle, Option<&Manifold>)> {
-        self.touching
-            .live()
-            .map(|pair| (pair.a, pair.b, pair.manifold.as_ref()))
+        self.touching.live()
     }
 
     /// Moves the world's origin to `new_origin`: every collider's object transform is shifted
@@ -708,7 +704,7 @@ impl World {
             self.retest_pending.push(ordered(a, b));
         }
         self.retest_pending
-            .extend(self.touching.live().map(TouchingPair::pair));
+            .extend(self.touching.live().map(|(a, b, _)| (a, b)));
         Ok(())
     }
 

@@ -44,19 +44,13 @@ impl World {
             contacts: self
                 .touching
                 .live()
-                .map(|pair| Contact {
-                    a: pair.a,
-                    b: pair.b,
-                    manifold: pair.manifold,
+                .map(|(a, b, manifold)| Contact {
+                    a,
+                    b,
+                    manifold: manifold.copied(),
                 })
                 .collect(),
-            pending_ends: self
-                .touching
-                .all()
-                .iter()
-                .filter(|pair| pair.detached)
-                .map(TouchingPair::pair)
-                .collect(),
+            pending_ends: self.touching.detached().to_vec(),
             report_stay: self.report_stay,
         }
     }

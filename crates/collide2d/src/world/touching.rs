@@ -4,7 +4,7 @@
 use super::{ColliderHandle, CollisionEvent};
 use crate::query::Manifold;
 
-/// One touching pair (`a < b`).
+/// One touching pair (`a < b`), as a snapshot restore hands it over.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct TouchingPair {
     pub a: ColliderHandle,
@@ -21,12 +21,6 @@ impl TouchingPair {
     pub fn pair(&self) -> (ColliderHandle, ColliderHandle) {
         (self.a, self.b)
     }
-
-    /// The pair as one number ordered like `pair()`.
-    #[inline]
-    fn order_key(&self) -> u128 {
-        order_key((self.a, self.b))
-    }
 }
 
 /// A handle pair as one number ordered like the pair: one comparison instead of four.
@@ -38,6 +32,12 @@ fn order_key((a, b): (ColliderHandle, ColliderHandle)) -> u128 {
         | u128::from(b.generation)
 }
 
+/// The order key of an event's pair.
+#[inline]
+fn event_key(event: &CollisionEvent) -> u128 {
+    order_key(event.pair())
+}
+
 /// A pair the update re-tests (`a < b`, both live).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct PairTest {
@@ -47,61 +47,111 @@ pub(super) struct PairTest {
     pub boxes_apart: bool,
 }
 
-/// The touching pairs, sorted by `(a, b)`.
+/// The touching pairs, kept as the last update's events.
 ///
-/// **Invariant:** `pairs` is sorted and holds each pair at most once; `detached_count` counts
-/// its detached pairs.
+/// An update's events, `Stay` included, list every pair that touches after it (`Begin` and
+/// `Stay`, with their manifolds) and the pairs that stopped (`End`), in pair order. So the
+/// events are also the set of touching pairs, and the next update reads them once and writes
+/// its own, instead of keeping a second copy of every manifold.
+///
+/// **Invariant:** `store` is sorted by pair and names each pair at most once; `detached` is
+/// sorted and holds only pairs of `Begin`/`Stay` entries of `store`.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Touching {
-    pairs: Vec<TouchingPair>,
+    store: Vec<CollisionEvent>,
     /// The merge's output buffer, kept between updates so merging allocates nothing.
-    next: Vec<TouchingPair>,
-    detached_count: usize,
+    next: Vec<CollisionEvent>,
+    /// The events reported when `Stay` is off: `store` without its `Stay` entries.
+    reported: Vec<CollisionEvent>,
+    /// Whether the last merge reported `Stay`.
+    report_stay: bool,
+    /// Whether `store` holds events of an update (and not pairs handed over by a restore).
+    merged: bool,
+    /// Touching pairs one of whose colliders was removed or disabled since the last update,
+    /// sorted: they no longer touch, and their `End` comes at the next update.
+    detached: Vec<(ColliderHandle, ColliderHandle)>,
 }
 
 impl Touching {
     /// Builds the set from pairs sorted by `(a, b)`, each at most once.
     pub fn from_sorted(pairs: Vec<TouchingPair>) -> Touching {
         debug_assert!(pairs.windows(2).all(|w| w[0].pair() < w[1].pair()));
-        let detached_count = pairs.iter().filter(|pair| pair.detached).count();
+        let detached = pairs
+            .iter()
+            .filter(|pair| pair.detached)
+            .map(TouchingPair::pair)
+            .collect();
+        let store = pairs
+            .into_iter()
+            .map(|pair| CollisionEvent::Stay {
+                a: pair.a,
+                b: pair.b,
+                manifold: pair.manifold,
+            })
+            .collect();
         Touching {
-            pairs,
-            next: Vec::new(),
-            detached_count,
+            store,
+            detached,
+            ..Touching::default()
         }
     }
 
-    /// Every stored pair, detached ones included, in order.
-    pub fn all(&self) -> &[TouchingPair] {
-        &self.pairs
+    /// The last update's events: all of them when it reported `Stay`, else `Begin` and `End`.
+    pub fn events(&self) -> &[CollisionEvent] {
+        match (self.merged, self.report_stay) {
+            (false, _) => &[],
+            (true, true) => &self.store,
+            (true, false) => &self.reported,
+        }
     }
 
-    /// The pairs that touch (not detached), in order.
-    pub fn live(&self) -> impl Iterator<Item = &TouchingPair> {
-        self.pairs.iter().filter(|pair| !pair.detached)
+    /// The pairs that touch (not detached), in order, with their manifolds.
+    pub fn live(
+        &self,
+    ) -> impl Iterator<Item = (ColliderHandle, ColliderHandle, Option<&Manifold>)> + '_ {
+        let mut detached = self.detached.iter().peekable();
+        self.store.iter().filter_map(move |event| {
+            let (a, b) = event.pair();
+            if matches!(event, CollisionEvent::End { .. }) {
+                return None;
+            }
+            while detached.next_if(|&&pair| pair < (a, b)).is_some() {}
+            if detached.next_if(|&&pair| pair == (a, b)).is_some() {
+                return None;
+            }
+            Some((a, b, event.manifold()))
+        })
+    }
+
+    /// The detached pairs, in order: their `End` is due.
+    pub fn detached(&self) -> &[(ColliderHandle, ColliderHandle)] {
+        &self.detached
     }
 
     /// Whether the pair (in canonical order) touches.
     pub fn contains(&self, pair: (ColliderHandle, ColliderHandle)) -> bool {
-        self.find(pair)
-            .is_some_and(|index| !self.pairs[index].detached)
+        self.find(pair).is_some() && self.detached.binary_search(&pair).is_err()
     }
 
+    /// The position of the pair's `Begin` or `Stay` entry.
     fn find(&self, pair: (ColliderHandle, ColliderHandle)) -> Option<usize> {
-        self.pairs
+        self.store
             .binary_search_by(|probe| probe.pair().cmp(&pair))
             .ok()
+            .filter(|&index| !matches!(self.store[index], CollisionEvent::End { .. }))
     }
 
     /// Marks a touching pair detached (its collider leaves); returns whether it was touching.
     pub fn detach(&mut self, pair: (ColliderHandle, ColliderHandle)) -> bool {
-        match self.find(pair) {
-            Some(index) if !self.pairs[index].detached => {
-                self.pairs[index].detached = true;
-                self.detached_count += 1;
+        if self.find(pair).is_none() {
+            return false;
+        }
+        match self.detached.binary_search(&pair) {
+            Ok(_) => false,
+            Err(position) => {
+                self.detached.insert(position, pair);
                 true
             }
-            _ => false,
         }
     }
 
@@ -116,119 +166,121 @@ impl Touching {
         tests: &[PairTest],
         results: &[Option<Option<Manifold>>],
         report_stay: bool,
-        events: &mut Vec<CollisionEvent>,
     ) {
         debug_assert_eq!(tests.len(), results.len());
-        let old = std::mem::take(&mut self.pairs);
+        let old = std::mem::take(&mut self.store);
         let mut next = std::mem::take(&mut self.next);
         next.clear();
         next.reserve(old.len() + tests.len());
-        events.clear();
-        if report_stay {
-            events.reserve(old.len() + tests.len());
-        }
-        let copy_runs = self.detached_count == 0;
+        let detached = std::mem::take(&mut self.detached);
+        let mut detached_left = detached.as_slice();
         let mut position = 0;
         for (test, result) in tests.iter().zip(results) {
             let key = order_key((test.a, test.b));
-            if old.get(position).is_some_and(|t| t.order_key() < key) {
+            if old
+                .get(position)
+                .is_some_and(|event| event_key(event) < key)
+            {
                 let run_end = position + first_not_below(&old[position..], key);
-                keep_run(
-                    &old[position..run_end],
-                    copy_runs,
-                    report_stay,
-                    &mut next,
-                    events,
-                );
+                keep_run(&old[position..run_end], &mut detached_left, &mut next);
                 position = run_end;
             }
-            let was_touching = old.get(position).is_some_and(|t| t.order_key() == key);
-            if was_touching {
+            let was_touching = old.get(position).is_some_and(|event| {
+                event_key(event) == key && !matches!(event, CollisionEvent::End { .. })
+            });
+            if old
+                .get(position)
+                .is_some_and(|event| event_key(event) == key)
+            {
                 position += 1;
+            }
+            // A tested pair that was detached was re-enabled since: its state comes from the
+            // test.
+            while let Some((&first, rest)) = detached_left.split_first() {
+                if order_key(first) > key {
+                    break;
+                }
+                detached_left = rest;
             }
             let (a, b) = (test.a, test.b);
             match (was_touching, *result) {
-                (true, Some(manifold)) => {
-                    next.push(TouchingPair {
-                        a,
-                        b,
-                        manifold,
-                        detached: false,
-                    });
-                    if report_stay {
-                        events.push(CollisionEvent::Stay { a, b, manifold });
-                    }
-                }
-                (true, None) => events.push(CollisionEvent::End { a, b }),
-                (false, Some(manifold)) => {
-                    next.push(TouchingPair {
-                        a,
-                        b,
-                        manifold,
-                        detached: false,
-                    });
-                    events.push(CollisionEvent::Begin { a, b, manifold });
-                }
+                (true, Some(manifold)) => next.push(CollisionEvent::Stay { a, b, manifold }),
+                (true, None) => next.push(CollisionEvent::End { a, b }),
+                (false, Some(manifold)) => next.push(CollisionEvent::Begin { a, b, manifold }),
                 (false, None) => {}
             }
         }
-        keep_run(&old[position..], copy_runs, report_stay, &mut next, events);
+        keep_run(&old[position..], &mut detached_left, &mut next);
         self.next = old;
-        self.pairs = next;
-        self.detached_count = 0;
+        self.store = next;
+        self.detached = detached;
+        self.detached.clear();
+        self.merged = true;
+        self.report_stay = report_stay;
+        self.reported.clear();
+        if !report_stay {
+            self.reported.extend(
+                self.store
+                    .iter()
+                    .filter(|event| !matches!(event, CollisionEvent::Stay { .. }))
+                    .cloned(),
+            );
+        }
     }
 }
 
-/// Pairs the update did not test: detached ones end, the rest stay. `no_detached` says that
-/// no pair is detached, so runs are copied whole.
+/// Pairs the update did not test, in order: those that ended already are dropped, detached
+/// ones end, the rest stay. `detached` is the sorted detached pairs not yet passed.
 #[inline]
 fn keep_run(
-    run: &[TouchingPair],
-    no_detached: bool,
-    report_stay: bool,
-    next: &mut Vec<TouchingPair>,
-    events: &mut Vec<CollisionEvent>,
+    run: &[CollisionEvent],
+    detached: &mut &[(ColliderHandle, ColliderHandle)],
+    next: &mut Vec<CollisionEvent>,
 ) {
-    if no_detached {
-        next.extend_from_slice(run);
-        if report_stay {
-            events.extend(run.iter().map(|pair| CollisionEvent::Stay {
-                a: pair.a,
-                b: pair.b,
-                manifold: pair.manifold,
-            }));
-        }
+    if detached.is_empty() {
+        next.extend(run.iter().filter_map(|event| match *event {
+            CollisionEvent::Begin { a, b, manifold } | CollisionEvent::Stay { a, b, manifold } => {
+                Some(CollisionEvent::Stay { a, b, manifold })
+            }
+            CollisionEvent::End { .. } => None,
+        }));
         return;
     }
-    for pair in run {
-        let (a, b) = pair.pair();
-        if pair.detached {
-            events.push(CollisionEvent::End { a, b });
-        } else {
-            next.push(*pair);
-            if report_stay {
-                events.push(CollisionEvent::Stay {
-                    a,
-                    b,
-                    manifold: pair.manifold,
-                });
+    for event in run {
+        let (a, b) = event.pair();
+        let manifold = match *event {
+            CollisionEvent::Begin { manifold, .. } | CollisionEvent::Stay { manifold, .. } => {
+                manifold
             }
+            CollisionEvent::End { .. } => continue,
+        };
+        while let Some((&first, rest)) = detached.split_first() {
+            if first >= (a, b) {
+                break;
+            }
+            *detached = rest;
+        }
+        if detached.first() == Some(&(a, b)) {
+            *detached = &detached[1..];
+            next.push(CollisionEvent::End { a, b });
+        } else {
+            next.push(CollisionEvent::Stay { a, b, manifold });
         }
     }
 }
 
-/// The index of the first pair not below `key`, searched from the front with doubling steps
-/// (the next tested pair is usually a few places on).
+/// The index of the first event whose pair is not below `key`, searched from the front with
+/// doubling steps (the next tested pair is usually a few places on).
 #[inline]
-fn first_not_below(run: &[TouchingPair], key: u128) -> usize {
+fn first_not_below(run: &[CollisionEvent], key: u128) -> usize {
     let mut low = 0;
     let mut step = 1;
-    while step <= run.len() && run[step - 1].order_key() < key {
+    while step <= run.len() && event_key(&run[step - 1]) < key {
         low = step;
         step *= 2;
     }
     let high = step.min(run.len());
-    low + run[low..high].partition_point(|pair| pair.order_key() < key)
+    low + run[low..high].partition_point(|event| event_key(event) < key)
 }
 
 #[cfg(test)]
@@ -270,7 +322,7 @@ mod tests {
         ] {
             let key = (handle(key.0), handle(key.1));
             assert_eq!(
-                first_not_below(set.all(), order_key(key)),
+                first_not_below(&set.store, order_key(key)),
                 expected,
                 "{key:?}"
             );
@@ -289,9 +341,9 @@ mod tests {
         };
         let tests = [test(0, 2), test(1, 2), test(3, 4)];
         let results = [Some(None), None, Some(None)];
-        let mut events = Vec::new();
-        set.merge(&tests, &results, true, &mut events);
-        let kinds: Vec<_> = events
+        set.merge(&tests, &results, true);
+        let kinds: Vec<_> = set
+            .events()
             .iter()
             .map(|e| {
                 let (a, b) = e.pair();
@@ -314,7 +366,7 @@ mod tests {
                 ("end", 4, 5)
             ]
         );
-        let left: Vec<_> = set.live().map(|t| (t.a.index, t.b.index)).collect();
+        let left: Vec<_> = set.live().map(|(a, b, _)| (a.index, b.index)).collect();
         assert_eq!(left, [(0, 1), (0, 2), (2, 3), (3, 4)]);
     }
 }

@@ -141,12 +141,8 @@ impl World {
         let narrow_done = std::time::Instant::now();
 
         // 3. Events in pair order.
-        self.touching.merge(
-            &scratch.tests,
-            &scratch.results,
-            self.report_stay,
-            &mut self.events,
-        );
+        self.touching
+            .merge(&scratch.tests, &scratch.results, self.report_stay);
         for handle in std::mem::take(&mut self.dirty) {
             if let Ok(entry) = self.entry_mut(handle) {
                 entry.dirty = false;
@@ -162,7 +158,7 @@ impl World {
             narrow_tests: scratch.tests.iter().filter(|t| !t.boxes_apart).count(),
         };
         self.scratch = scratch;
-        &self.events
+        self.touching.events()
     }
 
     /// Fetches the broad phase's began and ended box pairs and updates the partner lists.
