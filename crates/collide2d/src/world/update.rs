@@ -51,9 +51,11 @@ fn sort_pair_keys(keys: &mut Vec<PairKey>, buffer: &mut Vec<PairKey>, index_bits
         keys.sort_unstable_by_key(|pair| pair.key);
         return;
     }
-    // Digits are taken from `(a << index_bits) | b`, so that only the bits in use are sorted.
+    // Pack the keys to `(a << index_bits) | b` so that only the bits in use are sorted.
     let low_mask = (1u64 << index_bits) - 1;
-    let packed = |key: u64| ((key >> 32) << index_bits) | (key & low_mask);
+    for pair in keys.iter_mut() {
+        pair.key = ((pair.key >> 32) << index_bits) | (pair.key & low_mask);
+    }
     let total_bits = 2 * index_bits;
     let passes = total_bits.div_ceil(MAX_DIGIT_BITS);
     let digit_bits = total_bits.div_ceil(passes);
@@ -71,7 +73,7 @@ fn sort_pair_keys(keys: &mut Vec<PairKey>, buffer: &mut Vec<PairKey>, index_bits
         let shift = pass * digit_bits;
         counts.iter_mut().for_each(|count| *count = 0);
         for pair in keys.iter() {
-            counts[((packed(pair.key) >> shift) & digit_mask) as usize] += 1;
+            counts[((pair.key >> shift) & digit_mask) as usize] += 1;
         }
         let mut start = 0;
         for count in counts.iter_mut() {
@@ -80,11 +82,14 @@ fn sort_pair_keys(keys: &mut Vec<PairKey>, buffer: &mut Vec<PairKey>, index_bits
             start += size;
         }
         for &pair in keys.iter() {
-            let digit = ((packed(pair.key) >> shift) & digit_mask) as usize;
+            let digit = ((pair.key >> shift) & digit_mask) as usize;
             buffer[counts[digit]] = pair;
             counts[digit] += 1;
         }
         std::mem::swap(keys, buffer);
+    }
+    for pair in keys.iter_mut() {
+        pair.key = ((pair.key >> index_bits) << 32) | (pair.key & low_mask);
     }
 }
 
@@ -227,23 +232,36 @@ impl World {
                 }
             }
         } else {
-            for &handle in &self.dirty {
-                let Some(entry) = self.slots[handle.index as usize]
-                    .entry
+            let slots = &self.slots;
+            let live_entry = |handle: ColliderHandle| {
+                let slot = &slots[handle.index as usize];
+                slot.entry
                     .as_ref()
-                    .filter(|_| self.slots[handle.index as usize].generation == handle.generation)
-                else {
-                    continue;
-                };
-                // A pair of two changed colliders is listed twice here; the sort brings the
-                // two copies together and `dedup` drops one. That is cheaper than asking
-                // whether the partner changed, which would read its slot.
-                scratch
-                    .retest_keys
-                    .extend(entry.partners.iter().map(|&partner| {
-                        let (a, b) = ordered(handle, partner);
-                        PairKey::new(a, b)
-                    }));
+                    .filter(|_| slot.generation == handle.generation)
+            };
+            for batch in self.dirty.chunks(NARROW_BATCH) {
+                // Read the batch's partner lists first, so that their cache misses overlap.
+                let touched: u64 = batch
+                    .iter()
+                    .filter_map(|&handle| live_entry(handle))
+                    .filter_map(|entry| entry.partners.first())
+                    .map(|partner| u64::from(partner.index))
+                    .sum();
+                std::hint::black_box(touched);
+                for &handle in batch {
+                    let Some(entry) = live_entry(handle) else {
+                        continue;
+                    };
+                    // A pair of two changed colliders is listed twice here; the sort brings
+                    // the two copies together and `dedup` drops one. That is cheaper than
+                    // asking whether the partner changed, which would read its slot.
+                    scratch
+                        .retest_keys
+                        .extend(entry.partners.iter().map(|&partner| {
+                            let (a, b) = ordered(handle, partner);
+                            PairKey::new(a, b)
+                        }));
+                }
             }
         }
         for (a, b) in self.retest_pending.drain(..) {
