@@ -3,6 +3,8 @@
 //! Scenes: mixed circles, boxes, capsules and polygons, uniform in a square sized so each
 //! collider's box overlaps about 1.5 others. Criterion reports the frame time; the per-phase
 //! split (broad, narrow, events) is printed from `World::stats()` averaged over the samples.
+//! Each scene runs twice: moving the colliders one `set_transform` call at a time, and with one
+//! `set_transforms` call per frame.
 
 use collide2d::shape::{Capsule, Circle, Polygon, Shape};
 use collide2d::world::{Collider, ColliderHandle, World};
@@ -13,6 +15,7 @@ use std::time::Duration;
 struct Scene {
     world: World,
     bodies: Vec<(ColliderHandle, Vec2, Vec2)>,
+    moves: Vec<(ColliderHandle, Transform)>,
     state: u64,
 }
 
@@ -29,6 +32,7 @@ impl Scene {
         let mut scene = Scene {
             world: World::new(),
             bodies: Vec::with_capacity(count),
+            moves: Vec::new(),
             state: 99,
         };
         // Shapes about 1 unit across; ~1.5 box overlaps each at this density.
@@ -55,15 +59,23 @@ impl Scene {
         scene
     }
 
-    /// Moves `every`-th body a little (every = 10 → 10% moving), then updates.
-    fn frame(&mut self, every: usize, offset: usize) -> usize {
+    /// Moves `every`-th body a little (every = 10 → 10% moving), then updates. The moves go
+    /// one `set_transform` call per body, or all in one `set_transforms` call when `batched`.
+    fn frame(&mut self, every: usize, offset: usize, batched: bool) -> usize {
+        self.moves.clear();
         for (handle, position, velocity) in
             self.bodies.iter_mut().skip(offset % every).step_by(every)
         {
             *position += *velocity;
-            self.world
-                .set_transform(*handle, Transform::new(*position, 0.0))
-                .unwrap();
+            let xf = Transform::new(*position, 0.0);
+            if batched {
+                self.moves.push((*handle, xf));
+            } else {
+                self.world.set_transform(*handle, xf).unwrap();
+            }
+        }
+        if batched {
+            self.world.set_transforms(&self.moves).unwrap();
         }
         self.world.update().len()
     }
@@ -75,9 +87,11 @@ fn world_updates(c: &mut Criterion) {
         .sample_size(20)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(4));
-    for (name, count, every) in [
-        ("100k mixed, 10% moving", 100_000, 10),
-        ("10k mixed, all moving", 10_000, 1),
+    for (name, count, every, batched) in [
+        ("100k mixed, 10% moving", 100_000, 10, false),
+        ("100k mixed, 10% moving, set_transforms", 100_000, 10, true),
+        ("10k mixed, all moving", 10_000, 1, false),
+        ("10k mixed, all moving, set_transforms", 10_000, 1, true),
     ] {
         let mut scene = Scene::new(count);
         let mut frame = 0;
@@ -91,7 +105,7 @@ fn world_updates(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 frame += 1;
-                let events = scene.frame(every, frame);
+                let events = scene.frame(every, frame, batched);
                 let stats = scene.world.stats();
                 totals.0 += stats.broad;
                 totals.1 += stats.narrow;

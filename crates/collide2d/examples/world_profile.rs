@@ -10,7 +10,8 @@
 //! callgrind_annotate --inclusive=yes callgrind.out.<pid>
 //! ```
 //!
-//! Arguments: collider count, `every` (10 = 10% moving per frame, 1 = all), frames. Prints the
+//! Arguments: collider count, `every` (10 = 10% moving per frame, 1 = all), frames, and
+//! optionally `batched` (move with one `World::set_transforms` call per frame). Prints the
 //! mean frame time (moves and update) and its per-phase split from `World::stats()`.
 
 use std::hint::black_box;
@@ -24,6 +25,10 @@ use collide2d::{Transform, Vec2};
 struct Scene {
     world: World,
     bodies: Vec<(ColliderHandle, Vec2, Vec2)>,
+    /// Whether a frame moves its bodies with one `set_transforms` call.
+    batched: bool,
+    /// The moves of a batched frame.
+    moves: Vec<(ColliderHandle, Transform)>,
     state: u64,
     /// Sums of the broad, narrow and events times of `World::stats()`.
     totals: [Duration; 3],
@@ -42,6 +47,8 @@ impl Scene {
         let mut scene = Scene {
             world: World::new(),
             bodies: Vec::with_capacity(count),
+            batched: false,
+            moves: Vec::new(),
             state: 99,
             totals: [Duration::ZERO; 3],
         };
@@ -68,15 +75,24 @@ impl Scene {
         scene
     }
 
-    /// Moves every `every`-th body a little, then updates; returns the event count.
+    /// Moves every `every`-th body a little (one call per body, or all in one
+    /// `set_transforms` call when `self.batched`), then updates; returns the event count.
     fn frame(&mut self, every: usize, offset: usize) -> usize {
+        let batched = self.batched;
+        self.moves.clear();
         for (handle, position, velocity) in
             self.bodies.iter_mut().skip(offset % every).step_by(every)
         {
             *position += *velocity;
-            self.world
-                .set_transform(*handle, Transform::new(*position, 0.0))
-                .unwrap();
+            let xf = Transform::new(*position, 0.0);
+            if batched {
+                self.moves.push((*handle, xf));
+            } else {
+                self.world.set_transform(*handle, xf).unwrap();
+            }
+        }
+        if batched {
+            self.world.set_transforms(&self.moves).unwrap();
         }
         self.world.update().len()
     }
@@ -116,6 +132,7 @@ fn main() {
     };
     let (count, every, frames) = (number(1, 100_000), number(2, 10).max(1), number(3, 5));
     let mut scene = Scene::new(count);
+    scene.batched = arguments.get(4).is_some_and(|mode| mode == "batched");
     // Warm up: one full round of movers, so every collider has moved once (as in the bench).
     settle(&mut scene, every, every);
     scene.totals = [Duration::ZERO; 3];

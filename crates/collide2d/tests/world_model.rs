@@ -101,12 +101,23 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
                 let handle = world.insert(collider.clone()).unwrap();
                 models.insert(handle, Model { collider });
             }
-            2 | 3 if !handles.is_empty() => {
+            2 if !handles.is_empty() => {
                 let h = pick(&mut rng);
                 let xf = Transform::new(rng.point(6.0), rng.angle());
                 world.set_transform(h, xf).unwrap();
                 let m = models.get_mut(&h).unwrap();
                 m.collider = m.collider.clone().transform(xf);
+            }
+            3 if !handles.is_empty() => {
+                // Several at once, the same collider possibly twice (the last move wins).
+                let moves: Vec<(ColliderHandle, Transform)> = (0..1 + rng.below(4))
+                    .map(|_| (pick(&mut rng), Transform::new(rng.point(6.0), rng.angle())))
+                    .collect();
+                world.set_transforms(&moves).unwrap();
+                for (h, xf) in moves {
+                    let m = models.get_mut(&h).unwrap();
+                    m.collider = m.collider.clone().transform(xf);
+                }
             }
             4 if !handles.is_empty() => {
                 let h = pick(&mut rng);
@@ -144,6 +155,18 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
                     Err(WorldError::StaleHandle(stale))
                 );
                 assert!(world.remove(stale).is_err());
+                // A batch with a stale handle or a bad transform moves nothing.
+                if let Some(&live) = handles.first() {
+                    let before = world.get(live).unwrap().object_transform();
+                    let away = Transform::new(Vec2::new(50.0, 50.0), 0.0);
+                    assert_eq!(
+                        world.set_transforms(&[(live, away), (stale, away)]),
+                        Err(WorldError::StaleHandle(stale))
+                    );
+                    let nan = Transform::new(Vec2::new(f32::NAN, 0.0), 0.0);
+                    assert!(world.set_transforms(&[(live, away), (live, nan)]).is_err());
+                    assert_eq!(world.get(live).unwrap().object_transform(), before);
+                }
             }
             _ => {
                 // Stay events are switched off now and then; Begin and End must not change.
