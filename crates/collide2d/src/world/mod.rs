@@ -178,8 +178,6 @@ struct Entry {
     filter: PairFilter,
     collider: Collider,
     proxy: Option<ProxyId>,
-    /// Changed since the last update: its pairs need a fresh narrow phase.
-    dirty: bool,
     /// The colliders whose boxes overlap this one's, as the broad phase last reported.
     partners: Vec<ColliderHandle>,
 }
@@ -192,7 +190,6 @@ impl Entry {
             filter: PairFilter::of(&collider),
             collider,
             proxy,
-            dirty: true,
             partners: Vec::new(),
         }
     }
@@ -281,7 +278,12 @@ pub struct World {
     touching: Touching,
     /// Pairs to re-test at the next update whatever changed (after a restore).
     retest_pending: Vec<(ColliderHandle, ColliderHandle)>,
+    /// Colliders changed since the last update (their pairs need a fresh narrow phase), each
+    /// once; stale handles of colliders removed since are possible and skipped.
     dirty: Vec<ColliderHandle>,
+    /// One bit per slot, set for the slots of `dirty`'s live colliders. A bit vector, not a
+    /// flag in the slot, so that asking whether a partner changed stays in cache.
+    dirty_bits: Vec<u64>,
     report_stay: bool,
     stats: UpdateStats,
     live: usize,
@@ -332,6 +334,7 @@ impl World {
             touching: Touching::default(),
             retest_pending: Vec::new(),
             dirty: Vec::new(),
+            dirty_bits: Vec::new(),
             report_stay: true,
             stats: UpdateStats::default(),
             live: 0,
@@ -414,7 +417,7 @@ impl World {
             None
         };
         self.slots[index as usize].entry = Some(Entry::new(collider, proxy));
-        self.dirty.push(handle);
+        self.mark_dirty(handle);
         self.live += 1;
         Ok(handle)
     }
@@ -426,6 +429,7 @@ impl World {
         let slot = &mut self.slots[handle.index as usize];
         let entry = slot.entry.take().expect("checked above");
         slot.generation = slot.generation.wrapping_add(1);
+        self.clear_dirty(handle.index);
         if let Some(proxy) = entry.proxy {
             self.broad.get_mut().remove(proxy)?;
         }
@@ -536,6 +540,7 @@ impl World {
     /// Checks a move of `handle`'s object to `xf` and returns the collider's new placement and
     /// box. Only the object transform changes: the rest of the collider was checked when it
     /// was set, so checking the new placement and box is all `Collider::validate` would add.
+    #[inline]
     fn plan_move(
         &self,
         handle: ColliderHandle,
@@ -552,6 +557,7 @@ impl World {
     }
 
     /// Carries out a move checked by [`World::plan_move`].
+    #[inline]
     fn apply_move(
         &mut self,
         handle: ColliderHandle,
@@ -563,13 +569,12 @@ impl World {
         if let Some(proxy) = entry.proxy {
             self.broad.get_mut().update(proxy, aabb)?;
         }
-        let entry = self.entry_mut(handle)?;
-        entry.collider.transform = xf;
-        entry.placement = placement;
-        if !entry.dirty {
-            entry.dirty = true;
-            self.dirty.push(handle);
+        // The handle was found live just above.
+        if let Some(entry) = self.slots[handle.index as usize].entry.as_mut() {
+            entry.collider.transform = xf;
+            entry.placement = placement;
         }
+        self.mark_dirty(handle);
         Ok(())
     }
 
@@ -661,10 +666,7 @@ impl World {
                 let left_broad_phase = entry.proxy.is_some() && proxy.is_none();
                 entry.proxy = proxy;
                 entry.collider_changed();
-                if !entry.dirty {
-                    entry.dirty = true;
-                    self.dirty.push(handle);
-                }
+                self.mark_dirty(handle);
                 if left_broad_phase {
                     self.detach(handle);
                 }
@@ -682,7 +684,7 @@ impl World {
             .get(handle.index as usize)
             .filter(|slot| slot.generation == handle.generation)
             .and_then(|slot| slot.entry.as_ref())
-            .ok_or(WorldError::StaleHandle(handle))
+            .ok_or_else(|| WorldError::StaleHandle(handle))
     }
 
     fn entry_mut(&mut self, handle: ColliderHandle) -> Result<&mut Entry, WorldError> {
@@ -690,7 +692,32 @@ impl World {
             .get_mut(handle.index as usize)
             .filter(|slot| slot.generation == handle.generation)
             .and_then(|slot| slot.entry.as_mut())
-            .ok_or(WorldError::StaleHandle(handle))
+            .ok_or_else(|| WorldError::StaleHandle(handle))
+    }
+
+    /// Records that a live collider changed: its pairs are re-tested at the next update.
+    fn mark_dirty(&mut self, handle: ColliderHandle) {
+        let (word, bit) = (handle.index as usize / 64, 1u64 << (handle.index % 64));
+        if word >= self.dirty_bits.len() {
+            self.dirty_bits.resize(word + 1, 0);
+        }
+        if self.dirty_bits[word] & bit == 0 {
+            self.dirty_bits[word] |= bit;
+            self.dirty.push(handle);
+        }
+    }
+
+    /// Clears a slot's changed bit (after an update, or when its collider is removed).
+    fn clear_dirty(&mut self, index: u32) {
+        if let Some(word) = self.dirty_bits.get_mut(index as usize / 64) {
+            *word &= !(1u64 << (index % 64));
+        }
+    }
+
+    /// Whether the live collider in slot `index` changed since the last update.
+    #[inline]
+    fn is_dirty(&self, index: u32) -> bool {
+        bit_is_set(&self.dirty_bits, index)
     }
 
     /// Whether the layer matrix and filter bits let two colliders interact.
@@ -807,6 +834,13 @@ impl World {
                 .any(|&p| self.touching.contains(ordered(handle, p)))
         })
     }
+}
+
+/// Whether bit `index` of a bit vector is set (bits past its end are clear).
+#[inline]
+fn bit_is_set(bits: &[u64], index: u32) -> bool {
+    bits.get(index as usize / 64)
+        .is_some_and(|word| word & (1u64 << (index % 64)) != 0)
 }
 
 /// A pair in canonical order (smaller handle first).

@@ -33,10 +33,12 @@ impl World {
             slots: self
                 .slots
                 .iter()
-                .map(|slot| {
+                .enumerate()
+                .map(|(index, slot)| {
+                    let dirty = self.is_dirty(index as u32);
                     (
                         slot.generation,
-                        slot.entry.as_ref().map(|e| (e.collider.clone(), e.dirty)),
+                        slot.entry.as_ref().map(|e| (e.collider.clone(), dirty)),
                     )
                 })
                 .collect(),
@@ -86,11 +88,9 @@ impl World {
                     };
                     world.live += 1;
                     if dirty {
-                        world.dirty.push(handle);
+                        world.mark_dirty(handle);
                     }
-                    let mut entry = Entry::new(collider, proxy);
-                    entry.dirty = dirty;
-                    Some(entry)
+                    Some(Entry::new(collider, proxy))
                 }
                 None => None,
             };

@@ -1,7 +1,9 @@
 //! `World::update`: broad phase, filter, narrow phase and events.
 
 use super::touching::PairTest;
-use super::{one_way_allows, ordered, ColliderHandle, CollisionEvent, UpdateStats, World};
+use super::{
+    bit_is_set, one_way_allows, ordered, ColliderHandle, CollisionEvent, UpdateStats, World,
+};
 use crate::query::{collide, overlaps, Manifold};
 
 /// A pair of live colliders (`a < b`) to re-test, as one sortable number
@@ -148,11 +150,12 @@ impl World {
         // 3. Events in pair order.
         self.touching
             .merge(&scratch.tests, &scratch.results, self.report_stay);
-        for handle in std::mem::take(&mut self.dirty) {
-            if let Ok(entry) = self.entry_mut(handle) {
-                entry.dirty = false;
-            }
+        let mut dirty = std::mem::take(&mut self.dirty);
+        for handle in &dirty {
+            self.clear_dirty(handle.index);
         }
+        dirty.clear();
+        self.dirty = dirty;
         self.seen_layers_version = self.layers.version();
         let done = std::time::Instant::now();
         self.stats = UpdateStats {
@@ -233,6 +236,8 @@ impl World {
             }
         } else {
             let slots = &self.slots;
+            let dirty_bits = &self.dirty_bits;
+            let dirty_bit = |index: u32| bit_is_set(dirty_bits, index);
             let live_entry = |handle: ColliderHandle| {
                 let slot = &slots[handle.index as usize];
                 slot.entry
@@ -252,15 +257,17 @@ impl World {
                     let Some(entry) = live_entry(handle) else {
                         continue;
                     };
-                    // A pair of two changed colliders is listed twice here; the sort brings
-                    // the two copies together and `dedup` drops one. That is cheaper than
-                    // asking whether the partner changed, which would read its slot.
-                    scratch
-                        .retest_keys
-                        .extend(entry.partners.iter().map(|&partner| {
-                            let (a, b) = ordered(handle, partner);
-                            PairKey::new(a, b)
-                        }));
+                    // A pair of two changed colliders is listed by the smaller one only.
+                    scratch.retest_keys.extend(
+                        entry
+                            .partners
+                            .iter()
+                            .filter(|&&partner| handle < partner || !dirty_bit(partner.index))
+                            .map(|&partner| {
+                                let (a, b) = ordered(handle, partner);
+                                PairKey::new(a, b)
+                            }),
+                    );
                 }
             }
         }
