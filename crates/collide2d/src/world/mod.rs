@@ -684,7 +684,7 @@ impl World {
             .get(handle.index as usize)
             .filter(|slot| slot.generation == handle.generation)
             .and_then(|slot| slot.entry.as_ref())
-            .ok_or_else(|| WorldError::StaleHandle(handle))
+            .ok_or(WorldError::StaleHandle(handle))
     }
 
     fn entry_mut(&mut self, handle: ColliderHandle) -> Result<&mut Entry, WorldError> {
@@ -692,7 +692,7 @@ impl World {
             .get_mut(handle.index as usize)
             .filter(|slot| slot.generation == handle.generation)
             .and_then(|slot| slot.entry.as_mut())
-            .ok_or_else(|| WorldError::StaleHandle(handle))
+            .ok_or(WorldError::StaleHandle(handle))
     }
 
     /// Records that a live collider changed: its pairs are re-tested at the next update.
