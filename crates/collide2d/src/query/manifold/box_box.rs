@@ -21,8 +21,8 @@ use crate::query::manifold::polygon_polygon::{
     clip_or_fallback, contact_from_axes, first_smallest, oriented, ClipSide, Side,
     REFERENCE_AXIS_TOLERANCE,
 };
-use crate::query::Manifold;
-use crate::shape::Polygon;
+use crate::query::{Feature, FeatureId, Manifold};
+use crate::shape::{Polygon, Shape};
 
 /// Box B placed in A's frame, ready for the clipping steps: corners and edge normals, each
 /// computed with the very arithmetic of
@@ -193,6 +193,337 @@ pub(crate) fn collide_box_box(
     b_in_a: &Transform,
     margin: f32,
 ) -> Manifold {
+    let (first, second) = ((half_a, box_a.radius()), (half_b, box_b.radius()));
+    match clipped_box_contact(first, second, b_in_a, margin) {
+        BoxContact::Apart => Manifold::EMPTY,
+        BoxContact::Clipped(mut local, [id0, id1]) => {
+            local.points[0].id = unpacked_id(id0);
+            local.points[1].id = unpacked_id(id1);
+            local
+        }
+        BoxContact::Other => collide_box_box_in_full(box_a, half_a, box_b, half_b, b_in_a, margin),
+    }
+}
+
+/// Box A against box B in world space, in the canonical order of
+/// [`same_kind_swapped`](super::same_kind_swapped) (`shape_a`, `shape_b` are the two boxes as
+/// shapes): the very result of the general dispatch, with the argument order, the reference face
+/// and the clipped ends chosen by selects rather than branches.
+#[inline(never)]
+pub(crate) fn contacts_box_box(
+    (shape_a, box_a, half_a, xf_a): (&Shape, &Polygon, Vec2, &Transform),
+    (shape_b, box_b, half_b, xf_b): (&Shape, &Polygon, Vec2, &Transform),
+    margin: f32,
+) -> Manifold {
+    // The canonical order is decided by the first coordinates unless they are equal (or NaN).
+    let (before, after) = (xf_a.p.x < xf_b.p.x, xf_a.p.x > xf_b.p.x);
+    if !(before | after) {
+        return super::contacts_polygon_pair_cold(shape_a, xf_a, shape_b, xf_b, margin);
+    }
+    let swap = Choice::new(after);
+    let (box_a, box_b) = ((half_a, box_a.radius()), (half_b, box_b.radius()));
+    let (first, second) = (swap.pick(box_b, box_a), swap.pick(box_a, box_b));
+    let (xf_first, xf_second) = (swap.pick(*xf_b, *xf_a), swap.pick(*xf_a, *xf_b));
+    let b_in_a = xf_first.inv_mul(&xf_second);
+    let margin = super::sanitize_margin(margin);
+    match clipped_box_contact(first, second, &b_in_a, margin) {
+        BoxContact::Apart => {
+            // The empty manifold, turned round as the general dispatch does (zeros negated).
+            let mut empty = Manifold::EMPTY;
+            empty.normal = swap.negate(empty.normal);
+            empty
+        }
+        BoxContact::Clipped(local, [id0, id1]) => {
+            // `finish_local`, then `swap_sides` when the pair was swapped.
+            let xf = &xf_first;
+            let mut world = local;
+            world.normal = swap.negate(xf.rotate(local.normal));
+            world.points[0].point = xf.apply(local.points[0].point);
+            world.points[0].id = unpacked_id(swap.swap(id0));
+            world.points[1].id = unpacked_id(swap.swap(id1));
+            if local.count > 1 {
+                world.points[1].point = xf.apply(local.points[1].point);
+            }
+            world
+        }
+        BoxContact::Other => {
+            super::contacts_polygon_pair_cold(shape_a, xf_a, shape_b, xf_b, margin)
+        }
+    }
+}
+
+/// `if condition { when_true } else { when_false }`, both already computed (for choices the
+/// branch predictor handles well; see [`Choice`] for the others).
+#[inline(always)]
+fn select<T>(condition: bool, when_true: T, when_false: T) -> T {
+    if condition {
+        when_true
+    } else {
+        when_false
+    }
+}
+
+/// A choice between two computed values made by indexing, never with a branch: for the
+/// conditions that go either way about half the time on resting boxes (which argument comes
+/// first, which face is the reference, which end of the incident edge is clipped). The index
+/// passes through [`black_box`](std::hint::black_box) so that the compiler cannot turn the
+/// lookup back into a conditional jump.
+#[derive(Clone, Copy)]
+struct Choice(usize);
+
+impl Choice {
+    #[inline(always)]
+    fn new(condition: bool) -> Choice {
+        Choice(std::hint::black_box(usize::from(condition)) & 1)
+    }
+
+    #[inline(always)]
+    fn holds(self) -> bool {
+        self.0 != 0
+    }
+
+    /// `if condition { when_true } else { when_false }`.
+    #[inline(always)]
+    fn pick<T: Copy>(self, when_true: T, when_false: T) -> T {
+        [when_false, when_true][self.0]
+    }
+
+    /// `-v` when the condition holds (a sign flip, exact).
+    #[inline(always)]
+    fn negate(self, v: Vec2) -> Vec2 {
+        let sign = (self.0 as u32) << 31;
+        Vec2::new(
+            f32::from_bits(v.x.to_bits() ^ sign),
+            f32::from_bits(v.y.to_bits() ^ sign),
+        )
+    }
+
+    /// `when_true` or `when_false` by masking.
+    #[inline(always)]
+    fn bits(self, when_true: u32, when_false: u32) -> u32 {
+        let mask = 0u32.wrapping_sub(self.0 as u32);
+        when_false ^ ((when_false ^ when_true) & mask)
+    }
+
+    /// A [`packed_id`] with A and B exchanged when the condition holds.
+    #[inline(always)]
+    fn swap(self, id: u32) -> u32 {
+        self.bits(id.rotate_left(16), id)
+    }
+}
+
+/// A feature id as 32 bits, built without branches: A's feature in the low half, B's in the
+/// high half, each as `is_edge | index << 8` (so exchanging A and B is a rotation).
+#[inline(always)]
+fn packed_id((a_is_edge, a_index): (u32, u32), (b_is_edge, b_index): (u32, u32)) -> u32 {
+    a_is_edge | (a_index << 8) | (b_is_edge << 16) | (b_index << 24)
+}
+
+/// The [`FeatureId`] of a [`packed_id`].
+#[inline(always)]
+fn unpacked_id(bits: u32) -> FeatureId {
+    let feature = |half: u32| {
+        let index = (half >> 8) as u8;
+        if half & 1 != 0 {
+            Feature::Edge(index)
+        } else {
+            Feature::Vertex(index)
+        }
+    };
+    FeatureId {
+        a: feature(bits & 0xffff),
+        b: feature(bits >> 16),
+    }
+}
+
+impl Choice {}
+
+/// What the quick box path found.
+enum BoxContact {
+    /// The boxes are apart: the manifold is empty.
+    Apart,
+    /// The clipped manifold in A's frame (never empty), its points' ids still to be set from
+    /// the [`packed_id`]s (the second `0` when there is one point).
+    Clipped(Manifold, [u32; 2]),
+    /// Anything else (cores apart by less than the radii, a clipped edge that shrank to a
+    /// point or lost both points): the general steps decide.
+    Other,
+}
+
+/// Box A against box B in A's frame, for the common cases: apart, or overlapping cores whose
+/// clipped incident edge keeps one or two points. The arithmetic is that of
+/// [`contact_from_axes`] and [`clip_or_fallback`] on [`BoxSide`]s, step for step; only the
+/// choices between its branches are made by selecting among values computed both ways.
+#[inline(always)]
+fn clipped_box_contact(
+    (half_a, radius_a): (Vec2, f32),
+    (half_b, radius_b): (Vec2, f32),
+    b_in_a: &Transform,
+    margin: f32,
+) -> BoxContact {
+    let total_radius = radius_a + radius_b;
+    let limit = total_radius + margin;
+
+    // 1. Separating axes of A (closed form), then of B.
+    let (separation_a, edge_a) = best_axis(separations_of_a(half_a, half_b, b_in_a));
+    if separation_a > limit {
+        return BoxContact::Apart;
+    }
+    let corners_b = placed_corners(half_b, b_in_a);
+    let (separation_b, edge_b) = best_axis(separations_of_b(half_a, &corners_b, b_in_a));
+    if separation_b > limit {
+        return BoxContact::Apart;
+    }
+
+    // 2. The reference face; cores apart go the general way.
+    let tolerance =
+        REFERENCE_AXIS_TOLERANCE * box_size(half_a, radius_a).min(box_size(half_b, radius_b));
+    let flip = Choice::new(separation_b > separation_a + tolerance);
+    if flip.pick(separation_b, separation_a) > 0.0 {
+        return BoxContact::Other;
+    }
+    // Both outlines side by side, the reference one chosen by index.
+    let sides = [
+        BoxSide::local(half_a, radius_a),
+        placed_box(half_b, radius_b, b_in_a),
+    ];
+    let reference = &sides[flip.0];
+    let incident = &sides[flip.0 ^ 1];
+    let reference_edge = flip.pick(edge_b, edge_a);
+
+    // 3. `clip_edges`: the incident edge, most anti-parallel to the reference normal.
+    let normal = reference.normals[reference_edge];
+    let d0 = normal.dot(incident.normals[0]);
+    let d1 = normal.dot(incident.normals[1]);
+    let incident_index = first_smallest([d0, d1, -d0, -d1].into_iter());
+    let reference_next = (reference_edge + 1) & 3;
+    let incident_next = (incident_index + 1) & 3;
+    let v1 = reference.vertices[reference_edge];
+    let v2 = reference.vertices[reference_next];
+    let tangent = crate::math::left_perp(normal);
+    let edge_length = (v2 - v1).dot(tangent);
+
+    // The incident surface edge, lower end first (each end recomputed from its vertex, the
+    // same arithmetic giving the same bits).
+    let (w1, w2) = (
+        incident.vertices[incident_index],
+        incident.vertices[incident_next],
+    );
+    let shift = incident.normals[incident_index] * incident.radius;
+    let t1 = ((w1 + shift) - v1).dot(tangent);
+    let t2 = ((w2 + shift) - v1).dot(tangent);
+    let in_order = usize::from(t1 <= t2);
+    let low_vertex = (incident_index + 1 - in_order) & 3;
+    let high_vertex = (incident_index + in_order) & 3;
+    let low = incident.vertices[low_vertex] + shift;
+    let high = incident.vertices[high_vertex] + shift;
+    let low_t = (low - v1).dot(tangent);
+    let high_t = (high - v1).dot(tangent);
+    if high_t < 0.0 || low_t > edge_length {
+        return BoxContact::Other;
+    }
+
+    // Both side planes, each end replaced when it lies beyond its plane.
+    let clip_low = Choice::new(low_t < 0.0);
+    let fraction = (0.0 - low_t) / (high_t - low_t);
+    let (low, low_t) = clip_low.pick((low + (high - low) * fraction, 0.0), (low, low_t));
+    // Unclipped: (reference face, incident vertex); clipped: (reference vertex, incident edge).
+    let low_id = packed_id(
+        (1 ^ clip_low.0 as u32, reference_edge as u32),
+        (
+            clip_low.0 as u32,
+            clip_low.bits(incident_index as u32, low_vertex as u32),
+        ),
+    );
+    let clip_high = Choice::new(high_t > edge_length);
+    let fraction = (edge_length - low_t) / (high_t - low_t);
+    let (high, high_t) =
+        clip_high.pick((low + (high - low) * fraction, edge_length), (high, high_t));
+    let high_id = packed_id(
+        (
+            1 ^ clip_high.0 as u32,
+            clip_high.bits(reference_next as u32, reference_edge as u32),
+        ),
+        (
+            clip_high.0 as u32,
+            clip_high.bits(incident_index as u32, high_vertex as u32),
+        ),
+    );
+    if high_t - low_t <= 1e-6 * edge_length {
+        // Shrank to a point: one contact, the general way.
+        return BoxContact::Other;
+    }
+
+    // The deepest incident vertex, rounded straight towards the reference face, stands in for
+    // an unclipped end that is that vertex.
+    let (w1, w2) = (
+        incident.vertices[incident_index],
+        incident.vertices[incident_next],
+    );
+    let (low_surface, high_surface) = if incident.radius > 0.0 {
+        let support_first = normal.dot(w1) <= normal.dot(w2);
+        let support_vertex = select(support_first, incident_index, incident_next);
+        let rounded_support = select(support_first, w1, w2) - normal * incident.radius;
+        (
+            select(
+                !clip_low.holds() && low_vertex == support_vertex,
+                rounded_support,
+                low,
+            ),
+            select(
+                !clip_high.holds() && high_vertex == support_vertex,
+                rounded_support,
+                high,
+            ),
+        )
+    } else {
+        (low, high)
+    };
+
+    // 4. Points within the margin, each midway between the surfaces.
+    let offset = normal.dot(v1);
+    let low_separation = normal.dot(low_surface) - offset - reference.radius;
+    let high_separation = normal.dot(high_surface) - offset - reference.radius;
+    let keep_low = low_separation <= margin;
+    let keep_high = high_separation <= margin;
+    if !(keep_low && keep_high) {
+        if !(keep_low || keep_high) {
+            return BoxContact::Other;
+        }
+        // One point kept.
+        let (surface, separation, id) = select(
+            keep_low,
+            (low_surface, low_separation, low_id),
+            (high_surface, high_separation, high_id),
+        );
+        let mut manifold = Manifold::EMPTY;
+        manifold.normal = flip.negate(normal);
+        manifold.points[0].point = surface - normal * (0.5 * separation);
+        manifold.points[0].penetration = -separation;
+        manifold.count = 1;
+        return BoxContact::Clipped(manifold, [flip.swap(id), 0]);
+    }
+    let mut manifold = Manifold::EMPTY;
+    manifold.normal = flip.negate(normal);
+    manifold.points[0].point = low_surface - normal * (0.5 * low_separation);
+    manifold.points[0].penetration = -low_separation;
+    manifold.points[1].point = high_surface - normal * (0.5 * high_separation);
+    manifold.points[1].penetration = -high_separation;
+    manifold.count = 2;
+    BoxContact::Clipped(manifold, [flip.swap(low_id), flip.swap(high_id)])
+}
+
+/// [`collide_box_box`] through the general reference/incident steps.
+#[cold]
+#[inline(never)]
+fn collide_box_box_in_full(
+    box_a: &Polygon,
+    half_a: Vec2,
+    box_b: &Polygon,
+    half_b: Vec2,
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
     let total_radius = box_a.radius() + box_b.radius();
     let limit = total_radius + margin;
 
@@ -257,7 +588,7 @@ pub(crate) fn overlap_box_box(
     // Overlapping cores always give a point; cores apart by less than the radii need the
     // manifold to tell.
     !(any_above(separations_a, 0.0) || any_above(separations_b, 0.0))
-        || !collide_box_box(box_a, half_a, box_b, half_b, b_in_a, 0.0).is_empty()
+        || !collide_box_box_in_full(box_a, half_a, box_b, half_b, b_in_a, 0.0).is_empty()
 }
 
 /// Whether one of four separations exceeds `bound` (NaN never does), without branches.
