@@ -720,4 +720,62 @@ mod tests {
         }
         assert!(touching > 20_000, "{touching}");
     }
+
+    /// Every number of a manifold, the unused point included, as bits.
+    fn all_bits(manifold: &Manifold) -> Vec<u32> {
+        let mut out = bits(manifold);
+        for point in &manifold.points[manifold.count.min(2)..] {
+            out.extend([
+                point.point.x.to_bits(),
+                point.point.y.to_bits(),
+                point.penetration.to_bits(),
+            ]);
+        }
+        out.extend([manifold.child_a, manifold.child_b]);
+        out
+    }
+
+    #[test]
+    fn world_box_path_matches_the_general_dispatch_bit_for_bit() {
+        let mut numbers = Numbers(0x9e37_79b9_7f4a_7c15);
+        let mut touching = 0;
+        for round in 0..200_000 {
+            let box_a = random_box(&mut numbers, round);
+            let box_b = random_box(&mut numbers, round / 3);
+            let origin = Vec2::new(
+                numbers.unit() * 200.0 - 100.0,
+                numbers.unit() * 200.0 - 100.0,
+            );
+            let mut xf_a = random_placement(&mut numbers, round / 2, 1.0);
+            xf_a.p += origin;
+            let b_in_a = random_placement(&mut numbers, round, 4.0);
+            let mut xf_b = xf_a.mul(&b_in_a);
+            if round % 11 == 0 {
+                // Equal first coordinates: the canonical order needs the other numbers.
+                xf_b.p.x = xf_a.p.x;
+            }
+            let margin = if round % 3 == 0 {
+                numbers.unit() * 0.3
+            } else {
+                0.0
+            };
+            let (shape_a, shape_b) = (Shape::from(box_a), Shape::from(box_b));
+            for (a, xf_a, b, xf_b) in [
+                (&shape_a, &xf_a, &shape_b, &xf_b),
+                (&shape_b, &xf_b, &shape_a, &xf_a),
+            ] {
+                let boxes = crate::query::manifold::contacts(a, xf_a, b, xf_b, margin);
+                let general =
+                    crate::query::manifold::contacts_polygon_pair(a, xf_a, b, xf_b, margin);
+                assert_eq!(
+                    all_bits(&boxes),
+                    all_bits(&general),
+                    "{a:?} {xf_a:?} {b:?} {xf_b:?} margin {margin}: {boxes:?} vs {general:?}"
+                );
+                assert_eq!(boxes, general);
+                touching += usize::from(!boxes.is_empty());
+            }
+        }
+        assert!(touching > 40_000, "{touching}");
+    }
 }
