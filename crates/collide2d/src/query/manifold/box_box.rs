@@ -223,7 +223,8 @@ pub(crate) fn contacts_box_box(
     let swap = Choice::new(after);
     let (box_a, box_b) = ((half_a, box_a.radius()), (half_b, box_b.radius()));
     let (first, second) = (swap.pick(box_b, box_a), swap.pick(box_a, box_b));
-    let (xf_first, xf_second) = (swap.pick(*xf_b, *xf_a), swap.pick(*xf_a, *xf_b));
+    let xf_first = *select(after, xf_b, xf_a);
+    let xf_second = *select(after, xf_a, xf_b);
     let b_in_a = xf_first.inv_mul(&xf_second);
     let margin = super::sanitize_margin(margin);
     match clipped_box_contact(first, second, &b_in_a, margin) {
@@ -424,9 +425,19 @@ fn clipped_box_contact(
     }
 
     // Both side planes, each end replaced when it lies beyond its plane.
+    // The high end is clipped after the low one (from the clipped low end when that one was
+    // clipped): both ways are computed, so that no division waits for a choice.
     let clip_low = Choice::new(low_t < 0.0);
-    let fraction = (0.0 - low_t) / (high_t - low_t);
-    let (low, low_t) = clip_low.pick((low + (high - low) * fraction, 0.0), (low, low_t));
+    let clip_high = Choice::new(high_t > edge_length);
+    let fraction_low = (0.0 - low_t) / (high_t - low_t);
+    let fraction_high_after_low = (edge_length - 0.0) / (high_t - 0.0);
+    let fraction_high = (edge_length - low_t) / (high_t - low_t);
+    let clipped_low = low + (high - low) * fraction_low;
+    let clipped_high = clip_low.pick(
+        clipped_low + (high - clipped_low) * fraction_high_after_low,
+        low + (high - low) * fraction_high,
+    );
+    let (low, low_t) = clip_low.pick((clipped_low, 0.0), (low, low_t));
     // Unclipped: (reference face, incident vertex); clipped: (reference vertex, incident edge).
     let low_id = packed_id(
         (1 ^ clip_low.0 as u32, reference_edge as u32),
@@ -435,10 +446,7 @@ fn clipped_box_contact(
             clip_low.bits(incident_index as u32, low_vertex as u32),
         ),
     );
-    let clip_high = Choice::new(high_t > edge_length);
-    let fraction = (edge_length - low_t) / (high_t - low_t);
-    let (high, high_t) =
-        clip_high.pick((low + (high - low) * fraction, edge_length), (high, high_t));
+    let (high, high_t) = clip_high.pick((clipped_high, edge_length), (high, high_t));
     let high_id = packed_id(
         (
             1 ^ clip_high.0 as u32,
