@@ -309,35 +309,47 @@ impl Choice {
     /// A [`packed_id`] with A and B exchanged when the condition holds.
     #[inline(always)]
     fn swap(self, id: u32) -> u32 {
-        self.bits(id.rotate_left(16), id)
+        self.bits(((id & 7) << 3) | (id >> 3), id)
     }
 }
 
-/// A feature id as 32 bits, built without branches: A's feature in the low half, B's in the
-/// high half, each as `is_edge | index << 8` (so exchanging A and B is a rotation).
+/// A feature id of two boxes as 6 bits, built without branches: A's feature in bits 0 to 2,
+/// B's in bits 3 to 5, each as `is_edge | index << 1` (indices below 4).
 #[inline(always)]
 fn packed_id((a_is_edge, a_index): (u32, u32), (b_is_edge, b_index): (u32, u32)) -> u32 {
-    a_is_edge | (a_index << 8) | (b_is_edge << 16) | (b_index << 24)
+    (a_is_edge | (a_index << 1)) | ((b_is_edge | (b_index << 1)) << 3)
 }
 
-/// The [`FeatureId`] of a [`packed_id`].
-#[inline(always)]
-fn unpacked_id(bits: u32) -> FeatureId {
-    let feature = |half: u32| {
-        let index = (half >> 8) as u8;
-        if half & 1 != 0 {
+/// Every [`FeatureId`] of two boxes, by [`packed_id`].
+const FEATURE_IDS: [FeatureId; 64] = {
+    const fn feature(bits: u32) -> Feature {
+        let index = (bits >> 1) as u8;
+        if bits & 1 != 0 {
             Feature::Edge(index)
         } else {
             Feature::Vertex(index)
         }
-    };
-    FeatureId {
-        a: feature(bits & 0xffff),
-        b: feature(bits >> 16),
     }
-}
+    let mut ids = [FeatureId {
+        a: Feature::Vertex(0),
+        b: Feature::Vertex(0),
+    }; 64];
+    let mut bits = 0;
+    while bits < 64 {
+        ids[bits as usize] = FeatureId {
+            a: feature(bits & 7),
+            b: feature(bits >> 3),
+        };
+        bits += 1;
+    }
+    ids
+};
 
-impl Choice {}
+/// The [`FeatureId`] of a [`packed_id`].
+#[inline(always)]
+fn unpacked_id(bits: u32) -> FeatureId {
+    FEATURE_IDS[(bits & 63) as usize]
+}
 
 /// What the quick box path found.
 enum BoxContact {
