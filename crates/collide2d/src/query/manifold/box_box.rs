@@ -205,10 +205,14 @@ pub(crate) fn collide_box_box(
     }
 }
 
-/// Box A against box B in world space, in the canonical order of
-/// [`same_kind_swapped`](super::same_kind_swapped) (`shape_a`, `shape_b` are the two boxes as
-/// shapes): the very result of the general dispatch, with the argument order, the reference face
-/// and the clipped ends chosen by selects rather than branches.
+/// Box A against box B in world space (`shape_a`, `shape_b` are the two boxes as shapes,
+/// `margin` is already sanitized): the very result of the general dispatch, which puts the pair
+/// in the canonical order of [`same_kind_swapped`](super::same_kind_swapped), computes it in the
+/// first box's frame and turns it round when swapped. Here the argument order, the reference
+/// face and the clipped ends are chosen without branches (see [`Choice`]): on boxes resting on
+/// each other each goes either way about half the time.
+///
+/// Not inlined: inside a caller's loop the compiler turns conditional moves back into jumps.
 #[inline(never)]
 pub(crate) fn contacts_box_box(
     (shape_a, box_a, half_a, xf_a): (&Shape, &Polygon, Vec2, &Transform),
@@ -226,7 +230,6 @@ pub(crate) fn contacts_box_box(
     let xf_first = *select(after, xf_b, xf_a);
     let xf_second = *select(after, xf_a, xf_b);
     let b_in_a = xf_first.inv_mul(&xf_second);
-    let margin = super::sanitize_margin(margin);
     match clipped_box_contact(first, second, &b_in_a, margin) {
         BoxContact::Apart => {
             // The empty manifold, turned round as the general dispatch does (zeros negated).

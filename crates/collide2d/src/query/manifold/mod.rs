@@ -100,7 +100,7 @@ pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin
                 (Some(half_a), Some(half_b)) => contacts_box_box(
                     (a, polygon_a, half_a, xf_a),
                     (b, polygon_b, half_b, xf_b),
-                    margin,
+                    sanitize_margin(margin),
                 ),
                 _ => contacts_polygon_pair(a, xf_a, b, xf_b, margin),
             }
