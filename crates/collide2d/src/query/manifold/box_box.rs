@@ -183,8 +183,9 @@ fn box_size(half: Vec2, radius: f32) -> f32 {
 }
 
 /// Box A against box B in A's frame (`b_in_a` places B); `half_a`, `half_b` are their
-/// [`Polygon::box_half_extents`].
-#[inline(always)]
+/// [`Polygon::box_half_extents`]. (Box pairs given to [`contacts`](super::contacts) take
+/// [`contacts_box_box`]; this serves the other routes.)
+#[inline(never)]
 pub(crate) fn collide_box_box(
     box_a: &Polygon,
     half_a: Vec2,
@@ -222,7 +223,7 @@ pub(crate) fn contacts_box_box(
     // The canonical order is decided by the first coordinates unless they are equal (or NaN).
     let (before, after) = (xf_a.p.x < xf_b.p.x, xf_a.p.x > xf_b.p.x);
     if !(before | after) {
-        return super::contacts_polygon_pair_cold(shape_a, xf_a, shape_b, xf_b, margin);
+        return super::contacts_polygon_pair(shape_a, xf_a, shape_b, xf_b, margin);
     }
     let swap = Choice::new(after);
     let (box_a, box_b) = ((half_a, box_a.radius()), (half_b, box_b.radius()));
@@ -250,9 +251,7 @@ pub(crate) fn contacts_box_box(
             }
             world
         }
-        BoxContact::Other => {
-            super::contacts_polygon_pair_cold(shape_a, xf_a, shape_b, xf_b, margin)
-        }
+        BoxContact::Other => super::contacts_polygon_pair(shape_a, xf_a, shape_b, xf_b, margin),
     }
 }
 

@@ -102,7 +102,7 @@ pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin
                     (b, polygon_b, half_b, xf_b),
                     sanitize_margin(margin),
                 ),
-                _ => contacts_polygon_pair(a, xf_a, b, xf_b, margin),
+                _ => contacts_polygons(a, polygon_a, xf_a, b, polygon_b, xf_b, margin),
             }
         }
         (Shape::Circle(circle), Shape::Polygon(polygon)) => {
@@ -114,16 +114,15 @@ pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin
 
 /// [`contacts`] of two polygons (world space), in either order.
 #[inline(always)]
-fn contacts_polygon_pair(
+fn contacts_polygons(
     a: &Shape,
+    polygon_a: &Polygon,
     xf_a: &Transform,
     b: &Shape,
+    polygon_b: &Polygon,
     xf_b: &Transform,
     margin: f32,
 ) -> Manifold {
-    let (Shape::Polygon(polygon_a), Shape::Polygon(polygon_b)) = (a, b) else {
-        return Manifold::EMPTY;
-    };
     let swap = same_kind_swapped(a, xf_a, b, xf_b);
     let (first, xf_first, second, xf_second) = if swap {
         (polygon_b, xf_b, polygon_a, xf_a)
@@ -137,17 +136,21 @@ fn contacts_polygon_pair(
     manifold
 }
 
-/// [`contacts_polygon_pair`] for the box pairs the box path leaves to the general steps.
+/// [`contacts`] of two polygons given as shapes (empty for other shapes), through the general
+/// steps: for the box pairs the box path leaves to them.
 #[cold]
 #[inline(never)]
-pub(crate) fn contacts_polygon_pair_cold(
+pub(crate) fn contacts_polygon_pair(
     a: &Shape,
     xf_a: &Transform,
     b: &Shape,
     xf_b: &Transform,
     margin: f32,
 ) -> Manifold {
-    contacts_polygon_pair(a, xf_a, b, xf_b, margin)
+    let (Shape::Polygon(polygon_a), Shape::Polygon(polygon_b)) = (a, b) else {
+        return Manifold::EMPTY;
+    };
+    contacts_polygons(a, polygon_a, xf_a, b, polygon_b, xf_b, margin)
 }
 
 /// [`contacts`] for every pair but circle–circle.
