@@ -15,6 +15,12 @@
 //!     separation = that − n · w_n
 //! ```
 //! Gottschalk, Lin, Manocha, "OBBTree", SIGGRAPH 1996 (separating axes of oriented boxes).
+//!
+//! [`contacts_box_box`] serves [`contacts`](super::contacts) for two boxes: with the canonical
+//! argument order, the frame change and the turning round of the general dispatch folded in,
+//! and its three coin-flip choices (argument order, reference face, clipped end) made without
+//! branches. Rare cases (cores apart, a clipped edge shrunk to a point, equal first coordinates)
+//! go through the general steps.
 
 use crate::math::{Transform, Vec2};
 use crate::query::manifold::polygon_polygon::{
@@ -228,6 +234,7 @@ pub(crate) fn contacts_box_box(
     let swap = Choice::new(after);
     let (box_a, box_b) = ((half_a, box_a.radius()), (half_b, box_b.radius()));
     let (first, second) = (swap.pick(box_b, box_a), swap.pick(box_a, box_b));
+    // Pointers: conditional moves.
     let xf_first = *select(after, xf_b, xf_a);
     let xf_second = *select(after, xf_a, xf_b);
     let b_in_a = xf_first.inv_mul(&xf_second);
