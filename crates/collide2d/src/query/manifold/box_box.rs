@@ -222,10 +222,18 @@ pub(crate) fn collide_box_box(
 /// Not inlined: inside a caller's loop the compiler turns conditional moves back into jumps.
 #[inline(never)]
 pub(crate) fn contacts_box_box(
-    (shape_a, box_a, half_a, xf_a): (&Shape, &Polygon, Vec2, &Transform),
-    (shape_b, box_b, half_b, xf_b): (&Shape, &Polygon, Vec2, &Transform),
+    shape_a: &Shape,
+    xf_a: &Transform,
+    shape_b: &Shape,
+    xf_b: &Transform,
     margin: f32,
 ) -> Manifold {
+    let (Shape::Polygon(box_a), Shape::Polygon(box_b)) = (shape_a, shape_b) else {
+        return Manifold::EMPTY;
+    };
+    let (Some(half_a), Some(half_b)) = (box_a.box_half_extents(), box_b.box_half_extents()) else {
+        return super::contacts_polygon_pair(shape_a, xf_a, shape_b, xf_b, margin);
+    };
     // The canonical order is decided by the first coordinates unless they are equal (or NaN).
     let (before, after) = (xf_a.p.x < xf_b.p.x, xf_a.p.x > xf_b.p.x);
     if !(before | after) {

@@ -97,11 +97,7 @@ pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin
         // The most common pair in games, with the canonical order decided once.
         (Shape::Polygon(polygon_a), Shape::Polygon(polygon_b)) => {
             match (polygon_a.box_half_extents(), polygon_b.box_half_extents()) {
-                (Some(half_a), Some(half_b)) => contacts_box_box(
-                    (a, polygon_a, half_a, xf_a),
-                    (b, polygon_b, half_b, xf_b),
-                    sanitize_margin(margin),
-                ),
+                (Some(_), Some(_)) => contacts_box_box(a, xf_a, b, xf_b, sanitize_margin(margin)),
                 _ => contacts_polygons(a, polygon_a, xf_a, b, polygon_b, xf_b, margin),
             }
         }
