@@ -15,14 +15,20 @@
 //!     separation = that − n · w_n
 //! ```
 //! Gottschalk, Lin, Manocha, "OBBTree", SIGGRAPH 1996 (separating axes of oriented boxes).
+//!
+//! [`contacts_box_box`] serves [`contacts`](super::contacts) for two boxes: with the canonical
+//! argument order, the frame change and the turning round of the general dispatch folded in,
+//! and its three coin-flip choices (argument order, reference face, clipped end) made without
+//! branches. Rare cases (cores apart, a clipped edge shrunk to a point, equal first coordinates)
+//! go through the general steps.
 
 use crate::math::{Transform, Vec2};
 use crate::query::manifold::polygon_polygon::{
     clip_or_fallback, contact_from_axes, first_smallest, oriented, ClipSide, Side,
     REFERENCE_AXIS_TOLERANCE,
 };
-use crate::query::Manifold;
-use crate::shape::Polygon;
+use crate::query::{Feature, FeatureId, Manifold};
+use crate::shape::{Polygon, Shape};
 
 /// Box B placed in A's frame, ready for the clipping steps: corners and edge normals, each
 /// computed with the very arithmetic of
@@ -183,9 +189,371 @@ fn box_size(half: Vec2, radius: f32) -> f32 {
 }
 
 /// Box A against box B in A's frame (`b_in_a` places B); `half_a`, `half_b` are their
-/// [`Polygon::box_half_extents`].
-#[inline(always)]
+/// [`Polygon::box_half_extents`]. (Box pairs given to [`contacts`](super::contacts) take
+/// [`contacts_box_box`]; this serves the other routes.)
+#[inline(never)]
 pub(crate) fn collide_box_box(
+    box_a: &Polygon,
+    half_a: Vec2,
+    box_b: &Polygon,
+    half_b: Vec2,
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
+    let (first, second) = ((half_a, box_a.radius()), (half_b, box_b.radius()));
+    match clipped_box_contact(first, second, b_in_a, margin) {
+        BoxContact::Apart => Manifold::EMPTY,
+        BoxContact::Clipped(mut local, [id0, id1]) => {
+            local.points[0].id = unpacked_id(id0);
+            local.points[1].id = unpacked_id(id1);
+            local
+        }
+        BoxContact::Other => collide_box_box_in_full(box_a, half_a, box_b, half_b, b_in_a, margin),
+    }
+}
+
+/// Box A against box B in world space (`shape_a`, `shape_b` are the two boxes as shapes,
+/// `margin` is already sanitized): the very result of the general dispatch, which puts the pair
+/// in the canonical order of [`same_kind_swapped`](super::same_kind_swapped), computes it in the
+/// first box's frame and turns it round when swapped. Here the argument order, the reference
+/// face and the clipped ends are chosen without branches (see [`Choice`]): on boxes resting on
+/// each other each goes either way about half the time.
+///
+/// Not inlined: inside a caller's loop the compiler turns conditional moves back into jumps.
+#[inline(never)]
+pub(crate) fn contacts_box_box(
+    shape_a: &Shape,
+    xf_a: &Transform,
+    shape_b: &Shape,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
+    let (Shape::Polygon(box_a), Shape::Polygon(box_b)) = (shape_a, shape_b) else {
+        return Manifold::EMPTY;
+    };
+    let (Some(half_a), Some(half_b)) = (box_a.box_half_extents(), box_b.box_half_extents()) else {
+        return super::contacts_polygon_pair(shape_a, xf_a, shape_b, xf_b, margin);
+    };
+    // The canonical order is decided by the first coordinates unless they are equal (or NaN).
+    let (before, after) = (xf_a.p.x < xf_b.p.x, xf_a.p.x > xf_b.p.x);
+    if !(before | after) {
+        return super::contacts_polygon_pair(shape_a, xf_a, shape_b, xf_b, margin);
+    }
+    let swap = Choice::new(after);
+    let (box_a, box_b) = ((half_a, box_a.radius()), (half_b, box_b.radius()));
+    let (first, second) = (swap.pick(box_b, box_a), swap.pick(box_a, box_b));
+    // Pointers: conditional moves.
+    let xf_first = *select(after, xf_b, xf_a);
+    let xf_second = *select(after, xf_a, xf_b);
+    let b_in_a = xf_first.inv_mul(&xf_second);
+    match clipped_box_contact(first, second, &b_in_a, margin) {
+        BoxContact::Apart => {
+            // The empty manifold, turned round as the general dispatch does (zeros negated).
+            let mut empty = Manifold::EMPTY;
+            empty.normal = swap.negate(empty.normal);
+            empty
+        }
+        BoxContact::Clipped(local, [id0, id1]) => {
+            // `finish_local`, then `swap_sides` when the pair was swapped.
+            let xf = &xf_first;
+            let mut world = local;
+            world.normal = swap.negate(xf.rotate(local.normal));
+            world.points[0].point = xf.apply(local.points[0].point);
+            world.points[0].id = unpacked_id(swap.swap(id0));
+            world.points[1].id = unpacked_id(swap.swap(id1));
+            if local.count > 1 {
+                world.points[1].point = xf.apply(local.points[1].point);
+            }
+            world
+        }
+        BoxContact::Other => super::contacts_polygon_pair(shape_a, xf_a, shape_b, xf_b, margin),
+    }
+}
+
+/// `if condition { when_true } else { when_false }`, both already computed (for choices the
+/// branch predictor handles well; see [`Choice`] for the others).
+#[inline(always)]
+fn select<T>(condition: bool, when_true: T, when_false: T) -> T {
+    if condition {
+        when_true
+    } else {
+        when_false
+    }
+}
+
+/// A choice between two computed values made by indexing, never with a branch: for the
+/// conditions that go either way about half the time on resting boxes (which argument comes
+/// first, which face is the reference, which end of the incident edge is clipped). The index
+/// passes through [`black_box`](std::hint::black_box) so that the compiler cannot turn the
+/// lookup back into a conditional jump.
+#[derive(Clone, Copy)]
+struct Choice(usize);
+
+impl Choice {
+    #[inline(always)]
+    fn new(condition: bool) -> Choice {
+        Choice(std::hint::black_box(usize::from(condition)) & 1)
+    }
+
+    #[inline(always)]
+    fn holds(self) -> bool {
+        self.0 != 0
+    }
+
+    /// `if condition { when_true } else { when_false }`.
+    #[inline(always)]
+    fn pick<T: Copy>(self, when_true: T, when_false: T) -> T {
+        [when_false, when_true][self.0]
+    }
+
+    /// `-v` when the condition holds (a sign flip, exact).
+    #[inline(always)]
+    fn negate(self, v: Vec2) -> Vec2 {
+        let sign = (self.0 as u32) << 31;
+        Vec2::new(
+            f32::from_bits(v.x.to_bits() ^ sign),
+            f32::from_bits(v.y.to_bits() ^ sign),
+        )
+    }
+
+    /// `when_true` or `when_false` by masking.
+    #[inline(always)]
+    fn bits(self, when_true: u32, when_false: u32) -> u32 {
+        let mask = 0u32.wrapping_sub(self.0 as u32);
+        when_false ^ ((when_false ^ when_true) & mask)
+    }
+
+    /// A [`packed_id`] with A and B exchanged when the condition holds.
+    #[inline(always)]
+    fn swap(self, id: u32) -> u32 {
+        self.bits(((id & 7) << 3) | (id >> 3), id)
+    }
+}
+
+/// A feature id of two boxes as 6 bits, built without branches: A's feature in bits 0 to 2,
+/// B's in bits 3 to 5, each as `is_edge | index << 1` (indices below 4).
+#[inline(always)]
+fn packed_id((a_is_edge, a_index): (u32, u32), (b_is_edge, b_index): (u32, u32)) -> u32 {
+    (a_is_edge | (a_index << 1)) | ((b_is_edge | (b_index << 1)) << 3)
+}
+
+/// Every [`FeatureId`] of two boxes, by [`packed_id`].
+const FEATURE_IDS: [FeatureId; 64] = {
+    const fn feature(bits: u32) -> Feature {
+        let index = (bits >> 1) as u8;
+        if bits & 1 != 0 {
+            Feature::Edge(index)
+        } else {
+            Feature::Vertex(index)
+        }
+    }
+    let mut ids = [FeatureId {
+        a: Feature::Vertex(0),
+        b: Feature::Vertex(0),
+    }; 64];
+    let mut bits = 0;
+    while bits < 64 {
+        ids[bits as usize] = FeatureId {
+            a: feature(bits & 7),
+            b: feature(bits >> 3),
+        };
+        bits += 1;
+    }
+    ids
+};
+
+/// The [`FeatureId`] of a [`packed_id`].
+#[inline(always)]
+fn unpacked_id(bits: u32) -> FeatureId {
+    FEATURE_IDS[(bits & 63) as usize]
+}
+
+/// What the quick box path found.
+enum BoxContact {
+    /// The boxes are apart: the manifold is empty.
+    Apart,
+    /// The clipped manifold in A's frame (never empty), its points' ids still to be set from
+    /// the [`packed_id`]s (the second `0` when there is one point).
+    Clipped(Manifold, [u32; 2]),
+    /// Anything else (cores apart by less than the radii, a clipped edge that shrank to a
+    /// point or lost both points): the general steps decide.
+    Other,
+}
+
+/// Box A against box B in A's frame, for the common cases: apart, or overlapping cores whose
+/// clipped incident edge keeps one or two points. The arithmetic is that of
+/// [`contact_from_axes`] and [`clip_or_fallback`] on [`BoxSide`]s, step for step; only the
+/// choices between its branches are made by selecting among values computed both ways.
+#[inline(always)]
+fn clipped_box_contact(
+    (half_a, radius_a): (Vec2, f32),
+    (half_b, radius_b): (Vec2, f32),
+    b_in_a: &Transform,
+    margin: f32,
+) -> BoxContact {
+    let total_radius = radius_a + radius_b;
+    let limit = total_radius + margin;
+
+    // 1. Separating axes of A (closed form), then of B.
+    let (separation_a, edge_a) = best_axis(separations_of_a(half_a, half_b, b_in_a));
+    if separation_a > limit {
+        return BoxContact::Apart;
+    }
+    let corners_b = placed_corners(half_b, b_in_a);
+    let (separation_b, edge_b) = best_axis(separations_of_b(half_a, &corners_b, b_in_a));
+    if separation_b > limit {
+        return BoxContact::Apart;
+    }
+
+    // 2. The reference face; cores apart go the general way.
+    let tolerance =
+        REFERENCE_AXIS_TOLERANCE * box_size(half_a, radius_a).min(box_size(half_b, radius_b));
+    let flip = Choice::new(separation_b > separation_a + tolerance);
+    if flip.pick(separation_b, separation_a) > 0.0 {
+        return BoxContact::Other;
+    }
+    // Both outlines side by side, the reference one chosen by index.
+    let sides = [
+        BoxSide::local(half_a, radius_a),
+        placed_box(half_b, radius_b, b_in_a),
+    ];
+    let reference = &sides[flip.0];
+    let incident = &sides[flip.0 ^ 1];
+    let reference_edge = flip.pick(edge_b, edge_a);
+
+    // 3. `clip_edges`: the incident edge, most anti-parallel to the reference normal.
+    let normal = reference.normals[reference_edge];
+    let d0 = normal.dot(incident.normals[0]);
+    let d1 = normal.dot(incident.normals[1]);
+    let incident_index = first_smallest([d0, d1, -d0, -d1].into_iter());
+    let reference_next = (reference_edge + 1) & 3;
+    let incident_next = (incident_index + 1) & 3;
+    let v1 = reference.vertices[reference_edge];
+    let v2 = reference.vertices[reference_next];
+    let tangent = crate::math::left_perp(normal);
+    let edge_length = (v2 - v1).dot(tangent);
+
+    // The incident surface edge, lower end first (each end recomputed from its vertex, the
+    // same arithmetic giving the same bits).
+    let (w1, w2) = (
+        incident.vertices[incident_index],
+        incident.vertices[incident_next],
+    );
+    let shift = incident.normals[incident_index] * incident.radius;
+    let t1 = ((w1 + shift) - v1).dot(tangent);
+    let t2 = ((w2 + shift) - v1).dot(tangent);
+    let in_order = usize::from(t1 <= t2);
+    let low_vertex = (incident_index + 1 - in_order) & 3;
+    let high_vertex = (incident_index + in_order) & 3;
+    let low = incident.vertices[low_vertex] + shift;
+    let high = incident.vertices[high_vertex] + shift;
+    let low_t = (low - v1).dot(tangent);
+    let high_t = (high - v1).dot(tangent);
+    if high_t < 0.0 || low_t > edge_length {
+        return BoxContact::Other;
+    }
+
+    // Both side planes, each end replaced when it lies beyond its plane.
+    // The high end is clipped after the low one (from the clipped low end when that one was
+    // clipped): both ways are computed, so that no division waits for a choice.
+    let clip_low = Choice::new(low_t < 0.0);
+    let clip_high = Choice::new(high_t > edge_length);
+    let fraction_low = (0.0 - low_t) / (high_t - low_t);
+    let fraction_high_after_low = (edge_length - 0.0) / (high_t - 0.0);
+    let fraction_high = (edge_length - low_t) / (high_t - low_t);
+    let clipped_low = low + (high - low) * fraction_low;
+    let clipped_high = clip_low.pick(
+        clipped_low + (high - clipped_low) * fraction_high_after_low,
+        low + (high - low) * fraction_high,
+    );
+    let (low, low_t) = clip_low.pick((clipped_low, 0.0), (low, low_t));
+    // Unclipped: (reference face, incident vertex); clipped: (reference vertex, incident edge).
+    let low_id = packed_id(
+        (1 ^ clip_low.0 as u32, reference_edge as u32),
+        (
+            clip_low.0 as u32,
+            clip_low.bits(incident_index as u32, low_vertex as u32),
+        ),
+    );
+    let (high, high_t) = clip_high.pick((clipped_high, edge_length), (high, high_t));
+    let high_id = packed_id(
+        (
+            1 ^ clip_high.0 as u32,
+            clip_high.bits(reference_next as u32, reference_edge as u32),
+        ),
+        (
+            clip_high.0 as u32,
+            clip_high.bits(incident_index as u32, high_vertex as u32),
+        ),
+    );
+    if high_t - low_t <= 1e-6 * edge_length {
+        // Shrank to a point: one contact, the general way.
+        return BoxContact::Other;
+    }
+
+    // The deepest incident vertex, rounded straight towards the reference face, stands in for
+    // an unclipped end that is that vertex.
+    let (w1, w2) = (
+        incident.vertices[incident_index],
+        incident.vertices[incident_next],
+    );
+    let (low_surface, high_surface) = if incident.radius > 0.0 {
+        let support_first = normal.dot(w1) <= normal.dot(w2);
+        let support_vertex = select(support_first, incident_index, incident_next);
+        let rounded_support = select(support_first, w1, w2) - normal * incident.radius;
+        (
+            select(
+                !clip_low.holds() && low_vertex == support_vertex,
+                rounded_support,
+                low,
+            ),
+            select(
+                !clip_high.holds() && high_vertex == support_vertex,
+                rounded_support,
+                high,
+            ),
+        )
+    } else {
+        (low, high)
+    };
+
+    // 4. Points within the margin, each midway between the surfaces.
+    let offset = normal.dot(v1);
+    let low_separation = normal.dot(low_surface) - offset - reference.radius;
+    let high_separation = normal.dot(high_surface) - offset - reference.radius;
+    let keep_low = low_separation <= margin;
+    let keep_high = high_separation <= margin;
+    if !(keep_low && keep_high) {
+        if !(keep_low || keep_high) {
+            return BoxContact::Other;
+        }
+        // One point kept.
+        let (surface, separation, id) = select(
+            keep_low,
+            (low_surface, low_separation, low_id),
+            (high_surface, high_separation, high_id),
+        );
+        let mut manifold = Manifold::EMPTY;
+        manifold.normal = flip.negate(normal);
+        manifold.points[0].point = surface - normal * (0.5 * separation);
+        manifold.points[0].penetration = -separation;
+        manifold.count = 1;
+        return BoxContact::Clipped(manifold, [flip.swap(id), 0]);
+    }
+    let mut manifold = Manifold::EMPTY;
+    manifold.normal = flip.negate(normal);
+    manifold.points[0].point = low_surface - normal * (0.5 * low_separation);
+    manifold.points[0].penetration = -low_separation;
+    manifold.points[1].point = high_surface - normal * (0.5 * high_separation);
+    manifold.points[1].penetration = -high_separation;
+    manifold.count = 2;
+    BoxContact::Clipped(manifold, [flip.swap(low_id), flip.swap(high_id)])
+}
+
+/// [`collide_box_box`] through the general reference/incident steps.
+#[cold]
+#[inline(never)]
+fn collide_box_box_in_full(
     box_a: &Polygon,
     half_a: Vec2,
     box_b: &Polygon,
@@ -257,7 +625,7 @@ pub(crate) fn overlap_box_box(
     // Overlapping cores always give a point; cores apart by less than the radii need the
     // manifold to tell.
     !(any_above(separations_a, 0.0) || any_above(separations_b, 0.0))
-        || !collide_box_box(box_a, half_a, box_b, half_b, b_in_a, 0.0).is_empty()
+        || !collide_box_box_in_full(box_a, half_a, box_b, half_b, b_in_a, 0.0).is_empty()
 }
 
 /// Whether one of four separations exceeds `bound` (NaN never does), without branches.
@@ -388,5 +756,63 @@ mod tests {
             touching += usize::from(overlapping);
         }
         assert!(touching > 20_000, "{touching}");
+    }
+
+    /// Every number of a manifold, the unused point included, as bits.
+    fn all_bits(manifold: &Manifold) -> Vec<u32> {
+        let mut out = bits(manifold);
+        for point in &manifold.points[manifold.count.min(2)..] {
+            out.extend([
+                point.point.x.to_bits(),
+                point.point.y.to_bits(),
+                point.penetration.to_bits(),
+            ]);
+        }
+        out.extend([manifold.child_a, manifold.child_b]);
+        out
+    }
+
+    #[test]
+    fn world_box_path_matches_the_general_dispatch_bit_for_bit() {
+        let mut numbers = Numbers(0x9e37_79b9_7f4a_7c15);
+        let mut touching = 0;
+        for round in 0..200_000 {
+            let box_a = random_box(&mut numbers, round);
+            let box_b = random_box(&mut numbers, round / 3);
+            let origin = Vec2::new(
+                numbers.unit() * 200.0 - 100.0,
+                numbers.unit() * 200.0 - 100.0,
+            );
+            let mut xf_a = random_placement(&mut numbers, round / 2, 1.0);
+            xf_a.p += origin;
+            let b_in_a = random_placement(&mut numbers, round, 4.0);
+            let mut xf_b = xf_a.mul(&b_in_a);
+            if round % 11 == 0 {
+                // Equal first coordinates: the canonical order needs the other numbers.
+                xf_b.p.x = xf_a.p.x;
+            }
+            let margin = if round % 3 == 0 {
+                numbers.unit() * 0.3
+            } else {
+                0.0
+            };
+            let (shape_a, shape_b) = (Shape::from(box_a), Shape::from(box_b));
+            for (a, xf_a, b, xf_b) in [
+                (&shape_a, &xf_a, &shape_b, &xf_b),
+                (&shape_b, &xf_b, &shape_a, &xf_a),
+            ] {
+                let boxes = crate::query::manifold::contacts(a, xf_a, b, xf_b, margin);
+                let general =
+                    crate::query::manifold::contacts_polygon_pair(a, xf_a, b, xf_b, margin);
+                assert_eq!(
+                    all_bits(&boxes),
+                    all_bits(&general),
+                    "{a:?} {xf_a:?} {b:?} {xf_b:?} margin {margin}: {boxes:?} vs {general:?}"
+                );
+                assert_eq!(boxes, general);
+                touching += usize::from(!boxes.is_empty());
+            }
+        }
+        assert!(touching > 40_000, "{touching}");
     }
 }

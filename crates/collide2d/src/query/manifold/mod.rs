@@ -36,7 +36,7 @@ mod test_numbers;
 use crate::math::{Transform, Vec2};
 use crate::query::{FeatureId, Manifold};
 use crate::shape::{Circle, Polygon, Shape};
-use box_box::collide_box_box;
+use box_box::{collide_box_box, contacts_box_box};
 
 pub use axis_gap::sat_axis_gap;
 pub(crate) use capsule_capsule::{
@@ -96,23 +96,57 @@ pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin
         }
         // The most common pair in games, with the canonical order decided once.
         (Shape::Polygon(polygon_a), Shape::Polygon(polygon_b)) => {
-            let swap = same_kind_swapped(a, xf_a, b, xf_b);
-            let (first, xf_first, second, xf_second) = if swap {
-                (polygon_b, xf_b, polygon_a, xf_a)
-            } else {
-                (polygon_a, xf_a, polygon_b, xf_b)
-            };
-            let mut manifold = contacts_polygon_polygon(first, xf_first, second, xf_second, margin);
-            if swap {
-                manifold.swap_sides();
+            match (polygon_a.box_half_extents(), polygon_b.box_half_extents()) {
+                (Some(_), Some(_)) => contacts_box_box(a, xf_a, b, xf_b, sanitize_margin(margin)),
+                _ => contacts_polygons(a, polygon_a, xf_a, b, polygon_b, xf_b, margin),
             }
-            manifold
         }
         (Shape::Circle(circle), Shape::Polygon(polygon)) => {
             contacts_circle_polygon(circle, xf_a, polygon, xf_b, margin)
         }
         _ => contacts_general(a, xf_a, b, xf_b, margin),
     }
+}
+
+/// [`contacts`] of two polygons (world space), in either order.
+#[inline(always)]
+fn contacts_polygons(
+    a: &Shape,
+    polygon_a: &Polygon,
+    xf_a: &Transform,
+    b: &Shape,
+    polygon_b: &Polygon,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
+    let swap = same_kind_swapped(a, xf_a, b, xf_b);
+    let (first, xf_first, second, xf_second) = if swap {
+        (polygon_b, xf_b, polygon_a, xf_a)
+    } else {
+        (polygon_a, xf_a, polygon_b, xf_b)
+    };
+    let mut manifold = contacts_polygon_polygon(first, xf_first, second, xf_second, margin);
+    if swap {
+        manifold.swap_sides();
+    }
+    manifold
+}
+
+/// [`contacts`] of two polygons given as shapes (empty for other shapes), through the general
+/// steps: for the box pairs the box path leaves to them.
+#[cold]
+#[inline(never)]
+pub(crate) fn contacts_polygon_pair(
+    a: &Shape,
+    xf_a: &Transform,
+    b: &Shape,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
+    let (Shape::Polygon(polygon_a), Shape::Polygon(polygon_b)) = (a, b) else {
+        return Manifold::EMPTY;
+    };
+    contacts_polygons(a, polygon_a, xf_a, b, polygon_b, xf_b, margin)
 }
 
 /// [`contacts`] for every pair but circle–circle.
