@@ -159,8 +159,7 @@ impl DenseLevel {
         self.width + 1
     }
 
-    /// Counting sort of `entries` (key, slot) into a dense level: count, running sum (each
-    /// cell's end), then place the entries back to front so each cell keeps slot order.
+    /// Counting sort of `entries` (key, slot) into a dense level.
     fn sorted(
         shift: u32,
         width: usize,
@@ -168,20 +167,33 @@ impl DenseLevel {
         entries: &[(u32, u32)],
         tight: &[Aabb],
     ) -> DenseLevel {
-        let stride = width + 1;
-        let cells = (height + 1) * stride;
-        let mut start = vec![0u32; cells + 1];
+        let mut start = vec![0u32; (height + 1) * (width + 1) + 1];
         for &(key, _) in entries {
             start[(key & CELL_MASK) as usize] += 1;
         }
+        DenseLevel::from_counts(shift, width, height, start, entries, tight)
+    }
+
+    /// The rest of the counting sort, once `start` holds each cell's count of `entries`: a
+    /// running sum turns counts into cell ends, then the entries, last first, are each placed
+    /// at their cell's end, moved back by one; each cell keeps slot order.
+    fn from_counts(
+        shift: u32,
+        width: usize,
+        height: usize,
+        mut start: Vec<u32>,
+        entries: &[(u32, u32)],
+        tight: &[Aabb],
+    ) -> DenseLevel {
         let mut total = 0u32;
         for value in &mut start {
             total += *value;
             *value = total;
         }
-        let mut boxes = vec![Vec4::NAN; entries.len() + GROUP];
-        let mut slots = vec![0u32; entries.len() + GROUP + 1];
-        let mut keys = vec![0u32; entries.len()];
+        let count = entries.len();
+        let mut boxes = vec![Vec4::NAN; count + GROUP];
+        let mut slots = vec![0u32; count + GROUP + 1];
+        let mut keys = vec![0u32; count];
         for &(key, slot) in entries.iter().rev() {
             let position = &mut start[(key & CELL_MASK) as usize];
             *position -= 1;
@@ -268,55 +280,36 @@ impl DensePairs {
         if !inverse_cell_size.is_finite() {
             return None;
         }
-        // 1. Bounds of the min corners of the boxes no larger than a few cells (larger ones go
-        //    to higher levels; where their corners fall outside, the clamp moves them in).
-        let largest = BOUNDS_CELLS / inverse_cell_size;
-        let bounds_of = |only_small: bool| {
-            let mut count = 0usize;
-            let (mut low_x, mut low_y) = (f32::INFINITY, f32::INFINITY);
-            let (mut high_x, mut high_y) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
-            for (aabb, &alive) in proxies.tight.iter().zip(&proxies.alive) {
-                let small =
-                    aabb.max.x - aabb.min.x <= largest && aabb.max.y - aabb.min.y <= largest;
-                if alive && (small || !only_small) {
-                    count += 1;
-                    low_x = low_x.min(aabb.min.x);
-                    low_y = low_y.min(aabb.min.y);
-                    high_x = high_x.max(aabb.min.x);
-                    high_y = high_y.max(aabb.min.y);
-                }
-            }
-            (count, Vec4::new(low_x, low_y, high_x, high_y))
-        };
-        let (mut counted, mut bounds) = bounds_of(true);
-        if counted == 0 {
-            (counted, bounds) = bounds_of(false);
-        }
         let count = proxies.len();
         let mut dense = DensePairs {
-            origin: bounds.xyxy(),
+            origin: Vec4::ZERO,
             inverse_cell_size,
             limit: Vec4::splat(CELL_LIMIT),
             levels: Vec::new(),
         };
-        if count < 2 || counted == 0 {
+        if count < 2 {
             return Some(dense);
         }
-        let far = dense.cells(bounds.zwzw());
-        let (width, height) = (u64::from(far[0]) + 1, u64::from(far[1]) + 1);
-        let cells = (width + 1) * (height + 1);
-        if cells > CELLS_PER_BOX * count as u64 + EXTRA_CELLS
-            || cells > u64::from(CELL_MASK)
-            || far[0] >= CELL_LIMIT as u32
-            || far[1] >= CELL_LIMIT as u32
-        {
-            return None;
-        }
-        // From here on, cells are clamped to the grid: still monotonic, and in range.
-        let (last_column, last_row) = (far[0] as f32, far[1] as f32);
-        dense.limit = Vec4::new(last_column, last_row, last_column, last_row);
+        // 1. The grid's bounds: those of the boxes registered in cells, which the grid keeps
+        //    (they may have grown stale, larger than the boxes: that only costs empty cells);
+        //    else, or when that grid would be too large, the bounds of the min corners of the
+        //    boxes no larger than a few cells. Larger boxes go to higher levels anyway, and
+        //    where any corner falls outside, the clamp moves it in.
+        let kept = grid.occupied.map(|occupied| {
+            Vec4::new(
+                occupied.min.x,
+                occupied.min.y,
+                occupied.max.x,
+                occupied.max.y,
+            )
+        });
+        let (width, height) = match kept.and_then(|bounds| dense.fit(bounds, count)) {
+            Some(extent) => extent,
+            None => dense.fit(min_corner_bounds(grid, inverse_cell_size)?, count)?,
+        };
         // 2. Level, key and slot of every box; the lowest level apart, as most boxes go there.
         let mut base: Vec<(u32, u32)> = Vec::with_capacity(count);
+        let mut base_start = vec![0u32; (height as usize + 1) * (width as usize + 1) + 1];
         let mut higher: Vec<Vec<(u32, u32)>> = Vec::new();
         let base_stride = width as u32 + 1;
         for (slot, (aabb, &alive)) in proxies.tight.iter().zip(&proxies.alive).enumerate() {
@@ -326,7 +319,9 @@ impl DensePairs {
             let [x0, y0, x1, y1] =
                 dense.cells(Vec4::new(aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y));
             if x1 - x0 <= 1 && y1 - y0 <= 1 {
-                base.push((entry_key(x0, y0, x1, y1, base_stride), slot as u32));
+                let key = entry_key(x0, y0, x1, y1, base_stride);
+                base_start[(key & CELL_MASK) as usize] += 1;
+                base.push((key, slot as u32));
                 continue;
             }
             let mut shift = 1u32;
@@ -341,21 +336,54 @@ impl DensePairs {
             let key = entry_key(x0 >> shift, y0 >> shift, x1 >> shift, y1 >> shift, stride);
             higher[level].push((key, slot as u32));
         }
-        for (shift, entries) in std::iter::once(&base).chain(&higher).enumerate() {
+        // 3. The levels' sorted arrays.
+        if !base.is_empty() {
+            dense.levels.push(DenseLevel::from_counts(
+                0,
+                width as usize,
+                height as usize,
+                base_start,
+                &base,
+                &proxies.tight,
+            ));
+        }
+        for (level, entries) in higher.iter().enumerate() {
             if entries.is_empty() {
                 continue;
             }
-            let level_width = ((width - 1) >> shift) as usize + 1;
-            let level_height = ((height - 1) >> shift) as usize + 1;
+            let shift = level + 1;
             dense.levels.push(DenseLevel::sorted(
                 shift as u32,
-                level_width,
-                level_height,
+                ((width - 1) >> shift) as usize + 1,
+                ((height - 1) >> shift) as usize + 1,
                 entries,
                 &proxies.tight,
             ));
         }
         Some(dense)
+    }
+
+    /// Sets the origin and clamp for `bounds` `(low x, low y, high x, high y)` of the min
+    /// corners and returns the grid's columns and rows, or `None` (changing nothing) when that
+    /// grid would have too many cells for `count` boxes.
+    fn fit(&mut self, bounds: Vec4, count: usize) -> Option<(u64, u64)> {
+        let origin = self.origin;
+        self.origin = bounds.xyxy();
+        let far = self.cells(bounds.zwzw());
+        let (width, height) = (u64::from(far[0]) + 1, u64::from(far[1]) + 1);
+        let cells = (width + 1) * (height + 1);
+        if cells > CELLS_PER_BOX * count as u64 + EXTRA_CELLS
+            || cells > u64::from(CELL_MASK)
+            || far[0] >= CELL_LIMIT as u32
+            || far[1] >= CELL_LIMIT as u32
+        {
+            self.origin = origin;
+            return None;
+        }
+        // From here on, cells are clamped to the grid: still monotonic, and in range.
+        let (last_column, last_row) = (far[0] as f32, far[1] as f32);
+        self.limit = Vec4::new(last_column, last_row, last_column, last_row);
+        Some((width, height))
     }
 
     /// Base cell numbers of `(x, y, x, y)` coordinates at or beyond the origin: the scaled
@@ -412,36 +440,24 @@ impl DensePairs {
         let mut found = PairBuffer::new();
         let first = start[rows.start * stride] as usize;
         let last = start[rows.end * stride] as usize;
-        for (entry, &key) in level.keys[first..last].iter().enumerate() {
-            let entry = first + entry;
+        let entries = level.keys[first..last]
+            .iter()
+            .zip(&level.boxes[first..last])
+            .zip(&level.slots[first..last]);
+        for (offset, ((&key, &packed), &slot)) in entries.enumerate() {
+            let entry = first + offset;
             let cell = (key & CELL_MASK) as usize;
-            let packed = level.boxes[entry];
-            let slot = level.slots[entry];
             let bound = upper(packed);
             // The rest of the cell, and the cell to the right if the box reaches into it (the
             // min corners there lie beyond the max corners of boxes that stay in their column).
-            let own_end = if key & REACHES_RIGHT != 0 {
-                start[cell + 2]
-            } else {
-                start[cell + 1]
-            };
-            level.scan::<4>(entry + 1..own_end as usize, bound, slot, &mut found, report);
+            let right = usize::from(key & REACHES_RIGHT != 0);
+            let own_end = start[cell + 1 + right] as usize;
+            level.scan::<4>(entry + 1..own_end, bound, slot, &mut found, report);
             if key & REACHES_UP != 0 {
                 // The next row: the cells below-left, below, and below-right if reached.
                 let below = cell + stride;
-                let below_end = if key & REACHES_RIGHT != 0 {
-                    start[below + 2]
-                } else {
-                    start[below + 1]
-                };
-                let below_begin = start[below - 1] as usize;
-                level.scan::<GROUP>(
-                    below_begin..below_end as usize,
-                    bound,
-                    slot,
-                    &mut found,
-                    report,
-                );
+                let below = start[below - 1] as usize..start[below + 1 + right] as usize;
+                level.scan::<GROUP>(below, bound, slot, &mut found, report);
             }
             for other_level in lower {
                 self.query_level(other_level, packed, bound, slot, &mut found, report);
@@ -481,6 +497,31 @@ impl DensePairs {
             }
         }
     }
+}
+
+/// `(low x, low y, high x, high y)` of the min corners of the live boxes no larger than
+/// [`BOUNDS_CELLS`] base cells (of all live boxes when there are none), or `None` when nothing
+/// is live.
+fn min_corner_bounds(grid: &HashGrid, inverse_cell_size: f32) -> Option<Vec4> {
+    let proxies = &grid.proxies;
+    let largest = BOUNDS_CELLS / inverse_cell_size;
+    let bounds_of = |only_small: bool| {
+        let mut found = false;
+        let (mut low_x, mut low_y) = (f32::INFINITY, f32::INFINITY);
+        let (mut high_x, mut high_y) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
+        for (aabb, &alive) in proxies.tight.iter().zip(&proxies.alive) {
+            let small = aabb.max.x - aabb.min.x <= largest && aabb.max.y - aabb.min.y <= largest;
+            if alive && (small || !only_small) {
+                found = true;
+                low_x = low_x.min(aabb.min.x);
+                low_y = low_y.min(aabb.min.y);
+                high_x = high_x.max(aabb.min.x);
+                high_y = high_y.max(aabb.min.y);
+            }
+        }
+        found.then_some(Vec4::new(low_x, low_y, high_x, high_y))
+    };
+    bounds_of(true).or_else(|| bounds_of(false))
 }
 
 impl HashGrid {
