@@ -33,6 +33,8 @@ use std::ops::Range;
 use glam::{Vec4, Vec4Swizzles};
 
 use super::HashGrid;
+use crate::broad::proxy_table::ProxyTable;
+use crate::broad::ProxyId;
 use crate::shape::Aabb;
 
 /// Scaled coordinates are clamped to `0..=CELL_LIMIT` before they become cell numbers.
@@ -102,21 +104,26 @@ fn entry_key(x0: u32, y0: u32, x1: u32, y1: u32, stride: u32) -> u32 {
 /// Found pairs waiting to be reported: adding one needs no branch, so hits cost no
 /// mispredictions, and the report loop runs over whole buffers.
 struct PairBuffer {
-    pairs: [(u32, u32); PAIR_BUFFER],
+    pairs: [(ProxyId, ProxyId); PAIR_BUFFER],
     len: usize,
 }
 
 impl PairBuffer {
     fn new() -> PairBuffer {
         PairBuffer {
-            pairs: [(0, 0); PAIR_BUFFER],
+            pairs: [(ProxyId::new(0, 0), ProxyId::new(0, 0)); PAIR_BUFFER],
             len: 0,
         }
     }
 
     /// Stores `pair`, and keeps it when `keep`.
     #[inline(always)]
-    fn push_if(&mut self, pair: (u32, u32), keep: bool, report: &mut impl FnMut(u32, u32)) {
+    fn push_if(
+        &mut self,
+        pair: (ProxyId, ProxyId),
+        keep: bool,
+        report: &mut impl FnMut(ProxyId, ProxyId),
+    ) {
         self.pairs[self.len] = pair;
         self.len += usize::from(keep);
         if self.len == PAIR_BUFFER {
@@ -125,7 +132,7 @@ impl PairBuffer {
     }
 
     /// Reports the kept pairs in the order they came.
-    fn flush(&mut self, report: &mut impl FnMut(u32, u32)) {
+    fn flush(&mut self, report: &mut impl FnMut(ProxyId, ProxyId)) {
         for &(first, second) in &self.pairs[..self.len] {
             report(first, second);
         }
@@ -147,8 +154,8 @@ struct DenseLevel {
     start: Vec<u32>,
     /// Packed boxes in cell order, then [`GROUP`] NaN boxes.
     boxes: Vec<Vec4>,
-    /// Proxy slot of each entry, then `GROUP + 1` zeros.
-    slots: Vec<u32>,
+    /// Proxy id of each entry, then `GROUP + 1` placeholders.
+    ids: Vec<ProxyId>,
     /// Cell and [`REACHES_RIGHT`], [`REACHES_UP`] of each entry.
     keys: Vec<u32>,
 }
@@ -165,13 +172,13 @@ impl DenseLevel {
         width: usize,
         height: usize,
         entries: &[(u32, u32)],
-        tight: &[Aabb],
+        proxies: &ProxyTable,
     ) -> DenseLevel {
         let mut start = vec![0u32; (height + 1) * (width + 1) + 1];
         for &(key, _) in entries {
             start[(key & CELL_MASK) as usize] += 1;
         }
-        DenseLevel::from_counts(shift, width, height, start, entries, tight)
+        DenseLevel::from_counts(shift, width, height, start, entries, proxies)
     }
 
     /// The rest of the counting sort, once `start` holds each cell's count of `entries`: a
@@ -183,7 +190,7 @@ impl DenseLevel {
         height: usize,
         mut start: Vec<u32>,
         entries: &[(u32, u32)],
-        tight: &[Aabb],
+        proxies: &ProxyTable,
     ) -> DenseLevel {
         let mut total = 0u32;
         for value in &mut start {
@@ -192,14 +199,14 @@ impl DenseLevel {
         }
         let count = entries.len();
         let mut boxes = vec![Vec4::NAN; count + GROUP];
-        let mut slots = vec![0u32; count + GROUP + 1];
+        let mut ids = vec![ProxyId::new(0, 0); count + GROUP + 1];
         let mut keys = vec![0u32; count];
         for &(key, slot) in entries.iter().rev() {
             let position = &mut start[(key & CELL_MASK) as usize];
             *position -= 1;
             let index = *position as usize;
-            boxes[index] = pack(&tight[slot as usize]);
-            slots[index] = slot;
+            boxes[index] = pack(&proxies.tight[slot as usize]);
+            ids[index] = proxies.id_of(slot);
             keys[index] = key;
         }
         DenseLevel {
@@ -208,7 +215,7 @@ impl DenseLevel {
             height,
             start,
             boxes,
-            slots,
+            ids,
             keys,
         }
     }
@@ -225,9 +232,9 @@ impl DenseLevel {
         &self,
         range: Range<usize>,
         bound: Vec4,
-        slot: u32,
+        id: ProxyId,
         found: &mut PairBuffer,
-        report: &mut impl FnMut(u32, u32),
+        report: &mut impl FnMut(ProxyId, ProxyId),
     ) {
         let mut begin = range.start;
         loop {
@@ -244,11 +251,11 @@ impl DenseLevel {
             let mut hits = bits & (bits >> 1) & (bits >> 2) & (bits >> 3) & 0x1111_1111 & in_range;
             // No hit gives lane 8: a padding slot, stored and dropped.
             let lane = (hits.trailing_zeros() / 4) as usize;
-            found.push_if((slot, self.slots[begin + lane]), hits != 0, report);
+            found.push_if((id, self.ids[begin + lane]), hits != 0, report);
             hits &= hits.wrapping_sub(1);
             while hits != 0 {
                 let lane = (hits.trailing_zeros() / 4) as usize;
-                found.push_if((slot, self.slots[begin + lane]), true, report);
+                found.push_if((id, self.ids[begin + lane]), true, report);
                 hits &= hits - 1;
             }
             begin += N;
@@ -344,7 +351,7 @@ impl DensePairs {
                 height as usize,
                 base_start,
                 &base,
-                &proxies.tight,
+                proxies,
             ));
         }
         for (level, entries) in higher.iter().enumerate() {
@@ -357,7 +364,7 @@ impl DensePairs {
                 ((width - 1) >> shift) as usize + 1,
                 ((height - 1) >> shift) as usize + 1,
                 entries,
-                &proxies.tight,
+                proxies,
             ));
         }
         Some(dense)
@@ -424,7 +431,7 @@ impl DensePairs {
     }
 
     /// Calls `report(first, second)` (slots) for every overlapping pair.
-    pub fn for_each_pair(&self, report: &mut impl FnMut(u32, u32)) {
+    pub fn for_each_pair(&self, report: &mut impl FnMut(ProxyId, ProxyId)) {
         for (index, level) in self.levels.iter().enumerate() {
             self.rows_pairs(index, 0..level.height, report);
         }
@@ -432,7 +439,12 @@ impl DensePairs {
 
     /// Reports the pairs found from the boxes of level `index` in `rows`: with later boxes of
     /// the same level, and with boxes of every lower level.
-    pub fn rows_pairs(&self, index: usize, rows: Range<usize>, report: &mut impl FnMut(u32, u32)) {
+    pub fn rows_pairs(
+        &self,
+        index: usize,
+        rows: Range<usize>,
+        report: &mut impl FnMut(ProxyId, ProxyId),
+    ) {
         let level = &self.levels[index];
         let lower = &self.levels[..index];
         let stride = level.stride();
@@ -443,8 +455,8 @@ impl DensePairs {
         let entries = level.keys[first..last]
             .iter()
             .zip(&level.boxes[first..last])
-            .zip(&level.slots[first..last]);
-        for (offset, ((&key, &packed), &slot)) in entries.enumerate() {
+            .zip(&level.ids[first..last]);
+        for (offset, ((&key, &packed), &id)) in entries.enumerate() {
             let entry = first + offset;
             let cell = (key & CELL_MASK) as usize;
             let bound = upper(packed);
@@ -452,15 +464,15 @@ impl DensePairs {
             // min corners there lie beyond the max corners of boxes that stay in their column).
             let right = usize::from(key & REACHES_RIGHT != 0);
             let own_end = start[cell + 1 + right] as usize;
-            level.scan::<4>(entry + 1..own_end, bound, slot, &mut found, report);
+            level.scan::<4>(entry + 1..own_end, bound, id, &mut found, report);
             if key & REACHES_UP != 0 {
                 // The next row: the cells below-left, below, and below-right if reached.
                 let below = cell + stride;
                 let below = start[below - 1] as usize..start[below + 1 + right] as usize;
-                level.scan::<GROUP>(below, bound, slot, &mut found, report);
+                level.scan::<GROUP>(below, bound, id, &mut found, report);
             }
             for other_level in lower {
-                self.query_level(other_level, packed, bound, slot, &mut found, report);
+                self.query_level(other_level, packed, bound, id, &mut found, report);
             }
         }
         found.flush(report);
@@ -475,9 +487,9 @@ impl DensePairs {
         level: &DenseLevel,
         packed: Vec4,
         bound: Vec4,
-        slot: u32,
+        id: ProxyId,
         found: &mut PairBuffer,
-        report: &mut impl FnMut(u32, u32),
+        report: &mut impl FnMut(ProxyId, ProxyId),
     ) {
         let shift = level.shift;
         let [x0, y0, x1, y1] = self.cells(packed * Vec4::new(1.0, 1.0, -1.0, -1.0));
@@ -493,7 +505,7 @@ impl DensePairs {
             let begin = level.start[row * stride + x_low] as usize;
             let end = level.start[row * stride + x_high + 1] as usize;
             if begin < end {
-                level.scan::<GROUP>(begin..end, bound, slot, found, report);
+                level.scan::<GROUP>(begin..end, bound, id, found, report);
             }
         }
     }
@@ -525,12 +537,14 @@ fn min_corner_bounds(grid: &HashGrid, inverse_cell_size: f32) -> Option<Vec4> {
 }
 
 impl HashGrid {
-    /// Calls `report(first, second)` (slots) once per overlapping pair: the dense pass when the
-    /// boxes are compact enough, otherwise the walk over the stored cells.
-    pub(crate) fn for_each_slot_pair<F: FnMut(u32, u32)>(&self, report: &mut F) {
+    /// Calls `report(first, second)` once per overlapping pair: the dense pass when the boxes
+    /// are compact enough, otherwise the walk over the stored cells.
+    pub(crate) fn for_each_id_pair<F: FnMut(ProxyId, ProxyId)>(&self, report: &mut F) {
         match DensePairs::new(self) {
             Some(dense) => dense.for_each_pair(report),
-            None => self.for_each_overlapping_slot_pair(report),
+            None => self.for_each_overlapping_slot_pair(&mut |first, second| {
+                report(self.proxies.id_of(first), self.proxies.id_of(second))
+            }),
         }
     }
 }
@@ -552,8 +566,10 @@ mod tests {
     fn dense_pairs(grid: &HashGrid) -> Option<Vec<(u32, u32)>> {
         let dense = DensePairs::new(grid)?;
         let mut pairs = Vec::new();
-        dense
-            .for_each_pair(&mut |first, second| pairs.push((first.min(second), first.max(second))));
+        dense.for_each_pair(&mut |first, second| {
+            let (first, second) = (first.index(), second.index());
+            pairs.push((first.min(second), first.max(second)))
+        });
         pairs.sort_unstable();
         Some(pairs)
     }

@@ -497,12 +497,7 @@ impl BroadPhase for HashGrid {
     }
 
     fn for_each_pair(&self, callback: &mut dyn FnMut(Pair)) {
-        self.for_each_slot_pair(&mut |first, second| {
-            callback(Pair::new(
-                self.proxies.id_of(first),
-                self.proxies.id_of(second),
-            ))
-        });
+        self.for_each_id_pair(&mut |first, second| callback(Pair::new(first, second)));
     }
 
     fn query_aabb(&self, aabb: Aabb, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {

@@ -137,7 +137,7 @@ impl HashGrid {
                 .map(|(level, rows)| {
                     let mut found = Vec::new();
                     dense.rows_pairs(*level, rows.clone(), &mut |first, second| {
-                        found.push(crate::broad::Pair::new(id(first), id(second)))
+                        found.push(crate::broad::Pair::new(first, second))
                     });
                     found
                 })
