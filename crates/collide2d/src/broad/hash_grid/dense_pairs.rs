@@ -2,15 +2,16 @@
 //! of grids stored as flat arrays, so the pass reads memory in order instead of visiting the
 //! hash cells one `Vec` at a time.
 //!
-//! 1. Bounds: the lowest and highest min corner of the live boxes (those no larger than a few
-//!    cells). A coordinate's base cell is `g(v)`: `(v − origin) / s` for the base cell side
-//!    `s`, rounded and clamped to the grid. The pass relies only on `g` being monotonic, so
-//!    corners outside the bounds (of large boxes) are simply clamped in.
+//! 1. Bounds: the box the grid keeps around the boxes registered in cells, or, when that would
+//!    make too large a grid (it may have grown stale), the lowest and highest min corner of the
+//!    live boxes no larger than a few cells. A coordinate's base cell is `g(v)`: `(v − origin)
+//!    / s` for the base cell side `s`, rounded and clamped to the grid. The pass relies only on
+//!    `g` being monotonic, so corners outside the bounds are simply clamped in.
 //! 2. Each box goes to the lowest level `L` where it touches at most two cells per axis (level
 //!    `L` uses cells `g(v) >> L`), into the cell of its **min corner**, with two flags: whether
 //!    it reaches the next column, the next row. Each level is a dense row-major grid with one
 //!    empty padding column and one empty row after the last, filled by a counting sort into
-//!    contiguous arrays of packed boxes, slots and keys.
+//!    contiguous arrays of packed boxes, proxy ids and keys.
 //! 3. Same level: two boxes that overlap have min-corner cells at most one apart on each axis.
 //!    So for an entry of cell `idx` the candidates are two contiguous runs of the sorted array:
 //!    the rest of its own cell plus the cell to its right, `(i + 1) .. start[idx + 2]`, and the
@@ -26,7 +27,7 @@
 //! branches, so the unpredictable run lengths and hits cost few mispredictions.
 //!
 //! When the base grid would have far more cells than there are boxes (boxes spread far apart),
-//! [`HashGrid::for_each_slot_pair`] uses the stored cells instead.
+//! [`HashGrid::for_each_id_pair`] uses the stored cells instead.
 
 use std::ops::Range;
 
@@ -104,7 +105,9 @@ fn entry_key(x0: u32, y0: u32, x1: u32, y1: u32, stride: u32) -> u32 {
 /// Found pairs waiting to be reported: adding one needs no branch, so hits cost no
 /// mispredictions, and the report loop runs over whole buffers.
 struct PairBuffer {
+    /// The pairs; those from `len` on are scratch.
     pairs: [(ProxyId, ProxyId); PAIR_BUFFER],
+    /// Number of pairs kept.
     len: usize,
 }
 
@@ -271,6 +274,7 @@ impl DenseLevel {
 pub(crate) struct DensePairs {
     /// `(x, y, x, y)` of the lowest min corner.
     origin: Vec4,
+    /// One over the base cell side.
     inverse_cell_size: f32,
     /// `(x, y, x, y)` of the last column and row: cells are clamped to the grid.
     limit: Vec4,
@@ -430,7 +434,7 @@ impl DensePairs {
         tallest.unwrap_or(1).div_ceil(parts.max(1))
     }
 
-    /// Calls `report(first, second)` (slots) for every overlapping pair.
+    /// Calls `report(first, second)` for every overlapping pair.
     pub fn for_each_pair(&self, report: &mut impl FnMut(ProxyId, ProxyId)) {
         for (index, level) in self.levels.iter().enumerate() {
             self.rows_pairs(index, 0..level.height, report);
