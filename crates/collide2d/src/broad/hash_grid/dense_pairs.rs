@@ -38,7 +38,8 @@ use crate::broad::proxy_table::ProxyTable;
 use crate::broad::ProxyId;
 use crate::shape::Aabb;
 
-/// Scaled coordinates are clamped to `0..=CELL_LIMIT` before they become cell numbers.
+/// Scaled coordinates are clamped to at most `CELL_LIMIT` (then to the grid) before they become
+/// cell numbers; a grid reaching it is too large for the dense pass.
 const CELL_LIMIT: f32 = (1u32 << 22) as f32;
 
 /// Adding 2²³ to a value in `0..=2²²` leaves the nearest integer in the low mantissa bits.
@@ -58,8 +59,8 @@ const EXTRA_CELLS: u64 = 4096;
 /// the median box side).
 const BASE_CELL_FRACTION: f32 = 1.0;
 
-/// Candidates tested together by [`DenseLevel::scan`] at most; the box and slot arrays end
-/// with padding so a group can always be read whole.
+/// Candidates tested together by [`DenseLevel::scan`] at most; the box and id arrays end with
+/// padding so a group can always be read whole.
 const GROUP: usize = 8;
 
 /// An entry's key holds its cell index in the low bits...
@@ -223,7 +224,7 @@ impl DenseLevel {
         }
     }
 
-    /// Adds `(slot, other)` to `found` for each entry of `range` whose box is below `bound`
+    /// Adds `(id, other)` to `found` for each entry of `range` whose box is below `bound`
     /// (the [`upper`] of the probe) in every lane: the boxes overlapping the probe.
     ///
     /// Candidates are tested `N` (at most [`GROUP`]) at a time into a bit mask whatever the
@@ -252,7 +253,7 @@ impl DenseLevel {
             let count = range.end.saturating_sub(begin).min(N);
             let in_range = ((1u64 << (4 * count)) - 1) as u32;
             let mut hits = bits & (bits >> 1) & (bits >> 2) & (bits >> 3) & 0x1111_1111 & in_range;
-            // No hit gives lane 8: a padding slot, stored and dropped.
+            // No hit gives lane 8: a padding id, stored and dropped.
             let lane = (hits.trailing_zeros() / 4) as usize;
             found.push_if((id, self.ids[begin + lane]), hits != 0, report);
             hits &= hits.wrapping_sub(1);
@@ -482,7 +483,7 @@ impl DensePairs {
         found.flush(report);
     }
 
-    /// Adds `(slot, other)` to `found` for every box of `level` overlapping `packed`: the
+    /// Adds `(id, other)` to `found` for every box of `level` overlapping `packed`: the
     /// lower boxes' min corners lie in the box's cell range at that level, extended by one cell
     /// left and down.
     #[inline]
