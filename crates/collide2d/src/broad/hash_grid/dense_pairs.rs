@@ -63,6 +63,19 @@ const BASE_CELL_FRACTION: f32 = 1.0;
 /// padding so a group can always be read whole.
 const GROUP: usize = 8;
 
+/// `FIRST_LANES[k]`: the low bit of each of the first `k` candidates' four bits.
+const FIRST_LANES: [u32; GROUP + 1] = [
+    0,
+    0x1,
+    0x11,
+    0x111,
+    0x1111,
+    0x1_1111,
+    0x11_1111,
+    0x111_1111,
+    0x1111_1111,
+];
+
 /// An entry's key holds its cell index in the low bits...
 const CELL_MASK: u32 = (1 << 30) - 1;
 
@@ -251,8 +264,7 @@ impl DenseLevel {
                 bits |= other.cmple(bound).bitmask() << (4 * lane);
             }
             let count = range.end.saturating_sub(begin).min(N);
-            let in_range = ((1u64 << (4 * count)) - 1) as u32;
-            let mut hits = bits & (bits >> 1) & (bits >> 2) & (bits >> 3) & 0x1111_1111 & in_range;
+            let mut hits = bits & (bits >> 1) & (bits >> 2) & (bits >> 3) & FIRST_LANES[count];
             // No hit gives lane 8: a padding id, stored and dropped.
             let lane = (hits.trailing_zeros() / 4) as usize;
             found.push_if((id, self.ids[begin + lane]), hits != 0, report);
