@@ -148,10 +148,14 @@ impl PairBuffer {
         }
     }
 
-    /// Reports the kept pairs in the order they came.
+    /// Reports the kept pairs in the order they came, each with the lower id first (chosen
+    /// without a branch, so that ordering them again costs no mispredictions).
     fn flush(&mut self, report: &mut impl FnMut(ProxyId, ProxyId)) {
+        let order = |id: ProxyId| (u64::from(id.index()) << 32) | u64::from(id.generation());
+        let id = |order: u64| ProxyId::new((order >> 32) as u32, order as u32);
         for &(first, second) in &self.pairs[..self.len] {
-            report(first, second);
+            let (first, second) = (order(first), order(second));
+            report(id(first.min(second)), id(first.max(second)));
         }
         self.len = 0;
     }
