@@ -1,8 +1,10 @@
 //! A uniform grid hashed by cell coordinates: each box is registered in every cell it touches.
 //!
 //! Code map: this file holds the data, placement of boxes in cells and the [`BroadPhase`] glue;
-//! `query.rs` has box, point and pair queries; `ray_cast.rs` walks the cells along a ray.
+//! `query.rs` has box, point and pair queries; `dense_pairs.rs` finds all pairs from scratch
+//! through a dense sorted copy of the boxes; `ray_cast.rs` walks the cells along a ray.
 
+mod dense_pairs;
 mod query;
 mod ray_cast;
 
@@ -495,12 +497,7 @@ impl BroadPhase for HashGrid {
     }
 
     fn for_each_pair(&self, callback: &mut dyn FnMut(Pair)) {
-        self.for_each_overlapping_slot_pair(&mut |first, second| {
-            callback(Pair::new(
-                self.proxies.id_of(first),
-                self.proxies.id_of(second),
-            ))
-        });
+        self.for_each_id_pair(&mut |first, second| callback(Pair::new(first, second)));
     }
 
     fn query_aabb(&self, aabb: Aabb, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {

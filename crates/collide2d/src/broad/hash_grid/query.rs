@@ -1,5 +1,7 @@
 //! Grid queries: boxes, points and pairs, each hit reported from exactly one cell.
 
+#[cfg(feature = "rayon")]
+use super::dense_pairs::DensePairs;
 use super::{CellKey, CellRange, GridCell, HashGrid};
 use crate::math::Vec2;
 use crate::shape::Aabb;
@@ -120,11 +122,28 @@ impl HashGrid {
     }
 
     /// Every overlapping pair found from scratch with all rayon threads: exactly the pairs and the
-    /// order of [`for_each_pair`](crate::broad::BroadPhase::for_each_pair).
+    /// order of [`for_each_pair`](crate::broad::BroadPhase::for_each_pair). The dense pass is
+    /// cut into blocks of rows and the walk over stored cells into runs of cells, each searched
+    /// on its own and concatenated in order.
     #[cfg(feature = "rayon")]
     pub fn par_find_pairs(&self) -> Vec<crate::broad::Pair> {
         use rayon::prelude::*;
         let id = |slot: u32| self.proxies.id_of(slot);
+        if let Some(dense) = DensePairs::new(self) {
+            let parts = 8 * rayon::current_num_threads().max(1);
+            let units = dense.units(dense.rows_for_parts(parts));
+            let chunks: Vec<Vec<crate::broad::Pair>> = units
+                .par_iter()
+                .map(|(level, rows)| {
+                    let mut found = Vec::new();
+                    dense.rows_pairs(*level, rows.clone(), &mut |first, second| {
+                        found.push(crate::broad::Pair::new(first, second))
+                    });
+                    found
+                })
+                .collect();
+            return chunks.concat();
+        }
         let chunks: Vec<Vec<crate::broad::Pair>> = self
             .cells
             .par_chunks(512)

@@ -1,0 +1,629 @@
+//! Every overlapping pair from scratch through a dense, sorted copy of the boxes: a hierarchy
+//! of grids stored as flat arrays, so the pass reads memory in order instead of visiting the
+//! hash cells one `Vec` at a time.
+//!
+//! 1. Bounds: the box the grid keeps around the boxes registered in cells, or, when that would
+//!    make too large a grid (it may have grown stale), the lowest and highest min corner of the
+//!    live boxes no larger than a few cells. A coordinate's base cell is `g(v)`: `(v − origin)
+//!    / s` for the base cell side `s`, rounded and clamped to the grid. The pass relies only on
+//!    `g` being monotonic, so corners outside the bounds are simply clamped in.
+//! 2. Each box goes to the lowest level `L` where it touches at most two cells per axis (level
+//!    `L` uses cells `g(v) >> L`), into the cell of its **min corner**, with two flags: whether
+//!    it reaches the next column, the next row. Each level is a dense row-major grid with one
+//!    empty padding column and one empty row after the last, filled by a counting sort into
+//!    contiguous arrays of packed boxes, proxy ids and keys.
+//! 3. Same level: two boxes that overlap have min-corner cells at most one apart on each axis.
+//!    So for an entry of cell `idx` the candidates are two contiguous runs of the sorted array:
+//!    the rest of its own cell plus the cell to its right, `(i + 1) .. start[idx + 2]`, and the
+//!    three cells of the next row, `start[idx + stride − 1] .. start[idx + stride + 2]`; the
+//!    cells to the right and the next row are left out when the box does not reach them. Every
+//!    pair is looked at once; the padding column keeps the end of a row from pairing with the
+//!    start of the next.
+//! 4. Across levels: each box queries every lower level, row by row, over its own cell range
+//!    at that level extended by one cell to the left and below (where the min corners of the
+//!    lower boxes that can touch it lie).
+//!
+//! Candidates are tested a group at a time into bit masks and hits are buffered without
+//! branches, so the unpredictable run lengths and hits cost few mispredictions.
+//!
+//! When the base grid would have far more cells than there are boxes (boxes spread far apart),
+//! [`HashGrid::for_each_id_pair`] uses the stored cells instead.
+
+use std::ops::Range;
+
+use glam::{Vec4, Vec4Swizzles};
+
+use super::HashGrid;
+use crate::broad::proxy_table::ProxyTable;
+use crate::broad::ProxyId;
+use crate::shape::Aabb;
+
+/// Scaled coordinates are clamped to at most `CELL_LIMIT` (then to the grid) before they become
+/// cell numbers; a grid reaching it is too large for the dense pass.
+const CELL_LIMIT: f32 = (1u32 << 22) as f32;
+
+/// Adding 2²³ to a value in `0..=2²²` leaves the nearest integer in the low mantissa bits.
+const MAGIC: f32 = (1u32 << 23) as f32;
+
+/// Boxes larger than this many base cells on a side do not count for the grid's bounds.
+const BOUNDS_CELLS: f32 = 8.0;
+
+/// The dense pass is used when the base grid (with padding) has at most this many cells per
+/// box, plus [`EXTRA_CELLS`].
+const CELLS_PER_BOX: u64 = 4;
+
+/// See [`CELLS_PER_BOX`].
+const EXTRA_CELLS: u64 = 4096;
+
+/// The base cell side as a fraction of the grid's cell size (the automatic cell size is twice
+/// the median box side).
+const BASE_CELL_FRACTION: f32 = 1.0;
+
+/// Candidates tested together by [`DenseLevel::scan`] at most; the box and id arrays end with
+/// padding so a group can always be read whole.
+const GROUP: usize = 8;
+
+/// `FIRST_LANES[k]`: the low bit of each of the first `k` candidates' four bits.
+const FIRST_LANES: [u32; GROUP + 1] = [
+    0,
+    0x1,
+    0x11,
+    0x111,
+    0x1111,
+    0x1_1111,
+    0x11_1111,
+    0x111_1111,
+    0x1111_1111,
+];
+
+/// An entry's key holds its cell index in the low bits...
+const CELL_MASK: u32 = (1 << 30) - 1;
+
+/// ...and this flag when the box reaches into the next column of its level...
+const REACHES_RIGHT: u32 = 1 << 30;
+
+/// ...and this one when it reaches into the next row.
+const REACHES_UP: u32 = 1 << 31;
+
+/// Pairs found are gathered this many at a time before they are reported.
+const PAIR_BUFFER: usize = 64;
+
+/// A box as `(min.x, min.y, -max.x, -max.y)`: `a` and `b` overlap (touching counts) exactly
+/// when `a <= upper(b)` in every lane.
+#[inline(always)]
+fn pack(aabb: &Aabb) -> Vec4 {
+    Vec4::new(aabb.min.x, aabb.min.y, -aabb.max.x, -aabb.max.y)
+}
+
+/// `(max.x, max.y, -min.x, -min.y)` of a packed box; negation is exact, so the lane test is
+/// exactly [`Aabb::overlaps`].
+#[inline(always)]
+fn upper(packed: Vec4) -> Vec4 {
+    -packed.zwxy()
+}
+
+/// The key of an entry whose min corner is in `(x0, y0)` and max corner in `(x1, y1)` at its
+/// level, in a grid of row stride `stride`.
+#[inline(always)]
+fn entry_key(x0: u32, y0: u32, x1: u32, y1: u32, stride: u32) -> u32 {
+    let mut key = y0 * stride + x0;
+    if x1 > x0 {
+        key |= REACHES_RIGHT;
+    }
+    if y1 > y0 {
+        key |= REACHES_UP;
+    }
+    key
+}
+
+/// Found pairs waiting to be reported: adding one needs no branch, so hits cost no
+/// mispredictions, and the report loop runs over whole buffers.
+struct PairBuffer {
+    /// The pairs; those from `len` on are scratch.
+    pairs: [(ProxyId, ProxyId); PAIR_BUFFER],
+    /// Number of pairs kept.
+    len: usize,
+}
+
+impl PairBuffer {
+    fn new() -> PairBuffer {
+        PairBuffer {
+            pairs: [(ProxyId::new(0, 0), ProxyId::new(0, 0)); PAIR_BUFFER],
+            len: 0,
+        }
+    }
+
+    /// Stores `pair`, and keeps it when `keep`.
+    #[inline(always)]
+    fn push_if(
+        &mut self,
+        pair: (ProxyId, ProxyId),
+        keep: bool,
+        report: &mut impl FnMut(ProxyId, ProxyId),
+    ) {
+        self.pairs[self.len] = pair;
+        self.len += usize::from(keep);
+        if self.len == PAIR_BUFFER {
+            self.flush(report);
+        }
+    }
+
+    /// Reports the kept pairs in the order they came, each with the lower id first (chosen
+    /// without a branch, so that ordering them again costs no mispredictions).
+    fn flush(&mut self, report: &mut impl FnMut(ProxyId, ProxyId)) {
+        let order = |id: ProxyId| (u64::from(id.index()) << 32) | u64::from(id.generation());
+        let id = |order: u64| ProxyId::new((order >> 32) as u32, order as u32);
+        for &(first, second) in &self.pairs[..self.len] {
+            let (first, second) = (order(first), order(second));
+            report(id(first.min(second)), id(first.max(second)));
+        }
+        self.len = 0;
+    }
+}
+
+/// One level of the hierarchy: boxes sorted by the cell of their min corner.
+#[derive(Debug)]
+struct DenseLevel {
+    /// Cells of this level are base cells shifted right by this much.
+    shift: u32,
+    /// Columns holding boxes; the row stride is `width + 1` (one empty padding column).
+    width: usize,
+    /// Rows holding boxes; one more empty row follows.
+    height: usize,
+    /// `start[idx]..start[idx + 1]` are the entries of cell `idx`; `(height + 1)·stride + 1`
+    /// values, every cell past the boxes empty.
+    start: Vec<u32>,
+    /// Packed boxes in cell order, then [`GROUP`] NaN boxes.
+    boxes: Vec<Vec4>,
+    /// Proxy id of each entry, then `GROUP + 1` placeholders.
+    ids: Vec<ProxyId>,
+    /// Cell and [`REACHES_RIGHT`], [`REACHES_UP`] of each entry.
+    keys: Vec<u32>,
+}
+
+impl DenseLevel {
+    #[inline]
+    fn stride(&self) -> usize {
+        self.width + 1
+    }
+
+    /// Counting sort of `entries` (key, slot) into a dense level.
+    fn sorted(
+        shift: u32,
+        width: usize,
+        height: usize,
+        entries: &[(u32, u32)],
+        proxies: &ProxyTable,
+    ) -> DenseLevel {
+        let mut start = vec![0u32; (height + 1) * (width + 1) + 1];
+        for &(key, _) in entries {
+            start[(key & CELL_MASK) as usize] += 1;
+        }
+        DenseLevel::from_counts(shift, width, height, start, entries, proxies)
+    }
+
+    /// The rest of the counting sort, once `start` holds each cell's count of `entries`: a
+    /// running sum turns counts into cell ends, then the entries, last first, are each placed
+    /// at their cell's end, moved back by one; each cell keeps slot order.
+    fn from_counts(
+        shift: u32,
+        width: usize,
+        height: usize,
+        mut start: Vec<u32>,
+        entries: &[(u32, u32)],
+        proxies: &ProxyTable,
+    ) -> DenseLevel {
+        let mut total = 0u32;
+        for value in &mut start {
+            total += *value;
+            *value = total;
+        }
+        let count = entries.len();
+        let mut boxes = vec![Vec4::NAN; count + GROUP];
+        let mut ids = vec![ProxyId::new(0, 0); count + GROUP + 1];
+        let mut keys = vec![0u32; count];
+        for &(key, slot) in entries.iter().rev() {
+            let position = &mut start[(key & CELL_MASK) as usize];
+            *position -= 1;
+            let index = *position as usize;
+            boxes[index] = pack(&proxies.tight[slot as usize]);
+            ids[index] = proxies.id_of(slot);
+            keys[index] = key;
+        }
+        DenseLevel {
+            shift,
+            width,
+            height,
+            start,
+            boxes,
+            ids,
+            keys,
+        }
+    }
+
+    /// Adds `(id, other)` to `found` for each entry of `range` whose box is below `bound`
+    /// (the [`upper`] of the probe) in every lane: the boxes overlapping the probe.
+    ///
+    /// Candidates are tested `N` (at most [`GROUP`]) at a time into a bit mask whatever the
+    /// length of the range (the arrays are padded), and the first hit of a group is stored
+    /// without a branch: short runs of unpredictable length and rare hits cost no
+    /// mispredictions.
+    #[inline(always)]
+    fn scan<const N: usize>(
+        &self,
+        range: Range<usize>,
+        bound: Vec4,
+        id: ProxyId,
+        found: &mut PairBuffer,
+        report: &mut impl FnMut(ProxyId, ProxyId),
+    ) {
+        let mut begin = range.start;
+        loop {
+            let group: &[Vec4; N] = self.boxes[begin..begin + N]
+                .try_into()
+                .expect("a group is N entries long");
+            // Four bits per candidate, one per lane; a candidate overlaps when all four are set.
+            let mut bits = 0u32;
+            for (lane, other) in group.iter().enumerate() {
+                bits |= other.cmple(bound).bitmask() << (4 * lane);
+            }
+            let count = range.end.saturating_sub(begin).min(N);
+            let mut hits = bits & (bits >> 1) & (bits >> 2) & (bits >> 3) & FIRST_LANES[count];
+            // No hit gives lane 8: a padding id, stored and dropped.
+            let lane = (hits.trailing_zeros() / 4) as usize;
+            found.push_if((id, self.ids[begin + lane]), hits != 0, report);
+            hits &= hits.wrapping_sub(1);
+            while hits != 0 {
+                let lane = (hits.trailing_zeros() / 4) as usize;
+                found.push_if((id, self.ids[begin + lane]), true, report);
+                hits &= hits - 1;
+            }
+            begin += N;
+            if begin >= range.end {
+                return;
+            }
+        }
+    }
+}
+
+/// The dense copy of a grid's boxes, ready for pair finding.
+#[derive(Debug)]
+pub(crate) struct DensePairs {
+    /// `(x, y, x, y)` of the lowest min corner.
+    origin: Vec4,
+    /// One over the base cell side.
+    inverse_cell_size: f32,
+    /// `(x, y, x, y)` of the last column and row: cells are clamped to the grid.
+    limit: Vec4,
+    /// Non-empty levels, lowest first.
+    levels: Vec<DenseLevel>,
+}
+
+impl DensePairs {
+    /// The dense copy of `grid`'s live boxes, or `None` when the base grid would be too large
+    /// for the number of boxes.
+    pub fn new(grid: &HashGrid) -> Option<DensePairs> {
+        let proxies = &grid.proxies;
+        let inverse_cell_size = 1.0 / (grid.cell_size * BASE_CELL_FRACTION);
+        if !inverse_cell_size.is_finite() {
+            return None;
+        }
+        let count = proxies.len();
+        let mut dense = DensePairs {
+            origin: Vec4::ZERO,
+            inverse_cell_size,
+            limit: Vec4::splat(CELL_LIMIT),
+            levels: Vec::new(),
+        };
+        if count < 2 {
+            return Some(dense);
+        }
+        // 1. The grid's bounds: those of the boxes registered in cells, which the grid keeps
+        //    (they may have grown stale, larger than the boxes: that only costs empty cells);
+        //    else, or when that grid would be too large, the bounds of the min corners of the
+        //    boxes no larger than a few cells. Larger boxes go to higher levels anyway, and
+        //    where any corner falls outside, the clamp moves it in.
+        let kept = grid.occupied.map(|occupied| {
+            Vec4::new(
+                occupied.min.x,
+                occupied.min.y,
+                occupied.max.x,
+                occupied.max.y,
+            )
+        });
+        let (width, height) = match kept.and_then(|bounds| dense.fit(bounds, count)) {
+            Some(extent) => extent,
+            None => dense.fit(min_corner_bounds(grid, inverse_cell_size)?, count)?,
+        };
+        // 2. Level, key and slot of every box; the lowest level apart, as most boxes go there.
+        let mut base: Vec<(u32, u32)> = Vec::with_capacity(count);
+        let mut base_start = vec![0u32; (height as usize + 1) * (width as usize + 1) + 1];
+        let mut higher: Vec<Vec<(u32, u32)>> = Vec::new();
+        let base_stride = width as u32 + 1;
+        for (slot, (aabb, &alive)) in proxies.tight.iter().zip(&proxies.alive).enumerate() {
+            if !alive {
+                continue;
+            }
+            let [x0, y0, x1, y1] =
+                dense.cells(Vec4::new(aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y));
+            if x1 - x0 <= 1 && y1 - y0 <= 1 {
+                let key = entry_key(x0, y0, x1, y1, base_stride);
+                base_start[(key & CELL_MASK) as usize] += 1;
+                base.push((key, slot as u32));
+                continue;
+            }
+            let mut shift = 1u32;
+            while (x1 >> shift) - (x0 >> shift) > 1 || (y1 >> shift) - (y0 >> shift) > 1 {
+                shift += 1;
+            }
+            let level = shift as usize - 1;
+            if higher.len() <= level {
+                higher.resize_with(level + 1, Vec::new);
+            }
+            let stride = ((width as u32 - 1) >> shift) + 2;
+            let key = entry_key(x0 >> shift, y0 >> shift, x1 >> shift, y1 >> shift, stride);
+            higher[level].push((key, slot as u32));
+        }
+        // 3. The levels' sorted arrays.
+        if !base.is_empty() {
+            dense.levels.push(DenseLevel::from_counts(
+                0,
+                width as usize,
+                height as usize,
+                base_start,
+                &base,
+                proxies,
+            ));
+        }
+        for (level, entries) in higher.iter().enumerate() {
+            if entries.is_empty() {
+                continue;
+            }
+            let shift = level + 1;
+            dense.levels.push(DenseLevel::sorted(
+                shift as u32,
+                ((width - 1) >> shift) as usize + 1,
+                ((height - 1) >> shift) as usize + 1,
+                entries,
+                proxies,
+            ));
+        }
+        Some(dense)
+    }
+
+    /// Sets the origin and clamp for `bounds` `(low x, low y, high x, high y)` of the min
+    /// corners and returns the grid's columns and rows, or `None` (changing nothing) when that
+    /// grid would have too many cells for `count` boxes.
+    fn fit(&mut self, bounds: Vec4, count: usize) -> Option<(u64, u64)> {
+        let origin = self.origin;
+        self.origin = bounds.xyxy();
+        let far = self.cells(bounds.zwzw());
+        let (width, height) = (u64::from(far[0]) + 1, u64::from(far[1]) + 1);
+        let cells = (width + 1) * (height + 1);
+        if cells > CELLS_PER_BOX * count as u64 + EXTRA_CELLS
+            || cells > u64::from(CELL_MASK)
+            || far[0] >= CELL_LIMIT as u32
+            || far[1] >= CELL_LIMIT as u32
+        {
+            self.origin = origin;
+            return None;
+        }
+        // From here on, cells are clamped to the grid: still monotonic, and in range.
+        let (last_column, last_row) = (far[0] as f32, far[1] as f32);
+        self.limit = Vec4::new(last_column, last_row, last_column, last_row);
+        Some((width, height))
+    }
+
+    /// Base cell numbers of `(x, y, x, y)` coordinates at or beyond the origin: the scaled
+    /// value clamped and rounded to an integer. Only monotonicity matters: a box touches the
+    /// cells between those of its corners, and overlapping boxes have corners in order.
+    #[inline(always)]
+    fn cells(&self, coordinates: Vec4) -> [u32; 4] {
+        let scaled = ((coordinates - self.origin) * self.inverse_cell_size)
+            .clamp(Vec4::ZERO, self.limit)
+            + Vec4::splat(MAGIC);
+        scaled
+            .to_array()
+            .map(|value| value.to_bits() - MAGIC.to_bits())
+    }
+
+    /// The units of work, in reporting order: `(level, rows)`, with each level's rows cut into
+    /// ranges of about `rows_per_unit` (at least one row).
+    #[cfg(feature = "rayon")]
+    pub fn units(&self, rows_per_unit: usize) -> Vec<(usize, Range<usize>)> {
+        let rows_per_unit = rows_per_unit.max(1);
+        let mut units = Vec::new();
+        for (index, level) in self.levels.iter().enumerate() {
+            let mut row = 0;
+            while row < level.height {
+                let end = (row + rows_per_unit).min(level.height);
+                units.push((index, row..end));
+                row = end;
+            }
+        }
+        units
+    }
+
+    /// Rows a unit should cover so that the tallest level is cut into about `parts` units.
+    #[cfg(feature = "rayon")]
+    pub fn rows_for_parts(&self, parts: usize) -> usize {
+        let tallest = self.levels.iter().map(|level| level.height).max();
+        tallest.unwrap_or(1).div_ceil(parts.max(1))
+    }
+
+    /// Calls `report(first, second)` for every overlapping pair.
+    pub fn for_each_pair(&self, report: &mut impl FnMut(ProxyId, ProxyId)) {
+        for (index, level) in self.levels.iter().enumerate() {
+            self.rows_pairs(index, 0..level.height, report);
+        }
+    }
+
+    /// Reports the pairs found from the boxes of level `index` in `rows`: with later boxes of
+    /// the same level, and with boxes of every lower level.
+    pub fn rows_pairs(
+        &self,
+        index: usize,
+        rows: Range<usize>,
+        report: &mut impl FnMut(ProxyId, ProxyId),
+    ) {
+        let level = &self.levels[index];
+        let lower = &self.levels[..index];
+        let stride = level.stride();
+        let start = level.start.as_slice();
+        let mut found = PairBuffer::new();
+        let first = start[rows.start * stride] as usize;
+        let last = start[rows.end * stride] as usize;
+        let entries = level.keys[first..last]
+            .iter()
+            .zip(&level.boxes[first..last])
+            .zip(&level.ids[first..last]);
+        for (offset, ((&key, &packed), &id)) in entries.enumerate() {
+            let entry = first + offset;
+            let cell = (key & CELL_MASK) as usize;
+            let bound = upper(packed);
+            // The rest of the cell, and the cell to the right if the box reaches into it (the
+            // min corners there lie beyond the max corners of boxes that stay in their column).
+            let right = usize::from(key & REACHES_RIGHT != 0);
+            let own_end = start[cell + 1 + right] as usize;
+            level.scan::<4>(entry + 1..own_end, bound, id, &mut found, report);
+            if key & REACHES_UP != 0 {
+                // The next row: the cells below-left, below, and below-right if reached.
+                let below = cell + stride;
+                let below = start[below - 1] as usize..start[below + 1 + right] as usize;
+                level.scan::<GROUP>(below, bound, id, &mut found, report);
+            }
+            for other_level in lower {
+                self.query_level(other_level, packed, bound, id, &mut found, report);
+            }
+        }
+        found.flush(report);
+    }
+
+    /// Adds `(id, other)` to `found` for every box of `level` overlapping `packed`: the
+    /// lower boxes' min corners lie in the box's cell range at that level, extended by one cell
+    /// left and down.
+    #[inline]
+    fn query_level(
+        &self,
+        level: &DenseLevel,
+        packed: Vec4,
+        bound: Vec4,
+        id: ProxyId,
+        found: &mut PairBuffer,
+        report: &mut impl FnMut(ProxyId, ProxyId),
+    ) {
+        let shift = level.shift;
+        let [x0, y0, x1, y1] = self.cells(packed * Vec4::new(1.0, 1.0, -1.0, -1.0));
+        let x_low = ((x0 >> shift) as usize).saturating_sub(1);
+        let y_low = ((y0 >> shift) as usize).saturating_sub(1);
+        let x_high = ((x1 >> shift) as usize).min(level.width - 1);
+        let y_high = ((y1 >> shift) as usize).min(level.height - 1);
+        if x_low > x_high || y_low > y_high {
+            return;
+        }
+        let stride = level.stride();
+        for row in y_low..=y_high {
+            let begin = level.start[row * stride + x_low] as usize;
+            let end = level.start[row * stride + x_high + 1] as usize;
+            if begin < end {
+                level.scan::<GROUP>(begin..end, bound, id, found, report);
+            }
+        }
+    }
+}
+
+/// `(low x, low y, high x, high y)` of the min corners of the live boxes no larger than
+/// [`BOUNDS_CELLS`] base cells (of all live boxes when there are none), or `None` when nothing
+/// is live.
+fn min_corner_bounds(grid: &HashGrid, inverse_cell_size: f32) -> Option<Vec4> {
+    let proxies = &grid.proxies;
+    let largest = BOUNDS_CELLS / inverse_cell_size;
+    let bounds_of = |only_small: bool| {
+        let mut found = false;
+        let (mut low_x, mut low_y) = (f32::INFINITY, f32::INFINITY);
+        let (mut high_x, mut high_y) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
+        for (aabb, &alive) in proxies.tight.iter().zip(&proxies.alive) {
+            let small = aabb.max.x - aabb.min.x <= largest && aabb.max.y - aabb.min.y <= largest;
+            if alive && (small || !only_small) {
+                found = true;
+                low_x = low_x.min(aabb.min.x);
+                low_y = low_y.min(aabb.min.y);
+                high_x = high_x.max(aabb.min.x);
+                high_y = high_y.max(aabb.min.y);
+            }
+        }
+        found.then_some(Vec4::new(low_x, low_y, high_x, high_y))
+    };
+    bounds_of(true).or_else(|| bounds_of(false))
+}
+
+impl HashGrid {
+    /// Calls `report(first, second)` once per overlapping pair: the dense pass when the boxes
+    /// are compact enough, otherwise the walk over the stored cells.
+    pub(crate) fn for_each_id_pair<F: FnMut(ProxyId, ProxyId)>(&self, report: &mut F) {
+        match DensePairs::new(self) {
+            Some(dense) => dense.for_each_pair(report),
+            None => self.for_each_overlapping_slot_pair(&mut |first, second| {
+                report(self.proxies.id_of(first), self.proxies.id_of(second))
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DensePairs;
+    use crate::broad::{BroadPhase, HashGrid};
+    use crate::math::Vec2;
+    use crate::shape::Aabb;
+
+    fn square(x: f32, y: f32, side: f32) -> Aabb {
+        Aabb {
+            min: Vec2::new(x, y),
+            max: Vec2::new(x + side, y + side),
+        }
+    }
+
+    fn dense_pairs(grid: &HashGrid) -> Option<Vec<(u32, u32)>> {
+        let dense = DensePairs::new(grid)?;
+        let mut pairs = Vec::new();
+        dense.for_each_pair(&mut |first, second| {
+            let (first, second) = (first.index(), second.index());
+            pairs.push((first.min(second), first.max(second)))
+        });
+        pairs.sort_unstable();
+        Some(pairs)
+    }
+
+    #[test]
+    fn compact_boxes_take_the_dense_pass_and_far_ones_do_not() {
+        let mut grid = HashGrid::new(2.0).unwrap();
+        for row in 0..20 {
+            for column in 0..20 {
+                grid.insert(square(column as f32, row as f32, 1.0), 0)
+                    .unwrap();
+            }
+        }
+        // A huge box goes to a higher level, not to the fallback.
+        grid.insert(square(-500.0, -500.0, 1000.0), 0).unwrap();
+        let pairs = dense_pairs(&grid).expect("dense pass");
+        let mut walked = Vec::new();
+        grid.for_each_overlapping_slot_pair(&mut |first, second| {
+            walked.push((first.min(second), first.max(second)))
+        });
+        walked.sort_unstable();
+        assert_eq!(pairs, walked);
+        // Lattice neighbours (8 each inside) plus the huge box with every square.
+        assert_eq!(pairs.len(), 2 * 19 * 20 + 2 * 19 * 19 + 400);
+        grid.insert(square(1.0e6, 1.0e6, 1.0), 0).unwrap();
+        assert!(DensePairs::new(&grid).is_none());
+    }
+
+    #[test]
+    fn one_or_no_box_has_no_pairs() {
+        let mut grid = HashGrid::new(1.0).unwrap();
+        assert_eq!(dense_pairs(&grid), Some(Vec::new()));
+        grid.insert(square(0.0, 0.0, 1.0), 0).unwrap();
+        assert_eq!(dense_pairs(&grid), Some(Vec::new()));
+    }
+}
