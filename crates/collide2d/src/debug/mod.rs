@@ -2,7 +2,14 @@
 //!
 //! Implement [`DebugDraw`] for your engine's renderer and call [`draw_shape`] and
 //! [`draw_manifold`]; the command-line renderer and the testbed draw through the same functions.
-//! With the `render` feature, [`Canvas`] implements it with tiny-skia and writes PNG files.
+#![cfg_attr(
+    feature = "render",
+    doc = "With the `render` feature, [`Canvas`] implements it with tiny-skia and writes PNG files."
+)]
+#![cfg_attr(
+    not(feature = "render"),
+    doc = "With the `render` feature, `Canvas` implements it with tiny-skia and writes PNG files."
+)]
 
 #[cfg(feature = "render")]
 mod canvas;
