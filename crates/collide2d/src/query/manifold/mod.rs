@@ -35,7 +35,7 @@ mod test_numbers;
 
 use crate::math::{Transform, Vec2};
 use crate::query::{FeatureId, Manifold};
-use crate::shape::{Circle, Polygon, Shape};
+use crate::shape::{Capsule, Circle, Polygon, Shape};
 use box_box::{collide_box_box, contacts_box_box};
 
 pub use axis_gap::sat_axis_gap;
@@ -103,6 +103,23 @@ pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin
         }
         (Shape::Circle(circle), Shape::Polygon(polygon)) => {
             contacts_circle_polygon(circle, xf_a, polygon, xf_b, margin)
+        }
+        // The other pairs of two different kinds among circles, capsules and polygons, in
+        // either order: the canonical pair and its turning round, without the general dispatch.
+        (Shape::Polygon(polygon), Shape::Circle(circle)) => {
+            contacts_circle_polygon(circle, xf_b, polygon, xf_a, margin).swapped()
+        }
+        (Shape::Capsule(capsule), Shape::Polygon(polygon)) => {
+            contacts_capsule_polygon(capsule, xf_a, polygon, xf_b, margin)
+        }
+        (Shape::Polygon(polygon), Shape::Capsule(capsule)) => {
+            contacts_capsule_polygon(capsule, xf_b, polygon, xf_a, margin).swapped()
+        }
+        (Shape::Circle(circle), Shape::Capsule(capsule)) => {
+            contacts_circle_capsule(circle, xf_a, capsule, xf_b, margin)
+        }
+        (Shape::Capsule(capsule), Shape::Circle(circle)) => {
+            contacts_circle_capsule(circle, xf_b, capsule, xf_a, margin).swapped()
         }
         _ => contacts_general(a, xf_a, b, xf_b, margin),
     }
@@ -249,6 +266,34 @@ fn contacts_circle_polygon(
 ) -> Manifold {
     let b_in_a = xf_a.inv_mul(xf_b);
     let local = collide_circle_polygon(circle, polygon, &b_in_a, sanitize_margin(margin));
+    finish_local(local, xf_a)
+}
+
+/// [`contacts`] of a capsule and a polygon (world space).
+#[inline]
+fn contacts_capsule_polygon(
+    capsule: &Capsule,
+    xf_a: &Transform,
+    polygon: &Polygon,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
+    let b_in_a = xf_a.inv_mul(xf_b);
+    let local = collide_capsule_polygon(capsule, polygon, &b_in_a, sanitize_margin(margin));
+    finish_local(local, xf_a)
+}
+
+/// [`contacts`] of a circle and a capsule (world space).
+#[inline]
+fn contacts_circle_capsule(
+    circle: &Circle,
+    xf_a: &Transform,
+    capsule: &Capsule,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
+    let b_in_a = xf_a.inv_mul(xf_b);
+    let local = collide_circle_capsule(circle, capsule, &b_in_a, sanitize_margin(margin));
     finish_local(local, xf_a)
 }
 

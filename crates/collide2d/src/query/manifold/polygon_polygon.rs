@@ -47,12 +47,7 @@ pub(crate) fn collide_capsule_polygon(
         return rounded_point_polygon(capsule.a(), capsule.radius(), polygon, b_in_a, margin);
     }
     let core = SegmentCore::new(capsule.a(), capsule.b(), capsule.radius());
-    collide_cores(
-        &core.view(),
-        &CoreShape::of_polygon(polygon),
-        b_in_a,
-        margin,
-    )
+    collide_segment_core_polygon(&core.view(), polygon, b_in_a, margin)
 }
 
 /// Segment A against polygon B, in A's frame.
@@ -63,12 +58,109 @@ pub(crate) fn collide_segment_polygon(
     margin: f32,
 ) -> Manifold {
     let core = SegmentCore::new(segment.a(), segment.b(), 0.0);
-    collide_cores(
-        &core.view(),
-        &CoreShape::of_polygon(polygon),
-        b_in_a,
+    collide_segment_core_polygon(&core.view(), polygon, b_in_a, margin)
+}
+
+/// The largest vertices count [`collide_segment_core_polygon`] keeps on the stack.
+const SEGMENT_PATH_VERTICES: usize = 8;
+
+/// [`collide_cores`] of a two-vertex core A (segment or capsule) and polygon B, bit-identical
+/// to it: the separating axes are computed directly, without padded outlines.
+///
+/// ```text
+/// w_j, m_j = B's vertices and normals in A's frame (Transform::apply / rotate)
+/// A's edge i (vertex a_i, normal n_i):  min_j n_i · w_j − n_i · a_i
+/// B's edge j:                           min(m_j · a_0, m_j · a_1) − m_j · w_j
+/// ```
+/// The products, their order, the `<`-minimum and the first-of-largest choice are those of the
+/// padded kernel (whose padding repeats vertex 0, which changes neither minimum nor choice).
+/// Polygons of more than 8 vertices take [`collide_cores`].
+#[inline(always)]
+fn collide_segment_core_polygon(
+    core: &CoreShape<'_>,
+    polygon: &Polygon,
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
+    let vertices = polygon.vertices();
+    let normals = polygon.normals();
+    let count_b = vertices.len();
+    if count_b > SEGMENT_PATH_VERTICES {
+        return collide_cores(core, &CoreShape::of_polygon(polygon), b_in_a, margin);
+    }
+    let polygon_core = CoreShape::of_polygon(polygon);
+    let (a0, a1) = (core.vertices[0], core.vertices[1]);
+    let (n0, n1) = (core.normals[0], core.normals[1]);
+    let total_radius = core.radius + polygon_core.radius;
+    let limit = total_radius + margin;
+
+    // 1. B's vertices in A's frame, and A's two axes.
+    let mut vertices_b = [Vec2::ZERO; SEGMENT_PATH_VERTICES];
+    let (mut lowest0, mut lowest1) = (f32::INFINITY, f32::INFINITY);
+    for (placed, vertex) in vertices_b.iter_mut().zip(vertices) {
+        let w = b_in_a.apply(*vertex);
+        *placed = w;
+        lowest0 = lesser(n0.dot(w), lowest0);
+        lowest1 = lesser(n1.dot(w), lowest1);
+    }
+    let separation0 = lowest0 - n0.dot(a0);
+    let separation1 = lowest1 - n1.dot(a1);
+    let (mut separation_a, mut edge_a) = (f32::NEG_INFINITY, 0);
+    if separation0 > separation_a {
+        separation_a = separation0;
+    }
+    if separation1 > separation_a {
+        separation_a = separation1;
+        edge_a = 1;
+    }
+    if separation_a > limit {
+        return Manifold::EMPTY;
+    }
+
+    // 2. B's normals in A's frame, and B's axes.
+    let mut normals_b = [Vec2::ZERO; SEGMENT_PATH_VERTICES];
+    let (mut separation_b, mut edge_b) = (f32::NEG_INFINITY, 0);
+    for (j, (placed, normal)) in normals_b.iter_mut().zip(normals).enumerate() {
+        let m = b_in_a.rotate(*normal);
+        *placed = m;
+        let lowest = lesser(m.dot(a1), lesser(m.dot(a0), f32::INFINITY));
+        let separation = lowest - m.dot(vertices_b[j]);
+        if separation > separation_b {
+            separation_b = separation;
+            edge_b = j;
+        }
+    }
+    if separation_b > limit {
+        return Manifold::EMPTY;
+    }
+
+    let side_a = Side {
+        vertices: core.vertices,
+        normals: core.normals,
+        radius: core.radius,
+    };
+    let side_b = Side {
+        vertices: &vertices_b[..count_b],
+        normals: &normals_b[..count_b],
+        radius: polygon_core.radius,
+    };
+    contact_from_axes(
+        (side_a, separation_a, edge_a, core.size),
+        (side_b, separation_b, edge_b, polygon_core.size),
+        total_radius,
         margin,
     )
+}
+
+/// `if value < lowest { value } else { lowest }`: the minimum step of the padded kernel
+/// ([`Lanes::lesser`](crate::math::Lanes::lesser)), which skips a NaN `value`.
+#[inline(always)]
+fn lesser(value: f32, lowest: f32) -> f32 {
+    if value < lowest {
+        value
+    } else {
+        lowest
+    }
 }
 
 /// Whether polygon-like A and polygon B overlap; identical to the manifold being non-empty.
@@ -751,4 +843,75 @@ fn clip_edges<S: ClipSide>(
     }
     manifold.count = count;
     manifold
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::manifold::test_numbers::Numbers;
+
+    /// Every number of a manifold, as bits (so `-0.0` and `0.0` differ), and the feature ids.
+    fn bits(manifold: &Manifold) -> (Vec<u32>, Vec<FeatureId>) {
+        let mut out = vec![
+            manifold.normal.x.to_bits(),
+            manifold.normal.y.to_bits(),
+            manifold.count as u32,
+        ];
+        for point in manifold.points() {
+            out.extend([
+                point.point.x.to_bits(),
+                point.point.y.to_bits(),
+                point.penetration.to_bits(),
+            ]);
+        }
+        (out, manifold.points().iter().map(|p| p.id).collect())
+    }
+
+    #[test]
+    fn segment_core_path_matches_the_general_cores_bit_for_bit() {
+        let mut numbers = Numbers(0x3c6e_f372_fe94_f82b);
+        for round in 0..20_000 {
+            let sides = 3 + round % 10;
+            let mut polygon = if round % 3 == 0 {
+                Polygon::rect(0.1 + numbers.unit() * 2.0, 0.1 + numbers.unit() * 2.0).unwrap()
+            } else {
+                Polygon::regular(sides, 0.1 + numbers.unit() * 2.0).unwrap()
+            };
+            if round % 5 == 0 {
+                polygon = polygon.with_radius(numbers.unit() * 0.3).unwrap();
+            }
+            let half = numbers.unit() * 1.5;
+            let angle = numbers.unit() * std::f32::consts::TAU;
+            let (a, b) = if round % 11 == 0 {
+                // Axis-aligned cores on a coarse grid: exact ties and touching.
+                (Vec2::new(-0.5, 0.0), Vec2::new(0.5, 0.0))
+            } else {
+                let d = Vec2::new(angle.cos(), angle.sin()) * (0.01 + half);
+                (-d, d)
+            };
+            let radius = if round % 4 == 0 {
+                0.0
+            } else {
+                numbers.unit() * 0.5
+            };
+            let mut offset = Vec2::new(numbers.unit() * 2.0 - 1.0, numbers.unit() * 2.0 - 1.0)
+                * (0.5 + 2.5 * numbers.unit());
+            let mut turn = numbers.unit() * std::f32::consts::TAU;
+            if round % 11 == 0 {
+                offset = (offset * 4.0).round() * 0.25;
+                turn = (turn * 4.0 / std::f32::consts::TAU).floor() * std::f32::consts::FRAC_PI_2;
+            }
+            let b_in_a = Transform::new(offset, turn);
+            let margin = if round % 3 == 1 { 0.1 } else { 0.0 };
+            let core = SegmentCore::new(a, b, radius);
+            let expected = collide_cores(
+                &core.view(),
+                &CoreShape::of_polygon(&polygon),
+                &b_in_a,
+                margin,
+            );
+            let got = collide_segment_core_polygon(&core.view(), &polygon, &b_in_a, margin);
+            assert_eq!(bits(&got), bits(&expected), "round {round}");
+        }
+    }
 }
