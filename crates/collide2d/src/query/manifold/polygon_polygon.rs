@@ -145,8 +145,8 @@ fn collide_segment_core_polygon(
         radius: polygon_core.radius,
     };
     contact_from_axes(
-        (side_a, separation_a, edge_a, core.size),
-        (side_b, separation_b, edge_b, polygon_core.size),
+        (side_a, separation_a, edge_a, core.size()),
+        (side_b, separation_b, edge_b, polygon_core.size()),
         total_radius,
         margin,
     )
@@ -366,14 +366,19 @@ pub(crate) fn collide_cores(
     b_in_a: &Transform,
     margin: f32,
 ) -> Manifold {
-    let largest = core_a.vertices.len().max(core_b.vertices.len());
+    let (count_a, count_b) = (core_a.vertices.len(), core_b.vertices.len());
+    let largest = count_a.max(count_b);
     if largest <= 2 {
         // Two segment cores: 2 × 2 dot products need no padding.
         collide_cores_slices::<2>(core_a, core_b, b_in_a, margin)
-    } else if largest <= 4 {
-        collide_cores_padded::<1>(core_a, core_b, b_in_a, margin)
     } else if largest <= 8 {
-        collide_cores_padded::<2>(core_a, core_b, b_in_a, margin)
+        // Each outline in as few chunks as hold it (a box against a hexagon: one and two).
+        match (count_a <= 4, count_b <= 4) {
+            (true, true) => collide_cores_padded::<1, 1>(core_a, core_b, b_in_a, margin),
+            (true, false) => collide_cores_padded::<1, 2>(core_a, core_b, b_in_a, margin),
+            (false, true) => collide_cores_padded::<2, 1>(core_a, core_b, b_in_a, margin),
+            (false, false) => collide_cores_padded::<2, 2>(core_a, core_b, b_in_a, margin),
+        }
     } else {
         collide_cores_slices::<{ crate::shape::MAX_POLYGON_VERTICES }>(
             core_a, core_b, b_in_a, margin,
@@ -390,11 +395,14 @@ pub(crate) fn overlap_cores(
     core_b: &CoreShape<'_>,
     b_in_a: &Transform,
 ) -> bool {
-    let largest = core_a.vertices.len().max(core_b.vertices.len());
-    let cores_overlap = if largest <= 4 {
-        overlap_cores_padded::<1>(core_a, core_b, b_in_a)
-    } else if largest <= 8 {
-        overlap_cores_padded::<2>(core_a, core_b, b_in_a)
+    let (count_a, count_b) = (core_a.vertices.len(), core_b.vertices.len());
+    let cores_overlap = if count_a.max(count_b) <= 8 {
+        match (count_a <= 4, count_b <= 4) {
+            (true, true) => overlap_cores_padded::<1, 1>(core_a, core_b, b_in_a),
+            (true, false) => overlap_cores_padded::<1, 2>(core_a, core_b, b_in_a),
+            (false, true) => overlap_cores_padded::<2, 1>(core_a, core_b, b_in_a),
+            (false, false) => overlap_cores_padded::<2, 2>(core_a, core_b, b_in_a),
+        }
     } else {
         None
     };
@@ -404,13 +412,13 @@ pub(crate) fn overlap_cores(
 /// The overlap decision from the separating axes alone, `None` when only the manifold can tell
 /// (the cores are apart by no more than the radii).
 #[inline(always)]
-fn overlap_cores_padded<const C: usize>(
+fn overlap_cores_padded<const CA: usize, const CB: usize>(
     core_a: &CoreShape<'_>,
     core_b: &CoreShape<'_>,
     b_in_a: &Transform,
 ) -> Option<bool> {
-    let outline_a = core_a.padded_outline::<C>();
-    let outline_b = core_b.padded_outline::<C>().transformed(b_in_a);
+    let outline_a = core_a.padded_outline::<CA>();
+    let outline_b = core_b.padded_outline::<CB>().transformed(b_in_a);
     // The manifold's limit with a zero margin: `total_radius + 0.0`.
     let limit = (core_a.radius + core_b.radius) + 0.0;
     let separation_a = max_separation_value(&outline_a, &outline_b);
@@ -425,18 +433,18 @@ fn overlap_cores_padded<const C: usize>(
     (separation_a <= 0.0 && separation_b <= 0.0).then_some(true)
 }
 
-/// [`collide_cores`] for outlines of at most `4 × C` vertices: the padded SAT kernel, then the
-/// shared reference/incident steps.
+/// [`collide_cores`] for outlines of at most `4 × CA` and `4 × CB` vertices: the padded SAT
+/// kernel, then the shared reference/incident steps.
 #[inline(always)]
-fn collide_cores_padded<const C: usize>(
+fn collide_cores_padded<const CA: usize, const CB: usize>(
     core_a: &CoreShape<'_>,
     core_b: &CoreShape<'_>,
     b_in_a: &Transform,
     margin: f32,
 ) -> Manifold {
     // 1. B's outline in A's frame.
-    let outline_a = core_a.padded_outline::<C>();
-    let outline_b = core_b.padded_outline::<C>().transformed(b_in_a);
+    let outline_a = core_a.padded_outline::<CA>();
+    let outline_b = core_b.padded_outline::<CB>().transformed(b_in_a);
     let total_radius = core_a.radius + core_b.radius;
     let limit = total_radius + margin;
 
@@ -451,12 +459,10 @@ fn collide_cores_padded<const C: usize>(
     }
 
     let count_b = core_b.vertices.len();
-    let mut vertices_b = [[Vec2::ZERO; 4]; C];
-    let mut normals_b = [[Vec2::ZERO; 4]; C];
-    for i in 0..4 * C {
-        vertices_b[i / 4][i % 4] = outline_b.vertex(i);
-        normals_b[i / 4][i % 4] = outline_b.normal(i);
-    }
+    let vertices_b: [[Vec2; 4]; CB] =
+        std::array::from_fn(|k| std::array::from_fn(|lane| outline_b.vertex(4 * k + lane)));
+    let normals_b: [[Vec2; 4]; CB] =
+        std::array::from_fn(|k| std::array::from_fn(|lane| outline_b.normal(4 * k + lane)));
     let side_a = Side {
         vertices: core_a.vertices,
         normals: core_a.normals,
@@ -468,8 +474,8 @@ fn collide_cores_padded<const C: usize>(
         radius: core_b.radius,
     };
     contact_from_axes(
-        (side_a, separation_a, edge_a, core_a.size),
-        (side_b, separation_b, edge_b, core_b.size),
+        (side_a, separation_a, edge_a, core_a.size()),
+        (side_b, separation_b, edge_b, core_b.size()),
         total_radius,
         margin,
     )
@@ -517,8 +523,8 @@ fn collide_cores_slices<const N: usize>(
         return Manifold::EMPTY;
     }
     contact_from_axes(
-        (side_a, separation_a, edge_a, core_a.size),
-        (side_b, separation_b, edge_b, core_b.size),
+        (side_a, separation_a, edge_a, core_a.size()),
+        (side_b, separation_b, edge_b, core_b.size()),
         total_radius,
         margin,
     )
@@ -605,7 +611,6 @@ fn separated_cores(
         vertices: reference.vertices,
         normals: reference.normals,
         radius: reference.radius,
-        size: 0.0,
         padded: None,
     };
     let mut exhaustive = false;
