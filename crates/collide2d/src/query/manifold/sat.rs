@@ -45,17 +45,37 @@ pub(crate) fn max_separation_padded<const R: usize, const O: usize>(
     reference: &PaddedOutline<R>,
     other: &PaddedOutline<O>,
 ) -> (f32, usize) {
-    let separation = separations(reference, other);
-    let mut best_separation = f32::NEG_INFINITY;
-    let mut best_edge = 0;
-    for i in 0..4 * R {
-        let value = separation[i / 4].0[i % 4];
-        if value > best_separation {
-            best_separation = value;
-            best_edge = i;
+    first_largest(&separations(reference, other))
+}
+
+/// The largest of padded lane values and its index (the first of equal ones); `(-∞, 0)` when
+/// every value is NaN.
+#[inline(always)]
+pub(crate) fn first_largest<const C: usize>(values: &[Lanes; C]) -> (f32, usize) {
+    let mut best_value = f32::NEG_INFINITY;
+    let mut best_index = 0;
+    for i in 0..4 * C {
+        let value = values[i / 4].0[i % 4];
+        if value > best_value {
+            best_value = value;
+            best_index = i;
         }
     }
-    (best_separation, best_edge)
+    (best_value, best_index)
+}
+
+/// For each edge `i` of `outline`: `normal_i · (point − vertex_i)`, the signed distance of
+/// `point` from the edge line, with the arithmetic of `Vec2::dot` and `Vec2::sub`.
+#[inline(always)]
+pub(crate) fn point_separations<const C: usize>(
+    outline: &PaddedOutline<C>,
+    point: crate::math::Vec2,
+) -> [Lanes; C] {
+    let (x, y) = (Lanes::splat(point.x), Lanes::splat(point.y));
+    std::array::from_fn(|k| {
+        outline.normal_x[k] * (x - outline.vertex_x[k])
+            + outline.normal_y[k] * (y - outline.vertex_y[k])
+    })
 }
 
 /// The value of [`max_separation_padded`] without its edge (for the boolean overlap test).
