@@ -4,6 +4,7 @@
 //! [`core_shape`](super::core_shape)), so this file also serves capsule–polygon,
 //! segment–polygon and the crossing-cores case of capsule–capsule.
 
+use crate::math::Lanes;
 use crate::math::{Transform, Vec2};
 use crate::query::manifold::circle_polygon::rounded_point_polygon;
 use crate::query::manifold::closest_features::{
@@ -12,8 +13,9 @@ use crate::query::manifold::closest_features::{
 };
 use crate::query::manifold::core_shape::{CoreShape, SegmentCore};
 use crate::query::manifold::midpoint_between_surfaces;
-use crate::query::manifold::sat::{max_separation_padded, max_separation_value};
+use crate::query::manifold::sat::{first_largest, max_separation_padded, max_separation_value};
 use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
+use crate::shape::PaddedOutline;
 use crate::shape::{Capsule, Polygon, Segment, Shape};
 
 /// Relative tolerance (of the smaller shape's size) by which B's axis must beat A's before B
@@ -62,20 +64,17 @@ pub(crate) fn collide_segment_polygon(
     collide_segment_core_polygon(&core.view(), polygon, b_in_a, margin)
 }
 
-/// The largest vertices count [`collide_segment_core_polygon`] keeps on the stack.
-const SEGMENT_PATH_VERTICES: usize = 8;
-
-/// [`collide_cores`] of a two-vertex core A (segment or capsule) and polygon B, bit-identical
-/// to it: the separating axes are computed directly, without padded outlines.
+/// [`collide_cores`] of a two-vertex core A (segment or capsule) and polygon B, with the same
+/// result: the separating axes are computed directly, without padding A to a polygon.
 ///
 /// ```text
-/// w_j, m_j = B's vertices and normals in A's frame (Transform::apply / rotate)
+/// w_j, m_j = B's vertices and normals in A's frame (Transform::apply / rotate, in lanes)
 /// A's edge i (vertex a_i, normal n_i):  min_j n_i · w_j − n_i · a_i
 /// B's edge j:                           min(m_j · a_0, m_j · a_1) − m_j · w_j
 /// ```
-/// The products, their order, the `<`-minimum and the first-of-largest choice are those of the
-/// padded kernel (whose padding repeats vertex 0, which changes neither minimum nor choice).
-/// Polygons of more than 8 vertices take [`collide_cores`].
+/// The products, the `<`-minimum and the first-of-largest choice are those of the padded
+/// kernel (whose padding repeats vertex 0, which changes neither minimum nor choice). Polygons
+/// without padded lanes (more than 8 vertices) take [`collide_cores`].
 #[inline(always)]
 fn collide_segment_core_polygon(
     core: &CoreShape<'_>,
@@ -83,29 +82,55 @@ fn collide_segment_core_polygon(
     b_in_a: &Transform,
     margin: f32,
 ) -> Manifold {
-    let vertices = polygon.vertices();
-    let normals = polygon.normals();
-    let count_b = vertices.len();
-    if count_b > SEGMENT_PATH_VERTICES {
-        return collide_cores(core, &CoreShape::of_polygon(polygon), b_in_a, margin);
+    match polygon.padded_outline() {
+        Some(stored) if polygon.vertices().len() <= 4 => {
+            let outline = stored.narrowed::<1>().transformed(b_in_a);
+            segment_core_padded_polygon(core, polygon, &outline, margin)
+        }
+        Some(stored) => {
+            let outline = stored.transformed(b_in_a);
+            segment_core_padded_polygon(core, polygon, &outline, margin)
+        }
+        None => collide_cores(core, &CoreShape::of_polygon(polygon), b_in_a, margin),
     }
-    let polygon_core = CoreShape::of_polygon(polygon);
+}
+
+/// [`collide_segment_core_polygon`] with B's outline already in A's frame in padded lanes
+/// (`outline`, computed with [`PaddedOutline::transformed`]): the same products as the scalar
+/// steps, four lanes at a time.
+///
+/// Each lane's products and separations are bit-for-bit the scalar ones. The minimum over B's
+/// vertices for A's two axes is taken in another order, which can change only the sign of a
+/// zero minimum (`-0.0` against `0.0`); A's separations are only compared (with `>`), never
+/// used as numbers, so the manifold is the same.
+#[inline(always)]
+fn segment_core_padded_polygon<const CB: usize>(
+    core: &CoreShape<'_>,
+    polygon: &Polygon,
+    outline: &PaddedOutline<CB>,
+    margin: f32,
+) -> Manifold {
+    let count_b = polygon.vertices().len();
+    let polygon_radius = polygon.radius();
     let (a0, a1) = (core.vertices[0], core.vertices[1]);
     let (n0, n1) = (core.normals[0], core.normals[1]);
-    let total_radius = core.radius + polygon_core.radius;
+    let total_radius = core.radius + polygon_radius;
     let limit = total_radius + margin;
 
-    // 1. B's vertices in A's frame, and A's two axes.
-    let mut vertices_b = [Vec2::ZERO; SEGMENT_PATH_VERTICES];
-    let (mut lowest0, mut lowest1) = (f32::INFINITY, f32::INFINITY);
-    for (placed, vertex) in vertices_b.iter_mut().zip(vertices) {
-        let w = b_in_a.apply(*vertex);
-        *placed = w;
-        lowest0 = lesser(n0.dot(w), lowest0);
-        lowest1 = lesser(n1.dot(w), lowest1);
+    // 1. A's two axes: the lowest of B's vertices along n0 and n1.
+    let splat = Lanes::splat;
+    let (mut lowest0, mut lowest1) = (splat(f32::INFINITY), splat(f32::INFINITY));
+    for k in 0..CB {
+        let (x, y) = (outline.vertex_x[k], outline.vertex_y[k]);
+        lowest0 = (splat(n0.x) * x + splat(n0.y) * y).lesser(lowest0);
+        lowest1 = (splat(n1.x) * x + splat(n1.y) * y).lesser(lowest1);
     }
-    let separation0 = lowest0 - n0.dot(a0);
-    let separation1 = lowest1 - n1.dot(a1);
+    let lowest_lane = |lanes: Lanes| {
+        let [l0, l1, l2, l3] = lanes.0;
+        lesser(lesser(l3, l2), lesser(l1, l0))
+    };
+    let separation0 = lowest_lane(lowest0) - n0.dot(a0);
+    let separation1 = lowest_lane(lowest1) - n1.dot(a1);
     let (mut separation_a, mut edge_a) = (f32::NEG_INFINITY, 0);
     if separation0 > separation_a {
         separation_a = separation0;
@@ -118,36 +143,42 @@ fn collide_segment_core_polygon(
         return Manifold::EMPTY;
     }
 
-    // 2. B's normals in A's frame, and B's axes.
-    let mut normals_b = [Vec2::ZERO; SEGMENT_PATH_VERTICES];
-    let (mut separation_b, mut edge_b) = (f32::NEG_INFINITY, 0);
-    for (j, (placed, normal)) in normals_b.iter_mut().zip(normals).enumerate() {
-        let m = b_in_a.rotate(*normal);
-        *placed = m;
-        let lowest = lesser(m.dot(a1), lesser(m.dot(a0), f32::INFINITY));
-        let separation = lowest - m.dot(vertices_b[j]);
-        if separation > separation_b {
-            separation_b = separation;
-            edge_b = j;
-        }
-    }
+    // 2. B's axes: A's two vertices against each edge line of B.
+    let separations: [Lanes; CB] = std::array::from_fn(|k| {
+        let (mx, my) = (outline.normal_x[k], outline.normal_y[k]);
+        let along0 = mx * splat(a0.x) + my * splat(a0.y);
+        let along1 = mx * splat(a1.x) + my * splat(a1.y);
+        let lowest = along1.lesser(along0.lesser(splat(f32::INFINITY)));
+        lowest - (mx * outline.vertex_x[k] + my * outline.vertex_y[k])
+    });
+    let (separation_b, edge_b) = first_largest(&separations);
     if separation_b > limit {
         return Manifold::EMPTY;
     }
 
+    // 3. The clipping steps on B's outline out of its lanes.
+    let vertices_b: [[Vec2; 4]; CB] =
+        std::array::from_fn(|k| std::array::from_fn(|lane| outline.vertex(4 * k + lane)));
+    let normals_b: [[Vec2; 4]; CB] =
+        std::array::from_fn(|k| std::array::from_fn(|lane| outline.normal(4 * k + lane)));
     let side_a = Side {
         vertices: core.vertices,
         normals: core.normals,
         radius: core.radius,
     };
     let side_b = Side {
-        vertices: &vertices_b[..count_b],
-        normals: &normals_b[..count_b],
-        radius: polygon_core.radius,
+        vertices: &vertices_b.as_flattened()[..count_b],
+        normals: &normals_b.as_flattened()[..count_b],
+        radius: polygon_radius,
     };
     contact_from_axes(
         (side_a, separation_a, edge_a, core.size()),
-        (side_b, separation_b, edge_b, polygon_core.size()),
+        (
+            side_b,
+            separation_b,
+            edge_b,
+            CoreShape::of_polygon(polygon).size(),
+        ),
         total_radius,
         margin,
     )
