@@ -121,6 +121,14 @@ pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin
         (Shape::Capsule(capsule), Shape::Circle(circle)) => {
             contacts_circle_capsule(circle, xf_b, capsule, xf_a, margin).swapped()
         }
+        // Same kind: the canonical order of `contacts_general`.
+        (Shape::Capsule(capsule_a), Shape::Capsule(capsule_b)) => {
+            if same_kind_swapped(a, xf_a, b, xf_b) {
+                contacts_capsule_capsule(capsule_b, xf_b, capsule_a, xf_a, margin).swapped()
+            } else {
+                contacts_capsule_capsule(capsule_a, xf_a, capsule_b, xf_b, margin)
+            }
+        }
         _ => contacts_general(a, xf_a, b, xf_b, margin),
     }
 }
@@ -189,10 +197,7 @@ fn contacts_general(
             return contacts_circle_polygon(circle, xf_a, polygon, xf_b, margin);
         }
         (Shape::Capsule(capsule_a), Shape::Capsule(capsule_b)) => {
-            let b_in_a = xf_a.inv_mul(xf_b);
-            let margin = sanitize_margin(margin);
-            let local = collide_capsule_capsule(capsule_a, capsule_b, &b_in_a, margin);
-            return finish_local(local, xf_a);
+            return contacts_capsule_capsule(capsule_a, xf_a, capsule_b, xf_b, margin);
         }
         _ => {}
     }
@@ -280,6 +285,20 @@ fn contacts_capsule_polygon(
 ) -> Manifold {
     let b_in_a = xf_a.inv_mul(xf_b);
     let local = collide_capsule_polygon(capsule, polygon, &b_in_a, sanitize_margin(margin));
+    finish_local(local, xf_a)
+}
+
+/// [`contacts`] of two capsules (world space), already in the canonical order.
+#[inline]
+fn contacts_capsule_capsule(
+    capsule_a: &Capsule,
+    xf_a: &Transform,
+    capsule_b: &Capsule,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
+    let b_in_a = xf_a.inv_mul(xf_b);
+    let local = collide_capsule_capsule(capsule_a, capsule_b, &b_in_a, sanitize_margin(margin));
     finish_local(local, xf_a)
 }
 

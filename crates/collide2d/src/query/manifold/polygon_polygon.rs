@@ -609,8 +609,8 @@ pub(crate) fn oriented(mut manifold: Manifold, flip: bool) -> Manifold {
     manifold
 }
 
-/// The contact of two cores whose separating axis shows a positive gap (within the radii).
-#[cold]
+/// The contact of two cores whose separating axis shows a positive gap (within the radii):
+/// common for rounded shapes (capsules), so not marked cold.
 #[inline(never)]
 fn separated_cores(
     reference: Side<'_>,
