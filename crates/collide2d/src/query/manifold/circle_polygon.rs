@@ -137,6 +137,44 @@ mod tests {
     }
 
     #[test]
+    fn polygon_circle_order_is_the_swapped_circle_polygon_bit_for_bit() {
+        use crate::shape::Shape;
+        let mut numbers = Numbers(0x1f83_d9ab_fb41_bd6b);
+        let all_bits = |m: &Manifold| {
+            let mut out = vec![m.normal.x.to_bits(), m.normal.y.to_bits(), m.count as u32];
+            for p in &m.points {
+                out.extend([p.point.x.to_bits(), p.point.y.to_bits()]);
+                out.push(p.penetration.to_bits());
+            }
+            out.extend([m.child_a as u32, m.child_b as u32]);
+            (out, m.points.iter().map(|p| p.id).collect::<Vec<_>>())
+        };
+        for round in 0..20_000 {
+            let mut polygon = if round % 3 == 0 {
+                Polygon::rect(0.1 + numbers.unit() * 2.0, 0.1 + numbers.unit() * 2.0).unwrap()
+            } else {
+                Polygon::regular(3 + round % 8, 0.1 + numbers.unit() * 2.0).unwrap()
+            };
+            if round % 5 == 0 {
+                polygon = polygon.with_radius(numbers.unit() * 0.3).unwrap();
+            }
+            let polygon = Shape::from(polygon);
+            let circle = Shape::from(Circle::with_radius(0.05 + numbers.unit()).unwrap());
+            let place = |numbers: &mut Numbers| {
+                Transform::new(
+                    Vec2::new(numbers.unit() * 3.0 + 40.0, numbers.unit() * 3.0 - 7.0),
+                    numbers.unit() * std::f32::consts::TAU,
+                )
+            };
+            let (xf_p, xf_c) = (place(&mut numbers), place(&mut numbers));
+            let margin = if round % 2 == 0 { 0.0 } else { 0.1 };
+            let direct = crate::contacts(&polygon, &xf_p, &circle, &xf_c, margin);
+            let swapped = crate::contacts(&circle, &xf_c, &polygon, &xf_p, margin).swapped();
+            assert_eq!(all_bits(&direct), all_bits(&swapped), "round {round}");
+        }
+    }
+
+    #[test]
     fn padded_edge_search_matches_the_scalar_loop_bit_for_bit() {
         let mut numbers = Numbers(0x7f4a_7c15_9e37_79b9);
         for round in 0..20_000 {

@@ -107,7 +107,7 @@ pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin
         // The other pairs of two different kinds among circles, capsules and polygons, in
         // either order: the canonical pair and its turning round, without the general dispatch.
         (Shape::Polygon(polygon), Shape::Circle(circle)) => {
-            contacts_circle_polygon(circle, xf_b, polygon, xf_a, margin).swapped()
+            contacts_polygon_circle(polygon, xf_a, circle, xf_b, margin)
         }
         (Shape::Capsule(capsule), Shape::Polygon(polygon)) => {
             contacts_capsule_polygon(capsule, xf_a, polygon, xf_b, margin)
@@ -272,6 +272,34 @@ fn contacts_circle_polygon(
     let b_in_a = xf_a.inv_mul(xf_b);
     let local = collide_circle_polygon(circle, polygon, &b_in_a, sanitize_margin(margin));
     finish_local(local, xf_a)
+}
+
+/// [`contacts`] of a polygon and a circle (world space): `contacts_circle_polygon` with the
+/// arguments exchanged, then swapped. That computes the polygon's manifold first and turns it
+/// round twice (once into the circle's view, once back); the two turnings cancel exactly
+/// (negation commutes with rotation bit for bit), so they are left out. An empty result is
+/// still the swapped empty manifold.
+#[inline]
+fn contacts_polygon_circle(
+    polygon: &Polygon,
+    xf_a: &Transform,
+    circle: &Circle,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
+    let a_in_b = xf_b.inv_mul(xf_a);
+    let center_in_a = a_in_b.apply_inv(circle.center());
+    let in_a = circle_polygon::core_against_rounded_point(
+        &core_shape::CoreShape::of_polygon(polygon),
+        center_in_a,
+        circle.radius(),
+        sanitize_margin(margin),
+    );
+    let world = finish_local(finish_local(in_a, &a_in_b), xf_b);
+    if world.count == 0 {
+        return Manifold::EMPTY.swapped();
+    }
+    world
 }
 
 /// [`contacts`] of a capsule and a polygon (world space).
@@ -578,10 +606,29 @@ pub(crate) fn rounded_points_contact(
 ) -> Manifold {
     let offset = point_b - point_a;
     let distance = crate::math::robust_length(offset);
-    let total_radius = radius_a + radius_b;
-    if distance - total_radius > margin {
+    if distance - (radius_a + radius_b) > margin {
         return Manifold::EMPTY;
     }
+    rounded_points_manifold(
+        (point_a, radius_a),
+        (point_b, radius_b),
+        (offset, distance),
+        id,
+        fallback_normal,
+    )
+}
+
+/// The manifold of [`rounded_points_contact`] once the rounded points are known to be within
+/// the margin: `offset = point_b − point_a`, `distance = robust_length(offset)`.
+#[inline(always)]
+pub(crate) fn rounded_points_manifold(
+    (point_a, radius_a): (Vec2, f32),
+    (point_b, radius_b): (Vec2, f32),
+    (offset, distance): (Vec2, f32),
+    id: FeatureId,
+    fallback_normal: Vec2,
+) -> Manifold {
+    let total_radius = radius_a + radius_b;
     let normal = if distance > 0.0 {
         (offset / distance)
             .try_normalize()
