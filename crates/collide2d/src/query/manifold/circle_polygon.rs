@@ -146,7 +146,7 @@ mod tests {
                 out.extend([p.point.x.to_bits(), p.point.y.to_bits()]);
                 out.push(p.penetration.to_bits());
             }
-            out.extend([m.child_a as u32, m.child_b as u32]);
+            out.extend([m.child_a, m.child_b]);
             (out, m.points.iter().map(|p| p.id).collect::<Vec<_>>())
         };
         for round in 0..20_000 {
