@@ -406,16 +406,57 @@ pub(crate) fn collide_cores(
         collide_cores_slices::<2>(core_a, core_b, b_in_a, margin)
     } else if largest <= 8 {
         // Each outline in as few chunks as hold it (a box against a hexagon: one and two).
+        // Outlines of two chunks are read from the stored lanes in place.
         match (count_a <= 4, count_b <= 4) {
-            (true, true) => collide_cores_padded::<1, 1>(core_a, core_b, b_in_a, margin),
-            (true, false) => collide_cores_padded::<1, 2>(core_a, core_b, b_in_a, margin),
-            (false, true) => collide_cores_padded::<2, 1>(core_a, core_b, b_in_a, margin),
-            (false, false) => collide_cores_padded::<2, 2>(core_a, core_b, b_in_a, margin),
+            (true, true) => collide_cores_padded(
+                (core_a, &core_a.padded_outline::<1>()),
+                (core_b, &core_b.padded_outline::<1>()),
+                b_in_a,
+                margin,
+            ),
+            (true, false) => {
+                let mut slot = None;
+                let outline_b = whole_outline(core_b, &mut slot);
+                collide_cores_padded(
+                    (core_a, &core_a.padded_outline::<1>()),
+                    (core_b, outline_b),
+                    b_in_a,
+                    margin,
+                )
+            }
+            (false, true) => {
+                let mut slot = None;
+                let outline_a = whole_outline(core_a, &mut slot);
+                collide_cores_padded(
+                    (core_a, outline_a),
+                    (core_b, &core_b.padded_outline::<1>()),
+                    b_in_a,
+                    margin,
+                )
+            }
+            (false, false) => {
+                let (mut slot_a, mut slot_b) = (None, None);
+                let outline_a = whole_outline(core_a, &mut slot_a);
+                let outline_b = whole_outline(core_b, &mut slot_b);
+                collide_cores_padded((core_a, outline_a), (core_b, outline_b), b_in_a, margin)
+            }
         }
     } else {
         collide_cores_slices::<{ crate::shape::MAX_POLYGON_VERTICES }>(
             core_a, core_b, b_in_a, margin,
         )
+    }
+}
+
+/// A core's outline in two padded chunks: its stored lanes, or lanes built into `built`.
+#[inline(always)]
+fn whole_outline<'s, 'a: 's>(
+    core: &CoreShape<'a>,
+    built: &'s mut Option<PaddedOutline<2>>,
+) -> &'s PaddedOutline<2> {
+    match core.padded {
+        Some(stored) => stored,
+        None => built.insert(PaddedOutline::new(core.vertices, core.normals)),
     }
 }
 
@@ -470,14 +511,13 @@ fn overlap_cores_padded<const CA: usize, const CB: usize>(
 /// kernel, then the shared reference/incident steps.
 #[inline(always)]
 fn collide_cores_padded<const CA: usize, const CB: usize>(
-    core_a: &CoreShape<'_>,
-    core_b: &CoreShape<'_>,
+    (core_a, outline_a): (&CoreShape<'_>, &PaddedOutline<CA>),
+    (core_b, outline_b): (&CoreShape<'_>, &PaddedOutline<CB>),
     b_in_a: &Transform,
     margin: f32,
 ) -> Manifold {
     // 1. B's outline in A's frame.
-    let outline_a = core_a.padded_outline::<CA>();
-    let outline_b = core_b.padded_outline::<CB>().transformed(b_in_a);
+    let outline_b = outline_b.transformed(b_in_a);
     let total_radius = core_a.radius + core_b.radius;
     let limit = total_radius + margin;
 
