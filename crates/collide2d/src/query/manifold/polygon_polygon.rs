@@ -522,11 +522,11 @@ fn collide_cores_padded<const CA: usize, const CB: usize>(
     let limit = total_radius + margin;
 
     // 2. Separating axes of A, then of B.
-    let (separation_a, edge_a) = max_separation_padded(&outline_a, &outline_b);
+    let (separation_a, edge_a) = max_separation_padded(outline_a, &outline_b);
     if separation_a > limit {
         return Manifold::EMPTY;
     }
-    let (separation_b, edge_b) = max_separation_padded(&outline_b, &outline_a);
+    let (separation_b, edge_b) = max_separation_padded(&outline_b, outline_a);
     if separation_b > limit {
         return Manifold::EMPTY;
     }
