@@ -1,7 +1,7 @@
 //! Circle against capsule, and circle against segment (a capsule of radius zero).
 
 use crate::math::{right_perp, Transform, Vec2};
-use crate::query::manifold::{midpoint_between_surfaces, rounded_points_contact};
+use crate::query::manifold::{midpoint_between_surfaces, rounded_points_manifold};
 use crate::query::{Feature, FeatureId, Manifold};
 use crate::shape::{Capsule, Circle, Segment};
 
@@ -71,16 +71,20 @@ pub(crate) fn rounded_point_segment(
     } else {
         (start + direction * fraction, Feature::Edge(0))
     };
+    // Apart: decided before the segment's normal is needed.
+    let offset = closest - center;
+    let distance = crate::math::robust_length(offset);
+    if distance - (radius + segment_radius) > margin {
+        return Manifold::EMPTY;
+    }
     // From A (the circle) towards B: a centre on B's core pushes B to its right side; a
     // closest point inside the core makes the normal exactly perpendicular to it.
     let perpendicular = right_perp(direction).try_normalize().unwrap_or(Vec2::X);
     let fallback = -perpendicular;
-    let mut manifold = rounded_points_contact(
-        center,
-        radius,
-        closest,
-        segment_radius,
-        margin,
+    let mut manifold = rounded_points_manifold(
+        (center, radius),
+        (closest, segment_radius),
+        (offset, distance),
         FeatureId {
             a: Feature::Vertex(0),
             b: feature,

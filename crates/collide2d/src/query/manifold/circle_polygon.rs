@@ -2,6 +2,7 @@
 
 use crate::math::{Transform, Vec2};
 use crate::query::manifold::core_shape::CoreShape;
+use crate::query::manifold::sat::{first_largest, point_separations};
 use crate::query::manifold::{mirror_local, rounded_points_contact};
 use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
 use crate::shape::{Circle, Polygon};
@@ -51,17 +52,27 @@ pub(crate) fn core_against_rounded_point(
     radius: f32,
     margin: f32,
 ) -> Manifold {
-    // 1. The edge of largest separation.
+    // 1. The edge of largest separation (in padded lanes when the outline has them: padding
+    //    repeats edge 0, which cannot win a first-strictly-greater maximum).
     let count = core.vertices.len();
-    let mut separation = f32::NEG_INFINITY;
-    let mut edge = 0;
-    for i in 0..count {
-        let s = core.normals[i].dot(center - core.vertices[i]);
-        if s > separation {
-            separation = s;
-            edge = i;
+    let (separation, edge) = match core.padded {
+        Some(padded) if count <= 4 => {
+            first_largest(&point_separations(&padded.narrowed::<1>(), center))
         }
-    }
+        Some(padded) => first_largest(&point_separations(padded, center)),
+        None => {
+            let mut separation = f32::NEG_INFINITY;
+            let mut edge = 0;
+            for i in 0..count {
+                let s = core.normals[i].dot(center - core.vertices[i]);
+                if s > separation {
+                    separation = s;
+                    edge = i;
+                }
+            }
+            (separation, edge)
+        }
+    };
     let total_radius = core.radius + radius;
     if separation - total_radius > margin {
         return Manifold::EMPTY;
@@ -109,4 +120,91 @@ pub(crate) fn core_against_rounded_point(
         },
     };
     manifold
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::manifold::test_numbers::Numbers;
+
+    /// The manifold with the scalar edge loop: the outline without its padded lanes.
+    fn scalar(polygon: &Polygon, center: Vec2, radius: f32, margin: f32) -> Manifold {
+        let core = CoreShape {
+            padded: None,
+            ..CoreShape::of_polygon(polygon)
+        };
+        core_against_rounded_point(&core, center, radius, margin)
+    }
+
+    #[test]
+    fn polygon_circle_order_is_the_swapped_circle_polygon_bit_for_bit() {
+        use crate::shape::Shape;
+        let mut numbers = Numbers(0x1f83_d9ab_fb41_bd6b);
+        let all_bits = |m: &Manifold| {
+            let mut out = vec![m.normal.x.to_bits(), m.normal.y.to_bits(), m.count as u32];
+            for p in &m.points {
+                out.extend([p.point.x.to_bits(), p.point.y.to_bits()]);
+                out.push(p.penetration.to_bits());
+            }
+            out.extend([m.child_a, m.child_b]);
+            (out, m.points.iter().map(|p| p.id).collect::<Vec<_>>())
+        };
+        for round in 0..20_000 {
+            let mut polygon = if round % 3 == 0 {
+                Polygon::rect(0.1 + numbers.unit() * 2.0, 0.1 + numbers.unit() * 2.0).unwrap()
+            } else {
+                Polygon::regular(3 + round % 8, 0.1 + numbers.unit() * 2.0).unwrap()
+            };
+            if round % 5 == 0 {
+                polygon = polygon.with_radius(numbers.unit() * 0.3).unwrap();
+            }
+            let polygon = Shape::from(polygon);
+            let circle = Shape::from(Circle::with_radius(0.05 + numbers.unit()).unwrap());
+            let place = |numbers: &mut Numbers| {
+                Transform::new(
+                    Vec2::new(numbers.unit() * 3.0 + 40.0, numbers.unit() * 3.0 - 7.0),
+                    numbers.unit() * std::f32::consts::TAU,
+                )
+            };
+            let (xf_p, xf_c) = (place(&mut numbers), place(&mut numbers));
+            let margin = if round % 2 == 0 { 0.0 } else { 0.1 };
+            let direct = crate::contacts(&polygon, &xf_p, &circle, &xf_c, margin);
+            let swapped = crate::contacts(&circle, &xf_c, &polygon, &xf_p, margin).swapped();
+            assert_eq!(all_bits(&direct), all_bits(&swapped), "round {round}");
+        }
+    }
+
+    #[test]
+    fn padded_edge_search_matches_the_scalar_loop_bit_for_bit() {
+        let mut numbers = Numbers(0x7f4a_7c15_9e37_79b9);
+        for round in 0..20_000 {
+            let sides = 3 + round % 8;
+            let mut polygon = if round % 3 == 0 {
+                Polygon::rect(0.1 + numbers.unit() * 2.0, 0.1 + numbers.unit() * 2.0).unwrap()
+            } else {
+                Polygon::regular(sides, 0.1 + numbers.unit() * 2.0).unwrap()
+            };
+            if round % 5 == 0 {
+                polygon = polygon.with_radius(numbers.unit() * 0.3).unwrap();
+            }
+            let mut center = Vec2::new(numbers.unit() * 4.0 - 2.0, numbers.unit() * 4.0 - 2.0);
+            if round % 7 == 0 {
+                center = (center * 4.0).round() * 0.25;
+            }
+            let radius = numbers.unit() * 0.5;
+            let margin = if round % 2 == 0 { 0.0 } else { 0.1 };
+            let core = CoreShape::of_polygon(&polygon);
+            let got = core_against_rounded_point(&core, center, radius, margin);
+            let expected = scalar(&polygon, center, radius, margin);
+            let bits = |m: &Manifold| {
+                let mut out = vec![m.normal.x.to_bits(), m.normal.y.to_bits(), m.count as u32];
+                for p in m.points() {
+                    out.extend([p.point.x.to_bits(), p.point.y.to_bits()]);
+                    out.push(p.penetration.to_bits());
+                }
+                (out, m.points().iter().map(|p| p.id).collect::<Vec<_>>())
+            };
+            assert_eq!(bits(&got), bits(&expected), "round {round}");
+        }
+    }
 }

@@ -18,8 +18,6 @@ pub(crate) struct CoreShape<'a> {
     pub normals: &'a [Vec2],
     /// Rounding radius around the outline.
     pub radius: f32,
-    /// A rough diameter of the outline plus the radius: the scale for relative tolerances.
-    pub size: f32,
     /// The outline already in padded lanes (polygons of up to 8 vertices), if stored.
     pub padded: Option<&'a PaddedOutline<2>>,
 }
@@ -28,15 +26,20 @@ impl<'a> CoreShape<'a> {
     /// The core of a polygon.
     #[inline]
     pub fn of_polygon(polygon: &'a Polygon) -> CoreShape<'a> {
-        let vertices = polygon.vertices();
-        let across = vertices[vertices.len() / 2] - vertices[0];
         CoreShape {
-            vertices,
+            vertices: polygon.vertices(),
             normals: polygon.normals(),
             radius: polygon.radius(),
-            size: across.x.abs() + across.y.abs() + 2.0 * polygon.radius(),
             padded: polygon.padded_outline(),
         }
+    }
+
+    /// A rough diameter of the outline plus the radius: the scale for relative tolerances.
+    /// Computed when asked, as most pairs are decided before it is needed.
+    #[inline(always)]
+    pub fn size(&self) -> f32 {
+        let across = self.vertices[self.vertices.len() / 2] - self.vertices[0];
+        across.x.abs() + across.y.abs() + 2.0 * self.radius
     }
 
     /// The outline in `C` padded chunks; it must have at most `4 × C` vertices.
@@ -83,12 +86,10 @@ impl SegmentCore {
     /// The view used by the separating-axis code.
     #[inline]
     pub fn view(&self) -> CoreShape<'_> {
-        let across = self.vertices[1] - self.vertices[0];
         CoreShape {
             vertices: &self.vertices,
             normals: &self.normals,
             radius: self.radius,
-            size: across.x.abs() + across.y.abs() + 2.0 * self.radius,
             padded: None,
         }
     }
@@ -116,14 +117,12 @@ impl BoxCore {
         }
     }
 
-    /// The view used by the separating-axis code.
+    /// The view used by the separating-axis code (its [`CoreShape::size`] is `2 hx + 2 hy`).
     pub fn view(&self) -> CoreShape<'_> {
-        let across = self.vertices[2] - self.vertices[0];
         CoreShape {
             vertices: &self.vertices,
             normals: &self.normals,
             radius: 0.0,
-            size: across.x + across.y,
             padded: None,
         }
     }

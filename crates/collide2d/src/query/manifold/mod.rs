@@ -35,7 +35,7 @@ mod test_numbers;
 
 use crate::math::{Transform, Vec2};
 use crate::query::{FeatureId, Manifold};
-use crate::shape::{Circle, Polygon, Shape};
+use crate::shape::{Capsule, Circle, Polygon, Shape};
 use box_box::{collide_box_box, contacts_box_box};
 
 pub use axis_gap::sat_axis_gap;
@@ -103,6 +103,31 @@ pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin
         }
         (Shape::Circle(circle), Shape::Polygon(polygon)) => {
             contacts_circle_polygon(circle, xf_a, polygon, xf_b, margin)
+        }
+        // The other pairs of two different kinds among circles, capsules and polygons, in
+        // either order: the canonical pair and its turning round, without the general dispatch.
+        (Shape::Polygon(polygon), Shape::Circle(circle)) => {
+            contacts_polygon_circle(polygon, xf_a, circle, xf_b, margin)
+        }
+        (Shape::Capsule(capsule), Shape::Polygon(polygon)) => {
+            contacts_capsule_polygon(capsule, xf_a, polygon, xf_b, margin)
+        }
+        (Shape::Polygon(polygon), Shape::Capsule(capsule)) => {
+            contacts_capsule_polygon(capsule, xf_b, polygon, xf_a, margin).swapped()
+        }
+        (Shape::Circle(circle), Shape::Capsule(capsule)) => {
+            contacts_circle_capsule(circle, xf_a, capsule, xf_b, margin)
+        }
+        (Shape::Capsule(capsule), Shape::Circle(circle)) => {
+            contacts_circle_capsule(circle, xf_b, capsule, xf_a, margin).swapped()
+        }
+        // Same kind: the canonical order of `contacts_general`.
+        (Shape::Capsule(capsule_a), Shape::Capsule(capsule_b)) => {
+            if same_kind_swapped(a, xf_a, b, xf_b) {
+                contacts_capsule_capsule(capsule_b, xf_b, capsule_a, xf_a, margin).swapped()
+            } else {
+                contacts_capsule_capsule(capsule_a, xf_a, capsule_b, xf_b, margin)
+            }
         }
         _ => contacts_general(a, xf_a, b, xf_b, margin),
     }
@@ -172,10 +197,7 @@ fn contacts_general(
             return contacts_circle_polygon(circle, xf_a, polygon, xf_b, margin);
         }
         (Shape::Capsule(capsule_a), Shape::Capsule(capsule_b)) => {
-            let b_in_a = xf_a.inv_mul(xf_b);
-            let margin = sanitize_margin(margin);
-            let local = collide_capsule_capsule(capsule_a, capsule_b, &b_in_a, margin);
-            return finish_local(local, xf_a);
+            return contacts_capsule_capsule(capsule_a, xf_a, capsule_b, xf_b, margin);
         }
         _ => {}
     }
@@ -249,6 +271,76 @@ fn contacts_circle_polygon(
 ) -> Manifold {
     let b_in_a = xf_a.inv_mul(xf_b);
     let local = collide_circle_polygon(circle, polygon, &b_in_a, sanitize_margin(margin));
+    finish_local(local, xf_a)
+}
+
+/// [`contacts`] of a polygon and a circle (world space): `contacts_circle_polygon` with the
+/// arguments exchanged, then swapped. That computes the polygon's manifold first and turns it
+/// round twice (once into the circle's view, once back); the two turnings cancel exactly
+/// (negation commutes with rotation bit for bit), so they are left out. An empty result is
+/// still the swapped empty manifold.
+#[inline]
+fn contacts_polygon_circle(
+    polygon: &Polygon,
+    xf_a: &Transform,
+    circle: &Circle,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
+    let a_in_b = xf_b.inv_mul(xf_a);
+    let center_in_a = a_in_b.apply_inv(circle.center());
+    let in_a = circle_polygon::core_against_rounded_point(
+        &core_shape::CoreShape::of_polygon(polygon),
+        center_in_a,
+        circle.radius(),
+        sanitize_margin(margin),
+    );
+    let world = finish_local(finish_local(in_a, &a_in_b), xf_b);
+    if world.count == 0 {
+        return Manifold::EMPTY.swapped();
+    }
+    world
+}
+
+/// [`contacts`] of a capsule and a polygon (world space).
+#[inline]
+fn contacts_capsule_polygon(
+    capsule: &Capsule,
+    xf_a: &Transform,
+    polygon: &Polygon,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
+    let b_in_a = xf_a.inv_mul(xf_b);
+    let local = collide_capsule_polygon(capsule, polygon, &b_in_a, sanitize_margin(margin));
+    finish_local(local, xf_a)
+}
+
+/// [`contacts`] of two capsules (world space), already in the canonical order.
+#[inline]
+fn contacts_capsule_capsule(
+    capsule_a: &Capsule,
+    xf_a: &Transform,
+    capsule_b: &Capsule,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
+    let b_in_a = xf_a.inv_mul(xf_b);
+    let local = collide_capsule_capsule(capsule_a, capsule_b, &b_in_a, sanitize_margin(margin));
+    finish_local(local, xf_a)
+}
+
+/// [`contacts`] of a circle and a capsule (world space).
+#[inline]
+fn contacts_circle_capsule(
+    circle: &Circle,
+    xf_a: &Transform,
+    capsule: &Capsule,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
+    let b_in_a = xf_a.inv_mul(xf_b);
+    let local = collide_circle_capsule(circle, capsule, &b_in_a, sanitize_margin(margin));
     finish_local(local, xf_a)
 }
 
@@ -514,10 +606,29 @@ pub(crate) fn rounded_points_contact(
 ) -> Manifold {
     let offset = point_b - point_a;
     let distance = crate::math::robust_length(offset);
-    let total_radius = radius_a + radius_b;
-    if distance - total_radius > margin {
+    if distance - (radius_a + radius_b) > margin {
         return Manifold::EMPTY;
     }
+    rounded_points_manifold(
+        (point_a, radius_a),
+        (point_b, radius_b),
+        (offset, distance),
+        id,
+        fallback_normal,
+    )
+}
+
+/// The manifold of [`rounded_points_contact`] once the rounded points are known to be within
+/// the margin: `offset = point_b − point_a`, `distance = robust_length(offset)`.
+#[inline(always)]
+pub(crate) fn rounded_points_manifold(
+    (point_a, radius_a): (Vec2, f32),
+    (point_b, radius_b): (Vec2, f32),
+    (offset, distance): (Vec2, f32),
+    id: FeatureId,
+    fallback_normal: Vec2,
+) -> Manifold {
+    let total_radius = radius_a + radius_b;
     let normal = if distance > 0.0 {
         (offset / distance)
             .try_normalize()

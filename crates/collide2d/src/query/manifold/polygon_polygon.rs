@@ -4,6 +4,7 @@
 //! [`core_shape`](super::core_shape)), so this file also serves capsule–polygon,
 //! segment–polygon and the crossing-cores case of capsule–capsule.
 
+use crate::math::Lanes;
 use crate::math::{Transform, Vec2};
 use crate::query::manifold::circle_polygon::rounded_point_polygon;
 use crate::query::manifold::closest_features::{
@@ -12,8 +13,9 @@ use crate::query::manifold::closest_features::{
 };
 use crate::query::manifold::core_shape::{CoreShape, SegmentCore};
 use crate::query::manifold::midpoint_between_surfaces;
-use crate::query::manifold::sat::{max_separation_padded, max_separation_value};
+use crate::query::manifold::sat::{first_largest, max_separation_padded, max_separation_value};
 use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
+use crate::shape::PaddedOutline;
 use crate::shape::{Capsule, Polygon, Segment, Shape};
 
 /// Relative tolerance (of the smaller shape's size) by which B's axis must beat A's before B
@@ -37,6 +39,7 @@ pub(crate) fn collide_polygon_polygon(
 }
 
 /// Capsule A against polygon B, in A's frame; a capsule with coincident ends is a circle.
+#[inline]
 pub(crate) fn collide_capsule_polygon(
     capsule: &Capsule,
     polygon: &Polygon,
@@ -47,12 +50,7 @@ pub(crate) fn collide_capsule_polygon(
         return rounded_point_polygon(capsule.a(), capsule.radius(), polygon, b_in_a, margin);
     }
     let core = SegmentCore::new(capsule.a(), capsule.b(), capsule.radius());
-    collide_cores(
-        &core.view(),
-        &CoreShape::of_polygon(polygon),
-        b_in_a,
-        margin,
-    )
+    collide_segment_core_polygon(&core.view(), polygon, b_in_a, margin)
 }
 
 /// Segment A against polygon B, in A's frame.
@@ -63,12 +61,138 @@ pub(crate) fn collide_segment_polygon(
     margin: f32,
 ) -> Manifold {
     let core = SegmentCore::new(segment.a(), segment.b(), 0.0);
-    collide_cores(
-        &core.view(),
-        &CoreShape::of_polygon(polygon),
-        b_in_a,
+    collide_segment_core_polygon(&core.view(), polygon, b_in_a, margin)
+}
+
+/// [`collide_cores`] of a two-vertex core A (segment or capsule) and polygon B, with the same
+/// result: the separating axes are computed directly, without padding A to a polygon.
+///
+/// ```text
+/// w_j, m_j = B's vertices and normals in A's frame (Transform::apply / rotate, in lanes)
+/// A's edge i (vertex a_i, normal n_i):  min_j n_i · w_j − n_i · a_i
+/// B's edge j:                           min(m_j · a_0, m_j · a_1) − m_j · w_j
+/// ```
+/// The products, the `<`-minimum and the first-of-largest choice are those of the padded
+/// kernel (whose padding repeats vertex 0, which changes neither minimum nor choice). Polygons
+/// without padded lanes (more than 8 vertices) take [`collide_cores`].
+#[inline(always)]
+fn collide_segment_core_polygon(
+    core: &CoreShape<'_>,
+    polygon: &Polygon,
+    b_in_a: &Transform,
+    margin: f32,
+) -> Manifold {
+    match polygon.padded_outline() {
+        Some(stored) if polygon.vertices().len() <= 4 => {
+            let outline = stored.narrowed::<1>().transformed(b_in_a);
+            segment_core_padded_polygon(core, polygon, &outline, margin)
+        }
+        Some(stored) => {
+            let outline = stored.transformed(b_in_a);
+            segment_core_padded_polygon(core, polygon, &outline, margin)
+        }
+        None => collide_cores(core, &CoreShape::of_polygon(polygon), b_in_a, margin),
+    }
+}
+
+/// [`collide_segment_core_polygon`] with B's outline already in A's frame in padded lanes
+/// (`outline`, computed with [`PaddedOutline::transformed`]): the same products as the scalar
+/// steps, four lanes at a time.
+///
+/// Each lane's products and separations are bit-for-bit the scalar ones. The minimum over B's
+/// vertices for A's two axes is taken in another order, which can change only the sign of a
+/// zero minimum (`-0.0` against `0.0`); A's separations are only compared (with `>`), never
+/// used as numbers, so the manifold is the same.
+#[inline(always)]
+fn segment_core_padded_polygon<const CB: usize>(
+    core: &CoreShape<'_>,
+    polygon: &Polygon,
+    outline: &PaddedOutline<CB>,
+    margin: f32,
+) -> Manifold {
+    let count_b = polygon.vertices().len();
+    let polygon_radius = polygon.radius();
+    let (a0, a1) = (core.vertices[0], core.vertices[1]);
+    let (n0, n1) = (core.normals[0], core.normals[1]);
+    let total_radius = core.radius + polygon_radius;
+    let limit = total_radius + margin;
+
+    // 1. A's two axes: the lowest of B's vertices along n0 and n1.
+    let splat = Lanes::splat;
+    let (mut lowest0, mut lowest1) = (splat(f32::INFINITY), splat(f32::INFINITY));
+    for k in 0..CB {
+        let (x, y) = (outline.vertex_x[k], outline.vertex_y[k]);
+        lowest0 = (splat(n0.x) * x + splat(n0.y) * y).lesser(lowest0);
+        lowest1 = (splat(n1.x) * x + splat(n1.y) * y).lesser(lowest1);
+    }
+    let lowest_lane = |lanes: Lanes| {
+        let [l0, l1, l2, l3] = lanes.0;
+        lesser(lesser(l3, l2), lesser(l1, l0))
+    };
+    let separation0 = lowest_lane(lowest0) - n0.dot(a0);
+    let separation1 = lowest_lane(lowest1) - n1.dot(a1);
+    let (mut separation_a, mut edge_a) = (f32::NEG_INFINITY, 0);
+    if separation0 > separation_a {
+        separation_a = separation0;
+    }
+    if separation1 > separation_a {
+        separation_a = separation1;
+        edge_a = 1;
+    }
+    if separation_a > limit {
+        return Manifold::EMPTY;
+    }
+
+    // 2. B's axes: A's two vertices against each edge line of B.
+    let separations: [Lanes; CB] = std::array::from_fn(|k| {
+        let (mx, my) = (outline.normal_x[k], outline.normal_y[k]);
+        let along0 = mx * splat(a0.x) + my * splat(a0.y);
+        let along1 = mx * splat(a1.x) + my * splat(a1.y);
+        let lowest = along1.lesser(along0.lesser(splat(f32::INFINITY)));
+        lowest - (mx * outline.vertex_x[k] + my * outline.vertex_y[k])
+    });
+    let (separation_b, edge_b) = first_largest(&separations);
+    if separation_b > limit {
+        return Manifold::EMPTY;
+    }
+
+    // 3. The clipping steps on B's outline out of its lanes.
+    let vertices_b: [[Vec2; 4]; CB] =
+        std::array::from_fn(|k| std::array::from_fn(|lane| outline.vertex(4 * k + lane)));
+    let normals_b: [[Vec2; 4]; CB] =
+        std::array::from_fn(|k| std::array::from_fn(|lane| outline.normal(4 * k + lane)));
+    let side_a = Side {
+        vertices: core.vertices,
+        normals: core.normals,
+        radius: core.radius,
+    };
+    let side_b = Side {
+        vertices: &vertices_b.as_flattened()[..count_b],
+        normals: &normals_b.as_flattened()[..count_b],
+        radius: polygon_radius,
+    };
+    contact_from_axes(
+        (side_a, separation_a, edge_a, core.size()),
+        (
+            side_b,
+            separation_b,
+            edge_b,
+            CoreShape::of_polygon(polygon).size(),
+        ),
+        total_radius,
         margin,
     )
+}
+
+/// `if value < lowest { value } else { lowest }`: the minimum step of the padded kernel
+/// ([`Lanes::lesser`](crate::math::Lanes::lesser)), which skips a NaN `value`.
+#[inline(always)]
+fn lesser(value: f32, lowest: f32) -> f32 {
+    if value < lowest {
+        value
+    } else {
+        lowest
+    }
 }
 
 /// Whether polygon-like A and polygon B overlap; identical to the manifold being non-empty.
@@ -268,24 +392,71 @@ impl Side<'_> {
 ///
 /// Outlines of up to 8 vertices run the padded, allocation-free kernel of [`sat`](super::sat);
 /// larger ones the slice-based loops. Both compute bit-identical separations.
+#[inline]
 pub(crate) fn collide_cores(
     core_a: &CoreShape<'_>,
     core_b: &CoreShape<'_>,
     b_in_a: &Transform,
     margin: f32,
 ) -> Manifold {
-    let largest = core_a.vertices.len().max(core_b.vertices.len());
+    let (count_a, count_b) = (core_a.vertices.len(), core_b.vertices.len());
+    let largest = count_a.max(count_b);
     if largest <= 2 {
         // Two segment cores: 2 × 2 dot products need no padding.
         collide_cores_slices::<2>(core_a, core_b, b_in_a, margin)
-    } else if largest <= 4 {
-        collide_cores_padded::<1>(core_a, core_b, b_in_a, margin)
     } else if largest <= 8 {
-        collide_cores_padded::<2>(core_a, core_b, b_in_a, margin)
+        // Each outline in as few chunks as hold it (a box against a hexagon: one and two).
+        // Outlines of two chunks are read from the stored lanes in place.
+        match (count_a <= 4, count_b <= 4) {
+            (true, true) => collide_cores_padded(
+                (core_a, &core_a.padded_outline::<1>()),
+                (core_b, &core_b.padded_outline::<1>()),
+                b_in_a,
+                margin,
+            ),
+            (true, false) => {
+                let mut slot = None;
+                let outline_b = whole_outline(core_b, &mut slot);
+                collide_cores_padded(
+                    (core_a, &core_a.padded_outline::<1>()),
+                    (core_b, outline_b),
+                    b_in_a,
+                    margin,
+                )
+            }
+            (false, true) => {
+                let mut slot = None;
+                let outline_a = whole_outline(core_a, &mut slot);
+                collide_cores_padded(
+                    (core_a, outline_a),
+                    (core_b, &core_b.padded_outline::<1>()),
+                    b_in_a,
+                    margin,
+                )
+            }
+            (false, false) => {
+                let (mut slot_a, mut slot_b) = (None, None);
+                let outline_a = whole_outline(core_a, &mut slot_a);
+                let outline_b = whole_outline(core_b, &mut slot_b);
+                collide_cores_padded((core_a, outline_a), (core_b, outline_b), b_in_a, margin)
+            }
+        }
     } else {
         collide_cores_slices::<{ crate::shape::MAX_POLYGON_VERTICES }>(
             core_a, core_b, b_in_a, margin,
         )
+    }
+}
+
+/// A core's outline in two padded chunks: its stored lanes, or lanes built into `built`.
+#[inline(always)]
+fn whole_outline<'s, 'a: 's>(
+    core: &CoreShape<'a>,
+    built: &'s mut Option<PaddedOutline<2>>,
+) -> &'s PaddedOutline<2> {
+    match core.padded {
+        Some(stored) => stored,
+        None => built.insert(PaddedOutline::new(core.vertices, core.normals)),
     }
 }
 
@@ -298,11 +469,14 @@ pub(crate) fn overlap_cores(
     core_b: &CoreShape<'_>,
     b_in_a: &Transform,
 ) -> bool {
-    let largest = core_a.vertices.len().max(core_b.vertices.len());
-    let cores_overlap = if largest <= 4 {
-        overlap_cores_padded::<1>(core_a, core_b, b_in_a)
-    } else if largest <= 8 {
-        overlap_cores_padded::<2>(core_a, core_b, b_in_a)
+    let (count_a, count_b) = (core_a.vertices.len(), core_b.vertices.len());
+    let cores_overlap = if count_a.max(count_b) <= 8 {
+        match (count_a <= 4, count_b <= 4) {
+            (true, true) => overlap_cores_padded::<1, 1>(core_a, core_b, b_in_a),
+            (true, false) => overlap_cores_padded::<1, 2>(core_a, core_b, b_in_a),
+            (false, true) => overlap_cores_padded::<2, 1>(core_a, core_b, b_in_a),
+            (false, false) => overlap_cores_padded::<2, 2>(core_a, core_b, b_in_a),
+        }
     } else {
         None
     };
@@ -312,13 +486,13 @@ pub(crate) fn overlap_cores(
 /// The overlap decision from the separating axes alone, `None` when only the manifold can tell
 /// (the cores are apart by no more than the radii).
 #[inline(always)]
-fn overlap_cores_padded<const C: usize>(
+fn overlap_cores_padded<const CA: usize, const CB: usize>(
     core_a: &CoreShape<'_>,
     core_b: &CoreShape<'_>,
     b_in_a: &Transform,
 ) -> Option<bool> {
-    let outline_a = core_a.padded_outline::<C>();
-    let outline_b = core_b.padded_outline::<C>().transformed(b_in_a);
+    let outline_a = core_a.padded_outline::<CA>();
+    let outline_b = core_b.padded_outline::<CB>().transformed(b_in_a);
     // The manifold's limit with a zero margin: `total_radius + 0.0`.
     let limit = (core_a.radius + core_b.radius) + 0.0;
     let separation_a = max_separation_value(&outline_a, &outline_b);
@@ -333,38 +507,35 @@ fn overlap_cores_padded<const C: usize>(
     (separation_a <= 0.0 && separation_b <= 0.0).then_some(true)
 }
 
-/// [`collide_cores`] for outlines of at most `4 × C` vertices: the padded SAT kernel, then the
-/// shared reference/incident steps.
+/// [`collide_cores`] for outlines of at most `4 × CA` and `4 × CB` vertices: the padded SAT
+/// kernel, then the shared reference/incident steps.
 #[inline(always)]
-fn collide_cores_padded<const C: usize>(
-    core_a: &CoreShape<'_>,
-    core_b: &CoreShape<'_>,
+fn collide_cores_padded<const CA: usize, const CB: usize>(
+    (core_a, outline_a): (&CoreShape<'_>, &PaddedOutline<CA>),
+    (core_b, outline_b): (&CoreShape<'_>, &PaddedOutline<CB>),
     b_in_a: &Transform,
     margin: f32,
 ) -> Manifold {
     // 1. B's outline in A's frame.
-    let outline_a = core_a.padded_outline::<C>();
-    let outline_b = core_b.padded_outline::<C>().transformed(b_in_a);
+    let outline_b = outline_b.transformed(b_in_a);
     let total_radius = core_a.radius + core_b.radius;
     let limit = total_radius + margin;
 
     // 2. Separating axes of A, then of B.
-    let (separation_a, edge_a) = max_separation_padded(&outline_a, &outline_b);
+    let (separation_a, edge_a) = max_separation_padded(outline_a, &outline_b);
     if separation_a > limit {
         return Manifold::EMPTY;
     }
-    let (separation_b, edge_b) = max_separation_padded(&outline_b, &outline_a);
+    let (separation_b, edge_b) = max_separation_padded(&outline_b, outline_a);
     if separation_b > limit {
         return Manifold::EMPTY;
     }
 
     let count_b = core_b.vertices.len();
-    let mut vertices_b = [[Vec2::ZERO; 4]; C];
-    let mut normals_b = [[Vec2::ZERO; 4]; C];
-    for i in 0..4 * C {
-        vertices_b[i / 4][i % 4] = outline_b.vertex(i);
-        normals_b[i / 4][i % 4] = outline_b.normal(i);
-    }
+    let vertices_b: [[Vec2; 4]; CB] =
+        std::array::from_fn(|k| std::array::from_fn(|lane| outline_b.vertex(4 * k + lane)));
+    let normals_b: [[Vec2; 4]; CB] =
+        std::array::from_fn(|k| std::array::from_fn(|lane| outline_b.normal(4 * k + lane)));
     let side_a = Side {
         vertices: core_a.vertices,
         normals: core_a.normals,
@@ -376,8 +547,8 @@ fn collide_cores_padded<const C: usize>(
         radius: core_b.radius,
     };
     contact_from_axes(
-        (side_a, separation_a, edge_a, core_a.size),
-        (side_b, separation_b, edge_b, core_b.size),
+        (side_a, separation_a, edge_a, core_a.size()),
+        (side_b, separation_b, edge_b, core_b.size()),
         total_radius,
         margin,
     )
@@ -425,8 +596,8 @@ fn collide_cores_slices<const N: usize>(
         return Manifold::EMPTY;
     }
     contact_from_axes(
-        (side_a, separation_a, edge_a, core_a.size),
-        (side_b, separation_b, edge_b, core_b.size),
+        (side_a, separation_a, edge_a, core_a.size()),
+        (side_b, separation_b, edge_b, core_b.size()),
         total_radius,
         margin,
     )
@@ -478,8 +649,8 @@ pub(crate) fn oriented(mut manifold: Manifold, flip: bool) -> Manifold {
     manifold
 }
 
-/// The contact of two cores whose separating axis shows a positive gap (within the radii).
-#[cold]
+/// The contact of two cores whose separating axis shows a positive gap (within the radii):
+/// common for rounded shapes (capsules), so not marked cold.
 #[inline(never)]
 fn separated_cores(
     reference: Side<'_>,
@@ -513,7 +684,6 @@ fn separated_cores(
         vertices: reference.vertices,
         normals: reference.normals,
         radius: reference.radius,
-        size: 0.0,
         padded: None,
     };
     let mut exhaustive = false;
@@ -751,4 +921,75 @@ fn clip_edges<S: ClipSide>(
     }
     manifold.count = count;
     manifold
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::manifold::test_numbers::Numbers;
+
+    /// Every number of a manifold, as bits (so `-0.0` and `0.0` differ), and the feature ids.
+    fn bits(manifold: &Manifold) -> (Vec<u32>, Vec<FeatureId>) {
+        let mut out = vec![
+            manifold.normal.x.to_bits(),
+            manifold.normal.y.to_bits(),
+            manifold.count as u32,
+        ];
+        for point in manifold.points() {
+            out.extend([
+                point.point.x.to_bits(),
+                point.point.y.to_bits(),
+                point.penetration.to_bits(),
+            ]);
+        }
+        (out, manifold.points().iter().map(|p| p.id).collect())
+    }
+
+    #[test]
+    fn segment_core_path_matches_the_general_cores_bit_for_bit() {
+        let mut numbers = Numbers(0x3c6e_f372_fe94_f82b);
+        for round in 0..20_000 {
+            let sides = 3 + round % 10;
+            let mut polygon = if round % 3 == 0 {
+                Polygon::rect(0.1 + numbers.unit() * 2.0, 0.1 + numbers.unit() * 2.0).unwrap()
+            } else {
+                Polygon::regular(sides, 0.1 + numbers.unit() * 2.0).unwrap()
+            };
+            if round % 5 == 0 {
+                polygon = polygon.with_radius(numbers.unit() * 0.3).unwrap();
+            }
+            let half = numbers.unit() * 1.5;
+            let angle = numbers.unit() * std::f32::consts::TAU;
+            let (a, b) = if round % 11 == 0 {
+                // Axis-aligned cores on a coarse grid: exact ties and touching.
+                (Vec2::new(-0.5, 0.0), Vec2::new(0.5, 0.0))
+            } else {
+                let d = Vec2::new(angle.cos(), angle.sin()) * (0.01 + half);
+                (-d, d)
+            };
+            let radius = if round % 4 == 0 {
+                0.0
+            } else {
+                numbers.unit() * 0.5
+            };
+            let mut offset = Vec2::new(numbers.unit() * 2.0 - 1.0, numbers.unit() * 2.0 - 1.0)
+                * (0.5 + 2.5 * numbers.unit());
+            let mut turn = numbers.unit() * std::f32::consts::TAU;
+            if round % 11 == 0 {
+                offset = (offset * 4.0).round() * 0.25;
+                turn = (turn * 4.0 / std::f32::consts::TAU).floor() * std::f32::consts::FRAC_PI_2;
+            }
+            let b_in_a = Transform::new(offset, turn);
+            let margin = if round % 3 == 1 { 0.1 } else { 0.0 };
+            let core = SegmentCore::new(a, b, radius);
+            let expected = collide_cores(
+                &core.view(),
+                &CoreShape::of_polygon(&polygon),
+                &b_in_a,
+                margin,
+            );
+            let got = collide_segment_core_polygon(&core.view(), &polygon, &b_in_a, margin);
+            assert_eq!(bits(&got), bits(&expected), "round {round}");
+        }
+    }
 }
