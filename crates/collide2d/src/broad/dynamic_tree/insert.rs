@@ -138,7 +138,9 @@ impl DynamicTree {
         } else {
             self.replace_child(old_parent, sibling, new_parent);
         }
-        self.refit_upwards(new_parent);
+        self.rotate(new_parent);
+        self.refit_node(new_parent);
+        self.refit_upwards(old_parent);
     }
 
     /// Unlinks a leaf (left detached, not freed); its sibling takes the parent's place.
@@ -204,12 +206,24 @@ impl DynamicTree {
         }
     }
 
-    /// Walks from `index` to the root, rotating where it helps and refitting each node.
+    /// Walks from `index` towards the root, rotating where it helps and refitting each node,
+    /// and stops at the first node whose box and height come out unchanged: every node above
+    /// then has the same children's boxes and heights as before, so its box, its height and
+    /// the rotations it was last offered stay as they are. (A reinserted leaf usually lands a
+    /// few levels below a node that already covered it, so this saves most of the walk.)
     pub(super) fn refit_upwards(&mut self, mut index: u32) {
         while index != NULL_NODE {
+            let (fat, height) = {
+                let node = &self.nodes[index as usize];
+                (node.fat, node.height)
+            };
             self.rotate(index);
             self.refit_node(index);
-            index = self.nodes[index as usize].parent;
+            let node = &self.nodes[index as usize];
+            if node.fat == fat && node.height == height {
+                break;
+            }
+            index = node.parent;
         }
     }
 }
