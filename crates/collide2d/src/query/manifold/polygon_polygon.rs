@@ -39,7 +39,6 @@ pub(crate) fn collide_polygon_polygon(
 }
 
 /// Capsule A against polygon B, in A's frame; a capsule with coincident ends is a circle.
-#[inline]
 pub(crate) fn collide_capsule_polygon(
     capsule: &Capsule,
     polygon: &Polygon,
@@ -392,7 +391,6 @@ impl Side<'_> {
 ///
 /// Outlines of up to 8 vertices run the padded, allocation-free kernel of [`sat`](super::sat);
 /// larger ones the slice-based loops. Both compute bit-identical separations.
-#[inline]
 pub(crate) fn collide_cores(
     core_a: &CoreShape<'_>,
     core_b: &CoreShape<'_>,
