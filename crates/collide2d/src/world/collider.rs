@@ -141,9 +141,20 @@ impl Collider {
     }
 
     /// [`aabb`](Self::aabb) for the shape placed at `placement` (its world transform).
+    ///
+    /// The box is padded by a few ulps of the largest number the narrow phase works with for
+    /// this collider: its world coordinates and its placement's position. (A shape whose local
+    /// coordinates cancel its position, e.g. a circle centred at `(0, -1e-11)` placed at
+    /// `(0, 1e-11)`, has a tiny box near the origin, but pair tests in its own frame round at
+    /// the scale of `1e-11`; padding by the box alone could then drop a pair those tests find.)
     pub(crate) fn aabb_at(&self, placement: &Transform) -> Aabb {
         let tight = self.shape.aabb(placement);
-        let magnitude = tight.min.abs().max(tight.max.abs()).max_element();
+        let magnitude = tight
+            .min
+            .abs()
+            .max(tight.max.abs())
+            .max(placement.p.abs())
+            .max_element();
         let pad = Vec2::splat(magnitude * (4.0 * f32::EPSILON));
         Aabb {
             min: tight.min - pad,
