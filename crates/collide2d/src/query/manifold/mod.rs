@@ -35,7 +35,7 @@ mod test_numbers;
 
 use crate::math::{Transform, Vec2};
 use crate::query::{FeatureId, Manifold};
-use crate::shape::{Capsule, Circle, Polygon, Shape};
+use crate::shape::{Circle, Polygon, Shape};
 use box_box::{collide_box_box, contacts_box_box};
 
 pub use axis_gap::sat_axis_gap;
@@ -102,31 +102,57 @@ pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin
             }
         }
         (Shape::Circle(circle), Shape::Polygon(polygon)) => {
-            contacts_circle_polygon(circle, xf_a, polygon, xf_b, margin)
+            in_frame_of_a(collide_circle_polygon, circle, xf_a, polygon, xf_b, margin)
         }
         // The other pairs of two different kinds among circles, capsules and polygons, in
         // either order: the canonical pair and its turning round, without the general dispatch.
         (Shape::Polygon(polygon), Shape::Circle(circle)) => {
             contacts_polygon_circle(polygon, xf_a, circle, xf_b, margin)
         }
-        (Shape::Capsule(capsule), Shape::Polygon(polygon)) => {
-            contacts_capsule_polygon(capsule, xf_a, polygon, xf_b, margin)
-        }
-        (Shape::Polygon(polygon), Shape::Capsule(capsule)) => {
-            contacts_capsule_polygon(capsule, xf_b, polygon, xf_a, margin).swapped()
-        }
+        (Shape::Capsule(capsule), Shape::Polygon(polygon)) => in_frame_of_a(
+            collide_capsule_polygon,
+            capsule,
+            xf_a,
+            polygon,
+            xf_b,
+            margin,
+        ),
+        (Shape::Polygon(polygon), Shape::Capsule(capsule)) => in_frame_of_a(
+            collide_capsule_polygon,
+            capsule,
+            xf_b,
+            polygon,
+            xf_a,
+            margin,
+        )
+        .swapped(),
         (Shape::Circle(circle), Shape::Capsule(capsule)) => {
-            contacts_circle_capsule(circle, xf_a, capsule, xf_b, margin)
+            in_frame_of_a(collide_circle_capsule, circle, xf_a, capsule, xf_b, margin)
         }
         (Shape::Capsule(capsule), Shape::Circle(circle)) => {
-            contacts_circle_capsule(circle, xf_b, capsule, xf_a, margin).swapped()
+            in_frame_of_a(collide_circle_capsule, circle, xf_b, capsule, xf_a, margin).swapped()
         }
         // Same kind: the canonical order of `contacts_general`.
         (Shape::Capsule(capsule_a), Shape::Capsule(capsule_b)) => {
             if same_kind_swapped(a, xf_a, b, xf_b) {
-                contacts_capsule_capsule(capsule_b, xf_b, capsule_a, xf_a, margin).swapped()
+                in_frame_of_a(
+                    collide_capsule_capsule,
+                    capsule_b,
+                    xf_b,
+                    capsule_a,
+                    xf_a,
+                    margin,
+                )
+                .swapped()
             } else {
-                contacts_capsule_capsule(capsule_a, xf_a, capsule_b, xf_b, margin)
+                in_frame_of_a(
+                    collide_capsule_capsule,
+                    capsule_a,
+                    xf_a,
+                    capsule_b,
+                    xf_b,
+                    margin,
+                )
             }
         }
         _ => contacts_general(a, xf_a, b, xf_b, margin),
@@ -194,10 +220,17 @@ fn contacts_general(
             return contacts_polygon_polygon(polygon_a, xf_a, polygon_b, xf_b, margin);
         }
         (Shape::Circle(circle), Shape::Polygon(polygon)) => {
-            return contacts_circle_polygon(circle, xf_a, polygon, xf_b, margin);
+            return in_frame_of_a(collide_circle_polygon, circle, xf_a, polygon, xf_b, margin);
         }
         (Shape::Capsule(capsule_a), Shape::Capsule(capsule_b)) => {
-            return contacts_capsule_capsule(capsule_a, xf_a, capsule_b, xf_b, margin);
+            return in_frame_of_a(
+                collide_capsule_capsule,
+                capsule_a,
+                xf_a,
+                capsule_b,
+                xf_b,
+                margin,
+            );
         }
         _ => {}
     }
@@ -260,20 +293,6 @@ fn contacts_polygon_polygon(
     finish_local(local, xf_a)
 }
 
-/// [`contacts`] of a circle and a polygon (world space).
-#[inline]
-fn contacts_circle_polygon(
-    circle: &Circle,
-    xf_a: &Transform,
-    polygon: &Polygon,
-    xf_b: &Transform,
-    margin: f32,
-) -> Manifold {
-    let b_in_a = xf_a.inv_mul(xf_b);
-    let local = collide_circle_polygon(circle, polygon, &b_in_a, sanitize_margin(margin));
-    finish_local(local, xf_a)
-}
-
 /// [`contacts`] of a polygon and a circle (world space): `contacts_circle_polygon` with the
 /// arguments exchanged, then swapped. That computes the polygon's manifold first and turns it
 /// round twice (once into the circle's view, once back); the two turnings cancel exactly
@@ -302,46 +321,19 @@ fn contacts_polygon_circle(
     world
 }
 
-/// [`contacts`] of a capsule and a polygon (world space).
-#[inline]
-fn contacts_capsule_polygon(
-    capsule: &Capsule,
+/// [`contacts`] of two shapes through `local`, their manifold in A's frame: B is placed in A's
+/// frame, the margin sanitized, and the result moved back to world space.
+#[inline(always)]
+fn in_frame_of_a<A, B>(
+    local: impl Fn(&A, &B, &Transform, f32) -> Manifold,
+    a: &A,
     xf_a: &Transform,
-    polygon: &Polygon,
+    b: &B,
     xf_b: &Transform,
     margin: f32,
 ) -> Manifold {
     let b_in_a = xf_a.inv_mul(xf_b);
-    let local = collide_capsule_polygon(capsule, polygon, &b_in_a, sanitize_margin(margin));
-    finish_local(local, xf_a)
-}
-
-/// [`contacts`] of two capsules (world space), already in the canonical order.
-#[inline]
-fn contacts_capsule_capsule(
-    capsule_a: &Capsule,
-    xf_a: &Transform,
-    capsule_b: &Capsule,
-    xf_b: &Transform,
-    margin: f32,
-) -> Manifold {
-    let b_in_a = xf_a.inv_mul(xf_b);
-    let local = collide_capsule_capsule(capsule_a, capsule_b, &b_in_a, sanitize_margin(margin));
-    finish_local(local, xf_a)
-}
-
-/// [`contacts`] of a circle and a capsule (world space).
-#[inline]
-fn contacts_circle_capsule(
-    circle: &Circle,
-    xf_a: &Transform,
-    capsule: &Capsule,
-    xf_b: &Transform,
-    margin: f32,
-) -> Manifold {
-    let b_in_a = xf_a.inv_mul(xf_b);
-    let local = collide_circle_capsule(circle, capsule, &b_in_a, sanitize_margin(margin));
-    finish_local(local, xf_a)
+    finish_local(local(a, b, &b_in_a, sanitize_margin(margin)), xf_a)
 }
 
 /// Every touching pair of children, appended to `out` (world space, `child_a`/`child_b` set);
