@@ -641,24 +641,7 @@ mod tests {
     use crate::query::manifold::polygon_polygon::{collide_polygon_polygon, overlap_polygon_like};
     use crate::shape::Shape;
 
-    use crate::query::manifold::test_numbers::Numbers;
-
-    /// Every number of a manifold, as bits (so `-0.0` and `0.0` differ).
-    fn bits(manifold: &Manifold) -> Vec<u32> {
-        let mut out = vec![
-            manifold.normal.x.to_bits(),
-            manifold.normal.y.to_bits(),
-            manifold.count as u32,
-        ];
-        for point in manifold.points() {
-            out.extend([
-                point.point.x.to_bits(),
-                point.point.y.to_bits(),
-                point.penetration.to_bits(),
-            ]);
-        }
-        out
-    }
+    use crate::query::manifold::test_numbers::{all_manifold_bits, manifold_bits, Numbers};
 
     fn random_box(numbers: &mut Numbers, round: usize) -> Polygon {
         let (width, height) = if round % 7 == 0 {
@@ -741,8 +724,8 @@ mod tests {
             let general = collide_polygon_polygon(&box_a, &box_b, &b_in_a, margin);
             let boxes = collide_box_box(&box_a, half_a, &box_b, half_b, &b_in_a, margin);
             assert_eq!(
-                bits(&boxes),
-                bits(&general),
+                manifold_bits(&boxes),
+                manifold_bits(&general),
                 "{box_a:?} {box_b:?} {b_in_a:?} margin {margin}: {boxes:?} vs {general:?}"
             );
             assert_eq!(boxes, general);
@@ -756,20 +739,6 @@ mod tests {
             touching += usize::from(overlapping);
         }
         assert!(touching > 20_000, "{touching}");
-    }
-
-    /// Every number of a manifold, the unused point included, as bits.
-    fn all_bits(manifold: &Manifold) -> Vec<u32> {
-        let mut out = bits(manifold);
-        for point in &manifold.points[manifold.count.min(2)..] {
-            out.extend([
-                point.point.x.to_bits(),
-                point.point.y.to_bits(),
-                point.penetration.to_bits(),
-            ]);
-        }
-        out.extend([manifold.child_a, manifold.child_b]);
-        out
     }
 
     #[test]
@@ -805,8 +774,8 @@ mod tests {
                 let general =
                     crate::query::manifold::contacts_polygon_pair(a, xf_a, b, xf_b, margin);
                 assert_eq!(
-                    all_bits(&boxes),
-                    all_bits(&general),
+                    all_manifold_bits(&boxes),
+                    all_manifold_bits(&general),
                     "{a:?} {xf_a:?} {b:?} {xf_b:?} margin {margin}: {boxes:?} vs {general:?}"
                 );
                 assert_eq!(boxes, general);

@@ -125,7 +125,7 @@ pub(crate) fn core_against_rounded_point(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::manifold::test_numbers::Numbers;
+    use crate::query::manifold::test_numbers::{all_manifold_bits, manifold_bits, Numbers};
 
     /// The manifold with the scalar edge loop: the outline without its padded lanes.
     fn scalar(polygon: &Polygon, center: Vec2, radius: f32, margin: f32) -> Manifold {
@@ -140,15 +140,6 @@ mod tests {
     fn polygon_circle_order_is_the_swapped_circle_polygon_bit_for_bit() {
         use crate::shape::Shape;
         let mut numbers = Numbers(0x1f83_d9ab_fb41_bd6b);
-        let all_bits = |m: &Manifold| {
-            let mut out = vec![m.normal.x.to_bits(), m.normal.y.to_bits(), m.count as u32];
-            for p in &m.points {
-                out.extend([p.point.x.to_bits(), p.point.y.to_bits()]);
-                out.push(p.penetration.to_bits());
-            }
-            out.extend([m.child_a, m.child_b]);
-            (out, m.points.iter().map(|p| p.id).collect::<Vec<_>>())
-        };
         for round in 0..20_000 {
             let mut polygon = if round % 3 == 0 {
                 Polygon::rect(0.1 + numbers.unit() * 2.0, 0.1 + numbers.unit() * 2.0).unwrap()
@@ -170,7 +161,11 @@ mod tests {
             let margin = if round % 2 == 0 { 0.0 } else { 0.1 };
             let direct = crate::contacts(&polygon, &xf_p, &circle, &xf_c, margin);
             let swapped = crate::contacts(&circle, &xf_c, &polygon, &xf_p, margin).swapped();
-            assert_eq!(all_bits(&direct), all_bits(&swapped), "round {round}");
+            assert_eq!(
+                all_manifold_bits(&direct),
+                all_manifold_bits(&swapped),
+                "round {round}"
+            );
         }
     }
 
@@ -196,15 +191,11 @@ mod tests {
             let core = CoreShape::of_polygon(&polygon);
             let got = core_against_rounded_point(&core, center, radius, margin);
             let expected = scalar(&polygon, center, radius, margin);
-            let bits = |m: &Manifold| {
-                let mut out = vec![m.normal.x.to_bits(), m.normal.y.to_bits(), m.count as u32];
-                for p in m.points() {
-                    out.extend([p.point.x.to_bits(), p.point.y.to_bits()]);
-                    out.push(p.penetration.to_bits());
-                }
-                (out, m.points().iter().map(|p| p.id).collect::<Vec<_>>())
-            };
-            assert_eq!(bits(&got), bits(&expected), "round {round}");
+            assert_eq!(
+                manifold_bits(&got),
+                manifold_bits(&expected),
+                "round {round}"
+            );
         }
     }
 }

@@ -924,24 +924,7 @@ fn clip_edges<S: ClipSide>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::manifold::test_numbers::Numbers;
-
-    /// Every number of a manifold, as bits (so `-0.0` and `0.0` differ), and the feature ids.
-    fn bits(manifold: &Manifold) -> (Vec<u32>, Vec<FeatureId>) {
-        let mut out = vec![
-            manifold.normal.x.to_bits(),
-            manifold.normal.y.to_bits(),
-            manifold.count as u32,
-        ];
-        for point in manifold.points() {
-            out.extend([
-                point.point.x.to_bits(),
-                point.point.y.to_bits(),
-                point.penetration.to_bits(),
-            ]);
-        }
-        (out, manifold.points().iter().map(|p| p.id).collect())
-    }
+    use crate::query::manifold::test_numbers::{manifold_bits, Numbers};
 
     #[test]
     fn segment_core_path_matches_the_general_cores_bit_for_bit() {
@@ -987,7 +970,11 @@ mod tests {
                 margin,
             );
             let got = collide_segment_core_polygon(&core.view(), &polygon, &b_in_a, margin);
-            assert_eq!(bits(&got), bits(&expected), "round {round}");
+            assert_eq!(
+                manifold_bits(&got),
+                manifold_bits(&expected),
+                "round {round}"
+            );
         }
     }
 }
