@@ -1,25 +1,11 @@
 //! The grid's pairs from scratch (`for_each_pair`) against brute force on scenes that exercise
 //! the dense pass and its fallback: every overlapping pair exactly once, nothing else.
 
+mod support;
+
 use collide2d::broad::{BroadPhase, HashGrid, Pair, ProxyId};
 use collide2d::{Aabb, Vec2};
-
-/// Deterministic numbers in [0, 1).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-
-    fn range(&mut self, low: f32, high: f32) -> f32 {
-        low + (high - low) * self.next()
-    }
-}
+use support::Rng;
 
 fn centred(center: Vec2, size: Vec2) -> Aabb {
     Aabb {
@@ -63,7 +49,7 @@ fn mixed(count: usize, seed: u64) -> Vec<Aabb> {
     (0..count)
         .map(|_| {
             let center = Vec2::new(rng.range(0.0, side), rng.range(0.0, side));
-            let roll = rng.next();
+            let roll = rng.unit();
             let (low, high) = if roll < 0.01 {
                 (10.0, 40.0)
             } else if roll < 0.10 {

@@ -572,17 +572,9 @@ impl HashGrid {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::square;
     use super::DensePairs;
     use crate::broad::{BroadPhase, HashGrid};
-    use crate::math::Vec2;
-    use crate::shape::Aabb;
-
-    fn square(x: f32, y: f32, side: f32) -> Aabb {
-        Aabb {
-            min: Vec2::new(x, y),
-            max: Vec2::new(x + side, y + side),
-        }
-    }
 
     fn dense_pairs(grid: &HashGrid) -> Option<Vec<(u32, u32)>> {
         let dense = DensePairs::new(grid)?;

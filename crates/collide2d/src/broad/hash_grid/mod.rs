@@ -533,7 +533,8 @@ impl BroadPhase for HashGrid {
 mod tests {
     use super::*;
 
-    fn square(x: f32, y: f32, side: f32) -> Aabb {
+    /// The square with lower-left corner `(x, y)` (also used by `dense_pairs`' tests).
+    pub(super) fn square(x: f32, y: f32, side: f32) -> Aabb {
         Aabb {
             min: Vec2::new(x, y),
             max: Vec2::new(x + side, y + side),
