@@ -53,12 +53,16 @@ impl DynamicTree {
     ///    `N`'s own growth: stop once that bound exceeds the best cost found.
     /// 3. Otherwise descend into the child with the lower estimated cost; on a tie take the
     ///    shorter child, which keeps runs of identical boxes balanced.
-    pub(super) fn find_best_sibling(&self, leaf_box: &Aabb) -> u32 {
+    ///
+    /// The search covers the subtree of `start` (the root, or an ancestor whose box already
+    /// holds `leaf_box`: then no node above it grows, whatever the choice below, so the costs
+    /// inside the subtree are exact).
+    pub(super) fn find_best_sibling(&self, start: u32, leaf_box: &Aabb) -> u32 {
         let leaf_perimeter = leaf_box.perimeter();
-        let mut index = self.root;
-        let root_box = &self.nodes[index as usize].fat;
+        let mut index = start;
+        let start_box = &self.nodes[index as usize].fat;
         let mut best_sibling = index;
-        let mut best_cost = root_box.union(leaf_box).perimeter();
+        let mut best_cost = start_box.union(leaf_box).perimeter();
         let mut inherited_cost = 0.0f32;
         loop {
             let node = &self.nodes[index as usize];
@@ -68,7 +72,7 @@ impl DynamicTree {
             // 1. Cost of pairing with this node.
             let combined_perimeter = node.fat.union(leaf_box).perimeter();
             let direct_cost = combined_perimeter + inherited_cost;
-            if direct_cost <= best_cost && index != self.root {
+            if direct_cost <= best_cost && index != start {
                 best_cost = direct_cost;
                 best_sibling = index;
             }
@@ -113,13 +117,20 @@ impl DynamicTree {
 
     /// Links a detached leaf into the tree beside the best sibling, then refits upwards.
     pub(super) fn insert_leaf(&mut self, leaf: u32) {
+        self.insert_leaf_below(leaf, self.root);
+    }
+
+    /// [`DynamicTree::insert_leaf`], the sibling searched for below `start` only: the root, or
+    /// a node whose box holds the leaf's box.
+    pub(super) fn insert_leaf_below(&mut self, leaf: u32, start: u32) {
         if self.root == NULL_NODE {
             self.root = leaf;
             self.nodes[leaf as usize].parent = NULL_NODE;
             return;
         }
         let leaf_box = self.nodes[leaf as usize].fat;
-        let sibling = self.find_best_sibling(&leaf_box);
+        debug_assert!(start == self.root || self.nodes[start as usize].fat.contains(&leaf_box));
+        let sibling = self.find_best_sibling(start, &leaf_box);
         let sibling_node = self.nodes[sibling as usize];
         let old_parent = sibling_node.parent;
         let combined = sibling_node.fat.union(&leaf_box);
@@ -145,9 +156,16 @@ impl DynamicTree {
 
     /// Unlinks a leaf (left detached, not freed); its sibling takes the parent's place.
     pub(super) fn remove_leaf(&mut self, leaf: u32) {
+        self.remove_leaf_near(leaf);
+    }
+
+    /// [`DynamicTree::remove_leaf`], returning the node that took the removed parent's place
+    /// (`NULL_NODE` when the leaf was the root): the place to start looking for where a leaf
+    /// that moved a little belongs again.
+    pub(super) fn remove_leaf_near(&mut self, leaf: u32) -> u32 {
         if leaf == self.root {
             self.root = NULL_NODE;
-            return;
+            return NULL_NODE;
         }
         let parent = self.nodes[leaf as usize].parent;
         let parent_node = self.nodes[parent as usize];
@@ -166,6 +184,23 @@ impl DynamicTree {
             self.replace_child(grandparent, parent, sibling);
             self.shrink_upwards(grandparent);
         }
+        sibling
+    }
+
+    /// Moves a leaf whose fat box changed to `fat`: unlinks it, then searches for its new
+    /// sibling below the lowest former ancestor whose box holds `fat` (the root when none
+    /// does). A leaf that moved a little lands back in the same region, and the search touches
+    /// only the few nodes around its old place instead of a path from the root.
+    pub(super) fn move_leaf(&mut self, leaf: u32, fat: Aabb) {
+        let mut start = self.remove_leaf_near(leaf);
+        while start != NULL_NODE && !self.nodes[start as usize].fat.contains(&fat) {
+            start = self.nodes[start as usize].parent;
+        }
+        self.nodes[leaf as usize].fat = fat;
+        if start == NULL_NODE {
+            start = self.root;
+        }
+        self.insert_leaf_below(leaf, start);
     }
 
     /// In `parent`, replaces the link to `old_child` by `new_child`.

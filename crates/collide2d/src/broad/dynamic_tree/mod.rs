@@ -394,11 +394,9 @@ impl BroadPhase for DynamicTree {
         if !self.fat_of_proxy[slot].contains(&aabb) {
             let displacement = aabb.center() - old.center();
             let leaf = self.leaf_of_proxy[slot];
-            self.remove_leaf(leaf);
             let fat = self.fatten(aabb, displacement);
             self.fat_of_proxy[slot] = fat;
-            self.nodes[leaf as usize].fat = fat;
-            self.insert_leaf(leaf);
+            self.move_leaf(leaf, fat);
             self.mark_fat_changed(slot);
         }
         self.pairs.mark_moved(slot as u32);

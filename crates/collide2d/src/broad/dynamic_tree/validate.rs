@@ -204,4 +204,79 @@ mod tests {
         assert!(tree.update_pairs().is_empty());
         assert_eq!(tree.key(ids[7]), Ok(7));
     }
+
+    #[test]
+    fn a_leaf_that_moves_a_little_is_placed_again_beside_its_neighbour() {
+        // Two far pairs; the leaf leaves its fat box but stays by its neighbour, so it must be
+        // grouped with that neighbour again (the search starts at the pair's common ancestor).
+        let mut tree = DynamicTree::with_margin(0.1);
+        let moving = tree.insert(square(0.0, 0.0), 0).unwrap();
+        tree.insert(square(1.5, 0.0), 1).unwrap();
+        tree.insert(square(100.0, 0.0), 2).unwrap();
+        tree.insert(square(101.5, 0.0), 3).unwrap();
+        let before = tree.area_ratio();
+        for step in 1..=4 {
+            tree.update(moving, square(0.1 * step as f32, 0.05))
+                .unwrap();
+            tree.validate().unwrap();
+        }
+        assert_eq!(tree.height(), 2);
+        assert!(
+            tree.area_ratio() <= before * 1.01,
+            "{} vs {before}",
+            tree.area_ratio()
+        );
+        // A jump to the other group leaves every old ancestor behind: searched from the root.
+        tree.update(moving, square(99.0, 2.0)).unwrap();
+        tree.validate().unwrap();
+        assert_eq!(tree.height(), 3);
+    }
+
+    #[test]
+    fn random_walks_keep_the_tree_valid_and_close_to_a_fresh_build() {
+        let mut state = 0x853c_49e6_748f_ea9bu64;
+        let mut unit = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let mut boxes: Vec<Aabb> = (0..2000)
+            .map(|_| {
+                let (x, y) = (unit() * 70.0, unit() * 70.0);
+                let size = Vec2::new(0.5 + unit(), 0.5 + unit());
+                Aabb {
+                    min: Vec2::new(x, y),
+                    max: Vec2::new(x, y) + size,
+                }
+            })
+            .collect();
+        let items: Vec<(Aabb, u64)> = boxes.iter().map(|b| (*b, 0)).collect();
+        let (mut tree, ids) = DynamicTree::build(&items).unwrap();
+        for frame in 0..300 {
+            for (index, aabb) in boxes.iter_mut().enumerate().skip(frame % 3).step_by(3) {
+                let step = Vec2::new(unit() - 0.5, unit() - 0.5) * 0.3;
+                aabb.min += step;
+                aabb.max += step;
+                tree.update(ids[index], *aabb).unwrap();
+            }
+            if frame % 50 == 0 {
+                tree.validate().unwrap();
+            }
+        }
+        tree.validate().unwrap();
+        let walked = tree.area_ratio();
+        let mut fresh = tree.clone();
+        fresh.rebuild();
+        assert!(
+            walked <= 1.1 * fresh.area_ratio(),
+            "{walked} vs {}",
+            fresh.area_ratio()
+        );
+        let mut expected: Vec<_> = tree.find_pairs();
+        expected.sort_unstable();
+        let mut found = fresh.find_pairs();
+        found.sort_unstable();
+        assert_eq!(found, expected);
+    }
 }
