@@ -181,11 +181,11 @@ fn best_axis(separations: [f32; 4]) -> (f32, usize) {
     best
 }
 
-/// The size [`CoreShape::of_polygon`](super::core_shape::CoreShape::of_polygon) gives a box.
+/// The size [`CoreShape::of_polygon`](super::core_shape::CoreShape::of_polygon) gives a box,
+/// `2 hx + 2 hy + 2 r`: doubling is exact, so that is `2 ((hx + hy) + r)` to the bit.
 #[inline(always)]
 fn box_size(half: Vec2, radius: f32) -> f32 {
-    let across = half + half;
-    across.x + across.y + 2.0 * radius
+    2.0 * ((half.x + half.y) + radius)
 }
 
 /// Box A against box B in A's frame (`b_in_a` places B); `half_a`, `half_b` are their
@@ -203,9 +203,9 @@ pub(crate) fn collide_box_box(
     let (first, second) = ((half_a, box_a.radius()), (half_b, box_b.radius()));
     match clipped_box_contact(first, second, b_in_a, margin) {
         BoxContact::Apart => Manifold::EMPTY,
-        BoxContact::Clipped(mut local, [id0, id1]) => {
-            local.points[0].id = unpacked_id(id0);
-            local.points[1].id = unpacked_id(id1);
+        BoxContact::Clipped(mut local, [id0, id1], flip) => {
+            local.points[0].id = unpacked_id(id0, flip);
+            local.points[1].id = unpacked_id(id1, flip);
             local
         }
         BoxContact::Other => collide_box_box_in_full(box_a, half_a, box_b, half_b, b_in_a, margin),
@@ -220,6 +220,8 @@ pub(crate) fn collide_box_box(
 /// each other each goes either way about half the time.
 ///
 /// Not inlined: inside a caller's loop the compiler turns conditional moves back into jumps.
+/// The boxes' sizes are read here from the shapes, not passed in: values the caller has just
+/// stored and that are then picked by index are slower to reload than the shapes' own fields.
 #[inline(never)]
 pub(crate) fn contacts_box_box(
     shape_a: &Shape,
@@ -253,14 +255,16 @@ pub(crate) fn contacts_box_box(
             empty.normal = swap.negate(empty.normal);
             empty
         }
-        BoxContact::Clipped(local, [id0, id1]) => {
+        BoxContact::Clipped(local, [id0, id1], flip) => {
             // `finish_local`, then `swap_sides` when the pair was swapped.
             let xf = &xf_first;
             let mut world = local;
             world.normal = swap.negate(xf.rotate(local.normal));
             world.points[0].point = xf.apply(local.points[0].point);
-            world.points[0].id = unpacked_id(swap.swap(id0));
-            world.points[1].id = unpacked_id(swap.swap(id1));
+            // Exchanged once by the reference face, once more by the argument order.
+            let exchanged = flip ^ swap.0;
+            world.points[0].id = unpacked_id(id0, exchanged);
+            world.points[1].id = unpacked_id(id1, exchanged);
             if local.count > 1 {
                 world.points[1].point = xf.apply(local.points[1].point);
             }
@@ -322,12 +326,6 @@ impl Choice {
         let mask = 0u32.wrapping_sub(self.0 as u32);
         when_false ^ ((when_false ^ when_true) & mask)
     }
-
-    /// A [`packed_id`] with A and B exchanged when the condition holds.
-    #[inline(always)]
-    fn swap(self, id: u32) -> u32 {
-        self.bits(((id & 7) << 3) | (id >> 3), id)
-    }
 }
 
 /// A feature id of two boxes as 6 bits, built without branches: A's feature in bits 0 to 2,
@@ -337,8 +335,9 @@ fn packed_id((a_is_edge, a_index): (u32, u32), (b_is_edge, b_index): (u32, u32))
     (a_is_edge | (a_index << 1)) | ((b_is_edge | (b_index << 1)) << 3)
 }
 
-/// Every [`FeatureId`] of two boxes, by [`packed_id`].
-const FEATURE_IDS: [FeatureId; 64] = {
+/// Every [`FeatureId`] of two boxes, by [`packed_id`]: as packed (`[0]`), and with A and B
+/// exchanged (`[1]`, for a result turned round).
+const FEATURE_IDS: [[FeatureId; 64]; 2] = {
     const fn feature(bits: u32) -> Feature {
         let index = (bits >> 1) as u8;
         if bits & 1 != 0 {
@@ -347,25 +346,24 @@ const FEATURE_IDS: [FeatureId; 64] = {
             Feature::Vertex(index)
         }
     }
-    let mut ids = [FeatureId {
+    let mut ids = [[FeatureId {
         a: Feature::Vertex(0),
         b: Feature::Vertex(0),
-    }; 64];
+    }; 64]; 2];
     let mut bits = 0;
     while bits < 64 {
-        ids[bits as usize] = FeatureId {
-            a: feature(bits & 7),
-            b: feature(bits >> 3),
-        };
+        let (a, b) = (feature(bits & 7), feature(bits >> 3));
+        ids[0][bits as usize] = FeatureId { a, b };
+        ids[1][bits as usize] = FeatureId { a: b, b: a };
         bits += 1;
     }
     ids
 };
 
-/// The [`FeatureId`] of a [`packed_id`].
+/// The [`FeatureId`] of a [`packed_id`], with A and B exchanged when `exchanged` is 1.
 #[inline(always)]
-fn unpacked_id(bits: u32) -> FeatureId {
-    FEATURE_IDS[(bits & 63) as usize]
+fn unpacked_id(bits: u32, exchanged: usize) -> FeatureId {
+    FEATURE_IDS[exchanged & 1][(bits & 63) as usize]
 }
 
 /// What the quick box path found.
@@ -373,8 +371,10 @@ enum BoxContact {
     /// The boxes are apart: the manifold is empty.
     Apart,
     /// The clipped manifold in A's frame (never empty), its points' ids still to be set from
-    /// the [`packed_id`]s (the second `0` when there is one point).
-    Clipped(Manifold, [u32; 2]),
+    /// the [`packed_id`]s (the second `0` when there is one point), which name the reference
+    /// box first: A and B are exchanged in them when the last number is 1 (B's face is the
+    /// reference).
+    Clipped(Manifold, [u32; 2], usize),
     /// Anything else (cores apart by less than the radii, a clipped edge that shrank to a
     /// point or lost both points): the general steps decide.
     Other,
@@ -433,22 +433,26 @@ fn clipped_box_contact(
     let tangent = crate::math::left_perp(normal);
     let edge_length = (v2 - v1).dot(tangent);
 
-    // The incident surface edge, lower end first (each end recomputed from its vertex, the
-    // same arithmetic giving the same bits).
+    // The incident surface edge, lower end first (the general path recomputes each end from
+    // its vertex, by the same arithmetic, so picking the computed ones gives the same bits).
     let (w1, w2) = (
         incident.vertices[incident_index],
         incident.vertices[incident_next],
     );
     let shift = incident.normals[incident_index] * incident.radius;
-    let t1 = ((w1 + shift) - v1).dot(tangent);
-    let t2 = ((w2 + shift) - v1).dot(tangent);
-    let in_order = usize::from(t1 <= t2);
-    let low_vertex = (incident_index + 1 - in_order) & 3;
-    let high_vertex = (incident_index + in_order) & 3;
-    let low = incident.vertices[low_vertex] + shift;
-    let high = incident.vertices[high_vertex] + shift;
-    let low_t = (low - v1).dot(tangent);
-    let high_t = (high - v1).dot(tangent);
+    let (end1, end2) = (w1 + shift, w2 + shift);
+    let t1 = (end1 - v1).dot(tangent);
+    let t2 = (end2 - v1).dot(tangent);
+    // Anti-parallel edges of two counter-clockwise outlines run opposite ways, so this choice
+    // nearly always goes the same way: a plain branch.
+    let in_order = t1 <= t2;
+    let low_vertex = (incident_index + 1 - usize::from(in_order)) & 3;
+    let high_vertex = (incident_index + usize::from(in_order)) & 3;
+    let ((low, low_t), (high, high_t)) = if in_order {
+        ((end1, t1), (end2, t2))
+    } else {
+        ((end2, t2), (end1, t1))
+    };
     if high_t < 0.0 || low_t > edge_length {
         return BoxContact::Other;
     }
@@ -538,7 +542,7 @@ fn clipped_box_contact(
         manifold.points[0].point = surface - normal * (0.5 * separation);
         manifold.points[0].penetration = -separation;
         manifold.count = 1;
-        return BoxContact::Clipped(manifold, [flip.swap(id), 0]);
+        return BoxContact::Clipped(manifold, [id, 0], flip.0);
     }
     let mut manifold = Manifold::EMPTY;
     manifold.normal = flip.negate(normal);
@@ -547,7 +551,7 @@ fn clipped_box_contact(
     manifold.points[1].point = high_surface - normal * (0.5 * high_separation);
     manifold.points[1].penetration = -high_separation;
     manifold.count = 2;
-    BoxContact::Clipped(manifold, [flip.swap(low_id), flip.swap(high_id)])
+    BoxContact::Clipped(manifold, [low_id, high_id], flip.0)
 }
 
 /// [`collide_box_box`] through the general reference/incident steps.
