@@ -189,3 +189,94 @@ fn contacts_apart_before_a_shift_end_when_a_collider_leaves() {
         assert!(world.update().is_empty());
     }
 }
+
+/// A query shape whose local outline lies far from its own origin, placed so the two cancel
+/// (its box is small and near the world origin while its transform is far away): the exact
+/// test then rounds at the scale of the transform, and `overlap_shape` and `cast_shape` must
+/// still find every collider that tests report, the same as testing every collider.
+#[test]
+fn shape_queries_agree_with_testing_every_collider_when_offsets_cancel() {
+    use collide2d::shape::{Circle, Polygon, Shape};
+    use collide2d::world::QueryFilter;
+    let mut rng = Rng(0x6a09_e667_f3bc_c908);
+    let mut near_tolerance = 0;
+    for round in 0..4000 {
+        let far = [1.0e3f32, 3.0e4, 1.0e6][round % 3] * (1.0 + rng.unit());
+        let size = far * 1e-5 * (1.0 + rng.unit() * 10.0);
+        let local = Vec2::new(-far, rng.range(-1.0, 1.0) * far);
+        // Every other round the box is axis-aligned, and half of the colliders are boxes
+        // placed against its right face with a gap of a few roundings either way.
+        let aligned = round % 2 == 0;
+        let angle = if aligned { 0.0 } else { rng.angle() };
+        let query = Shape::from(Polygon::box_at(local, Vec2::splat(size), angle).unwrap());
+        let xf = Transform::new(-local + rng.point(size), 0.0);
+        let right_face = query.aabb(&xf).max.x;
+        let mut world = World::new();
+        let mut handles = Vec::new();
+        for index in 0..8 {
+            let width = size * (1.0 + rng.unit());
+            let (shape, at) = if aligned && index % 2 == 0 {
+                let gap = far * 1e-7 * rng.range(-3.0, 3.0);
+                let y = xf.p.y + local.y + rng.range(-1.5, 1.5) * size;
+                let at = Transform::new(Vec2::new(right_face + 0.5 * width + gap, y), 0.0);
+                (Shape::from(Polygon::rect(width, size).unwrap()), at)
+            } else if rng.unit() < 0.5 {
+                let shape = Shape::from(Circle::with_radius(0.5 * width).unwrap());
+                (shape, Transform::new(rng.point(4.0 * size), rng.angle()))
+            } else {
+                let shape = Shape::from(Polygon::rect(width, size).unwrap());
+                (shape, Transform::new(rng.point(4.0 * size), rng.angle()))
+            };
+            handles.push((
+                world
+                    .insert(Collider::new(shape.clone()).transform(at))
+                    .unwrap(),
+                shape,
+                at,
+            ));
+        }
+        let filter = QueryFilter::default();
+        let found = world.overlap_shape(&query, &xf, &filter).unwrap();
+        let mut expected: Vec<_> = handles
+            .iter()
+            .filter(|(_, shape, at)| collide2d::overlaps(&query, &xf, shape, at))
+            .map(|(handle, _, _)| *handle)
+            .collect();
+        expected.sort_unstable();
+        for (_, shape, at) in &handles {
+            let exact = collide2d::overlaps(&query, &xf, shape, at);
+            let boxes = query.aabb(&xf).overlaps(&shape.aabb(at));
+            near_tolerance += usize::from(exact && !boxes);
+        }
+        assert_eq!(found, expected, "round {round}: {query:?} at {xf:?}");
+
+        // The same for a short cast: the first hit among all colliders.
+        use collide2d::query::{cast, CastOptions, Sweep};
+        let delta = rng.point(size);
+        let opts = CastOptions::default();
+        let hit = world
+            .cast_shape(&query, &xf, delta, &filter, opts)
+            .unwrap()
+            .map(|hit| (hit.hit.t, hit.collider));
+        let first = handles
+            .iter()
+            .filter_map(|(handle, shape, at)| {
+                cast(
+                    &query,
+                    &Sweep::linear(&xf, delta),
+                    shape,
+                    &Sweep::fixed(at),
+                    opts,
+                )
+                .map(|hit| (hit.t, *handle))
+            })
+            .min_by(|x, y| x.partial_cmp(y).unwrap());
+        assert_eq!(
+            hit, first,
+            "round {round}: {query:?} at {xf:?} by {delta:?}"
+        );
+    }
+    // The scene is built to reach the rounding of the exact test: some pairs it reports
+    // touching have boxes that do not overlap.
+    assert!(near_tolerance > 0, "no case at the rounding limit");
+}

@@ -148,18 +148,7 @@ impl Collider {
     /// `(0, 1e-11)`, has a tiny box near the origin, but pair tests in its own frame round at
     /// the scale of `1e-11`; padding by the box alone could then drop a pair those tests find.)
     pub(crate) fn aabb_at(&self, placement: &Transform) -> Aabb {
-        let tight = self.shape.aabb(placement);
-        let magnitude = tight
-            .min
-            .abs()
-            .max(tight.max.abs())
-            .max(placement.p.abs())
-            .max_element();
-        let pad = Vec2::splat(magnitude * (4.0 * f32::EPSILON));
-        Aabb {
-            min: tight.min - pad,
-            max: tight.max + pad,
-        }
+        padded_aabb(&self.shape, placement)
     }
 
     /// The layer.
@@ -229,4 +218,24 @@ pub(crate) fn check_transform(xf: &Transform) -> Result<(), WorldError> {
         return Err(WorldError::NonFiniteTransform);
     }
     Ok(())
+}
+
+/// `shape`'s box at `placement`, padded by a few ulps of the largest coordinate involved: of
+/// the box and of the placement's position. The exact tests compute in one shape's frame and
+/// round at the scale of that shape's position, which can be far larger than the box when the
+/// shape's local coordinates cancel its position; the padding keeps every pair those tests
+/// find among the box candidates.
+pub(crate) fn padded_aabb(shape: &Shape, placement: &Transform) -> Aabb {
+    let tight = shape.aabb(placement);
+    let magnitude = tight
+        .min
+        .abs()
+        .max(tight.max.abs())
+        .max(placement.p.abs())
+        .max_element();
+    let pad = Vec2::splat(magnitude * (4.0 * f32::EPSILON));
+    Aabb {
+        min: tight.min - pad,
+        max: tight.max + pad,
+    }
 }

@@ -149,7 +149,9 @@ impl World {
     ) -> Result<Vec<ColliderHandle>, WorldError> {
         super::collider::check_transform(xf)?;
         let mut found = Vec::new();
-        self.candidates(shape.aabb(xf), filter, |handle, collider| {
+        // Padded like the colliders' boxes, so no pair the exact test finds is left out.
+        let aabb = super::collider::padded_aabb(shape, xf);
+        self.candidates(aabb, filter, |handle, collider| {
             if overlaps(shape, xf, &collider.shape, &collider.world_transform()) {
                 found.push(handle);
             }
@@ -242,7 +244,7 @@ impl World {
     ) -> Result<Option<WorldCastHit>, WorldError> {
         super::collider::check_transform(xf)?;
         check_vector(delta, "cast motion")?;
-        let start = shape.aabb(xf);
+        let start = super::collider::padded_aabb(shape, xf);
         let end = Aabb {
             min: start.min + delta,
             max: start.max + delta,
