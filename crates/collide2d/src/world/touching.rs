@@ -238,12 +238,23 @@ fn keep_run(
     next: &mut Vec<CollisionEvent>,
 ) {
     if detached.is_empty() {
-        next.extend(run.iter().filter_map(|event| match *event {
-            CollisionEvent::Begin { a, b, manifold } | CollisionEvent::Stay { a, b, manifold } => {
-                Some(CollisionEvent::Stay { a, b, manifold })
+        // Most of a run is `Stay` events, copied as they are in blocks; a `Begin` becomes a
+        // `Stay`, an `End` is dropped.
+        let mut rest = run;
+        while !rest.is_empty() {
+            let stays = rest
+                .iter()
+                .position(|event| !matches!(event, CollisionEvent::Stay { .. }))
+                .unwrap_or(rest.len());
+            next.extend_from_slice(&rest[..stays]);
+            rest = &rest[stays..];
+            if let Some((event, tail)) = rest.split_first() {
+                if let CollisionEvent::Begin { a, b, manifold } = *event {
+                    next.push(CollisionEvent::Stay { a, b, manifold });
+                }
+                rest = tail;
             }
-            CollisionEvent::End { .. } => None,
-        }));
+        }
         return;
     }
     for event in run {
