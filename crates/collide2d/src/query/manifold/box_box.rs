@@ -243,7 +243,8 @@ pub(crate) fn contacts_box_box(
     }
     let swap = Choice::new(after);
     let (box_a, box_b) = ((half_a, box_a.radius()), (half_b, box_b.radius()));
-    let (first, second) = (swap.pick(box_b, box_a), swap.pick(box_a, box_b));
+    let boxes = [box_a, box_b];
+    let (first, second) = (boxes[swap.0], boxes[swap.0 ^ 1]);
     // Pointers: conditional moves.
     let xf_first = *select(after, xf_b, xf_a);
     let xf_second = *select(after, xf_a, xf_b);
