@@ -651,7 +651,15 @@ fn ten_thousand_identical_boxes() {
         let mut ray_hits = 0;
         structure
             .ray_cast(Vec2::new(-5.0, 0.0), Vec2::X, 10.0, &mut |hit| {
-                assert_eq!(hit.distance, 4.5);
+                // The box edge at -0.5, grown by 8 ulps of 5 (the origin's coordinate).
+                let expected = ray_entry_distance(
+                    Vec2::new(-5.0, 0.0),
+                    Vec2::X,
+                    10.0,
+                    aabb(-0.5, -0.5, 0.5, 0.5),
+                );
+                assert_eq!(Some(hit.distance), expected);
+                assert!((hit.distance - 4.5).abs() < 1e-5);
                 ray_hits += 1;
                 RayControl::Continue
             })

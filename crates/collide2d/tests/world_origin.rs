@@ -280,3 +280,57 @@ fn shape_queries_agree_with_testing_every_collider_when_offsets_cancel() {
     // touching have boxes that do not overlap.
     assert!(near_tolerance > 0, "no case at the rounding limit");
 }
+
+/// Rays from far away (1e3 to 2e6 units) aimed at small colliders near the origin, many of them
+/// grazing: the exact ray test rounds at the scale of the ray's origin, and `cast_ray` must
+/// still return what testing every collider returns, with every broad phase.
+#[test]
+fn far_rays_agree_with_testing_every_collider() {
+    use collide2d::query::Ray;
+    use collide2d::shape::{Circle, Polygon, Shape};
+    use collide2d::world::QueryFilter;
+    let mut rng = Rng(0x1234_5678);
+    let mut hits = 0;
+    for round in 0..6000 {
+        let far = [1.0e3f32, 3.0e4, 1.0e6][round % 3] * (1.0 + rng.unit());
+        let size = far * 1e-6 * (1.0 + rng.unit() * 10.0);
+        let kind = match (round / 3) % 3 {
+            0 => BroadPhaseKind::Tree,
+            1 => BroadPhaseKind::Grid {
+                cell_size: 2.0 * size,
+            },
+            _ => BroadPhaseKind::SweepAndPrune,
+        };
+        let mut world = World::with_broad_phase(kind).unwrap();
+        let mut colliders = Vec::new();
+        for _ in 0..6 {
+            let shape = if rng.unit() < 0.5 {
+                Shape::from(Circle::with_radius(size * (0.5 + rng.unit())).unwrap())
+            } else {
+                Shape::from(Polygon::rect(size * (1.0 + rng.unit()), size).unwrap())
+            };
+            let at = Transform::new(rng.point(4.0 * size), rng.angle());
+            let handle = world
+                .insert(Collider::new(shape.clone()).transform(at))
+                .unwrap();
+            colliders.push((handle, shape, at));
+        }
+        let angle = rng.angle();
+        let direction = Vec2::new(angle.cos(), angle.sin());
+        let origin = rng.point(4.0 * size) - direction * far;
+        let ray = Ray::new(origin, direction, 2.0 * far).unwrap();
+        let found = world
+            .cast_ray(&ray, &QueryFilter::default())
+            .unwrap()
+            .map(|hit| (hit.hit.distance, hit.collider));
+        let expected = colliders
+            .iter()
+            .filter_map(|(handle, shape, at)| {
+                shape.ray_cast(at, &ray).map(|hit| (hit.distance, *handle))
+            })
+            .min_by(|x, y| x.partial_cmp(y).unwrap());
+        assert_eq!(found, expected, "round {round}: {ray:?}");
+        hits += usize::from(expected.is_some());
+    }
+    assert!(hits > 1000, "{hits}");
+}

@@ -35,7 +35,7 @@ pub use error::BroadPhaseError;
 pub use fx_hasher::{FxBuildHasher, FxHasher};
 pub use pair::{Pair, PairChanges};
 pub use proxy_id::ProxyId;
-pub use ray::{ray_entry_distance, RayControl, RayHit};
+pub use ray::{ray_entry_distance, RayControl, RayHit, RAY_PADDING};
 
 pub use dynamic_tree::DynamicTree;
 pub use hash_grid::HashGrid;
@@ -150,6 +150,8 @@ pub trait BroadPhase {
     /// Visits the boxes entered by the ray from `origin` along `direction` (normalised here)
     /// within `max_distance` (may be infinite), nearest entry first (ties in a deterministic
     /// order). The callback can [`RayControl::Clip`] the distance or [`RayControl::Stop`].
+    /// Boxes are tested grown by a few ulps ([`ray_entry_distance`]), so a box that a ray from
+    /// far away only grazes is still visited.
     fn ray_cast(
         &self,
         origin: Vec2,

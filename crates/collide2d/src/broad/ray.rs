@@ -14,7 +14,7 @@ pub struct RayHit {
     /// The user key stored with the proxy.
     pub key: u64,
     /// Distance along the (normalised) direction from the origin to where the ray enters the
-    /// box; 0 when the origin is inside.
+    /// box grown by a few ulps (see [`ray_entry_distance`]); 0 when the origin is inside.
     pub distance: f32,
 }
 
@@ -37,7 +37,13 @@ pub(crate) struct RaySegment {
     pub direction: Vec2,
     pub inverse_direction: Vec2,
     pub max_distance: f32,
+    /// The origin's largest coordinate, for the padding of [`RaySegment::entry_distance`].
+    origin_magnitude: f32,
 }
+
+/// Boxes are grown by this many ulps of the largest coordinate involved before a ray is tested
+/// against them (see [`ray_entry_distance`]).
+pub const RAY_PADDING: f32 = 8.0;
 
 impl RaySegment {
     /// Validates and normalises the caller's ray.
@@ -57,29 +63,43 @@ impl RaySegment {
             direction,
             inverse_direction: Vec2::ONE / direction,
             max_distance,
+            origin_magnitude: origin.abs().max_element(),
         })
     }
 
-    /// Distance at which the ray enters `aabb`, if it does so within `[0, max_distance]`.
+    /// Distance at which the ray enters `aabb`, grown by [`RAY_PADDING`] ulps of the largest
+    /// coordinate involved (the origin's or the box's), if it does so within
+    /// `[0, max_distance]`.
     ///
     /// Slab test (Kay and Kajiya 1986; Ericson, *Real-Time Collision Detection*, §5.3.3). The
-    /// result only grows when the box shrinks, so a box's entry distance is a lower bound for
-    /// every box it contains, which the tree's best-first search relies on.
+    /// growth keeps every box an exact shape test can hit: such a test moves the ray into the
+    /// shape's frame and rounds at the scale of the origin, which far from the shape is much
+    /// coarser than the box. The result only grows when the box shrinks (a smaller box has no
+    /// larger coordinates, so it grows no more), so a box's entry distance is a lower bound
+    /// for every box it contains, which the tree's best-first search relies on.
     #[inline]
     pub fn entry_distance(&self, aabb: &Aabb, max_distance: f32) -> Option<f32> {
+        let magnitude = aabb
+            .min
+            .abs()
+            .max(aabb.max.abs())
+            .max_element()
+            .max(self.origin_magnitude);
+        let pad = Vec2::splat(magnitude * (RAY_PADDING * f32::EPSILON));
+        let (low, high) = (aabb.min - pad, aabb.max + pad);
         let mut enter = 0.0f32;
         let mut exit = max_distance;
         for axis in 0..2 {
             let origin = self.origin[axis];
             if self.direction[axis] == 0.0 {
-                if origin < aabb.min[axis] || origin > aabb.max[axis] {
+                if origin < low[axis] || origin > high[axis] {
                     return None;
                 }
                 continue;
             }
             let inverse = self.inverse_direction[axis];
-            let to_min = (aabb.min[axis] - origin) * inverse;
-            let to_max = (aabb.max[axis] - origin) * inverse;
+            let to_min = (low[axis] - origin) * inverse;
+            let to_max = (high[axis] - origin) * inverse;
             let (near, far) = if to_min <= to_max {
                 (to_min, to_max)
             } else {
@@ -97,6 +117,10 @@ impl RaySegment {
 
 /// Distance at which the ray from `origin` along `direction` (normalised here) enters `aabb`,
 /// if within `[0, max_distance]`; 0 when `origin` is inside. `None` also for an invalid ray.
+///
+/// The box is first grown on every side by [`RAY_PADDING`] ulps of the largest coordinate of
+/// the origin and the box (`8 · f32::EPSILON · that`), so that no box is left out whose shape
+/// an exact ray test, which rounds at the scale of the origin, can hit.
 ///
 /// This is exactly the number every broad phase reports in [`RayHit::distance`].
 pub fn ray_entry_distance(
@@ -160,11 +184,21 @@ mod tests {
             (Vec2::new(2.0, 5.0), Vec2::NEG_Y, f32::INFINITY, Some(4.0)),
         ];
         for (origin, direction, max, expected) in cases {
+            // The box is grown by 8 ulps of 3 (its largest coordinate): entries come a few
+            // 1e-6 early.
+            let found = ray_entry_distance(origin, direction, max, unit);
             assert_eq!(
-                ray_entry_distance(origin, direction, max, unit),
-                expected,
-                "origin {origin} direction {direction} max {max}"
+                found.is_some(),
+                expected.is_some(),
+                "origin {origin} max {max}"
             );
+            if let (Some(found), Some(expected)) = (found, expected) {
+                let early = expected - found;
+                assert!(
+                    (0.0..=1e-5).contains(&early),
+                    "origin {origin} direction {direction} max {max}: {found}"
+                );
+            }
         }
     }
 
