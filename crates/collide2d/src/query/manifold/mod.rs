@@ -200,7 +200,8 @@ pub(crate) fn contacts_polygon_pair(
     contacts_polygons(a, polygon_a, xf_a, b, polygon_b, xf_b, margin)
 }
 
-/// [`contacts`] for every pair but circle–circle.
+/// [`contacts`] for the pairs it does not dispatch itself: those with a segment, a compound
+/// or a chain.
 fn contacts_general(
     a: &Shape,
     xf_a: &Transform,
@@ -213,26 +214,6 @@ fn contacts_general(
     // choice of reference edge, would otherwise depend on the argument order).
     if rank(a) == rank(b) && same_kind_swapped(a, xf_a, b, xf_b) {
         return contacts_general(b, xf_b, a, xf_a, margin).swapped();
-    }
-    // The most common pairs in games, dispatched without the generic match.
-    match (a, b) {
-        (Shape::Polygon(polygon_a), Shape::Polygon(polygon_b)) => {
-            return contacts_polygon_polygon(polygon_a, xf_a, polygon_b, xf_b, margin);
-        }
-        (Shape::Circle(circle), Shape::Polygon(polygon)) => {
-            return in_frame_of_a(collide_circle_polygon, circle, xf_a, polygon, xf_b, margin);
-        }
-        (Shape::Capsule(capsule_a), Shape::Capsule(capsule_b)) => {
-            return in_frame_of_a(
-                collide_capsule_capsule,
-                capsule_a,
-                xf_a,
-                capsule_b,
-                xf_b,
-                margin,
-            );
-        }
-        _ => {}
     }
     if rank(a) > rank(b) {
         return contacts_general(b, xf_b, a, xf_a, margin).swapped();
