@@ -6,7 +6,7 @@
 
 mod cast;
 mod distance;
-mod manifold;
+pub(crate) mod manifold;
 mod overlap;
 mod ray;
 mod support;

@@ -161,6 +161,7 @@ fn support_lanes(outline: &PaddedOutline<2>, direction: Vec2) -> [Lanes; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::query::manifold::test_numbers::Numbers;
     use crate::shape::{Capsule, Circle, Compound, Polygon, Segment};
     use crate::Transform;
 
@@ -196,13 +197,8 @@ mod tests {
 
     #[test]
     fn padded_support_matches_the_point_loop() {
-        let mut seed = 0x5eed_u64;
-        let mut unit = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 40) as f32 / (1u64 << 24) as f32
-        };
+        let mut numbers = Numbers(0x5eed);
+        let mut unit = move || numbers.unit();
         let shapes: Vec<Polygon> = (3..=8)
             .map(|sides| Polygon::regular(sides, 1.5).unwrap())
             .chain([

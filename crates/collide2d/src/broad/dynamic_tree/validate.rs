@@ -111,6 +111,7 @@ impl DynamicTree {
 mod tests {
     use crate::broad::{BroadPhase, DynamicTree};
     use crate::math::Vec2;
+    use crate::query::manifold::test_numbers::Numbers;
     use crate::shape::Aabb;
 
     fn square(x: f32, y: f32) -> Aabb {
@@ -234,13 +235,8 @@ mod tests {
 
     #[test]
     fn random_walks_keep_the_tree_valid_and_close_to_a_fresh_build() {
-        let mut state = 0x853c_49e6_748f_ea9bu64;
-        let mut unit = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 40) as f32 / (1u64 << 24) as f32
-        };
+        let mut numbers = Numbers(0x853c_49e6_748f_ea9b);
+        let mut unit = move || numbers.unit();
         let mut boxes: Vec<Aabb> = (0..2000)
             .map(|_| {
                 let (x, y) = (unit() * 70.0, unit() * 70.0);

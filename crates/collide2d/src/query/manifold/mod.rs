@@ -31,7 +31,7 @@ pub(crate) mod core_shape;
 pub(crate) mod polygon_polygon;
 mod sat;
 #[cfg(test)]
-mod test_numbers;
+pub(crate) mod test_numbers;
 
 use crate::math::{Transform, Vec2};
 use crate::query::{FeatureId, Manifold};

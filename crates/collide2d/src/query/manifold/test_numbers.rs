@@ -1,5 +1,5 @@
-//! Repeatable pseudo-random numbers (xorshift64) and bit-level views of manifolds, for the
-//! manifold unit tests.
+//! Repeatable pseudo-random numbers (xorshift64), for the crate's unit tests, and bit-level
+//! views of manifolds, for the manifold unit tests.
 
 use crate::query::{FeatureId, Manifold};
 
