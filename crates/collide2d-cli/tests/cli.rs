@@ -8,12 +8,28 @@ fn scenes() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes")
 }
 
-/// A fresh scratch folder for one test.
-fn scratch(test: &str) -> PathBuf {
+/// A fresh scratch folder for one test, removed again when the test ends (pass or fail).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(test: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("collide2d-cli-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 fn collide2d(args: &[&str], dir: &Path) -> Output {
