@@ -7,7 +7,7 @@ use crate::query::Manifold;
 ///
 /// Sensor pairs carry no manifold. Every `Begin` is followed by exactly one `End`, whatever
 /// ends the contact: moving apart, removal, disabling, or a layer or filter change.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum CollisionEvent {
     /// `a` and `b` started touching this update.

@@ -223,7 +223,7 @@ impl Touching {
                 self.store
                     .iter()
                     .filter(|event| !matches!(event, CollisionEvent::Stay { .. }))
-                    .cloned(),
+                    .copied(),
             );
         }
     }
