@@ -25,6 +25,12 @@ impl PartnerList {
         }
     }
 
+    /// The number of items.
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.len
+    }
+
     /// Whether the list is empty.
     #[inline]
     pub fn is_empty(&self) -> bool {

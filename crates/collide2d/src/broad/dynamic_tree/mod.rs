@@ -160,7 +160,7 @@ pub struct DynamicTree {
     is_fat_changed: Vec<bool>,
     /// Whether the slot's fat-partner list was rebuilt in the current `update_pairs`.
     fat_list_rebuilt: Vec<bool>,
-    scratch_stack: Vec<u32>,
+    query_lanes: query::QueryLanes,
 }
 
 impl Default for DynamicTree {
@@ -186,7 +186,7 @@ impl DynamicTree {
             fat_changed: Vec::new(),
             is_fat_changed: Vec::new(),
             fat_list_rebuilt: Vec::new(),
-            scratch_stack: Vec::new(),
+            query_lanes: query::QueryLanes::default(),
         }
     }
 
@@ -323,36 +323,64 @@ impl DynamicTree {
         } else {
             // 2. Incremental.
             let mut old_partners = Vec::new();
-            for &slot in &changed {
-                let slot = slot as usize;
-                if !self.is_fat_changed[slot] {
-                    continue;
-                }
-                self.fat_partners[slot].take_into(&mut old_partners);
-                for &partner in &old_partners {
-                    self.fat_partners[partner as usize].remove_value(slot as u32);
-                }
-            }
-            let mut stack = std::mem::take(&mut self.scratch_stack);
-            for &slot in &changed {
-                let slot = slot as usize;
-                if !self.is_fat_changed[slot] {
-                    continue;
-                }
-                self.is_fat_changed[slot] = false;
-                self.fat_list_rebuilt[slot] = true;
-                let fat = self.fat_of_proxy[slot];
-                let nodes = &self.nodes;
-                let is_fat_changed = &self.is_fat_changed;
-                let fat_partners = &mut self.fat_partners;
-                query::visit_fat_leaves(nodes, self.root, &fat, &mut stack, &mut |proxy| {
-                    if proxy as usize != slot && !is_fat_changed[proxy as usize] {
-                        fat_partners[slot].push(proxy);
-                        fat_partners[proxy as usize].push(slot as u32);
+            for chunk in changed.chunks(query::QUERY_LANES) {
+                // Read the lists to edit first, so that their cache misses overlap.
+                let touched: u32 = chunk
+                    .iter()
+                    .filter(|&&slot| self.is_fat_changed[slot as usize])
+                    .flat_map(|&slot| self.fat_partners[slot as usize].as_slice())
+                    .map(|&partner| self.fat_partners[partner as usize].len())
+                    .sum();
+                std::hint::black_box(touched);
+                for &slot in chunk {
+                    let slot = slot as usize;
+                    if !self.is_fat_changed[slot] {
+                        continue;
                     }
-                });
+                    self.fat_partners[slot].take_into(&mut old_partners);
+                    for &partner in &old_partners {
+                        self.fat_partners[partner as usize].remove_value(slot as u32);
+                    }
+                }
             }
-            self.scratch_stack = stack;
+            // The tree queries of a batch of proxies walk together (their cache misses
+            // overlap); their answers are then applied one proxy after another, in order, so
+            // the lists come out exactly as from one query at a time.
+            let mut lanes = std::mem::take(&mut self.query_lanes);
+            let mut batch = Vec::with_capacity(query::QUERY_LANES);
+            let mut boxes = Vec::with_capacity(query::QUERY_LANES);
+            for chunk in changed.chunks(query::QUERY_LANES) {
+                batch.clear();
+                batch.extend(
+                    chunk
+                        .iter()
+                        .map(|&slot| slot as usize)
+                        .filter(|&slot| self.is_fat_changed[slot]),
+                );
+                boxes.clear();
+                boxes.extend(batch.iter().map(|&slot| self.fat_of_proxy[slot]));
+                query::fat_leaves_together(&self.nodes, self.root, &boxes, &mut lanes);
+                let touched: u32 = lanes.found[..batch.len()]
+                    .iter()
+                    .flatten()
+                    .map(|&proxy| self.fat_partners[proxy as usize].len())
+                    .sum();
+                std::hint::black_box(touched);
+                for (&slot, found) in batch.iter().zip(&lanes.found) {
+                    if !self.is_fat_changed[slot] {
+                        continue;
+                    }
+                    self.is_fat_changed[slot] = false;
+                    self.fat_list_rebuilt[slot] = true;
+                    for &proxy in found {
+                        if proxy as usize != slot && !self.is_fat_changed[proxy as usize] {
+                            self.fat_partners[slot].push(proxy);
+                            self.fat_partners[proxy as usize].push(slot as u32);
+                        }
+                    }
+                }
+            }
+            self.query_lanes = lanes;
         }
         self.fat_changed = changed;
     }

@@ -10,29 +10,76 @@ use crate::broad::{apply_ray_control, BroadPhaseError, ProxyId, RayControl, RayH
 use crate::math::Vec2;
 use crate::shape::Aabb;
 
-/// Calls `visit(proxy)` for every leaf whose *fat* box overlaps `aabb`.
-pub(super) fn visit_fat_leaves(
+/// How many queries [`fat_leaves_together`] walks in step.
+pub(super) const QUERY_LANES: usize = 32;
+
+/// Working memory of [`fat_leaves_together`], kept between calls: per lane a stack and the
+/// leaves found.
+#[derive(Clone, Debug, Default)]
+pub(super) struct QueryLanes {
+    stacks: Vec<Vec<u32>>,
+    /// `found[i]`: the proxies whose fat boxes overlap the `i`-th box of the last call.
+    pub found: Vec<Vec<u32>>,
+}
+
+/// For each of `boxes` (at most [`QUERY_LANES`]), the proxies whose *fat* boxes overlap it, into
+/// `lanes.found`, in depth-first order (first child first).
+///
+/// The walks go in step, one node per lane and round, and each round first reads every lane's
+/// next node in a loop whose loads do not wait on one another. In a large tree whose nodes lie
+/// scattered in memory, a single walk waits for one cache miss after another; here the lanes'
+/// misses of a round overlap.
+pub(super) fn fat_leaves_together(
     nodes: &[TreeNode],
     root: u32,
-    aabb: &Aabb,
-    stack: &mut Vec<u32>,
-    visit: &mut impl FnMut(u32),
+    boxes: &[Aabb],
+    lanes: &mut QueryLanes,
 ) {
-    if root == NULL_NODE {
-        return;
-    }
-    stack.clear();
-    stack.push(root);
-    while let Some(index) = stack.pop() {
-        let node = &nodes[index as usize];
-        if !node.fat.overlaps(aabb) {
-            continue;
+    debug_assert!(boxes.len() <= QUERY_LANES);
+    let count = boxes.len();
+    lanes
+        .stacks
+        .resize_with(count.max(lanes.stacks.len()), Vec::new);
+    lanes
+        .found
+        .resize_with(count.max(lanes.found.len()), Vec::new);
+    let (stacks, found) = (&mut lanes.stacks[..count], &mut lanes.found[..count]);
+    for (stack, found) in stacks.iter_mut().zip(found.iter_mut()) {
+        stack.clear();
+        found.clear();
+        if root != NULL_NODE {
+            stack.push(root);
         }
-        if node.is_leaf() {
-            visit(node.proxy);
-        } else {
-            stack.push(node.child_b);
-            stack.push(node.child_a);
+    }
+    loop {
+        // Read ahead: the next node of every lane.
+        let mut touched = 0.0f32;
+        let mut active = false;
+        for stack in stacks.iter() {
+            if let Some(&index) = stack.last() {
+                touched += nodes[index as usize].fat.min.x;
+                active = true;
+            }
+        }
+        if !active {
+            return;
+        }
+        std::hint::black_box(touched);
+        // Then one step of each walk.
+        for ((stack, found), aabb) in stacks.iter_mut().zip(found.iter_mut()).zip(boxes) {
+            let Some(index) = stack.pop() else {
+                continue;
+            };
+            let node = &nodes[index as usize];
+            if !node.fat.overlaps(aabb) {
+                continue;
+            }
+            if node.is_leaf() {
+                found.push(node.proxy);
+            } else {
+                stack.push(node.child_b);
+                stack.push(node.child_a);
+            }
         }
     }
 }
@@ -234,5 +281,70 @@ impl DynamicTree {
             crate::broad::Pair::new(self.proxies.id_of(first), self.proxies.id_of(second))
         })
         .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fat_leaves_together, QueryLanes, QUERY_LANES};
+    use crate::broad::{BroadPhase, DynamicTree};
+    use crate::math::Vec2;
+    use crate::query::manifold::test_numbers::Numbers;
+    use crate::shape::Aabb;
+
+    fn random_box(numbers: &mut Numbers, reach: f32, size: f32) -> Aabb {
+        let min = Vec2::new(numbers.unit() * reach, numbers.unit() * reach);
+        Aabb {
+            min,
+            max: min + Vec2::new(numbers.unit() * size, numbers.unit() * size),
+        }
+    }
+
+    #[test]
+    fn walks_in_step_find_what_testing_every_leaf_finds() {
+        let mut numbers = Numbers(0x1f83_d9ab_fb41_bd6b);
+        let mut lanes = QueryLanes::default();
+        for (count, reach) in [(0, 10.0), (1, 10.0), (7, 3.0), (300, 40.0), (2000, 60.0)] {
+            let mut tree = DynamicTree::new();
+            let ids: Vec<_> = (0..count)
+                .map(|key| {
+                    tree.insert(random_box(&mut numbers, reach, 2.0), key)
+                        .unwrap()
+                })
+                .collect();
+            // Some moves and removals, so the tree is not only freshly inserted.
+            for (i, &id) in ids.iter().enumerate() {
+                match i % 5 {
+                    0 => tree
+                        .update(id, random_box(&mut numbers, reach, 2.0))
+                        .unwrap(),
+                    1 => tree.remove(id).unwrap(),
+                    _ => {}
+                }
+            }
+            let leaves: Vec<(u32, Aabb)> = tree
+                .nodes
+                .iter()
+                .filter(|node| node.height == 0 && node.is_leaf())
+                .map(|node| (node.proxy, node.fat))
+                .collect();
+            for batch_size in [0, 1, 5, QUERY_LANES] {
+                let boxes: Vec<Aabb> = (0..batch_size)
+                    .map(|_| random_box(&mut numbers, reach, 6.0))
+                    .collect();
+                fat_leaves_together(&tree.nodes, tree.root, &boxes, &mut lanes);
+                for (aabb, found) in boxes.iter().zip(&lanes.found) {
+                    let mut found = found.clone();
+                    found.sort_unstable();
+                    let mut expected: Vec<u32> = leaves
+                        .iter()
+                        .filter(|(_, fat)| fat.overlaps(aabb))
+                        .map(|&(proxy, _)| proxy)
+                        .collect();
+                    expected.sort_unstable();
+                    assert_eq!(found, expected, "{count} leaves, batch of {batch_size}");
+                }
+            }
+        }
     }
 }
