@@ -293,6 +293,22 @@ impl Polygon {
 
     /// The world-space bounding box, rounding included.
     pub fn aabb(&self, xf: &Transform) -> Aabb {
+        if let Some(half) = self.box_half_extents {
+            // A centred box in closed form, without reading its corners: the extreme corner's
+            // coordinate is `(|c hx| + |s hy|) + p.x`, the very sum the corner loop below
+            // computes for it (the products are the same, and subtracting a negated product
+            // is adding it).
+            let (c, s) = (xf.q.c, xf.q.s);
+            let extent = Vec2::new(
+                (c * half.x).abs() + (s * half.y).abs(),
+                (s * half.x).abs() + (c * half.y).abs(),
+            );
+            let r = Vec2::splat(self.radius);
+            return Aabb {
+                min: (-extent + xf.p) - r,
+                max: (extent + xf.p) + r,
+            };
+        }
         let mut min = xf.apply(self.vertices[0]);
         let mut max = min;
         for v in &self.vertices[1..] {
@@ -487,4 +503,51 @@ fn polygon_centroid(vertices: &[Vec2]) -> Vec2 {
         moment += (e1 + e2) * (a / 3.0);
     }
     origin + (moment / twice_area).as_vec2()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Polygon;
+    use crate::math::{Rot, Transform, Vec2};
+    use crate::query::manifold::test_numbers::Numbers;
+
+    #[test]
+    fn box_bounds_in_closed_form_equal_the_corner_loop() {
+        let mut numbers = Numbers(0x6a09_e667_f3bc_c908);
+        for round in 0..100_000 {
+            let (width, height) = (0.01 + numbers.unit() * 50.0, 0.01 + numbers.unit() * 50.0);
+            let mut polygon = Polygon::rect(width, height).unwrap();
+            if round % 3 == 0 {
+                polygon = polygon.with_radius(numbers.unit() * 2.0).unwrap();
+            }
+            assert!(polygon.box_half_extents().is_some());
+            let p = Vec2::new(numbers.unit() - 0.5, numbers.unit() - 0.5)
+                * 2e6_f32.powf(numbers.unit());
+            let xf = match round % 4 {
+                // Exact quarter turns and signed zeros.
+                0 => {
+                    let exact = [
+                        (1.0, 0.0),
+                        (1.0, -0.0),
+                        (0.0, 1.0),
+                        (-0.0, -1.0),
+                        (-1.0, 0.0),
+                    ];
+                    let (c, s) = exact[round / 4 % 5];
+                    Transform { p, q: Rot { c, s } }
+                }
+                _ => Transform::new(p, numbers.unit() * std::f32::consts::TAU),
+            };
+            let corners = polygon.vertices().iter().map(|&v| xf.apply(v));
+            let min = corners.clone().fold(Vec2::INFINITY, Vec2::min);
+            let max = corners.fold(Vec2::NEG_INFINITY, Vec2::max);
+            let r = Vec2::splat(polygon.radius());
+            let aabb = polygon.aabb(&xf);
+            assert_eq!(
+                (aabb.min, aabb.max),
+                (min - r, max + r),
+                "{polygon:?} {xf:?}"
+            );
+        }
+    }
 }
