@@ -509,7 +509,7 @@ fn polygon_centroid(vertices: &[Vec2]) -> Vec2 {
 mod tests {
     use super::Polygon;
     use crate::math::{Rot, Transform, Vec2};
-    use crate::query::manifold::test_numbers::Numbers;
+    use crate::query::manifold::test_numbers::{Numbers, EXACT_TURNS};
 
     #[test]
     fn box_bounds_in_closed_form_equal_the_corner_loop() {
@@ -526,14 +526,7 @@ mod tests {
             let xf = match round % 4 {
                 // Exact quarter turns and signed zeros.
                 0 => {
-                    let exact = [
-                        (1.0, 0.0),
-                        (1.0, -0.0),
-                        (0.0, 1.0),
-                        (-0.0, -1.0),
-                        (-1.0, 0.0),
-                    ];
-                    let (c, s) = exact[round / 4 % 5];
+                    let (c, s) = EXACT_TURNS[round / 4 % 5];
                     Transform { p, q: Rot { c, s } }
                 }
                 _ => Transform::new(p, numbers.unit() * std::f32::consts::TAU),

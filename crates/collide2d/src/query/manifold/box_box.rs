@@ -646,7 +646,9 @@ mod tests {
     use crate::query::manifold::polygon_polygon::{collide_polygon_polygon, overlap_polygon_like};
     use crate::shape::Shape;
 
-    use crate::query::manifold::test_numbers::{all_manifold_bits, manifold_bits, Numbers};
+    use crate::query::manifold::test_numbers::{
+        all_manifold_bits, manifold_bits, Numbers, EXACT_TURNS,
+    };
 
     fn random_box(numbers: &mut Numbers, round: usize) -> Polygon {
         let (width, height) = if round % 7 == 0 {
@@ -677,14 +679,7 @@ mod tests {
         }
         if round % 16 == 2 {
             // Exact rotations, signed zeros included: aligned boxes give `s = ±0` in `b_in_a`.
-            let exact = [
-                (1.0, 0.0),
-                (1.0, -0.0),
-                (0.0, 1.0),
-                (-0.0, -1.0),
-                (-1.0, 0.0),
-            ];
-            let (c, s) = exact[(numbers.unit() * 5.0) as usize % 5];
+            let (c, s) = EXACT_TURNS[(numbers.unit() * 5.0) as usize % 5];
             return Transform {
                 p: offset,
                 q: crate::math::Rot { c, s },

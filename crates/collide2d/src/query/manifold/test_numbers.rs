@@ -16,6 +16,15 @@ impl Numbers {
     }
 }
 
+/// Rotations with exact cosine and sine, `(c, s)`: quarter turns, with signed zeros.
+pub(crate) const EXACT_TURNS: [(f32, f32); 5] = [
+    (1.0, 0.0),
+    (1.0, -0.0),
+    (0.0, 1.0),
+    (-0.0, -1.0),
+    (-1.0, 0.0),
+];
+
 /// The numbers of the points in use, `normal` and `count`, as bits (so `-0.0` and `0.0`
 /// differ), and the points' feature ids.
 pub(crate) fn manifold_bits(manifold: &Manifold) -> (Vec<u32>, Vec<FeatureId>) {
