@@ -47,6 +47,18 @@ impl Rot {
         Vec2::new(self.c * v.x - self.s * v.y, self.s * v.x + self.c * v.y)
     }
 
+    /// The half extents of the axis-aligned box around a centred box with half extents `half`
+    /// turned by this rotation: `(|c hx| + |s hy|, |s hx| + |c hy|)`. Each is, to the bit, the
+    /// farthest turned corner's coordinate ([`rotate`](Rot::rotate) of `(±hx, ±hy)`): the
+    /// products are the same, and subtracting a negated product is adding it.
+    #[inline(always)]
+    pub(crate) fn turned_half_extents(self, half: Vec2) -> Vec2 {
+        Vec2::new(
+            (self.c * half.x).abs() + (self.s * half.y).abs(),
+            (self.s * half.x).abs() + (self.c * half.y).abs(),
+        )
+    }
+
     /// Rotates vector `v` by the inverse of this rotation.
     #[inline]
     pub fn rotate_inv(self, v: Vec2) -> Vec2 {

@@ -295,14 +295,9 @@ impl Polygon {
     pub fn aabb(&self, xf: &Transform) -> Aabb {
         if let Some(half) = self.box_half_extents {
             // A centred box in closed form, without reading its corners: the extreme corner's
-            // coordinate is `(|c hx| + |s hy|) + p.x`, the very sum the corner loop below
-            // computes for it (the products are the same, and subtracting a negated product
-            // is adding it).
-            let (c, s) = (xf.q.c, xf.q.s);
-            let extent = Vec2::new(
-                (c * half.x).abs() + (s * half.y).abs(),
-                (s * half.x).abs() + (c * half.y).abs(),
-            );
+            // coordinate is the turned half extent plus `p`, the very sum the corner loop below
+            // computes for it.
+            let extent = xf.q.turned_half_extents(half);
             let r = Vec2::splat(self.radius);
             return Aabb {
                 min: (-extent + xf.p) - r,

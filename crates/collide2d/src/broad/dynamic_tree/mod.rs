@@ -367,6 +367,8 @@ impl DynamicTree {
                     .sum();
                 std::hint::black_box(touched);
                 for (&slot, found) in batch.iter().zip(&lanes.found) {
+                    // A slot removed and filled again since the last update is listed twice;
+                    // its first entry clears the mark, and the second is skipped.
                     if !self.is_fat_changed[slot] {
                         continue;
                     }

@@ -73,9 +73,8 @@ fn placed_corners(half: Vec2, xf: &Transform) -> [Vec2; 4] {
 /// symmetric), and A's offsets along its own normals are exactly `hA`.
 #[inline(always)]
 fn separations_of_a(half_a: Vec2, half_b: Vec2, b_in_a: &Transform) -> [f32; 4] {
-    let (c, s) = (b_in_a.q.c, b_in_a.q.s);
-    let extent_x = (c * half_b.x).abs() + (s * half_b.y).abs();
-    let extent_y = (s * half_b.x).abs() + (c * half_b.y).abs();
+    let extent = b_in_a.q.turned_half_extents(half_b);
+    let (extent_x, extent_y) = (extent.x, extent.y);
     let p = b_in_a.p;
     [
         -(p.y + extent_y) - half_a.y,
@@ -92,8 +91,10 @@ fn separations_of_a(half_a: Vec2, half_b: Vec2, b_in_a: &Transform) -> [f32; 4] 
 #[inline(always)]
 fn separations_of_b(half_a: Vec2, vertices_b: &[Vec2; 4], b_in_a: &Transform) -> [f32; 4] {
     let (c, s) = (b_in_a.q.c, b_in_a.q.s);
-    let lowest_02 = (s * half_a.x).abs() + (c * half_a.y).abs();
-    let lowest_13 = (c * half_a.x).abs() + (s * half_a.y).abs();
+    // A's lowest corner lies |c hA.x| + |s hA.y| below along normals 1 and 3 (±(c, s)), and
+    // |s hA.x| + |c hA.y| along 0 and 2: A's half extents turned by this rotation.
+    let lowest = b_in_a.q.turned_half_extents(half_a);
+    let (lowest_13, lowest_02) = (lowest.x, lowest.y);
     let [w0, w1, w2, w3] = *vertices_b;
     [
         -lowest_02 - (s * w0.x + -c * w0.y),
