@@ -711,3 +711,65 @@ fn incremental_pairs_of_many_identical_boxes() {
     exercise(HashGrid::new(1.0).unwrap());
     exercise(SweepAndPrune::new());
 }
+
+/// Frames in which most proxies move at once (from 30% to all of them): the pairs of two moved
+/// proxies are settled by one side only, and every frame's began and ended pairs must still be
+/// exactly the change of the brute-force pair set.
+#[test]
+fn frames_where_most_proxies_move_match_brute_force() {
+    fn exercise<B: BroadPhase>(name: &str, mut structure: B) {
+        let mut rng = Rng(0x0005_eed0_fa11);
+        let mut boxes: Vec<Aabb> = (0..400)
+            .map(|_| {
+                let (x, y) = (rng.lattice(12.0), rng.lattice(12.0));
+                let (w, h) = (rng.pick(&[0.5, 1.0, 1.5]), rng.pick(&[0.5, 1.0, 2.0]));
+                aabb(x, y, x + w, y + h)
+            })
+            .collect();
+        let ids: Vec<ProxyId> = boxes
+            .iter()
+            .enumerate()
+            .map(|(key, b)| structure.insert(*b, key as u64).unwrap())
+            .collect();
+        let mut reported: BTreeSet<Pair> = BTreeSet::new();
+        for frame in 0..60 {
+            if frame > 0 {
+                let share = [0.3, 0.6, 1.0][frame % 3];
+                for (id, b) in ids.iter().zip(boxes.iter_mut()) {
+                    if !rng.chance(share) {
+                        continue;
+                    }
+                    let offset = if rng.chance(0.05) {
+                        Vec2::new(rng.lattice(12.0), rng.lattice(12.0)) - b.min
+                    } else {
+                        Vec2::new(rng.lattice(0.5), rng.lattice(0.5))
+                    };
+                    *b = Aabb {
+                        min: b.min + offset,
+                        max: b.max + offset,
+                    };
+                    structure.update(*id, *b).unwrap();
+                }
+            }
+            let changes = structure.update_pairs().clone();
+            for pair in &changes.ended {
+                assert!(
+                    reported.remove(pair),
+                    "{name}, frame {frame}: {pair:?} ended unreported"
+                );
+            }
+            for pair in &changes.began {
+                assert!(
+                    reported.insert(*pair),
+                    "{name}, frame {frame}: {pair:?} began twice"
+                );
+            }
+            let live: Vec<(ProxyId, Aabb)> =
+                ids.iter().copied().zip(boxes.iter().copied()).collect();
+            assert_eq!(reported, brute_force_pairs(&live), "{name}, frame {frame}");
+        }
+    }
+    exercise("tree", DynamicTree::new());
+    exercise("grid", HashGrid::new(1.0).unwrap());
+    exercise("sweep and prune", SweepAndPrune::new());
+}

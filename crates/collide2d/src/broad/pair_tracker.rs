@@ -19,6 +19,13 @@ pub(crate) trait CandidateSource {
         let _ = slot;
         false
     }
+
+    /// Whether the candidate relation is mutual (`b` is a candidate of `a` exactly when `a` is
+    /// one of `b`). Then a moved candidate still waiting for its own turn is skipped: its turn
+    /// visits this proxy and settles the pair, so pairs of two moved proxies are tested once.
+    fn candidates_are_mutual(&self) -> bool {
+        false
+    }
 }
 
 /// Partner lists up to this long are searched by scanning in the one-pass refresh; longer
@@ -92,6 +99,10 @@ impl PairTracker {
     ///    overlaps: those pairs began. A pair of two moved proxies is added by the first one
     ///    processed and found marked when the second one is processed.
     ///
+    /// When a quarter or more of the proxies moved and the candidates are mutual, a moved
+    /// candidate that has not had its turn yet is skipped in both ways: its own turn settles
+    /// the pair.
+    ///
     /// 3. Finally sort both lists so the report is deterministic and easy to merge.
     pub fn refresh(
         &mut self,
@@ -103,6 +114,9 @@ impl PairTracker {
         self.changes.ended.clear();
         self.changes.ended.append(&mut self.pending_ended);
         let moved = std::mem::take(&mut self.moved);
+        // Worth its extra read only when many moved (each skip saves a box test, and the flag
+        // is read for every candidate).
+        let mutual = candidates.candidates_are_mutual() && moved.len() * 4 >= proxies.len();
         for &index in &moved {
             let slot = index as usize;
             if !self.is_moved[slot] || !proxies.alive[slot] {
@@ -117,7 +131,11 @@ impl PairTracker {
             {
                 let partners = &mut self.partners;
                 let changes = &mut self.changes;
+                let is_moved = &self.is_moved;
                 candidates.for_each_candidate(index, &mut |candidate| {
+                    if mutual && is_moved[candidate as usize] {
+                        return;
+                    }
                     let overlapping = tight.overlaps(&proxies.tight[candidate as usize]);
                     let position = partners[slot]
                         .as_slice()
@@ -169,9 +187,11 @@ impl PairTracker {
             let marks = &mut self.marks;
             let partners = &mut self.partners;
             let began = &mut self.changes.began;
+            let is_moved = &self.is_moved;
             candidates.for_each_candidate(index, &mut |candidate| {
                 let other = candidate as usize;
-                if marks[other] == mark
+                if (mutual && is_moved[other])
+                    || marks[other] == mark
                     || !proxies.alive[other]
                     || !tight.overlaps(&proxies.tight[other])
                 {

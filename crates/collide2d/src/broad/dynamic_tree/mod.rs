@@ -99,6 +99,12 @@ impl CandidateSource for FatPartners<'_> {
     fn holds_every_partner(&self, slot: u32) -> bool {
         !self.rebuilt[slot as usize]
     }
+
+    /// Fat-partner lists are symmetric.
+    #[inline]
+    fn candidates_are_mutual(&self) -> bool {
+        true
+    }
 }
 
 /// A dynamic AABB tree (bounding-volume hierarchy) over fat boxes.
