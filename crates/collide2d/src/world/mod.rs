@@ -565,15 +565,17 @@ impl World {
         placement: Transform,
         aabb: Aabb,
     ) -> Result<(), WorldError> {
-        let entry = self.entry_mut(handle)?;
+        let entry = self
+            .slots
+            .get_mut(handle.index as usize)
+            .filter(|slot| slot.generation == handle.generation)
+            .and_then(|slot| slot.entry.as_mut())
+            .ok_or_else(|| WorldError::StaleHandle(handle))?;
         if let Some(proxy) = entry.proxy {
             self.broad.get_mut().update(proxy, aabb)?;
         }
-        // The handle was found live just above.
-        if let Some(entry) = self.slots[handle.index as usize].entry.as_mut() {
-            entry.collider.transform = xf;
-            entry.placement = placement;
-        }
+        entry.collider.transform = xf;
+        entry.placement = placement;
         self.mark_dirty(handle);
         Ok(())
     }
@@ -684,7 +686,7 @@ impl World {
             .get(handle.index as usize)
             .filter(|slot| slot.generation == handle.generation)
             .and_then(|slot| slot.entry.as_ref())
-            .ok_or(WorldError::StaleHandle(handle))
+            .ok_or_else(|| WorldError::StaleHandle(handle))
     }
 
     fn entry_mut(&mut self, handle: ColliderHandle) -> Result<&mut Entry, WorldError> {
@@ -692,7 +694,7 @@ impl World {
             .get_mut(handle.index as usize)
             .filter(|slot| slot.generation == handle.generation)
             .and_then(|slot| slot.entry.as_mut())
-            .ok_or(WorldError::StaleHandle(handle))
+            .ok_or_else(|| WorldError::StaleHandle(handle))
     }
 
     /// Records that a live collider changed: its pairs are re-tested at the next update.
