@@ -565,12 +565,13 @@ impl World {
         placement: Transform,
         aabb: Aabb,
     ) -> Result<(), WorldError> {
-        let entry = self
-            .slots
-            .get_mut(handle.index as usize)
-            .filter(|slot| slot.generation == handle.generation)
-            .and_then(|slot| slot.entry.as_mut())
-            .ok_or_else(|| WorldError::StaleHandle(handle))?;
+        let entry = live_or_stale(
+            self.slots
+                .get_mut(handle.index as usize)
+                .filter(|slot| slot.generation == handle.generation)
+                .and_then(|slot| slot.entry.as_mut()),
+            handle,
+        )?;
         if let Some(proxy) = entry.proxy {
             self.broad.get_mut().update(proxy, aabb)?;
         }
@@ -682,19 +683,23 @@ impl World {
     }
 
     fn entry(&self, handle: ColliderHandle) -> Result<&Entry, WorldError> {
-        self.slots
-            .get(handle.index as usize)
-            .filter(|slot| slot.generation == handle.generation)
-            .and_then(|slot| slot.entry.as_ref())
-            .ok_or_else(|| WorldError::StaleHandle(handle))
+        live_or_stale(
+            self.slots
+                .get(handle.index as usize)
+                .filter(|slot| slot.generation == handle.generation)
+                .and_then(|slot| slot.entry.as_ref()),
+            handle,
+        )
     }
 
     fn entry_mut(&mut self, handle: ColliderHandle) -> Result<&mut Entry, WorldError> {
-        self.slots
-            .get_mut(handle.index as usize)
-            .filter(|slot| slot.generation == handle.generation)
-            .and_then(|slot| slot.entry.as_mut())
-            .ok_or_else(|| WorldError::StaleHandle(handle))
+        live_or_stale(
+            self.slots
+                .get_mut(handle.index as usize)
+                .filter(|slot| slot.generation == handle.generation)
+                .and_then(|slot| slot.entry.as_mut()),
+            handle,
+        )
     }
 
     /// Records that a live collider changed: its pairs are re-tested at the next update.
@@ -835,6 +840,17 @@ impl World {
                 .iter()
                 .any(|&p| self.touching.contains(ordered(handle, p)))
         })
+    }
+}
+
+/// `found`, or the stale-handle error for `handle`. The error is built only when returned:
+/// `WorldError` owns strings in other variants, so an error built eagerly (`ok_or`) is dropped
+/// through its drop glue on every successful lookup.
+#[inline]
+fn live_or_stale<T>(found: Option<T>, handle: ColliderHandle) -> Result<T, WorldError> {
+    match found {
+        Some(entry) => Ok(entry),
+        None => Err(WorldError::StaleHandle(handle)),
     }
 }
 
