@@ -304,6 +304,8 @@ struct UpdateScratch {
     apart_keys: Vec<update::PairKey>,
     /// Working memory of the key sort.
     sort_buffer: Vec<update::PairKey>,
+    /// Working memory of the key merge.
+    merge_buffer: Vec<update::PairKey>,
     /// The placements and boxes of a `set_transforms` batch, once checked.
     moves: Vec<(Transform, Aabb)>,
     tests: Vec<PairTest>,

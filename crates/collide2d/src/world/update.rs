@@ -95,6 +95,26 @@ fn sort_pair_keys(keys: &mut Vec<PairKey>, buffer: &mut Vec<PairKey>, index_bits
     }
 }
 
+/// The union of two sorted lists of distinct keys into `merged`, sorted (a key in both is kept
+/// once).
+fn merge_keys(first: &[PairKey], second: &[PairKey], merged: &mut Vec<PairKey>) {
+    merged.clear();
+    let (mut i, mut j) = (0, 0);
+    while i < first.len() && j < second.len() {
+        let (a, b) = (first[i], second[j]);
+        if a.key <= b.key {
+            merged.push(a);
+            i += 1;
+            j += usize::from(a.key == b.key);
+        } else {
+            merged.push(b);
+            j += 1;
+        }
+    }
+    merged.extend_from_slice(&first[i..]);
+    merged.extend_from_slice(&second[j..]);
+}
+
 /// Pair tests per batch of the narrow phase (see `World::run_narrow_phase`): enough to overlap
 /// many cache misses, few enough that the batch's data stays in the first-level cache.
 const NARROW_BATCH: usize = 32;
@@ -218,6 +238,7 @@ impl World {
     fn collect_tests(&mut self) {
         let filters_changed = self.layers.version() != self.seen_layers_version;
         let scratch = &mut self.scratch;
+        let many_changed = self.dirty.len() * 4 >= self.live && self.retest_pending.is_empty();
         if filters_changed {
             for (index, slot) in self.slots.iter().enumerate() {
                 if let Some(entry) = &slot.entry {
@@ -233,6 +254,43 @@ impl World {
                             .map(|&p| PairKey::new(handle, p)),
                     );
                 }
+            }
+        } else if many_changed {
+            // Many changed (say, everything moves every frame): walking every collider in index
+            // order lists each pair with a changed collider once, from its lower side, already
+            // in key order, so no sort and no deduplication are needed. Only the began pairs
+            // (few) are sorted and merged in.
+            scratch.retest_keys.sort_unstable_by_key(|pair| pair.key);
+            scratch.retest_keys.dedup_by_key(|pair| pair.key);
+            let walked = &mut scratch.sort_buffer;
+            walked.clear();
+            let dirty_bits = &self.dirty_bits;
+            for (index, slot) in self.slots.iter().enumerate() {
+                let Some(entry) = &slot.entry else {
+                    continue;
+                };
+                let handle = ColliderHandle {
+                    index: index as u32,
+                    generation: slot.generation,
+                };
+                let changed = bit_is_set(dirty_bits, handle.index);
+                let start = walked.len();
+                walked.extend(
+                    entry
+                        .partners
+                        .iter()
+                        .filter(|&&partner| {
+                            handle < partner && (changed || bit_is_set(dirty_bits, partner.index))
+                        })
+                        .map(|&partner| PairKey::new(handle, partner)),
+                );
+                walked[start..].sort_unstable_by_key(|pair| pair.key);
+            }
+            if scratch.retest_keys.is_empty() {
+                std::mem::swap(&mut scratch.retest_keys, walked);
+            } else {
+                merge_keys(&scratch.retest_keys, walked, &mut scratch.merge_buffer);
+                std::mem::swap(&mut scratch.retest_keys, &mut scratch.merge_buffer);
             }
         } else {
             let slots = &self.slots;
@@ -271,24 +329,26 @@ impl World {
                 }
             }
         }
-        for (a, b) in self.retest_pending.drain(..) {
-            // Pairs of colliders removed since are detached already: their `End` is due.
-            let live = |h: ColliderHandle| {
-                self.slots
-                    .get(h.index as usize)
-                    .is_some_and(|s| s.generation == h.generation && s.entry.is_some())
-            };
-            if live(a) && live(b) {
-                scratch.retest_keys.push(PairKey::new(a, b));
+        if filters_changed || !many_changed {
+            for (a, b) in self.retest_pending.drain(..) {
+                // Pairs of colliders removed since are detached already: their `End` is due.
+                let live = |h: ColliderHandle| {
+                    self.slots
+                        .get(h.index as usize)
+                        .is_some_and(|s| s.generation == h.generation && s.entry.is_some())
+                };
+                if live(a) && live(b) {
+                    scratch.retest_keys.push(PairKey::new(a, b));
+                }
             }
+            let index_bits = (usize::BITS - self.slots.len().leading_zeros()).max(1);
+            sort_pair_keys(
+                &mut scratch.retest_keys,
+                &mut scratch.sort_buffer,
+                index_bits,
+            );
+            scratch.retest_keys.dedup_by_key(|pair| pair.key);
         }
-        let index_bits = (usize::BITS - self.slots.len().leading_zeros()).max(1);
-        sort_pair_keys(
-            &mut scratch.retest_keys,
-            &mut scratch.sort_buffer,
-            index_bits,
-        );
-        scratch.retest_keys.dedup_by_key(|pair| pair.key);
         scratch.apart_keys.sort_unstable_by_key(|pair| pair.key);
 
         // Union of the two sorted lists; a pair in both is apart.
@@ -406,7 +466,24 @@ impl World {
 
 #[cfg(test)]
 mod tests {
-    use super::{sort_pair_keys, PairKey};
+    use super::{merge_keys, sort_pair_keys, PairKey};
+
+    #[test]
+    fn merging_sorted_keys_keeps_each_key_once_in_order() {
+        let key = |k: u64| PairKey {
+            key: k,
+            generations: k * 7,
+        };
+        let first: Vec<PairKey> = [1, 4, 5, 9].into_iter().map(key).collect();
+        let second: Vec<PairKey> = [2, 4, 9, 10, 11].into_iter().map(key).collect();
+        let mut merged = vec![key(99)];
+        merge_keys(&first, &second, &mut merged);
+        let keys: Vec<u64> = merged.iter().map(|pair| pair.key).collect();
+        assert_eq!(keys, [1, 2, 4, 5, 9, 10, 11]);
+        assert!(merged.iter().all(|pair| pair.generations == pair.key * 7));
+        merge_keys(&[], &second, &mut merged);
+        assert_eq!(merged, second);
+    }
 
     #[test]
     fn radix_sort_of_pair_keys_matches_a_comparison_sort() {
