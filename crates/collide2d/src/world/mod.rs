@@ -567,13 +567,8 @@ impl World {
         placement: Transform,
         aabb: Aabb,
     ) -> Result<(), WorldError> {
-        let entry = live_or_stale(
-            self.slots
-                .get_mut(handle.index as usize)
-                .filter(|slot| slot.generation == handle.generation)
-                .and_then(|slot| slot.entry.as_mut()),
-            handle,
-        )?;
+        // The slots alone, so the broad phase can be updated while the entry is held.
+        let entry = live_entry_mut(&mut self.slots, handle)?;
         if let Some(proxy) = entry.proxy {
             self.broad.get_mut().update(proxy, aabb)?;
         }
@@ -695,13 +690,7 @@ impl World {
     }
 
     fn entry_mut(&mut self, handle: ColliderHandle) -> Result<&mut Entry, WorldError> {
-        live_or_stale(
-            self.slots
-                .get_mut(handle.index as usize)
-                .filter(|slot| slot.generation == handle.generation)
-                .and_then(|slot| slot.entry.as_mut()),
-            handle,
-        )
+        live_entry_mut(&mut self.slots, handle)
     }
 
     /// Records that a live collider changed: its pairs are re-tested at the next update.
@@ -843,6 +832,18 @@ impl World {
                 .any(|&p| self.touching.contains(ordered(handle, p)))
         })
     }
+}
+
+/// The live entry `handle` names in `slots` (see [`World::entry_mut`]).
+#[inline]
+fn live_entry_mut(slots: &mut [Slot], handle: ColliderHandle) -> Result<&mut Entry, WorldError> {
+    live_or_stale(
+        slots
+            .get_mut(handle.index as usize)
+            .filter(|slot| slot.generation == handle.generation)
+            .and_then(|slot| slot.entry.as_mut()),
+        handle,
+    )
 }
 
 /// `found`, or the stale-handle error for `handle`. The error is built only when returned:

@@ -238,7 +238,10 @@ impl World {
     fn collect_tests(&mut self) {
         let filters_changed = self.layers.version() != self.seen_layers_version;
         let scratch = &mut self.scratch;
-        let many_changed = self.dirty.len() * 4 >= self.live && self.retest_pending.is_empty();
+        // Many changed (say, everything moves every frame), nothing else pending: the pairs are
+        // listed already in key order.
+        let listed_in_order =
+            !filters_changed && self.dirty.len() * 4 >= self.live && self.retest_pending.is_empty();
         if filters_changed {
             for (index, slot) in self.slots.iter().enumerate() {
                 if let Some(entry) = &slot.entry {
@@ -255,11 +258,10 @@ impl World {
                     );
                 }
             }
-        } else if many_changed {
-            // Many changed (say, everything moves every frame): walking every collider in index
-            // order lists each pair with a changed collider once, from its lower side, already
-            // in key order, so no sort and no deduplication are needed. Only the began pairs
-            // (few) are sorted and merged in.
+        } else if listed_in_order {
+            // Walking every collider in index order lists each pair with a changed collider
+            // once, from its lower side, already in key order, so no sort and no deduplication
+            // are needed. Only the began pairs (few) are sorted and merged in.
             scratch.retest_keys.sort_unstable_by_key(|pair| pair.key);
             scratch.retest_keys.dedup_by_key(|pair| pair.key);
             let walked = &mut scratch.sort_buffer;
@@ -329,7 +331,7 @@ impl World {
                 }
             }
         }
-        if filters_changed || !many_changed {
+        if !listed_in_order {
             for (a, b) in self.retest_pending.drain(..) {
                 // Pairs of colliders removed since are detached already: their `End` is due.
                 let live = |h: ColliderHandle| {
