@@ -717,25 +717,30 @@ fn incremental_pairs_of_many_identical_boxes() {
 /// exactly the change of the brute-force pair set.
 #[test]
 fn frames_where_most_proxies_move_match_brute_force() {
-    fn exercise<B: BroadPhase>(name: &str, mut structure: B) {
+    // Shares of 30 % to 100 % moving, so frames alternate between the incremental refresh and
+    // the pass from scratch (half or more moved), with proxies removed and inserted between
+    // frames, and a far-away box for ten frames, which turns the pass from scratch down.
+    fn exercise<B: Checked>(name: &str, mut structure: B) {
         let mut rng = Rng(0x0005_eed0_fa11);
-        let mut boxes: Vec<Aabb> = (0..400)
-            .map(|_| {
-                let (x, y) = (rng.lattice(12.0), rng.lattice(12.0));
-                let (w, h) = (rng.pick(&[0.5, 1.0, 1.5]), rng.pick(&[0.5, 1.0, 2.0]));
-                aabb(x, y, x + w, y + h)
-            })
-            .collect();
-        let ids: Vec<ProxyId> = boxes
-            .iter()
-            .enumerate()
-            .map(|(key, b)| structure.insert(*b, key as u64).unwrap())
-            .collect();
+        let mut next_key = 0u64;
+        let new_box = |rng: &mut Rng| {
+            let (x, y) = (rng.lattice(12.0), rng.lattice(12.0));
+            let (w, h) = (rng.pick(&[0.5, 1.0, 1.5]), rng.pick(&[0.5, 1.0, 2.0]));
+            aabb(x, y, x + w, y + h)
+        };
+        let mut live: Vec<(ProxyId, Aabb)> = Vec::new();
+        for _ in 0..400 {
+            let b = new_box(&mut rng);
+            live.push((structure.insert(b, next_key).unwrap(), b));
+            next_key += 1;
+        }
+        let far = aabb(1.0e6, -1.0e6, 1.0e6 + 1.0, -1.0e6 + 1.0);
+        let mut far_id = None;
         let mut reported: BTreeSet<Pair> = BTreeSet::new();
-        for frame in 0..60 {
+        for frame in 0..90 {
             if frame > 0 {
                 let share = [0.3, 0.6, 1.0][frame % 3];
-                for (id, b) in ids.iter().zip(boxes.iter_mut()) {
+                for (id, b) in live.iter_mut() {
                     if !rng.chance(share) {
                         continue;
                     }
@@ -751,6 +756,24 @@ fn frames_where_most_proxies_move_match_brute_force() {
                     structure.update(*id, *b).unwrap();
                 }
             }
+            if frame % 4 == 1 {
+                for _ in 0..6 {
+                    let (id, _) = live.swap_remove(rng.below(live.len()));
+                    structure.remove(id).unwrap();
+                }
+                for _ in 0..5 {
+                    let b = new_box(&mut rng);
+                    live.push((structure.insert(b, next_key).unwrap(), b));
+                    next_key += 1;
+                }
+            }
+            if frame == 40 {
+                far_id = Some(structure.insert(far, next_key).unwrap());
+                next_key += 1;
+            }
+            if frame == 50 {
+                structure.remove(far_id.take().unwrap()).unwrap();
+            }
             let changes = structure.update_pairs().clone();
             for pair in &changes.ended {
                 assert!(
@@ -764,9 +787,13 @@ fn frames_where_most_proxies_move_match_brute_force() {
                     "{name}, frame {frame}: {pair:?} began twice"
                 );
             }
-            let live: Vec<(ProxyId, Aabb)> =
-                ids.iter().copied().zip(boxes.iter().copied()).collect();
             assert_eq!(reported, brute_force_pairs(&live), "{name}, frame {frame}");
+            assert_eq!(
+                structure.current_pairs(),
+                reported.iter().copied().collect::<Vec<_>>(),
+                "{name}, frame {frame}"
+            );
+            structure.check().unwrap();
         }
     }
     exercise("tree", DynamicTree::new());

@@ -17,6 +17,7 @@
 //! finds every pair from scratch. Orders are deterministic: the same operations in the same order
 //! give the same output.
 
+mod dense_pairs;
 mod error;
 mod fx_hasher;
 mod pair;

@@ -1,6 +1,7 @@
 //! Incremental pair finding shared by the broad phases: which pairs began and ended since the
 //! last report, at a cost proportional to the proxies that moved.
 
+use crate::broad::dense_pairs::DensePairs;
 use crate::broad::partner_list::PartnerList;
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{Pair, PairChanges};
@@ -32,6 +33,10 @@ pub(crate) trait CandidateSource {
 /// ones go through the mark array.
 const SCAN_LIMIT: usize = 8;
 
+/// Below this many live proxies pairs are always found incrementally (see
+/// [`PairTracker::most_moved`]).
+const FROM_SCRATCH_MIN_PROXIES: usize = 256;
+
 /// The pair set reported at the last [`PairTracker::refresh`], kept as per-proxy partner lists.
 ///
 /// **Invariant:** `partners` is symmetric (`b ∈ partners[a]` ⇔ `a ∈ partners[b]`), names only
@@ -47,6 +52,13 @@ pub(crate) struct PairTracker {
     pending_ended: Vec<Pair>,
     changes: PairChanges,
     scratch: Vec<u32>,
+    /// [`PairTracker::refresh_from_all`]: every pair found, `(lower, higher)` slot.
+    all_pairs: Vec<(u32, u32)>,
+    /// [`PairTracker::refresh_from_all`]: `higher_of[starts[s]..starts[s + 1]]` are the
+    /// higher slots paired with slot `s`.
+    starts: Vec<u32>,
+    /// See `starts`.
+    higher_of: Vec<u32>,
 }
 
 impl PairTracker {
@@ -174,12 +186,7 @@ impl PairTracker {
             }
 
             // 2. New pairs.
-            self.mark = self.mark.wrapping_add(1);
-            if self.mark == 0 {
-                self.marks.iter_mut().for_each(|mark| *mark = 0);
-                self.mark = 1;
-            }
-            let mark = self.mark;
+            let mark = next_mark(&mut self.mark, &mut self.marks);
             for &partner in self.partners[slot].as_slice() {
                 self.marks[partner as usize] = mark;
             }
@@ -213,6 +220,126 @@ impl PairTracker {
         &self.changes
     }
 
+    /// Whether so many proxies moved since the last refresh (half or more, in a set large
+    /// enough for it to matter) that finding every pair from scratch with
+    /// [`refresh_from_all`](PairTracker::refresh_from_all) beats the incremental refresh.
+    pub fn most_moved(&self, proxies: &ProxyTable) -> bool {
+        let live = proxies.len();
+        live >= FROM_SCRATCH_MIN_PROXIES && self.moved.len() * 2 >= live
+    }
+
+    /// Brings the reported set up to date from every overlapping pair of `dense` (the live
+    /// boxes found from scratch) and returns what changed: exactly what
+    /// [`refresh`](PairTracker::refresh) would return.
+    ///
+    /// 1. Group the pairs by their lower slot (a counting sort).
+    /// 2. For each slot, compare its higher partners before and now (by scanning short lists,
+    ///    through the mark array otherwise): the old ones not found ended, the found ones not
+    ///    old began. Both partner lists of each change are edited at once.
+    /// 3. Sort both lists of changes.
+    pub fn refresh_from_all(&mut self, proxies: &ProxyTable, dense: &DensePairs) -> &PairChanges {
+        let slots = proxies.slot_count();
+        self.reserve_slots(slots);
+        self.changes.began.clear();
+        self.changes.ended.clear();
+        self.changes.ended.append(&mut self.pending_ended);
+        for &index in &self.moved {
+            self.is_moved[index as usize] = false;
+        }
+        self.moved.clear();
+
+        // 1. Grouped by lower slot.
+        let all_pairs = &mut self.all_pairs;
+        all_pairs.clear();
+        dense.for_each_pair(&mut |first, second| {
+            let (first, second) = (first.index(), second.index());
+            all_pairs.push((first.min(second), first.max(second)));
+        });
+        let starts = &mut self.starts;
+        starts.clear();
+        starts.resize(slots + 1, 0);
+        for &(lower, _) in all_pairs.iter() {
+            starts[lower as usize] += 1;
+        }
+        let mut total = 0;
+        for start in starts.iter_mut() {
+            total += *start;
+            *start = total;
+        }
+        let higher_of = &mut self.higher_of;
+        higher_of.clear();
+        higher_of.resize(all_pairs.len(), 0);
+        for &(lower, higher) in all_pairs.iter().rev() {
+            let start = &mut starts[lower as usize];
+            *start -= 1;
+            higher_of[*start as usize] = higher;
+        }
+
+        // 2. Ended and began pairs, each applied to both partner lists at once. A slot's list
+        //    is read before anything changes it; later slots' changes touch only its entries
+        //    of lower slots, which it does not read again.
+        let (mut ended, mut began) = (std::mem::take(&mut self.scratch), Vec::new());
+        for slot in 0..slots {
+            let found = &higher_of[starts[slot] as usize..starts[slot + 1] as usize];
+            let old = self.partners[slot].as_slice();
+            if found.is_empty() && old.is_empty() {
+                continue;
+            }
+            let lower = slot as u32;
+            ended.clear();
+            began.clear();
+            if old.len() <= SCAN_LIMIT && found.len() <= SCAN_LIMIT {
+                for &higher in old {
+                    if higher > lower && !holds(found, higher) {
+                        ended.push(higher);
+                    }
+                }
+                for &higher in found {
+                    if !holds(old, higher) {
+                        began.push(higher);
+                    }
+                }
+            } else {
+                let mark = next_mark(&mut self.mark, &mut self.marks);
+                for &higher in found {
+                    self.marks[higher as usize] = mark;
+                }
+                ended.extend(
+                    old.iter()
+                        .filter(|&&higher| higher > lower && self.marks[higher as usize] != mark),
+                );
+                let mark = next_mark(&mut self.mark, &mut self.marks);
+                for &higher in old {
+                    self.marks[higher as usize] = mark;
+                }
+                began.extend(
+                    found
+                        .iter()
+                        .filter(|&&higher| self.marks[higher as usize] != mark),
+                );
+            }
+            let id = proxies.id_of(lower);
+            for &higher in &ended {
+                self.partners[slot].remove_value(higher);
+                self.partners[higher as usize].remove_value(lower);
+                self.changes
+                    .ended
+                    .push(Pair::new(id, proxies.id_of(higher)));
+            }
+            for &higher in &began {
+                self.partners[slot].push(higher);
+                self.partners[higher as usize].push(lower);
+                self.changes
+                    .began
+                    .push(Pair::new(id, proxies.id_of(higher)));
+            }
+        }
+        self.scratch = ended;
+        self.changes.began.sort_unstable();
+        self.changes.ended.sort_unstable();
+        &self.changes
+    }
+
     /// The changes returned by the last refresh.
     pub fn changes(&self) -> &PairChanges {
         &self.changes
@@ -239,6 +366,25 @@ impl PairTracker {
     pub fn validate(&self, proxies: &ProxyTable) -> Result<(), String> {
         validate_symmetric("pair tracker", &self.partners, proxies)
     }
+}
+
+/// Whether the short list `values` holds `value` (every entry compared, without an early exit).
+#[inline(always)]
+fn holds(values: &[u32], value: u32) -> bool {
+    values
+        .iter()
+        .fold(false, |found, &item| found | (item == value))
+}
+
+/// The next stamp for the mark array (clearing the array when the stamps wrap round), so that
+/// no slot carries it yet.
+fn next_mark(mark: &mut u32, marks: &mut [u32]) -> u32 {
+    *mark = mark.wrapping_add(1);
+    if *mark == 0 {
+        marks.iter_mut().for_each(|value| *value = 0);
+        *mark = 1;
+    }
+    *mark
 }
 
 /// Checks that partner lists are symmetric, free of self-pairs, and name only live proxies.

@@ -1,5 +1,6 @@
 //! Sweep and prune on the x axis: boxes kept sorted by their left edge.
 
+use crate::broad::dense_pairs::DensePairs;
 use crate::broad::pair_tracker::{CandidateSource, PairTracker};
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::ray::{RayCandidate, RaySegment};
@@ -289,6 +290,11 @@ impl BroadPhase for SweepAndPrune {
     }
 
     fn update_pairs(&mut self) -> &PairChanges {
+        if self.pairs.most_moved(&self.proxies) {
+            if let Some(dense) = DensePairs::of_sampled_boxes(&self.proxies) {
+                return self.pairs.refresh_from_all(&self.proxies, &dense);
+            }
+        }
         let mut tracker = std::mem::take(&mut self.pairs);
         tracker.refresh(&self.proxies, &*self);
         self.pairs = tracker;

@@ -15,6 +15,7 @@ mod validate;
 
 use pairs::CompactTree;
 
+use crate::broad::dense_pairs::DensePairs;
 use crate::broad::pair_tracker::{validate_symmetric, CandidateSource, PairTracker};
 use crate::broad::partner_list::PartnerList;
 use crate::broad::proxy_table::ProxyTable;
@@ -473,6 +474,13 @@ impl BroadPhase for DynamicTree {
     }
 
     fn update_pairs(&mut self) -> &PairChanges {
+        if self.pairs.most_moved(&self.proxies) {
+            if let Some(dense) = DensePairs::of_sampled_boxes(&self.proxies) {
+                // The fat-partner lists are not needed for this: they wait, with the proxies
+                // whose fat boxes changed still listed, for the next incremental update.
+                return self.pairs.refresh_from_all(&self.proxies, &dense);
+            }
+        }
         if !self.fat_changed.is_empty() {
             self.refresh_fat_partners();
         }

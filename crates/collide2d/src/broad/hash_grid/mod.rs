@@ -4,7 +4,6 @@
 //! `query.rs` has box, point and pair queries; `dense_pairs.rs` finds all pairs from scratch
 //! through a dense sorted copy of the boxes; `ray_cast.rs` walks the cells along a ray.
 
-mod dense_pairs;
 mod query;
 mod ray_cast;
 
@@ -486,6 +485,11 @@ impl BroadPhase for HashGrid {
 
     fn update_pairs(&mut self) -> &PairChanges {
         self.purge_empty_cells_if_many();
+        if self.pairs.most_moved(&self.proxies) {
+            if let Some(dense) = self.dense_pairs() {
+                return self.pairs.refresh_from_all(&self.proxies, &dense);
+            }
+        }
         let mut tracker = std::mem::take(&mut self.pairs);
         tracker.refresh(&self.proxies, &*self);
         self.pairs = tracker;
@@ -597,5 +601,54 @@ mod tests {
         for cell_size in [0.0, -1.0, f32::NAN, f32::INFINITY, 1.0e-40] {
             assert!(HashGrid::new(cell_size).is_err(), "{cell_size}");
         }
+    }
+}
+
+#[cfg(test)]
+mod dense_tests {
+    use super::tests::square;
+    use crate::broad::{BroadPhase, HashGrid};
+
+    fn dense_pairs(grid: &HashGrid) -> Option<Vec<(u32, u32)>> {
+        let dense = grid.dense_pairs()?;
+        let mut pairs = Vec::new();
+        dense.for_each_pair(&mut |first, second| {
+            let (first, second) = (first.index(), second.index());
+            pairs.push((first.min(second), first.max(second)))
+        });
+        pairs.sort_unstable();
+        Some(pairs)
+    }
+
+    #[test]
+    fn compact_boxes_take_the_dense_pass_and_far_ones_do_not() {
+        let mut grid = HashGrid::new(2.0).unwrap();
+        for row in 0..20 {
+            for column in 0..20 {
+                grid.insert(square(column as f32, row as f32, 1.0), 0)
+                    .unwrap();
+            }
+        }
+        // A huge box goes to a higher level, not to the fallback.
+        grid.insert(square(-500.0, -500.0, 1000.0), 0).unwrap();
+        let pairs = dense_pairs(&grid).expect("dense pass");
+        let mut walked = Vec::new();
+        grid.for_each_overlapping_slot_pair(&mut |first, second| {
+            walked.push((first.min(second), first.max(second)))
+        });
+        walked.sort_unstable();
+        assert_eq!(pairs, walked);
+        // Lattice neighbours (8 each inside) plus the huge box with every square.
+        assert_eq!(pairs.len(), 2 * 19 * 20 + 2 * 19 * 19 + 400);
+        grid.insert(square(1.0e6, 1.0e6, 1.0), 0).unwrap();
+        assert!(grid.dense_pairs().is_none());
+    }
+
+    #[test]
+    fn one_or_no_box_has_no_pairs() {
+        let mut grid = HashGrid::new(1.0).unwrap();
+        assert_eq!(dense_pairs(&grid), Some(Vec::new()));
+        grid.insert(square(0.0, 0.0, 1.0), 0).unwrap();
+        assert_eq!(dense_pairs(&grid), Some(Vec::new()));
     }
 }

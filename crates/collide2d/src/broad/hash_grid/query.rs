@@ -1,12 +1,29 @@
 //! Grid queries: boxes, points and pairs, each hit reported from exactly one cell.
 
-#[cfg(feature = "rayon")]
-use super::dense_pairs::DensePairs;
 use super::{CellKey, CellRange, GridCell, HashGrid};
+use crate::broad::dense_pairs::DensePairs;
+use crate::broad::ProxyId;
 use crate::math::Vec2;
 use crate::shape::Aabb;
 
 impl HashGrid {
+    /// The dense copy of the live boxes for pair finding from scratch (see
+    /// [`DensePairs`]), or `None` when the boxes are spread too far apart for it.
+    pub(crate) fn dense_pairs(&self) -> Option<DensePairs> {
+        DensePairs::of_boxes(&self.proxies, self.cell_size, self.occupied)
+    }
+
+    /// Calls `report(first, second)` once per overlapping pair: the dense pass when the boxes
+    /// are compact enough, otherwise the walk over the stored cells.
+    pub(crate) fn for_each_id_pair<F: FnMut(ProxyId, ProxyId)>(&self, report: &mut F) {
+        match self.dense_pairs() {
+            Some(dense) => dense.for_each_pair(report),
+            None => self.for_each_overlapping_slot_pair(&mut |first, second| {
+                report(self.proxies.id_of(first), self.proxies.id_of(second))
+            }),
+        }
+    }
+
     /// Calls `visit(slot)` for every proxy whose box overlaps `aabb`, until it returns `false`.
     ///
     /// 1. Test the large list directly.
@@ -129,7 +146,7 @@ impl HashGrid {
     pub fn par_find_pairs(&self) -> Vec<crate::broad::Pair> {
         use rayon::prelude::*;
         let id = |slot: u32| self.proxies.id_of(slot);
-        if let Some(dense) = DensePairs::new(self) {
+        if let Some(dense) = self.dense_pairs() {
             let parts = 8 * rayon::current_num_threads().max(1);
             let units = dense.units(dense.rows_for_parts(parts));
             let chunks: Vec<Vec<crate::broad::Pair>> = units

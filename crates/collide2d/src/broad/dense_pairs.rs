@@ -27,13 +27,13 @@
 //! branches, so the unpredictable run lengths and hits cost few mispredictions.
 //!
 //! When the base grid would have far more cells than there are boxes (boxes spread far apart),
-//! [`HashGrid::for_each_id_pair`] uses the stored cells instead.
+//! there is no dense copy: the [`HashGrid`](crate::broad::HashGrid) then walks its stored cells,
+//! and the other structures find their pairs incrementally.
 
 use std::ops::Range;
 
 use glam::{Vec4, Vec4Swizzles};
 
-use super::HashGrid;
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::ProxyId;
 use crate::shape::Aabb;
@@ -84,6 +84,9 @@ const REACHES_RIGHT: u32 = 1 << 30;
 
 /// ...and this one when it reaches into the next row.
 const REACHES_UP: u32 = 1 << 31;
+
+/// Boxes sampled for the cell side of [`DensePairs::of_sampled_boxes`].
+const CELL_SAMPLE: usize = 256;
 
 /// Pairs found are gathered this many at a time before they are reported.
 const PAIR_BUFFER: usize = 64;
@@ -300,11 +303,15 @@ pub(crate) struct DensePairs {
 }
 
 impl DensePairs {
-    /// The dense copy of `grid`'s live boxes, or `None` when the base grid would be too large
-    /// for the number of boxes.
-    pub fn new(grid: &HashGrid) -> Option<DensePairs> {
-        let proxies = &grid.proxies;
-        let inverse_cell_size = 1.0 / (grid.cell_size * BASE_CELL_FRACTION);
+    /// The dense copy of the live boxes of `proxies` in cells of side `cell_size`; `occupied`,
+    /// when known, bounds the boxes (it may be larger than they are). `None` when the base grid
+    /// would be too large for the number of boxes.
+    pub fn of_boxes(
+        proxies: &ProxyTable,
+        cell_size: f32,
+        occupied: Option<Aabb>,
+    ) -> Option<DensePairs> {
+        let inverse_cell_size = 1.0 / (cell_size * BASE_CELL_FRACTION);
         if !inverse_cell_size.is_finite() {
             return None;
         }
@@ -323,7 +330,7 @@ impl DensePairs {
         //    else, or when that grid would be too large, the bounds of the min corners of the
         //    boxes no larger than a few cells. Larger boxes go to higher levels anyway, and
         //    where any corner falls outside, the clamp moves it in.
-        let kept = grid.occupied.map(|occupied| {
+        let kept = occupied.map(|occupied| {
             Vec4::new(
                 occupied.min.x,
                 occupied.min.y,
@@ -333,7 +340,7 @@ impl DensePairs {
         });
         let (width, height) = match kept.and_then(|bounds| dense.fit(bounds, count)) {
             Some(extent) => extent,
-            None => dense.fit(min_corner_bounds(grid, inverse_cell_size)?, count)?,
+            None => dense.fit(min_corner_bounds(proxies, inverse_cell_size)?, count)?,
         };
         // 2. Level, key and slot of every box; the lowest level apart, as most boxes go there.
         let mut base: Vec<(u32, u32)> = Vec::with_capacity(count);
@@ -389,6 +396,19 @@ impl DensePairs {
             ));
         }
         Some(dense)
+    }
+
+    /// [`of_boxes`](DensePairs::of_boxes) for a structure without cells of its own: the cell
+    /// side is [`HashGrid::auto_cell_size`](crate::broad::HashGrid::auto_cell_size) of about
+    /// [`CELL_SAMPLE`] live boxes taken evenly across the slots.
+    pub fn of_sampled_boxes(proxies: &ProxyTable) -> Option<DensePairs> {
+        let slots = proxies.slot_count();
+        let sample = (0..slots)
+            .step_by((slots / CELL_SAMPLE).max(1))
+            .filter(|&slot| proxies.alive[slot])
+            .map(|slot| proxies.tight[slot]);
+        let cell_size = crate::broad::HashGrid::auto_cell_size(sample);
+        DensePairs::of_boxes(proxies, cell_size, None)
     }
 
     /// Sets the origin and clamp for `bounds` `(low x, low y, high x, high y)` of the min
@@ -535,8 +555,7 @@ impl DensePairs {
 /// `(low x, low y, high x, high y)` of the min corners of the live boxes no larger than
 /// [`BOUNDS_CELLS`] base cells (of all live boxes when there are none), or `None` when nothing
 /// is live.
-fn min_corner_bounds(grid: &HashGrid, inverse_cell_size: f32) -> Option<Vec4> {
-    let proxies = &grid.proxies;
+fn min_corner_bounds(proxies: &ProxyTable, inverse_cell_size: f32) -> Option<Vec4> {
     let largest = BOUNDS_CELLS / inverse_cell_size;
     let bounds_of = |only_small: bool| {
         let mut found = false;
@@ -555,67 +574,4 @@ fn min_corner_bounds(grid: &HashGrid, inverse_cell_size: f32) -> Option<Vec4> {
         found.then_some(Vec4::new(low_x, low_y, high_x, high_y))
     };
     bounds_of(true).or_else(|| bounds_of(false))
-}
-
-impl HashGrid {
-    /// Calls `report(first, second)` once per overlapping pair: the dense pass when the boxes
-    /// are compact enough, otherwise the walk over the stored cells.
-    pub(crate) fn for_each_id_pair<F: FnMut(ProxyId, ProxyId)>(&self, report: &mut F) {
-        match DensePairs::new(self) {
-            Some(dense) => dense.for_each_pair(report),
-            None => self.for_each_overlapping_slot_pair(&mut |first, second| {
-                report(self.proxies.id_of(first), self.proxies.id_of(second))
-            }),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::tests::square;
-    use super::DensePairs;
-    use crate::broad::{BroadPhase, HashGrid};
-
-    fn dense_pairs(grid: &HashGrid) -> Option<Vec<(u32, u32)>> {
-        let dense = DensePairs::new(grid)?;
-        let mut pairs = Vec::new();
-        dense.for_each_pair(&mut |first, second| {
-            let (first, second) = (first.index(), second.index());
-            pairs.push((first.min(second), first.max(second)))
-        });
-        pairs.sort_unstable();
-        Some(pairs)
-    }
-
-    #[test]
-    fn compact_boxes_take_the_dense_pass_and_far_ones_do_not() {
-        let mut grid = HashGrid::new(2.0).unwrap();
-        for row in 0..20 {
-            for column in 0..20 {
-                grid.insert(square(column as f32, row as f32, 1.0), 0)
-                    .unwrap();
-            }
-        }
-        // A huge box goes to a higher level, not to the fallback.
-        grid.insert(square(-500.0, -500.0, 1000.0), 0).unwrap();
-        let pairs = dense_pairs(&grid).expect("dense pass");
-        let mut walked = Vec::new();
-        grid.for_each_overlapping_slot_pair(&mut |first, second| {
-            walked.push((first.min(second), first.max(second)))
-        });
-        walked.sort_unstable();
-        assert_eq!(pairs, walked);
-        // Lattice neighbours (8 each inside) plus the huge box with every square.
-        assert_eq!(pairs.len(), 2 * 19 * 20 + 2 * 19 * 19 + 400);
-        grid.insert(square(1.0e6, 1.0e6, 1.0), 0).unwrap();
-        assert!(DensePairs::new(&grid).is_none());
-    }
-
-    #[test]
-    fn one_or_no_box_has_no_pairs() {
-        let mut grid = HashGrid::new(1.0).unwrap();
-        assert_eq!(dense_pairs(&grid), Some(Vec::new()));
-        grid.insert(square(0.0, 0.0, 1.0), 0).unwrap();
-        assert_eq!(dense_pairs(&grid), Some(Vec::new()));
-    }
 }
