@@ -34,8 +34,6 @@ use std::ops::Range;
 
 use glam::{Vec4, Vec4Swizzles};
 
-use crate::broad::proxy_table::ProxyTable;
-use crate::broad::ProxyId;
 use crate::shape::Aabb;
 
 /// Scaled coordinates are clamped to at most `CELL_LIMIT` (then to the grid) before they become
@@ -123,7 +121,7 @@ fn entry_key(x0: u32, y0: u32, x1: u32, y1: u32, stride: u32) -> u32 {
 /// mispredictions, and the report loop runs over whole buffers.
 struct PairBuffer {
     /// The pairs; those from `len` on are scratch.
-    pairs: [(ProxyId, ProxyId); PAIR_BUFFER],
+    pairs: [(u32, u32); PAIR_BUFFER],
     /// Number of pairs kept.
     len: usize,
 }
@@ -131,19 +129,14 @@ struct PairBuffer {
 impl PairBuffer {
     fn new() -> PairBuffer {
         PairBuffer {
-            pairs: [(ProxyId::new(0, 0), ProxyId::new(0, 0)); PAIR_BUFFER],
+            pairs: [(0, 0); PAIR_BUFFER],
             len: 0,
         }
     }
 
     /// Stores `pair`, and keeps it when `keep`.
     #[inline(always)]
-    fn push_if(
-        &mut self,
-        pair: (ProxyId, ProxyId),
-        keep: bool,
-        report: &mut impl FnMut(ProxyId, ProxyId),
-    ) {
+    fn push_if(&mut self, pair: (u32, u32), keep: bool, report: &mut impl FnMut(u32, u32)) {
         self.pairs[self.len] = pair;
         self.len += usize::from(keep);
         if self.len == PAIR_BUFFER {
@@ -153,12 +146,9 @@ impl PairBuffer {
 
     /// Reports the kept pairs in the order they came, each with the lower id first (chosen
     /// without a branch, so that ordering them again costs no mispredictions).
-    fn flush(&mut self, report: &mut impl FnMut(ProxyId, ProxyId)) {
-        let order = |id: ProxyId| (u64::from(id.index()) << 32) | u64::from(id.generation());
-        let id = |order: u64| ProxyId::new((order >> 32) as u32, order as u32);
+    fn flush(&mut self, report: &mut impl FnMut(u32, u32)) {
         for &(first, second) in &self.pairs[..self.len] {
-            let (first, second) = (order(first), order(second));
-            report(id(first.min(second)), id(first.max(second)));
+            report(first.min(second), first.max(second));
         }
         self.len = 0;
     }
@@ -179,7 +169,7 @@ struct DenseLevel {
     /// Packed boxes in cell order, then [`GROUP`] NaN boxes.
     boxes: Vec<Vec4>,
     /// Proxy id of each entry, then `GROUP + 1` placeholders.
-    ids: Vec<ProxyId>,
+    ids: Vec<u32>,
     /// Cell and [`REACHES_RIGHT`], [`REACHES_UP`] of each entry.
     keys: Vec<u32>,
 }
@@ -196,13 +186,13 @@ impl DenseLevel {
         width: usize,
         height: usize,
         entries: &[(u32, u32)],
-        proxies: &ProxyTable,
+        input: &DenseInput,
     ) -> DenseLevel {
         let mut start = vec![0u32; (height + 1) * (width + 1) + 1];
         for &(key, _) in entries {
             start[(key & CELL_MASK) as usize] += 1;
         }
-        DenseLevel::from_counts(shift, width, height, start, entries, proxies)
+        DenseLevel::from_counts(shift, width, height, start, entries, input)
     }
 
     /// The rest of the counting sort, once `start` holds each cell's count of `entries`: a
@@ -214,7 +204,7 @@ impl DenseLevel {
         height: usize,
         mut start: Vec<u32>,
         entries: &[(u32, u32)],
-        proxies: &ProxyTable,
+        input: &DenseInput,
     ) -> DenseLevel {
         let mut total = 0u32;
         for value in &mut start {
@@ -223,14 +213,14 @@ impl DenseLevel {
         }
         let count = entries.len();
         let mut boxes = vec![Vec4::NAN; count + GROUP];
-        let mut ids = vec![ProxyId::new(0, 0); count + GROUP + 1];
+        let mut ids = vec![0u32; count + GROUP + 1];
         let mut keys = vec![0u32; count];
         for &(key, slot) in entries.iter().rev() {
             let position = &mut start[(key & CELL_MASK) as usize];
             *position -= 1;
             let index = *position as usize;
-            boxes[index] = pack(&proxies.tight[slot as usize]);
-            ids[index] = proxies.id_of(slot);
+            boxes[index] = pack(&input.boxes[slot as usize]);
+            ids[index] = slot;
             keys[index] = key;
         }
         DenseLevel {
@@ -256,9 +246,9 @@ impl DenseLevel {
         &self,
         range: Range<usize>,
         bound: Vec4,
-        id: ProxyId,
+        id: u32,
         found: &mut PairBuffer,
-        report: &mut impl FnMut(ProxyId, ProxyId),
+        report: &mut impl FnMut(u32, u32),
     ) {
         let mut begin = range.start;
         loop {
@@ -302,12 +292,24 @@ pub(crate) struct DensePairs {
     levels: Vec<DenseLevel>,
 }
 
+/// The boxes a [`DensePairs`] is built from, by slot: `boxes[slot]` counts when
+/// `alive[slot]`, and `live` of them do.
+#[derive(Clone, Copy)]
+pub(crate) struct DenseInput<'a> {
+    /// Each slot's box (anything for a dead slot).
+    pub boxes: &'a [Aabb],
+    /// Whether each slot is live.
+    pub alive: &'a [bool],
+    /// How many slots are live.
+    pub live: usize,
+}
+
 impl DensePairs {
-    /// The dense copy of the live boxes of `proxies` in cells of side `cell_size`; `occupied`,
+    /// The dense copy of the live boxes of `input` in cells of side `cell_size`; `occupied`,
     /// when known, bounds the boxes (it may be larger than they are). `None` when the base grid
-    /// would be too large for the number of boxes.
+    /// would be too large for the number of boxes. Pairs are reported as slots.
     pub fn of_boxes(
-        proxies: &ProxyTable,
+        input: DenseInput,
         cell_size: f32,
         occupied: Option<Aabb>,
     ) -> Option<DensePairs> {
@@ -315,7 +317,7 @@ impl DensePairs {
         if !inverse_cell_size.is_finite() {
             return None;
         }
-        let count = proxies.len();
+        let count = input.live;
         let mut dense = DensePairs {
             origin: Vec4::ZERO,
             inverse_cell_size,
@@ -340,14 +342,14 @@ impl DensePairs {
         });
         let (width, height) = match kept.and_then(|bounds| dense.fit(bounds, count)) {
             Some(extent) => extent,
-            None => dense.fit(min_corner_bounds(proxies, inverse_cell_size)?, count)?,
+            None => dense.fit(min_corner_bounds(input, inverse_cell_size)?, count)?,
         };
         // 2. Level, key and slot of every box; the lowest level apart, as most boxes go there.
         let mut base: Vec<(u32, u32)> = Vec::with_capacity(count);
         let mut base_start = vec![0u32; (height as usize + 1) * (width as usize + 1) + 1];
         let mut higher: Vec<Vec<(u32, u32)>> = Vec::new();
         let base_stride = width as u32 + 1;
-        for (slot, (aabb, &alive)) in proxies.tight.iter().zip(&proxies.alive).enumerate() {
+        for (slot, (aabb, &alive)) in input.boxes.iter().zip(input.alive).enumerate() {
             if !alive {
                 continue;
             }
@@ -379,7 +381,7 @@ impl DensePairs {
                 height as usize,
                 base_start,
                 &base,
-                proxies,
+                &input,
             ));
         }
         for (level, entries) in higher.iter().enumerate() {
@@ -392,7 +394,7 @@ impl DensePairs {
                 ((width - 1) >> shift) as usize + 1,
                 ((height - 1) >> shift) as usize + 1,
                 entries,
-                proxies,
+                &input,
             ));
         }
         Some(dense)
@@ -401,14 +403,14 @@ impl DensePairs {
     /// [`of_boxes`](DensePairs::of_boxes) for a structure without cells of its own: the cell
     /// side is [`HashGrid::auto_cell_size`](crate::broad::HashGrid::auto_cell_size) of about
     /// [`CELL_SAMPLE`] live boxes taken evenly across the slots.
-    pub fn of_sampled_boxes(proxies: &ProxyTable) -> Option<DensePairs> {
-        let slots = proxies.slot_count();
+    pub fn of_sampled_boxes(input: DenseInput) -> Option<DensePairs> {
+        let slots = input.boxes.len().min(input.alive.len());
         let sample = (0..slots)
             .step_by((slots / CELL_SAMPLE).max(1))
-            .filter(|&slot| proxies.alive[slot])
-            .map(|slot| proxies.tight[slot]);
+            .filter(|&slot| input.alive[slot])
+            .map(|slot| input.boxes[slot]);
         let cell_size = crate::broad::HashGrid::auto_cell_size(sample);
-        DensePairs::of_boxes(proxies, cell_size, None)
+        DensePairs::of_boxes(input, cell_size, None)
     }
 
     /// Sets the origin and clamp for `bounds` `(low x, low y, high x, high y)` of the min
@@ -471,8 +473,8 @@ impl DensePairs {
         tallest.unwrap_or(1).div_ceil(parts.max(1))
     }
 
-    /// Calls `report(first, second)` for every overlapping pair.
-    pub fn for_each_pair(&self, report: &mut impl FnMut(ProxyId, ProxyId)) {
+    /// Calls `report(lower, higher)` for every overlapping pair of slots.
+    pub fn for_each_pair(&self, report: &mut impl FnMut(u32, u32)) {
         for (index, level) in self.levels.iter().enumerate() {
             self.rows_pairs(index, 0..level.height, report);
         }
@@ -480,12 +482,7 @@ impl DensePairs {
 
     /// Reports the pairs found from the boxes of level `index` in `rows`: with later boxes of
     /// the same level, and with boxes of every lower level.
-    pub fn rows_pairs(
-        &self,
-        index: usize,
-        rows: Range<usize>,
-        report: &mut impl FnMut(ProxyId, ProxyId),
-    ) {
+    pub fn rows_pairs(&self, index: usize, rows: Range<usize>, report: &mut impl FnMut(u32, u32)) {
         let level = &self.levels[index];
         let lower = &self.levels[..index];
         let stride = level.stride();
@@ -528,9 +525,9 @@ impl DensePairs {
         level: &DenseLevel,
         packed: Vec4,
         bound: Vec4,
-        id: ProxyId,
+        id: u32,
         found: &mut PairBuffer,
-        report: &mut impl FnMut(ProxyId, ProxyId),
+        report: &mut impl FnMut(u32, u32),
     ) {
         let shift = level.shift;
         let [x0, y0, x1, y1] = self.cells(packed * Vec4::new(1.0, 1.0, -1.0, -1.0));
@@ -555,13 +552,13 @@ impl DensePairs {
 /// `(low x, low y, high x, high y)` of the min corners of the live boxes no larger than
 /// [`BOUNDS_CELLS`] base cells (of all live boxes when there are none), or `None` when nothing
 /// is live.
-fn min_corner_bounds(proxies: &ProxyTable, inverse_cell_size: f32) -> Option<Vec4> {
+fn min_corner_bounds(input: DenseInput, inverse_cell_size: f32) -> Option<Vec4> {
     let largest = BOUNDS_CELLS / inverse_cell_size;
     let bounds_of = |only_small: bool| {
         let mut found = false;
         let (mut low_x, mut low_y) = (f32::INFINITY, f32::INFINITY);
         let (mut high_x, mut high_y) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
-        for (aabb, &alive) in proxies.tight.iter().zip(&proxies.alive) {
+        for (aabb, &alive) in input.boxes.iter().zip(input.alive) {
             let small = aabb.max.x - aabb.min.x <= largest && aabb.max.y - aabb.min.y <= largest;
             if alive && (small || !only_small) {
                 found = true;

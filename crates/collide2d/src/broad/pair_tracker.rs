@@ -251,10 +251,7 @@ impl PairTracker {
         // 1. Grouped by lower slot.
         let all_pairs = &mut self.all_pairs;
         all_pairs.clear();
-        dense.for_each_pair(&mut |first, second| {
-            let (first, second) = (first.index(), second.index());
-            all_pairs.push((first.min(second), first.max(second)));
-        });
+        dense.for_each_pair(&mut |lower, higher| all_pairs.push((lower, higher)));
         let starts = &mut self.starts;
         starts.clear();
         starts.resize(slots + 1, 0);

@@ -1,5 +1,6 @@
 //! Slot storage shared by the broad phases: tight box, user key and generation per proxy.
 
+use crate::broad::dense_pairs::DenseInput;
 use crate::broad::{check_aabb, BroadPhaseError, ProxyId};
 use crate::shape::Aabb;
 
@@ -21,6 +22,15 @@ pub(crate) struct ProxyTable {
 }
 
 impl ProxyTable {
+    /// The exact boxes, for a pass from scratch.
+    pub fn dense_input(&self) -> DenseInput<'_> {
+        DenseInput {
+            boxes: &self.tight,
+            alive: &self.alive,
+            live: self.len(),
+        }
+    }
+
     /// Number of live proxies.
     #[inline]
     pub fn len(&self) -> usize {

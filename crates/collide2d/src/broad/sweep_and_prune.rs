@@ -291,7 +291,7 @@ impl BroadPhase for SweepAndPrune {
 
     fn update_pairs(&mut self) -> &PairChanges {
         if self.pairs.most_moved(&self.proxies) {
-            if let Some(dense) = DensePairs::of_sampled_boxes(&self.proxies) {
+            if let Some(dense) = DensePairs::of_sampled_boxes(self.proxies.dense_input()) {
                 return self.pairs.refresh_from_all(&self.proxies, &dense);
             }
         }

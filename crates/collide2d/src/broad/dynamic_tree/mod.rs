@@ -15,7 +15,7 @@ mod validate;
 
 use pairs::CompactTree;
 
-use crate::broad::dense_pairs::DensePairs;
+use crate::broad::dense_pairs::{DenseInput, DensePairs};
 use crate::broad::pair_tracker::{validate_symmetric, CandidateSource, PairTracker};
 use crate::broad::partner_list::PartnerList;
 use crate::broad::proxy_table::ProxyTable;
@@ -297,8 +297,9 @@ impl DynamicTree {
 
     /// Brings the per-proxy lists of fat-box partners up to date for proxies whose fat box changed.
     ///
-    /// 1. Many changed (a bulk build, the first call): recompute every list from one self-overlap
-    ///    traversal of the tree.
+    /// 1. Many changed (a bulk build, the first call): recompute every list from one pass over
+    ///    all fat boxes: the dense grid pass, or, when the boxes are spread too far apart for
+    ///    it, a self-overlap traversal of the tree.
     /// 2. Otherwise unlink each changed proxy from its old partners, then query the tree with its
     ///    new fat box. A pair of two changed proxies is added only by the one processed second
     ///    (the first sees the other still flagged and skips it).
@@ -316,17 +317,23 @@ impl DynamicTree {
                     self.fat_list_rebuilt[slot as usize] = true;
                 }
             }
-            let mut stack = Vec::with_capacity(64);
             let fat_partners = &mut self.fat_partners;
-            query::for_each_fat_leaf_pair(
-                &self.nodes,
-                self.root,
-                &mut stack,
-                &mut |first, second| {
-                    fat_partners[first as usize].push(second);
-                    fat_partners[second as usize].push(first);
-                },
-            );
+            let mut add = |first: u32, second: u32| {
+                fat_partners[first as usize].push(second);
+                fat_partners[second as usize].push(first);
+            };
+            let fat_boxes = DenseInput {
+                boxes: &self.fat_of_proxy,
+                alive: &self.proxies.alive,
+                live,
+            };
+            match DensePairs::of_sampled_boxes(fat_boxes) {
+                Some(dense) => dense.for_each_pair(&mut add),
+                None => {
+                    let mut stack = Vec::with_capacity(64);
+                    query::for_each_fat_leaf_pair(&self.nodes, self.root, &mut stack, &mut add);
+                }
+            }
         } else {
             // 2. Incremental.
             let mut old_partners = Vec::new();
@@ -475,7 +482,7 @@ impl BroadPhase for DynamicTree {
 
     fn update_pairs(&mut self) -> &PairChanges {
         if self.pairs.most_moved(&self.proxies) {
-            if let Some(dense) = DensePairs::of_sampled_boxes(&self.proxies) {
+            if let Some(dense) = DensePairs::of_sampled_boxes(self.proxies.dense_input()) {
                 // The fat-partner lists are not needed for this: they wait, with the proxies
                 // whose fat boxes changed still listed, for the next incremental update.
                 return self.pairs.refresh_from_all(&self.proxies, &dense);

@@ -612,9 +612,9 @@ mod dense_tests {
     fn dense_pairs(grid: &HashGrid) -> Option<Vec<(u32, u32)>> {
         let dense = grid.dense_pairs()?;
         let mut pairs = Vec::new();
-        dense.for_each_pair(&mut |first, second| {
-            let (first, second) = (first.index(), second.index());
-            pairs.push((first.min(second), first.max(second)))
+        dense.for_each_pair(&mut |lower, higher| {
+            assert!(lower < higher);
+            pairs.push((lower, higher))
         });
         pairs.sort_unstable();
         Some(pairs)

@@ -10,14 +10,16 @@ impl HashGrid {
     /// The dense copy of the live boxes for pair finding from scratch (see
     /// [`DensePairs`]), or `None` when the boxes are spread too far apart for it.
     pub(crate) fn dense_pairs(&self) -> Option<DensePairs> {
-        DensePairs::of_boxes(&self.proxies, self.cell_size, self.occupied)
+        DensePairs::of_boxes(self.proxies.dense_input(), self.cell_size, self.occupied)
     }
 
     /// Calls `report(first, second)` once per overlapping pair: the dense pass when the boxes
     /// are compact enough, otherwise the walk over the stored cells.
     pub(crate) fn for_each_id_pair<F: FnMut(ProxyId, ProxyId)>(&self, report: &mut F) {
         match self.dense_pairs() {
-            Some(dense) => dense.for_each_pair(report),
+            Some(dense) => dense.for_each_pair(&mut |first, second| {
+                report(self.proxies.id_of(first), self.proxies.id_of(second))
+            }),
             None => self.for_each_overlapping_slot_pair(&mut |first, second| {
                 report(self.proxies.id_of(first), self.proxies.id_of(second))
             }),
@@ -154,7 +156,7 @@ impl HashGrid {
                 .map(|(level, rows)| {
                     let mut found = Vec::new();
                     dense.rows_pairs(*level, rows.clone(), &mut |first, second| {
-                        found.push(crate::broad::Pair::new(first, second))
+                        found.push(crate::broad::Pair::new(id(first), id(second)))
                     });
                     found
                 })
