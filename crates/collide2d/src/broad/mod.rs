@@ -13,8 +13,10 @@
 //! overlap (as [`Aabb::overlaps`]). Pairs, queries and ray hits always use the exact ("tight")
 //! box given to `insert`/`update`; enlarged boxes are an internal detail. Pair finding comes in two
 //! forms: [`BroadPhase::update_pairs`] reports what began and ended since the previous call,
-//! costing about `O(k log n)` for `k` moved proxies out of `n`, and [`BroadPhase::for_each_pair`]
-//! finds every pair from scratch. Orders are deterministic: the same operations in the same order
+//! costing about `O(k log n)` for `k` moved proxies out of `n` (when half or more of a few hundred
+//! or more moved, it finds every pair from scratch with a dense grid pass and reports the
+//! difference, which is then cheaper), and [`BroadPhase::for_each_pair`] finds every pair from
+//! scratch. Orders are deterministic: the same operations in the same order
 //! give the same output.
 
 mod dense_pairs;
@@ -109,7 +111,8 @@ pub trait BroadPhase {
 
     /// Pairs that began and ended overlapping since the previous call (the first call reports
     /// every pair as begun). Costs about `O(k log n + k d)` for `k` inserted or updated proxies
-    /// with `d` partners each.
+    /// with `d` partners each; `O(n + pairs)` when half or more of `n ≥ 256` proxies changed
+    /// (then every pair is found from scratch and compared with the last report).
     fn update_pairs(&mut self) -> &PairChanges;
 
     /// Every overlapping pair as of the last [`update_pairs`](Self::update_pairs), sorted.
