@@ -80,6 +80,13 @@ fn reference_pairs(
     touching
 }
 
+/// Every kind of broad phase, as the model tests run them.
+const BROAD_PHASES: [BroadPhaseKind; 3] = [
+    BroadPhaseKind::Tree,
+    BroadPhaseKind::Grid { cell_size: 1.5 },
+    BroadPhaseKind::SweepAndPrune,
+];
+
 fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
     let mut rng = Rng(seed);
     let mut world = World::with_broad_phase(kind).unwrap();
@@ -246,12 +253,7 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
 
 #[test]
 fn events_match_brute_force_for_every_broad_phase() {
-    let kinds = [
-        BroadPhaseKind::Tree,
-        BroadPhaseKind::Grid { cell_size: 1.5 },
-        BroadPhaseKind::SweepAndPrune,
-    ];
-    for (k, kind) in kinds.into_iter().enumerate() {
+    for (k, kind) in BROAD_PHASES.into_iter().enumerate() {
         for scenario in 0..400 {
             run_scenario(0x3000 + scenario * 7 + k as u64, kind, 250);
         }
@@ -305,12 +307,7 @@ fn crowd_reference(world: &World) -> BTreeSet<(ColliderHandle, ColliderHandle)> 
 fn crowds_where_most_colliders_move_match_brute_force() {
     // Hundreds of colliders, 30 % to 100 % of them moving each frame, some removed and
     // inserted: the broad phases switch between finding pairs incrementally and from scratch.
-    let kinds = [
-        BroadPhaseKind::Tree,
-        BroadPhaseKind::Grid { cell_size: 1.5 },
-        BroadPhaseKind::SweepAndPrune,
-    ];
-    for kind in kinds {
+    for kind in BROAD_PHASES {
         let mut rng = Rng(0x00c2_0bd5);
         let mut world = World::with_broad_phase(kind).unwrap();
         let layers = [LayerId::DEFAULT];
