@@ -1,6 +1,8 @@
 //! Shape and placement generators shared by the manifold property and differential tests.
 #![allow(dead_code)]
 
+pub mod exact;
+
 use collide2d::shape::{Capsule, Circle, Compound, Polygon, Segment, Shape};
 use collide2d::{Transform, Vec2};
 use std::f32::consts::TAU;

@@ -1,0 +1,214 @@
+//! An exact referee for two convex shapes, in `f64`, independent of the library's algorithms:
+//! each shape is a core (a point, a segment or a convex polygon, placed with the transform's own
+//! `c`, `s` and position) plus a radius.
+//!
+//! - Cores apart: the signed distance is the smallest distance between their edges (a point
+//!   is an edge of zero length) minus both radii; the normal points from A's closest point to
+//!   B's.
+//! - Cores meeting (edges crossing or touching, or one core inside the other): the depth is the
+//!   smallest, over the unit normals of both cores' edges taken both ways, of how far B must
+//!   move along the normal to clear A (the Minkowski difference of two convex outlines has its
+//!   edges along theirs, so its nearest face is found among these normals), plus both radii.
+
+use collide2d::shape::Shape;
+use collide2d::{Transform, Vec2};
+
+type Point = [f64; 2];
+
+/// A shape as an `f64` core and a radius, placed relative to `origin`.
+pub struct Core {
+    points: Vec<Point>,
+    radius: f64,
+}
+
+/// The exact answer for a pair: `depth` is the penetration (negative: the distance apart) and
+/// `normal` the unit direction from A to B.
+#[derive(Clone, Copy, Debug)]
+pub struct Exact {
+    pub depth: f64,
+    pub normal: Point,
+}
+
+/// The core of a convex shape placed by `xf`, relative to `origin`; `None` for compounds and
+/// chains.
+pub fn core(shape: &Shape, xf: &Transform, origin: Vec2) -> Option<Core> {
+    let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
+    let (px, py) = (
+        f64::from(xf.p.x) - f64::from(origin.x),
+        f64::from(xf.p.y) - f64::from(origin.y),
+    );
+    let place = |v: Vec2| {
+        let (x, y) = (f64::from(v.x), f64::from(v.y));
+        [c * x - s * y + px, s * x + c * y + py]
+    };
+    let (points, radius) = match shape {
+        Shape::Circle(circle) => (vec![place(circle.center())], circle.radius()),
+        Shape::Capsule(capsule) => (
+            vec![place(capsule.a()), place(capsule.b())],
+            capsule.radius(),
+        ),
+        Shape::Segment(segment) => (vec![place(segment.a()), place(segment.b())], 0.0),
+        Shape::Polygon(polygon) => (
+            polygon.vertices().iter().map(|&v| place(v)).collect(),
+            polygon.radius(),
+        ),
+        _ => return None,
+    };
+    Some(Core {
+        points,
+        radius: f64::from(radius),
+    })
+}
+
+fn sub(a: Point, b: Point) -> Point {
+    [a[0] - b[0], a[1] - b[1]]
+}
+
+fn dot(a: Point, b: Point) -> f64 {
+    a[0] * b[0] + a[1] * b[1]
+}
+
+fn cross(a: Point, b: Point) -> f64 {
+    a[0] * b[1] - a[1] * b[0]
+}
+
+impl Core {
+    /// The edges: a polygon's sides, a segment once, a point as an edge of zero length.
+    fn edges(&self) -> Vec<(Point, Point)> {
+        let n = self.points.len();
+        match n {
+            1 => vec![(self.points[0], self.points[0])],
+            2 => vec![(self.points[0], self.points[1])],
+            _ => (0..n)
+                .map(|i| (self.points[i], self.points[(i + 1) % n]))
+                .collect(),
+        }
+    }
+
+    /// Whether `p` lies inside or on this core's outline (polygons only).
+    fn holds(&self, p: Point) -> bool {
+        let n = self.points.len();
+        n >= 3
+            && (0..n).all(|i| {
+                let (a, b) = (self.points[i], self.points[(i + 1) % n]);
+                cross(sub(b, a), sub(p, a)) >= 0.0
+            })
+    }
+}
+
+/// The closest point of segment `a`–`b` to `p`.
+fn closest_on_segment(p: Point, a: Point, b: Point) -> Point {
+    let ab = sub(b, a);
+    let length_squared = dot(ab, ab);
+    if length_squared == 0.0 {
+        return a;
+    }
+    let t = (dot(sub(p, a), ab) / length_squared).clamp(0.0, 1.0);
+    [a[0] + ab[0] * t, a[1] + ab[1] * t]
+}
+
+/// Whether two closed segments share a point.
+fn segments_meet((a, b): (Point, Point), (c, d): (Point, Point)) -> bool {
+    let side = |p: Point, q: Point, r: Point| cross(sub(q, p), sub(r, p));
+    let on = |p: Point, q: Point, r: Point| {
+        side(p, q, r) == 0.0
+            && r[0] >= p[0].min(q[0])
+            && r[0] <= p[0].max(q[0])
+            && r[1] >= p[1].min(q[1])
+            && r[1] <= p[1].max(q[1])
+    };
+    let (d1, d2) = (side(c, d, a), side(c, d, b));
+    let (d3, d4) = (side(a, b, c), side(a, b, d));
+    ((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0))
+        && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))
+        || on(c, d, a)
+        || on(c, d, b)
+        || on(a, b, c)
+        || on(a, b, d)
+}
+
+/// The exact penetration of A and B (see the module notes).
+pub fn exact(a: &Core, b: &Core) -> Exact {
+    let radii = a.radius + b.radius;
+    let (edges_a, edges_b) = (a.edges(), b.edges());
+    let meet = edges_a
+        .iter()
+        .any(|&ea| edges_b.iter().any(|&eb| segments_meet(ea, eb)))
+        || a.holds(b.points[0])
+        || b.holds(a.points[0]);
+    if !meet {
+        // The closest pair lies at an endpoint of one of two edges that do not meet.
+        let mut best = (f64::INFINITY, [0.0, 0.0], [0.0, 0.0]);
+        for &(p, q) in &edges_a {
+            for &(r, s) in &edges_b {
+                for (from_a, point, (start, end)) in [
+                    (true, p, (r, s)),
+                    (true, q, (r, s)),
+                    (false, r, (p, q)),
+                    (false, s, (p, q)),
+                ] {
+                    let other = closest_on_segment(point, start, end);
+                    let gap = sub(other, point);
+                    let distance = dot(gap, gap).sqrt();
+                    if distance < best.0 {
+                        best = if from_a {
+                            (distance, point, other)
+                        } else {
+                            (distance, other, point)
+                        };
+                    }
+                }
+            }
+        }
+        let (distance, on_a, on_b) = best;
+        let gap = sub(on_b, on_a);
+        return Exact {
+            depth: radii - distance,
+            normal: [gap[0] / distance, gap[1] / distance],
+        };
+    }
+    let mut best = Exact {
+        depth: f64::INFINITY,
+        normal: [0.0, 0.0],
+    };
+    for &(p, q) in edges_a.iter().chain(&edges_b) {
+        let edge = sub(q, p);
+        let length = dot(edge, edge).sqrt();
+        if length == 0.0 {
+            continue;
+        }
+        for sign in [1.0, -1.0] {
+            let normal = [sign * edge[1] / length, -sign * edge[0] / length];
+            let reach_a = a
+                .points
+                .iter()
+                .map(|&v| dot(v, normal))
+                .fold(f64::NEG_INFINITY, f64::max);
+            let low_b = b
+                .points
+                .iter()
+                .map(|&v| dot(v, normal))
+                .fold(f64::INFINITY, f64::min);
+            let depth = reach_a - low_b;
+            if depth < best.depth {
+                best = Exact { depth, normal };
+            }
+        }
+    }
+    if best.depth.is_infinite() {
+        // Two points on top of each other: any direction.
+        best = Exact {
+            depth: 0.0,
+            normal: [1.0, 0.0],
+        };
+    }
+    best.depth += radii;
+    best
+}
+
+/// The angle between `normal` and the exact one, in radians.
+pub fn angle_to(exact: &Exact, normal: Vec2) -> f64 {
+    let (x, y) = (f64::from(normal.x), f64::from(normal.y));
+    let [ex, ey] = exact.normal;
+    (ex * y - ey * x).atan2(ex * x + ey * y).abs()
+}
