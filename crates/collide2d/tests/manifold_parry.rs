@@ -21,7 +21,7 @@ mod manifold_common;
 use collide2d::query::sat_axis_gap;
 use collide2d::shape::Shape;
 use collide2d::{collide, overlaps, Transform};
-use manifold_common::{exact, make_shape, shape_size, Kind, Numbers};
+use manifold_common::{exact, make_shape, part, shape_size, Kind, Numbers};
 use parry2d::math::{Pose, Rot2, Vector};
 use parry2d::shape::{ConvexPolygon, RoundShape, SharedShape};
 
@@ -64,9 +64,16 @@ fn to_parry(shape: &Shape, xf: &Transform) -> (SharedShape, Pose) {
             };
             (parry_shape, pose(xf))
         }
-        Shape::Compound(_) | Shape::Chain(_) => {
-            unreachable!("compounds and chains are not compared")
+        Shape::Compound(compound) => {
+            let children = compound
+                .children()
+                .iter()
+                .map(|(child_xf, child)| to_parry(child, child_xf))
+                .map(|(child, child_pose)| (child_pose, child))
+                .collect();
+            (SharedShape::compound(children), pose(xf))
         }
+        Shape::Chain(_) => unreachable!("chains are not compared"),
     }
 }
 
@@ -159,12 +166,12 @@ fn run_family(kind_a: Kind, kind_b: Kind, seed: u64) -> Tally {
             Some(contact) if contact.dist <= 0.0 => contact.dist,
             _ => parry_distance.distance,
         };
-        // The exact answer (positions relative to A's, as parry's are).
-        let truth = {
-            let core_a = exact::core(&a, &xf_a, xf_a.p).expect("a convex shape");
-            let core_b = exact::core(&b, &xf_b, xf_a.p).expect("a convex shape");
-            exact::exact(&core_a, &core_b)
-        };
+        // The exact answer (positions relative to A's, as parry's are); for compounds, the
+        // deepest pair of children, and how far ahead of the next pair it is.
+        let (truth, (child_a, child_b), lead) = exact::deepest(
+            &exact::cores(&a, &xf_a, xf_a.p),
+            &exact::cores(&b, &xf_b, xf_a.p),
+        );
         let exact_size = f64::from(size);
         let overlap_is_exact =
             ours == (truth.depth >= 0.0) || truth.depth.abs() < 1e-4 * exact_size;
@@ -209,11 +216,16 @@ fn run_family(kind_a: Kind, kind_b: Kind, seed: u64) -> Tally {
         } else if (f64::from(depth) - truth.depth).abs() <= 1e-3 * exact_size {
             tally.parry_off[1] += 1;
         }
-        let core_distance = rounding(&a) + rounding(&b) - depth;
-        let rounded = rounding(&a) + rounding(&b) > 0.0;
-        let unique = sat_axis_gap(&a, &xf_a, &b, &xf_b) > 1e-3 * size
-            && !(rounded && core_distance.abs() < 1e-3 * size)
-            && depth > 1e-3 * size;
+        // Uniqueness is judged on the pair of convex pieces that decides (compounds: the
+        // deepest pair of children, which must lead the next one clearly).
+        let (piece_a, piece_xf_a) = part(&a, &xf_a, child_a);
+        let (piece_b, piece_xf_b) = part(&b, &xf_b, child_b);
+        let radii = rounding(&piece_a) + rounding(&piece_b);
+        let core_distance = radii - depth;
+        let unique = sat_axis_gap(&piece_a, &piece_xf_a, &piece_b, &piece_xf_b) > 1e-3 * size
+            && !(radii > 0.0 && core_distance.abs() < 1e-3 * size)
+            && depth > 1e-3 * size
+            && lead > 1e-3 * exact_size;
         let off = exact::angle_to(&truth, manifold.normal);
         if unique {
             tally.exact_checked[1] += 1;
@@ -354,6 +366,42 @@ family!(
     Kind::Segment,
     Kind::RoundedPolygon,
     21
+);
+family!(
+    segment_segment_against_parry,
+    Kind::Segment,
+    Kind::Segment,
+    25
+);
+family!(
+    compound_circle_against_parry,
+    Kind::Compound,
+    Kind::Circle,
+    26
+);
+family!(
+    compound_polygon_against_parry,
+    Kind::Compound,
+    Kind::Polygon,
+    27
+);
+family!(
+    compound_rounded_polygon_against_parry,
+    Kind::Compound,
+    Kind::RoundedPolygon,
+    28
+);
+family!(
+    compound_capsule_against_parry,
+    Kind::Compound,
+    Kind::Capsule,
+    29
+);
+family!(
+    compound_compound_against_parry,
+    Kind::Compound,
+    Kind::Compound,
+    30
 );
 family!(
     polygon_polygon_against_parry,

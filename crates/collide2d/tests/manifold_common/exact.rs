@@ -9,6 +9,7 @@
 //!   smallest, over the unit normals of both cores' edges taken both ways, of how far B must
 //!   move along the normal to clear A (the Minkowski difference of two convex outlines has its
 //!   edges along theirs, so its nearest face is found among these normals), plus both radii.
+//! - Compounds: every pair of children, the deepest deciding ([`deepest`]).
 
 use collide2d::shape::Shape;
 use collide2d::{Transform, Vec2};
@@ -204,6 +205,47 @@ pub fn exact(a: &Core, b: &Core) -> Exact {
     }
     best.depth += radii;
     best
+}
+
+/// The cores of a shape placed by `xf` relative to `origin`: one per child of a compound (each
+/// placed by the compound's transform after its own, composed in `f64`), else one.
+pub fn cores(shape: &Shape, xf: &Transform, origin: Vec2) -> Vec<Core> {
+    match shape {
+        Shape::Compound(compound) => compound
+            .children()
+            .iter()
+            .map(|(child_xf, child)| {
+                let mut placed = core(child, child_xf, Vec2::ZERO).expect("convex children");
+                let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
+                let (px, py) = (
+                    f64::from(xf.p.x) - f64::from(origin.x),
+                    f64::from(xf.p.y) - f64::from(origin.y),
+                );
+                for point in &mut placed.points {
+                    let [x, y] = *point;
+                    *point = [c * x - s * y + px, s * x + c * y + py];
+                }
+                placed
+            })
+            .collect(),
+        _ => core(shape, xf, origin).into_iter().collect(),
+    }
+}
+
+/// The deepest answer over every pair of cores, the indices of that pair, and how much less
+/// deep the next pair is (infinite when there is one pair).
+pub fn deepest(a: &[Core], b: &[Core]) -> (Exact, (u32, u32), f64) {
+    let mut answers: Vec<(Exact, (u32, u32))> = Vec::new();
+    for (i, core_a) in a.iter().enumerate() {
+        for (j, core_b) in b.iter().enumerate() {
+            answers.push((exact(core_a, core_b), (i as u32, j as u32)));
+        }
+    }
+    answers.sort_by(|x, y| y.0.depth.total_cmp(&x.0.depth));
+    let lead = answers
+        .get(1)
+        .map_or(f64::INFINITY, |next| answers[0].0.depth - next.0.depth);
+    (answers[0].0, answers[0].1, lead)
 }
 
 /// The angle between `normal` and the exact one, in radians.
