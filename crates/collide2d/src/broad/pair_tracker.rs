@@ -59,6 +59,8 @@ pub(crate) struct PairTracker {
     starts: Vec<u32>,
     /// See `starts`.
     higher_of: Vec<u32>,
+    /// [`PairTracker::refresh_from_all`]: one slot's began partners.
+    began_scratch: Vec<u32>,
 }
 
 impl PairTracker {
@@ -275,7 +277,8 @@ impl PairTracker {
         // 2. Ended and began pairs, each applied to both partner lists at once. A slot's list
         //    is read before anything changes it; later slots' changes touch only its entries
         //    of lower slots, which it does not read again.
-        let (mut ended, mut began) = (std::mem::take(&mut self.scratch), Vec::new());
+        let mut ended = std::mem::take(&mut self.scratch);
+        let mut began = std::mem::take(&mut self.began_scratch);
         for slot in 0..slots {
             let found = &higher_of[starts[slot] as usize..starts[slot + 1] as usize];
             let old = self.partners[slot].as_slice();
@@ -332,6 +335,7 @@ impl PairTracker {
             }
         }
         self.scratch = ended;
+        self.began_scratch = began;
         self.changes.began.sort_unstable();
         self.changes.ended.sort_unstable();
         &self.changes
