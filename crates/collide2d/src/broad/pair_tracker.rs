@@ -336,6 +336,12 @@ impl PairTracker {
         }
         self.scratch = ended;
         self.began_scratch = began;
+        // Buffers far larger than this frame needed (after a pathological frame) are given back.
+        let needed = self.all_pairs.len().max(4096);
+        if self.all_pairs.capacity() > 8 * needed {
+            self.all_pairs.shrink_to(2 * needed);
+            self.higher_of.shrink_to(2 * needed);
+        }
         self.changes.began.sort_unstable();
         self.changes.ended.sort_unstable();
         &self.changes
@@ -432,6 +438,36 @@ mod tests {
             min: Vec2::new(x, 0.0),
             max: Vec2::new(x + 1.0, 1.0),
         }
+    }
+
+    #[test]
+    fn the_pass_from_scratch_gives_back_what_a_crowded_frame_needed() {
+        let mut proxies = ProxyTable::default();
+        let mut tracker = PairTracker::default();
+        let ids: Vec<_> = (0..1000)
+            .map(|key| proxies.allocate(square(0.0), key).unwrap())
+            .collect();
+        let refresh = |tracker: &mut PairTracker, proxies: &ProxyTable| {
+            for id in &ids {
+                tracker.mark_moved(id.index());
+            }
+            assert!(tracker.most_moved(proxies));
+            let dense = DensePairs::of_sampled_boxes(proxies.dense_input()).unwrap();
+            tracker.refresh_from_all(proxies, &dense).clone()
+        };
+        let all = 1000 * 999 / 2;
+        let changes = refresh(&mut tracker, &proxies);
+        assert_eq!((changes.began.len(), changes.ended.len()), (all, 0));
+        assert!(tracker.all_pairs.capacity() >= all);
+        for (k, id) in ids.iter().enumerate() {
+            proxies.tight[id.index() as usize] = square(3.0 * k as f32);
+        }
+        let changes = refresh(&mut tracker, &proxies);
+        assert_eq!((changes.began.len(), changes.ended.len()), (0, all));
+        assert!(tracker.all_pairs.capacity() <= 2 * 4096);
+        assert!(tracker.higher_of.capacity() <= 2 * 4096);
+        assert!(tracker.current_pairs(&proxies).is_empty());
+        tracker.validate(&proxies).unwrap();
     }
 
     #[test]
