@@ -225,9 +225,29 @@ impl PairTracker {
     /// Whether so many proxies moved since the last refresh (half or more, in a set large
     /// enough for it to matter) that finding every pair from scratch with
     /// [`refresh_from_all`](PairTracker::refresh_from_all) beats the incremental refresh.
-    pub fn most_moved(&self, proxies: &ProxyTable) -> bool {
+    fn most_moved(&self, proxies: &ProxyTable) -> bool {
         let live = proxies.len();
         live >= FROM_SCRATCH_MIN_PROXIES && self.moved.len() * 2 >= live
+    }
+
+    /// When most proxies moved (see [`most_moved`](PairTracker::most_moved)) and `dense`
+    /// builds the dense copy of the live boxes (it may decline, for boxes spread too far
+    /// apart), brings the reported set up to date from every pair with
+    /// [`refresh_from_all`](PairTracker::refresh_from_all) and returns `true`; otherwise
+    /// changes nothing and returns `false`, and the incremental refresh is due.
+    pub fn refresh_from_scratch(
+        &mut self,
+        proxies: &ProxyTable,
+        dense: impl FnOnce() -> Option<DensePairs>,
+    ) -> bool {
+        if !self.most_moved(proxies) {
+            return false;
+        }
+        let Some(dense) = dense() else {
+            return false;
+        };
+        self.refresh_from_all(proxies, &dense);
+        true
     }
 
     /// Brings the reported set up to date from every overlapping pair of `dense` (the live
@@ -239,7 +259,7 @@ impl PairTracker {
     ///    through the mark array otherwise): the old ones not found ended, the found ones not
     ///    old began. Both partner lists of each change are edited at once.
     /// 3. Sort both lists of changes.
-    pub fn refresh_from_all(&mut self, proxies: &ProxyTable, dense: &DensePairs) -> &PairChanges {
+    fn refresh_from_all(&mut self, proxies: &ProxyTable, dense: &DensePairs) -> &PairChanges {
         let slots = proxies.slot_count();
         self.reserve_slots(slots);
         self.changes.began.clear();
@@ -288,36 +308,18 @@ impl PairTracker {
             let lower = slot as u32;
             ended.clear();
             began.clear();
-            if old.len() <= SCAN_LIMIT && found.len() <= SCAN_LIMIT {
-                for &higher in old {
-                    if higher > lower && !holds(found, higher) {
-                        ended.push(higher);
-                    }
-                }
-                for &higher in found {
-                    if !holds(old, higher) {
-                        began.push(higher);
-                    }
-                }
-            } else {
-                let mark = next_mark(&mut self.mark, &mut self.marks);
-                for &higher in found {
-                    self.marks[higher as usize] = mark;
-                }
-                ended.extend(
-                    old.iter()
-                        .filter(|&&higher| higher > lower && self.marks[higher as usize] != mark),
-                );
-                let mark = next_mark(&mut self.mark, &mut self.marks);
-                for &higher in old {
-                    self.marks[higher as usize] = mark;
-                }
-                began.extend(
-                    found
-                        .iter()
-                        .filter(|&&higher| self.marks[higher as usize] != mark),
-                );
-            }
+            // Short lists are scanned; longer ones go through the mark array.
+            let short = old.len() <= SCAN_LIMIT && found.len() <= SCAN_LIMIT;
+            let mut marks = (&mut self.mark, self.marks.as_mut_slice());
+            push_absent(
+                old,
+                found,
+                |higher| higher > lower,
+                short,
+                &mut marks,
+                &mut ended,
+            );
+            push_absent(found, old, |_| true, short, &mut marks, &mut began);
             let id = proxies.id_of(lower);
             for &higher in &ended {
                 self.partners[slot].remove_value(higher);
@@ -373,6 +375,37 @@ impl PairTracker {
     pub fn validate(&self, proxies: &ProxyTable) -> Result<(), String> {
         validate_symmetric("pair tracker", &self.partners, proxies)
     }
+}
+
+/// Pushes onto `out` each entry of `values` accepted by `keep` that `among` does not hold: by
+/// scanning `among` when `short`, else through the mark array `(stamp, marks)`.
+#[inline(always)]
+fn push_absent(
+    values: &[u32],
+    among: &[u32],
+    keep: impl Fn(u32) -> bool,
+    short: bool,
+    (stamp, marks): &mut (&mut u32, &mut [u32]),
+    out: &mut Vec<u32>,
+) {
+    if short {
+        for &value in values {
+            if keep(value) && !holds(among, value) {
+                out.push(value);
+            }
+        }
+        return;
+    }
+    let mark = next_mark(stamp, marks);
+    for &value in among {
+        marks[value as usize] = mark;
+    }
+    out.extend(
+        values
+            .iter()
+            .copied()
+            .filter(|&value| keep(value) && marks[value as usize] != mark),
+    );
 }
 
 /// Whether the short list `values` holds `value` (every entry compared, without an early exit).

@@ -290,13 +290,13 @@ impl BroadPhase for SweepAndPrune {
     }
 
     fn update_pairs(&mut self) -> &PairChanges {
-        if self.pairs.most_moved(&self.proxies) {
-            if let Some(dense) = DensePairs::of_sampled_boxes(self.proxies.dense_input()) {
-                return self.pairs.refresh_from_all(&self.proxies, &dense);
-            }
-        }
         let mut tracker = std::mem::take(&mut self.pairs);
-        tracker.refresh(&self.proxies, &*self);
+        let proxies = &self.proxies;
+        if !tracker.refresh_from_scratch(proxies, || {
+            DensePairs::of_sampled_boxes(proxies.dense_input())
+        }) {
+            tracker.refresh(proxies, &*self);
+        }
         self.pairs = tracker;
         self.pairs.changes()
     }

@@ -481,12 +481,13 @@ impl BroadPhase for DynamicTree {
     }
 
     fn update_pairs(&mut self) -> &PairChanges {
-        if self.pairs.most_moved(&self.proxies) {
-            if let Some(dense) = DensePairs::of_sampled_boxes(self.proxies.dense_input()) {
-                // The fat-partner lists are not needed for this: they wait, with the proxies
-                // whose fat boxes changed still listed, for the next incremental update.
-                return self.pairs.refresh_from_all(&self.proxies, &dense);
-            }
+        let proxies = &self.proxies;
+        if self.pairs.refresh_from_scratch(proxies, || {
+            DensePairs::of_sampled_boxes(proxies.dense_input())
+        }) {
+            // The fat-partner lists are not needed for this: they wait, with the proxies whose
+            // fat boxes changed still listed, for the next incremental update.
+            return self.pairs.changes();
         }
         if !self.fat_changed.is_empty() {
             self.refresh_fat_partners();

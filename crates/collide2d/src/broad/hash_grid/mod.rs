@@ -485,13 +485,10 @@ impl BroadPhase for HashGrid {
 
     fn update_pairs(&mut self) -> &PairChanges {
         self.purge_empty_cells_if_many();
-        if self.pairs.most_moved(&self.proxies) {
-            if let Some(dense) = self.dense_pairs() {
-                return self.pairs.refresh_from_all(&self.proxies, &dense);
-            }
-        }
         let mut tracker = std::mem::take(&mut self.pairs);
-        tracker.refresh(&self.proxies, &*self);
+        if !tracker.refresh_from_scratch(&self.proxies, || self.dense_pairs()) {
+            tracker.refresh(&self.proxies, &*self);
+        }
         self.pairs = tracker;
         self.pairs.changes()
     }
