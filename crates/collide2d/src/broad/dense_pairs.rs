@@ -2,16 +2,20 @@
 //! of grids stored as flat arrays, so the pass reads memory in order instead of visiting the
 //! hash cells one `Vec` at a time.
 //!
-//! 1. Bounds: the box the grid keeps around the boxes registered in cells, or, when that would
-//!    make too large a grid (it may have grown stale), the lowest and highest min corner of the
-//!    live boxes no larger than a few cells. A coordinate's base cell is `g(v)`: `(v − origin)
-//!    / s` for the base cell side `s`, rounded and clamped to the grid. The pass relies only on
-//!    `g` being monotonic, so corners outside the bounds are simply clamped in.
+//! Built from any slot-indexed boxes (a hash grid's, with its cell size, or another
+//! structure's exact or fat boxes, with a cell size sampled from them); pairs come out as slots.
+//!
+//! 1. Bounds: the box a hash grid keeps around the boxes registered in cells, or, when there is
+//!    none or it would make too large a grid (it may have grown stale), the lowest and highest
+//!    min corner of the live boxes no larger than a few cells. A coordinate's base cell is
+//!    `g(v)`: `(v − origin) / s` for the base cell side `s`, rounded and clamped to the grid.
+//!    The pass relies only on `g` being monotonic, so corners outside the bounds are simply
+//!    clamped in.
 //! 2. Each box goes to the lowest level `L` where it touches at most two cells per axis (level
 //!    `L` uses cells `g(v) >> L`), into the cell of its **min corner**, with two flags: whether
 //!    it reaches the next column, the next row. Each level is a dense row-major grid with one
 //!    empty padding column and one empty row after the last, filled by a counting sort into
-//!    contiguous arrays of packed boxes, proxy ids and keys.
+//!    contiguous arrays of packed boxes, slots and keys.
 //! 3. Same level: two boxes that overlap have min-corner cells at most one apart on each axis.
 //!    So for an entry of cell `idx` the candidates are two contiguous runs of the sorted array:
 //!    the rest of its own cell plus the cell to its right, `(i + 1) .. start[idx + 2]`, and the
@@ -144,7 +148,7 @@ impl PairBuffer {
         }
     }
 
-    /// Reports the kept pairs in the order they came, each with the lower id first (chosen
+    /// Reports the kept pairs in the order they came, each with the lower slot first (chosen
     /// without a branch, so that ordering them again costs no mispredictions).
     fn flush(&mut self, report: &mut impl FnMut(u32, u32)) {
         for &(first, second) in &self.pairs[..self.len] {
@@ -168,7 +172,7 @@ struct DenseLevel {
     start: Vec<u32>,
     /// Packed boxes in cell order, then [`GROUP`] NaN boxes.
     boxes: Vec<Vec4>,
-    /// Proxy id of each entry, then `GROUP + 1` placeholders.
+    /// Slot of each entry, then `GROUP + 1` placeholders.
     ids: Vec<u32>,
     /// Cell and [`REACHES_RIGHT`], [`REACHES_UP`] of each entry.
     keys: Vec<u32>,

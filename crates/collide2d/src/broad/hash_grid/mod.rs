@@ -1,8 +1,9 @@
 //! A uniform grid hashed by cell coordinates: each box is registered in every cell it touches.
 //!
 //! Code map: this file holds the data, placement of boxes in cells and the [`BroadPhase`] glue;
-//! `query.rs` has box, point and pair queries; `dense_pairs.rs` finds all pairs from scratch
-//! through a dense sorted copy of the boxes; `ray_cast.rs` walks the cells along a ray.
+//! `query.rs` has box, point and pair queries (all pairs from scratch through the shared dense
+//! pass of `broad/dense_pairs.rs` when the boxes are compact enough); `ray_cast.rs` walks the
+//! cells along a ray.
 
 mod query;
 mod ray_cast;
