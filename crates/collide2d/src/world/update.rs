@@ -95,24 +95,32 @@ fn sort_pair_keys(keys: &mut Vec<PairKey>, buffer: &mut Vec<PairKey>, index_bits
     }
 }
 
-/// The union of two sorted lists of distinct keys into `merged`, sorted (a key in both is kept
-/// once).
-fn merge_keys(first: &[PairKey], second: &[PairKey], merged: &mut Vec<PairKey>) {
-    merged.clear();
+/// Visits the union of two sorted lists of distinct keys in key order, each key once (as
+/// `first` has it when both do), with whether `second` holds it.
+#[inline]
+fn for_each_in_union(first: &[PairKey], second: &[PairKey], mut visit: impl FnMut(PairKey, bool)) {
     let (mut i, mut j) = (0, 0);
     while i < first.len() && j < second.len() {
         let (a, b) = (first[i], second[j]);
         if a.key <= b.key {
-            merged.push(a);
+            let in_both = a.key == b.key;
+            visit(a, in_both);
             i += 1;
-            j += usize::from(a.key == b.key);
+            j += usize::from(in_both);
         } else {
-            merged.push(b);
+            visit(b, true);
             j += 1;
         }
     }
-    merged.extend_from_slice(&first[i..]);
-    merged.extend_from_slice(&second[j..]);
+    first[i..].iter().for_each(|&a| visit(a, false));
+    second[j..].iter().for_each(|&b| visit(b, true));
+}
+
+/// The union of two sorted lists of distinct keys into `merged`, sorted (a key in both is kept
+/// once).
+fn merge_keys(first: &[PairKey], second: &[PairKey], merged: &mut Vec<PairKey>) {
+    merged.clear();
+    for_each_in_union(first, second, |key, _| merged.push(key));
 }
 
 /// Pair tests per batch of the narrow phase (see `World::run_narrow_phase`): enough to overlap
@@ -354,38 +362,16 @@ impl World {
         scratch.apart_keys.sort_unstable_by_key(|pair| pair.key);
 
         // Union of the two sorted lists; a pair in both is apart.
-        let test = |pair: PairKey, boxes_apart: bool| {
-            let (a, b) = pair.handles();
-            PairTest { a, b, boxes_apart }
-        };
-        scratch.tests.clear();
-        let (mut retest, mut apart) = (
-            scratch.retest_keys.iter().peekable(),
-            scratch.apart_keys.iter().peekable(),
+        let tests = &mut scratch.tests;
+        tests.clear();
+        for_each_in_union(
+            &scratch.retest_keys,
+            &scratch.apart_keys,
+            |pair, boxes_apart| {
+                let (a, b) = pair.handles();
+                tests.push(PairTest { a, b, boxes_apart });
+            },
         );
-        loop {
-            let next = match (retest.peek(), apart.peek()) {
-                (Some(&&r), Some(&&e)) if r.key < e.key => {
-                    retest.next();
-                    test(r, false)
-                }
-                (Some(&&r), Some(&&e)) if r.key == e.key => {
-                    retest.next();
-                    apart.next();
-                    test(r, true)
-                }
-                (_, Some(&&e)) => {
-                    apart.next();
-                    test(e, true)
-                }
-                (Some(&&r), None) => {
-                    retest.next();
-                    test(r, false)
-                }
-                (None, None) => break,
-            };
-            scratch.tests.push(next);
-        }
     }
 
     /// The narrow-phase answer for each pair, into `results`: `Some(manifold)` when touching
