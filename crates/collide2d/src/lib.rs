@@ -63,12 +63,13 @@
 //! | `serde` | `Serialize`/`Deserialize` for shapes, transforms and results; deserialising re-validates every shape |
 //! | `rayon` | parallel pair finding and narrow phase, with output identical to the serial path |
 #![warn(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod broad;
 pub mod debug;
 pub mod level;
 pub mod math;
+mod prefetch;
 pub mod query;
 pub mod shape;
 pub mod world;

@@ -5,6 +5,8 @@ use crate::broad::dense_pairs::DensePairs;
 use crate::broad::partner_list::PartnerList;
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{Pair, PairChanges};
+use crate::prefetch::prefetch;
+use crate::shape::Aabb;
 
 /// Where a broad phase finds the proxies that may overlap a moved one.
 pub(crate) trait CandidateSource {
@@ -27,7 +29,22 @@ pub(crate) trait CandidateSource {
     fn candidates_are_mutual(&self) -> bool {
         false
     }
+
+    /// Asks for the memory that listing the candidates of `slot` reads first (a hint only).
+    fn prefetch_list(&self, slot: u32) {
+        let _ = slot;
+    }
+
+    /// Asks for the exact boxes (in `tight`) of the candidates of `slot`, whose list was asked
+    /// for with [`prefetch_list`](CandidateSource::prefetch_list) a while ago (a hint only).
+    fn prefetch_candidate_boxes(&self, slot: u32, tight: &[Aabb]) {
+        let _ = (slot, tight);
+    }
 }
+
+/// How many moved proxies ahead the refresh asks for a proxy's candidate boxes; the list that
+/// names them is asked for twice as far ahead.
+const PREFETCH_DISTANCE: usize = 4;
 
 /// Partner lists up to this long are searched by scanning in the one-pass refresh; longer
 /// ones go through the mark array.
@@ -131,7 +148,15 @@ impl PairTracker {
         // Worth its extra read only when many moved (each skip saves a box test, and the flag
         // is read for every candidate).
         let mutual = candidates.candidates_are_mutual() && moved.len() * 4 >= proxies.len();
-        for &index in &moved {
+        for (position, &index) in moved.iter().enumerate() {
+            if let Some(&ahead) = moved.get(position + 2 * PREFETCH_DISTANCE) {
+                candidates.prefetch_list(ahead);
+                prefetch(&self.partners, ahead as usize);
+                prefetch(&proxies.tight, ahead as usize);
+            }
+            if let Some(&near) = moved.get(position + PREFETCH_DISTANCE) {
+                candidates.prefetch_candidate_boxes(near, &proxies.tight);
+            }
             let slot = index as usize;
             if !self.is_moved[slot] || !proxies.alive[slot] {
                 continue;

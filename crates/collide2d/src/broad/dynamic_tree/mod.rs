@@ -23,6 +23,7 @@ use crate::broad::{
     check_aabb, BroadPhase, BroadPhaseError, Pair, PairChanges, ProxyId, RayControl, RayHit,
 };
 use crate::math::Vec2;
+use crate::prefetch::prefetch;
 use crate::shape::Aabb;
 
 /// Marks "no node" in parent and child links.
@@ -105,6 +106,20 @@ impl CandidateSource for FatPartners<'_> {
     #[inline]
     fn candidates_are_mutual(&self) -> bool {
         true
+    }
+
+    #[inline]
+    fn prefetch_list(&self, slot: u32) {
+        prefetch(self.lists, slot as usize);
+    }
+
+    #[inline]
+    fn prefetch_candidate_boxes(&self, slot: u32, tight: &[Aabb]) {
+        if let Some(list) = self.lists.get(slot as usize) {
+            for &candidate in list.as_slice() {
+                prefetch(tight, candidate as usize);
+            }
+        }
     }
 }
 
