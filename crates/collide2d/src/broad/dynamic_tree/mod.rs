@@ -41,7 +41,7 @@ pub const DEFAULT_MARGIN: f32 = 0.2;
 
 /// The fat box is further stretched by this many times the last displacement, in the direction
 /// of motion, so a steadily moving proxy leaves its fat box less often.
-pub const DISPLACEMENT_MULTIPLIER: f32 = 4.0;
+pub const DISPLACEMENT_MULTIPLIER: f32 = 8.0;
 
 /// One node: a leaf (one proxy) or an internal node with exactly two children.
 #[derive(Clone, Copy, Debug)]

@@ -173,11 +173,11 @@ mod tests {
         );
         tree.update(id, square(0.25, 0.25)).unwrap();
         assert_eq!(tree.fat_aabb(id).unwrap(), fat);
-        // Leaving the fat box: re-fattened around the new box, stretched 4× along the motion.
+        // Leaving the fat box: re-fattened around the new box, stretched 8× along the motion.
         tree.update(id, square(0.75, 0.25)).unwrap();
         let moved = tree.fat_aabb(id).unwrap();
         assert_eq!(moved.min, Vec2::new(0.25, -0.25));
-        assert_eq!(moved.max, Vec2::new(2.25 + 2.0, 1.75));
+        assert_eq!(moved.max, Vec2::new(2.25 + 8.0 * 0.5, 1.75));
         tree.validate().unwrap();
     }
 
