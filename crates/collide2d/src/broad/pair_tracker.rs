@@ -2,7 +2,7 @@
 //! last report, at a cost proportional to the proxies that moved.
 
 use crate::broad::dense_pairs::DensePairs;
-use crate::broad::partner_list::PartnerList;
+use crate::broad::partner_list::{PartnerList, SlotList};
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{Pair, PairChanges};
 use crate::prefetch::prefetch;
@@ -453,9 +453,9 @@ fn next_mark(mark: &mut u32, marks: &mut [u32]) -> u32 {
 }
 
 /// Checks that partner lists are symmetric, free of self-pairs, and name only live proxies.
-pub(crate) fn validate_symmetric(
+pub(crate) fn validate_symmetric<const N: usize>(
     what: &str,
-    lists: &[PartnerList],
+    lists: &[SlotList<N>],
     proxies: &ProxyTable,
 ) -> Result<(), String> {
     for (slot, partners) in lists.iter().enumerate() {

@@ -17,7 +17,7 @@ use pairs::CompactTree;
 
 use crate::broad::dense_pairs::{DenseInput, DensePairs};
 use crate::broad::pair_tracker::{validate_symmetric, CandidateSource, PairTracker};
-use crate::broad::partner_list::PartnerList;
+use crate::broad::partner_list::FatPartnerList;
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{
     check_aabb, BroadPhase, BroadPhaseError, Pair, PairChanges, ProxyId, RayControl, RayHit,
@@ -85,7 +85,7 @@ impl TreeNode {
 /// reported partner whose fat box no longer overlaps is missing from it: that pair ends when
 /// this proxy is processed, by the two-step refresh).
 struct FatPartners<'a> {
-    lists: &'a [PartnerList],
+    lists: &'a [FatPartnerList],
     rebuilt: &'a [bool],
 }
 
@@ -177,7 +177,7 @@ pub struct DynamicTree {
     margin: f32,
     pairs: PairTracker,
     fat_of_proxy: Vec<Aabb>,
-    fat_partners: Vec<PartnerList>,
+    fat_partners: Vec<FatPartnerList>,
     fat_changed: Vec<u32>,
     is_fat_changed: Vec<bool>,
     /// Whether the slot's fat-partner list was rebuilt in the current `update_pairs`.
@@ -296,7 +296,8 @@ impl DynamicTree {
         let slots = self.proxies.slot_count();
         if self.leaf_of_proxy.len() < slots {
             self.leaf_of_proxy.resize(slots, NULL_NODE);
-            self.fat_partners.resize_with(slots, PartnerList::default);
+            self.fat_partners
+                .resize_with(slots, FatPartnerList::default);
             self.fat_of_proxy.resize(slots, Aabb::default());
             self.is_fat_changed.resize(slots, false);
             self.fat_list_rebuilt.resize(slots, false);
