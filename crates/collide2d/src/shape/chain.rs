@@ -42,6 +42,13 @@ const BRANCHING: usize = 8;
     serde(try_from = "ChainData", into = "ChainData")
 )]
 pub struct Chain {
+    /// Boxed so that a [`Shape`](crate::shape::Shape) stays small.
+    parts: Box<ChainParts>,
+}
+
+/// The fields of a [`Chain`], in one heap block.
+#[derive(Clone, Debug, PartialEq)]
+struct ChainParts {
     vertices: Vec<Vec2>,
     closed: bool,
     normals: Vec<Vec2>,
@@ -68,8 +75,8 @@ impl TryFrom<ChainData> for Chain {
 impl From<Chain> for ChainData {
     fn from(chain: Chain) -> Self {
         ChainData {
-            vertices: chain.vertices,
-            closed: chain.closed,
+            vertices: chain.parts.vertices,
+            closed: chain.parts.closed,
         }
     }
 }
@@ -157,10 +164,12 @@ impl Chain {
             normals.push(right_perp(direction));
         }
         let mut chain = Chain {
-            vertices: points.to_vec(),
-            closed,
-            normals,
-            levels: Vec::new(),
+            parts: Box::new(ChainParts {
+                vertices: points.to_vec(),
+                closed,
+                normals,
+                levels: Vec::new(),
+            }),
         };
         chain.build_hierarchy();
         Ok(chain)
@@ -186,31 +195,31 @@ impl Chain {
                 .collect();
             levels.push(above);
         }
-        self.levels = levels;
+        self.parts.levels = levels;
     }
 
     /// The vertices (local space), without repeating the first for a closed chain.
     #[inline]
     pub fn vertices(&self) -> &[Vec2] {
-        &self.vertices
+        &self.parts.vertices
     }
 
     /// Whether the last vertex joins back to the first.
     #[inline]
     pub fn is_closed(&self) -> bool {
-        self.closed
+        self.parts.closed
     }
 
     /// How many segments the chain has.
     #[inline]
     pub fn segment_count(&self) -> usize {
-        self.normals.len()
+        self.parts.normals.len()
     }
 
     /// The unit collision-side normal of each segment (local space).
     #[inline]
     pub fn normals(&self) -> &[Vec2] {
-        &self.normals
+        &self.parts.normals
     }
 
     /// Segment `index` as a plain two-sided [`Segment`] (local space); `None` past the end.
@@ -224,18 +233,18 @@ impl Chain {
     /// The two end points of segment `index` (which must exist).
     #[inline]
     pub(crate) fn segment_points(&self, index: usize) -> (Vec2, Vec2) {
-        let next = if index + 1 == self.vertices.len() {
+        let next = if index + 1 == self.parts.vertices.len() {
             0
         } else {
             index + 1
         };
-        (self.vertices[index], self.vertices[next])
+        (self.parts.vertices[index], self.parts.vertices[next])
     }
 
     /// The bounding box of segment `index` (local space).
     #[inline]
     pub(crate) fn segment_aabb(&self, index: usize) -> Aabb {
-        self.levels[0][index]
+        self.parts.levels[0][index]
     }
 
     /// The joint at the start (`at_end == false`) or the end of segment `index`.
@@ -244,14 +253,14 @@ impl Chain {
         let neighbour = if at_end {
             if index + 1 < count {
                 Some(index + 1)
-            } else if self.closed {
+            } else if self.parts.closed {
                 Some(0)
             } else {
                 None
             }
         } else if index > 0 {
             Some(index - 1)
-        } else if self.closed {
+        } else if self.parts.closed {
             Some(count - 1)
         } else {
             None
@@ -259,8 +268,8 @@ impl Chain {
         let Some(neighbour) = neighbour else {
             return Joint::End;
         };
-        let own = self.normals[index];
-        let other = self.normals[neighbour];
+        let own = self.parts.normals[index];
+        let other = self.parts.normals[neighbour];
         // Normals turn the same way as directions; with the solid on the left, a left turn
         // (counter-clockwise) along the chain is a convex joint.
         let turn = if at_end {
@@ -279,29 +288,33 @@ impl Chain {
 
     /// The same chain run backwards: the collision side flips.
     pub fn reversed(&self) -> Chain {
-        let mut vertices = self.vertices.clone();
+        let mut vertices = self.parts.vertices.clone();
         vertices.reverse();
         // Every segment of the input was valid, so the reversed ones are too.
-        Chain::build(&vertices, self.closed).unwrap_or_else(|_| self.clone())
+        Chain::build(&vertices, self.parts.closed).unwrap_or_else(|_| self.clone())
     }
 
     /// The bounding box of the whole chain (local space).
     #[inline]
     pub fn local_aabb(&self) -> Aabb {
-        self.levels.last().map(|root| root[0]).unwrap_or(Aabb {
-            min: Vec2::ZERO,
-            max: Vec2::ZERO,
-        })
+        self.parts
+            .levels
+            .last()
+            .map(|root| root[0])
+            .unwrap_or(Aabb {
+                min: Vec2::ZERO,
+                max: Vec2::ZERO,
+            })
     }
 
     /// Calls `visit` with the index of each segment whose box overlaps `bounds` (local space), in
     /// increasing order, until it returns `false`.
     pub(crate) fn for_each_segment_in(&self, bounds: &Aabb, visit: &mut dyn FnMut(usize) -> bool) {
-        let top = self.levels.len() - 1;
+        let top = self.parts.levels.len() - 1;
         let mut stack: Vec<(usize, usize)> = vec![(top, 0)];
         // Children are pushed in reverse so they pop in increasing order.
         while let Some((level, index)) = stack.pop() {
-            if !self.levels[level][index].overlaps(bounds) {
+            if !self.parts.levels[level][index].overlaps(bounds) {
                 continue;
             }
             if level == 0 {
@@ -311,7 +324,7 @@ impl Chain {
                 continue;
             }
             let first = index * BRANCHING;
-            let last = (first + BRANCHING).min(self.levels[level - 1].len());
+            let last = (first + BRANCHING).min(self.parts.levels[level - 1].len());
             for child in (first..last).rev() {
                 stack.push((level - 1, child));
             }
@@ -327,8 +340,8 @@ impl Chain {
                 max: local.max + xf.p,
             };
         }
-        let first = xf.apply(self.vertices[0]);
-        let (min, max) = self.vertices[1..]
+        let first = xf.apply(self.parts.vertices[0]);
+        let (min, max) = self.parts.vertices[1..]
             .iter()
             .fold((first, first), |(min, max), v| {
                 let w = xf.apply(*v);
@@ -367,11 +380,14 @@ impl Chain {
     /// The closest chain point to a local point and its distance; a best-first descent of the
     /// box hierarchy.
     pub(crate) fn closest_point_local(&self, local: Vec2) -> (Vec2, f32) {
-        let mut best = (self.vertices[0], local.distance(self.vertices[0]));
-        let top = self.levels.len() - 1;
+        let mut best = (
+            self.parts.vertices[0],
+            local.distance(self.parts.vertices[0]),
+        );
+        let top = self.parts.levels.len() - 1;
         let mut stack: Vec<(usize, usize)> = vec![(top, 0)];
         while let Some((level, index)) = stack.pop() {
-            let aabb = &self.levels[level][index];
+            let aabb = &self.parts.levels[level][index];
             if aabb.closest_point(local).distance(local) > best.1 {
                 continue;
             }
@@ -385,7 +401,7 @@ impl Chain {
                 continue;
             }
             let first = index * BRANCHING;
-            let last = (first + BRANCHING).min(self.levels[level - 1].len());
+            let last = (first + BRANCHING).min(self.parts.levels[level - 1].len());
             stack.extend((first..last).map(|child| (level - 1, child)));
         }
         best
@@ -414,7 +430,7 @@ impl Chain {
         if total > 0.0 {
             (moment / total).as_vec2()
         } else {
-            self.vertices[0]
+            self.parts.vertices[0]
         }
     }
 }
@@ -430,10 +446,10 @@ impl Chain {
         ray: &crate::query::Ray,
         visit: &mut dyn FnMut(usize, f32),
     ) {
-        let top = self.levels.len() - 1;
+        let top = self.parts.levels.len() - 1;
         let mut stack: Vec<(usize, usize)> = vec![(top, 0)];
         while let Some((level, index)) = stack.pop() {
-            let Some(entry) = self.levels[level][index].ray_cast(ray) else {
+            let Some(entry) = self.parts.levels[level][index].ray_cast(ray) else {
                 continue;
             };
             if level == 0 {
@@ -441,7 +457,7 @@ impl Chain {
                 continue;
             }
             let first = index * BRANCHING;
-            let last = (first + BRANCHING).min(self.levels[level - 1].len());
+            let last = (first + BRANCHING).min(self.parts.levels[level - 1].len());
             stack.extend((first..last).rev().map(|child| (level - 1, child)));
         }
     }

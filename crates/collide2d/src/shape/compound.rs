@@ -15,6 +15,13 @@ use crate::shape::{Aabb, PointProjection, Polygon, Shape};
     serde(try_from = "CompoundData", into = "CompoundData")
 )]
 pub struct Compound {
+    /// Boxed so that a [`Shape`](crate::shape::Shape) stays small.
+    parts: Box<CompoundParts>,
+}
+
+/// The fields of a [`Compound`], in one heap block.
+#[derive(Clone, Debug, PartialEq)]
+struct CompoundParts {
     children: Vec<(Transform, Shape)>,
     child_aabbs: Vec<Aabb>,
     local_aabb: Aabb,
@@ -39,7 +46,7 @@ impl TryFrom<CompoundData> for Compound {
 impl From<Compound> for CompoundData {
     fn from(compound: Compound) -> Self {
         CompoundData {
-            children: compound.children,
+            children: compound.parts.children,
         }
     }
 }
@@ -68,9 +75,11 @@ impl Compound {
             .iter()
             .fold(child_aabbs[0], |acc, b| acc.union(b));
         Ok(Compound {
-            children: checked,
-            child_aabbs,
-            local_aabb,
+            parts: Box::new(CompoundParts {
+                children: checked,
+                child_aabbs,
+                local_aabb,
+            }),
         })
     }
 
@@ -105,24 +114,25 @@ impl Compound {
     /// The children and their placements in the compound's frame.
     #[inline]
     pub fn children(&self) -> &[(Transform, Shape)] {
-        &self.children
+        &self.parts.children
     }
 
     /// Each child's bounding box in the compound's frame (same order as [`children`](Self::children)).
     #[inline]
     pub fn child_aabbs(&self) -> &[Aabb] {
-        &self.child_aabbs
+        &self.parts.child_aabbs
     }
 
     /// The bounding box of all children in the compound's frame.
     #[inline]
     pub fn local_aabb(&self) -> Aabb {
-        self.local_aabb
+        self.parts.local_aabb
     }
 
     /// The world-space bounding box.
     pub fn aabb(&self, xf: &Transform) -> Aabb {
         let mut iter = self
+            .parts
             .children
             .iter()
             .map(|(child_xf, s)| s.aabb(&xf.mul(child_xf)));
@@ -133,9 +143,10 @@ impl Compound {
     /// Whether the world point is inside or on any child.
     pub fn contains(&self, xf: &Transform, point: Vec2) -> bool {
         let local = xf.apply_inv(point);
-        self.children
+        self.parts
+            .children
             .iter()
-            .zip(&self.child_aabbs)
+            .zip(&self.parts.child_aabbs)
             .any(|((child_xf, s), aabb)| aabb.contains_point(local) && s.contains(child_xf, local))
     }
 
@@ -150,6 +161,7 @@ impl Compound {
     pub fn project_point(&self, xf: &Transform, point: Vec2) -> PointProjection {
         let local = xf.apply_inv(point);
         let projections: Vec<PointProjection> = self
+            .parts
             .children
             .iter()
             .map(|(child_xf, s)| s.project_point(child_xf, local))
@@ -191,7 +203,7 @@ impl Compound {
             }
         };
         for (index, ((child_xf, shape), projection)) in
-            self.children.iter().zip(projections).enumerate()
+            self.parts.children.iter().zip(projections).enumerate()
         {
             match shape {
                 Shape::Polygon(polygon) if polygon.radius() == 0.0 => {
@@ -207,7 +219,8 @@ impl Compound {
                 }
                 _ => {
                     let outward = (projection.point - local).normalize_or_zero();
-                    let nudged = projection.point + outward * seam_tolerance(&self.local_aabb);
+                    let nudged =
+                        projection.point + outward * seam_tolerance(&self.parts.local_aabb);
                     if !self.covered_by_other(index, nudged) {
                         consider(projection.point);
                     }
@@ -224,7 +237,8 @@ impl Compound {
 
     /// Whether a point lies inside a child other than `index`.
     fn covered_by_other(&self, index: usize, point: Vec2) -> bool {
-        self.children
+        self.parts
+            .children
             .iter()
             .enumerate()
             .any(|(j, (xf, s))| j != index && s.contains(xf, point))
@@ -237,9 +251,9 @@ impl Compound {
     fn uncovered_parts(&self, index: usize, a: Vec2, b: Vec2, outward: Vec2) -> Vec<(Vec2, Vec2)> {
         // Parameter intervals [t0, t1] of the segment covered by other children.
         let mut covered: Vec<(f32, f32)> = Vec::new();
-        let nudge = outward * seam_tolerance(&self.local_aabb);
+        let nudge = outward * seam_tolerance(&self.parts.local_aabb);
         let (nudged_a, nudged_b) = (a + nudge, b + nudge);
-        for (j, (xf, s)) in self.children.iter().enumerate() {
+        for (j, (xf, s)) in self.parts.children.iter().enumerate() {
             if j == index {
                 continue;
             }
@@ -268,7 +282,7 @@ impl Compound {
 
     /// The total area of the children (overlapping children count their overlap twice).
     pub fn area(&self) -> f32 {
-        self.children.iter().map(|(_, s)| s.area()).sum()
+        self.parts.children.iter().map(|(_, s)| s.area()).sum()
     }
 
     /// The area-weighted centroid of the children, in the compound's frame.
@@ -276,7 +290,7 @@ impl Compound {
         // f64 moments: centroid × area can exceed f32 for large shapes.
         let mut moment = glam::DVec2::ZERO;
         let mut total = 0.0f64;
-        for (xf, s) in &self.children {
+        for (xf, s) in &self.parts.children {
             let area = s.area() as f64;
             moment += xf.apply(s.centroid()).as_dvec2() * area;
             total += area;
@@ -284,7 +298,7 @@ impl Compound {
         if total > 0.0 {
             (moment / total).as_vec2()
         } else {
-            self.local_aabb.center()
+            self.parts.local_aabb.center()
         }
     }
 
@@ -292,6 +306,7 @@ impl Compound {
     pub(crate) fn scaled(&self, scale: Vec2) -> Result<Compound, ShapeError> {
         let uniform = scale.x.abs() == scale.y.abs();
         let children = self
+            .parts
             .children
             .iter()
             .map(|(xf, s)| {

@@ -20,18 +20,41 @@ use crate::shape::{
     serde(try_from = "PolygonData", into = "PolygonData")
 )]
 pub struct Polygon {
-    vertices: Vec<Vec2>,
-    normals: Vec<Vec2>,
+    /// Boxed so that a [`Shape`](crate::shape::Shape) stays small: a world keeps one beside
+    /// each collider's placement, and a pair test then reads one cache line per collider plus,
+    /// for a polygon, this one block.
+    outline: Box<Outline>,
+}
+
+/// Everything a polygon stores, in one heap block.
+#[derive(Clone, Debug, PartialEq)]
+struct Outline {
     /// The same vertices and normals in padded lanes when there are at most 8 (derived data,
     /// built once here so the separating-axis kernel never gathers them per query).
-    padded: Option<Box<PaddedOutline<2>>>,
+    padded: Option<PaddedOutline<2>>,
     /// `Some(half extents)` when the outline is exactly the centred axis-aligned box
     /// [`Polygon::rect`] builds (vertices counter-clockwise from the lower left, exact axis
     /// normals): derived data that lets box pairs take a shorter path with identical results.
     box_half_extents: Option<Vec2>,
     centroid: Vec2,
     radius: f32,
+    /// The number of vertices.
+    count: u32,
+    points: Points,
 }
+
+/// Where the vertices and normals are.
+#[derive(Clone, Debug, PartialEq)]
+enum Points {
+    /// Up to [`INLINE_VERTICES`] vertices from index 0 and their normals from index
+    /// `INLINE_VERTICES`, unused places zero.
+    Inline([Vec2; 2 * INLINE_VERTICES]),
+    /// The vertices, then the normals.
+    Heap(Vec<Vec2>),
+}
+
+/// Polygons with up to this many vertices keep their outline inside the polygon's block.
+const INLINE_VERTICES: usize = 8;
 
 /// The serialised form of a [`Polygon`]: its vertices and radius, re-validated on the way in.
 #[cfg(feature = "serde")]
@@ -54,8 +77,8 @@ impl TryFrom<PolygonData> for Polygon {
 impl From<Polygon> for PolygonData {
     fn from(polygon: Polygon) -> Self {
         PolygonData {
-            vertices: polygon.vertices,
-            radius: polygon.radius,
+            vertices: polygon.vertices().to_vec(),
+            radius: polygon.radius(),
         }
     }
 }
@@ -223,7 +246,7 @@ impl Polygon {
 
     /// The same polygon with rounding radius `radius >= 0` (replacing any previous radius).
     pub fn with_radius(mut self, radius: f32) -> Result<Polygon, ShapeError> {
-        self.radius = check_radius(radius)?;
+        self.outline.radius = check_radius(radius)?;
         Ok(self)
     }
 
@@ -247,71 +270,91 @@ impl Polygon {
         if !centroid.is_finite() {
             return Err(ShapeError::TooSmall);
         }
-        let padded = (n <= 8).then(|| Box::new(PaddedOutline::<2>::new(&vertices, &normals)));
+        let padded = (n <= 8).then(|| PaddedOutline::<2>::new(&vertices, &normals));
         let box_half_extents = centred_box_half_extents(&vertices, &normals);
+        let points = if n <= INLINE_VERTICES {
+            let mut inline = [Vec2::ZERO; 2 * INLINE_VERTICES];
+            inline[..n].copy_from_slice(&vertices);
+            inline[INLINE_VERTICES..INLINE_VERTICES + n].copy_from_slice(&normals);
+            Points::Inline(inline)
+        } else {
+            let mut both = vertices;
+            both.extend_from_slice(&normals);
+            Points::Heap(both)
+        };
         Ok(Polygon {
-            vertices,
-            normals,
-            padded,
-            box_half_extents,
-            centroid,
-            radius,
+            outline: Box::new(Outline {
+                padded,
+                box_half_extents,
+                centroid,
+                radius,
+                count: n as u32,
+                points,
+            }),
         })
     }
 
     /// The vertices in counter-clockwise order (local space).
     #[inline]
     pub fn vertices(&self) -> &[Vec2] {
-        &self.vertices
+        let n = self.outline.count as usize;
+        match &self.outline.points {
+            Points::Inline(points) => &points[..n],
+            Points::Heap(points) => &points[..n],
+        }
     }
 
     /// The unit outward normal of each edge; `normals()[i]` belongs to the edge from vertex `i`
     /// to vertex `i + 1`.
     #[inline]
     pub fn normals(&self) -> &[Vec2] {
-        &self.normals
+        let n = self.outline.count as usize;
+        match &self.outline.points {
+            Points::Inline(points) => &points[INLINE_VERTICES..INLINE_VERTICES + n],
+            Points::Heap(points) => &points[n..2 * n],
+        }
     }
 
     /// The outline in padded lanes for the separating-axis kernel (`None` above 8 vertices).
     #[inline]
     pub(crate) fn padded_outline(&self) -> Option<&PaddedOutline<2>> {
-        self.padded.as_deref()
+        self.outline.padded.as_ref()
     }
 
     /// The half extents when this is a centred axis-aligned box numbered as [`Polygon::rect`]
     /// numbers it (whatever its radius), `None` otherwise.
     #[inline]
     pub(crate) fn box_half_extents(&self) -> Option<Vec2> {
-        self.box_half_extents
+        self.outline.box_half_extents
     }
 
     /// The rounding radius (0 for a sharp polygon).
     #[inline]
     pub fn radius(&self) -> f32 {
-        self.radius
+        self.outline.radius
     }
 
     /// The world-space bounding box, rounding included.
     pub fn aabb(&self, xf: &Transform) -> Aabb {
-        if let Some(half) = self.box_half_extents {
+        if let Some(half) = self.outline.box_half_extents {
             // A centred box in closed form, without reading its corners: the extreme corner's
             // coordinate is the turned half extent plus `p`, the very sum the corner loop below
             // computes for it.
             let extent = xf.q.turned_half_extents(half);
-            let r = Vec2::splat(self.radius);
+            let r = Vec2::splat(self.outline.radius);
             return Aabb {
                 min: (-extent + xf.p) - r,
                 max: (extent + xf.p) + r,
             };
         }
-        let mut min = xf.apply(self.vertices[0]);
+        let mut min = xf.apply(self.vertices()[0]);
         let mut max = min;
-        for v in &self.vertices[1..] {
+        for v in &self.vertices()[1..] {
             let w = xf.apply(*v);
             min = min.min(w);
             max = max.max(w);
         }
-        let r = Vec2::splat(self.radius);
+        let r = Vec2::splat(self.outline.radius);
         Aabb {
             min: min - r,
             max: max + r,
@@ -325,11 +368,11 @@ impl Polygon {
         if separation <= 0.0 {
             return true;
         }
-        if separation > self.radius {
+        if separation > self.outline.radius {
             return false;
         }
         let closest = self.closest_core_boundary_point(local);
-        super::within_radius(local - closest, self.radius)
+        super::within_radius(local - closest, self.outline.radius)
     }
 
     /// The closest point on the (rounded) polygon's boundary to a world point.
@@ -338,12 +381,12 @@ impl Polygon {
         let (separation, edge) = self.max_separation(local);
         if separation <= 0.0 {
             // Inside the core: the nearest boundary is straight out through the nearest edge.
-            let normal = self.normals[edge];
-            let surface = local + normal * (self.radius - separation);
+            let normal = self.normals()[edge];
+            let surface = local + normal * (self.outline.radius - separation);
             return PointProjection {
                 point: xf.apply(surface),
                 inside: true,
-                distance: self.radius - separation,
+                distance: self.outline.radius - separation,
             };
         }
         let closest = self.closest_core_boundary_point(local);
@@ -352,12 +395,12 @@ impl Polygon {
         let direction = if length > 0.0 {
             offset / length
         } else {
-            self.normals[edge]
+            self.normals()[edge]
         };
         PointProjection {
-            point: xf.apply(closest + direction * self.radius),
-            inside: length <= self.radius,
-            distance: (length - self.radius).abs(),
+            point: xf.apply(closest + direction * self.outline.radius),
+            inside: length <= self.outline.radius,
+            distance: (length - self.outline.radius).abs(),
         }
     }
 
@@ -365,7 +408,7 @@ impl Polygon {
     #[inline]
     pub(crate) fn max_separation(&self, local_point: Vec2) -> (f32, usize) {
         let mut best = (f32::NEG_INFINITY, 0);
-        for (i, (v, n)) in self.vertices.iter().zip(&self.normals).enumerate() {
+        for (i, (v, n)) in self.vertices().iter().zip(self.normals()).enumerate() {
             let s = n.dot(local_point - *v);
             if s > best.0 {
                 best = (s, i);
@@ -376,12 +419,15 @@ impl Polygon {
 
     /// The closest point on the core outline to a local point outside the core.
     fn closest_core_boundary_point(&self, local_point: Vec2) -> Vec2 {
-        let n = self.vertices.len();
-        let mut best = self.vertices[0];
+        let n = self.vertices().len();
+        let mut best = self.vertices()[0];
         let mut best_distance = f32::INFINITY;
         for i in 0..n {
-            let c =
-                closest_point_on_segment(self.vertices[i], self.vertices[(i + 1) % n], local_point);
+            let c = closest_point_on_segment(
+                self.vertices()[i],
+                self.vertices()[(i + 1) % n],
+                local_point,
+            );
             let d = c.distance_squared(local_point);
             if d < best_distance {
                 best_distance = d;
@@ -393,32 +439,32 @@ impl Polygon {
 
     /// The area, rounding included: core + edge strips + one full disc of the radius.
     pub fn area(&self) -> f32 {
-        let core = polygon_area(&self.vertices);
-        core + self.perimeter_core() * self.radius
-            + std::f32::consts::PI * self.radius * self.radius
+        let core = polygon_area(self.vertices());
+        core + self.perimeter_core() * self.outline.radius
+            + std::f32::consts::PI * self.outline.radius * self.outline.radius
     }
 
     /// The centroid in local space, rounding included.
     pub fn centroid(&self) -> Vec2 {
-        if self.radius == 0.0 {
-            return self.centroid;
+        if self.outline.radius == 0.0 {
+            return self.outline.centroid;
         }
         // Sum the core, one rectangle per edge and one circular sector per vertex, in f64 so
         // that large radii cannot overflow the moments.
-        let r = self.radius as f64;
-        let n = self.vertices.len();
-        let core_area = polygon_area(&self.vertices) as f64;
-        let mut moment = self.centroid.as_dvec2() * core_area;
+        let r = self.outline.radius as f64;
+        let n = self.vertices().len();
+        let core_area = polygon_area(self.vertices()) as f64;
+        let mut moment = self.outline.centroid.as_dvec2() * core_area;
         let mut total = core_area;
         for i in 0..n {
-            let a = self.vertices[i].as_dvec2();
-            let b = self.vertices[(i + 1) % n].as_dvec2();
-            let normal = self.normals[i].as_dvec2();
+            let a = self.vertices()[i].as_dvec2();
+            let b = self.vertices()[(i + 1) % n].as_dvec2();
+            let normal = self.normals()[i].as_dvec2();
             let strip_area = a.distance(b) * r;
             moment += (0.5 * (a + b) + normal * (0.5 * r)) * strip_area;
             total += strip_area;
             // Sector at vertex b between this edge's normal and the next one's.
-            let next_normal = self.normals[(i + 1) % n].as_dvec2();
+            let next_normal = self.normals()[(i + 1) % n].as_dvec2();
             let half_angle = 0.5 * normal.perp_dot(next_normal).atan2(normal.dot(next_normal));
             if half_angle > 0.0 {
                 let sector_area = half_angle * r * r;
@@ -432,9 +478,9 @@ impl Polygon {
     }
 
     fn perimeter_core(&self) -> f32 {
-        let n = self.vertices.len();
+        let n = self.vertices().len();
         (0..n)
-            .map(|i| self.vertices[i].distance(self.vertices[(i + 1) % n]))
+            .map(|i| self.vertices()[i].distance(self.vertices()[(i + 1) % n]))
             .sum()
     }
 }

@@ -32,19 +32,23 @@ pub struct OneWay {
 /// assert_eq!(collider.world_transform().p, Vec2::new(3.0, 1.5));
 /// # Ok::<(), collide2d::ShapeError>(())
 /// ```
+///
+/// Laid out in declaration order: the shape first (a world's pair tests read it beside the
+/// placement), then the transforms a move reads and writes.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[repr(C)]
 pub struct Collider {
     pub(crate) shape: Shape,
     pub(crate) transform: Transform,
     pub(crate) offset: Transform,
-    pub(crate) layer: LayerId,
-    pub(crate) sensor: bool,
-    pub(crate) enabled: bool,
     pub(crate) user_data: u64,
     pub(crate) one_way: Option<OneWay>,
     pub(crate) category: u32,
     pub(crate) mask: u32,
+    pub(crate) layer: LayerId,
+    pub(crate) sensor: bool,
+    pub(crate) enabled: bool,
 }
 
 impl Collider {
