@@ -2,7 +2,7 @@
 //! last report, at a cost proportional to the proxies that moved.
 
 use crate::broad::dense_pairs::DensePairs;
-use crate::broad::partner_list::{PartnerList, SlotList};
+use crate::broad::partner_list::{PartnerList, Slots};
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{Pair, PairChanges};
 use crate::prefetch::prefetch;
@@ -453,20 +453,20 @@ fn next_mark(mark: &mut u32, marks: &mut [u32]) -> u32 {
 }
 
 /// Checks that partner lists are symmetric, free of self-pairs, and name only live proxies.
-pub(crate) fn validate_symmetric<const N: usize>(
+pub(crate) fn validate_symmetric(
     what: &str,
-    lists: &[SlotList<N>],
+    lists: &[impl Slots],
     proxies: &ProxyTable,
 ) -> Result<(), String> {
     for (slot, partners) in lists.iter().enumerate() {
-        if !partners.is_empty() && !proxies.alive[slot] {
+        if !partners.slots().is_empty() && !proxies.alive[slot] {
             return Err(format!("{what}: free slot {slot} still has partners"));
         }
-        for &partner in partners.as_slice() {
+        for &partner in partners.slots() {
             if partner as usize == slot {
                 return Err(format!("{what}: slot {slot} paired with itself"));
             }
-            if !lists[partner as usize].as_slice().contains(&(slot as u32)) {
+            if !lists[partner as usize].slots().contains(&(slot as u32)) {
                 return Err(format!(
                     "{what}: {slot} lists {partner} but not the other way round"
                 ));

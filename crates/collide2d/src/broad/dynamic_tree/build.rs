@@ -113,9 +113,8 @@ impl DynamicTree {
                     fat: item.fat,
                     parent: task.parent,
                     child_a: NULL_NODE,
-                    child_b: NULL_NODE,
+                    child_b: item.proxy,
                     height: 0,
-                    proxy: item.proxy,
                 });
                 self.leaf_of_proxy[item.proxy as usize] = node_index;
             } else {
@@ -126,7 +125,6 @@ impl DynamicTree {
                     child_a: NULL_NODE,
                     child_b: NULL_NODE,
                     height: 0,
-                    proxy: NULL_NODE,
                 });
                 internal_nodes.push(node_index);
                 tasks.push(BuildTask {

@@ -24,9 +24,8 @@ impl DynamicTree {
             fat,
             parent: NULL_NODE,
             child_a: NULL_NODE,
-            child_b: NULL_NODE,
+            child_b: proxy,
             height: 0,
-            proxy,
         })
     }
 
@@ -36,7 +35,6 @@ impl DynamicTree {
         node.height = FREE_HEIGHT;
         node.child_a = NULL_NODE;
         node.child_b = NULL_NODE;
-        node.proxy = NULL_NODE;
         node.parent = self.free_node;
         self.free_node = index;
         self.free_node_count += 1;
@@ -140,7 +138,6 @@ impl DynamicTree {
             child_a: sibling,
             child_b: leaf,
             height: sibling_node.height + 1,
-            proxy: NULL_NODE,
         });
         self.nodes[sibling as usize].parent = new_parent;
         self.nodes[leaf as usize].parent = new_parent;

@@ -44,7 +44,11 @@ pub const DEFAULT_MARGIN: f32 = 0.2;
 pub const DISPLACEMENT_MULTIPLIER: f32 = 8.0;
 
 /// One node: a leaf (one proxy) or an internal node with exactly two children.
+///
+/// 32 bytes, aligned to 32, so a node never straddles two cache lines: queries and insertions
+/// visit nodes scattered through a large array. A leaf keeps its proxy slot in `child_b`.
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
 pub(crate) struct TreeNode {
     /// Leaf: the enlarged box. Internal: the union of the children's fat boxes.
     pub fat: Aabb,
@@ -52,12 +56,17 @@ pub(crate) struct TreeNode {
     pub parent: u32,
     /// First child, `NULL_NODE` for a leaf.
     pub child_a: u32,
-    /// Second child, `NULL_NODE` for a leaf.
+    /// Second child; for a leaf, its proxy slot (see [`TreeNode::proxy`]).
     pub child_b: u32,
     /// 0 for a leaf, 1 + the taller child's height otherwise, `FREE_HEIGHT` when free.
     pub height: u32,
-    /// Leaf: the proxy slot. Internal: `NULL_NODE`.
-    pub proxy: u32,
+}
+
+#[cfg(test)]
+#[test]
+fn a_tree_node_is_half_a_cache_line() {
+    assert_eq!(std::mem::size_of::<TreeNode>(), 32);
+    assert_eq!(std::mem::align_of::<TreeNode>(), 32);
 }
 
 impl TreeNode {
@@ -66,12 +75,19 @@ impl TreeNode {
         self.child_a == NULL_NODE
     }
 
+    /// A leaf's proxy slot.
+    #[inline]
+    pub fn proxy(&self) -> u32 {
+        debug_assert!(self.is_leaf());
+        self.child_b
+    }
+
     /// The box that bounds what lies below: the exact box for a leaf (looked up in `tight`, the
     /// proxies' boxes), the fat union otherwise.
     #[inline]
     pub fn pruning_box<'a>(&'a self, tight: &'a [Aabb]) -> &'a Aabb {
         if self.is_leaf() {
-            &tight[self.proxy as usize]
+            &tight[self.proxy() as usize]
         } else {
             &self.fat
         }

@@ -254,8 +254,8 @@ fn link_child(
 ) -> Option<u32> {
     let child_node = &nodes[child as usize];
     if child_node.is_leaf() {
-        parent.children[position] = LEAF | child_node.proxy;
-        parent.boxes[position] = PackedBox::new(&tight[child_node.proxy as usize]);
+        parent.children[position] = LEAF | child_node.proxy();
+        parent.boxes[position] = PackedBox::new(&tight[child_node.proxy() as usize]);
         None
     } else {
         let index = *next_free;

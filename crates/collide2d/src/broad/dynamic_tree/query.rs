@@ -75,7 +75,7 @@ pub(super) fn fat_leaves_together(
                 continue;
             }
             if node.is_leaf() {
-                found.push(node.proxy);
+                found.push(node.proxy());
             } else {
                 stack.push(node.child_b);
                 stack.push(node.child_a);
@@ -123,7 +123,7 @@ pub(super) fn for_each_fat_leaf_pair(
             continue;
         }
         match (node_first.is_leaf(), node_second.is_leaf()) {
-            (true, true) => report(node_first.proxy, node_second.proxy),
+            (true, true) => report(node_first.proxy(), node_second.proxy()),
             (true, false) => {
                 stack.push((first, node_second.child_b));
                 stack.push((first, node_second.child_a));
@@ -194,7 +194,7 @@ impl DynamicTree {
                 continue;
             }
             if node.is_leaf() {
-                let slot = node.proxy;
+                let slot = node.proxy();
                 if !callback(self.proxies.id_of(slot), self.proxies.keys[slot as usize]) {
                     return;
                 }
@@ -239,7 +239,7 @@ impl DynamicTree {
             let node = &self.nodes[candidate.index as usize];
             if node.is_leaf() {
                 // 2. Report.
-                let slot = node.proxy;
+                let slot = node.proxy();
                 let hit = RayHit {
                     id: self.proxies.id_of(slot),
                     key: self.proxies.keys[slot as usize],
@@ -326,7 +326,7 @@ mod tests {
                 .nodes
                 .iter()
                 .filter(|node| node.height == 0 && node.is_leaf())
-                .map(|node| (node.proxy, node.fat))
+                .map(|node| (node.proxy(), node.fat))
                 .collect();
             for batch_size in [0, 1, 5, QUERY_LANES] {
                 let boxes: Vec<Aabb> = (0..batch_size)

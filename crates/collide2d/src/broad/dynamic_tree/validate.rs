@@ -35,10 +35,10 @@ impl DynamicTree {
                 }
                 if node.is_leaf() {
                     leaves += 1;
-                    if node.child_b != NULL_NODE || node.height != 0 {
-                        return Err(format!("leaf {index} has a second child or height"));
+                    if node.height != 0 {
+                        return Err(format!("leaf {index} has a height"));
                     }
-                    let slot = node.proxy as usize;
+                    let slot = node.proxy() as usize;
                     if slot >= self.proxies.slot_count() || !self.proxies.alive[slot] {
                         return Err(format!("leaf {index} names dead proxy {slot}"));
                     }
