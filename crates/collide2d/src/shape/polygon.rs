@@ -26,8 +26,10 @@ pub struct Polygon {
     outline: Box<Outline>,
 }
 
-/// Everything a polygon stores, in one heap block.
+/// Everything a polygon stores, in one heap block, aligned so that the padded lanes (the
+/// separating-axis kernel's input) take exactly two cache lines.
 #[derive(Clone, Debug, PartialEq)]
+#[repr(C, align(64))]
 struct Outline {
     /// The same vertices and normals in padded lanes when there are at most 8 (derived data,
     /// built once here so the separating-axis kernel never gathers them per query).
