@@ -1,8 +1,9 @@
 //! A hint to the processor that an item will be read soon.
 //!
-//! Loops that visit items scattered through large arrays (a moved proxy's candidates, the two
-//! colliders of each pair test) wait on memory far more than they compute. Asking for the items
-//! of a later iteration a few steps ahead lets those loads overlap the current work.
+//! A loop that visits items scattered through large arrays (the incremental pair refresh, which
+//! reads each moved proxy's candidate list and then the candidates' boxes) waits on memory far
+//! more than it computes. Asking for the items of a later iteration a few steps ahead lets those
+//! loads overlap the current work.
 
 /// Asks the processor to bring `items[index]` into the cache: the cache lines of its first and
 /// last byte, which are all of it for items up to a line long. Out-of-range indices are ignored.
