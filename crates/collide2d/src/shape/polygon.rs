@@ -27,13 +27,15 @@ pub struct Polygon {
 }
 
 /// Everything a polygon stores, in one heap block, aligned so that the padded lanes (the
-/// separating-axis kernel's input) take exactly two cache lines.
+/// separating-axis kernel's input) are exactly its first two cache lines.
 #[derive(Clone, Debug, PartialEq)]
 #[repr(C, align(64))]
 struct Outline {
-    /// The same vertices and normals in padded lanes when there are at most 8 (derived data,
-    /// built once here so the separating-axis kernel never gathers them per query).
-    padded: Option<PaddedOutline<2>>,
+    /// The same vertices and normals in padded lanes (derived data, built once here so the
+    /// separating-axis kernel never gathers them per query). Meaningful only for at most 8
+    /// vertices; larger polygons hold their first vertex here and never read it.
+    padded: PaddedOutline<2>,
+    points: Points,
     /// `Some(half extents)` when the outline is exactly the centred axis-aligned box
     /// [`Polygon::rect`] builds (vertices counter-clockwise from the lower left, exact axis
     /// normals): derived data that lets box pairs take a shorter path with identical results.
@@ -42,7 +44,6 @@ struct Outline {
     radius: f32,
     /// The number of vertices.
     count: u32,
-    points: Points,
 }
 
 /// Where the vertices and normals are.
@@ -272,7 +273,8 @@ impl Polygon {
         if !centroid.is_finite() {
             return Err(ShapeError::TooSmall);
         }
-        let padded = (n <= 8).then(|| PaddedOutline::<2>::new(&vertices, &normals));
+        let padded_count = if n <= 8 { n } else { 1 };
+        let padded = PaddedOutline::<2>::new(&vertices[..padded_count], &normals[..padded_count]);
         let box_half_extents = centred_box_half_extents(&vertices, &normals);
         let points = if n <= INLINE_VERTICES {
             let mut inline = [Vec2::ZERO; 2 * INLINE_VERTICES];
@@ -320,7 +322,7 @@ impl Polygon {
     /// The outline in padded lanes for the separating-axis kernel (`None` above 8 vertices).
     #[inline]
     pub(crate) fn padded_outline(&self) -> Option<&PaddedOutline<2>> {
-        self.outline.padded.as_ref()
+        (self.outline.count <= 8).then_some(&self.outline.padded)
     }
 
     /// The half extents when this is a centred axis-aligned box numbered as [`Polygon::rect`]
@@ -585,5 +587,21 @@ mod tests {
                 "{polygon:?} {xf:?}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::Polygon;
+
+    #[test]
+    fn the_padded_lanes_are_the_first_two_cache_lines_of_the_block() {
+        let polygon = Polygon::regular(6, 1.0).unwrap();
+        let block = &*polygon.outline as *const _ as usize;
+        let lanes = polygon.padded_outline().unwrap() as *const _ as usize;
+        assert_eq!(block % 64, 0);
+        assert_eq!(lanes, block);
+        assert_eq!(std::mem::size_of::<crate::shape::PaddedOutline<2>>(), 128);
+        assert!(Polygon::regular(9, 1.0).unwrap().padded_outline().is_none());
     }
 }
