@@ -56,8 +56,13 @@ enum Points {
     Heap(Vec<Vec2>),
 }
 
-/// Polygons with up to this many vertices keep their outline inside the polygon's block.
+/// Polygons with up to this many vertices keep their outline inside the polygon's block and in
+/// the padded lanes (which hold exactly this many).
 const INLINE_VERTICES: usize = 8;
+const _: () = assert!(
+    INLINE_VERTICES == 4 * 2,
+    "PaddedOutline<2> holds 8 vertices"
+);
 
 /// The serialised form of a [`Polygon`]: its vertices and radius, re-validated on the way in.
 #[cfg(feature = "serde")]
@@ -273,7 +278,7 @@ impl Polygon {
         if !centroid.is_finite() {
             return Err(ShapeError::TooSmall);
         }
-        let padded_count = if n <= 8 { n } else { 1 };
+        let padded_count = if n <= INLINE_VERTICES { n } else { 1 };
         let padded = PaddedOutline::<2>::new(&vertices[..padded_count], &normals[..padded_count]);
         let box_half_extents = centred_box_half_extents(&vertices, &normals);
         let points = if n <= INLINE_VERTICES {
@@ -322,7 +327,7 @@ impl Polygon {
     /// The outline in padded lanes for the separating-axis kernel (`None` above 8 vertices).
     #[inline]
     pub(crate) fn padded_outline(&self) -> Option<&PaddedOutline<2>> {
-        (self.outline.count <= 8).then_some(&self.outline.padded)
+        (self.outline.count as usize <= INLINE_VERTICES).then_some(&self.outline.padded)
     }
 
     /// The half extents when this is a centred axis-aligned box numbered as [`Polygon::rect`]
@@ -351,9 +356,10 @@ impl Polygon {
                 max: (extent + xf.p) + r,
             };
         }
-        let mut min = xf.apply(self.vertices()[0]);
+        let vertices = self.vertices();
+        let mut min = xf.apply(vertices[0]);
         let mut max = min;
-        for v in &self.vertices()[1..] {
+        for v in &vertices[1..] {
             let w = xf.apply(*v);
             min = min.min(w);
             max = max.max(w);
@@ -423,15 +429,12 @@ impl Polygon {
 
     /// The closest point on the core outline to a local point outside the core.
     fn closest_core_boundary_point(&self, local_point: Vec2) -> Vec2 {
-        let n = self.vertices().len();
-        let mut best = self.vertices()[0];
+        let vertices = self.vertices();
+        let n = vertices.len();
+        let mut best = vertices[0];
         let mut best_distance = f32::INFINITY;
         for i in 0..n {
-            let c = closest_point_on_segment(
-                self.vertices()[i],
-                self.vertices()[(i + 1) % n],
-                local_point,
-            );
+            let c = closest_point_on_segment(vertices[i], vertices[(i + 1) % n], local_point);
             let d = c.distance_squared(local_point);
             if d < best_distance {
                 best_distance = d;
@@ -456,19 +459,20 @@ impl Polygon {
         // Sum the core, one rectangle per edge and one circular sector per vertex, in f64 so
         // that large radii cannot overflow the moments.
         let r = self.outline.radius as f64;
-        let n = self.vertices().len();
-        let core_area = polygon_area(self.vertices()) as f64;
+        let (vertices, normals) = (self.vertices(), self.normals());
+        let n = vertices.len();
+        let core_area = polygon_area(vertices) as f64;
         let mut moment = self.outline.centroid.as_dvec2() * core_area;
         let mut total = core_area;
         for i in 0..n {
-            let a = self.vertices()[i].as_dvec2();
-            let b = self.vertices()[(i + 1) % n].as_dvec2();
-            let normal = self.normals()[i].as_dvec2();
+            let a = vertices[i].as_dvec2();
+            let b = vertices[(i + 1) % n].as_dvec2();
+            let normal = normals[i].as_dvec2();
             let strip_area = a.distance(b) * r;
             moment += (0.5 * (a + b) + normal * (0.5 * r)) * strip_area;
             total += strip_area;
             // Sector at vertex b between this edge's normal and the next one's.
-            let next_normal = self.normals()[(i + 1) % n].as_dvec2();
+            let next_normal = normals[(i + 1) % n].as_dvec2();
             let half_angle = 0.5 * normal.perp_dot(next_normal).atan2(normal.dot(next_normal));
             if half_angle > 0.0 {
                 let sector_area = half_angle * r * r;
@@ -482,9 +486,10 @@ impl Polygon {
     }
 
     fn perimeter_core(&self) -> f32 {
-        let n = self.vertices().len();
+        let vertices = self.vertices();
+        let n = vertices.len();
         (0..n)
-            .map(|i| self.vertices()[i].distance(self.vertices()[(i + 1) % n]))
+            .map(|i| vertices[i].distance(vertices[(i + 1) % n]))
             .sum()
     }
 }

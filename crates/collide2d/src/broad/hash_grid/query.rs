@@ -16,13 +16,11 @@ impl HashGrid {
     /// Calls `report(first, second)` once per overlapping pair: the dense pass when the boxes
     /// are compact enough, otherwise the walk over the stored cells.
     pub(crate) fn for_each_id_pair<F: FnMut(ProxyId, ProxyId)>(&self, report: &mut F) {
+        let mut by_id =
+            |first: u32, second: u32| report(self.proxies.id_of(first), self.proxies.id_of(second));
         match self.dense_pairs() {
-            Some(dense) => dense.for_each_pair(&mut |first, second| {
-                report(self.proxies.id_of(first), self.proxies.id_of(second))
-            }),
-            None => self.for_each_overlapping_slot_pair(&mut |first, second| {
-                report(self.proxies.id_of(first), self.proxies.id_of(second))
-            }),
+            Some(dense) => dense.for_each_pair(&mut by_id),
+            None => self.for_each_overlapping_slot_pair(&mut by_id),
         }
     }
 
