@@ -9,6 +9,12 @@
 //! ```
 //!
 //! Arguments: `frame|pairs`, `tree|grid|sap`, box count, repetitions.
+//!
+//! `trace tree N frames` runs frames on the tree and prints, for every 50 frames, the time spent
+//! moving the boxes (`update`, with the loop around it) and finding pairs (`update_pairs`), and how
+//! many proxies a frame left their fat boxes (counting them reads each mover's fat box first,
+//! which the moves' time includes). It shows how a long run settles: the first frames after the
+//! build have no leavers.
 
 use std::hint::black_box;
 
@@ -87,9 +93,65 @@ fn thread_cpu_nanoseconds() -> Option<u64> {
     schedstat.split_whitespace().next()?.parse().ok()
 }
 
+/// `trace`: the tree's frames in blocks of 50, moves and pair finding timed apart.
+fn trace(n: usize, frames: usize) {
+    let boxes = uniform_boxes(n);
+    let items: Vec<(Aabb, u64)> = boxes
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (*b, i as u64))
+        .collect();
+    let (mut tree, ids) = DynamicTree::build(&items).unwrap();
+    tree.update_pairs();
+    let mut moving = boxes;
+    let mut rng = Rng(7);
+    const BLOCK: usize = 50;
+    let (mut moves, mut pairs, mut leavers) = (0.0f64, 0.0f64, 0usize);
+    for frame in 0..frames {
+        let start = std::time::Instant::now();
+        let mut index = frame % 10;
+        while index < moving.len() {
+            let offset = Vec2::new(rng.range(-0.05, 0.05), rng.range(-0.05, 0.05));
+            moving[index].min += offset;
+            moving[index].max += offset;
+            if !tree.fat_aabb(ids[index]).unwrap().contains(&moving[index]) {
+                leavers += 1;
+            }
+            tree.update(ids[index], moving[index]).unwrap();
+            index += 10;
+        }
+        let moved = std::time::Instant::now();
+        black_box(tree.update_pairs().began.len());
+        let found = std::time::Instant::now();
+        moves += (moved - start).as_secs_f64();
+        pairs += (found - moved).as_secs_f64();
+        if (frame + 1) % BLOCK == 0 {
+            let per_frame = |seconds: f64| seconds * 1e3 / BLOCK as f64;
+            println!(
+                "frames {:5}-{:5}: moves {:.3} ms, update_pairs {:.3} ms a frame; {} leavers a frame",
+                frame + 2 - BLOCK,
+                frame + 1,
+                per_frame(moves),
+                per_frame(pairs),
+                leavers / BLOCK
+            );
+            (moves, pairs, leavers) = (0.0, 0.0, 0);
+        }
+    }
+}
+
 fn main() {
     let arguments: Vec<String> = std::env::args().collect();
     let what = arguments.get(1).map_or("frame", String::as_str);
+    if what == "trace" {
+        let n = arguments
+            .get(3)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(100_000);
+        let frames = arguments.get(4).and_then(|s| s.parse().ok()).unwrap_or(300);
+        trace(n, frames);
+        return;
+    }
     let structure_name = arguments.get(2).map_or("tree", String::as_str);
     let n: usize = arguments
         .get(3)
