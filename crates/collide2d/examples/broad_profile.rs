@@ -53,6 +53,34 @@ fn uniform_boxes(n: usize) -> Vec<Aabb> {
         .collect()
 }
 
+/// The boxes with their indices as keys, ready for a bulk build.
+fn keyed(boxes: &[Aabb]) -> Vec<(Aabb, u64)> {
+    boxes
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (*b, i as u64))
+        .collect()
+}
+
+/// Frame `frame`'s motion: every tenth box, starting at `frame % 10`, moves by up to 0.05 on
+/// each axis; `moved(index, new_box)` is called for each, in index order.
+#[inline(always)]
+fn move_a_tenth(
+    moving: &mut [Aabb],
+    frame: usize,
+    rng: &mut Rng,
+    mut moved: impl FnMut(usize, Aabb),
+) {
+    let mut index = frame % 10;
+    while index < moving.len() {
+        let offset = Vec2::new(rng.range(-0.05, 0.05), rng.range(-0.05, 0.05));
+        moving[index].min += offset;
+        moving[index].max += offset;
+        moved(index, moving[index]);
+        index += 10;
+    }
+}
+
 /// The measured part: `repetitions` frames or pair searches.
 #[inline(never)]
 fn run(
@@ -68,14 +96,9 @@ fn run(
     for repetition in 0..repetitions {
         if frame {
             let start = std::time::Instant::now();
-            let mut index = repetition % 10;
-            while index < moving.len() {
-                let offset = Vec2::new(rng.range(-0.05, 0.05), rng.range(-0.05, 0.05));
-                moving[index].min += offset;
-                moving[index].max += offset;
-                structure.update(ids[index], moving[index]).unwrap();
-                index += 10;
-            }
+            move_a_tenth(moving, repetition, rng, |index, aabb| {
+                structure.update(ids[index], aabb).unwrap()
+            });
             *update_time += start.elapsed();
             let changes = structure.update_pairs();
             total += changes.began.len() + changes.ended.len();
@@ -96,11 +119,7 @@ fn thread_cpu_nanoseconds() -> Option<u64> {
 /// `trace`: the tree's frames in blocks of 50, moves and pair finding timed apart.
 fn trace(n: usize, frames: usize) {
     let boxes = uniform_boxes(n);
-    let items: Vec<(Aabb, u64)> = boxes
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (*b, i as u64))
-        .collect();
+    let items = keyed(&boxes);
     let (mut tree, ids) = DynamicTree::build(&items).unwrap();
     tree.update_pairs();
     let mut moving = boxes;
@@ -109,17 +128,12 @@ fn trace(n: usize, frames: usize) {
     let (mut moves, mut pairs, mut leavers) = (0.0f64, 0.0f64, 0usize);
     for frame in 0..frames {
         let start = std::time::Instant::now();
-        let mut index = frame % 10;
-        while index < moving.len() {
-            let offset = Vec2::new(rng.range(-0.05, 0.05), rng.range(-0.05, 0.05));
-            moving[index].min += offset;
-            moving[index].max += offset;
-            if !tree.fat_aabb(ids[index]).unwrap().contains(&moving[index]) {
+        move_a_tenth(&mut moving, frame, &mut rng, |index, aabb| {
+            if !tree.fat_aabb(ids[index]).unwrap().contains(&aabb) {
                 leavers += 1;
             }
-            tree.update(ids[index], moving[index]).unwrap();
-            index += 10;
-        }
+            tree.update(ids[index], aabb).unwrap();
+        });
         let moved = std::time::Instant::now();
         black_box(tree.update_pairs().began.len());
         let found = std::time::Instant::now();
@@ -143,27 +157,24 @@ fn trace(n: usize, frames: usize) {
 fn main() {
     let arguments: Vec<String> = std::env::args().collect();
     let what = arguments.get(1).map_or("frame", String::as_str);
-    if what == "trace" {
-        let n = arguments
-            .get(3)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(100_000);
-        let frames = arguments.get(4).and_then(|s| s.parse().ok()).unwrap_or(300);
-        trace(n, frames);
-        return;
-    }
     let structure_name = arguments.get(2).map_or("tree", String::as_str);
     let n: usize = arguments
         .get(3)
         .and_then(|s| s.parse().ok())
         .unwrap_or(100_000);
-    let repetitions: usize = arguments.get(4).and_then(|s| s.parse().ok()).unwrap_or(10);
+    let count = |default: usize| {
+        arguments
+            .get(4)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(default)
+    };
+    if what == "trace" {
+        trace(n, count(300));
+        return;
+    }
+    let repetitions = count(10);
     let boxes = uniform_boxes(n);
-    let items: Vec<(Aabb, u64)> = boxes
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (*b, i as u64))
-        .collect();
+    let items = keyed(&boxes);
     let (mut structure, ids): (Box<dyn BroadPhase>, Vec<ProxyId>) = match structure_name {
         "grid" => {
             let (grid, ids) = HashGrid::build(&items).unwrap();
