@@ -31,6 +31,11 @@ pub enum BroadPhaseError {
     },
     /// A ray had a non-finite origin, a zero or non-finite direction, or a NaN or negative length.
     InvalidRay,
+    /// The structure holds as many proxies as it can index.
+    TooManyProxies {
+        /// The most it can hold.
+        limit: usize,
+    },
     /// A hash-grid cell size was not finite and positive.
     InvalidCellSize {
         /// The rejected size.
@@ -55,6 +60,9 @@ impl fmt::Display for BroadPhaseError {
                 f,
                 "ray needs a finite origin, a finite non-zero direction and a length >= 0"
             ),
+            BroadPhaseError::TooManyProxies { limit } => {
+                write!(f, "no room for more proxies (at most {limit})")
+            }
             BroadPhaseError::InvalidCellSize { cell_size } => {
                 write!(
                     f,

@@ -6,47 +6,18 @@ use crate::broad::partner_list::{PartnerList, Slots};
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{Pair, PairChanges};
 use crate::prefetch::prefetch;
-use crate::shape::Aabb;
 
 /// Where a broad phase finds the proxies that may overlap a moved one.
 pub(crate) trait CandidateSource {
     /// Calls `visit` for (at least) every live proxy whose exact box overlaps slot `slot`'s; may
     /// visit more, and may visit `slot` itself.
     fn for_each_candidate(&self, slot: u32, visit: &mut impl FnMut(u32));
-
-    /// Whether the candidates of `slot` are live, exclude `slot`, and include every proxy it was
-    /// paired with at the last refresh that could still overlap it (so a reported partner that
-    /// is not a candidate has surely stopped overlapping or is handled from its own side).
-    /// Then one pass over the candidates finds both the lost and the new pairs.
-    fn holds_every_partner(&self, slot: u32) -> bool {
-        let _ = slot;
-        false
-    }
-
-    /// Whether the candidate relation is mutual (`b` is a candidate of `a` exactly when `a` is
-    /// one of `b`). Then a moved candidate still waiting for its own turn is skipped: its turn
-    /// visits this proxy and settles the pair, so pairs of two moved proxies are tested once.
-    fn candidates_are_mutual(&self) -> bool {
-        false
-    }
-
-    /// Asks for the memory that listing the candidates of `slot` reads first (a hint only).
-    fn prefetch_list(&self, slot: u32) {
-        let _ = slot;
-    }
-
-    /// Asks for the exact boxes (in `tight`) of the candidates of `slot`, whose list was asked
-    /// for with [`prefetch_list`](CandidateSource::prefetch_list) a while ago (a hint only).
-    fn prefetch_candidate_boxes(&self, slot: u32, tight: &[Aabb]) {
-        let _ = (slot, tight);
-    }
 }
 
-/// How many moved proxies ahead the refresh asks for a proxy's candidate boxes; the list that
-/// names them is asked for twice as far ahead.
-const PREFETCH_DISTANCE: usize = 4;
+/// How many moved proxies ahead the refresh asks for a proxy's partner list and box.
+const PREFETCH_DISTANCE: usize = 8;
 
-/// Partner lists up to this long are searched by scanning in the one-pass refresh; longer
+/// Partner lists up to this long are compared by scanning in the pass from scratch; longer
 /// ones go through the mark array.
 const SCAN_LIMIT: usize = 8;
 
@@ -119,21 +90,12 @@ impl PairTracker {
         self.scratch = partners;
     }
 
-    /// Brings the reported set up to date and returns what changed.
-    ///
-    /// For each moved proxy whose candidates hold every partner (and whose partner list is
-    /// short), one pass over the candidates: a candidate whose exact box overlaps and that is
-    /// not a partner began; a partner whose box no longer overlaps ended. Otherwise:
+    /// Brings the reported set up to date and returns what changed. For each moved proxy:
     ///
     /// 1. Drop reported partners whose exact boxes stopped overlapping: those pairs ended.
     /// 2. Mark the remaining partners, then add every unmarked candidate whose exact box
     ///    overlaps: those pairs began. A pair of two moved proxies is added by the first one
     ///    processed and found marked when the second one is processed.
-    ///
-    /// When a quarter or more of the proxies moved and the candidates are mutual, a moved
-    /// candidate that has not had its turn yet is skipped in both ways: its own turn settles
-    /// the pair.
-    ///
     /// 3. Finally sort both lists so the report is deterministic and easy to merge.
     pub fn refresh(
         &mut self,
@@ -145,17 +107,10 @@ impl PairTracker {
         self.changes.ended.clear();
         self.changes.ended.append(&mut self.pending_ended);
         let moved = std::mem::take(&mut self.moved);
-        // Worth its extra read only when many moved (each skip saves a box test, and the flag
-        // is read for every candidate).
-        let mutual = candidates.candidates_are_mutual() && moved.len() * 4 >= proxies.len();
         for (position, &index) in moved.iter().enumerate() {
-            if let Some(&ahead) = moved.get(position + 2 * PREFETCH_DISTANCE) {
-                candidates.prefetch_list(ahead);
+            if let Some(&ahead) = moved.get(position + PREFETCH_DISTANCE) {
                 prefetch(&self.partners, ahead as usize);
                 prefetch(&proxies.tight, ahead as usize);
-            }
-            if let Some(&near) = moved.get(position + PREFETCH_DISTANCE) {
-                candidates.prefetch_candidate_boxes(near, &proxies.tight);
             }
             let slot = index as usize;
             if !self.is_moved[slot] || !proxies.alive[slot] {
@@ -164,38 +119,6 @@ impl PairTracker {
             self.is_moved[slot] = false;
             let tight = proxies.tight[slot];
             let id = proxies.id_of(index);
-
-            if self.partners[slot].as_slice().len() <= SCAN_LIMIT
-                && candidates.holds_every_partner(index)
-            {
-                let partners = &mut self.partners;
-                let changes = &mut self.changes;
-                let is_moved = &self.is_moved;
-                candidates.for_each_candidate(index, &mut |candidate| {
-                    if mutual && is_moved[candidate as usize] {
-                        return;
-                    }
-                    let overlapping = tight.overlaps(&proxies.tight[candidate as usize]);
-                    let position = partners[slot]
-                        .as_slice()
-                        .iter()
-                        .position(|&partner| partner == candidate);
-                    match (overlapping, position) {
-                        (true, None) => {
-                            partners[slot].push(candidate);
-                            partners[candidate as usize].push(index);
-                            changes.began.push(Pair::new(id, proxies.id_of(candidate)));
-                        }
-                        (false, Some(position)) => {
-                            partners[slot].swap_remove(position);
-                            partners[candidate as usize].remove_value(index);
-                            changes.ended.push(Pair::new(id, proxies.id_of(candidate)));
-                        }
-                        _ => {}
-                    }
-                });
-                continue;
-            }
 
             // 1. Lost pairs.
             let mut position = 0;
@@ -221,11 +144,9 @@ impl PairTracker {
             let marks = &mut self.marks;
             let partners = &mut self.partners;
             let began = &mut self.changes.began;
-            let is_moved = &self.is_moved;
             candidates.for_each_candidate(index, &mut |candidate| {
                 let other = candidate as usize;
-                if (mutual && is_moved[other])
-                    || marks[other] == mark
+                if marks[other] == mark
                     || !proxies.alive[other]
                     || !tight.overlaps(&proxies.tight[other])
                 {

@@ -24,7 +24,8 @@ impl<const N: usize> Default for SlotList<N> {
 /// The partners whose exact boxes overlap a proxy's: typical scenes have one to four.
 pub(crate) type PartnerList = SlotList<5>;
 
-/// The partners whose fat boxes overlap a proxy's: usually more than exact partners (a third
+/// The partners whose fat boxes overlap a proxy's (the tree keeps a flag in each entry's top
+/// bit, see `dynamic_tree/partners.rs`): usually more than exact partners (a third
 /// of the proxies in a crowd of steadily moving shapes have six to nine). Nine fill the 64 bytes
 /// of one cache line, and the alignment keeps each list in one line wherever the table lies.
 #[derive(Clone, Debug, Default)]
@@ -58,12 +59,6 @@ impl<const N: usize> Slots for SlotList<N> {
     }
 }
 
-impl Slots for FatPartnerList {
-    fn slots(&self) -> &[u32] {
-        self.as_slice()
-    }
-}
-
 impl<const N: usize> SlotList<N> {
     /// The items.
     #[inline]
@@ -72,6 +67,16 @@ impl<const N: usize> SlotList<N> {
             &self.inline[..self.len as usize]
         } else {
             &self.spill
+        }
+    }
+
+    /// The items, to change in place.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [u32] {
+        if self.len as usize <= N {
+            &mut self.inline[..self.len as usize]
+        } else {
+            &mut self.spill
         }
     }
 

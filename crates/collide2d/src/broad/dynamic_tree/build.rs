@@ -40,6 +40,7 @@ impl DynamicTree {
             crate::broad::check_aabb(*aabb)?;
         }
         let mut tree = DynamicTree::with_margin(margin);
+        tree.check_room(items.len())?;
         let mut ids = Vec::with_capacity(items.len());
         for &(aabb, key) in items {
             ids.push(tree.proxies.allocate(aabb, key)?);

@@ -9,21 +9,20 @@
 mod build;
 mod insert;
 mod pairs;
+mod partners;
 mod query;
 mod rotate;
 mod validate;
 
 use pairs::CompactTree;
+use partners::{TreePairs, MAX_SLOTS};
 
 use crate::broad::dense_pairs::{DenseInput, DensePairs};
-use crate::broad::pair_tracker::{validate_symmetric, CandidateSource, PairTracker};
-use crate::broad::partner_list::FatPartnerList;
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{
     check_aabb, BroadPhase, BroadPhaseError, Pair, PairChanges, ProxyId, RayControl, RayHit,
 };
 use crate::math::Vec2;
-use crate::prefetch::prefetch;
 use crate::shape::Aabb;
 
 /// Marks "no node" in parent and child links.
@@ -94,51 +93,6 @@ impl TreeNode {
     }
 }
 
-/// Candidates for incremental pair finding: the proxies whose fat boxes overlap.
-///
-/// Exact boxes overlap only if fat boxes do, so a proxy's fat partners include every reported
-/// partner that still overlaps it, unless its fat-partner list was just rebuilt (then a
-/// reported partner whose fat box no longer overlaps is missing from it: that pair ends when
-/// this proxy is processed, by the two-step refresh).
-struct FatPartners<'a> {
-    lists: &'a [FatPartnerList],
-    rebuilt: &'a [bool],
-}
-
-impl CandidateSource for FatPartners<'_> {
-    #[inline]
-    fn for_each_candidate(&self, slot: u32, visit: &mut impl FnMut(u32)) {
-        for &partner in self.lists[slot as usize].as_slice() {
-            visit(partner);
-        }
-    }
-
-    #[inline]
-    fn holds_every_partner(&self, slot: u32) -> bool {
-        !self.rebuilt[slot as usize]
-    }
-
-    /// Fat-partner lists are symmetric.
-    #[inline]
-    fn candidates_are_mutual(&self) -> bool {
-        true
-    }
-
-    #[inline]
-    fn prefetch_list(&self, slot: u32) {
-        prefetch(self.lists, slot as usize);
-    }
-
-    #[inline]
-    fn prefetch_candidate_boxes(&self, slot: u32, tight: &[Aabb]) {
-        if let Some(list) = self.lists.get(slot as usize) {
-            for &candidate in list.as_slice() {
-                prefetch(tight, candidate as usize);
-            }
-        }
-    }
-}
-
 /// A dynamic AABB tree (bounding-volume hierarchy) over fat boxes.
 ///
 /// * Each leaf stores the proxy's exact box and a fat box: the exact box grown by the margin
@@ -152,9 +106,9 @@ impl CandidateSource for FatPartners<'_> {
 ///   binned SAH split, faster and better than inserting one by one.
 /// * [`DynamicTree::validate`] checks every structural invariant.
 ///
-/// Pairs: `update_pairs` keeps, per proxy, the list of proxies whose *fat* boxes overlap; only
-/// proxies whose fat box changed query the tree, and a proxy that moved inside its fat box only
-/// re-tests that list against exact boxes.
+/// Pairs: `update_pairs` keeps, per proxy, the list of proxies whose *fat* boxes overlap, each
+/// entry flagged while the pair is reported; only proxies whose fat box changed query the tree,
+/// and a proxy that moved inside its fat box only re-tests that list against exact boxes.
 ///
 /// ```
 /// use collide2d::broad::{BroadPhase, DynamicTree};
@@ -191,13 +145,11 @@ pub struct DynamicTree {
     proxies: ProxyTable,
     leaf_of_proxy: Vec<u32>,
     margin: f32,
-    pairs: PairTracker,
+    /// Fat-partner lists with reported flags.
+    pairs: TreePairs,
     fat_of_proxy: Vec<Aabb>,
-    fat_partners: Vec<FatPartnerList>,
     fat_changed: Vec<u32>,
     is_fat_changed: Vec<bool>,
-    /// Whether the slot's fat-partner list was rebuilt in the current `update_pairs`.
-    fat_list_rebuilt: Vec<bool>,
     query_lanes: query::QueryLanes,
 }
 
@@ -218,12 +170,10 @@ impl DynamicTree {
             proxies: ProxyTable::default(),
             leaf_of_proxy: Vec::new(),
             margin: DEFAULT_MARGIN,
-            pairs: PairTracker::default(),
+            pairs: TreePairs::default(),
             fat_of_proxy: Vec::new(),
-            fat_partners: Vec::new(),
             fat_changed: Vec::new(),
             is_fat_changed: Vec::new(),
-            fat_list_rebuilt: Vec::new(),
             query_lanes: query::QueryLanes::default(),
         }
     }
@@ -308,15 +258,19 @@ impl DynamicTree {
         }
     }
 
+    /// Refuses `extra` more proxies when the slots they may take would not fit in a list entry
+    /// (see [`partners::MAX_SLOTS`]).
+    fn check_room(&self, extra: usize) -> Result<(), BroadPhaseError> {
+        room_for(self.proxies.slot_count(), extra)
+    }
+
     fn reserve_proxy_slots(&mut self) {
         let slots = self.proxies.slot_count();
         if self.leaf_of_proxy.len() < slots {
             self.leaf_of_proxy.resize(slots, NULL_NODE);
-            self.fat_partners
-                .resize_with(slots, FatPartnerList::default);
+            self.pairs.reserve_slots(slots);
             self.fat_of_proxy.resize(slots, Aabb::default());
             self.is_fat_changed.resize(slots, false);
-            self.fat_list_rebuilt.resize(slots, false);
         }
     }
 
@@ -332,28 +286,23 @@ impl DynamicTree {
     /// 1. Many changed (a bulk build, the first call): recompute every list from one pass over
     ///    all fat boxes: the dense grid pass, or, when the boxes are spread too far apart for
     ///    it, a self-overlap traversal of the tree.
-    /// 2. Otherwise unlink each changed proxy from its old partners, then query the tree with its
-    ///    new fat box. A pair of two changed proxies is added only by the one processed second
-    ///    (the first sees the other still flagged and skips it).
+    /// 2. Otherwise take each changed proxy out of its old partners' lists, then query the tree
+    ///    with its new fat box. A pair of two changed proxies is added only by the one processed
+    ///    second (the first sees the other still flagged and skips it).
+    ///
+    /// Either way the reported pairs are lifted out first and flagged again afterwards; those
+    /// whose fat boxes no longer overlap end.
     fn refresh_fat_partners(&mut self) {
         let changed = std::mem::take(&mut self.fat_changed);
         let live = self.proxies.len();
         if changed.len() >= 256 && changed.len() * 4 >= live {
             // 1. Full recompute.
-            for partners in &mut self.fat_partners {
-                partners.clear();
-            }
+            self.pairs.unlink_all();
             for &slot in &changed {
-                if self.is_fat_changed[slot as usize] {
-                    self.is_fat_changed[slot as usize] = false;
-                    self.fat_list_rebuilt[slot as usize] = true;
-                }
+                self.is_fat_changed[slot as usize] = false;
             }
-            let fat_partners = &mut self.fat_partners;
-            let mut add = |first: u32, second: u32| {
-                fat_partners[first as usize].push(second);
-                fat_partners[second as usize].push(first);
-            };
+            let pairs = &mut self.pairs;
+            let mut add = |first: u32, second: u32| pairs.link(first, second);
             let fat_boxes = DenseInput {
                 boxes: &self.fat_of_proxy,
                 alive: &self.proxies.alive,
@@ -368,24 +317,18 @@ impl DynamicTree {
             }
         } else {
             // 2. Incremental.
-            let mut old_partners = Vec::new();
             for chunk in changed.chunks(query::QUERY_LANES) {
                 // Read the lists to edit first, so that their cache misses overlap.
                 let touched: u32 = chunk
                     .iter()
                     .filter(|&&slot| self.is_fat_changed[slot as usize])
-                    .flat_map(|&slot| self.fat_partners[slot as usize].as_slice())
-                    .map(|&partner| self.fat_partners[partner as usize].len())
+                    .flat_map(|&slot| self.pairs.entries(slot as usize))
+                    .map(|&entry| self.pairs.list_len((entry & partners::SLOT_BITS) as usize))
                     .sum();
                 std::hint::black_box(touched);
                 for &slot in chunk {
-                    let slot = slot as usize;
-                    if !self.is_fat_changed[slot] {
-                        continue;
-                    }
-                    self.fat_partners[slot].take_into(&mut old_partners);
-                    for &partner in &old_partners {
-                        self.fat_partners[partner as usize].remove_value(slot as u32);
+                    if self.is_fat_changed[slot as usize] {
+                        self.pairs.unlink(slot);
                     }
                 }
             }
@@ -409,7 +352,7 @@ impl DynamicTree {
                 let touched: u32 = lanes.found[..batch.len()]
                     .iter()
                     .flatten()
-                    .map(|&proxy| self.fat_partners[proxy as usize].len())
+                    .map(|&proxy| self.pairs.list_len(proxy as usize))
                     .sum();
                 std::hint::black_box(touched);
                 for (&slot, found) in batch.iter().zip(&lanes.found) {
@@ -419,17 +362,16 @@ impl DynamicTree {
                         continue;
                     }
                     self.is_fat_changed[slot] = false;
-                    self.fat_list_rebuilt[slot] = true;
                     for &proxy in found {
                         if proxy as usize != slot && !self.is_fat_changed[proxy as usize] {
-                            self.fat_partners[slot].push(proxy);
-                            self.fat_partners[proxy as usize].push(slot as u32);
+                            self.pairs.link(slot as u32, proxy);
                         }
                     }
                 }
             }
             self.query_lanes = lanes;
         }
+        self.pairs.restore_lifted(&self.proxies);
         self.fat_changed = changed;
     }
 
@@ -437,6 +379,26 @@ impl DynamicTree {
     pub fn node_count(&self) -> usize {
         self.nodes.len() - self.free_node_count
     }
+}
+
+/// Whether `extra` more slots fit beside `slots`.
+fn room_for(slots: usize, extra: usize) -> Result<(), BroadPhaseError> {
+    if slots.saturating_add(extra) > MAX_SLOTS {
+        Err(BroadPhaseError::TooManyProxies { limit: MAX_SLOTS })
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+#[test]
+fn slots_past_the_list_entry_limit_are_refused() {
+    assert_eq!(room_for(MAX_SLOTS - 1, 1), Ok(()));
+    assert_eq!(
+        room_for(MAX_SLOTS, 1),
+        Err(BroadPhaseError::TooManyProxies { limit: MAX_SLOTS })
+    );
+    assert!(room_for(usize::MAX, 2).is_err());
 }
 
 impl BroadPhase for DynamicTree {
@@ -449,6 +411,7 @@ impl BroadPhase for DynamicTree {
     }
 
     fn insert(&mut self, aabb: Aabb, key: u64) -> Result<ProxyId, BroadPhaseError> {
+        self.check_room(1)?;
         let id = self.proxies.allocate(aabb, key)?;
         self.reserve_proxy_slots();
         let slot = id.index() as usize;
@@ -485,11 +448,6 @@ impl BroadPhase for DynamicTree {
         self.remove_leaf(leaf);
         self.free_node(leaf);
         self.leaf_of_proxy[slot] = NULL_NODE;
-        let mut old_partners = Vec::new();
-        self.fat_partners[slot].take_into(&mut old_partners);
-        for &partner in &old_partners {
-            self.fat_partners[partner as usize].remove_value(slot as u32);
-        }
         self.is_fat_changed[slot] = false;
         self.pairs.proxy_removed(slot as u32, &self.proxies);
         self.proxies.release(slot as u32);
@@ -513,29 +471,20 @@ impl BroadPhase for DynamicTree {
     }
 
     fn update_pairs(&mut self) -> &PairChanges {
-        let proxies = &self.proxies;
-        if self.pairs.refresh_from_scratch(proxies, || {
-            DensePairs::of_sampled_boxes(proxies.dense_input())
-        }) {
-            // The fat-partner lists are not needed for this: they wait, with the proxies whose
-            // fat boxes changed still listed, for the next incremental update.
-            return self.pairs.changes();
+        if self.pairs.most_moved(&self.proxies) {
+            if let Some(dense) = DensePairs::of_sampled_boxes(self.proxies.dense_input()) {
+                // The fat-partner lists are not needed for this: they wait, with the proxies
+                // whose fat boxes changed still listed, for the next incremental update.
+                return self
+                    .pairs
+                    .refresh_from_all(&self.proxies, &dense, &self.is_fat_changed);
+            }
         }
         if !self.fat_changed.is_empty() {
             self.refresh_fat_partners();
+            self.fat_changed.clear();
         }
-        self.pairs.refresh(
-            &self.proxies,
-            &FatPartners {
-                lists: &self.fat_partners,
-                rebuilt: &self.fat_list_rebuilt,
-            },
-        );
-        for &slot in &self.fat_changed {
-            self.fat_list_rebuilt[slot as usize] = false;
-        }
-        self.fat_changed.clear();
-        self.pairs.changes()
+        self.pairs.refresh(&self.proxies)
     }
 
     fn current_pairs(&self) -> Vec<Pair> {

@@ -1,0 +1,514 @@
+//! The tree's pair state: for each proxy, the proxies whose fat boxes overlap its own, each entry
+//! flagged while the pair is reported (its exact boxes overlapped at the last `update_pairs`).
+//!
+//! One list per proxy serves both as the candidates of a moved proxy and as the record of what
+//! was reported, so the refresh reads one cache line of lists per moved proxy, and finding whether
+//! a candidate was a partner is a bit test.
+
+use crate::broad::dense_pairs::DensePairs;
+use crate::broad::partner_list::FatPartnerList;
+use crate::broad::proxy_table::ProxyTable;
+use crate::broad::{Pair, PairChanges};
+use crate::prefetch::prefetch;
+
+/// The flag bit of a list entry: the pair is reported.
+pub(super) const REPORTED: u32 = 1 << 31;
+
+/// The bits of a list entry that name the partner's slot.
+pub(super) const SLOT_BITS: u32 = REPORTED - 1;
+
+/// How many slots the tree can hold: list entries keep their flag in the top bit of the slot.
+pub(super) const MAX_SLOTS: usize = REPORTED as usize;
+
+/// How many moved proxies ahead the refresh asks for a proxy's candidate boxes; its list is
+/// asked for twice as far ahead.
+const PREFETCH_DISTANCE: usize = 4;
+
+/// Below this many live proxies pairs are always found incrementally.
+const FROM_SCRATCH_MIN_PROXIES: usize = 256;
+
+/// Fat-partner lists with reported flags, the moved proxies, and the changes of the last refresh.
+///
+/// **Invariants:**
+/// * `lists` is symmetric with equal flags: `b` appears in `lists[a]` exactly once, flagged or
+///   not, exactly when `a` appears in `lists[b]` with the same flag; lists name only live proxies
+///   and never their own slot.
+/// * The flagged entries are the pairs whose exact boxes overlapped at the last refresh, minus
+///   pairs of proxies removed since (those wait in `pending_ended`), minus pairs lifted out while
+///   lists are rebuilt inside one `update_pairs` (those wait in `lifted`).
+/// * After the fat lists are brought up to date in an `update_pairs`, `lists[a]` holds every proxy
+///   whose fat box overlaps `a`'s (and possibly a few more, added by a pass from scratch).
+#[derive(Clone, Debug, Default)]
+pub(super) struct TreePairs {
+    lists: Vec<FatPartnerList>,
+    moved: Vec<u32>,
+    is_moved: Vec<bool>,
+    marks: Vec<u32>,
+    mark: u32,
+    pending_ended: Vec<Pair>,
+    /// Reported pairs `(a, b)` taken out of the lists while they are rebuilt; see
+    /// [`TreePairs::restore_lifted`].
+    lifted: Vec<(u32, u32)>,
+    changes: PairChanges,
+    scratch: Vec<u32>,
+    /// [`TreePairs::refresh_from_all`]: every pair found, `(lower, higher)` slot.
+    all_pairs: Vec<(u32, u32)>,
+    /// [`TreePairs::refresh_from_all`]: `higher_of[starts[s]..starts[s + 1]]` are the higher
+    /// slots paired with slot `s`.
+    starts: Vec<u32>,
+    /// See `starts`.
+    higher_of: Vec<u32>,
+}
+
+impl TreePairs {
+    /// Grows the per-slot tables to `slot_count`.
+    pub fn reserve_slots(&mut self, slot_count: usize) {
+        if self.lists.len() < slot_count {
+            self.lists.resize_with(slot_count, FatPartnerList::default);
+            self.is_moved.resize(slot_count, false);
+            self.marks.resize(slot_count, 0);
+        }
+    }
+
+    /// The fat-partner entries of slot `slot` (partner slot, [`REPORTED`] flag).
+    #[inline]
+    pub fn entries(&self, slot: usize) -> &[u32] {
+        self.lists[slot].as_slice()
+    }
+
+    /// The length of every list (read ahead, so that the lists' cache misses overlap).
+    #[inline]
+    pub fn list_len(&self, slot: usize) -> u32 {
+        self.lists[slot].len()
+    }
+
+    /// Records that slot `index` was inserted or its box changed.
+    #[inline]
+    pub fn mark_moved(&mut self, index: u32) {
+        let slot = index as usize;
+        if slot >= self.is_moved.len() {
+            self.reserve_slots(slot + 1);
+        }
+        if !self.is_moved[slot] {
+            self.is_moved[slot] = true;
+            self.moved.push(index);
+        }
+    }
+
+    /// Takes slot `index` (about to be freed, still live in `proxies`) out of every list and ends
+    /// its reported pairs.
+    pub fn proxy_removed(&mut self, index: u32, proxies: &ProxyTable) {
+        self.reserve_slots(index as usize + 1);
+        let slot = index as usize;
+        self.is_moved[slot] = false;
+        let removed_id = proxies.id_of(index);
+        let mut entries = std::mem::take(&mut self.scratch);
+        self.lists[slot].take_into(&mut entries);
+        for &entry in &entries {
+            let partner = entry & SLOT_BITS;
+            self.lists[partner as usize].remove_slot(index);
+            if entry & REPORTED != 0 {
+                self.pending_ended
+                    .push(Pair::new(removed_id, proxies.id_of(partner)));
+            }
+        }
+        self.scratch = entries;
+    }
+
+    /// Empties slot `index`'s list before it is rebuilt, taking it out of its partners' lists;
+    /// its reported pairs wait in `lifted` for [`TreePairs::restore_lifted`].
+    pub fn unlink(&mut self, index: u32) {
+        let mut entries = std::mem::take(&mut self.scratch);
+        self.lists[index as usize].take_into(&mut entries);
+        for &entry in &entries {
+            let partner = entry & SLOT_BITS;
+            self.lists[partner as usize].remove_slot(index);
+            if entry & REPORTED != 0 {
+                self.lifted.push((index, partner));
+            }
+        }
+        self.scratch = entries;
+    }
+
+    /// Empties every list before all are rebuilt; the reported pairs wait in `lifted`.
+    pub fn unlink_all(&mut self) {
+        for (slot, list) in self.lists.iter_mut().enumerate() {
+            let slot = slot as u32;
+            for &entry in list.as_slice() {
+                let partner = entry & SLOT_BITS;
+                if entry & REPORTED != 0 && partner > slot {
+                    self.lifted.push((slot, partner));
+                }
+            }
+            list.clear();
+        }
+    }
+
+    /// Adds the fat-box pair `(a, b)`, unflagged, to both lists (neither may hold the other).
+    #[inline]
+    pub fn link(&mut self, a: u32, b: u32) {
+        self.lists[a as usize].push(b);
+        self.lists[b as usize].push(a);
+    }
+
+    /// Flags again each lifted pair whose proxies are fat partners again; the others end (their
+    /// fat boxes, which hold the exact ones, no longer overlap).
+    pub fn restore_lifted(&mut self, proxies: &ProxyTable) {
+        for &(a, b) in &self.lifted {
+            let list = &mut self.lists[a as usize];
+            match list.position_of_slot(b) {
+                Some(position) => {
+                    list.as_mut_slice()[position] |= REPORTED;
+                    self.lists[b as usize].set_flag(a, REPORTED);
+                }
+                None => self
+                    .pending_ended
+                    .push(Pair::new(proxies.id_of(a), proxies.id_of(b))),
+            }
+        }
+        self.lifted.clear();
+    }
+
+    /// Brings the reported set up to date after moves and returns what changed.
+    ///
+    /// Each moved proxy tests its exact box against the exact box of every fat partner: a pair
+    /// whose overlap differs from its flag began or ended, and its flag is flipped in both lists.
+    /// When a quarter or more of the proxies moved, a partner still waiting for its own turn is
+    /// skipped: that turn settles the pair (the lists are symmetric), so pairs of two moved
+    /// proxies are tested once. Both lists of changes are then sorted.
+    ///
+    /// The lists must be up to date with the fat boxes.
+    pub fn refresh(&mut self, proxies: &ProxyTable) -> &PairChanges {
+        self.reserve_slots(proxies.slot_count());
+        self.changes.began.clear();
+        self.changes.ended.clear();
+        self.changes.ended.append(&mut self.pending_ended);
+        let moved = std::mem::take(&mut self.moved);
+        // Worth its extra read only when many moved (each skip saves a box test).
+        let mutual = moved.len() * 4 >= proxies.len();
+        let tight = &proxies.tight;
+        for (position, &index) in moved.iter().enumerate() {
+            if let Some(&ahead) = moved.get(position + 2 * PREFETCH_DISTANCE) {
+                prefetch(&self.lists, ahead as usize);
+                prefetch(tight, ahead as usize);
+            }
+            if let Some(&near) = moved.get(position + PREFETCH_DISTANCE) {
+                if let Some(list) = self.lists.get(near as usize) {
+                    for &entry in list.as_slice() {
+                        prefetch(tight, (entry & SLOT_BITS) as usize);
+                    }
+                }
+            }
+            let slot = index as usize;
+            if !self.is_moved[slot] || !proxies.alive[slot] {
+                continue;
+            }
+            self.is_moved[slot] = false;
+            let own = tight[slot];
+            for position in 0..self.lists[slot].len() as usize {
+                let entry = self.lists[slot].as_slice()[position];
+                let partner = entry & SLOT_BITS;
+                if mutual && self.is_moved[partner as usize] {
+                    continue;
+                }
+                let overlapping = own.overlaps(&tight[partner as usize]);
+                if overlapping == (entry & REPORTED != 0) {
+                    continue;
+                }
+                self.lists[slot].as_mut_slice()[position] = entry ^ REPORTED;
+                let flag = if overlapping { REPORTED } else { 0 };
+                self.lists[partner as usize].set_flag(index, flag);
+                let pair = Pair::new(proxies.id_of(index), proxies.id_of(partner));
+                if overlapping {
+                    self.changes.began.push(pair);
+                } else {
+                    self.changes.ended.push(pair);
+                }
+            }
+        }
+        let mut moved = moved;
+        moved.clear();
+        self.moved = moved;
+        self.changes.began.sort_unstable();
+        self.changes.ended.sort_unstable();
+        &self.changes
+    }
+
+    /// Whether so many proxies moved since the last refresh (half or more, in a set large enough
+    /// for it to matter) that finding every pair from scratch beats the incremental refresh.
+    pub fn most_moved(&self, proxies: &ProxyTable) -> bool {
+        let live = proxies.len();
+        live >= FROM_SCRATCH_MIN_PROXIES && self.moved.len() * 2 >= live
+    }
+
+    /// Brings the reported set up to date from every overlapping pair of `dense` (the live boxes
+    /// found from scratch) and returns what changed: exactly what the incremental refresh would
+    /// return. The lists need not be up to date with the fat boxes: a pair found and missing from
+    /// them is added (flagged), and the next rebuild of the list of whichever of the two has a
+    /// new fat box settles it. `stale[s]` tells whether slot `s`'s fat box changed since its list
+    /// was built; an ended pair of such a slot leaves both lists.
+    ///
+    /// 1. Group the pairs by their lower slot (a counting sort).
+    /// 2. For each slot, mark its higher partners found now; an entry of a higher partner whose
+    ///    flag disagrees with its mark began or ended; a marked partner without an entry began.
+    /// 3. Sort both lists of changes.
+    pub fn refresh_from_all(
+        &mut self,
+        proxies: &ProxyTable,
+        dense: &DensePairs,
+        stale: &[bool],
+    ) -> &PairChanges {
+        let slots = proxies.slot_count();
+        self.reserve_slots(slots);
+        self.changes.began.clear();
+        self.changes.ended.clear();
+        self.changes.ended.append(&mut self.pending_ended);
+        for &index in &self.moved {
+            self.is_moved[index as usize] = false;
+        }
+        self.moved.clear();
+
+        // 1. Grouped by lower slot.
+        let all_pairs = &mut self.all_pairs;
+        all_pairs.clear();
+        dense.for_each_pair(&mut |first, second| {
+            all_pairs.push((first.min(second), first.max(second)))
+        });
+        let starts = &mut self.starts;
+        starts.clear();
+        starts.resize(slots + 1, 0);
+        for &(lower, _) in all_pairs.iter() {
+            starts[lower as usize] += 1;
+        }
+        let mut total = 0;
+        for start in starts.iter_mut() {
+            total += *start;
+            *start = total;
+        }
+        let higher_of = &mut self.higher_of;
+        higher_of.clear();
+        higher_of.resize(all_pairs.len(), 0);
+        for &(lower, higher) in all_pairs.iter().rev() {
+            let start = &mut starts[lower as usize];
+            *start -= 1;
+            higher_of[*start as usize] = higher;
+        }
+
+        // 2. Flags compared with the pairs found.
+        for slot in 0..slots {
+            let found = &self.higher_of[self.starts[slot] as usize..self.starts[slot + 1] as usize];
+            let has_reported = self.lists[slot]
+                .as_slice()
+                .iter()
+                .any(|&entry| entry & REPORTED != 0);
+            if found.is_empty() && !has_reported {
+                continue;
+            }
+            let lower = slot as u32;
+            let mark = next_mark(&mut self.mark, &mut self.marks);
+            for &higher in found {
+                self.marks[higher as usize] = mark;
+            }
+            let mut position = 0;
+            while position < self.lists[slot].len() as usize {
+                let entry = self.lists[slot].as_slice()[position];
+                let partner = entry & SLOT_BITS;
+                position += 1;
+                if partner < lower {
+                    continue;
+                }
+                let overlapping = self.marks[partner as usize] == mark;
+                // Found and listed: not to be added below.
+                self.marks[partner as usize] = 0;
+                if overlapping == (entry & REPORTED != 0) {
+                    continue;
+                }
+                let pair = Pair::new(proxies.id_of(lower), proxies.id_of(partner));
+                if overlapping {
+                    self.lists[slot].as_mut_slice()[position - 1] = entry | REPORTED;
+                    self.lists[partner as usize].set_flag(lower, REPORTED);
+                    self.changes.began.push(pair);
+                    continue;
+                }
+                self.changes.ended.push(pair);
+                if stale[slot] || stale[partner as usize] {
+                    // Perhaps not fat partners any more, perhaps added below in an earlier
+                    // frame: dropped, so that lists waiting for their rebuild do not grow.
+                    position -= 1;
+                    self.lists[slot].swap_remove(position);
+                    self.lists[partner as usize].remove_slot(lower);
+                } else {
+                    self.lists[slot].as_mut_slice()[position - 1] = entry & SLOT_BITS;
+                    self.lists[partner as usize].set_flag(lower, 0);
+                }
+            }
+            for &higher in found {
+                if self.marks[higher as usize] == mark {
+                    self.lists[slot].push(higher | REPORTED);
+                    self.lists[higher as usize].push(lower | REPORTED);
+                    self.changes
+                        .began
+                        .push(Pair::new(proxies.id_of(lower), proxies.id_of(higher)));
+                }
+            }
+        }
+        // Buffers far larger than this frame needed (after a pathological frame) are given back.
+        let needed = self.all_pairs.len().max(4096);
+        if self.all_pairs.capacity() > 8 * needed {
+            self.all_pairs.shrink_to(2 * needed);
+            self.higher_of.shrink_to(2 * needed);
+        }
+        self.changes.began.sort_unstable();
+        self.changes.ended.sort_unstable();
+        &self.changes
+    }
+
+    /// Every reported pair, sorted.
+    pub fn current_pairs(&self, proxies: &ProxyTable) -> Vec<Pair> {
+        let mut pairs = Vec::new();
+        for (slot, list) in self.lists.iter().enumerate() {
+            for &entry in list.as_slice() {
+                let partner = entry & SLOT_BITS;
+                if entry & REPORTED != 0 && partner as usize > slot {
+                    pairs.push(Pair::new(
+                        proxies.id_of(slot as u32),
+                        proxies.id_of(partner),
+                    ));
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs
+    }
+
+    /// Checks the symmetry invariant.
+    pub fn validate(&self, proxies: &ProxyTable) -> Result<(), String> {
+        if !self.lifted.is_empty() {
+            return Err("fat partners: lifted pairs left over".to_string());
+        }
+        let mut seen = Vec::new();
+        for (slot, list) in self.lists.iter().enumerate() {
+            if list.len() > 0 && !proxies.alive[slot] {
+                return Err(format!("fat partners: free slot {slot} has a list"));
+            }
+            seen.clear();
+            seen.extend(list.as_slice().iter().map(|&entry| entry & SLOT_BITS));
+            seen.sort_unstable();
+            if seen.windows(2).any(|pair| pair[0] == pair[1]) {
+                return Err(format!("fat partners: slot {slot} lists a partner twice"));
+            }
+            for &entry in list.as_slice() {
+                let partner = entry & SLOT_BITS;
+                if partner as usize == slot {
+                    return Err(format!("fat partners: slot {slot} lists itself"));
+                }
+                let back = self
+                    .lists
+                    .get(partner as usize)
+                    .and_then(|other| {
+                        let position = other.position_of_slot(slot as u32)?;
+                        Some(other.as_slice()[position])
+                    })
+                    .map(|back| back & REPORTED);
+                if back != Some(entry & REPORTED) {
+                    return Err(format!(
+                        "fat partners: {slot} lists {partner} (flag {}) but the other list \
+                         disagrees ({back:?})",
+                        entry & REPORTED != 0
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FatPartnerList {
+    /// Where the entry of partner `slot` is, whatever its flag.
+    #[inline]
+    fn position_of_slot(&self, slot: u32) -> Option<usize> {
+        self.as_slice()
+            .iter()
+            .position(|&entry| entry & SLOT_BITS == slot)
+    }
+
+    /// Removes the entry of partner `slot`, if present.
+    #[inline]
+    fn remove_slot(&mut self, slot: u32) {
+        if let Some(position) = self.position_of_slot(slot) {
+            self.swap_remove(position);
+        }
+    }
+
+    /// Sets the flag of partner `slot`'s entry to `flag` (0 or [`REPORTED`]).
+    #[inline]
+    fn set_flag(&mut self, slot: u32, flag: u32) {
+        if let Some(position) = self.position_of_slot(slot) {
+            let entry = &mut self.as_mut_slice()[position];
+            *entry = (*entry & SLOT_BITS) | flag;
+        } else {
+            debug_assert!(false, "fat partner lists out of step");
+        }
+    }
+}
+
+/// The next stamp for the mark array (clearing the array when the stamps wrap round), so that no
+/// slot carries it yet; never 0.
+fn next_mark(mark: &mut u32, marks: &mut [u32]) -> u32 {
+    *mark = mark.wrapping_add(1);
+    if *mark == 0 {
+        marks.iter_mut().for_each(|value| *value = 0);
+        *mark = 1;
+    }
+    *mark
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::broad::{BroadPhase, DynamicTree};
+    use crate::math::Vec2;
+    use crate::shape::Aabb;
+
+    fn unit_box(x: f32, y: f32) -> Aabb {
+        Aabb {
+            min: Vec2::new(x, y),
+            max: Vec2::new(x + 1.0, y + 1.0),
+        }
+    }
+
+    /// Every proxy moves every frame, so every frame takes the pass from scratch and the lists
+    /// wait for their rebuild; one box walks along a row of 400 others. Its list keeps only
+    /// the pairs it had when its list was built and those overlapping now, not every box it met.
+    #[test]
+    fn lists_waiting_for_their_rebuild_stay_short() {
+        let row: Vec<(Aabb, u64)> = (0..400)
+            .map(|i| (unit_box(1.5 * i as f32, 0.0), i))
+            .collect();
+        let (mut tree, ids) = DynamicTree::build(&row).unwrap();
+        let walker = tree.insert(unit_box(-3.0, 0.5), 400).unwrap();
+        tree.update_pairs();
+        let mut longest = 0;
+        for frame in 1..=600 {
+            let jitter = if frame % 2 == 0 { 0.01 } else { -0.01 };
+            for (id, (aabb, _)) in ids.iter().zip(&row) {
+                let moved = Aabb {
+                    min: aabb.min + Vec2::new(0.0, jitter),
+                    max: aabb.max + Vec2::new(0.0, jitter),
+                };
+                tree.update(*id, moved).unwrap();
+            }
+            tree.update(walker, unit_box(-3.0 + frame as f32, 0.5))
+                .unwrap();
+            tree.update_pairs();
+            tree.validate().unwrap();
+            longest = longest.max(tree.pairs.entries(walker.index() as usize).len());
+        }
+        let walker_pairs = tree
+            .current_pairs()
+            .iter()
+            .filter(|pair| pair.lower() == walker || pair.higher() == walker)
+            .count();
+        assert!(walker_pairs > 0, "the walker ends inside the row");
+        assert!(longest <= 6, "the walker's list reached {longest} entries");
+    }
+}
