@@ -13,7 +13,7 @@
 //! `trace tree N frames` runs frames on the tree and prints, for every 50 frames, the time spent
 //! moving the boxes (`update`, with the loop around it) and finding pairs (`update_pairs`), and how
 //! many proxies a frame left their fat boxes (counting them reads each mover's fat box first,
-//! which the moves' time includes). It shows how a long run settles: the first frames after the
+//! which the moves' time includes) and how many pairs began or ended. It shows how a long run settles: the first frames after the
 //! build have no leavers.
 
 use std::hint::black_box;
@@ -125,7 +125,7 @@ fn trace(n: usize, frames: usize) {
     let mut moving = boxes;
     let mut rng = Rng(7);
     const BLOCK: usize = 50;
-    let (mut moves, mut pairs, mut leavers) = (0.0f64, 0.0f64, 0usize);
+    let (mut moves, mut pairs, mut leavers, mut changes) = (0.0f64, 0.0f64, 0usize, 0usize);
     for frame in 0..frames {
         let start = std::time::Instant::now();
         move_a_tenth(&mut moving, frame, &mut rng, |index, aabb| {
@@ -135,21 +135,23 @@ fn trace(n: usize, frames: usize) {
             tree.update(ids[index], aabb).unwrap();
         });
         let moved = std::time::Instant::now();
-        black_box(tree.update_pairs().began.len());
+        let reported = tree.update_pairs();
         let found = std::time::Instant::now();
+        changes += reported.began.len() + reported.ended.len();
         moves += (moved - start).as_secs_f64();
         pairs += (found - moved).as_secs_f64();
         if (frame + 1) % BLOCK == 0 {
             let per_frame = |seconds: f64| seconds * 1e3 / BLOCK as f64;
             println!(
-                "frames {:5}-{:5}: moves {:.3} ms, update_pairs {:.3} ms a frame; {} leavers a frame",
+                "frames {:5}-{:5}: moves {:.3} ms, update_pairs {:.3} ms a frame; {} leavers, {} pairs began or ended a frame",
                 frame + 2 - BLOCK,
                 frame + 1,
                 per_frame(moves),
                 per_frame(pairs),
-                leavers / BLOCK
+                leavers / BLOCK,
+                changes / BLOCK
             );
-            (moves, pairs, leavers) = (0.0, 0.0, 0);
+            (moves, pairs, leavers, changes) = (0.0, 0.0, 0, 0);
         }
     }
 }

@@ -50,6 +50,9 @@ pub(super) struct TreePairs {
     /// [`TreePairs::restore_lifted`].
     lifted: Vec<(u32, u32)>,
     changes: PairChanges,
+    /// [`TreePairs::refresh`]: the pairs whose flags the moved proxies flipped in their own
+    /// lists, `(moved slot, partner slot | new flag)`, for the partners' side.
+    flips: Vec<(u32, u32)>,
     scratch: Vec<u32>,
     /// [`TreePairs::refresh_from_all`]: every pair found, `(lower, higher)` slot.
     all_pairs: Vec<(u32, u32)>,
@@ -171,11 +174,16 @@ impl TreePairs {
 
     /// Brings the reported set up to date after moves and returns what changed.
     ///
-    /// Each moved proxy tests its exact box against the exact box of every fat partner: a pair
-    /// whose overlap differs from its flag began or ended, and its flag is flipped in both lists.
-    /// When a quarter or more of the proxies moved, a partner still waiting for its own turn is
-    /// skipped: that turn settles the pair (the lists are symmetric), so pairs of two moved
-    /// proxies are tested once. Both lists of changes are then sorted.
+    /// 1. Each moved proxy tests its exact box against the exact box of every fat partner: a
+    ///    pair whose overlap differs from its flag began or ended; its flag is flipped in the
+    ///    moved proxy's list and the flip noted. When a quarter or more of the proxies moved, a
+    ///    partner still waiting for its own turn is skipped: that turn settles the pair (the
+    ///    lists are symmetric), so pairs of two moved proxies are tested once.
+    /// 2. The noted flips are applied to the partners' lists and reported, in a second loop
+    ///    whose scattered reads are asked for ahead. (Until then a moved partner may read the
+    ///    old flag in its own list: it then finds the same change from its side, since both see
+    ///    the final boxes, and notes the same flip.)
+    /// 3. Both lists of changes are sorted, and a change found from both sides kept once.
     ///
     /// The lists must be up to date with the fat boxes.
     pub fn refresh(&mut self, proxies: &ProxyTable) -> &PairChanges {
@@ -217,20 +225,34 @@ impl TreePairs {
                 }
                 self.lists[slot].as_mut_slice()[position] = entry ^ REPORTED;
                 let flag = if overlapping { REPORTED } else { 0 };
-                self.lists[partner as usize].set_flag(index, flag);
-                let pair = Pair::new(proxies.id_of(index), proxies.id_of(partner));
-                if overlapping {
-                    self.changes.began.push(pair);
-                } else {
-                    self.changes.ended.push(pair);
-                }
+                self.flips.push((index, partner | flag));
             }
         }
         let mut moved = moved;
         moved.clear();
         self.moved = moved;
+
+        // The partners' sides, asking for their lists and generations a few flips ahead.
+        for position in 0..self.flips.len() {
+            if let Some(&(_, ahead)) = self.flips.get(position + 2 * PREFETCH_DISTANCE) {
+                prefetch(&self.lists, (ahead & SLOT_BITS) as usize);
+                prefetch(&proxies.generations, (ahead & SLOT_BITS) as usize);
+            }
+            let (index, flagged) = self.flips[position];
+            let (partner, flag) = (flagged & SLOT_BITS, flagged & REPORTED);
+            self.lists[partner as usize].set_flag(index, flag);
+            let pair = Pair::new(proxies.id_of(index), proxies.id_of(partner));
+            if flag != 0 {
+                self.changes.began.push(pair);
+            } else {
+                self.changes.ended.push(pair);
+            }
+        }
+        self.flips.clear();
         self.changes.began.sort_unstable();
+        self.changes.began.dedup();
         self.changes.ended.sort_unstable();
+        self.changes.ended.dedup();
         &self.changes
     }
 
@@ -474,6 +496,29 @@ mod tests {
             min: Vec2::new(x, y),
             max: Vec2::new(x + 1.0, y + 1.0),
         }
+    }
+
+    /// Two proxies that move in the same frame and begin (then end) overlapping each find the
+    /// change from their own side, with few enough moving for both to test the pair: it is
+    /// reported once, and both flags agree.
+    #[test]
+    fn a_pair_of_two_moved_proxies_changes_once() {
+        let mut items: Vec<(Aabb, u64)> = (0..40)
+            .map(|i| (unit_box(3.0 * i as f32, 10.0), i))
+            .collect();
+        items.push((unit_box(0.0, 0.0), 40));
+        items.push((unit_box(1.2, 0.0), 41));
+        let (mut tree, ids) = DynamicTree::build(&items).unwrap();
+        assert!(tree.update_pairs().began.is_empty());
+        let (a, b) = (ids[40], ids[41]);
+        for (x_a, x_b, began, ended) in [(0.1, 1.05, 1, 0), (0.0, 1.2, 0, 1), (0.15, 1.1, 1, 0)] {
+            tree.update(a, unit_box(x_a, 0.0)).unwrap();
+            tree.update(b, unit_box(x_b, 0.0)).unwrap();
+            let changes = tree.update_pairs();
+            assert_eq!((changes.began.len(), changes.ended.len()), (began, ended));
+            tree.validate().unwrap();
+        }
+        assert_eq!(tree.current_pairs().len(), 1);
     }
 
     /// Every proxy moves every frame, so every frame takes the pass from scratch and the lists
