@@ -105,6 +105,8 @@ impl TreeNode {
 /// * [`DynamicTree::build`] and [`DynamicTree::rebuild`] build the whole tree at once with a
 ///   binned SAH split, faster and better than inserting one by one.
 /// * [`DynamicTree::validate`] checks every structural invariant.
+/// * It holds at most 2³¹ proxies; beyond that, insertion returns
+///   [`BroadPhaseError::TooManyProxies`].
 ///
 /// Pairs: `update_pairs` keeps, per proxy, the list of proxies whose *fat* boxes overlap, each
 /// entry flagged while the pair is reported; only proxies whose fat box changed query the tree,
