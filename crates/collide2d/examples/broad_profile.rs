@@ -13,7 +13,8 @@
 //! `trace tree N frames` runs frames on the tree and prints, for every 50 frames, the time spent
 //! moving the boxes (`update`, with the loop around it) and finding pairs (`update_pairs`), and how
 //! many proxies a frame left their fat boxes (counting them reads each mover's fat box first,
-//! which the moves' time includes) and how many pairs began or ended. It shows how a long run settles: the first frames after the
+//! which the moves' time includes) and how many pairs began or ended; at the end, the tree's
+//! area ratio against a fresh rebuild. It shows how a long run settles: the first frames after the
 //! build have no leavers.
 
 use std::hint::black_box;
@@ -154,6 +155,14 @@ fn trace(n: usize, frames: usize) {
             (moves, pairs, leavers, changes) = (0.0, 0.0, 0, 0);
         }
     }
+    println!(
+        "tree area ratio after {frames} frames: {:.1} (a fresh rebuild: {:.1})",
+        tree.area_ratio(),
+        {
+            tree.rebuild();
+            tree.area_ratio()
+        }
+    );
 }
 
 fn main() {
