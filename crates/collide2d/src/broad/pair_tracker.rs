@@ -22,7 +22,7 @@ const PREFETCH_DISTANCE: usize = 8;
 const SCAN_LIMIT: usize = 8;
 
 /// Below this many live proxies pairs are always found incrementally (see
-/// [`PairTracker::most_moved`]).
+/// [`MovedSet::most_of`]).
 const FROM_SCRATCH_MIN_PROXIES: usize = 256;
 
 /// The pair set reported at the last [`PairTracker::refresh`], kept as per-proxy partner lists.
@@ -33,20 +33,14 @@ const FROM_SCRATCH_MIN_PROXIES: usize = 256;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairTracker {
     partners: Vec<PartnerList>,
-    moved: Vec<u32>,
-    is_moved: Vec<bool>,
+    moved: MovedSet,
     marks: Vec<u32>,
     mark: u32,
     pending_ended: Vec<Pair>,
     changes: PairChanges,
     scratch: Vec<u32>,
-    /// [`PairTracker::refresh_from_all`]: every pair found, `(lower, higher)` slot.
-    all_pairs: Vec<(u32, u32)>,
-    /// [`PairTracker::refresh_from_all`]: `higher_of[starts[s]..starts[s + 1]]` are the
-    /// higher slots paired with slot `s`.
-    starts: Vec<u32>,
-    /// See `starts`.
-    higher_of: Vec<u32>,
+    /// [`PairTracker::refresh_from_all`]: the pairs found.
+    found: PairsByLower,
     /// [`PairTracker::refresh_from_all`]: one slot's began partners.
     began_scratch: Vec<u32>,
 }
@@ -56,7 +50,7 @@ impl PairTracker {
     pub fn reserve_slots(&mut self, slot_count: usize) {
         if self.partners.len() < slot_count {
             self.partners.resize_with(slot_count, PartnerList::default);
-            self.is_moved.resize(slot_count, false);
+            self.moved.reserve(slot_count);
             self.marks.resize(slot_count, 0);
         }
     }
@@ -64,21 +58,14 @@ impl PairTracker {
     /// Records that slot `index` was inserted or its box changed.
     #[inline]
     pub fn mark_moved(&mut self, index: u32) {
-        let slot = index as usize;
-        if slot >= self.is_moved.len() {
-            self.reserve_slots(slot + 1);
-        }
-        if !self.is_moved[slot] {
-            self.is_moved[slot] = true;
-            self.moved.push(index);
-        }
+        self.moved.mark(index);
     }
 
     /// Ends every reported pair of slot `index`, which is about to be freed (still live in `proxies`).
     pub fn proxy_removed(&mut self, index: u32, proxies: &ProxyTable) {
         self.reserve_slots(index as usize + 1);
         let slot = index as usize;
-        self.is_moved[slot] = false;
+        self.moved.unmark(slot);
         let removed_id = proxies.id_of(index);
         let mut partners = std::mem::take(&mut self.scratch);
         self.partners[slot].take_into(&mut partners);
@@ -106,17 +93,17 @@ impl PairTracker {
         self.changes.began.clear();
         self.changes.ended.clear();
         self.changes.ended.append(&mut self.pending_ended);
-        let moved = std::mem::take(&mut self.moved);
+        let moved = self.moved.take_list();
         for (position, &index) in moved.iter().enumerate() {
             if let Some(&ahead) = moved.get(position + PREFETCH_DISTANCE) {
                 prefetch(&self.partners, ahead as usize);
                 prefetch(&proxies.tight, ahead as usize);
             }
             let slot = index as usize;
-            if !self.is_moved[slot] || !proxies.alive[slot] {
+            if !self.moved.contains(slot) || !proxies.alive[slot] {
                 continue;
             }
-            self.is_moved[slot] = false;
+            self.moved.unmark(slot);
             let tight = proxies.tight[slot];
             let id = proxies.id_of(index);
 
@@ -158,9 +145,7 @@ impl PairTracker {
                 began.push(Pair::new(id, proxies.id_of(candidate)));
             });
         }
-        let mut moved = moved;
-        moved.clear();
-        self.moved = moved;
+        self.moved.give_back(moved);
 
         // 3. Deterministic order.
         self.changes.began.sort_unstable();
@@ -172,8 +157,7 @@ impl PairTracker {
     /// enough for it to matter) that finding every pair from scratch with
     /// [`refresh_from_all`](PairTracker::refresh_from_all) beats the incremental refresh.
     fn most_moved(&self, proxies: &ProxyTable) -> bool {
-        let live = proxies.len();
-        live >= FROM_SCRATCH_MIN_PROXIES && self.moved.len() * 2 >= live
+        self.moved.most_of(proxies.len())
     }
 
     /// When most proxies moved (see [`most_moved`](PairTracker::most_moved)) and `dense`
@@ -211,34 +195,10 @@ impl PairTracker {
         self.changes.began.clear();
         self.changes.ended.clear();
         self.changes.ended.append(&mut self.pending_ended);
-        for &index in &self.moved {
-            self.is_moved[index as usize] = false;
-        }
         self.moved.clear();
 
         // 1. Grouped by lower slot.
-        let all_pairs = &mut self.all_pairs;
-        all_pairs.clear();
-        dense.for_each_pair(&mut |lower, higher| all_pairs.push((lower, higher)));
-        let starts = &mut self.starts;
-        starts.clear();
-        starts.resize(slots + 1, 0);
-        for &(lower, _) in all_pairs.iter() {
-            starts[lower as usize] += 1;
-        }
-        let mut total = 0;
-        for start in starts.iter_mut() {
-            total += *start;
-            *start = total;
-        }
-        let higher_of = &mut self.higher_of;
-        higher_of.clear();
-        higher_of.resize(all_pairs.len(), 0);
-        for &(lower, higher) in all_pairs.iter().rev() {
-            let start = &mut starts[lower as usize];
-            *start -= 1;
-            higher_of[*start as usize] = higher;
-        }
+        self.found.group(dense, slots);
 
         // 2. Ended and began pairs, each applied to both partner lists at once. A slot's list
         //    is read before anything changes it; later slots' changes touch only its entries
@@ -246,7 +206,7 @@ impl PairTracker {
         let mut ended = std::mem::take(&mut self.scratch);
         let mut began = std::mem::take(&mut self.began_scratch);
         for slot in 0..slots {
-            let found = &higher_of[starts[slot] as usize..starts[slot + 1] as usize];
+            let found = self.found.higher(slot);
             let old = self.partners[slot].as_slice();
             if found.is_empty() && old.is_empty() {
                 continue;
@@ -284,12 +244,7 @@ impl PairTracker {
         }
         self.scratch = ended;
         self.began_scratch = began;
-        // Buffers far larger than this frame needed (after a pathological frame) are given back.
-        let needed = self.all_pairs.len().max(4096);
-        if self.all_pairs.capacity() > 8 * needed {
-            self.all_pairs.shrink_to(2 * needed);
-            self.higher_of.shrink_to(2 * needed);
-        }
+        self.found.trim();
         self.changes.began.sort_unstable();
         self.changes.ended.sort_unstable();
         &self.changes
@@ -320,6 +275,130 @@ impl PairTracker {
     /// Checks the invariant; used by `validate()` of the structures.
     pub fn validate(&self, proxies: &ProxyTable) -> Result<(), String> {
         validate_symmetric("pair tracker", &self.partners, proxies)
+    }
+}
+
+/// The proxies marked as moved since the last refresh: each listed once, in the order first
+/// marked, with a flag per slot.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct MovedSet {
+    listed: Vec<u32>,
+    flags: Vec<bool>,
+}
+
+impl MovedSet {
+    /// Grows the flags to `slot_count` slots.
+    pub fn reserve(&mut self, slot_count: usize) {
+        if self.flags.len() < slot_count {
+            self.flags.resize(slot_count, false);
+        }
+    }
+
+    /// Marks slot `index`.
+    #[inline]
+    pub fn mark(&mut self, index: u32) {
+        let slot = index as usize;
+        if slot >= self.flags.len() {
+            self.reserve(slot + 1);
+        }
+        if !self.flags[slot] {
+            self.flags[slot] = true;
+            self.listed.push(index);
+        }
+    }
+
+    /// Whether slot `slot` is marked (and not yet had its turn).
+    #[inline]
+    pub fn contains(&self, slot: usize) -> bool {
+        self.flags[slot]
+    }
+
+    /// Clears the mark of slot `slot` (it may stay listed: its turn is then skipped).
+    #[inline]
+    pub fn unmark(&mut self, slot: usize) {
+        self.flags[slot] = false;
+    }
+
+    /// Takes the list out for a refresh (the marks stay until each slot's turn); give it
+    /// back with [`MovedSet::give_back`].
+    pub fn take_list(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.listed)
+    }
+
+    /// Returns the list taken out, emptied, keeping its capacity.
+    pub fn give_back(&mut self, mut list: Vec<u32>) {
+        list.clear();
+        self.listed = list;
+    }
+
+    /// Clears every mark and the list.
+    pub fn clear(&mut self) {
+        for &index in &self.listed {
+            self.flags[index as usize] = false;
+        }
+        self.listed.clear();
+    }
+
+    /// Whether so many of `live` proxies are marked (half or more, in a set large enough for it
+    /// to matter) that finding every pair from scratch beats the incremental refresh.
+    pub fn most_of(&self, live: usize) -> bool {
+        live >= FROM_SCRATCH_MIN_PROXIES && self.listed.len() * 2 >= live
+    }
+}
+
+/// Every pair of a pass from scratch, grouped by lower slot with a counting sort.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PairsByLower {
+    /// Every pair found, `(lower, higher)` slot.
+    all_pairs: Vec<(u32, u32)>,
+    /// `higher_of[starts[s]..starts[s + 1]]` are the higher slots paired with slot `s`.
+    starts: Vec<u32>,
+    /// See `starts`.
+    higher_of: Vec<u32>,
+}
+
+impl PairsByLower {
+    /// Groups the pairs of `dense` among `slots` slots.
+    pub fn group(&mut self, dense: &DensePairs, slots: usize) {
+        let all_pairs = &mut self.all_pairs;
+        all_pairs.clear();
+        dense.for_each_pair(&mut |first, second| {
+            all_pairs.push((first.min(second), first.max(second)))
+        });
+        let starts = &mut self.starts;
+        starts.clear();
+        starts.resize(slots + 1, 0);
+        for &(lower, _) in all_pairs.iter() {
+            starts[lower as usize] += 1;
+        }
+        let mut total = 0;
+        for start in starts.iter_mut() {
+            total += *start;
+            *start = total;
+        }
+        let higher_of = &mut self.higher_of;
+        higher_of.clear();
+        higher_of.resize(all_pairs.len(), 0);
+        for &(lower, higher) in all_pairs.iter().rev() {
+            let start = &mut starts[lower as usize];
+            *start -= 1;
+            higher_of[*start as usize] = higher;
+        }
+    }
+
+    /// The higher slots paired with slot `slot`.
+    #[inline]
+    pub fn higher(&self, slot: usize) -> &[u32] {
+        &self.higher_of[self.starts[slot] as usize..self.starts[slot + 1] as usize]
+    }
+
+    /// Gives back buffers far larger than the last grouping needed (after a pathological frame).
+    pub fn trim(&mut self) {
+        let needed = self.all_pairs.len().max(4096);
+        if self.all_pairs.capacity() > 8 * needed {
+            self.all_pairs.shrink_to(2 * needed);
+            self.higher_of.shrink_to(2 * needed);
+        }
     }
 }
 
@@ -363,8 +442,8 @@ fn holds(values: &[u32], value: u32) -> bool {
 }
 
 /// The next stamp for the mark array (clearing the array when the stamps wrap round), so that
-/// no slot carries it yet.
-fn next_mark(mark: &mut u32, marks: &mut [u32]) -> u32 {
+/// no slot carries it yet; never 0.
+pub(crate) fn next_mark(mark: &mut u32, marks: &mut [u32]) -> u32 {
     *mark = mark.wrapping_add(1);
     if *mark == 0 {
         marks.iter_mut().for_each(|value| *value = 0);
@@ -437,14 +516,14 @@ mod tests {
         let all = 1000 * 999 / 2;
         let changes = refresh(&mut tracker, &proxies);
         assert_eq!((changes.began.len(), changes.ended.len()), (all, 0));
-        assert!(tracker.all_pairs.capacity() >= all);
+        assert!(tracker.found.all_pairs.capacity() >= all);
         for (k, id) in ids.iter().enumerate() {
             proxies.tight[id.index() as usize] = square(3.0 * k as f32);
         }
         let changes = refresh(&mut tracker, &proxies);
         assert_eq!((changes.began.len(), changes.ended.len()), (0, all));
-        assert!(tracker.all_pairs.capacity() <= 2 * 4096);
-        assert!(tracker.higher_of.capacity() <= 2 * 4096);
+        assert!(tracker.found.all_pairs.capacity() <= 2 * 4096);
+        assert!(tracker.found.higher_of.capacity() <= 2 * 4096);
         assert!(tracker.current_pairs(&proxies).is_empty());
         tracker.validate(&proxies).unwrap();
     }

@@ -6,6 +6,7 @@
 //! a candidate was a partner is a bit test.
 
 use crate::broad::dense_pairs::DensePairs;
+use crate::broad::pair_tracker::{next_mark, MovedSet, PairsByLower};
 use crate::broad::partner_list::FatPartnerList;
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{Pair, PairChanges};
@@ -24,9 +25,6 @@ pub(super) const MAX_SLOTS: usize = REPORTED as usize;
 /// asked for twice as far ahead.
 const PREFETCH_DISTANCE: usize = 4;
 
-/// Below this many live proxies pairs are always found incrementally.
-const FROM_SCRATCH_MIN_PROXIES: usize = 256;
-
 /// Fat-partner lists with reported flags, the moved proxies, and the changes of the last refresh.
 ///
 /// **Invariants:**
@@ -41,8 +39,7 @@ const FROM_SCRATCH_MIN_PROXIES: usize = 256;
 #[derive(Clone, Debug, Default)]
 pub(super) struct TreePairs {
     lists: Vec<FatPartnerList>,
-    moved: Vec<u32>,
-    is_moved: Vec<bool>,
+    moved: MovedSet,
     marks: Vec<u32>,
     mark: u32,
     pending_ended: Vec<Pair>,
@@ -54,13 +51,8 @@ pub(super) struct TreePairs {
     /// lists, `(moved slot, partner slot | new flag)`, for the partners' side.
     flips: Vec<(u32, u32)>,
     scratch: Vec<u32>,
-    /// [`TreePairs::refresh_from_all`]: every pair found, `(lower, higher)` slot.
-    all_pairs: Vec<(u32, u32)>,
-    /// [`TreePairs::refresh_from_all`]: `higher_of[starts[s]..starts[s + 1]]` are the higher
-    /// slots paired with slot `s`.
-    starts: Vec<u32>,
-    /// See `starts`.
-    higher_of: Vec<u32>,
+    /// [`TreePairs::refresh_from_all`]: the pairs found.
+    found: PairsByLower,
 }
 
 impl TreePairs {
@@ -68,7 +60,7 @@ impl TreePairs {
     pub fn reserve_slots(&mut self, slot_count: usize) {
         if self.lists.len() < slot_count {
             self.lists.resize_with(slot_count, FatPartnerList::default);
-            self.is_moved.resize(slot_count, false);
+            self.moved.reserve(slot_count);
             self.marks.resize(slot_count, 0);
         }
     }
@@ -88,14 +80,7 @@ impl TreePairs {
     /// Records that slot `index` was inserted or its box changed.
     #[inline]
     pub fn mark_moved(&mut self, index: u32) {
-        let slot = index as usize;
-        if slot >= self.is_moved.len() {
-            self.reserve_slots(slot + 1);
-        }
-        if !self.is_moved[slot] {
-            self.is_moved[slot] = true;
-            self.moved.push(index);
-        }
+        self.moved.mark(index);
     }
 
     /// Takes slot `index` (about to be freed, still live in `proxies`) out of every list and ends
@@ -103,7 +88,7 @@ impl TreePairs {
     pub fn proxy_removed(&mut self, index: u32, proxies: &ProxyTable) {
         self.reserve_slots(index as usize + 1);
         let slot = index as usize;
-        self.is_moved[slot] = false;
+        self.moved.unmark(slot);
         let removed_id = proxies.id_of(index);
         let mut entries = std::mem::take(&mut self.scratch);
         self.lists[slot].take_into(&mut entries);
@@ -191,7 +176,7 @@ impl TreePairs {
         self.changes.began.clear();
         self.changes.ended.clear();
         self.changes.ended.append(&mut self.pending_ended);
-        let moved = std::mem::take(&mut self.moved);
+        let moved = self.moved.take_list();
         // Worth its extra read only when many moved (each skip saves a box test).
         let mutual = moved.len() * 4 >= proxies.len();
         let tight = &proxies.tight;
@@ -208,15 +193,15 @@ impl TreePairs {
                 }
             }
             let slot = index as usize;
-            if !self.is_moved[slot] || !proxies.alive[slot] {
+            if !self.moved.contains(slot) || !proxies.alive[slot] {
                 continue;
             }
-            self.is_moved[slot] = false;
+            self.moved.unmark(slot);
             let own = tight[slot];
             for position in 0..self.lists[slot].len() as usize {
                 let entry = self.lists[slot].as_slice()[position];
                 let partner = entry & SLOT_BITS;
-                if mutual && self.is_moved[partner as usize] {
+                if mutual && self.moved.contains(partner as usize) {
                     continue;
                 }
                 let overlapping = own.overlaps(&tight[partner as usize]);
@@ -228,9 +213,7 @@ impl TreePairs {
                 self.flips.push((index, partner | flag));
             }
         }
-        let mut moved = moved;
-        moved.clear();
-        self.moved = moved;
+        self.moved.give_back(moved);
 
         // The partners' sides, asking for their lists and generations a few flips ahead.
         for position in 0..self.flips.len() {
@@ -259,8 +242,7 @@ impl TreePairs {
     /// Whether so many proxies moved since the last refresh (half or more, in a set large enough
     /// for it to matter) that finding every pair from scratch beats the incremental refresh.
     pub fn most_moved(&self, proxies: &ProxyTable) -> bool {
-        let live = proxies.len();
-        live >= FROM_SCRATCH_MIN_PROXIES && self.moved.len() * 2 >= live
+        self.moved.most_of(proxies.len())
     }
 
     /// Brings the reported set up to date from every overlapping pair of `dense` (the live boxes
@@ -285,40 +267,14 @@ impl TreePairs {
         self.changes.began.clear();
         self.changes.ended.clear();
         self.changes.ended.append(&mut self.pending_ended);
-        for &index in &self.moved {
-            self.is_moved[index as usize] = false;
-        }
         self.moved.clear();
 
         // 1. Grouped by lower slot.
-        let all_pairs = &mut self.all_pairs;
-        all_pairs.clear();
-        dense.for_each_pair(&mut |first, second| {
-            all_pairs.push((first.min(second), first.max(second)))
-        });
-        let starts = &mut self.starts;
-        starts.clear();
-        starts.resize(slots + 1, 0);
-        for &(lower, _) in all_pairs.iter() {
-            starts[lower as usize] += 1;
-        }
-        let mut total = 0;
-        for start in starts.iter_mut() {
-            total += *start;
-            *start = total;
-        }
-        let higher_of = &mut self.higher_of;
-        higher_of.clear();
-        higher_of.resize(all_pairs.len(), 0);
-        for &(lower, higher) in all_pairs.iter().rev() {
-            let start = &mut starts[lower as usize];
-            *start -= 1;
-            higher_of[*start as usize] = higher;
-        }
+        self.found.group(dense, slots);
 
         // 2. Flags compared with the pairs found.
         for slot in 0..slots {
-            let found = &self.higher_of[self.starts[slot] as usize..self.starts[slot + 1] as usize];
+            let found = self.found.higher(slot);
             let has_reported = self.lists[slot]
                 .as_slice()
                 .iter()
@@ -374,12 +330,7 @@ impl TreePairs {
                 }
             }
         }
-        // Buffers far larger than this frame needed (after a pathological frame) are given back.
-        let needed = self.all_pairs.len().max(4096);
-        if self.all_pairs.capacity() > 8 * needed {
-            self.all_pairs.shrink_to(2 * needed);
-            self.higher_of.shrink_to(2 * needed);
-        }
+        self.found.trim();
         self.changes.began.sort_unstable();
         self.changes.ended.sort_unstable();
         &self.changes
@@ -472,17 +423,6 @@ impl FatPartnerList {
             debug_assert!(false, "fat partner lists out of step");
         }
     }
-}
-
-/// The next stamp for the mark array (clearing the array when the stamps wrap round), so that no
-/// slot carries it yet; never 0.
-fn next_mark(mark: &mut u32, marks: &mut [u32]) -> u32 {
-    *mark = mark.wrapping_add(1);
-    if *mark == 0 {
-        marks.iter_mut().for_each(|value| *value = 0);
-        *mark = 1;
-    }
-    *mark
 }
 
 #[cfg(test)]
