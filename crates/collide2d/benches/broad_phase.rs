@@ -9,117 +9,22 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use collide2d::broad::{BroadPhase, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
-use collide2d::{Aabb, Vec2};
+use collide2d::Aabb;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use parry2d::bounding_volume::Aabb as ParryAabb;
 use parry2d::math::Vector as ParryVector;
 use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
 
-/// Deterministic random numbers (SplitMix64).
-struct Rng(u64);
+#[path = "support/broad_scene.rs"]
+mod broad_scene;
 
-impl Rng {
-    fn next_f32(&mut self) -> f32 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn range(&mut self, low: f32, high: f32) -> f32 {
-        low + (high - low) * self.next_f32()
-    }
-}
-
-/// Side of the square holding `n` boxes of mean side 1 so each overlaps about 1.5 others:
-/// two boxes overlap with probability (a₁ + b₁)(a₂ + b₂) / L² ≈ 4 / L², so L² = 4n / 1.5.
-fn world_side(n: usize) -> f32 {
-    (4.0 * n as f32 / 1.5).sqrt()
-}
-
-#[derive(Clone, Copy, Debug)]
-enum Scene {
-    /// Sides uniform in [0.5, 1.5], centres uniform in the square.
-    Uniform,
-    /// Same boxes, centres gathered around n/64 cluster centres (spread 4).
-    Clustered,
-    /// 90% sides in [0.5, 1.5], 9% in [2, 8], 1% in [10, 40].
-    Mixed,
-}
-
-impl Scene {
-    fn name(self) -> &'static str {
-        match self {
-            Scene::Uniform => "uniform",
-            Scene::Clustered => "clustered",
-            Scene::Mixed => "mixed",
-        }
-    }
-}
-
-fn scene_boxes(scene: Scene, n: usize) -> Vec<Aabb> {
-    let mut rng = Rng(n as u64 * 31 + scene as u64);
-    let side = world_side(n);
-    let cluster_count = (n / 64).max(1);
-    let clusters: Vec<Vec2> = (0..cluster_count)
-        .map(|_| Vec2::new(rng.range(0.0, side), rng.range(0.0, side)))
-        .collect();
-    (0..n)
-        .map(|i| {
-            let center = match scene {
-                Scene::Clustered => {
-                    let c = clusters[i % cluster_count];
-                    c + Vec2::new(rng.range(-4.0, 4.0), rng.range(-4.0, 4.0))
-                }
-                _ => Vec2::new(rng.range(0.0, side), rng.range(0.0, side)),
-            };
-            let size_roll = rng.next_f32();
-            let (low, high) = match scene {
-                Scene::Mixed if size_roll < 0.01 => (10.0, 40.0),
-                Scene::Mixed if size_roll < 0.10 => (2.0, 8.0),
-                _ => (0.5, 1.5),
-            };
-            let half = 0.5 * Vec2::new(rng.range(low, high), rng.range(low, high));
-            Aabb {
-                min: center - half,
-                max: center + half,
-            }
-        })
-        .collect()
-}
+use broad_scene::{keyed, scene_boxes, Mover, Scene};
 
 fn to_parry(aabb: &Aabb) -> ParryAabb {
     ParryAabb::new(
         ParryVector::new(aabb.min.x, aabb.min.y),
         ParryVector::new(aabb.max.x, aabb.max.y),
     )
-}
-
-/// Moves every tenth box (a different tenth each frame) by up to 0.05 on each axis.
-struct Mover {
-    rng: Rng,
-    phase: usize,
-}
-
-impl Mover {
-    fn new() -> Mover {
-        Mover {
-            rng: Rng(7),
-            phase: 0,
-        }
-    }
-    fn frame(&mut self, boxes: &mut [Aabb], mut moved: impl FnMut(usize, Aabb)) {
-        self.phase = (self.phase + 1) % 10;
-        let mut index = self.phase;
-        while index < boxes.len() {
-            let offset = Vec2::new(self.rng.range(-0.05, 0.05), self.rng.range(-0.05, 0.05));
-            let b = &mut boxes[index];
-            b.min += offset;
-            b.max += offset;
-            moved(index, *b);
-            index += 10;
-        }
-    }
 }
 
 /// One of our structures, built in bulk.
@@ -166,11 +71,7 @@ fn configure(
 
 fn bench_ours<B: Ours>(c: &mut Criterion, scene: Scene, n: usize) {
     let boxes = scene_boxes(scene, n);
-    let items: Vec<(Aabb, u64)> = boxes
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (*b, i as u64))
-        .collect();
+    let items = keyed(&boxes);
     let label = |what: &str| format!("{what}/{}/{}/{n}", scene.name(), B::NAME);
     let mut group = configure(c, n);
     group.bench_function(label("build"), |bencher| {

@@ -1,6 +1,7 @@
-//! A small driver for profiling the broad phase under callgrind: the `uniform` scene of
-//! `benches/broad_phase.rs`, then either frames (10% of the boxes move a little) or all pairs
-//! from scratch. Only `run` is meant to be measured:
+//! A small driver for profiling the broad phase under callgrind: a scene of
+//! `benches/broad_phase.rs` (the same boxes and motion, from `benches/support/broad_scene.rs`),
+//! then either frames (10% of the boxes move a little) or all pairs from scratch. Only `run` is
+//! meant to be measured:
 //!
 //! ```text
 //! cargo build -p collide2d --release --example broad_profile
@@ -8,9 +9,10 @@
 //!     target/release/examples/broad_profile frame tree 100000 10
 //! ```
 //!
-//! Arguments: `frame|pairs`, `tree|grid|sap`, box count, repetitions.
+//! Arguments: `frame|pairs`, `tree|grid|sap`, box count, repetitions, and optionally the scene:
+//! `uniform` (the default), `clustered` or `mixed`.
 //!
-//! `trace tree N frames` runs frames on the tree and prints, for every 50 frames, the time spent
+//! `trace tree N frames [scene]` runs frames on the tree and prints, for every 50 frames, the time spent
 //! moving the boxes (`update`, with the loop around it) and finding pairs (`update_pairs`), and how
 //! many proxies a frame left their fat boxes (counting them reads each mover's fat box first,
 //! which the moves' time includes) and how many pairs began or ended; at the end, the tree's
@@ -20,67 +22,12 @@
 use std::hint::black_box;
 
 use collide2d::broad::{BroadPhase, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
-use collide2d::{Aabb, Vec2};
+use collide2d::Aabb;
 
-/// Deterministic random numbers (SplitMix64), as in the benchmark.
-struct Rng(u64);
+#[path = "../benches/support/broad_scene.rs"]
+mod broad_scene;
 
-impl Rng {
-    fn next_f32(&mut self) -> f32 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn range(&mut self, low: f32, high: f32) -> f32 {
-        low + (high - low) * self.next_f32()
-    }
-}
-
-/// The benchmark's `uniform` scene: sides in [0.5, 1.5], about 1.5 overlaps per box.
-fn uniform_boxes(n: usize) -> Vec<Aabb> {
-    let mut rng = Rng(n as u64 * 31);
-    let side = (4.0 * n as f32 / 1.5).sqrt();
-    (0..n)
-        .map(|_| {
-            let center = Vec2::new(rng.range(0.0, side), rng.range(0.0, side));
-            let half = 0.5 * Vec2::new(rng.range(0.5, 1.5), rng.range(0.5, 1.5));
-            Aabb {
-                min: center - half,
-                max: center + half,
-            }
-        })
-        .collect()
-}
-
-/// The boxes with their indices as keys, ready for a bulk build.
-fn keyed(boxes: &[Aabb]) -> Vec<(Aabb, u64)> {
-    boxes
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (*b, i as u64))
-        .collect()
-}
-
-/// Frame `frame`'s motion: every tenth box, starting at `frame % 10`, moves by up to 0.05 on
-/// each axis; `moved(index, new_box)` is called for each, in index order.
-#[inline(always)]
-fn move_a_tenth(
-    moving: &mut [Aabb],
-    frame: usize,
-    rng: &mut Rng,
-    mut moved: impl FnMut(usize, Aabb),
-) {
-    let mut index = frame % 10;
-    while index < moving.len() {
-        let offset = Vec2::new(rng.range(-0.05, 0.05), rng.range(-0.05, 0.05));
-        moving[index].min += offset;
-        moving[index].max += offset;
-        moved(index, moving[index]);
-        index += 10;
-    }
-}
+use broad_scene::{keyed, scene_boxes, Mover, Scene};
 
 /// The measured part: `repetitions` frames or pair searches.
 #[inline(never)]
@@ -90,14 +37,14 @@ fn run(
     moving: &mut [Aabb],
     frame: bool,
     repetitions: usize,
-    rng: &mut Rng,
+    mover: &mut Mover,
     update_time: &mut std::time::Duration,
 ) -> usize {
     let mut total = 0;
-    for repetition in 0..repetitions {
+    for _ in 0..repetitions {
         if frame {
             let start = std::time::Instant::now();
-            move_a_tenth(moving, repetition, rng, |index, aabb| {
+            mover.frame(moving, |index, aabb| {
                 structure.update(ids[index], aabb).unwrap()
             });
             *update_time += start.elapsed();
@@ -118,18 +65,18 @@ fn thread_cpu_nanoseconds() -> Option<u64> {
 }
 
 /// `trace`: the tree's frames in blocks of 50, moves and pair finding timed apart.
-fn trace(n: usize, frames: usize) {
-    let boxes = uniform_boxes(n);
+fn trace(scene: Scene, n: usize, frames: usize) {
+    let boxes = scene_boxes(scene, n);
     let items = keyed(&boxes);
     let (mut tree, ids) = DynamicTree::build(&items).unwrap();
     tree.update_pairs();
     let mut moving = boxes;
-    let mut rng = Rng(7);
+    let mut mover = Mover::new();
     const BLOCK: usize = 50;
     let (mut moves, mut pairs, mut leavers, mut changes) = (0.0f64, 0.0f64, 0usize, 0usize);
     for frame in 0..frames {
         let start = std::time::Instant::now();
-        move_a_tenth(&mut moving, frame, &mut rng, |index, aabb| {
+        mover.frame(&mut moving, |index, aabb| {
             if !tree.fat_aabb(ids[index]).unwrap().contains(&aabb) {
                 leavers += 1;
             }
@@ -179,12 +126,17 @@ fn main() {
             .and_then(|s| s.parse().ok())
             .unwrap_or(default)
     };
+    let scene = match arguments.get(5).map_or("uniform", String::as_str) {
+        "clustered" => Scene::Clustered,
+        "mixed" => Scene::Mixed,
+        _ => Scene::Uniform,
+    };
     if what == "trace" {
-        trace(n, count(300));
+        trace(scene, n, count(300));
         return;
     }
     let repetitions = count(10);
-    let boxes = uniform_boxes(n);
+    let boxes = scene_boxes(scene, n);
     let items = keyed(&boxes);
     let (mut structure, ids): (Box<dyn BroadPhase>, Vec<ProxyId>) = match structure_name {
         "grid" => {
@@ -204,7 +156,7 @@ fn main() {
     structure.update_pairs();
     let first_update = first_update.elapsed();
     let mut moving = boxes;
-    let mut rng = Rng(7);
+    let mut mover = Mover::new();
     let mut update_time = std::time::Duration::ZERO;
     let cpu_start = thread_cpu_nanoseconds();
     let start = std::time::Instant::now();
@@ -214,7 +166,7 @@ fn main() {
         &mut moving,
         what == "frame",
         repetitions,
-        &mut rng,
+        &mut mover,
         &mut update_time,
     );
     let elapsed = start.elapsed();
@@ -223,7 +175,8 @@ fn main() {
         .map(|(before, after)| std::time::Duration::from_nanos(after - before));
     let per_repetition = |time: std::time::Duration| time.as_secs_f64() * 1e3 / repetitions as f64;
     println!(
-        "{what} {structure_name} n={n}: {:.3} ms per repetition ({:.3} ms in update), cpu {:.3} ms, checksum {}",
+        "{what} {structure_name} {} n={n}: {:.3} ms per repetition ({:.3} ms in update), cpu {:.3} ms, checksum {}",
+        scene.name(),
         per_repetition(elapsed),
         per_repetition(update_time),
         cpu_time.map_or(f64::NAN, per_repetition),

@@ -1,0 +1,113 @@
+//! The broad-phase benchmark's scenes and motion, shared by `benches/broad_phase.rs` and
+//! `examples/broad_profile.rs`, so the profiler runs exactly the benchmark's boxes and frames.
+
+use collide2d::{Aabb, Vec2};
+
+/// Deterministic random numbers (SplitMix64).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_f32(&mut self) -> f32 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+    }
+    pub fn range(&mut self, low: f32, high: f32) -> f32 {
+        low + (high - low) * self.next_f32()
+    }
+}
+
+/// Side of the square holding `n` boxes of mean side 1 so each overlaps about 1.5 others:
+/// two boxes overlap with probability (a₁ + b₁)(a₂ + b₂) / L² ≈ 4 / L², so L² = 4n / 1.5.
+pub fn world_side(n: usize) -> f32 {
+    (4.0 * n as f32 / 1.5).sqrt()
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum Scene {
+    /// Sides uniform in [0.5, 1.5], centres uniform in the square.
+    Uniform,
+    /// Same boxes, centres gathered around n/64 cluster centres (spread 4).
+    Clustered,
+    /// 90% sides in [0.5, 1.5], 9% in [2, 8], 1% in [10, 40].
+    Mixed,
+}
+
+impl Scene {
+    pub fn name(self) -> &'static str {
+        match self {
+            Scene::Uniform => "uniform",
+            Scene::Clustered => "clustered",
+            Scene::Mixed => "mixed",
+        }
+    }
+}
+
+pub fn scene_boxes(scene: Scene, n: usize) -> Vec<Aabb> {
+    let mut rng = Rng(n as u64 * 31 + scene as u64);
+    let side = world_side(n);
+    let cluster_count = (n / 64).max(1);
+    let clusters: Vec<Vec2> = (0..cluster_count)
+        .map(|_| Vec2::new(rng.range(0.0, side), rng.range(0.0, side)))
+        .collect();
+    (0..n)
+        .map(|i| {
+            let center = match scene {
+                Scene::Clustered => {
+                    let c = clusters[i % cluster_count];
+                    c + Vec2::new(rng.range(-4.0, 4.0), rng.range(-4.0, 4.0))
+                }
+                _ => Vec2::new(rng.range(0.0, side), rng.range(0.0, side)),
+            };
+            let size_roll = rng.next_f32();
+            let (low, high) = match scene {
+                Scene::Mixed if size_roll < 0.01 => (10.0, 40.0),
+                Scene::Mixed if size_roll < 0.10 => (2.0, 8.0),
+                _ => (0.5, 1.5),
+            };
+            let half = 0.5 * Vec2::new(rng.range(low, high), rng.range(low, high));
+            Aabb {
+                min: center - half,
+                max: center + half,
+            }
+        })
+        .collect()
+}
+
+/// Moves every tenth box (a different tenth each frame) by up to 0.05 on each axis.
+pub struct Mover {
+    rng: Rng,
+    phase: usize,
+}
+
+impl Mover {
+    pub fn new() -> Mover {
+        Mover {
+            rng: Rng(7),
+            phase: 0,
+        }
+    }
+    pub fn frame(&mut self, boxes: &mut [Aabb], mut moved: impl FnMut(usize, Aabb)) {
+        self.phase = (self.phase + 1) % 10;
+        let mut index = self.phase;
+        while index < boxes.len() {
+            let offset = Vec2::new(self.rng.range(-0.05, 0.05), self.rng.range(-0.05, 0.05));
+            let b = &mut boxes[index];
+            b.min += offset;
+            b.max += offset;
+            moved(index, *b);
+            index += 10;
+        }
+    }
+}
+
+/// The boxes with their indices as keys, ready for a bulk build.
+pub fn keyed(boxes: &[Aabb]) -> Vec<(Aabb, u64)> {
+    boxes
+        .iter()
+        .enumerate()
+        .map(|(index, aabb)| (*aabb, index as u64))
+        .collect()
+}
