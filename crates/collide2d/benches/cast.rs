@@ -3,9 +3,9 @@
 //! Each benchmark cycles through 256 prepared random configurations so that branch prediction
 //! cannot learn one case; the time reported is per query.
 
-use collide2d::query::{cast, CastOptions, Ray, Sweep};
+use collide2d::query::{cast, CastOptions, Sweep};
 use collide2d::shape::{Polygon, Shape};
-use collide2d::{Transform, Vec2};
+use collide2d::Transform;
 use criterion::{criterion_group, criterion_main, Criterion};
 use parry2d::math::{Pose, Vector};
 use parry2d::query::details::{cast_shapes_support_map_support_map, ShapeCastOptions};
@@ -13,21 +13,10 @@ use parry2d::query::{cast_shapes_nonlinear, NonlinearRigidMotion, RayCast};
 use parry2d::shape::ConvexPolygon;
 use std::hint::black_box;
 
-const CASES: usize = 256;
+#[path = "support/cast_cases.rs"]
+mod cast_cases;
 
-struct Lcg(u64);
-impl Lcg {
-    fn unit(&mut self) -> f32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn range(&mut self, low: f32, high: f32) -> f32 {
-        low + (high - low) * self.unit()
-    }
-}
+use cast_cases::{cast_cases, ray_cases, CASES};
 
 fn octagon() -> (Shape, ConvexPolygon) {
     let ours = Polygon::regular(8, 1.0).unwrap();
@@ -46,18 +35,7 @@ fn pose(xf: &Transform) -> Pose {
 
 fn rays(c: &mut Criterion) {
     let (shape, polygon) = octagon();
-    let mut rng = Lcg(7);
-    let cases: Vec<(Transform, Ray)> = (0..CASES)
-        .map(|_| {
-            let xf = Transform::new(
-                Vec2::new(rng.range(-10.0, 10.0), rng.range(-10.0, 10.0)),
-                rng.range(-3.0, 3.0),
-            );
-            let origin = xf.p + Vec2::from_angle(rng.range(-3.0, 3.0)) * 5.0;
-            let target = xf.p + Vec2::new(rng.range(-1.2, 1.2), rng.range(-1.2, 1.2));
-            (xf, Ray::new(origin, target - origin, 20.0).unwrap())
-        })
-        .collect();
+    let cases = ray_cases();
     let parry_cases: Vec<(Pose, parry2d::query::Ray)> = cases
         .iter()
         .map(|(xf, ray)| {
@@ -87,27 +65,6 @@ fn rays(c: &mut Criterion) {
         })
     });
     group.finish();
-}
-
-/// Pairs of octagons: A moving at B, B still.
-fn cast_cases(spin: bool) -> Vec<(Transform, Vec2, f32, Transform)> {
-    let mut rng = Lcg(11);
-    (0..CASES)
-        .map(|_| {
-            let xf_a = Transform::new(
-                Vec2::new(rng.range(-10.0, 10.0), rng.range(-10.0, 10.0)),
-                rng.range(-3.0, 3.0),
-            );
-            let xf_b = Transform::new(
-                xf_a.p + Vec2::from_angle(rng.range(-3.0, 3.0)) * 5.0,
-                rng.range(-3.0, 3.0),
-            );
-            let motion =
-                (xf_b.p - xf_a.p) * 1.5 + Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
-            let turn = if spin { rng.range(-3.0, 3.0) } else { 0.0 };
-            (xf_a, motion, turn, xf_b)
-        })
-        .collect()
 }
 
 fn linear_casts(c: &mut Criterion) {

@@ -12,52 +12,10 @@ use parry2d::query::ContactManifold;
 use parry2d::shape::{Ball, Capsule as ParryCapsule, ConvexPolygon, Cuboid};
 use std::hint::black_box;
 
-const CONFIGURATIONS: usize = 256;
+#[path = "support/narrow_placements.rs"]
+mod narrow_placements;
 
-struct Numbers(u64);
-impl Numbers {
-    fn unit(&mut self) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
-
-/// Pairs of transforms placing B overlapping A (centres `reach` apart at most), random rotations.
-fn placements(reach: f32) -> Vec<(Transform, Transform)> {
-    let mut rng = Numbers(0x9e37_79b9_7f4a_7c15);
-    (0..CONFIGURATIONS)
-        .map(|_| {
-            let a = Transform::new(
-                Vec2::new(rng.unit() * 100.0, rng.unit() * 100.0),
-                rng.unit() * std::f32::consts::TAU,
-            );
-            let angle = rng.unit() * std::f32::consts::TAU;
-            let b = Transform::new(
-                a.p + Vec2::new(angle.cos(), angle.sin()) * reach * rng.unit(),
-                rng.unit() * std::f32::consts::TAU,
-            );
-            (a, b)
-        })
-        .collect()
-}
-
-/// Axis-aligned placements for the box–box cases (rotations by small angles only).
-fn box_placements() -> Vec<(Transform, Transform)> {
-    let mut rng = Numbers(0x2545_f491_4f6c_dd1d);
-    (0..CONFIGURATIONS)
-        .map(|_| {
-            let a = Transform::new(
-                Vec2::new(rng.unit() * 100.0, rng.unit() * 100.0),
-                rng.unit() * std::f32::consts::TAU,
-            );
-            let offset = a.rotate(Vec2::new(rng.unit() * 1.6 - 0.8, 0.9 + rng.unit() * 0.2));
-            let b = Transform::new(a.p + offset, a.angle() + (rng.unit() - 0.5) * 0.2);
-            (a, b)
-        })
-        .collect()
-}
+use narrow_placements::{box_placements, placements, CONFIGURATIONS};
 
 fn pose(xf: &Transform) -> Pose {
     Pose::from_parts(

@@ -16,50 +16,10 @@ use collide2d::shape::{Capsule, Circle, Polygon, Shape};
 use collide2d::{collide, overlaps, Transform, Vec2};
 use std::hint::black_box;
 
-const CONFIGURATIONS: usize = 256;
+#[path = "../benches/support/narrow_placements.rs"]
+mod narrow_placements;
 
-struct Numbers(u64);
-impl Numbers {
-    fn unit(&mut self) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
-
-fn placements(reach: f32) -> Vec<(Transform, Transform)> {
-    let mut rng = Numbers(0x9e37_79b9_7f4a_7c15);
-    (0..CONFIGURATIONS)
-        .map(|_| {
-            let a = Transform::new(
-                Vec2::new(rng.unit() * 100.0, rng.unit() * 100.0),
-                rng.unit() * std::f32::consts::TAU,
-            );
-            let angle = rng.unit() * std::f32::consts::TAU;
-            let b = Transform::new(
-                a.p + Vec2::new(angle.cos(), angle.sin()) * reach * rng.unit(),
-                rng.unit() * std::f32::consts::TAU,
-            );
-            (a, b)
-        })
-        .collect()
-}
-
-fn box_placements() -> Vec<(Transform, Transform)> {
-    let mut rng = Numbers(0x2545_f491_4f6c_dd1d);
-    (0..CONFIGURATIONS)
-        .map(|_| {
-            let a = Transform::new(
-                Vec2::new(rng.unit() * 100.0, rng.unit() * 100.0),
-                rng.unit() * std::f32::consts::TAU,
-            );
-            let offset = a.rotate(Vec2::new(rng.unit() * 1.6 - 0.8, 0.9 + rng.unit() * 0.2));
-            let b = Transform::new(a.p + offset, a.angle() + (rng.unit() - 0.5) * 0.2);
-            (a, b)
-        })
-        .collect()
-}
+use narrow_placements::{box_placements, placements, CONFIGURATIONS};
 
 fn main() {
     let mut args = std::env::args().skip(1);
