@@ -22,7 +22,7 @@ const PREFETCH_DISTANCE: usize = 8;
 const SCAN_LIMIT: usize = 8;
 
 /// Below this many live proxies pairs are always found incrementally (see
-/// [`MovedSet::most_of`]).
+/// [`MarkedSlots::most_of`]).
 const FROM_SCRATCH_MIN_PROXIES: usize = 256;
 
 /// The pair set reported at the last [`PairTracker::refresh`], kept as per-proxy partner lists.
@@ -33,7 +33,7 @@ const FROM_SCRATCH_MIN_PROXIES: usize = 256;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairTracker {
     partners: Vec<PartnerList>,
-    moved: MovedSet,
+    moved: MarkedSlots,
     marks: Vec<u32>,
     mark: u32,
     pending_ended: Vec<Pair>,
@@ -278,15 +278,16 @@ impl PairTracker {
     }
 }
 
-/// The proxies marked as moved since the last refresh: each listed once, in the order first
-/// marked, with a flag per slot.
+/// A set of slots marked since the last refresh (moved proxies, or the tree's proxies with a new
+/// fat box): each listed in the order first marked, with a flag per slot. A slot unmarked and
+/// marked again is listed twice; its first turn clears the flag and the second is skipped.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct MovedSet {
+pub(crate) struct MarkedSlots {
     listed: Vec<u32>,
     flags: Vec<bool>,
 }
 
-impl MovedSet {
+impl MarkedSlots {
     /// Grows the flags to `slot_count` slots.
     pub fn reserve(&mut self, slot_count: usize) {
         if self.flags.len() < slot_count {
@@ -319,8 +320,13 @@ impl MovedSet {
         self.flags[slot] = false;
     }
 
+    /// How many entries are listed.
+    pub fn len(&self) -> usize {
+        self.listed.len()
+    }
+
     /// Takes the list out for a refresh (the marks stay until each slot's turn); give it
-    /// back with [`MovedSet::give_back`].
+    /// back with [`MarkedSlots::give_back`].
     pub fn take_list(&mut self) -> Vec<u32> {
         std::mem::take(&mut self.listed)
     }

@@ -18,6 +18,7 @@ use pairs::CompactTree;
 use partners::{TreePairs, MAX_SLOTS};
 
 use crate::broad::dense_pairs::{DenseInput, DensePairs};
+use crate::broad::pair_tracker::MarkedSlots;
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{
     check_aabb, BroadPhase, BroadPhaseError, Pair, PairChanges, ProxyId, RayControl, RayHit,
@@ -150,8 +151,8 @@ pub struct DynamicTree {
     /// Fat-partner lists with reported flags.
     pairs: TreePairs,
     fat_of_proxy: Vec<Aabb>,
-    fat_changed: Vec<u32>,
-    is_fat_changed: Vec<bool>,
+    /// Proxies whose fat box changed since their fat-partner list was built.
+    fat_changed: MarkedSlots,
     query_lanes: query::QueryLanes,
 }
 
@@ -174,8 +175,7 @@ impl DynamicTree {
             margin: DEFAULT_MARGIN,
             pairs: TreePairs::default(),
             fat_of_proxy: Vec::new(),
-            fat_changed: Vec::new(),
-            is_fat_changed: Vec::new(),
+            fat_changed: MarkedSlots::default(),
             query_lanes: query::QueryLanes::default(),
         }
     }
@@ -272,15 +272,12 @@ impl DynamicTree {
             self.leaf_of_proxy.resize(slots, NULL_NODE);
             self.pairs.reserve_slots(slots);
             self.fat_of_proxy.resize(slots, Aabb::default());
-            self.is_fat_changed.resize(slots, false);
+            self.fat_changed.reserve(slots);
         }
     }
 
     fn mark_fat_changed(&mut self, slot: usize) {
-        if !self.is_fat_changed[slot] {
-            self.is_fat_changed[slot] = true;
-            self.fat_changed.push(slot as u32);
-        }
+        self.fat_changed.mark(slot as u32);
     }
 
     /// Brings the per-proxy lists of fat-box partners up to date for proxies whose fat box changed.
@@ -295,14 +292,12 @@ impl DynamicTree {
     /// Either way the reported pairs are lifted out first and flagged again afterwards; those
     /// whose fat boxes no longer overlap end.
     fn refresh_fat_partners(&mut self) {
-        let changed = std::mem::take(&mut self.fat_changed);
         let live = self.proxies.len();
-        if changed.len() >= 256 && changed.len() * 4 >= live {
+        let changed_count = self.fat_changed.len();
+        if changed_count >= 256 && changed_count * 4 >= live {
             // 1. Full recompute.
             self.pairs.unlink_all();
-            for &slot in &changed {
-                self.is_fat_changed[slot as usize] = false;
-            }
+            self.fat_changed.clear();
             let pairs = &mut self.pairs;
             let mut add = |first: u32, second: u32| pairs.link(first, second);
             let fat_boxes = DenseInput {
@@ -319,17 +314,18 @@ impl DynamicTree {
             }
         } else {
             // 2. Incremental.
+            let changed = self.fat_changed.take_list();
             for chunk in changed.chunks(query::QUERY_LANES) {
                 // Read the lists to edit first, so that their cache misses overlap.
                 let touched: u32 = chunk
                     .iter()
-                    .filter(|&&slot| self.is_fat_changed[slot as usize])
+                    .filter(|&&slot| self.fat_changed.contains(slot as usize))
                     .flat_map(|&slot| self.pairs.entries(slot as usize))
                     .map(|&entry| self.pairs.list_len((entry & partners::SLOT_BITS) as usize))
                     .sum();
                 std::hint::black_box(touched);
                 for &slot in chunk {
-                    if self.is_fat_changed[slot as usize] {
+                    if self.fat_changed.contains(slot as usize) {
                         self.pairs.unlink(slot);
                     }
                 }
@@ -346,7 +342,7 @@ impl DynamicTree {
                     chunk
                         .iter()
                         .map(|&slot| slot as usize)
-                        .filter(|&slot| self.is_fat_changed[slot]),
+                        .filter(|&slot| self.fat_changed.contains(slot)),
                 );
                 boxes.clear();
                 boxes.extend(batch.iter().map(|&slot| self.fat_of_proxy[slot]));
@@ -360,21 +356,21 @@ impl DynamicTree {
                 for (&slot, found) in batch.iter().zip(&lanes.found) {
                     // A slot removed and filled again since the last update is listed twice;
                     // its first entry clears the mark, and the second is skipped.
-                    if !self.is_fat_changed[slot] {
+                    if !self.fat_changed.contains(slot) {
                         continue;
                     }
-                    self.is_fat_changed[slot] = false;
+                    self.fat_changed.unmark(slot);
                     for &proxy in found {
-                        if proxy as usize != slot && !self.is_fat_changed[proxy as usize] {
+                        if proxy as usize != slot && !self.fat_changed.contains(proxy as usize) {
                             self.pairs.link(slot as u32, proxy);
                         }
                     }
                 }
             }
             self.query_lanes = lanes;
+            self.fat_changed.give_back(changed);
         }
         self.pairs.restore_lifted(&self.proxies);
-        self.fat_changed = changed;
     }
 
     /// Number of nodes in use (leaves and internal nodes).
@@ -450,7 +446,7 @@ impl BroadPhase for DynamicTree {
         self.remove_leaf(leaf);
         self.free_node(leaf);
         self.leaf_of_proxy[slot] = NULL_NODE;
-        self.is_fat_changed[slot] = false;
+        self.fat_changed.unmark(slot);
         self.pairs.proxy_removed(slot as u32, &self.proxies);
         self.proxies.release(slot as u32);
         Ok(())
@@ -479,12 +475,11 @@ impl BroadPhase for DynamicTree {
                 // whose fat boxes changed still listed, for the next incremental update.
                 return self
                     .pairs
-                    .refresh_from_all(&self.proxies, &dense, &self.is_fat_changed);
+                    .refresh_from_all(&self.proxies, &dense, &self.fat_changed);
             }
         }
-        if !self.fat_changed.is_empty() {
+        if self.fat_changed.len() > 0 {
             self.refresh_fat_partners();
-            self.fat_changed.clear();
         }
         self.pairs.refresh(&self.proxies)
     }

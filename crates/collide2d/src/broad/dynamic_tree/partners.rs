@@ -6,7 +6,7 @@
 //! a candidate was a partner is a bit test.
 
 use crate::broad::dense_pairs::DensePairs;
-use crate::broad::pair_tracker::{next_mark, MovedSet, PairsByLower};
+use crate::broad::pair_tracker::{next_mark, MarkedSlots, PairsByLower};
 use crate::broad::partner_list::FatPartnerList;
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{Pair, PairChanges};
@@ -39,7 +39,7 @@ const PREFETCH_DISTANCE: usize = 4;
 #[derive(Clone, Debug, Default)]
 pub(super) struct TreePairs {
     lists: Vec<FatPartnerList>,
-    moved: MovedSet,
+    moved: MarkedSlots,
     marks: Vec<u32>,
     mark: u32,
     pending_ended: Vec<Pair>,
@@ -87,18 +87,13 @@ impl TreePairs {
     /// its reported pairs.
     pub fn proxy_removed(&mut self, index: u32, proxies: &ProxyTable) {
         self.reserve_slots(index as usize + 1);
-        let slot = index as usize;
-        self.moved.unmark(slot);
+        self.moved.unmark(index as usize);
         let removed_id = proxies.id_of(index);
-        let mut entries = std::mem::take(&mut self.scratch);
-        self.lists[slot].take_into(&mut entries);
-        for &entry in &entries {
+        let entries = self.take_out(index);
+        for &entry in entries.iter().filter(|&&entry| entry & REPORTED != 0) {
             let partner = entry & SLOT_BITS;
-            self.lists[partner as usize].remove_slot(index);
-            if entry & REPORTED != 0 {
-                self.pending_ended
-                    .push(Pair::new(removed_id, proxies.id_of(partner)));
-            }
+            self.pending_ended
+                .push(Pair::new(removed_id, proxies.id_of(partner)));
         }
         self.scratch = entries;
     }
@@ -106,16 +101,22 @@ impl TreePairs {
     /// Empties slot `index`'s list before it is rebuilt, taking it out of its partners' lists;
     /// its reported pairs wait in `lifted` for [`TreePairs::restore_lifted`].
     pub fn unlink(&mut self, index: u32) {
+        let entries = self.take_out(index);
+        for &entry in entries.iter().filter(|&&entry| entry & REPORTED != 0) {
+            self.lifted.push((index, entry & SLOT_BITS));
+        }
+        self.scratch = entries;
+    }
+
+    /// Empties slot `index`'s list and takes it out of its partners' lists; returns its entries
+    /// in the scratch buffer, to be given back to `scratch`.
+    fn take_out(&mut self, index: u32) -> Vec<u32> {
         let mut entries = std::mem::take(&mut self.scratch);
         self.lists[index as usize].take_into(&mut entries);
         for &entry in &entries {
-            let partner = entry & SLOT_BITS;
-            self.lists[partner as usize].remove_slot(index);
-            if entry & REPORTED != 0 {
-                self.lifted.push((index, partner));
-            }
+            self.lists[(entry & SLOT_BITS) as usize].remove_slot(index);
         }
-        self.scratch = entries;
+        entries
     }
 
     /// Empties every list before all are rebuilt; the reported pairs wait in `lifted`.
@@ -249,7 +250,7 @@ impl TreePairs {
     /// found from scratch) and returns what changed: exactly what the incremental refresh would
     /// return. The lists need not be up to date with the fat boxes: a pair found and missing from
     /// them is added (flagged), and the next rebuild of the list of whichever of the two has a
-    /// new fat box settles it. `stale[s]` tells whether slot `s`'s fat box changed since its list
+    /// new fat box settles it. `stale` holds the slots whose fat box changed since their list
     /// was built; an ended pair of such a slot leaves both lists.
     ///
     /// 1. Group the pairs by their lower slot (a counting sort).
@@ -260,7 +261,7 @@ impl TreePairs {
         &mut self,
         proxies: &ProxyTable,
         dense: &DensePairs,
-        stale: &[bool],
+        stale: &MarkedSlots,
     ) -> &PairChanges {
         let slots = proxies.slot_count();
         self.reserve_slots(slots);
@@ -309,7 +310,7 @@ impl TreePairs {
                     continue;
                 }
                 self.changes.ended.push(pair);
-                if stale[slot] || stale[partner as usize] {
+                if stale.contains(slot) || stale.contains(partner as usize) {
                     // Perhaps not fat partners any more, perhaps added below in an earlier
                     // frame: dropped, so that lists waiting for their rebuild do not grow.
                     position -= 1;
