@@ -18,7 +18,7 @@ use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
 #[path = "support/broad_scene.rs"]
 mod broad_scene;
 
-use broad_scene::{keyed, scene_boxes, Mover, Scene};
+use broad_scene::{keyed, scene_boxes, Mover, Scene, SETTLING_FRAMES};
 
 fn to_parry(aabb: &Aabb) -> ParryAabb {
     ParryAabb::new(
@@ -53,13 +53,6 @@ impl Ours for SweepAndPrune {
         SweepAndPrune::build(items).unwrap()
     }
 }
-
-/// Frames run once, unmeasured, before a `frame` benchmark: the boxes random-walk, and the share
-/// of them leaving their fat boxes (for parry2d, the quality of the refitted tree) takes a few
-/// hundred frames after the build to settle. Without them a large scene, of which criterion runs
-/// only a few hundred frames, would be measured while still settling and a small one in its
-/// steady state, and the sizes would not compare.
-const SETTLING_FRAMES: usize = 300;
 
 fn configure(
     c: &mut Criterion,

@@ -76,6 +76,13 @@ pub fn scene_boxes(scene: Scene, n: usize) -> Vec<Aabb> {
         .collect()
 }
 
+/// Frames run once, unmeasured, before frames are measured: the boxes random-walk, and the share
+/// of them leaving their fat boxes (for parry2d, the quality of the refitted tree) takes a few
+/// hundred frames after the build to settle. Without them a large scene, of which criterion runs
+/// only a few hundred frames, would be measured while still settling and a small one in its
+/// steady state, and the sizes would not compare.
+pub const SETTLING_FRAMES: usize = 300;
+
 /// Moves every tenth box (a different tenth each frame) by up to 0.05 on each axis.
 pub struct Mover {
     rng: Rng,
