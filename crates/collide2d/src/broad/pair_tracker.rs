@@ -257,19 +257,18 @@ impl PairTracker {
 
     /// Every reported pair, sorted.
     pub fn current_pairs(&self, proxies: &ProxyTable) -> Vec<Pair> {
-        let mut pairs = Vec::new();
-        for (slot, partners) in self.partners.iter().enumerate() {
-            for &partner in partners.as_slice() {
-                if (partner as usize) > slot {
-                    pairs.push(Pair::new(
-                        proxies.id_of(slot as u32),
-                        proxies.id_of(partner),
-                    ));
-                }
-            }
-        }
-        pairs.sort_unstable();
-        pairs
+        sorted_pairs(
+            proxies,
+            self.partners
+                .iter()
+                .enumerate()
+                .flat_map(|(slot, partners)| {
+                    partners
+                        .as_slice()
+                        .iter()
+                        .map(move |&partner| (slot as u32, partner))
+                }),
+        )
     }
 
     /// Checks the invariant; used by `validate()` of the structures.
@@ -459,6 +458,20 @@ pub(crate) fn next_mark(mark: &mut u32, marks: &mut [u32]) -> u32 {
 }
 
 /// Checks that partner lists are symmetric, free of self-pairs, and name only live proxies.
+/// The pairs of `slot_pairs` listed from their lower slot (each pair of symmetric lists once),
+/// as ids, sorted.
+pub(crate) fn sorted_pairs(
+    proxies: &ProxyTable,
+    slot_pairs: impl Iterator<Item = (u32, u32)>,
+) -> Vec<Pair> {
+    let mut pairs: Vec<Pair> = slot_pairs
+        .filter(|&(slot, partner)| partner > slot)
+        .map(|(slot, partner)| Pair::new(proxies.id_of(slot), proxies.id_of(partner)))
+        .collect();
+    pairs.sort_unstable();
+    pairs
+}
+
 pub(crate) fn validate_symmetric(
     what: &str,
     lists: &[impl Slots],

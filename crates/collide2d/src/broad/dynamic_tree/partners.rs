@@ -6,7 +6,7 @@
 //! a candidate was a partner is a bit test.
 
 use crate::broad::dense_pairs::DensePairs;
-use crate::broad::pair_tracker::{next_mark, MarkedSlots, PairsByLower};
+use crate::broad::pair_tracker::{next_mark, sorted_pairs, MarkedSlots, PairsByLower};
 use crate::broad::partner_list::FatPartnerList;
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{Pair, PairChanges};
@@ -339,20 +339,15 @@ impl TreePairs {
 
     /// Every reported pair, sorted.
     pub fn current_pairs(&self, proxies: &ProxyTable) -> Vec<Pair> {
-        let mut pairs = Vec::new();
-        for (slot, list) in self.lists.iter().enumerate() {
-            for &entry in list.as_slice() {
-                let partner = entry & SLOT_BITS;
-                if entry & REPORTED != 0 && partner as usize > slot {
-                    pairs.push(Pair::new(
-                        proxies.id_of(slot as u32),
-                        proxies.id_of(partner),
-                    ));
-                }
-            }
-        }
-        pairs.sort_unstable();
-        pairs
+        sorted_pairs(
+            proxies,
+            self.lists.iter().enumerate().flat_map(|(slot, list)| {
+                list.as_slice()
+                    .iter()
+                    .filter(|&&entry| entry & REPORTED != 0)
+                    .map(move |&entry| (slot as u32, entry & SLOT_BITS))
+            }),
+        )
     }
 
     /// Checks the symmetry invariant.
