@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use collide2d::broad::{BroadPhase, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
 use collide2d::Aabb;
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkGroup, Criterion};
 use parry2d::bounding_volume::Aabb as ParryAabb;
 use parry2d::math::Vector as ParryVector;
 use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
@@ -54,10 +55,7 @@ impl Ours for SweepAndPrune {
     }
 }
 
-fn configure(
-    c: &mut Criterion,
-    n: usize,
-) -> criterion::BenchmarkGroup<'_, criterion::measurement::WallTime> {
+fn configure(c: &mut Criterion, n: usize) -> BenchmarkGroup<'_, WallTime> {
     let mut group = c.benchmark_group("broad");
     group.warm_up_time(Duration::from_millis(300));
     group.measurement_time(Duration::from_millis(if n >= 1_000_000 {
@@ -67,6 +65,24 @@ fn configure(
     }));
     group.sample_size(10);
     group
+}
+
+/// Benchmarks `frame` after running it [`SETTLING_FRAMES`] times unmeasured (on the first call
+/// only, so a benchmark left out by a filter runs none).
+fn bench_settled_frames(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: String,
+    mut frame: impl FnMut() -> usize,
+) {
+    let mut settled = false;
+    group.bench_function(name, |bencher| {
+        if !std::mem::replace(&mut settled, true) {
+            for _ in 0..SETTLING_FRAMES {
+                black_box(frame());
+            }
+        }
+        bencher.iter(|| black_box(frame()))
+    });
 }
 
 fn bench_ours<B: Ours>(c: &mut Criterion, scene: Scene, n: usize) {
@@ -90,22 +106,14 @@ fn bench_ours<B: Ours>(c: &mut Criterion, scene: Scene, n: usize) {
     structure.update_pairs();
     let mut moving = boxes.clone();
     let mut mover = Mover::new();
-    let mut frame = || {
+    let frame = || {
         mover.frame(&mut moving, |index, b| {
             structure.update(ids[index], b).unwrap()
         });
         let changes = structure.update_pairs();
         changes.began.len() + changes.ended.len()
     };
-    let mut settled = false;
-    group.bench_function(label("frame"), |bencher| {
-        if !std::mem::replace(&mut settled, true) {
-            (0..SETTLING_FRAMES).for_each(|_| {
-                black_box(frame());
-            });
-        }
-        bencher.iter(|| black_box(frame()))
-    });
+    bench_settled_frames(&mut group, label("frame"), frame);
     group.finish();
 }
 
@@ -143,7 +151,7 @@ fn bench_parry(c: &mut Criterion, scene: Scene, n: usize) {
     bvh.traverse_bvtt_single_tree::<true>(&mut workspace, &mut |_, _| {});
     let mut moving = boxes.clone();
     let mut mover = Mover::new();
-    let mut frame = || {
+    let frame = || {
         mover.frame(&mut moving, |index, b| {
             bvh.insert_or_update_partially(to_parry(&b), index as u32, 0.1);
         });
@@ -154,15 +162,7 @@ fn bench_parry(c: &mut Criterion, scene: Scene, n: usize) {
         });
         count
     };
-    let mut settled = false;
-    group.bench_function(label("frame"), |bencher| {
-        if !std::mem::replace(&mut settled, true) {
-            (0..SETTLING_FRAMES).for_each(|_| {
-                black_box(frame());
-            });
-        }
-        bencher.iter(|| black_box(frame()))
-    });
+    bench_settled_frames(&mut group, label("frame"), frame);
     group.finish();
     let _ = BatchSize::SmallInput;
 }

@@ -25,15 +25,20 @@ impl Lcg {
     }
 }
 
+/// A transform in the square ±10 at an angle within ±3 rad.
+fn pose(rng: &mut Lcg) -> Transform {
+    Transform::new(
+        Vec2::new(rng.range(-10.0, 10.0), rng.range(-10.0, 10.0)),
+        rng.range(-3.0, 3.0),
+    )
+}
+
 /// A transformed 8-gon and a ray aimed near its centre from 5 units away.
 pub fn ray_cases() -> Vec<(Transform, Ray)> {
     let mut rng = Lcg(7);
     (0..CASES)
         .map(|_| {
-            let xf = Transform::new(
-                Vec2::new(rng.range(-10.0, 10.0), rng.range(-10.0, 10.0)),
-                rng.range(-3.0, 3.0),
-            );
+            let xf = pose(&mut rng);
             let origin = xf.p + Vec2::from_angle(rng.range(-3.0, 3.0)) * 5.0;
             let target = xf.p + Vec2::new(rng.range(-1.2, 1.2), rng.range(-1.2, 1.2));
             (xf, Ray::new(origin, target - origin, 20.0).unwrap())
@@ -46,10 +51,7 @@ pub fn cast_cases(spin: bool) -> Vec<(Transform, Vec2, f32, Transform)> {
     let mut rng = Lcg(11);
     (0..CASES)
         .map(|_| {
-            let xf_a = Transform::new(
-                Vec2::new(rng.range(-10.0, 10.0), rng.range(-10.0, 10.0)),
-                rng.range(-3.0, 3.0),
-            );
+            let xf_a = pose(&mut rng);
             let xf_b = Transform::new(
                 xf_a.p + Vec2::from_angle(rng.range(-3.0, 3.0)) * 5.0,
                 rng.range(-3.0, 3.0),

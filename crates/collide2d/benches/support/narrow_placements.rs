@@ -19,15 +19,20 @@ impl Numbers {
     }
 }
 
+/// A transform anywhere in a 100-unit square, at any angle.
+fn scattered(rng: &mut Numbers) -> Transform {
+    Transform::new(
+        Vec2::new(rng.unit() * 100.0, rng.unit() * 100.0),
+        rng.unit() * std::f32::consts::TAU,
+    )
+}
+
 /// Pairs of transforms placing B overlapping A (centres `reach` apart at most), random rotations.
 pub fn placements(reach: f32) -> Vec<(Transform, Transform)> {
     let mut rng = Numbers(0x9e37_79b9_7f4a_7c15);
     (0..CONFIGURATIONS)
         .map(|_| {
-            let a = Transform::new(
-                Vec2::new(rng.unit() * 100.0, rng.unit() * 100.0),
-                rng.unit() * std::f32::consts::TAU,
-            );
+            let a = scattered(&mut rng);
             let angle = rng.unit() * std::f32::consts::TAU;
             let b = Transform::new(
                 a.p + Vec2::new(angle.cos(), angle.sin()) * reach * rng.unit(),
@@ -43,10 +48,7 @@ pub fn box_placements() -> Vec<(Transform, Transform)> {
     let mut rng = Numbers(0x2545_f491_4f6c_dd1d);
     (0..CONFIGURATIONS)
         .map(|_| {
-            let a = Transform::new(
-                Vec2::new(rng.unit() * 100.0, rng.unit() * 100.0),
-                rng.unit() * std::f32::consts::TAU,
-            );
+            let a = scattered(&mut rng);
             let offset = a.rotate(Vec2::new(rng.unit() * 1.6 - 0.8, 0.9 + rng.unit() * 0.2));
             let b = Transform::new(a.p + offset, a.angle() + (rng.unit() - 0.5) * 0.2);
             (a, b)
