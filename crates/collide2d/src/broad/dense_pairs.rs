@@ -349,7 +349,9 @@ impl DensePairs {
             None => dense.fit(min_corner_bounds(input, inverse_cell_size)?, count)?,
         };
         // 2. Level, key and slot of every box; the lowest level apart, as most boxes go there.
-        let mut base: Vec<(u32, u32)> = Vec::with_capacity(count);
+        // Written by index, its length kept in a local: a `push` per box reloads the length.
+        let mut base: Vec<(u32, u32)> = vec![(0, 0); count];
+        let mut base_len = 0;
         let mut base_start = vec![0u32; (height as usize + 1) * (width as usize + 1) + 1];
         let mut higher: Vec<Vec<(u32, u32)>> = Vec::new();
         let base_stride = width as u32 + 1;
@@ -362,7 +364,8 @@ impl DensePairs {
             if x1 - x0 <= 1 && y1 - y0 <= 1 {
                 let key = entry_key(x0, y0, x1, y1, base_stride);
                 base_start[(key & CELL_MASK) as usize] += 1;
-                base.push((key, slot as u32));
+                base[base_len] = (key, slot as u32);
+                base_len += 1;
                 continue;
             }
             let mut shift = 1u32;
@@ -377,6 +380,7 @@ impl DensePairs {
             let key = entry_key(x0 >> shift, y0 >> shift, x1 >> shift, y1 >> shift, stride);
             higher[level].push((key, slot as u32));
         }
+        base.truncate(base_len);
         // 3. The levels' sorted arrays.
         if !base.is_empty() {
             dense.levels.push(DenseLevel::from_counts(
