@@ -150,6 +150,8 @@ impl PairBuffer {
 
     /// Reports the kept pairs in the order they came, each with the lower slot first (chosen
     /// without a branch, so that ordering them again costs no mispredictions).
+    #[cold]
+    #[inline(never)]
     fn flush(&mut self, report: &mut impl FnMut(u32, u32)) {
         for &(first, second) in &self.pairs[..self.len] {
             report(first.min(second), first.max(second));
