@@ -457,7 +457,6 @@ pub(crate) fn next_mark(mark: &mut u32, marks: &mut [u32]) -> u32 {
     *mark
 }
 
-/// Checks that partner lists are symmetric, free of self-pairs, and name only live proxies.
 /// The pairs of `slot_pairs` listed from their lower slot (each pair of symmetric lists once),
 /// as ids, sorted.
 pub(crate) fn sorted_pairs(
@@ -472,6 +471,7 @@ pub(crate) fn sorted_pairs(
     pairs
 }
 
+/// Checks that partner lists are symmetric, free of self-pairs, and name only live proxies.
 pub(crate) fn validate_symmetric(
     what: &str,
     lists: &[impl Slots],
