@@ -11,7 +11,7 @@ use std::time::Duration;
 use collide2d::broad::{BroadPhase, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
 use collide2d::Aabb;
 use criterion::measurement::WallTime;
-use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkGroup, Criterion};
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion};
 use parry2d::bounding_volume::Aabb as ParryAabb;
 use parry2d::math::Vector as ParryVector;
 use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
@@ -164,7 +164,6 @@ fn bench_parry(c: &mut Criterion, scene: Scene, n: usize) {
     };
     bench_settled_frames(&mut group, label("frame"), frame);
     group.finish();
-    let _ = BatchSize::SmallInput;
 }
 
 fn broad_phase(c: &mut Criterion) {
