@@ -79,8 +79,8 @@ pub fn scene_boxes(scene: Scene, n: usize) -> Vec<Aabb> {
 /// Frames run once, unmeasured, before frames are measured, by structures that keep fat boxes
 /// (our tree; parry2d's `Bvh`, whose leaves carry a margin too): the boxes random-walk, and the
 /// share of them leaving their fat boxes takes long to settle after the build. None leaves in
-/// the first ~50 frames; the tree's leavers then overshoot, about 2.8% of the movers a frame
-/// around frame 200, and fall to their lasting level, 1.7%, by frame 1,200–1,500 at every size
+/// the first ~50 frames; the tree's leavers then overshoot, up to 3% of the movers a frame near
+/// frame 200, and fall to their lasting level, 1.7%, by frame 1,200–1,500 at every size
 /// (`broad_profile trace`). Criterion runs many more frames of a small scene than of a large
 /// one (about 1,300 at 100k, 200 at 1M), so after a short settling the large scene would be
 /// measured in the overshoot and the small one mostly after it, and the sizes would not compare.
