@@ -48,6 +48,7 @@ impl DynamicTree {
         tree.reserve_proxy_slots();
         for id in &ids {
             let slot = id.index() as usize;
+            tree.slot_info[slot].generation = id.generation();
             tree.mark_fat_changed(slot);
             tree.pairs.mark_moved(slot as u32);
         }
@@ -78,10 +79,11 @@ impl DynamicTree {
         let mut items: Vec<BuildItem> = Vec::with_capacity(self.proxies.len());
         for slot in self.proxies.live_indices() {
             let tight = self.proxies.tight[slot as usize];
-            let fat = if refatten || self.leaf_of_proxy[slot as usize] == NULL_NODE {
+            let info = self.slot_info[slot as usize];
+            let fat = if refatten || info.leaf == NULL_NODE {
                 self.fatten(tight, Vec2::ZERO)
             } else {
-                self.fat_of_proxy[slot as usize]
+                info.fat
             };
             items.push(BuildItem {
                 center: fat.center(),
@@ -109,7 +111,6 @@ impl DynamicTree {
             let node_index = self.nodes.len() as u32;
             if task.end - task.start == 1 {
                 let item = items[task.start];
-                self.fat_of_proxy[item.proxy as usize] = item.fat;
                 self.nodes.push(TreeNode {
                     fat: item.fat,
                     parent: task.parent,
@@ -117,7 +118,9 @@ impl DynamicTree {
                     child_b: item.proxy,
                     height: 0,
                 });
-                self.leaf_of_proxy[item.proxy as usize] = node_index;
+                let info = &mut self.slot_info[item.proxy as usize];
+                info.fat = item.fat;
+                info.leaf = node_index;
             } else {
                 let middle = split_items(&mut items[task.start..task.end]) + task.start;
                 self.nodes.push(TreeNode {

@@ -94,6 +94,40 @@ impl TreeNode {
     }
 }
 
+/// What [`DynamicTree`]'s `update` reads of a proxy slot besides its exact box, in one record:
+/// `update` visits the moved proxies' slots one after another, and at a million proxies each
+/// separate per-slot array it reads costs a cache line from memory per proxy.
+///
+/// **Invariant:** `leaf` is [`NULL_NODE`] exactly for free slots; for a live slot, `leaf` is its
+/// leaf node, `fat` that leaf's box, and `generation` the slot's generation in the proxy table.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+pub(crate) struct SlotInfo {
+    /// The fat box: the leaf's box.
+    pub fat: Aabb,
+    /// The leaf node, [`NULL_NODE`] while the slot is free.
+    pub leaf: u32,
+    /// The slot's generation (a copy of the proxy table's), so that an id is checked here.
+    pub generation: u32,
+}
+
+impl Default for SlotInfo {
+    fn default() -> Self {
+        SlotInfo {
+            fat: Aabb::default(),
+            leaf: NULL_NODE,
+            generation: 0,
+        }
+    }
+}
+
+#[cfg(test)]
+#[test]
+fn a_slot_record_is_half_a_cache_line() {
+    assert_eq!(std::mem::size_of::<SlotInfo>(), 32);
+    assert_eq!(std::mem::align_of::<SlotInfo>(), 32);
+}
+
 /// A dynamic AABB tree (bounding-volume hierarchy) over fat boxes.
 ///
 /// * Each leaf stores the proxy's exact box and a fat box: the exact box grown by the margin
@@ -146,11 +180,11 @@ pub struct DynamicTree {
     free_node: u32,
     free_node_count: usize,
     proxies: ProxyTable,
-    leaf_of_proxy: Vec<u32>,
+    /// Fat box, leaf and generation of each proxy slot (see [`SlotInfo`]).
+    slot_info: Vec<SlotInfo>,
     margin: f32,
     /// Fat-partner lists with reported flags.
     pairs: TreePairs,
-    fat_of_proxy: Vec<Aabb>,
     /// Proxies whose fat box changed since their fat-partner list was built.
     fat_changed: MarkedSlots,
     query_lanes: query::QueryLanes,
@@ -171,10 +205,9 @@ impl DynamicTree {
             free_node: NULL_NODE,
             free_node_count: 0,
             proxies: ProxyTable::default(),
-            leaf_of_proxy: Vec::new(),
+            slot_info: Vec::new(),
             margin: DEFAULT_MARGIN,
             pairs: TreePairs::default(),
-            fat_of_proxy: Vec::new(),
             fat_changed: MarkedSlots::default(),
             query_lanes: query::QueryLanes::default(),
         }
@@ -199,7 +232,7 @@ impl DynamicTree {
     /// The fat box of a live proxy (contains its exact box).
     pub fn fat_aabb(&self, id: ProxyId) -> Result<Aabb, BroadPhaseError> {
         let slot = self.proxies.resolve(id)?;
-        Ok(self.fat_of_proxy[slot])
+        Ok(self.slot_info[slot].fat)
     }
 
     /// Height of the tree: 0 for a single leaf or an empty tree.
@@ -268,10 +301,9 @@ impl DynamicTree {
 
     fn reserve_proxy_slots(&mut self) {
         let slots = self.proxies.slot_count();
-        if self.leaf_of_proxy.len() < slots {
-            self.leaf_of_proxy.resize(slots, NULL_NODE);
+        if self.slot_info.len() < slots {
+            self.slot_info.resize(slots, SlotInfo::default());
             self.pairs.reserve_slots(slots);
-            self.fat_of_proxy.resize(slots, Aabb::default());
             self.fat_changed.reserve(slots);
         }
     }
@@ -300,8 +332,9 @@ impl DynamicTree {
             self.fat_changed.clear();
             let pairs = &mut self.pairs;
             let mut add = |first: u32, second: u32| pairs.link(first, second);
+            let fat_of_slots: Vec<Aabb> = self.slot_info.iter().map(|info| info.fat).collect();
             let fat_boxes = DenseInput {
-                boxes: &self.fat_of_proxy,
+                boxes: &fat_of_slots,
                 alive: &self.proxies.alive,
                 live,
             };
@@ -345,7 +378,7 @@ impl DynamicTree {
                         .filter(|&slot| self.fat_changed.contains(slot)),
                 );
                 boxes.clear();
-                boxes.extend(batch.iter().map(|&slot| self.fat_of_proxy[slot]));
+                boxes.extend(batch.iter().map(|&slot| self.slot_info[slot].fat));
                 query::fat_leaves_together(&self.nodes, self.root, &boxes, &mut lanes);
                 let touched: u32 = lanes.found[..batch.len()]
                     .iter()
@@ -414,9 +447,12 @@ impl BroadPhase for DynamicTree {
         self.reserve_proxy_slots();
         let slot = id.index() as usize;
         let fat = self.fatten(aabb, Vec2::ZERO);
-        self.fat_of_proxy[slot] = fat;
         let leaf = self.allocate_leaf(fat, slot as u32);
-        self.leaf_of_proxy[slot] = leaf;
+        self.slot_info[slot] = SlotInfo {
+            fat,
+            leaf,
+            generation: id.generation(),
+        };
         self.insert_leaf(leaf);
         self.mark_fat_changed(slot);
         self.pairs.mark_moved(slot as u32);
@@ -424,16 +460,24 @@ impl BroadPhase for DynamicTree {
     }
 
     fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), BroadPhaseError> {
-        let slot = self.proxies.resolve(id)?;
+        // The id is checked against the slot record (the same answer as the proxy table's
+        // `resolve`), which also holds the fat box and the leaf.
+        let slot = id.index() as usize;
+        let info = *self
+            .slot_info
+            .get(slot)
+            .ok_or(BroadPhaseError::UnknownProxy { id })?;
+        if info.leaf == NULL_NODE || info.generation != id.generation() {
+            return Err(BroadPhaseError::StaleProxy { id });
+        }
         let aabb = check_aabb(aabb)?;
         let old = self.proxies.tight[slot];
         self.proxies.tight[slot] = aabb;
-        if !self.fat_of_proxy[slot].contains(&aabb) {
+        if !info.fat.contains(&aabb) {
             let displacement = aabb.center() - old.center();
-            let leaf = self.leaf_of_proxy[slot];
             let fat = self.fatten(aabb, displacement);
-            self.fat_of_proxy[slot] = fat;
-            self.move_leaf(leaf, fat);
+            self.slot_info[slot].fat = fat;
+            self.move_leaf(info.leaf, fat);
             self.mark_fat_changed(slot);
         }
         self.pairs.mark_moved(slot as u32);
@@ -442,10 +486,10 @@ impl BroadPhase for DynamicTree {
 
     fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError> {
         let slot = self.proxies.resolve(id)?;
-        let leaf = self.leaf_of_proxy[slot];
+        let leaf = self.slot_info[slot].leaf;
         self.remove_leaf(leaf);
         self.free_node(leaf);
-        self.leaf_of_proxy[slot] = NULL_NODE;
+        self.slot_info[slot].leaf = NULL_NODE;
         self.fat_changed.unmark(slot);
         self.pairs.proxy_removed(slot as u32, &self.proxies);
         self.proxies.release(slot as u32);

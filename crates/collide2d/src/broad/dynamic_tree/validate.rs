@@ -10,6 +10,8 @@ impl DynamicTree {
     /// * **Boxes:** an internal node's box contains both children's boxes; a leaf's fat box
     ///   contains its exact box, which equals the stored proxy box.
     /// * **Heights:** 0 for leaves, 1 + the taller child's for internal nodes.
+    /// * **Slot records:** a live slot's record names its leaf, the leaf's fat box and the slot's
+    ///   generation; a free slot's names no leaf.
     /// * **Counts:** one reachable leaf per live proxy, each pointed to by its proxy; reachable
     ///   plus free nodes account for the whole node array; the free list has no cycle.
     /// * **Pairs:** the reported pair lists and the fat-partner lists are symmetric.
@@ -42,10 +44,14 @@ impl DynamicTree {
                     if slot >= self.proxies.slot_count() || !self.proxies.alive[slot] {
                         return Err(format!("leaf {index} names dead proxy {slot}"));
                     }
-                    if self.leaf_of_proxy[slot] != index {
+                    let info = &self.slot_info[slot];
+                    if info.leaf != index {
                         return Err(format!("proxy {slot} does not point to its leaf {index}"));
                     }
-                    if node.fat != self.fat_of_proxy[slot] {
+                    if info.generation != self.proxies.id_of(slot as u32).generation() {
+                        return Err(format!("proxy {slot}'s record has a stale generation"));
+                    }
+                    if node.fat != info.fat {
                         return Err(format!(
                             "leaf {index} fat box differs from proxy {slot}'s copy"
                         ));
@@ -76,6 +82,20 @@ impl DynamicTree {
                 }
                 stack.push(node.child_a);
                 stack.push(node.child_b);
+            }
+        }
+        if self.slot_info.len() != self.proxies.slot_count() {
+            return Err(format!(
+                "{} slot records for {} slots",
+                self.slot_info.len(),
+                self.proxies.slot_count()
+            ));
+        }
+        for (slot, info) in self.slot_info.iter().enumerate() {
+            if (info.leaf != NULL_NODE) != self.proxies.alive[slot] {
+                return Err(format!(
+                    "slot {slot}: its record's leaf does not say whether it is live"
+                ));
             }
         }
         if leaves != self.proxies.len() {
