@@ -192,7 +192,7 @@ impl DenseLevel {
         width: usize,
         height: usize,
         entries: &[(u32, u32)],
-        input: &DenseInput,
+        input: &DenseInput<impl SlotBox>,
     ) -> DenseLevel {
         let mut start = vec![0u32; (height + 1) * (width + 1) + 1];
         for &(key, _) in entries {
@@ -210,7 +210,7 @@ impl DenseLevel {
         height: usize,
         mut start: Vec<u32>,
         entries: &[(u32, u32)],
-        input: &DenseInput,
+        input: &DenseInput<impl SlotBox>,
     ) -> DenseLevel {
         let mut total = 0u32;
         for value in &mut start {
@@ -225,7 +225,7 @@ impl DenseLevel {
             let position = &mut start[(key & CELL_MASK) as usize];
             *position -= 1;
             let index = *position as usize;
-            boxes[index] = pack(&input.boxes[slot as usize]);
+            boxes[index] = pack(input.boxes[slot as usize].slot_box());
             ids[index] = slot;
             keys[index] = key;
         }
@@ -298,24 +298,45 @@ pub(crate) struct DensePairs {
     levels: Vec<DenseLevel>,
 }
 
+/// A per-slot record that holds a box for the dense pass: a box itself, or a structure's
+/// record of which the box is one field (read in place, not copied out first).
+pub(crate) trait SlotBox {
+    /// The slot's box.
+    fn slot_box(&self) -> &Aabb;
+}
+
+impl SlotBox for Aabb {
+    #[inline]
+    fn slot_box(&self) -> &Aabb {
+        self
+    }
+}
+
 /// The boxes a [`DensePairs`] is built from, by slot: `boxes[slot]` counts when
 /// `alive[slot]`, and `live` of them do.
-#[derive(Clone, Copy)]
-pub(crate) struct DenseInput<'a> {
+pub(crate) struct DenseInput<'a, B: SlotBox = Aabb> {
     /// Each slot's box (anything for a dead slot).
-    pub boxes: &'a [Aabb],
+    pub boxes: &'a [B],
     /// Whether each slot is live.
     pub alive: &'a [bool],
     /// How many slots are live.
     pub live: usize,
 }
 
+impl<B: SlotBox> Clone for DenseInput<'_, B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<B: SlotBox> Copy for DenseInput<'_, B> {}
+
 impl DensePairs {
     /// The dense copy of the live boxes of `input` in cells of side `cell_size`; `occupied`,
     /// when known, bounds the boxes (it may be larger than they are). `None` when the base grid
     /// would be too large for the number of boxes. Pairs are reported as slots.
-    pub fn of_boxes(
-        input: DenseInput,
+    pub fn of_boxes<B: SlotBox>(
+        input: DenseInput<B>,
         cell_size: f32,
         occupied: Option<Aabb>,
     ) -> Option<DensePairs> {
@@ -357,10 +378,11 @@ impl DensePairs {
         let mut base_start = vec![0u32; (height as usize + 1) * (width as usize + 1) + 1];
         let mut higher: Vec<Vec<(u32, u32)>> = Vec::new();
         let base_stride = width as u32 + 1;
-        for (slot, (aabb, &alive)) in input.boxes.iter().zip(input.alive).enumerate() {
+        for (slot, (record, &alive)) in input.boxes.iter().zip(input.alive).enumerate() {
             if !alive {
                 continue;
             }
+            let aabb = record.slot_box();
             let [x0, y0, x1, y1] =
                 dense.cells(Vec4::new(aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y));
             if x1 - x0 <= 1 && y1 - y0 <= 1 {
@@ -413,12 +435,12 @@ impl DensePairs {
     /// [`of_boxes`](DensePairs::of_boxes) for a structure without cells of its own: the cell
     /// side is [`HashGrid::auto_cell_size`](crate::broad::HashGrid::auto_cell_size) of about
     /// [`CELL_SAMPLE`] live boxes taken evenly across the slots.
-    pub fn of_sampled_boxes(input: DenseInput) -> Option<DensePairs> {
+    pub fn of_sampled_boxes<B: SlotBox>(input: DenseInput<B>) -> Option<DensePairs> {
         let slots = input.boxes.len().min(input.alive.len());
         let sample = (0..slots)
             .step_by((slots / CELL_SAMPLE).max(1))
             .filter(|&slot| input.alive[slot])
-            .map(|slot| input.boxes[slot]);
+            .map(|slot| *input.boxes[slot].slot_box());
         let cell_size = crate::broad::HashGrid::auto_cell_size(sample);
         DensePairs::of_boxes(input, cell_size, None)
     }
@@ -562,13 +584,14 @@ impl DensePairs {
 /// `(low x, low y, high x, high y)` of the min corners of the live boxes no larger than
 /// [`BOUNDS_CELLS`] base cells (of all live boxes when there are none), or `None` when nothing
 /// is live.
-fn min_corner_bounds(input: DenseInput, inverse_cell_size: f32) -> Option<Vec4> {
+fn min_corner_bounds<B: SlotBox>(input: DenseInput<B>, inverse_cell_size: f32) -> Option<Vec4> {
     let largest = BOUNDS_CELLS / inverse_cell_size;
     let bounds_of = |only_small: bool| {
         let mut found = false;
         let (mut low_x, mut low_y) = (f32::INFINITY, f32::INFINITY);
         let (mut high_x, mut high_y) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
-        for (aabb, &alive) in input.boxes.iter().zip(input.alive) {
+        for (record, &alive) in input.boxes.iter().zip(input.alive) {
+            let aabb = record.slot_box();
             let small = aabb.max.x - aabb.min.x <= largest && aabb.max.y - aabb.min.y <= largest;
             if alive && (small || !only_small) {
                 found = true;

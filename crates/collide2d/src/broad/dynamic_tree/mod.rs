@@ -17,7 +17,7 @@ mod validate;
 use pairs::CompactTree;
 use partners::{TreePairs, MAX_SLOTS};
 
-use crate::broad::dense_pairs::{DenseInput, DensePairs};
+use crate::broad::dense_pairs::{DenseInput, DensePairs, SlotBox};
 use crate::broad::pair_tracker::MarkedSlots;
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{
@@ -118,6 +118,13 @@ impl Default for SlotInfo {
             leaf: NULL_NODE,
             generation: 0,
         }
+    }
+}
+
+impl SlotBox for SlotInfo {
+    #[inline]
+    fn slot_box(&self) -> &Aabb {
+        &self.fat
     }
 }
 
@@ -332,9 +339,8 @@ impl DynamicTree {
             self.fat_changed.clear();
             let pairs = &mut self.pairs;
             let mut add = |first: u32, second: u32| pairs.link(first, second);
-            let fat_of_slots: Vec<Aabb> = self.slot_info.iter().map(|info| info.fat).collect();
             let fat_boxes = DenseInput {
-                boxes: &fat_of_slots,
+                boxes: &self.slot_info,
                 alive: &self.proxies.alive,
                 live,
             };
