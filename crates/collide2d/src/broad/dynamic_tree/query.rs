@@ -23,7 +23,7 @@ pub(super) struct QueryLanes {
 }
 
 /// For each of `boxes` (at most [`QUERY_LANES`]), the proxies whose *fat* boxes overlap it, into
-/// `lanes.found`, in depth-first order (first child first).
+/// `lanes.found` (each once, in an order fixed by the tree).
 ///
 /// The walks go in step, one node per lane and round, and each round first reads every lane's
 /// next node in a loop whose loads do not wait on one another. In a large tree whose nodes lie
@@ -44,20 +44,33 @@ pub(super) fn fat_leaves_together(
         .found
         .resize_with(count.max(lanes.found.len()), Vec::new);
     let (stacks, found) = (&mut lanes.stacks[..count], &mut lanes.found[..count]);
-    for (stack, found) in stacks.iter_mut().zip(found.iter_mut()) {
+    // The stacks hold internal nodes whose box overlaps the lane's box and whose children are
+    // still to be tested.
+    for ((stack, found), aabb) in stacks.iter_mut().zip(found.iter_mut()).zip(boxes) {
         stack.clear();
         found.clear();
-        if root != NULL_NODE {
-            stack.push(root);
+        if root == NULL_NODE {
+            continue;
+        }
+        let node = &nodes[root as usize];
+        if node.fat.overlaps(aabb) {
+            if node.is_leaf() {
+                found.push(node.proxy());
+            } else {
+                stack.push(root);
+            }
         }
     }
     loop {
-        // Read ahead: the next node of every lane.
+        // Read ahead: both children of every lane's next node (that node itself was read
+        // when it was tested).
         let mut touched = 0.0f32;
         let mut active = false;
         for stack in stacks.iter() {
             if let Some(&index) = stack.last() {
-                touched += nodes[index as usize].fat.min.x;
+                let node = &nodes[index as usize];
+                touched += nodes[node.child_a as usize].fat.min.x;
+                touched += nodes[node.child_b as usize].fat.min.x;
                 active = true;
             }
         }
@@ -65,20 +78,22 @@ pub(super) fn fat_leaves_together(
             return;
         }
         std::hint::black_box(touched);
-        // Then one step of each walk.
+        // Then one step of each walk: both children tested, the overlapping ones entered.
         for ((stack, found), aabb) in stacks.iter_mut().zip(found.iter_mut()).zip(boxes) {
             let Some(index) = stack.pop() else {
                 continue;
             };
             let node = &nodes[index as usize];
-            if !node.fat.overlaps(aabb) {
-                continue;
-            }
-            if node.is_leaf() {
-                found.push(node.proxy());
-            } else {
-                stack.push(node.child_b);
-                stack.push(node.child_a);
+            // The first child is pushed last, so that its subtree is walked first.
+            for child in [node.child_b, node.child_a] {
+                let child_node = &nodes[child as usize];
+                if child_node.fat.overlaps(aabb) {
+                    if child_node.is_leaf() {
+                        found.push(child_node.proxy());
+                    } else {
+                        stack.push(child);
+                    }
+                }
             }
         }
     }
