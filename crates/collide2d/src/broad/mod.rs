@@ -19,6 +19,28 @@
 //! scratch. Orders are deterministic: the same operations in the same order
 //! give the same output.
 
+/// The [`BroadPhase`] methods that only look an id up in the structure's `proxies`
+/// ([`proxy_table::ProxyTable`]): the same in every structure.
+macro_rules! proxy_table_lookups {
+    () => {
+        fn len(&self) -> usize {
+            self.proxies.len()
+        }
+
+        fn contains(&self, id: ProxyId) -> bool {
+            self.proxies.resolve(id).is_ok()
+        }
+
+        fn get_aabb(&self, id: ProxyId) -> Result<Aabb, BroadPhaseError> {
+            Ok(self.proxies.tight[self.proxies.resolve(id)?])
+        }
+
+        fn key(&self, id: ProxyId) -> Result<u64, BroadPhaseError> {
+            Ok(self.proxies.keys[self.proxies.resolve(id)?])
+        }
+    };
+}
+
 mod dense_pairs;
 mod error;
 mod fx_hasher;

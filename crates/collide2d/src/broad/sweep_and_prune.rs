@@ -273,21 +273,7 @@ impl BroadPhase for SweepAndPrune {
         Ok(())
     }
 
-    fn len(&self) -> usize {
-        self.proxies.len()
-    }
-
-    fn contains(&self, id: ProxyId) -> bool {
-        self.proxies.resolve(id).is_ok()
-    }
-
-    fn get_aabb(&self, id: ProxyId) -> Result<Aabb, BroadPhaseError> {
-        Ok(self.proxies.tight[self.proxies.resolve(id)?])
-    }
-
-    fn key(&self, id: ProxyId) -> Result<u64, BroadPhaseError> {
-        Ok(self.proxies.keys[self.proxies.resolve(id)?])
-    }
+    proxy_table_lookups!();
 
     fn update_pairs(&mut self) -> &PairChanges {
         let mut tracker = std::mem::take(&mut self.pairs);
