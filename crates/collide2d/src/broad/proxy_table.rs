@@ -4,6 +4,20 @@ use crate::broad::dense_pairs::DenseInput;
 use crate::broad::{check_aabb, BroadPhaseError, ProxyId};
 use crate::shape::Aabb;
 
+/// The slot index of `id`, given what its slot holds (`None` when there is no such slot; else
+/// whether it is live and its generation), or why `id` names no live proxy. The one rule for
+/// every copy of the slots' liveness and generations.
+#[inline]
+pub(crate) fn check_id(id: ProxyId, slot: Option<(bool, u32)>) -> Result<usize, BroadPhaseError> {
+    match slot {
+        None => Err(BroadPhaseError::UnknownProxy { id }),
+        Some((live, generation)) if live && generation == id.generation() => {
+            Ok(id.index() as usize)
+        }
+        Some(_) => Err(BroadPhaseError::StaleProxy { id }),
+    }
+}
+
 /// Proxies stored in reusable slots; a freed slot's generation is bumped so old ids go stale.
 ///
 /// **Invariant:** `alive[i]` is false exactly for the slots on the free list.
@@ -76,13 +90,10 @@ impl ProxyTable {
     #[inline]
     pub fn resolve(&self, id: ProxyId) -> Result<usize, BroadPhaseError> {
         let slot = id.index() as usize;
-        if slot >= self.tight.len() {
-            return Err(BroadPhaseError::UnknownProxy { id });
-        }
-        if !self.alive[slot] || self.generations[slot] != id.generation() {
-            return Err(BroadPhaseError::StaleProxy { id });
-        }
-        Ok(slot)
+        check_id(
+            id,
+            (slot < self.tight.len()).then(|| (self.alive[slot], self.generations[slot])),
+        )
     }
 
     /// The current id of slot `index`.

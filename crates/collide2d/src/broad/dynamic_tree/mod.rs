@@ -19,7 +19,7 @@ use partners::{TreePairs, MAX_SLOTS};
 
 use crate::broad::dense_pairs::{DenseInput, DensePairs, SlotBox};
 use crate::broad::pair_tracker::MarkedSlots;
-use crate::broad::proxy_table::ProxyTable;
+use crate::broad::proxy_table::{check_id, ProxyTable};
 use crate::broad::{
     check_aabb, BroadPhase, BroadPhaseError, Pair, PairChanges, ProxyId, RayControl, RayHit,
 };
@@ -468,14 +468,12 @@ impl BroadPhase for DynamicTree {
     fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), BroadPhaseError> {
         // The id is checked against the slot record (the same answer as the proxy table's
         // `resolve`), which also holds the fat box and the leaf.
-        let slot = id.index() as usize;
-        let info = *self
-            .slot_info
-            .get(slot)
-            .ok_or(BroadPhaseError::UnknownProxy { id })?;
-        if info.leaf == NULL_NODE || info.generation != id.generation() {
-            return Err(BroadPhaseError::StaleProxy { id });
-        }
+        let record = self.slot_info.get(id.index() as usize);
+        let slot = check_id(
+            id,
+            record.map(|info| (info.leaf != NULL_NODE, info.generation)),
+        )?;
+        let info = self.slot_info[slot];
         let aabb = check_aabb(aabb)?;
         let old = self.proxies.tight[slot];
         self.proxies.tight[slot] = aabb;

@@ -25,10 +25,11 @@ pub(super) struct QueryLanes {
 /// For each of `boxes` (at most [`QUERY_LANES`]), the proxies whose *fat* boxes overlap it, into
 /// `lanes.found` (each once, in an order fixed by the tree).
 ///
-/// The walks go in step, one node per lane and round, and each round first reads every lane's
-/// next node in a loop whose loads do not wait on one another. In a large tree whose nodes lie
-/// scattered in memory, a single walk waits for one cache miss after another; here the lanes'
-/// misses of a round overlap.
+/// The walks go in step: each round takes one internal node per lane and tests both its
+/// children, whose lines are first read for every lane in a loop whose loads do not wait on one
+/// another. In a large tree whose nodes lie scattered in memory, a single walk waits for one
+/// cache miss after another; here the lanes' misses of a round overlap, and a walk takes one
+/// round a level.
 pub(super) fn fat_leaves_together(
     nodes: &[TreeNode],
     root: u32,
@@ -52,14 +53,7 @@ pub(super) fn fat_leaves_together(
         if root == NULL_NODE {
             continue;
         }
-        let node = &nodes[root as usize];
-        if node.fat.overlaps(aabb) {
-            if node.is_leaf() {
-                found.push(node.proxy());
-            } else {
-                stack.push(root);
-            }
-        }
+        enter(nodes, root, aabb, stack, found);
     }
     loop {
         // Read ahead: both children of every lane's next node (that node itself was read
@@ -85,16 +79,22 @@ pub(super) fn fat_leaves_together(
             };
             let node = &nodes[index as usize];
             // The first child is pushed last, so that its subtree is walked first.
-            for child in [node.child_b, node.child_a] {
-                let child_node = &nodes[child as usize];
-                if child_node.fat.overlaps(aabb) {
-                    if child_node.is_leaf() {
-                        found.push(child_node.proxy());
-                    } else {
-                        stack.push(child);
-                    }
-                }
-            }
+            enter(nodes, node.child_b, aabb, stack, found);
+            enter(nodes, node.child_a, aabb, stack, found);
+        }
+    }
+}
+
+/// One node met by a walk of [`fat_leaves_together`]: when its box overlaps `aabb`, a leaf is
+/// reported and an internal node is pushed, its children to be tested in a later round.
+#[inline]
+fn enter(nodes: &[TreeNode], index: u32, aabb: &Aabb, stack: &mut Vec<u32>, found: &mut Vec<u32>) {
+    let node = &nodes[index as usize];
+    if node.fat.overlaps(aabb) {
+        if node.is_leaf() {
+            found.push(node.proxy());
+        } else {
+            stack.push(index);
         }
     }
 }
