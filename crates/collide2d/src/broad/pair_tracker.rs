@@ -278,19 +278,24 @@ impl PairTracker {
 }
 
 /// A set of slots marked since the last refresh (moved proxies, or the tree's proxies with a new
-/// fat box): each listed in the order first marked, with a flag per slot. A slot unmarked and
-/// marked again is listed twice; its first turn clears the flag and the second is skipped.
+/// fat box): each listed in the order first marked, with a flag bit per slot. A slot unmarked
+/// and marked again is listed twice; its first turn clears the flag and the second is skipped.
+///
+/// The flags are bits, not bytes: a frame marks and tests slots all over the table, and at a
+/// million slots the bits take 128 KB, which stays in cache, where bytes would take a megabyte.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct MarkedSlots {
     listed: Vec<u32>,
-    flags: Vec<bool>,
+    /// Bit `s % 64` of word `s / 64` is slot `s`'s flag.
+    flags: Vec<u64>,
 }
 
 impl MarkedSlots {
     /// Grows the flags to `slot_count` slots.
     pub fn reserve(&mut self, slot_count: usize) {
-        if self.flags.len() < slot_count {
-            self.flags.resize(slot_count, false);
+        let words = slot_count.div_ceil(64);
+        if self.flags.len() < words {
+            self.flags.resize(words, 0);
         }
     }
 
@@ -298,11 +303,13 @@ impl MarkedSlots {
     #[inline]
     pub fn mark(&mut self, index: u32) {
         let slot = index as usize;
-        if slot >= self.flags.len() {
+        if slot / 64 >= self.flags.len() {
             self.reserve(slot + 1);
         }
-        if !self.flags[slot] {
-            self.flags[slot] = true;
+        let word = &mut self.flags[slot / 64];
+        let bit = 1u64 << (slot % 64);
+        if *word & bit == 0 {
+            *word |= bit;
             self.listed.push(index);
         }
     }
@@ -310,13 +317,13 @@ impl MarkedSlots {
     /// Whether slot `slot` is marked (and not yet had its turn).
     #[inline]
     pub fn contains(&self, slot: usize) -> bool {
-        self.flags[slot]
+        self.flags[slot / 64] & (1u64 << (slot % 64)) != 0
     }
 
     /// Clears the mark of slot `slot` (it may stay listed: its turn is then skipped).
     #[inline]
     pub fn unmark(&mut self, slot: usize) {
-        self.flags[slot] = false;
+        self.flags[slot / 64] &= !(1u64 << (slot % 64));
     }
 
     /// How many entries are listed.
@@ -339,7 +346,7 @@ impl MarkedSlots {
     /// Clears every mark and the list.
     pub fn clear(&mut self) {
         for &index in &self.listed {
-            self.flags[index as usize] = false;
+            self.flags[index as usize / 64] = 0;
         }
         self.listed.clear();
     }
@@ -515,6 +522,38 @@ mod tests {
             min: Vec2::new(x, 0.0),
             max: Vec2::new(x + 1.0, 1.0),
         }
+    }
+
+    /// Slots on both sides of word boundaries: each mark, unmark and re-mark touches only its
+    /// own bit, a re-marked slot is listed twice, and clearing leaves nothing marked.
+    #[test]
+    fn marked_slots_keep_one_bit_per_slot() {
+        let mut marked = MarkedSlots::default();
+        let slots = [0u32, 1, 63, 64, 65, 127, 128, 1000];
+        for &slot in &slots {
+            marked.mark(slot);
+            marked.mark(slot);
+        }
+        assert_eq!(marked.len(), slots.len());
+        for slot in 0..1001 {
+            assert_eq!(
+                marked.contains(slot),
+                slots.contains(&(slot as u32)),
+                "slot {slot}"
+            );
+        }
+        marked.unmark(64);
+        assert!(!marked.contains(64) && marked.contains(63) && marked.contains(65));
+        marked.mark(64);
+        assert_eq!(marked.len(), slots.len() + 1);
+        marked.clear();
+        assert_eq!(marked.len(), 0);
+        assert!((0..1001).all(|slot| !marked.contains(slot)));
+        // Growing keeps the marks already made.
+        marked.mark(5);
+        marked.reserve(100_000);
+        marked.mark(99_999);
+        assert!(marked.contains(5) && marked.contains(99_999) && !marked.contains(99_998));
     }
 
     #[test]
