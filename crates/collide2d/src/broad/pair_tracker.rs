@@ -345,6 +345,8 @@ impl MarkedSlots {
 
     /// Clears every mark and the list.
     pub fn clear(&mut self) {
+        // Every set bit belongs to a listed slot, so zeroing the words of the listed slots
+        // clears them all.
         for &index in &self.listed {
             self.flags[index as usize / 64] = 0;
         }
