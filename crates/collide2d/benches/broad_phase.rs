@@ -5,13 +5,14 @@
 //! `cargo run -p collide2d --release --example broad_plot` for the table and the plot.
 //! Filter with e.g. `-- frame/uniform`.
 
+use std::cell::RefCell;
 use std::hint::black_box;
 use std::time::Duration;
 
 use collide2d::broad::{BroadPhase, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
 use collide2d::Aabb;
 use criterion::measurement::WallTime;
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkGroup, Criterion};
 use parry2d::bounding_volume::Aabb as ParryAabb;
 use parry2d::math::Vector as ParryVector;
 use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
@@ -74,22 +75,25 @@ fn configure(c: &mut Criterion, n: usize) -> BenchmarkGroup<'_, WallTime> {
     group
 }
 
-/// Benchmarks `frame` after running it `settling` times unmeasured (on the first call only, so
-/// a benchmark left out by a filter runs none).
-fn bench_settled_frames(
+/// Benchmarks frames after running `settling` of them unmeasured (on the first call only, so a
+/// benchmark left out by a filter runs none). Each frame is `prepare` (unmeasured: the benchmark
+/// walks its boxes and lists the moves, each with its new box) and then `apply` (measured: the
+/// structure's updates for those moves and its pair finding, the frame the targets speak of).
+fn bench_settled_frames<M>(
     group: &mut BenchmarkGroup<'_, WallTime>,
     name: String,
     settling: usize,
-    mut frame: impl FnMut() -> usize,
+    mut prepare: impl FnMut() -> M,
+    mut apply: impl FnMut(&mut M) -> usize,
 ) {
     let mut settled = false;
     group.bench_function(name, |bencher| {
         if !std::mem::replace(&mut settled, true) {
             for _ in 0..settling {
-                black_box(frame());
+                black_box(apply(&mut prepare()));
             }
         }
-        bencher.iter(|| black_box(frame()))
+        bencher.iter_batched_ref(&mut prepare, &mut apply, BatchSize::PerIteration)
     });
 }
 
@@ -114,14 +118,13 @@ fn bench_ours<B: Ours>(c: &mut Criterion, scene: Scene, n: usize) {
     structure.update_pairs();
     let mut moving = boxes.clone();
     let mut mover = Mover::new();
-    let frame = || {
-        mover.frame(&mut moving, |index, b| {
-            structure.update(ids[index], b).unwrap()
-        });
+    let prepare = || mover.moves(&mut moving, |index| ids[index]);
+    let apply = |moves: &mut Vec<(ProxyId, Aabb)>| {
+        structure.update_many(moves).unwrap();
         let changes = structure.update_pairs();
         changes.began.len() + changes.ended.len()
     };
-    bench_settled_frames(&mut group, label("frame"), B::SETTLING, frame);
+    bench_settled_frames(&mut group, label("frame"), B::SETTLING, prepare, apply);
     group.finish();
 }
 
@@ -157,20 +160,29 @@ fn bench_parry(c: &mut Criterion, scene: Scene, n: usize) {
     }
     bvh.refit(&mut workspace);
     bvh.traverse_bvtt_single_tree::<true>(&mut workspace, &mut |_, _| {});
-    let mut moving = boxes.clone();
+    // The exact boxes: written while a frame is prepared, read by the measured traversal.
+    let moving = RefCell::new(boxes.clone());
     let mut mover = Mover::new();
-    let frame = || {
-        mover.frame(&mut moving, |index, b| {
-            bvh.insert_or_update_partially(to_parry(&b), index as u32, 0.1);
-        });
+    let prepare = || {
+        let moves = mover.moves(&mut moving.borrow_mut(), |index| index as u32);
+        moves
+            .into_iter()
+            .map(|(index, aabb)| (index, to_parry(&aabb)))
+            .collect::<Vec<_>>()
+    };
+    let apply = |moves: &mut Vec<(u32, ParryAabb)>| {
+        for &(index, aabb) in moves.iter() {
+            bvh.insert_or_update_partially(aabb, index, 0.1);
+        }
         bvh.refit(&mut workspace);
+        let moving = moving.borrow();
         let mut count = 0usize;
         bvh.traverse_bvtt_single_tree::<true>(&mut workspace, &mut |first, second| {
             count += moving[first as usize].overlaps(&moving[second as usize]) as usize;
         });
         count
     };
-    bench_settled_frames(&mut group, label("frame"), SETTLING_FRAMES, frame);
+    bench_settled_frames(&mut group, label("frame"), SETTLING_FRAMES, prepare, apply);
     group.finish();
 }
 

@@ -56,10 +56,15 @@ enum RayMode {
     ClipAtFirst,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Op {
     Insert(Aabb, u64),
     Update(usize, Aabb),
+    /// One `update_many` call (a position may come more than once).
+    UpdateMany(Vec<(usize, Aabb)>),
+    /// An `update_many` call with one bad move inserted at the given place: a bad box for the
+    /// first live proxy, or (`None`) the most recently removed id. Nothing may change.
+    RefusedBatch(Vec<(usize, Aabb)>, usize, Option<Aabb>),
     Remove(usize),
     /// Update, remove and read an id that was removed earlier (index into the stale list).
     UseStale(usize),
@@ -141,6 +146,18 @@ fn random_ray(rng: &mut Rng) -> Op {
 }
 
 /// A random sequence whose live count hovers around `target_live`.
+/// 1 to 12 moves of live proxies, in order; a proxy may move more than once.
+fn random_moves(rng: &mut Rng, live_boxes: &[Aabb]) -> Vec<(usize, Aabb)> {
+    let mut boxes = live_boxes.to_vec();
+    (0..1 + rng.below(12))
+        .map(|_| {
+            let position = rng.below(boxes.len());
+            boxes[position] = moved_box(rng, boxes[position], live_boxes);
+            (position, boxes[position])
+        })
+        .collect()
+}
+
 fn random_corpus(seed: u64, steps: usize, target_live: usize) -> Vec<Op> {
     let mut rng = Rng(seed);
     let mut live_boxes: Vec<Aabb> = Vec::new();
@@ -179,7 +196,17 @@ fn random_corpus(seed: u64, steps: usize, target_live: usize) -> Vec<Op> {
                 aabb(0.0, 2.0, 1.0, 1.0),
                 aabb(0.0, f32::NEG_INFINITY, 1.0, 1.0),
             ]);
-            Op::BadBox(rng.below(live_boxes.len()), bad)
+            if rng.chance(0.5) {
+                Op::BadBox(rng.below(live_boxes.len()), bad)
+            } else {
+                let moves = random_moves(&mut rng, &live_boxes);
+                let bad = if stale_count > 0 && rng.chance(0.5) {
+                    None
+                } else {
+                    Some(bad)
+                };
+                Op::RefusedBatch(moves, rng.below(8), bad)
+            }
         } else if roll < insert_weight + 50 {
             let b = random_box(&mut rng, &live_boxes);
             Op::QueryAabb(b)
@@ -189,6 +216,12 @@ fn random_corpus(seed: u64, steps: usize, target_live: usize) -> Vec<Op> {
             random_ray(&mut rng)
         } else if roll < insert_weight + 60 {
             Op::Maintain
+        } else if roll < insert_weight + 70 {
+            let moves = random_moves(&mut rng, &live_boxes);
+            for &(position, b) in &moves {
+                live_boxes[position] = b;
+            }
+            Op::UpdateMany(moves)
         } else {
             let position = rng.below(live_boxes.len());
             let b = moved_box(&mut rng, live_boxes[position], &live_boxes);
@@ -336,7 +369,7 @@ fn run<B: Checked>(name: &str, ops: &[Op], mut structure: B) {
     let mut reported: BTreeSet<Pair> = BTreeSet::new();
     for (step, op) in ops.iter().enumerate() {
         let context = format!("{name}, step {step}: {op:?}");
-        match *op {
+        match op.clone() {
             Op::Insert(b, key) => {
                 let id = structure.insert(b, key).expect(&context);
                 assert_eq!(structure.key(id), Ok(key), "{context}");
@@ -349,6 +382,59 @@ fn run<B: Checked>(name: &str, ops: &[Op], mut structure: B) {
                 let position = position % live.len();
                 structure.update(live[position].0, b).expect(&context);
                 live[position].1 = b;
+            }
+            Op::UpdateMany(moves) => {
+                if live.is_empty() {
+                    continue;
+                }
+                let count = live.len();
+                let batch: Vec<(ProxyId, Aabb)> = moves
+                    .iter()
+                    .map(|&(position, b)| (live[position % count].0, b))
+                    .collect();
+                structure.update_many(&batch).expect(&context);
+                for &(position, b) in &moves {
+                    live[position % count].1 = b;
+                }
+            }
+            Op::RefusedBatch(moves, place, bad) => {
+                if live.is_empty() {
+                    continue;
+                }
+                let count = live.len();
+                let mut batch: Vec<(ProxyId, Aabb)> = moves
+                    .iter()
+                    .map(|&(position, b)| (live[position % count].0, b))
+                    .collect();
+                let (bad_move, expected) = match (bad, stale.last()) {
+                    (Some(b), _) => {
+                        let kind = if b.min.is_finite() && b.max.is_finite() {
+                            BroadPhaseError::InvertedAabb { aabb: b }
+                        } else {
+                            BroadPhaseError::NonFiniteAabb { aabb: b }
+                        };
+                        ((live[0].0, b), kind)
+                    }
+                    (None, Some(&id)) => (
+                        (id, aabb(0.0, 0.0, 1.0, 1.0)),
+                        BroadPhaseError::StaleProxy { id },
+                    ),
+                    (None, None) => continue,
+                };
+                batch.insert(place.min(batch.len()), bad_move);
+                let error = structure.update_many(&batch).expect_err(&context);
+                // NaN boxes are not equal to themselves: compare the kind and the id.
+                assert_eq!(
+                    std::mem::discriminant(&error),
+                    std::mem::discriminant(&expected),
+                    "{context}: {error}"
+                );
+                if let BroadPhaseError::StaleProxy { .. } = expected {
+                    assert_eq!(error, expected, "{context}");
+                }
+                for &(id, b) in &live {
+                    assert_eq!(structure.get_aabb(id), Ok(b), "{context}: {id:?} changed");
+                }
             }
             Op::Remove(position) => {
                 if live.is_empty() {

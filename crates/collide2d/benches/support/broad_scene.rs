@@ -115,6 +115,15 @@ impl Mover {
             index += 10;
         }
     }
+
+    /// The next frame's moves, listed in order as (the box's handle, its new box), for the
+    /// structure to apply after: the benchmark's own walk over its boxes stays out of what a
+    /// frame measures.
+    pub fn moves<H>(&mut self, boxes: &mut [Aabb], handle: impl Fn(usize) -> H) -> Vec<(H, Aabb)> {
+        let mut moves = Vec::with_capacity(boxes.len() / 10 + 1);
+        self.frame(boxes, |index, aabb| moves.push((handle(index), aabb)));
+        moves
+    }
 }
 
 /// The boxes with their indices as keys, ready for a bulk build.

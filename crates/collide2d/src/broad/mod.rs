@@ -111,6 +111,42 @@ pub trait BroadPhase {
     /// Replaces the box of a live proxy.
     fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), BroadPhaseError>;
 
+    /// Replaces the boxes of many live proxies, in order: the same as calling
+    /// [`update`](Self::update) for each `(id, box)`, so a later move of an id wins. Every move
+    /// is checked before any is applied: a refused batch changes nothing. Structures that can
+    /// overlap the memory traffic of many moves do so (the tree moves the leaves that left their
+    /// fat boxes after all exact boxes are written, reading each one's nodes a few leaves ahead).
+    ///
+    /// ```
+    /// use collide2d::broad::{BroadPhase, BroadPhaseError, DynamicTree};
+    /// use collide2d::{Aabb, Vec2};
+    ///
+    /// let unit = |x: f32| Aabb { min: Vec2::new(x, 0.0), max: Vec2::new(x + 1.0, 1.0) };
+    /// let mut tree = DynamicTree::new();
+    /// let a = tree.insert(unit(0.0), 1)?;
+    /// let b = tree.insert(unit(5.0), 2)?;
+    /// tree.update_pairs();
+    ///
+    /// // A NaN box anywhere in the batch refuses all of it.
+    /// let bad = Aabb { min: Vec2::NAN, max: Vec2::ONE };
+    /// assert!(tree.update_many(&[(a, unit(0.5)), (b, bad)]).is_err());
+    /// assert_eq!(tree.get_aabb(a)?, unit(0.0));
+    ///
+    /// tree.update_many(&[(a, unit(2.0)), (b, unit(2.5))])?;
+    /// assert_eq!(tree.update_pairs().began.len(), 1);
+    /// # Ok::<(), BroadPhaseError>(())
+    /// ```
+    fn update_many(&mut self, moves: &[(ProxyId, Aabb)]) -> Result<(), BroadPhaseError> {
+        for &(id, aabb) in moves {
+            self.get_aabb(id)?;
+            check_aabb(aabb)?;
+        }
+        for &(id, aabb) in moves {
+            self.update(id, aabb)?;
+        }
+        Ok(())
+    }
+
     /// Removes a proxy; its reported pairs end at the next [`update_pairs`](Self::update_pairs).
     fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError>;
 

@@ -24,6 +24,7 @@ use crate::broad::{
     check_aabb, BroadPhase, BroadPhaseError, Pair, PairChanges, ProxyId, RayControl, RayHit,
 };
 use crate::math::Vec2;
+use crate::prefetch::prefetch;
 use crate::shape::Aabb;
 
 /// Marks "no node" in parent and child links.
@@ -31,6 +32,9 @@ pub(crate) const NULL_NODE: u32 = u32::MAX;
 
 /// Height stored in free nodes, so validation can tell them apart.
 const FREE_HEIGHT: u32 = u32::MAX;
+
+/// How many leavers apart the stages of [`DynamicTree::read_leaver_ahead`] are.
+const LEAVER_READ_AHEAD: usize = 2;
 
 /// Default margin added on every side of a leaf's box, in world units.
 ///
@@ -195,6 +199,12 @@ pub struct DynamicTree {
     /// Proxies whose fat box changed since their fat-partner list was built.
     fat_changed: MarkedSlots,
     query_lanes: query::QueryLanes,
+    /// [`BroadPhase::update_many`]: the proxies that left their fat boxes, with their
+    /// displacement.
+    leavers: Vec<(u32, Vec2)>,
+    /// [`BroadPhase::update_many`]: each applied move's old exact box and whether its proxy was
+    /// marked as moved before, to undo the batch if a later move is refused.
+    undo: Vec<(Aabb, bool)>,
 }
 
 impl Default for DynamicTree {
@@ -217,6 +227,8 @@ impl DynamicTree {
             pairs: TreePairs::default(),
             fat_changed: MarkedSlots::default(),
             query_lanes: query::QueryLanes::default(),
+            leavers: Vec::new(),
+            undo: Vec::new(),
         }
     }
 
@@ -412,6 +424,45 @@ impl DynamicTree {
         self.pairs.restore_lifted(&self.proxies);
     }
 
+    /// Before leaver `position` of [`BroadPhase::update_many`] moves: asks for the nodes of the
+    /// leavers after it, a level further up the further ahead (the leaf of the leaver
+    /// `4 × LEAVER_READ_AHEAD` ahead, its parent `3 ×` ahead, and so on), each read from the node
+    /// asked for one stage before, which has arrived by then. Reads only; a node the moves
+    /// before change is just asked for in vain.
+    #[inline]
+    fn read_leaver_ahead(&self, leavers: &[(u32, Vec2)], position: usize) {
+        let leaf_of = |stage: usize| {
+            leavers
+                .get(position + stage * LEAVER_READ_AHEAD)
+                .map(|&(slot, _)| self.slot_info[slot as usize].leaf)
+        };
+        let parent_of = |node: u32| match self.nodes.get(node as usize) {
+            Some(node) => node.parent,
+            None => NULL_NODE,
+        };
+        if let Some(leaf) = leaf_of(4) {
+            prefetch(&self.nodes, leaf as usize);
+        }
+        if let Some(leaf) = leaf_of(3) {
+            prefetch(&self.nodes, parent_of(leaf) as usize);
+        }
+        if let Some(leaf) = leaf_of(2) {
+            let parent = parent_of(leaf);
+            prefetch(&self.nodes, parent_of(parent) as usize);
+            if let Some(parent_node) = self.nodes.get(parent as usize) {
+                let sibling = if parent_node.child_a == leaf {
+                    parent_node.child_b
+                } else {
+                    parent_node.child_a
+                };
+                prefetch(&self.nodes, sibling as usize);
+            }
+        }
+        if let Some(leaf) = leaf_of(1) {
+            prefetch(&self.nodes, parent_of(parent_of(parent_of(leaf))) as usize);
+        }
+    }
+
     /// Number of nodes in use (leaves and internal nodes).
     pub fn node_count(&self) -> usize {
         self.nodes.len() - self.free_node_count
@@ -488,6 +539,67 @@ impl BroadPhase for DynamicTree {
         Ok(())
     }
 
+    /// 1. The exact boxes are written in order, each move checked first, and the proxies that
+    ///    left their fat boxes listed with their displacement. A refused move undoes the ones
+    ///    before it, from the old boxes kept aside, and nothing else has changed by then.
+    /// 2. The leavers' leaves move one after another, as in [`update`](BroadPhase::update),
+    ///    each leaf's node, parent, grandparent and great-grandparent asked for a few leavers
+    ///    ahead, one level a leaver, so that the misses of several removals overlap. A proxy
+    ///    listed twice (moved twice in the batch) moves only if its final box is outside its
+    ///    fat box by then.
+    fn update_many(&mut self, moves: &[(ProxyId, Aabb)]) -> Result<(), BroadPhaseError> {
+        // 1. Exact boxes.
+        let mut undo = std::mem::take(&mut self.undo);
+        undo.clear();
+        let mut leavers = std::mem::take(&mut self.leavers);
+        leavers.clear();
+        for &(id, aabb) in moves {
+            let record = self.slot_info.get(id.index() as usize);
+            let checked = check_id(
+                id,
+                record.map(|info| (info.leaf != NULL_NODE, info.generation)),
+            )
+            .and_then(|slot| Ok((slot, check_aabb(aabb)?)));
+            let (slot, aabb) = match checked {
+                Ok(checked) => checked,
+                Err(error) => {
+                    for (&(id, _), &(old, was_moved)) in moves.iter().zip(&undo).rev() {
+                        let slot = id.index() as usize;
+                        self.proxies.tight[slot] = old;
+                        if !was_moved {
+                            self.pairs.unmark_moved(slot);
+                        }
+                    }
+                    (self.undo, self.leavers) = (undo, leavers);
+                    return Err(error);
+                }
+            };
+            let old = self.proxies.tight[slot];
+            undo.push((old, self.pairs.is_moved(slot)));
+            self.proxies.tight[slot] = aabb;
+            if !self.slot_info[slot].fat.contains(&aabb) {
+                leavers.push((slot as u32, aabb.center() - old.center()));
+            }
+            self.pairs.mark_moved(slot as u32);
+        }
+        // 2. Leaves.
+        for position in 0..leavers.len() {
+            self.read_leaver_ahead(&leavers, position);
+            let slot = leavers[position].0 as usize;
+            let aabb = self.proxies.tight[slot];
+            let info = self.slot_info[slot];
+            if info.fat.contains(&aabb) {
+                continue;
+            }
+            let fat = self.fatten(aabb, leavers[position].1);
+            self.slot_info[slot].fat = fat;
+            self.move_leaf(info.leaf, fat);
+            self.mark_fat_changed(slot);
+        }
+        (self.undo, self.leavers) = (undo, leavers);
+        Ok(())
+    }
+
     fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError> {
         let slot = self.proxies.resolve(id)?;
         let leaf = self.slot_info[slot].leaf;
@@ -552,5 +664,74 @@ impl BroadPhase for DynamicTree {
         callback: &mut dyn FnMut(RayHit) -> RayControl,
     ) -> Result<(), BroadPhaseError> {
         self.ray_cast_with(origin, direction, max_distance, callback)
+    }
+}
+
+#[cfg(test)]
+mod update_many_tests {
+    use crate::broad::{BroadPhase, DynamicTree, ProxyId};
+    use crate::math::Vec2;
+    use crate::shape::Aabb;
+
+    /// A small linear congruential generator: enough to scatter boxes and moves.
+    fn next(state: &mut u64) -> f32 {
+        *state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (*state >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// Random walks of 2,000 boxes, moved one at a time in one tree and in batches (each with
+    /// some ids twice, and steps long enough that many leave their fat boxes) in another: the
+    /// same exact boxes, the same changes every frame, and both trees valid.
+    #[test]
+    fn a_batch_moves_boxes_as_single_updates_do() {
+        let mut state = 5u64;
+        let items: Vec<(Aabb, u64)> = (0..2_000)
+            .map(|key| {
+                let min = Vec2::new(next(&mut state) * 60.0, next(&mut state) * 60.0);
+                (
+                    Aabb {
+                        min,
+                        max: min + Vec2::new(0.5, 0.5) + Vec2::splat(next(&mut state)),
+                    },
+                    key,
+                )
+            })
+            .collect();
+        let (mut single, ids) = DynamicTree::build(&items).unwrap();
+        let (mut batched, _) = DynamicTree::build(&items).unwrap();
+        single.update_pairs();
+        batched.update_pairs();
+        let mut boxes: Vec<Aabb> = items.iter().map(|(aabb, _)| *aabb).collect();
+        let mut leavers = 0;
+        for _ in 0..40 {
+            let mut moves: Vec<(ProxyId, Aabb)> = Vec::new();
+            for _ in 0..300 {
+                let index = (next(&mut state) * boxes.len() as f32) as usize % boxes.len();
+                let step = Vec2::new(next(&mut state) - 0.5, next(&mut state) - 0.5) * 0.6;
+                boxes[index] = Aabb {
+                    min: boxes[index].min + step,
+                    max: boxes[index].max + step,
+                };
+                moves.push((ids[index], boxes[index]));
+            }
+            for &(id, aabb) in &moves {
+                if !batched.fat_aabb(id).unwrap().contains(&aabb) {
+                    leavers += 1;
+                }
+                single.update(id, aabb).unwrap();
+            }
+            batched.update_many(&moves).unwrap();
+            batched.validate().unwrap();
+            single.validate().unwrap();
+            for (id, aabb) in ids.iter().zip(&boxes) {
+                assert_eq!(batched.get_aabb(*id), Ok(*aabb));
+                assert!(batched.fat_aabb(*id).unwrap().contains(aabb));
+            }
+            assert_eq!(single.update_pairs(), batched.update_pairs());
+        }
+        assert!(leavers > 1_000, "only {leavers} moves left their fat boxes");
+        assert_eq!(single.current_pairs(), batched.current_pairs());
     }
 }

@@ -83,6 +83,18 @@ impl TreePairs {
         self.moved.mark(index);
     }
 
+    /// Whether slot `index` is marked as moved since the last refresh.
+    #[inline]
+    pub fn is_moved(&self, index: usize) -> bool {
+        self.moved.contains(index)
+    }
+
+    /// Takes back a mark of [`TreePairs::mark_moved`] (a refused batch of moves).
+    #[inline]
+    pub fn unmark_moved(&mut self, index: usize) {
+        self.moved.unmark(index);
+    }
+
     /// Takes slot `index` (about to be freed, still live in `proxies`) out of every list and ends
     /// its reported pairs.
     pub fn proxy_removed(&mut self, index: u32, proxies: &ProxyTable) {
