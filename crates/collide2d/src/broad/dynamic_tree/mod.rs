@@ -36,6 +36,10 @@ const FREE_HEIGHT: u32 = u32::MAX;
 /// How many leavers apart the stages of [`DynamicTree::read_leaver_ahead`] are.
 const LEAVER_READ_AHEAD: usize = 2;
 
+/// How many moves ahead [`BroadPhase::update_many`] asks for a mover's slot record and exact
+/// box (the ids of a batch are known in advance, unlike those of single updates).
+const MOVE_READ_AHEAD: usize = 16;
+
 /// Default margin added on every side of a leaf's box, in world units.
 ///
 /// A proxy whose box stays inside its fat box does not touch the tree at all. About a fifth of a
@@ -539,9 +543,10 @@ impl BroadPhase for DynamicTree {
         Ok(())
     }
 
-    /// 1. The exact boxes are written in order, each move checked first, and the proxies that
-    ///    left their fat boxes listed with their displacement. A refused move undoes the ones
-    ///    before it, from the old boxes kept aside, and nothing else has changed by then.
+    /// 1. The exact boxes are written in order, each move checked first (its slot record and
+    ///    box asked for 16 moves before), and the proxies that left their fat boxes listed
+    ///    with their displacement. A refused move undoes the ones before it, from the old
+    ///    boxes kept aside, and nothing else has changed by then.
     /// 2. The leavers' leaves move one after another, as in [`update`](BroadPhase::update),
     ///    each leaf's node, parent, grandparent and great-grandparent asked for a few leavers
     ///    ahead, one level a leaver, so that the misses of several removals overlap. A proxy
@@ -553,7 +558,11 @@ impl BroadPhase for DynamicTree {
         undo.clear();
         let mut leavers = std::mem::take(&mut self.leavers);
         leavers.clear();
-        for &(id, aabb) in moves {
+        for (position, &(id, aabb)) in moves.iter().enumerate() {
+            if let Some(&(ahead, _)) = moves.get(position + MOVE_READ_AHEAD) {
+                prefetch(&self.slot_info, ahead.index() as usize);
+                prefetch(&self.proxies.tight, ahead.index() as usize);
+            }
             let record = self.slot_info.get(id.index() as usize);
             let checked = check_id(
                 id,
