@@ -330,6 +330,8 @@ pub enum BroadOp {
     QueryAabb((f32, f32), (f32, f32)),
     QueryPoint((f32, f32)),
     Pairs,
+    /// One `update_many` of up to 16 raw boxes: refused as a whole if any is invalid.
+    UpdateMany(Vec<(u8, (f32, f32), (f32, f32))>),
 }
 
 #[derive(Arbitrary, Debug)]
@@ -403,6 +405,34 @@ pub fn run_broad(data: &[u8]) {
                         .expect("a valid box on a live proxy");
                 }
                 boxes.insert(key, aabb);
+            }
+            BroadOp::UpdateMany(moves) => {
+                if boxes.is_empty() {
+                    continue;
+                }
+                let keys: Vec<u64> = boxes.keys().copied().collect();
+                let batch: Vec<(u64, Aabb)> = moves
+                    .iter()
+                    .take(16)
+                    .map(|&(which, a, b)| (keys[which as usize % keys.len()], raw_box(a, b)))
+                    .collect();
+                let valid = batch.iter().all(|(_, aabb)| aabb.is_valid());
+                for (s, ids) in structures.iter_mut().zip(&ids) {
+                    let moves: Vec<(ProxyId, Aabb)> =
+                        batch.iter().map(|&(key, aabb)| (ids[&key], aabb)).collect();
+                    assert_eq!(s.update_many(&moves).is_ok(), valid, "{batch:?}");
+                    // Accepted: the last move of each key wins; refused: nothing moved.
+                    let mut expected = boxes.clone();
+                    if valid {
+                        expected.extend(batch.iter().copied());
+                    }
+                    for (key, aabb) in &expected {
+                        assert_eq!(s.get_aabb(ids[key]), Ok(*aabb), "{batch:?}");
+                    }
+                }
+                if valid {
+                    boxes.extend(batch);
+                }
             }
             BroadOp::Remove(which) => {
                 let Some(&key) = boxes.keys().nth(*which as usize % boxes.len().max(1)) else {
