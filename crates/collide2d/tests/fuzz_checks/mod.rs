@@ -331,8 +331,11 @@ pub enum BroadOp {
     QueryPoint((f32, f32)),
     Pairs,
     /// One `update_many` of up to 16 raw boxes: refused as a whole if any is invalid.
-    UpdateMany(Vec<(u8, (f32, f32), (f32, f32))>),
+    UpdateMany(Vec<RawMove>),
 }
+
+/// A proxy (by position among the live ones) and the two corners of its raw new box.
+pub type RawMove = (u8, (f32, f32), (f32, f32));
 
 #[derive(Arbitrary, Debug)]
 pub struct BroadInput {
