@@ -307,8 +307,10 @@ struct UpdateScratch {
     sort_buffer: Vec<update::PairKey>,
     /// Working memory of the key merge.
     merge_buffer: Vec<update::PairKey>,
-    /// The placements and boxes of a `set_transforms` batch, once checked.
-    moves: Vec<(Transform, Aabb)>,
+    /// The placements, boxes and proxies of a `set_transforms` batch, once checked.
+    moves: Vec<(Transform, Aabb, Option<ProxyId>)>,
+    /// The batch's moves of colliders in the broad phase.
+    proxy_moves: Vec<(ProxyId, Aabb)>,
     tests: Vec<PairTest>,
     results: Vec<Option<Option<Manifold>>>,
 }
@@ -472,13 +474,14 @@ impl World {
         handle: ColliderHandle,
         xf: Transform,
     ) -> Result<(), WorldError> {
-        let (placement, aabb) = self.plan_move(handle, &xf)?;
+        let (placement, aabb, _) = self.plan_move(handle, &xf)?;
         self.apply_move(handle, xf, placement, aabb)
     }
 
     /// Moves many colliders' objects: the same as [`set_transform`](World::set_transform) on
     /// each `(handle, transform)` in order, but faster when there are many, because the
-    /// colliders are read a batch at a time and the batch's cache misses overlap.
+    /// colliders are read a batch at a time and the batch's cache misses overlap, and the broad
+    /// phase takes all the moves in one [`BroadPhase::update_many`].
     ///
     /// All or nothing: every move is checked first, and if one is refused (stale handle, bad
     /// transform) nothing moves and its error is returned.
@@ -528,11 +531,36 @@ impl World {
         }
         let mut applied = checked;
         if applied.is_ok() {
-            for (&(handle, xf), &(placement, aabb)) in moves.iter().zip(&planned) {
-                // Cannot fail: the handle is live and the box valid, as just checked.
-                if let Err(error) = self.apply_move(handle, xf, placement, aabb) {
-                    applied = Err(error);
-                    break;
+            // The broad phase takes the whole batch in one call (which reads its records
+            // ahead); it cannot refuse it, as every handle and box was just checked, and a
+            // refusal would change nothing there, so nothing here changes either.
+            let mut proxy_moves = std::mem::take(&mut self.scratch.proxy_moves);
+            proxy_moves.clear();
+            proxy_moves.extend(
+                planned
+                    .iter()
+                    .filter_map(|&(_, aabb, proxy)| Some((proxy?, aabb))),
+            );
+            applied = self
+                .broad
+                .get_mut()
+                .update_many(&proxy_moves)
+                .map_err(WorldError::from);
+            self.scratch.proxy_moves = proxy_moves;
+        }
+        if applied.is_ok() {
+            for (&(handle, xf), &(placement, _, _)) in moves.iter().zip(&planned) {
+                // Cannot fail: the handle is live, as just checked.
+                match live_entry_mut(&mut self.slots, handle) {
+                    Ok(entry) => {
+                        entry.collider.transform = xf;
+                        entry.placement = placement;
+                        self.mark_dirty(handle);
+                    }
+                    Err(error) => {
+                        applied = Err(error);
+                        break;
+                    }
                 }
             }
         }
@@ -541,14 +569,15 @@ impl World {
     }
 
     /// Checks a move of `handle`'s object to `xf` and returns the collider's new placement and
-    /// box. Only the object transform changes: the rest of the collider was checked when it
-    /// was set, so checking the new placement and box is all `Collider::validate` would add.
+    /// box, and its broad-phase proxy. Only the object transform changes: the rest of the
+    /// collider was checked when it was set, so checking the new placement and box is all
+    /// `Collider::validate` would add.
     #[inline]
     fn plan_move(
         &self,
         handle: ColliderHandle,
         xf: &Transform,
-    ) -> Result<(Transform, Aabb), WorldError> {
+    ) -> Result<(Transform, Aabb, Option<ProxyId>), WorldError> {
         check_transform(xf)?;
         let entry = self.entry(handle)?;
         let placement = xf.mul(&entry.collider.offset);
@@ -556,7 +585,7 @@ impl World {
         if !placement.is_finite() || !aabb.is_valid() {
             return Err(WorldError::NonFiniteTransform);
         }
-        Ok((placement, aabb))
+        Ok((placement, aabb, entry.proxy))
     }
 
     /// Carries out a move checked by [`World::plan_move`].
