@@ -10,8 +10,8 @@
 //!     target/release/examples/broad_profile frame tree 100000 10
 //! ```
 //!
-//! `frame` first runs the benchmark's unmeasured settling frames, outside `run_frame` (as many as the
-//! benchmark runs for the structure).
+//! `frame` first runs the benchmark's unmeasured settling frames, outside `run_frame` (as many
+//! as the benchmark runs for the structure).
 //!
 //! Arguments: `frame|pairs`, `tree|grid|sap`, box count, repetitions, and optionally the scene:
 //! `uniform` (the default), `clustered` or `mixed`.
@@ -36,8 +36,8 @@ use broad_scene::{
 };
 
 /// A measured frame, as the benchmark measures it: the structure's updates for the prepared
-/// moves (one `update_many`), then its pair finding. Returns how many pairs began or ended, and the time spent in
-/// the updates.
+/// moves (one `update_many`), then its pair finding. Returns how many pairs began or ended, and
+/// the time spent in the updates.
 #[inline(never)]
 fn run_frame(
     structure: &mut dyn BroadPhase,

@@ -551,16 +551,9 @@ impl World {
         if applied.is_ok() {
             for (&(handle, xf), &(placement, _, _)) in moves.iter().zip(&planned) {
                 // Cannot fail: the handle is live, as just checked.
-                match live_entry_mut(&mut self.slots, handle) {
-                    Ok(entry) => {
-                        entry.collider.transform = xf;
-                        entry.placement = placement;
-                        self.mark_dirty(handle);
-                    }
-                    Err(error) => {
-                        applied = Err(error);
-                        break;
-                    }
+                if let Err(error) = self.place(handle, xf, placement) {
+                    applied = Err(error);
+                    break;
                 }
             }
         }
@@ -597,11 +590,22 @@ impl World {
         placement: Transform,
         aabb: Aabb,
     ) -> Result<(), WorldError> {
-        // The slots alone, so the broad phase can be updated while the entry is held.
-        let entry = live_entry_mut(&mut self.slots, handle)?;
-        if let Some(proxy) = entry.proxy {
+        if let Some(proxy) = live_entry_mut(&mut self.slots, handle)?.proxy {
             self.broad.get_mut().update(proxy, aabb)?;
         }
+        self.place(handle, xf, placement)
+    }
+
+    /// The part of a checked move outside the broad phase: the collider's transform and
+    /// placement, and its pairs to re-test.
+    #[inline]
+    fn place(
+        &mut self,
+        handle: ColliderHandle,
+        xf: Transform,
+        placement: Transform,
+    ) -> Result<(), WorldError> {
+        let entry = live_entry_mut(&mut self.slots, handle)?;
         entry.collider.transform = xf;
         entry.placement = placement;
         self.mark_dirty(handle);

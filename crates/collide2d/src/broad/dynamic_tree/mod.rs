@@ -428,6 +428,26 @@ impl DynamicTree {
         self.pairs.restore_lifted(&self.proxies);
     }
 
+    /// The slot of `id`, checked against the slot record (the same answer as the proxy table's
+    /// `resolve`), which also holds the fat box and the leaf that an update reads next.
+    #[inline]
+    fn check_slot(&self, id: ProxyId) -> Result<usize, BroadPhaseError> {
+        let record = self.slot_info.get(id.index() as usize);
+        check_id(
+            id,
+            record.map(|info| (info.leaf != NULL_NODE, info.generation)),
+        )
+    }
+
+    /// Gives live slot `slot`, whose exact box (already stored) left its fat box, a new fat box
+    /// stretched along `displacement`, and moves its leaf `leaf` to hold it.
+    fn refatten(&mut self, slot: usize, leaf: u32, displacement: Vec2) {
+        let fat = self.fatten(self.proxies.tight[slot], displacement);
+        self.slot_info[slot].fat = fat;
+        self.move_leaf(leaf, fat);
+        self.mark_fat_changed(slot);
+    }
+
     /// Before leaver `position` of [`BroadPhase::update_many`] moves: asks for the nodes of the
     /// leavers after it, a level further up the further ahead (the leaf of the leaver
     /// `4 × LEAVER_READ_AHEAD` ahead, its parent `3 ×` ahead, and so on), each read from the node
@@ -521,23 +541,13 @@ impl BroadPhase for DynamicTree {
     }
 
     fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), BroadPhaseError> {
-        // The id is checked against the slot record (the same answer as the proxy table's
-        // `resolve`), which also holds the fat box and the leaf.
-        let record = self.slot_info.get(id.index() as usize);
-        let slot = check_id(
-            id,
-            record.map(|info| (info.leaf != NULL_NODE, info.generation)),
-        )?;
+        let slot = self.check_slot(id)?;
         let info = self.slot_info[slot];
         let aabb = check_aabb(aabb)?;
         let old = self.proxies.tight[slot];
         self.proxies.tight[slot] = aabb;
         if !info.fat.contains(&aabb) {
-            let displacement = aabb.center() - old.center();
-            let fat = self.fatten(aabb, displacement);
-            self.slot_info[slot].fat = fat;
-            self.move_leaf(info.leaf, fat);
-            self.mark_fat_changed(slot);
+            self.refatten(slot, info.leaf, aabb.center() - old.center());
         }
         self.pairs.mark_moved(slot as u32);
         Ok(())
@@ -563,12 +573,9 @@ impl BroadPhase for DynamicTree {
                 prefetch(&self.slot_info, ahead.index() as usize);
                 prefetch(&self.proxies.tight, ahead.index() as usize);
             }
-            let record = self.slot_info.get(id.index() as usize);
-            let checked = check_id(
-                id,
-                record.map(|info| (info.leaf != NULL_NODE, info.generation)),
-            )
-            .and_then(|slot| Ok((slot, check_aabb(aabb)?)));
+            let checked = self
+                .check_slot(id)
+                .and_then(|slot| Ok((slot, check_aabb(aabb)?)));
             let (slot, aabb) = match checked {
                 Ok(checked) => checked,
                 Err(error) => {
@@ -595,15 +602,10 @@ impl BroadPhase for DynamicTree {
         for position in 0..leavers.len() {
             self.read_leaver_ahead(&leavers, position);
             let slot = leavers[position].0 as usize;
-            let aabb = self.proxies.tight[slot];
             let info = self.slot_info[slot];
-            if info.fat.contains(&aabb) {
-                continue;
+            if !info.fat.contains(&self.proxies.tight[slot]) {
+                self.refatten(slot, info.leaf, leavers[position].1);
             }
-            let fat = self.fatten(aabb, leavers[position].1);
-            self.slot_info[slot].fat = fat;
-            self.move_leaf(info.leaf, fat);
-            self.mark_fat_changed(slot);
         }
         (self.undo, self.leavers) = (undo, leavers);
         Ok(())
