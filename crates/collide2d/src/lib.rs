@@ -67,6 +67,7 @@
 
 pub mod broad;
 pub mod debug;
+mod huge_pages;
 pub mod level;
 pub mod math;
 mod prefetch;

@@ -2,6 +2,7 @@
 
 use crate::broad::dense_pairs::DenseInput;
 use crate::broad::{check_aabb, BroadPhaseError, ProxyId};
+use crate::huge_pages;
 use crate::shape::Aabb;
 
 /// The slot index of `id`, given what its slot holds (`None` when there is no such slot; else
@@ -57,6 +58,16 @@ impl ProxyTable {
         self.tight.len()
     }
 
+    /// Makes room for `additional` more slots without moving the arrays again (large arrays
+    /// are asked to be backed by huge pages; see [`huge_pages`]).
+    pub fn reserve(&mut self, additional: usize) {
+        let additional = additional.saturating_sub(self.free_slots.len());
+        huge_pages::reserve(&mut self.tight, additional);
+        huge_pages::reserve(&mut self.keys, additional);
+        huge_pages::reserve(&mut self.generations, additional);
+        huge_pages::reserve(&mut self.alive, additional);
+    }
+
     /// Stores a validated box and returns its new id (reusing the most recently freed slot).
     pub fn allocate(&mut self, aabb: Aabb, key: u64) -> Result<ProxyId, BroadPhaseError> {
         let aabb = check_aabb(aabb)?;
@@ -69,6 +80,7 @@ impl ProxyTable {
             return Ok(ProxyId::new(index, self.generations[slot]));
         }
         let index = u32::try_from(self.tight.len()).expect("more than u32::MAX proxies");
+        self.reserve(1);
         self.tight.push(aabb);
         self.keys.push(key);
         self.generations.push(0);

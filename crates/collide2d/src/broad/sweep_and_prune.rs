@@ -63,6 +63,7 @@ impl SweepAndPrune {
         }
         let mut sweep = SweepAndPrune::new();
         let mut ids = Vec::with_capacity(items.len());
+        sweep.proxies.reserve(items.len());
         for &(aabb, key) in items {
             let id = sweep.proxies.allocate(aabb, key)?;
             sweep.entries.push(SweepEntry {

@@ -2,6 +2,7 @@
 
 use super::{DynamicTree, TreeNode, NULL_NODE};
 use crate::broad::{BroadPhase, BroadPhaseError, ProxyId};
+use crate::huge_pages;
 use crate::math::Vec2;
 use crate::shape::Aabb;
 
@@ -42,6 +43,7 @@ impl DynamicTree {
         let mut tree = DynamicTree::with_margin(margin);
         tree.check_room(items.len())?;
         let mut ids = Vec::with_capacity(items.len());
+        tree.proxies.reserve(items.len());
         for &(aabb, key) in items {
             ids.push(tree.proxies.allocate(aabb, key)?);
         }
@@ -92,7 +94,7 @@ impl DynamicTree {
             });
         }
         self.nodes.clear();
-        self.nodes.reserve(items.len().saturating_mul(2));
+        huge_pages::reserve(&mut self.nodes, items.len().saturating_mul(2));
         self.free_node = NULL_NODE;
         self.free_node_count = 0;
         self.root = NULL_NODE;
@@ -260,6 +262,7 @@ impl DynamicTree {
         for (aabb, _) in items {
             crate::broad::check_aabb(*aabb)?;
         }
+        self.proxies.reserve(items.len());
         items
             .iter()
             .map(|&(aabb, key)| self.insert(aabb, key))

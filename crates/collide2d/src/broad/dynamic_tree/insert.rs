@@ -1,6 +1,7 @@
 //! Placing and removing leaves: perimeter-cost sibling search, node allocation, upward refit.
 
 use super::{DynamicTree, TreeNode, FREE_HEIGHT, NULL_NODE};
+use crate::huge_pages;
 use crate::shape::Aabb;
 
 impl DynamicTree {
@@ -14,6 +15,7 @@ impl DynamicTree {
             return index;
         }
         let index = u32::try_from(self.nodes.len()).expect("more than u32::MAX tree nodes");
+        huge_pages::reserve(&mut self.nodes, 1);
         self.nodes.push(node);
         index
     }

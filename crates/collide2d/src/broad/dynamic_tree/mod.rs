@@ -23,6 +23,7 @@ use crate::broad::proxy_table::{check_id, ProxyTable};
 use crate::broad::{
     check_aabb, BroadPhase, BroadPhaseError, Pair, PairChanges, ProxyId, RayControl, RayHit,
 };
+use crate::huge_pages;
 use crate::math::Vec2;
 use crate::prefetch::prefetch;
 use crate::shape::Aabb;
@@ -325,7 +326,7 @@ impl DynamicTree {
     fn reserve_proxy_slots(&mut self) {
         let slots = self.proxies.slot_count();
         if self.slot_info.len() < slots {
-            self.slot_info.resize(slots, SlotInfo::default());
+            huge_pages::grow_to(&mut self.slot_info, slots, SlotInfo::default());
             self.pairs.reserve_slots(slots);
             self.fat_changed.reserve(slots);
         }

@@ -10,6 +10,7 @@ use crate::broad::pair_tracker::{next_mark, sorted_pairs, MarkedSlots, PairsByLo
 use crate::broad::partner_list::FatPartnerList;
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{Pair, PairChanges};
+use crate::huge_pages;
 use crate::prefetch::prefetch;
 
 /// The flag bit of a list entry: the pair is reported.
@@ -59,9 +60,9 @@ impl TreePairs {
     /// Grows the per-slot tables to `slot_count`.
     pub fn reserve_slots(&mut self, slot_count: usize) {
         if self.lists.len() < slot_count {
-            self.lists.resize_with(slot_count, FatPartnerList::default);
+            huge_pages::grow_to(&mut self.lists, slot_count, FatPartnerList::default());
             self.moved.reserve(slot_count);
-            self.marks.resize(slot_count, 0);
+            huge_pages::grow_to(&mut self.marks, slot_count, 0);
         }
     }
 

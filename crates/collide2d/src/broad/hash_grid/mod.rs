@@ -194,6 +194,7 @@ impl HashGrid {
         let cell_size = HashGrid::auto_cell_size(items.iter().map(|(aabb, _)| *aabb));
         let mut grid = HashGrid::new(cell_size)?;
         grid.cell_of_key.reserve(items.len());
+        grid.proxies.reserve(items.len());
         let ids = items
             .iter()
             .map(|&(aabb, key)| grid.insert(aabb, key))
