@@ -18,6 +18,12 @@
 //! difference, which is then cheaper), and [`BroadPhase::for_each_pair`] finds every pair from
 //! scratch. Orders are deterministic: the same operations in the same order
 //! give the same output.
+//!
+//! **Memory.** On Linux, the large arrays of a broad phase (every structure's exact boxes, keys
+//! and generations; the tree's nodes, slot records and partner lists) are advised for
+//! transparent huge pages once they reach 4 MiB (from roughly 100,000 proxies). That spares a
+//! large scene most of its address-translation misses, at the cost of at most one partly used
+//! 2 MiB page per array. Where the system declines, nothing changes but speed.
 
 /// The [`BroadPhase`] methods that only look an id up in the structure's `proxies`
 /// ([`proxy_table::ProxyTable`]): the same in every structure.
