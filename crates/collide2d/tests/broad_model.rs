@@ -145,7 +145,6 @@ fn random_ray(rng: &mut Rng) -> Op {
     Op::Ray(origin, direction, max_distance, mode)
 }
 
-/// A random sequence whose live count hovers around `target_live`.
 /// 1 to 12 moves of live proxies, in order; a proxy may move more than once.
 fn random_moves(rng: &mut Rng, live_boxes: &[Aabb]) -> Vec<(usize, Aabb)> {
     let mut boxes = live_boxes.to_vec();
@@ -158,6 +157,7 @@ fn random_moves(rng: &mut Rng, live_boxes: &[Aabb]) -> Vec<(usize, Aabb)> {
         .collect()
 }
 
+/// A random sequence whose live count hovers around `target_live`.
 fn random_corpus(seed: u64, steps: usize, target_live: usize) -> Vec<Op> {
     let mut rng = Rng(seed);
     let mut live_boxes: Vec<Aabb> = Vec::new();
@@ -362,6 +362,14 @@ fn sorted_ids(mut ids: Vec<ProxyId>) -> Vec<ProxyId> {
     ids
 }
 
+/// The ids and boxes of `moves` (positions taken modulo the live count, which is not zero).
+fn batch_of(moves: &[(usize, Aabb)], live: &[(ProxyId, Aabb)]) -> Vec<(ProxyId, Aabb)> {
+    moves
+        .iter()
+        .map(|&(position, b)| (live[position % live.len()].0, b))
+        .collect()
+}
+
 /// Runs `ops` on `structure`, comparing with the model after every step.
 fn run<B: Checked>(name: &str, ops: &[Op], mut structure: B) {
     let mut live: Vec<(ProxyId, Aabb)> = Vec::new();
@@ -387,12 +395,10 @@ fn run<B: Checked>(name: &str, ops: &[Op], mut structure: B) {
                 if live.is_empty() {
                     continue;
                 }
+                structure
+                    .update_many(&batch_of(&moves, &live))
+                    .expect(&context);
                 let count = live.len();
-                let batch: Vec<(ProxyId, Aabb)> = moves
-                    .iter()
-                    .map(|&(position, b)| (live[position % count].0, b))
-                    .collect();
-                structure.update_many(&batch).expect(&context);
                 for &(position, b) in &moves {
                     live[position % count].1 = b;
                 }
@@ -401,11 +407,7 @@ fn run<B: Checked>(name: &str, ops: &[Op], mut structure: B) {
                 if live.is_empty() {
                     continue;
                 }
-                let count = live.len();
-                let mut batch: Vec<(ProxyId, Aabb)> = moves
-                    .iter()
-                    .map(|&(position, b)| (live[position % count].0, b))
-                    .collect();
+                let mut batch = batch_of(&moves, &live);
                 let (bad_move, expected) = match (bad, stale.last()) {
                     (Some(b), _) => {
                         let kind = if b.min.is_finite() && b.max.is_finite() {

@@ -420,22 +420,20 @@ pub fn run_broad(data: &[u8]) {
                     .map(|&(which, a, b)| (keys[which as usize % keys.len()], raw_box(a, b)))
                     .collect();
                 let valid = batch.iter().all(|(_, aabb)| aabb.is_valid());
+                // Accepted: the last move of each key wins; refused: nothing moved.
+                let mut expected = boxes.clone();
+                if valid {
+                    expected.extend(batch.iter().copied());
+                }
                 for (s, ids) in structures.iter_mut().zip(&ids) {
                     let moves: Vec<(ProxyId, Aabb)> =
                         batch.iter().map(|&(key, aabb)| (ids[&key], aabb)).collect();
                     assert_eq!(s.update_many(&moves).is_ok(), valid, "{batch:?}");
-                    // Accepted: the last move of each key wins; refused: nothing moved.
-                    let mut expected = boxes.clone();
-                    if valid {
-                        expected.extend(batch.iter().copied());
-                    }
                     for (key, aabb) in &expected {
                         assert_eq!(s.get_aabb(ids[key]), Ok(*aabb), "{batch:?}");
                     }
                 }
-                if valid {
-                    boxes.extend(batch);
-                }
+                boxes = expected;
             }
             BroadOp::Remove(which) => {
                 let Some(&key) = boxes.keys().nth(*which as usize % boxes.len().max(1)) else {
