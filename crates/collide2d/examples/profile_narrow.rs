@@ -5,7 +5,8 @@
 //! cargo build --release -p collide2d --example profile_narrow
 //! valgrind --tool=callgrind target/release/examples/profile_narrow octagon 100000
 //! ```
-//! Cases: `octagon`, `box`, `box_overlap`, `circle`, `circle_polygon`, `capsule`, `setup`
+//! Cases: `octagon`, `box`, `box_overlap`, `circle`, `circle_polygon`, `capsule`, `distance`
+//! (two separated 8-gons, GJK from scratch), `setup`
 //! (`setup` builds the inputs only, to subtract the fixed cost), and the pairs of the world
 //! scene's shapes (circle of radius 0.5, 0.9 × 0.7 box, capsule, hexagon of radius 0.5, at
 //! distances where their boxes overlap): `capsule_hexagon`, `hexagon_capsule`, `capsule_box`,
@@ -13,13 +14,13 @@
 //! `circle_box`, `circle_capsule`, `scene_capsule`, and `mix` (all sixteen ordered pairs in turn).
 
 use collide2d::shape::{Capsule, Circle, Polygon, Shape};
-use collide2d::{collide, overlaps, Transform, Vec2};
+use collide2d::{collide, distance, overlaps, Transform, Vec2};
 use std::hint::black_box;
 
 #[path = "../benches/support/narrow_placements.rs"]
 mod narrow_placements;
 
-use narrow_placements::{box_placements, placements, CONFIGURATIONS};
+use narrow_placements::{box_placements, placements, separated_placements, CONFIGURATIONS};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -37,6 +38,13 @@ fn main() {
         Shape::from(Polygon::regular(6, 0.5).unwrap()),
     ];
     let [s_circle, s_box, s_capsule, s_hexagon] = &scene;
+    if case == "distance" {
+        let total = drive(&separated_placements(), iterations, |xf_a, xf_b| {
+            black_box(distance(&octagon, xf_a, &octagon, xf_b)).distance as usize
+        });
+        println!("{case}: {total}");
+        return;
+    }
     if case == "mix" {
         let configurations = placements(1.2);
         let touching = drive(&configurations, iterations, |xf_a, xf_b| {

@@ -48,6 +48,11 @@ pub fn ray_cases() -> Vec<(Transform, Ray)> {
 
 /// Pairs of octagons: A moving at B, B still; with `spin`, A also turns by up to ±3 rad.
 pub fn cast_cases(spin: bool) -> Vec<(Transform, Vec2, f32, Transform)> {
+    cast_cases_turning(if spin { 3.0 } else { 0.0 })
+}
+
+/// Pairs of octagons: A moving at B, B still, A turning by up to ±`max_turn` rad over the step.
+pub fn cast_cases_turning(max_turn: f32) -> Vec<(Transform, Vec2, f32, Transform)> {
     let mut rng = Lcg(11);
     (0..CASES)
         .map(|_| {
@@ -58,7 +63,11 @@ pub fn cast_cases(spin: bool) -> Vec<(Transform, Vec2, f32, Transform)> {
             );
             let motion =
                 (xf_b.p - xf_a.p) * 1.5 + Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
-            let turn = if spin { rng.range(-3.0, 3.0) } else { 0.0 };
+            let turn = if max_turn > 0.0 {
+                rng.range(-max_turn, max_turn)
+            } else {
+                0.0
+            };
             (xf_a, motion, turn, xf_b)
         })
         .collect()

@@ -55,3 +55,20 @@ pub fn box_placements() -> Vec<(Transform, Transform)> {
         })
         .collect()
 }
+
+/// Pairs of transforms placing B apart from A (circumradius-1 shapes: centres 2.2 to 4 apart),
+/// random rotations: the distance cases.
+pub fn separated_placements() -> Vec<(Transform, Transform)> {
+    let mut rng = Numbers(0x6a09_e667_f3bc_c908);
+    (0..CONFIGURATIONS)
+        .map(|_| {
+            let a = scattered(&mut rng);
+            let angle = rng.unit() * std::f32::consts::TAU;
+            let b = Transform::new(
+                a.p + Vec2::new(angle.cos(), angle.sin()) * (2.2 + 1.8 * rng.unit()),
+                rng.unit() * std::f32::consts::TAU,
+            );
+            (a, b)
+        })
+        .collect()
+}

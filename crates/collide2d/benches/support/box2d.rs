@@ -1,0 +1,224 @@
+//! Box2D v3 beside collide2d in the benchmarks: collide2d's shapes and placements turned into
+//! Box2D's C types (through the `boxdd-sys` bindings), and one safe wrapper per C function the
+//! benchmarks call.
+//!
+//! Box2D's pair functions take B's placement relative to A and answer in A's frame; the
+//! benchmarks compute that relative placement inside the timed loop with [`inv_mul`], as
+//! collide2d does inside its own calls.
+
+#![allow(dead_code)] // each benchmark uses a different part
+
+use boxdd_sys::ffi;
+use collide2d::shape::{Capsule, Polygon};
+use collide2d::{Transform, Vec2};
+
+pub use ffi::{
+    b2Capsule, b2CastOutput, b2Circle, b2DistanceOutput, b2LocalManifold, b2Polygon, b2Rot,
+    b2ShapeProxy, b2SimplexCache, b2Sweep, b2TOIOutput, b2Transform, b2Vec2,
+};
+
+/// A collide2d vector as Box2D's.
+pub fn vec(v: Vec2) -> b2Vec2 {
+    b2Vec2 { x: v.x, y: v.y }
+}
+
+/// A collide2d placement as Box2D's.
+pub fn transform(xf: &Transform) -> b2Transform {
+    b2Transform {
+        p: vec(xf.p),
+        q: b2Rot {
+            c: xf.q.c,
+            s: xf.q.s,
+        },
+    }
+}
+
+/// B's placement in A's frame, `A⁻¹ B`, with the arithmetic of Box2D's `b2InvMulTransforms`
+/// (an inline function in its headers, so not in the bindings).
+#[inline]
+pub fn inv_mul(a: &b2Transform, b: &b2Transform) -> b2Transform {
+    let (ac, as_) = (a.q.c, a.q.s);
+    let q = b2Rot {
+        c: ac * b.q.c + as_ * b.q.s,
+        s: ac * b.q.s - as_ * b.q.c,
+    };
+    let dx = b.p.x - a.p.x;
+    let dy = b.p.y - a.p.y;
+    b2Transform {
+        p: b2Vec2 {
+            x: ac * dx + as_ * dy,
+            y: -as_ * dx + ac * dy,
+        },
+        q,
+    }
+}
+
+/// A vector `v` turned into the frame of rotation `q` (`q⁻¹ v`).
+#[inline]
+pub fn rotate_inv(q: &b2Rot, v: b2Vec2) -> b2Vec2 {
+    b2Vec2 {
+        x: q.c * v.x + q.s * v.y,
+        y: -q.s * v.x + q.c * v.y,
+    }
+}
+
+/// A convex collide2d polygon (with its rounding radius) as a Box2D polygon, through Box2D's own
+/// hull and polygon builders. Panics if Box2D refuses the outline (benchmark setup only).
+pub fn polygon(polygon: &Polygon) -> b2Polygon {
+    let vertices = polygon.vertices();
+    assert!(
+        vertices.len() <= 8,
+        "Box2D polygons hold at most 8 vertices"
+    );
+    let points: Vec<b2Vec2> = vertices.iter().map(|&v| vec(v)).collect();
+    // SAFETY: `points` holds `points.len()` initialised vectors for the call's duration; the
+    // hull is a plain value that `b2MakePolygon` reads through a pointer to a local.
+    unsafe {
+        let hull = ffi::b2ComputeHull(points.as_ptr(), points.len() as i32);
+        assert!(
+            hull.count as usize == vertices.len(),
+            "Box2D kept a different hull"
+        );
+        ffi::b2MakePolygon(&hull, polygon.radius())
+    }
+}
+
+/// A collide2d capsule as Box2D's.
+pub fn capsule(capsule: &Capsule) -> b2Capsule {
+    b2Capsule {
+        center1: vec(capsule.a()),
+        center2: vec(capsule.b()),
+        radius: capsule.radius(),
+    }
+}
+
+/// A circle of `radius` at the local origin.
+pub fn circle(radius: f32) -> b2Circle {
+    b2Circle {
+        center: b2Vec2 { x: 0.0, y: 0.0 },
+        radius,
+    }
+}
+
+/// A polygon's distance proxy (its vertices and radius).
+pub fn polygon_proxy(polygon: &b2Polygon) -> b2ShapeProxy {
+    // SAFETY: the pointer addresses `polygon.count` (≤ 8) initialised vertices of a live value.
+    unsafe { ffi::b2MakeProxy(polygon.vertices.as_ptr(), polygon.count, polygon.radius) }
+}
+
+/// `b2CollidePolygons`: B placed by `b_in_a`; the manifold in A's frame.
+#[inline]
+pub fn collide_polygons(a: &b2Polygon, b: &b2Polygon, b_in_a: b2Transform) -> b2LocalManifold {
+    // SAFETY: both pointers address live, initialised polygons built by Box2D's own builders.
+    unsafe { ffi::b2CollidePolygons(a, b, b_in_a) }
+}
+
+/// `b2CollideCircles`.
+#[inline]
+pub fn collide_circles(a: &b2Circle, b: &b2Circle, b_in_a: b2Transform) -> b2LocalManifold {
+    // SAFETY: both pointers address live, initialised circles.
+    unsafe { ffi::b2CollideCircles(a, b, b_in_a) }
+}
+
+/// `b2CollidePolygonAndCircle` (the polygon is A).
+#[inline]
+pub fn collide_polygon_circle(a: &b2Polygon, b: &b2Circle, b_in_a: b2Transform) -> b2LocalManifold {
+    // SAFETY: both pointers address live, initialised shapes.
+    unsafe { ffi::b2CollidePolygonAndCircle(a, b, b_in_a) }
+}
+
+/// `b2CollideCapsules`.
+#[inline]
+pub fn collide_capsules(a: &b2Capsule, b: &b2Capsule, b_in_a: b2Transform) -> b2LocalManifold {
+    // SAFETY: both pointers address live, initialised capsules.
+    unsafe { ffi::b2CollideCapsules(a, b, b_in_a) }
+}
+
+/// `b2ShapeDistance` between two proxies, B placed by `b_in_a`, warm-started from `cache`
+/// (`count = 0` for a cold start); no simplex history kept.
+#[inline]
+pub fn shape_distance(
+    a: &b2ShapeProxy,
+    b: &b2ShapeProxy,
+    b_in_a: b2Transform,
+    cache: &mut b2SimplexCache,
+) -> b2DistanceOutput {
+    let input = ffi::b2DistanceInput {
+        proxyA: *a,
+        proxyB: *b,
+        transform: b_in_a,
+        useRadii: true,
+    };
+    // SAFETY: `input` and `cache` are live locals; a null simplex buffer with capacity 0 is
+    // Box2D's documented way to ask for no simplex history.
+    unsafe { ffi::b2ShapeDistance(&input, cache, std::ptr::null_mut(), 0) }
+}
+
+/// `b2ShapeCast`: B placed by `b_in_a` and moving by `translation_b` (A's frame) over the step.
+#[inline]
+pub fn shape_cast(
+    a: &b2ShapeProxy,
+    b: &b2ShapeProxy,
+    b_in_a: b2Transform,
+    translation_b: b2Vec2,
+) -> b2CastOutput {
+    let input = ffi::b2ShapeCastPairInput {
+        proxyA: *a,
+        proxyB: *b,
+        transform: b_in_a,
+        translationB: translation_b,
+        maxFraction: 1.0,
+        canEncroach: false,
+    };
+    // SAFETY: `input` is a live, fully initialised local.
+    unsafe { ffi::b2ShapeCast(&input) }
+}
+
+/// The sweep of a body whose origin moves from `start` by `motion` while turning by `turn`.
+#[inline]
+pub fn sweep(start: &b2Transform, motion: Vec2, turn: f32) -> b2Sweep {
+    let angle = start.q.s.atan2(start.q.c) + turn;
+    let (s, c) = angle.sin_cos();
+    b2Sweep {
+        localCenter: b2Vec2 { x: 0.0, y: 0.0 },
+        c1: start.p,
+        c2: b2Vec2 {
+            x: start.p.x + motion.x,
+            y: start.p.y + motion.y,
+        },
+        q1: start.q,
+        q2: b2Rot { c, s },
+    }
+}
+
+/// `b2TimeOfImpact` of two swept proxies over the whole step.
+#[inline]
+pub fn time_of_impact(
+    a: &b2ShapeProxy,
+    sweep_a: b2Sweep,
+    b: &b2ShapeProxy,
+    sweep_b: b2Sweep,
+) -> b2TOIOutput {
+    let input = ffi::b2TOIInput {
+        proxyA: *a,
+        proxyB: *b,
+        sweepA: sweep_a,
+        sweepB: sweep_b,
+        maxFraction: 1.0,
+    };
+    // SAFETY: `input` is a live, fully initialised local.
+    unsafe { ffi::b2TimeOfImpact(&input) }
+}
+
+/// `b2RayCastPolygon`: a ray from `origin` along `translation` (the whole length), both in the
+/// polygon's frame.
+#[inline]
+pub fn ray_cast_polygon(polygon: &b2Polygon, origin: b2Vec2, translation: b2Vec2) -> b2CastOutput {
+    let input = ffi::b2RayCastInput {
+        origin,
+        translation,
+        maxFraction: 1.0,
+    };
+    // SAFETY: both pointers address live, initialised values.
+    unsafe { ffi::b2RayCastPolygon(polygon, &input) }
+}
