@@ -65,21 +65,22 @@ pub fn rotate_inv(q: &b2Rot, v: b2Vec2) -> b2Vec2 {
 /// A convex collide2d polygon (with its rounding radius) as a Box2D polygon, through Box2D's own
 /// hull and polygon builders. Panics if Box2D refuses the outline (benchmark setup only).
 pub fn polygon(polygon: &Polygon) -> b2Polygon {
+    try_polygon(polygon).expect("Box2D keeps every vertex of this polygon")
+}
+
+/// [`polygon`], or `None` where Box2D's hull would not keep exactly these vertices (more than 8,
+/// or two closer than its welding distance).
+pub fn try_polygon(polygon: &Polygon) -> Option<b2Polygon> {
     let vertices = polygon.vertices();
-    assert!(
-        vertices.len() <= 8,
-        "Box2D polygons hold at most 8 vertices"
-    );
+    if vertices.len() > 8 {
+        return None;
+    }
     let points: Vec<b2Vec2> = vertices.iter().map(|&v| vec(v)).collect();
-    // SAFETY: `points` holds `points.len()` initialised vectors for the call's duration; the
-    // hull is a plain value that `b2MakePolygon` reads through a pointer to a local.
+    // SAFETY: `points` holds `points.len()` (≤ 8) initialised vectors for the call's duration;
+    // the hull is a plain value that `b2MakePolygon` reads through a pointer to a local.
     unsafe {
         let hull = ffi::b2ComputeHull(points.as_ptr(), points.len() as i32);
-        assert!(
-            hull.count as usize == vertices.len(),
-            "Box2D kept a different hull"
-        );
-        ffi::b2MakePolygon(&hull, polygon.radius())
+        (hull.count as usize == vertices.len()).then(|| ffi::b2MakePolygon(&hull, polygon.radius()))
     }
 }
 
@@ -132,6 +133,17 @@ pub fn collide_polygon_circle(a: &b2Polygon, b: &b2Circle, b_in_a: b2Transform) 
 pub fn collide_capsules(a: &b2Capsule, b: &b2Capsule, b_in_a: b2Transform) -> b2LocalManifold {
     // SAFETY: both pointers address live, initialised capsules.
     unsafe { ffi::b2CollideCapsules(a, b, b_in_a) }
+}
+
+/// `b2CollidePolygonAndCapsule` (the polygon is A).
+#[inline]
+pub fn collide_polygon_capsule(
+    a: &b2Polygon,
+    b: &b2Capsule,
+    b_in_a: b2Transform,
+) -> b2LocalManifold {
+    // SAFETY: both pointers address live, initialised shapes.
+    unsafe { ffi::b2CollidePolygonAndCapsule(a, b, b_in_a) }
 }
 
 /// `b2ShapeDistance` between two proxies, B placed by `b_in_a`, warm-started from `cache`
