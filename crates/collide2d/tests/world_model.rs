@@ -5,7 +5,7 @@ mod support;
 use collide2d::query::{collide, overlaps};
 use collide2d::shape::{Circle, Polygon, Shape};
 use collide2d::world::{
-    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, LayerId, World, WorldError,
+    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, LayerId, Layers, World, WorldError,
 };
 use collide2d::{Transform, Vec2};
 use std::collections::{BTreeMap, BTreeSet};
@@ -98,6 +98,8 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
     let mut previous: BTreeSet<(ColliderHandle, ColliderHandle)> = BTreeSet::new();
     let mut open: BTreeSet<(ColliderHandle, ColliderHandle)> = BTreeSet::new();
     let mut removed: Vec<ColliderHandle> = Vec::new();
+    // Whole layer settings a game keeps and assigns through `layers_mut()`.
+    let mut presets: Vec<Layers> = Vec::new();
     let mut digest = 0xcbf29ce484222325u64;
     for step in 0..operations {
         let handles: Vec<ColliderHandle> = models.keys().copied().collect();
@@ -148,10 +150,23 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
             }
             7 => {
                 let (a, b) = (layers[rng.below(4)], layers[rng.below(4)]);
-                if rng.below(2) == 0 {
-                    world.layers_mut().disable(a, b);
-                } else {
-                    world.layers_mut().enable(a, b);
+                match rng.below(4) {
+                    // A preset: a copy of the current layers with one more edit, so that two
+                    // presets often differ by as many edits from where they started.
+                    0 => {
+                        let mut preset = world.layers().clone();
+                        if preset.collides(a, b) {
+                            preset.disable(a, b);
+                        } else {
+                            preset.enable(a, b);
+                        }
+                        presets.push(preset);
+                    }
+                    1 if !presets.is_empty() => {
+                        *world.layers_mut() = presets[rng.below(presets.len())].clone();
+                    }
+                    2 => world.layers_mut().disable(a, b),
+                    _ => world.layers_mut().enable(a, b),
                 }
             }
             8 if !removed.is_empty() => {
@@ -257,6 +272,42 @@ fn events_match_brute_force_for_every_broad_phase() {
         for scenario in 0..400 {
             run_scenario(0x3000 + scenario * 7 + k as u64, kind, 250);
         }
+    }
+}
+
+#[test]
+fn a_layer_preset_assigned_whole_ends_the_pairs_it_filters() {
+    for kind in BROAD_PHASES {
+        let mut world = World::with_broad_phase(kind).unwrap();
+        let player = world.layers_mut().add("Player").unwrap();
+        let enemy = world.layers_mut().add("Enemy").unwrap();
+        let ball = Shape::from(Circle::with_radius(1.0).unwrap());
+        let p = world
+            .insert(Collider::new(ball.clone()).layer(player))
+            .unwrap();
+        let e = world
+            .insert(
+                Collider::new(ball)
+                    .layer(enemy)
+                    .transform(Transform::new(Vec2::new(1.5, 0.0), 0.0)),
+            )
+            .unwrap();
+        // Two presets made by one edit each from the same layers.
+        let mut friendly = world.layers().clone();
+        friendly.disable(player, enemy);
+        let mut hostile = world.layers().clone();
+        hostile.disable(enemy, enemy);
+        *world.layers_mut() = hostile;
+        assert!(
+            matches!(world.update(), [CollisionEvent::Begin { a, b, .. }] if (*a, *b) == (p, e))
+        );
+        *world.layers_mut() = friendly;
+        assert!(
+            matches!(world.update(), [CollisionEvent::End { a, b }] if (*a, *b) == (p, e)),
+            "{kind:?}: {:?}",
+            world.events()
+        );
+        assert_eq!(world.contacts().count(), 0);
     }
 }
 

@@ -184,7 +184,7 @@ impl World {
         }
         dirty.clear();
         self.dirty = dirty;
-        self.seen_layers_version = self.layers.version();
+        self.seen_layer_matrix = self.layers.matrix();
         let done = std::time::Instant::now();
         self.stats = UpdateStats {
             broad: broad_done - started,
@@ -244,7 +244,7 @@ impl World {
     /// Builds `scratch.tests`: the pairs to re-test, sorted, each once, with the box pairs that
     /// ended marked apart.
     fn collect_tests(&mut self) {
-        let filters_changed = self.layers.version() != self.seen_layers_version;
+        let filters_changed = self.layers.matrix() != self.seen_layer_matrix;
         let scratch = &mut self.scratch;
         // Many changed (say, everything moves every frame), nothing else pending: the pairs are
         // listed already in key order.
@@ -432,7 +432,11 @@ impl World {
     }
 
     /// Whether colliders `a` and `b` touch now, with their manifold for solid pairs.
-    fn narrow_pair(&self, a: ColliderHandle, b: ColliderHandle) -> Option<Option<Manifold>> {
+    pub(super) fn narrow_pair(
+        &self,
+        a: ColliderHandle,
+        b: ColliderHandle,
+    ) -> Option<Option<Manifold>> {
         let (entry_a, entry_b) = (self.entry(a).ok()?, self.entry(b).ok()?);
         let (fa, fb) = (&entry_a.filter, &entry_b.filter);
         if !fa.enabled || !fb.enabled || !self.pair_allowed(fa, fb) {
