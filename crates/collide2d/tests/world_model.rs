@@ -418,3 +418,71 @@ fn crowds_where_most_colliders_move_match_brute_force() {
         }
     }
 }
+
+/// Identical colliders stacked at one point (every pair touches): every broad phase reports the
+/// brute-force set, the second update (nothing moved) only `Stay`, and pulling colliders out of
+/// the pile and back ends and begins exactly their pairs.
+#[test]
+fn stacked_identical_colliders_match_brute_force() {
+    let n = 300;
+    for kind in BROAD_PHASES {
+        let mut world = World::with_broad_phase(kind).unwrap();
+        let shape = Shape::from(Polygon::rect(1.0, 0.6).unwrap());
+        let at = Transform::new(Vec2::new(2.0, -1.0), 0.3);
+        let handles: Vec<ColliderHandle> = (0..n)
+            .map(|i| {
+                let collider = Collider::new(shape.clone())
+                    .transform(at)
+                    .sensor(i % 3 == 0);
+                world.insert(collider).unwrap()
+            })
+            .collect();
+        let all = crowd_reference(&world);
+        assert_eq!(all.len(), n * (n - 1) / 2, "{kind:?}: the pile");
+        let kinds = |events: &[CollisionEvent]| {
+            let mut count = [0usize; 3];
+            for event in events {
+                count[match event {
+                    CollisionEvent::Begin { .. } => 0,
+                    CollisionEvent::Stay { .. } => 1,
+                    CollisionEvent::End { .. } => 2,
+                }] += 1;
+            }
+            count
+        };
+        let first = world.update().to_vec();
+        assert_eq!(kinds(&first), [all.len(), 0, 0], "{kind:?}: first update");
+        let pairs: BTreeSet<_> = first.iter().map(CollisionEvent::pair).collect();
+        assert_eq!(pairs, all, "{kind:?}: first update's pairs");
+        for _ in 0..2 {
+            let again = world.update().to_vec();
+            assert_eq!(kinds(&again), [0, all.len(), 0], "{kind:?}: nothing moved");
+            let pairs: BTreeSet<_> = again.iter().map(CollisionEvent::pair).collect();
+            assert_eq!(pairs, all, "{kind:?}: later update's pairs");
+        }
+        // Ten leave the pile, then come back.
+        let away = Transform::new(Vec2::new(40.0, 40.0), 0.0);
+        let leaving: Vec<(ColliderHandle, Transform)> = handles
+            .iter()
+            .step_by(n / 10)
+            .enumerate()
+            .map(|(i, &h)| {
+                (
+                    h,
+                    Transform::new(away.p + Vec2::new(3.0 * i as f32, 0.0), 0.0),
+                )
+            })
+            .collect();
+        world.set_transforms(&leaving).unwrap();
+        let left = crowd_reference(&world);
+        let events = world.update().to_vec();
+        let ended = (n - 1) * 10 - 45;
+        assert_eq!(kinds(&events), [0, left.len(), ended], "{kind:?}: ten left");
+        let back: Vec<(ColliderHandle, Transform)> =
+            leaving.iter().map(|&(h, _)| (h, at)).collect();
+        world.set_transforms(&back).unwrap();
+        let events = world.update().to_vec();
+        assert_eq!(kinds(&events), [ended, left.len(), 0], "{kind:?}: ten back");
+        assert_eq!(crowd_reference(&world), all);
+    }
+}

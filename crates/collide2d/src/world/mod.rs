@@ -372,12 +372,17 @@ impl World {
         &self.layers
     }
 
-    /// The layers, to add layers or change the matrix; changes apply at the next update.
+    /// The layers, to add layers or change the matrix; changes apply at the next update,
+    /// however made (edits, or a whole preset assigned: `*world.layers_mut() = preset`).
     pub fn layers_mut(&mut self) -> &mut Layers {
         &mut self.layers
     }
 
     /// Whether `update` reports `Stay` events (default `true`).
+    ///
+    /// A game that reads only `Begin` and `End` turns them off: a pile of `n` colliders at one
+    /// spot touches in `n²/2` pairs, and the events it then reads each frame are only the
+    /// changes. The touching pairs stay available from [`contacts`](World::contacts).
     pub fn set_report_stay(&mut self, report: bool) {
         self.report_stay = report;
     }
