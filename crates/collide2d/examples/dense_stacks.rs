@@ -18,12 +18,13 @@ use collide2d::world::{BroadPhaseKind, Collider, CollisionEvent, World};
 use collide2d::{Transform, Vec2};
 use std::time::Instant;
 
-/// The process's peak resident memory since the last reset, in MiB (0 where unknown).
-fn peak_mib() -> f64 {
+/// A figure of `/proc/self/status` (`VmHWM`: peak resident memory since the last reset,
+/// `VmRSS`: resident now), in MiB (0 where unknown).
+fn status_mib(field: &str) -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|status| {
-            let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+            let line = status.lines().find(|line| line.starts_with(field))?;
             line.split_whitespace().nth(1)?.parse::<f64>().ok()
         })
         .map_or(0.0, |kib| kib / 1024.0)
@@ -48,14 +49,16 @@ fn run(n: usize, kind: BroadPhaseKind, report_stay: bool) {
     let list_mib = (pairs * std::mem::size_of::<CollisionEvent>()) as f64 / (1024.0 * 1024.0);
     for update in 1..=2 {
         reset_peak();
+        let before = status_mib("VmRSS:");
         let start = Instant::now();
         let events = world.update().len();
         let seconds = start.elapsed().as_secs_f64();
+        let peak = status_mib("VmHWM:");
         println!(
             "{kind:?} n={n} pairs={pairs} update {update}: {seconds:.3} s, {events} events, \
-             peak {:.0} MiB (event list {list_mib:.0} MiB, ratio {:.2})",
-            peak_mib(),
-            peak_mib() / list_mib
+             resident before {before:.0} MiB, peak {peak:.0} MiB (event list {list_mib:.0} MiB, \
+             peak/list {:.2})",
+            peak / list_mib
         );
         assert_eq!(world.contacts().count(), pairs);
     }

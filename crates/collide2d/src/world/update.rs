@@ -99,7 +99,8 @@ impl super::UpdateScratch {
     /// Frees the buffers that grew far beyond this update's needs (a pile of colliders that
     /// began touching all at once, then settled), before the merge writes the events: their
     /// memory would otherwise stay taken beside the events. A buffer used about as much every
-    /// update is kept, so that updates allocate nothing once warm.
+    /// update is kept, so that updates allocate nothing once warm. Called once the pairs to
+    /// test are listed: every buffer but `tests` holds only what this update used.
     fn release_excess(&mut self) {
         release_excess(&mut self.began);
         release_excess(&mut self.ended);
@@ -280,6 +281,9 @@ impl World {
     fn collect_tests(&mut self) {
         let filters_changed = self.layers.matrix() != self.seen_layer_matrix;
         let scratch = &mut self.scratch;
+        // Emptied first, so that their lengths after this say what this update used.
+        scratch.sort_buffer.clear();
+        scratch.merge_buffer.clear();
         // Many changed (say, everything moves every frame), nothing else pending: the pairs are
         // listed already in key order.
         let listed_in_order =
