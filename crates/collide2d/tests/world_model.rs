@@ -5,7 +5,7 @@ mod support;
 use collide2d::query::{collide, overlaps};
 use collide2d::shape::{Circle, Polygon, Shape};
 use collide2d::world::{
-    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, LayerId, World, WorldError,
+    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, LayerId, Layers, World, WorldError,
 };
 use collide2d::{Transform, Vec2};
 use std::collections::{BTreeMap, BTreeSet};
@@ -98,6 +98,8 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
     let mut previous: BTreeSet<(ColliderHandle, ColliderHandle)> = BTreeSet::new();
     let mut open: BTreeSet<(ColliderHandle, ColliderHandle)> = BTreeSet::new();
     let mut removed: Vec<ColliderHandle> = Vec::new();
+    // Whole layer settings a game keeps and assigns through `layers_mut()`.
+    let mut presets: Vec<Layers> = Vec::new();
     let mut digest = 0xcbf29ce484222325u64;
     for step in 0..operations {
         let handles: Vec<ColliderHandle> = models.keys().copied().collect();
@@ -148,10 +150,23 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
             }
             7 => {
                 let (a, b) = (layers[rng.below(4)], layers[rng.below(4)]);
-                if rng.below(2) == 0 {
-                    world.layers_mut().disable(a, b);
-                } else {
-                    world.layers_mut().enable(a, b);
+                match rng.below(4) {
+                    // A preset: a copy of the current layers with one more edit, so that two
+                    // presets often differ by as many edits from where they started.
+                    0 => {
+                        let mut preset = world.layers().clone();
+                        if preset.collides(a, b) {
+                            preset.disable(a, b);
+                        } else {
+                            preset.enable(a, b);
+                        }
+                        presets.push(preset);
+                    }
+                    1 if !presets.is_empty() => {
+                        *world.layers_mut() = presets[rng.below(presets.len())].clone();
+                    }
+                    2 => world.layers_mut().disable(a, b),
+                    _ => world.layers_mut().enable(a, b),
                 }
             }
             8 if !removed.is_empty() => {
@@ -261,6 +276,42 @@ fn events_match_brute_force_for_every_broad_phase() {
 }
 
 #[test]
+fn a_layer_preset_assigned_whole_ends_the_pairs_it_filters() {
+    for kind in BROAD_PHASES {
+        let mut world = World::with_broad_phase(kind).unwrap();
+        let player = world.layers_mut().add("Player").unwrap();
+        let enemy = world.layers_mut().add("Enemy").unwrap();
+        let ball = Shape::from(Circle::with_radius(1.0).unwrap());
+        let p = world
+            .insert(Collider::new(ball.clone()).layer(player))
+            .unwrap();
+        let e = world
+            .insert(
+                Collider::new(ball)
+                    .layer(enemy)
+                    .transform(Transform::new(Vec2::new(1.5, 0.0), 0.0)),
+            )
+            .unwrap();
+        // Two presets made by one edit each from the same layers.
+        let mut friendly = world.layers().clone();
+        friendly.disable(player, enemy);
+        let mut hostile = world.layers().clone();
+        hostile.disable(enemy, enemy);
+        *world.layers_mut() = hostile;
+        assert!(
+            matches!(world.update(), [CollisionEvent::Begin { a, b, .. }] if (*a, *b) == (p, e))
+        );
+        *world.layers_mut() = friendly;
+        assert!(
+            matches!(world.update(), [CollisionEvent::End { a, b }] if (*a, *b) == (p, e)),
+            "{kind:?}: {:?}",
+            world.events()
+        );
+        assert_eq!(world.contacts().count(), 0);
+    }
+}
+
+#[test]
 fn the_same_operations_give_the_same_events() {
     for scenario in 0..50 {
         let first = run_scenario(0x77 + scenario, BroadPhaseKind::Tree, 250);
@@ -365,5 +416,73 @@ fn crowds_where_most_colliders_move_match_brute_force() {
             assert_eq!(stayed, &now & &previous, "{context}: Stay");
             previous = now;
         }
+    }
+}
+
+/// Identical colliders stacked at one point (every pair touches): every broad phase reports the
+/// brute-force set, the second update (nothing moved) only `Stay`, and pulling colliders out of
+/// the pile and back ends and begins exactly their pairs.
+#[test]
+fn stacked_identical_colliders_match_brute_force() {
+    let n = 300;
+    for kind in BROAD_PHASES {
+        let mut world = World::with_broad_phase(kind).unwrap();
+        let shape = Shape::from(Polygon::rect(1.0, 0.6).unwrap());
+        let at = Transform::new(Vec2::new(2.0, -1.0), 0.3);
+        let handles: Vec<ColliderHandle> = (0..n)
+            .map(|i| {
+                let collider = Collider::new(shape.clone())
+                    .transform(at)
+                    .sensor(i % 3 == 0);
+                world.insert(collider).unwrap()
+            })
+            .collect();
+        let all = crowd_reference(&world);
+        assert_eq!(all.len(), n * (n - 1) / 2, "{kind:?}: the pile");
+        let kinds = |events: &[CollisionEvent]| {
+            let mut count = [0usize; 3];
+            for event in events {
+                count[match event {
+                    CollisionEvent::Begin { .. } => 0,
+                    CollisionEvent::Stay { .. } => 1,
+                    CollisionEvent::End { .. } => 2,
+                }] += 1;
+            }
+            count
+        };
+        let first = world.update().to_vec();
+        assert_eq!(kinds(&first), [all.len(), 0, 0], "{kind:?}: first update");
+        let pairs: BTreeSet<_> = first.iter().map(CollisionEvent::pair).collect();
+        assert_eq!(pairs, all, "{kind:?}: first update's pairs");
+        for _ in 0..2 {
+            let again = world.update().to_vec();
+            assert_eq!(kinds(&again), [0, all.len(), 0], "{kind:?}: nothing moved");
+            let pairs: BTreeSet<_> = again.iter().map(CollisionEvent::pair).collect();
+            assert_eq!(pairs, all, "{kind:?}: later update's pairs");
+        }
+        // Ten leave the pile, then come back.
+        let away = Transform::new(Vec2::new(40.0, 40.0), 0.0);
+        let leaving: Vec<(ColliderHandle, Transform)> = handles
+            .iter()
+            .step_by(n / 10)
+            .enumerate()
+            .map(|(i, &h)| {
+                (
+                    h,
+                    Transform::new(away.p + Vec2::new(3.0 * i as f32, 0.0), 0.0),
+                )
+            })
+            .collect();
+        world.set_transforms(&leaving).unwrap();
+        let left = crowd_reference(&world);
+        let events = world.update().to_vec();
+        let ended = (n - 1) * 10 - 45;
+        assert_eq!(kinds(&events), [0, left.len(), ended], "{kind:?}: ten left");
+        let back: Vec<(ColliderHandle, Transform)> =
+            leaving.iter().map(|&(h, _)| (h, at)).collect();
+        world.set_transforms(&back).unwrap();
+        let events = world.update().to_vec();
+        assert_eq!(kinds(&events), [ended, left.len(), 0], "{kind:?}: ten back");
+        assert_eq!(crowd_reference(&world), all);
     }
 }

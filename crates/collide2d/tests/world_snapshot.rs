@@ -3,9 +3,13 @@
 
 mod support;
 
+use collide2d::query::{collide, overlaps};
 use collide2d::shape::{Circle, Polygon, Shape};
-use collide2d::world::{Collider, ColliderHandle, CollisionEvent, World, WorldSnapshot};
+use collide2d::world::{
+    Collider, ColliderHandle, CollisionEvent, LayerId, World, WorldSnapshot, MAX_LAYERS,
+};
 use collide2d::Transform;
+use std::collections::{BTreeMap, BTreeSet};
 use support::Rng;
 
 /// One random operation applied to a world; returns the update's events when it was an update.
@@ -116,4 +120,220 @@ fn hand_edited_snapshots_are_rejected() {
     assert_ne!(bad_free, json);
     assert!(World::restore(serde_json::from_str(&bad_free).unwrap()).is_err());
     assert!(World::restore(serde_json::from_str(&json).unwrap()).is_ok());
+}
+
+/// A world of colliders on three layers (none on `"default"`), some sensors, some with
+/// filter bits, one layer pair disabled, updated once. With `removals`, that many colliders are
+/// removed after the update, so the snapshot holds pending ends; nothing else changed since the
+/// update, so every collider is unchanged and every part of the snapshot can be checked.
+fn settled_world(seed: u64, removals: usize) -> World {
+    let mut rng = Rng(seed);
+    let mut world = World::new();
+    let layers: Vec<LayerId> = ["Player", "Monster", "Bullet"]
+        .iter()
+        .map(|name| world.layers_mut().add(name).unwrap())
+        .collect();
+    world.layers_mut().disable(layers[0], layers[2]);
+    let mut handles = Vec::new();
+    for _ in 0..14 {
+        let shape = if rng.below(2) == 0 {
+            Shape::from(Circle::with_radius(rng.range(0.4, 1.2)).unwrap())
+        } else {
+            Shape::from(Polygon::rect(rng.range(0.5, 2.0), rng.range(0.5, 2.0)).unwrap())
+        };
+        let mut collider = Collider::new(shape)
+            .transform(Transform::new(rng.point(2.5), rng.angle()))
+            .layer(layers[rng.below(3)])
+            .sensor(rng.below(4) == 0);
+        if rng.below(4) == 0 {
+            collider = collider.category_mask(0b10, 0b11);
+        }
+        handles.push(world.insert(collider).unwrap());
+    }
+    world.update();
+    for _ in 0..removals {
+        let handle = handles.swap_remove(rng.below(handles.len()));
+        world.remove(handle).unwrap();
+    }
+    world
+}
+
+/// Every way of editing one value of a snapshot's JSON: numbers one up and one down, booleans
+/// flipped, strings emptied, array items removed, repeated and swapped; layer names added up to
+/// one more than a world may have. Each comes with the path it edits.
+fn mutations(value: &serde_json::Value) -> Vec<(String, serde_json::Value)> {
+    use serde_json::Value;
+    fn edit(root: &Value, at: &mut Vec<String>, value: &Value, out: &mut Vec<(String, Value)>) {
+        let pointer = format!("/{}", at.join("/"));
+        let replace = |new: Value| {
+            let mut copy = root.clone();
+            *copy.pointer_mut(&pointer).unwrap() = new;
+            (pointer.clone(), copy)
+        };
+        match value {
+            Value::Number(number) => {
+                if let Some(integer) = number.as_u64() {
+                    out.push(replace(Value::from(integer + 1)));
+                    if integer > 0 {
+                        out.push(replace(Value::from(integer - 1)));
+                    }
+                    out.push(replace(Value::from(integer + 32)));
+                } else if let Some(float) = number.as_f64() {
+                    out.push(replace(Value::from(float + 0.5)));
+                    out.push(replace(Value::from(-float)));
+                }
+            }
+            Value::Bool(flag) => out.push(replace(Value::from(!flag))),
+            Value::String(_) => out.push(replace(Value::from(""))),
+            Value::Array(items) => {
+                for i in 0..items.len() {
+                    let mut removed = items.clone();
+                    removed.remove(i);
+                    out.push(replace(Value::from(removed)));
+                    let mut repeated = items.clone();
+                    repeated.insert(i, items[i].clone());
+                    out.push(replace(Value::from(repeated)));
+                    if i + 1 < items.len() {
+                        let mut swapped = items.clone();
+                        swapped.swap(i, i + 1);
+                        out.push(replace(Value::from(swapped)));
+                    }
+                    at.push(i.to_string());
+                    edit(root, at, &items[i], out);
+                    at.pop();
+                }
+            }
+            Value::Object(fields) => {
+                for (name, field) in fields {
+                    at.push(name.clone());
+                    edit(root, at, field, out);
+                    at.pop();
+                }
+            }
+            Value::Null => {}
+        }
+    }
+    let mut out = Vec::new();
+    edit(value, &mut Vec::new(), value, &mut out);
+    let names = value["layers"]["names"].as_array().unwrap();
+    for count in names.len() + 1..=MAX_LAYERS + 1 {
+        let mut copy = value.clone();
+        let mut more = names.clone();
+        more.extend((names.len()..count).map(|i| Value::from(format!("extra {i}"))));
+        copy["layers"]["names"] = Value::from(more);
+        out.push((format!("/layers/names ({count} names)"), copy));
+    }
+    out
+}
+
+/// The pairs that touch now in `world`, by brute force.
+fn touching_now(world: &World) -> BTreeSet<(ColliderHandle, ColliderHandle)> {
+    let colliders: Vec<_> = world.iter().filter(|(_, c)| c.is_enabled()).collect();
+    let mut pairs = BTreeSet::new();
+    for (i, &(ha, a)) in colliders.iter().enumerate() {
+        for &(hb, b) in &colliders[i + 1..] {
+            let ((cat_a, mask_a), (cat_b, mask_b)) = (a.filter_bits(), b.filter_bits());
+            if !world.layers().collides(a.layer_id(), b.layer_id())
+                || cat_a & mask_b == 0
+                || cat_b & mask_a == 0
+            {
+                continue;
+            }
+            let (xa, xb) = (a.world_transform(), b.world_transform());
+            let touch = if a.is_sensor() || b.is_sensor() {
+                overlaps(a.shape(), &xa, b.shape(), &xb)
+            } else {
+                !collide(a.shape(), &xa, b.shape(), &xb).is_empty()
+            };
+            if touch {
+                pairs.insert((ha, hb));
+            }
+        }
+    }
+    pairs
+}
+
+/// A snapshot edited in any one value is refused, or gives a world whose next update reports
+/// exactly what the unedited snapshot's does. Two edits give another world a game could
+/// have, and are checked for that instead: the pending ends (a different list of pairs that
+/// touched before a removal cannot be told from the real one) and the `Stay` switch (set the
+/// same on both before comparing).
+#[test]
+fn every_single_edit_of_a_snapshot_is_refused_or_changes_nothing() {
+    let mut refused = BTreeMap::<String, usize>::new();
+    let mut checked = 0;
+    for seed in 0..6 {
+        let world = settled_world(0x51a7 + seed, (seed % 3) as usize);
+        let json = serde_json::to_value(world.snapshot()).unwrap();
+        let expected = {
+            let mut restored = World::restore(serde_json::from_value(json.clone()).unwrap())
+                .unwrap_or_else(|error| panic!("seed {seed}: the real snapshot: {error}"));
+            restored.update().to_vec()
+        };
+        let mut original = world;
+        assert_eq!(original.update(), &expected[..], "seed {seed}");
+        for (path, edited) in mutations(&json) {
+            let restored = serde_json::from_value::<WorldSnapshot>(edited)
+                .map_err(|error| error.to_string())
+                .and_then(|snapshot| World::restore(snapshot).map_err(|e| e.to_string()));
+            let mut restored = match restored {
+                Ok(world) => world,
+                Err(reason) => {
+                    let field = path.split('/').nth(1).unwrap_or("").to_string();
+                    *refused.entry(format!("{field}: {reason}")).or_default() += 1;
+                    continue;
+                }
+            };
+            restored.set_report_stay(true);
+            checked += 1;
+            let contacts_before: BTreeSet<_> =
+                restored.contacts().map(|(a, b, _)| (a, b)).collect();
+            let pending_before: BTreeSet<(ColliderHandle, ColliderHandle)> =
+                serde_json::from_value(
+                    serde_json::to_value(restored.snapshot()).unwrap()["pending_ends"].clone(),
+                )
+                .unwrap();
+            let events = restored.update().to_vec();
+            if path.starts_with("/pending_ends") {
+                // Another valid history: the pairs touching now begin or stay, the listed ones
+                // that do not end, and so do the pending ones.
+                let now = touching_now(&restored);
+                let of_kind = |kind: fn(&CollisionEvent) -> bool| -> BTreeSet<_> {
+                    events
+                        .iter()
+                        .filter(|e| kind(e))
+                        .map(|e| e.pair())
+                        .collect()
+                };
+                let begins = of_kind(|e| matches!(e, CollisionEvent::Begin { .. }));
+                let stays = of_kind(|e| matches!(e, CollisionEvent::Stay { .. }));
+                let ends = of_kind(|e| matches!(e, CollisionEvent::End { .. }));
+                assert_eq!(begins, &now - &contacts_before, "seed {seed} {path}");
+                assert_eq!(stays, &now & &contacts_before, "seed {seed} {path}");
+                let gone = &contacts_before - &now;
+                assert_eq!(ends, &gone | &pending_before, "seed {seed} {path}");
+                continue;
+            }
+            assert_eq!(events, expected, "seed {seed}: edit {path} was accepted");
+        }
+    }
+    // Every kind of refusal the restore knows was met.
+    let reasons: Vec<&String> = refused.keys().collect();
+    for needed in [
+        "free list",
+        "contact names",
+        "contact disagrees",
+        "pending end names",
+        "at most 32 layers",
+        "must not be empty",
+        "exists already",
+        "not symmetric",
+        "layer 4 does not exist",
+    ] {
+        assert!(
+            reasons.iter().any(|reason| reason.contains(needed)),
+            "no edit was refused for `{needed}`: {reasons:#?}"
+        );
+    }
+    assert!(checked > 100, "only {checked} edits were accepted");
 }

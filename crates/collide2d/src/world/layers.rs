@@ -58,12 +58,38 @@ impl Default for LayerMask {
 /// **Default:** a world starts with one layer, `"default"`. A new layer collides with every
 /// layer, itself included, until [`disable`](Layers::disable) says otherwise. The matrix is
 /// symmetric: `enable(a, b)` is `enable(b, a)`.
+///
+/// Two `Layers` are equal when their names and matrix are: the world compares the matrix it
+/// last filtered with, so assigning any preset through
+/// [`World::layers_mut`](super::World::layers_mut) takes effect at the next update.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "LayersData"))]
 pub struct Layers {
     names: Vec<String>,
     matrix: [u32; MAX_LAYERS],
-    version: u64,
+}
+
+/// `Layers` as serialised, checked by [`Layers::validate`] before it becomes one.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct LayersData {
+    names: Vec<String>,
+    matrix: [u32; MAX_LAYERS],
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<LayersData> for Layers {
+    type Error = WorldError;
+
+    fn try_from(data: LayersData) -> Result<Layers, WorldError> {
+        let layers = Layers {
+            names: data.names,
+            matrix: data.matrix,
+        };
+        layers.validate()?;
+        Ok(layers)
+    }
 }
 
 impl Default for Layers {
@@ -71,7 +97,6 @@ impl Default for Layers {
         Layers {
             names: vec!["default".to_string()],
             matrix: [u32::MAX; MAX_LAYERS],
-            version: 0,
         }
     }
 }
@@ -159,9 +184,43 @@ impl Layers {
         LayerMask(self.matrix[layer.index() % MAX_LAYERS])
     }
 
-    /// A counter bumped by every change, so the world knows to re-check filtered pairs.
-    pub(crate) fn version(&self) -> u64 {
-        self.version
+    /// The whole matrix: row `i` is [`mask_of`](Self::mask_of) layer `i`. The world keeps the
+    /// one it last filtered with, so any change (however made) re-checks filtered pairs.
+    pub(crate) fn matrix(&self) -> [u32; MAX_LAYERS] {
+        self.matrix
+    }
+
+    /// Checks what `add`, `enable` and `disable` keep true, for layers that did not come from
+    /// them (deserialised, or in a snapshot): 1 to 32 names, none empty, none repeated, the
+    /// first `"default"`, and a symmetric matrix.
+    pub(crate) fn validate(&self) -> Result<(), WorldError> {
+        if self.names.len() > MAX_LAYERS {
+            return Err(WorldError::TooManyLayers);
+        }
+        if self.names.first().map(String::as_str) != Some("default") {
+            return Err(WorldError::UnknownLayer("default".to_string()));
+        }
+        for (index, name) in self.names.iter().enumerate() {
+            if name.is_empty() {
+                return Err(WorldError::EmptyLayerName);
+            }
+            if self.names[..index].contains(name) {
+                return Err(WorldError::DuplicateLayer(name.clone()));
+            }
+        }
+        if !matrix_is_symmetric(&self.matrix) {
+            return Err(WorldError::AsymmetricLayerMatrix);
+        }
+        Ok(())
+    }
+
+    /// Layers with this matrix (and only the default layer's name), for testing filters the
+    /// way an earlier matrix did.
+    pub(crate) fn with_matrix(matrix: [u32; MAX_LAYERS]) -> Layers {
+        Layers {
+            matrix,
+            ..Layers::default()
+        }
     }
 
     /// Whether `layer` names one of these layers.
@@ -178,8 +237,12 @@ impl Layers {
             self.matrix[ia] &= !(1 << ib);
             self.matrix[ib] &= !(1 << ia);
         }
-        self.version += 1;
     }
+}
+
+/// Whether layer `i` colliding with `j` always means `j` colliding with `i`.
+pub(crate) fn matrix_is_symmetric(matrix: &[u32; MAX_LAYERS]) -> bool {
+    (0..MAX_LAYERS).all(|i| (0..MAX_LAYERS).all(|j| (matrix[i] >> j & 1) == (matrix[j] >> i & 1)))
 }
 
 #[cfg(test)]
@@ -218,5 +281,35 @@ mod tests {
         let before = layers.clone();
         assert!(layers.disable_by_name("default", "nope").is_err());
         assert_eq!(layers, before);
+    }
+
+    #[test]
+    fn validation_accepts_what_edits_make_and_nothing_else() {
+        let mut layers = Layers::default();
+        let player = layers.add("Player").unwrap();
+        layers.disable(player, LayerId::DEFAULT);
+        assert_eq!(layers.validate(), Ok(()));
+        let mut asymmetric = layers.clone();
+        asymmetric.matrix[0] |= 1 << 1;
+        assert_eq!(
+            asymmetric.validate(),
+            Err(WorldError::AsymmetricLayerMatrix)
+        );
+        let mut repeated = layers.clone();
+        repeated.names.push("Player".into());
+        assert_eq!(
+            repeated.validate(),
+            Err(WorldError::DuplicateLayer("Player".into()))
+        );
+        let mut empty = layers.clone();
+        empty.names[1].clear();
+        assert_eq!(empty.validate(), Err(WorldError::EmptyLayerName));
+        let mut too_many = layers.clone();
+        too_many.names = (0..=MAX_LAYERS).map(|i| format!("layer {i}")).collect();
+        too_many.names[0] = "default".into();
+        assert_eq!(too_many.validate(), Err(WorldError::TooManyLayers));
+        let mut renamed = layers;
+        renamed.names[0] = "ground".into();
+        assert!(renamed.validate().is_err());
     }
 }

@@ -42,7 +42,7 @@ pub use events::CollisionEvent;
 pub use handle::ColliderHandle;
 pub use layers::{LayerId, LayerMask, Layers, MAX_LAYERS};
 pub use queries::{QueryFilter, WorldCastHit, WorldRayHit};
-pub use snapshot::WorldSnapshot;
+pub use snapshot::{SnapshotError, WorldSnapshot};
 pub use tile_map::{TileGeometry, TileMapColliders};
 
 use crate::broad::{BroadPhase, BroadPhaseError, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
@@ -75,6 +75,11 @@ pub enum WorldError {
     EmptyLayerName,
     /// A world has at most [`MAX_LAYERS`] layers.
     TooManyLayers,
+    /// A layer matrix (deserialised or in a snapshot) lets `a` collide with `b` but not `b`
+    /// with `a`.
+    AsymmetricLayerMatrix,
+    /// A snapshot is not the state of any world; the reason says which part.
+    CorruptSnapshot(snapshot::SnapshotError),
     /// The broad phase refused a box.
     BroadPhase(BroadPhaseError),
 }
@@ -103,6 +108,8 @@ impl std::fmt::Display for WorldError {
             WorldError::DuplicateLayer(name) => write!(f, "a layer named `{name}` exists already"),
             WorldError::EmptyLayerName => write!(f, "layer names must not be empty"),
             WorldError::TooManyLayers => write!(f, "a world has at most {MAX_LAYERS} layers"),
+            WorldError::AsymmetricLayerMatrix => write!(f, "the layer matrix is not symmetric"),
+            WorldError::CorruptSnapshot(reason) => write!(f, "corrupt snapshot: {reason}"),
             WorldError::BroadPhase(e) => write!(f, "broad phase: {e}"),
         }
     }
@@ -273,7 +280,9 @@ pub struct World {
     broad: Broad,
     broad_kind: BroadPhaseKind,
     layers: Layers,
-    seen_layers_version: u64,
+    /// The layer matrix the last update filtered with: any other matrix now re-checks every
+    /// box pair's filter, however it was assigned.
+    seen_layer_matrix: [u32; MAX_LAYERS],
     /// Pairs touching as of the last update (`a < b`), with their manifolds; pairs whose
     /// collider was removed or disabled since are kept, detached, until their `End`.
     touching: Touching,
@@ -335,7 +344,7 @@ impl World {
             broad: Broad::new(kind)?,
             broad_kind: kind,
             layers: Layers::default(),
-            seen_layers_version: 0,
+            seen_layer_matrix: Layers::default().matrix(),
             touching: Touching::default(),
             retest_pending: Vec::new(),
             dirty: Vec::new(),
@@ -363,12 +372,17 @@ impl World {
         &self.layers
     }
 
-    /// The layers, to add layers or change the matrix; changes apply at the next update.
+    /// The layers, to add layers or change the matrix; changes apply at the next update,
+    /// however made (edits, or a whole preset assigned: `*world.layers_mut() = preset`).
     pub fn layers_mut(&mut self) -> &mut Layers {
         &mut self.layers
     }
 
     /// Whether `update` reports `Stay` events (default `true`).
+    ///
+    /// A game that reads only `Begin` and `End` turns them off: a pile of `n` colliders at one
+    /// spot touches in `n²/2` pairs, and the events it then reads each frame are only the
+    /// changes. The touching pairs stay available from [`contacts`](World::contacts).
     pub fn set_report_stay(&mut self, report: bool) {
         self.report_stay = report;
     }

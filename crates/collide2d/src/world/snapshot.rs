@@ -1,19 +1,25 @@
 //! Whole-world snapshots: save a world's state and rebuild it exactly.
 
+use super::layers::matrix_is_symmetric;
 use super::{
     BroadPhaseKind, Collider, ColliderHandle, Contact, Entry, Layers, Slot, Touching, TouchingPair,
-    World, WorldError,
+    World, WorldError, MAX_LAYERS,
 };
 
 /// Everything a [`World`] knows, as plain data: colliders with their handles, layers and the
 /// matrix, and which pairs touch. With the `serde` feature it serialises; restoring it and
 /// continuing gives the same events as never having stopped.
+///
+/// [`World::restore`] accepts exactly the snapshots a world can take: anything else (a hand
+/// edit, a damaged file) is refused with the reason, never turned into a world that reports
+/// events no update would.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WorldSnapshot {
     broad_phase: BroadPhaseKind,
     layers: Layers,
-    seen_layers_version: u64,
+    /// The layer matrix the last update filtered with.
+    seen_layer_matrix: [u32; MAX_LAYERS],
     /// Each slot's generation and its collider, if live, with whether it changed since the
     /// last update.
     slots: Vec<(u32, Option<(Collider, bool)>)>,
@@ -23,13 +29,58 @@ pub struct WorldSnapshot {
     report_stay: bool,
 }
 
+/// Why [`World::restore`] refused a snapshot: the part of it that no world could have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SnapshotError {
+    /// The free list names a live slot or one slot twice, or leaves out an empty slot.
+    FreeList,
+    /// A contact is out of order or repeated, is not `a < b`, or names a collider that is not
+    /// live and enabled.
+    ContactHandles,
+    /// Two colliders unchanged since the last update disagree with their contact: a fresh test
+    /// finds them touching without one, apart with one, or with another manifold.
+    ContactState,
+    /// A pending end is out of order or repeated, is not `a < b`, is also a contact, or names
+    /// a collider that never existed.
+    PendingEndHandles,
+    /// A pending end between two live colliders unchanged since the last update: nothing
+    /// removed or changed either of them, so their pair cannot have ended.
+    PendingEndCause,
+    /// The layer matrix of the last update is not symmetric.
+    SeenLayerMatrix,
+}
+
+impl std::fmt::Display for SnapshotError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SnapshotError::FreeList => "the free list does not match the empty slots",
+            SnapshotError::ContactHandles => "a contact names a pair out of order or not live",
+            SnapshotError::ContactState => "a contact disagrees with its unchanged colliders",
+            SnapshotError::PendingEndHandles => {
+                "a pending end names a pair out of order, touching, or never created"
+            }
+            SnapshotError::PendingEndCause => {
+                "a pending end names two colliders unchanged since the last update"
+            }
+            SnapshotError::SeenLayerMatrix => "the last update's layer matrix is not symmetric",
+        })
+    }
+}
+
+impl From<SnapshotError> for WorldError {
+    fn from(reason: SnapshotError) -> Self {
+        WorldError::CorruptSnapshot(reason)
+    }
+}
+
 impl World {
     /// A copy of the world's whole state (see [`WorldSnapshot`]).
     pub fn snapshot(&self) -> WorldSnapshot {
         WorldSnapshot {
             broad_phase: self.broad_kind,
             layers: self.layers.clone(),
-            seen_layers_version: self.seen_layers_version,
+            seen_layer_matrix: self.seen_layer_matrix,
             slots: self
                 .slots
                 .iter()
@@ -57,13 +108,29 @@ impl World {
         }
     }
 
-    /// Rebuilds a world from a snapshot. Every collider is re-validated, so a hand-edited
-    /// snapshot with bad numbers, unknown layers, inconsistent slots or contacts naming dead
-    /// colliders is an error, not a broken world.
+    /// Rebuilds a world from a snapshot, refusing any snapshot that no world could have taken.
+    ///
+    /// Checked: every collider (numbers, layer), the layers (1 to 32 distinct non-empty names,
+    /// `"default"` first, a symmetric matrix, also for the last update's matrix), the free list
+    /// (exactly the empty slots, once each), contacts (sorted pairs `a < b` of live, enabled
+    /// colliders) and pending ends (sorted pairs `a < b`, not contacts, of colliders that
+    /// existed, one of them removed or changed since the last update). Every pair of
+    /// colliders unchanged since the last update is tested afresh, and must agree with the
+    /// contacts: touching exactly when listed, with the same manifold. That costs one narrow
+    /// phase over the unchanged colliders' box pairs.
+    ///
+    /// Errors: [`WorldError::CorruptSnapshot`] with the part refused, the layer errors
+    /// ([`WorldError::TooManyLayers`], [`WorldError::EmptyLayerName`],
+    /// [`WorldError::DuplicateLayer`], [`WorldError::AsymmetricLayerMatrix`]), or the error
+    /// inserting the collider would give.
     pub fn restore(snapshot: WorldSnapshot) -> Result<World, WorldError> {
         let mut world = World::with_broad_phase(snapshot.broad_phase)?;
+        snapshot.layers.validate()?;
+        if !matrix_is_symmetric(&snapshot.seen_layer_matrix) {
+            return Err(SnapshotError::SeenLayerMatrix.into());
+        }
         world.layers = snapshot.layers;
-        world.seen_layers_version = snapshot.seen_layers_version;
+        world.seen_layer_matrix = snapshot.seen_layer_matrix;
         world.report_stay = snapshot.report_stay;
         for (index, (generation, collider)) in snapshot.slots.into_iter().enumerate() {
             let handle = ColliderHandle {
@@ -100,26 +167,18 @@ impl World {
         for &index in &snapshot.free {
             let slot = world.slots.get(index as usize);
             if slot.is_none_or(|s| s.entry.is_some()) || !free_seen.insert(index) {
-                return Err(WorldError::InvalidInput("snapshot free list"));
+                return Err(SnapshotError::FreeList.into());
             }
         }
         if world.slots.iter().filter(|s| s.entry.is_none()).count() != snapshot.free.len() {
-            return Err(WorldError::InvalidInput("snapshot free list"));
+            return Err(SnapshotError::FreeList.into());
         }
         world.free = snapshot.free;
-        let sorted = snapshot
-            .contacts
-            .windows(2)
-            .all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b));
-        if !sorted || snapshot.contacts.iter().any(|c| c.a >= c.b) {
-            return Err(WorldError::InvalidInput("snapshot contacts"));
-        }
+        world.check_contact_handles(&snapshot.contacts)?;
+        world.check_pending_ends(&snapshot.pending_ends, &snapshot.contacts)?;
         let mut touching =
             Vec::with_capacity(snapshot.contacts.len() + snapshot.pending_ends.len());
-        for contact in snapshot.contacts {
-            if !world.contains(contact.a) || !world.contains(contact.b) {
-                return Err(WorldError::InvalidInput("snapshot contacts"));
-            }
+        for contact in &snapshot.contacts {
             touching.push(TouchingPair {
                 a: contact.a,
                 b: contact.b,
@@ -130,30 +189,24 @@ impl World {
             // the last update: re-test them all at the next one.
             world.retest_pending.push((contact.a, contact.b));
         }
-        // Pending ends are kept as detached pairs; a pair listed as both touching and pending
-        // is re-tested like any touching pair, which decides between `Stay` and `End`.
-        touching.extend(
-            snapshot
-                .pending_ends
-                .into_iter()
-                .map(|(a, b)| TouchingPair {
-                    a,
-                    b,
-                    manifold: None,
-                    detached: true,
-                }),
-        );
-        touching.sort_by_key(|pair| (pair.pair(), pair.detached));
-        touching.dedup_by_key(|pair| pair.pair());
+        // Pending ends are kept as detached pairs (disjoint from the contacts, checked above).
+        touching.extend(snapshot.pending_ends.iter().map(|&(a, b)| TouchingPair {
+            a,
+            b,
+            manifold: None,
+            detached: true,
+        }));
+        touching.sort_by_key(TouchingPair::pair);
         world.touching = Touching::from_sorted(touching);
         // Partner lists come back from the rebuilt broad phase, where every pair begins now.
         let began = world.broad.get_mut().update_pairs().began.clone();
+        let mut unchanged_pairs = Vec::new();
         for pair in began {
             let broad = world.broad.get();
             let (Ok(a), Ok(b)) = (broad.key(pair.lower()), broad.key(pair.higher())) else {
                 continue;
             };
-            let (a, b) = (ColliderHandle::from_key(a), ColliderHandle::from_key(b));
+            let (a, b) = super::ordered(ColliderHandle::from_key(a), ColliderHandle::from_key(b));
             if let Ok(entry) = world.entry_mut(a) {
                 entry.partners.push(b);
             }
@@ -161,7 +214,100 @@ impl World {
                 entry.partners.push(a);
             }
             world.box_pairs += 1;
+            if !world.is_dirty(a.index) && !world.is_dirty(b.index) {
+                unchanged_pairs.push((a, b));
+            }
         }
+        world.check_contact_states(&snapshot.contacts, &unchanged_pairs)?;
         Ok(world)
+    }
+
+    /// Contacts are sorted pairs `a < b`, each once, of live enabled colliders.
+    fn check_contact_handles(&self, contacts: &[Contact]) -> Result<(), SnapshotError> {
+        let sorted = contacts
+            .windows(2)
+            .all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b));
+        let enabled = |handle| self.get(handle).is_ok_and(|collider| collider.enabled);
+        if !sorted
+            || contacts
+                .iter()
+                .any(|c| c.a >= c.b || !enabled(c.a) || !enabled(c.b))
+        {
+            return Err(SnapshotError::ContactHandles);
+        }
+        Ok(())
+    }
+
+    /// Pending ends are sorted pairs `a < b`, each once and not a contact, of colliders that
+    /// existed (an older generation of their slot, or the live collider), one of them removed
+    /// or changed since the last update (only that detaches a pair).
+    fn check_pending_ends(
+        &self,
+        pending_ends: &[(ColliderHandle, ColliderHandle)],
+        contacts: &[Contact],
+    ) -> Result<(), SnapshotError> {
+        let sorted = pending_ends.windows(2).all(|w| w[0] < w[1]);
+        let existed = |handle: ColliderHandle| {
+            self.slots.get(handle.index as usize).is_some_and(|slot| {
+                handle.generation < slot.generation
+                    || (handle.generation == slot.generation && slot.entry.is_some())
+            })
+        };
+        let is_contact = |pair: (ColliderHandle, ColliderHandle)| {
+            contacts
+                .binary_search_by(|contact| (contact.a, contact.b).cmp(&pair))
+                .is_ok()
+        };
+        if !sorted
+            || pending_ends
+                .iter()
+                .any(|&(a, b)| a >= b || !existed(a) || !existed(b) || is_contact((a, b)))
+        {
+            return Err(SnapshotError::PendingEndHandles);
+        }
+        let unchanged =
+            |handle: ColliderHandle| self.contains(handle) && !self.is_dirty(handle.index);
+        if pending_ends
+            .iter()
+            .any(|&(a, b)| unchanged(a) && unchanged(b))
+        {
+            return Err(SnapshotError::PendingEndCause);
+        }
+        Ok(())
+    }
+
+    /// Tests every box pair of colliders unchanged since the last update under the last
+    /// update's layer matrix: each must touch exactly when it is a contact, with the contact's
+    /// manifold, and every contact of two unchanged colliders must be among those pairs.
+    fn check_contact_states(
+        &mut self,
+        contacts: &[Contact],
+        unchanged_pairs: &[(ColliderHandle, ColliderHandle)],
+    ) -> Result<(), SnapshotError> {
+        let current = std::mem::replace(
+            &mut self.layers,
+            Layers::with_matrix(self.seen_layer_matrix),
+        );
+        let mut checked = 0;
+        let mut agree = true;
+        for &(a, b) in unchanged_pairs {
+            let fresh = self.narrow_pair(a, b);
+            let stored = contacts
+                .binary_search_by(|contact| (contact.a, contact.b).cmp(&(a, b)))
+                .ok()
+                .map(|position| contacts[position].manifold);
+            checked += usize::from(stored.is_some());
+            agree &= fresh == stored;
+        }
+        self.layers = current;
+        let unchanged = |handle: ColliderHandle| !self.is_dirty(handle.index);
+        let unchanged_contacts = contacts
+            .iter()
+            .filter(|contact| unchanged(contact.a) && unchanged(contact.b))
+            .count();
+        if !agree || checked != unchanged_contacts {
+            return Err(SnapshotError::ContactState);
+        }
+        Ok(())
     }
 }

@@ -38,6 +38,9 @@ fn event_key(event: &CollisionEvent) -> u128 {
     order_key(event.pair())
 }
 
+/// How many tests [`Touching::merge`] has answered at a time.
+pub(super) const MERGE_CHUNK: usize = 1 << 14;
+
 /// A pair the update re-tests (`a < b`, both live).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct PairTest {
@@ -61,8 +64,11 @@ pub(super) struct Touching {
     store: Vec<CollisionEvent>,
     /// The merge's output buffer, kept between updates so merging allocates nothing.
     next: Vec<CollisionEvent>,
-    /// The events reported when `Stay` is off: `store` without its `Stay` entries.
+    /// The events reported when `Stay` is off: `store` without its `Stay` entries (left empty
+    /// when `store` has none, see `store_has_stay`).
     reported: Vec<CollisionEvent>,
+    /// Whether `store` has `Stay` entries; without them it is reported as it is.
+    store_has_stay: bool,
     /// Whether the last merge reported `Stay`.
     report_stay: bool,
     /// Whether `store` holds events of an update (and not pairs handed over by a restore).
@@ -101,7 +107,8 @@ impl Touching {
         match (self.merged, self.report_stay) {
             (false, _) => &[],
             (true, true) => &self.store,
-            (true, false) => &self.reported,
+            (true, false) if self.store_has_stay => &self.reported,
+            (true, false) => &self.store,
         }
     }
 
@@ -157,17 +164,20 @@ impl Touching {
 
     /// Applies an update's answers and writes its events in pair order.
     ///
-    /// `tests` is sorted by pair, each pair once; `results[i]` answers `tests[i]`:
-    /// `Some(manifold)` when touching, `None` when apart. Pairs not tested keep their state,
-    /// except detached ones, which end. A detached pair that touches again by this update never
-    /// stopped touching as far as updates can tell: it stays.
+    /// `tests` is sorted by pair, each pair once; `answer(chunk, results)` fills `results` with
+    /// the answers to a chunk of them, `results[i]` answering `chunk[i]`: `Some(manifold)` when
+    /// touching, `None` when apart. The tests are answered [`MERGE_CHUNK`] at a time as the
+    /// merge reaches them, so the answers never take more memory than one chunk's, however
+    /// many pairs are tested (a pile of `n` colliders tests `n²/2`). Pairs not tested keep
+    /// their state, except detached ones, which end. A detached pair that touches again by this
+    /// update never stopped touching as far as updates can tell: it stays.
     pub fn merge(
         &mut self,
         tests: &[PairTest],
-        results: &[Option<Option<Manifold>>],
+        mut answer: impl FnMut(&[PairTest], &mut Vec<Option<Option<Manifold>>>),
+        results: &mut Vec<Option<Option<Manifold>>>,
         report_stay: bool,
     ) {
-        debug_assert_eq!(tests.len(), results.len());
         let old = std::mem::take(&mut self.store);
         let mut next = std::mem::take(&mut self.next);
         next.clear();
@@ -175,39 +185,43 @@ impl Touching {
         let detached = std::mem::take(&mut self.detached);
         let mut detached_left = detached.as_slice();
         let mut position = 0;
-        for (test, result) in tests.iter().zip(results) {
-            let key = order_key((test.a, test.b));
-            if old
-                .get(position)
-                .is_some_and(|event| event_key(event) < key)
-            {
-                let run_end = position + first_not_below(&old[position..], key);
-                keep_run(&old[position..run_end], &mut detached_left, &mut next);
-                position = run_end;
-            }
-            let was_touching = old.get(position).is_some_and(|event| {
-                event_key(event) == key && !matches!(event, CollisionEvent::End { .. })
-            });
-            if old
-                .get(position)
-                .is_some_and(|event| event_key(event) == key)
-            {
-                position += 1;
-            }
-            // A tested pair that was detached was re-enabled since: its state comes from the
-            // test.
-            while let Some((&first, rest)) = detached_left.split_first() {
-                if order_key(first) > key {
-                    break;
+        for chunk in tests.chunks(MERGE_CHUNK) {
+            answer(chunk, results);
+            debug_assert_eq!(chunk.len(), results.len());
+            for (test, &result) in chunk.iter().zip(results.iter()) {
+                let key = order_key((test.a, test.b));
+                if old
+                    .get(position)
+                    .is_some_and(|event| event_key(event) < key)
+                {
+                    let run_end = position + first_not_below(&old[position..], key);
+                    keep_run(&old[position..run_end], &mut detached_left, &mut next);
+                    position = run_end;
                 }
-                detached_left = rest;
-            }
-            let (a, b) = (test.a, test.b);
-            match (was_touching, *result) {
-                (true, Some(manifold)) => next.push(CollisionEvent::Stay { a, b, manifold }),
-                (true, None) => next.push(CollisionEvent::End { a, b }),
-                (false, Some(manifold)) => next.push(CollisionEvent::Begin { a, b, manifold }),
-                (false, None) => {}
+                let was_touching = old.get(position).is_some_and(|event| {
+                    event_key(event) == key && !matches!(event, CollisionEvent::End { .. })
+                });
+                if old
+                    .get(position)
+                    .is_some_and(|event| event_key(event) == key)
+                {
+                    position += 1;
+                }
+                // A tested pair that was detached was re-enabled since: its state comes from the
+                // test.
+                while let Some((&first, rest)) = detached_left.split_first() {
+                    if order_key(first) > key {
+                        break;
+                    }
+                    detached_left = rest;
+                }
+                let (a, b) = (test.a, test.b);
+                match (was_touching, result) {
+                    (true, Some(manifold)) => next.push(CollisionEvent::Stay { a, b, manifold }),
+                    (true, None) => next.push(CollisionEvent::End { a, b }),
+                    (false, Some(manifold)) => next.push(CollisionEvent::Begin { a, b, manifold }),
+                    (false, None) => {}
+                }
             }
         }
         keep_run(&old[position..], &mut detached_left, &mut next);
@@ -218,7 +232,13 @@ impl Touching {
         self.merged = true;
         self.report_stay = report_stay;
         self.reported.clear();
-        if !report_stay {
+        // Asked only when `Stay` is off (where it decides what is reported).
+        self.store_has_stay = !report_stay
+            && self
+                .store
+                .iter()
+                .any(|event| matches!(event, CollisionEvent::Stay { .. }));
+        if !report_stay && self.store_has_stay {
             self.reported.extend(
                 self.store
                     .iter()
@@ -352,7 +372,15 @@ mod tests {
         };
         let tests = [test(0, 2), test(1, 2), test(3, 4)];
         let results = [Some(None), None, Some(None)];
-        set.merge(&tests, &results, true);
+        set.merge(
+            &tests,
+            |_, answers| {
+                answers.clear();
+                answers.extend_from_slice(&results);
+            },
+            &mut Vec::new(),
+            true,
+        );
         let kinds: Vec<_> = set
             .events()
             .iter()

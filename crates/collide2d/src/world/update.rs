@@ -95,6 +95,32 @@ fn sort_pair_keys(keys: &mut Vec<PairKey>, buffer: &mut Vec<PairKey>, index_bits
     }
 }
 
+impl super::UpdateScratch {
+    /// Frees the buffers that grew far beyond this update's needs (a pile of colliders that
+    /// began touching all at once, then settled), before the merge writes the events: their
+    /// memory would otherwise stay taken beside the events. A buffer used about as much every
+    /// update is kept, so that updates allocate nothing once warm. Called once the pairs to
+    /// test are listed: every buffer but `tests` holds only what this update used.
+    fn release_excess(&mut self) {
+        release_excess(&mut self.began);
+        release_excess(&mut self.ended);
+        release_excess(&mut self.retest_keys);
+        release_excess(&mut self.apart_keys);
+        release_excess(&mut self.sort_buffer);
+        release_excess(&mut self.merge_buffer);
+        release_excess(&mut self.tests);
+    }
+}
+
+/// Shrinks `buffer` to its length when it holds 16 MiB or more, over four times what it holds.
+fn release_excess<T>(buffer: &mut Vec<T>) {
+    const LARGE_BYTES: usize = 16 << 20;
+    let capacity_bytes = buffer.capacity() * std::mem::size_of::<T>();
+    if capacity_bytes >= LARGE_BYTES && buffer.capacity() > 4 * buffer.len() {
+        buffer.shrink_to(buffer.len());
+    }
+}
+
 /// Visits the union of two sorted lists of distinct keys in key order, each key once (as
 /// `first` has it when both do), with whether `second` holds it.
 #[inline]
@@ -170,26 +196,35 @@ impl World {
         self.collect_tests();
         let broad_done = std::time::Instant::now();
 
-        // 2. Filter and narrow phase on the re-tested pairs.
+        // 2 and 3. Filter and narrow phase on the re-tested pairs, a chunk at a time, each
+        // chunk's answers merged into the events in pair order.
         let mut scratch = std::mem::take(&mut self.scratch);
-        self.run_narrow_phase(&scratch.tests, &mut scratch.results);
-        let narrow_done = std::time::Instant::now();
-
-        // 3. Events in pair order.
-        self.touching
-            .merge(&scratch.tests, &scratch.results, self.report_stay);
+        scratch.release_excess();
+        let mut touching = std::mem::take(&mut self.touching);
+        let mut narrow = std::time::Duration::ZERO;
+        touching.merge(
+            &scratch.tests,
+            |chunk, results| {
+                let chunk_started = std::time::Instant::now();
+                self.run_narrow_phase(chunk, results);
+                narrow += chunk_started.elapsed();
+            },
+            &mut scratch.results,
+            self.report_stay,
+        );
+        self.touching = touching;
         let mut dirty = std::mem::take(&mut self.dirty);
         for handle in &dirty {
             self.clear_dirty(handle.index);
         }
         dirty.clear();
         self.dirty = dirty;
-        self.seen_layers_version = self.layers.version();
+        self.seen_layer_matrix = self.layers.matrix();
         let done = std::time::Instant::now();
         self.stats = UpdateStats {
             broad: broad_done - started,
-            narrow: narrow_done - broad_done,
-            events: done - narrow_done,
+            narrow,
+            events: (done - broad_done).saturating_sub(narrow),
             candidate_pairs: self.box_pairs,
             narrow_tests: scratch.tests.iter().filter(|t| !t.boxes_apart).count(),
         };
@@ -244,8 +279,11 @@ impl World {
     /// Builds `scratch.tests`: the pairs to re-test, sorted, each once, with the box pairs that
     /// ended marked apart.
     fn collect_tests(&mut self) {
-        let filters_changed = self.layers.version() != self.seen_layers_version;
+        let filters_changed = self.layers.matrix() != self.seen_layer_matrix;
         let scratch = &mut self.scratch;
+        // Emptied first, so that their lengths after this say what this update used.
+        scratch.sort_buffer.clear();
+        scratch.merge_buffer.clear();
         // Many changed (say, everything moves every frame), nothing else pending: the pairs are
         // listed already in key order.
         let listed_in_order =
@@ -432,7 +470,11 @@ impl World {
     }
 
     /// Whether colliders `a` and `b` touch now, with their manifold for solid pairs.
-    fn narrow_pair(&self, a: ColliderHandle, b: ColliderHandle) -> Option<Option<Manifold>> {
+    pub(super) fn narrow_pair(
+        &self,
+        a: ColliderHandle,
+        b: ColliderHandle,
+    ) -> Option<Option<Manifold>> {
         let (entry_a, entry_b) = (self.entry(a).ok()?, self.entry(b).ok()?);
         let (fa, fb) = (&entry_a.filter, &entry_b.filter);
         if !fa.enabled || !fb.enabled || !self.pair_allowed(fa, fb) {

@@ -44,8 +44,8 @@ pub(super) struct TreePairs {
     marks: Vec<u32>,
     mark: u32,
     pending_ended: Vec<Pair>,
-    /// Reported pairs `(a, b)` taken out of the lists while they are rebuilt; see
-    /// [`TreePairs::restore_lifted`].
+    /// Reported pairs taken out of the lists while they are rebuilt, once from each side
+    /// (`(a, b)` and `(b, a)`); see [`TreePairs::restore_lifted`].
     lifted: Vec<(u32, u32)>,
     changes: PairChanges,
     /// [`TreePairs::refresh`]: the pairs whose flags the moved proxies flipped in their own
@@ -116,7 +116,9 @@ impl TreePairs {
     pub fn unlink(&mut self, index: u32) {
         let entries = self.take_out(index);
         for &entry in entries.iter().filter(|&&entry| entry & REPORTED != 0) {
-            self.lifted.push((index, entry & SLOT_BITS));
+            let partner = entry & SLOT_BITS;
+            self.lifted.push((index, partner));
+            self.lifted.push((partner, index));
         }
         self.scratch = entries;
     }
@@ -132,14 +134,14 @@ impl TreePairs {
         entries
     }
 
-    /// Empties every list before all are rebuilt; the reported pairs wait in `lifted`.
+    /// Empties every list before all are rebuilt; the reported pairs wait in `lifted` (each
+    /// list names its side of the pair, so they come out grouped by slot already).
     pub fn unlink_all(&mut self) {
         for (slot, list) in self.lists.iter_mut().enumerate() {
             let slot = slot as u32;
             for &entry in list.as_slice() {
-                let partner = entry & SLOT_BITS;
-                if entry & REPORTED != 0 && partner > slot {
-                    self.lifted.push((slot, partner));
+                if entry & REPORTED != 0 {
+                    self.lifted.push((slot, entry & SLOT_BITS));
                 }
             }
             list.clear();
@@ -155,20 +157,40 @@ impl TreePairs {
 
     /// Flags again each lifted pair whose proxies are fat partners again; the others end (their
     /// fat boxes, which hold the exact ones, no longer overlap).
+    ///
+    /// The lifted pairs, once from each side, are grouped by slot (sorted by it, unless they
+    /// come grouped already from [`TreePairs::unlink_all`]); each slot marks its lifted partners and reads its rebuilt list once,
+    /// flagging the marked entries. So a pile of `n` proxies all fat partners of each other
+    /// costs `O(n²)`, as many as its pairs, not a list search per pair (`O(n³)`).
     pub fn restore_lifted(&mut self, proxies: &ProxyTable) {
-        for &(a, b) in &self.lifted {
-            let list = &mut self.lists[a as usize];
-            match list.position_of_slot(b) {
-                Some(position) => {
-                    list.as_mut_slice()[position] |= REPORTED;
-                    self.lists[b as usize].set_flag(a, REPORTED);
+        let mut lifted = std::mem::take(&mut self.lifted);
+        if !lifted.is_sorted_by_key(|&(slot, _)| slot) {
+            lifted.sort_unstable_by_key(|&(slot, _)| slot);
+        }
+        for run in lifted.chunk_by(|first, second| first.0 == second.0) {
+            let slot = run[0].0;
+            let mark = next_mark(&mut self.mark, &mut self.marks);
+            for &(_, partner) in run {
+                self.marks[partner as usize] = mark;
+            }
+            for entry in self.lists[slot as usize].as_mut_slice() {
+                let partner = (*entry & SLOT_BITS) as usize;
+                if self.marks[partner] == mark {
+                    *entry |= REPORTED;
+                    self.marks[partner] = 0;
                 }
-                None => self
-                    .pending_ended
-                    .push(Pair::new(proxies.id_of(a), proxies.id_of(b))),
+            }
+            // Not listed again: ended (noted from the lower side; the lists are symmetric, so
+            // the higher side did not find it either).
+            for &(_, partner) in run {
+                if slot < partner && self.marks[partner as usize] == mark {
+                    self.pending_ended
+                        .push(Pair::new(proxies.id_of(slot), proxies.id_of(partner)));
+                }
             }
         }
-        self.lifted.clear();
+        lifted.clear();
+        self.lifted = lifted;
     }
 
     /// Brings the reported set up to date after moves and returns what changed.
