@@ -52,6 +52,9 @@ pub(crate) struct GjkOutput {
 /// when they overlap); for a chain, the closest segment, measured on both sides (the distance
 /// is geometric: one-sidedness applies to contacts, casts and rays).
 ///
+/// When either transform is not [valid](Transform::is_valid) the answer is
+/// [`DistanceOutput::NONE`]: infinitely far, with zero points and normal.
+///
 /// ```
 /// use collide2d::{distance, shape::{Circle, Polygon, Shape}, Transform, Vec2};
 /// let ball = Shape::from(Circle::with_radius(0.5)?);
@@ -81,6 +84,9 @@ pub fn distance_with_cache(
     xf_b: &Transform,
     cache: &mut SimplexCache,
 ) -> DistanceOutput {
+    if !(xf_a.is_valid() && xf_b.is_valid()) {
+        return DistanceOutput::NONE;
+    }
     match (ConvexProxy::from_shape(a), ConvexProxy::from_shape(b)) {
         (Some(proxy_a), Some(proxy_b)) => {
             distance_between_convex(&proxy_a, xf_a, &proxy_b, xf_b, cache)

@@ -13,6 +13,13 @@ use std::fmt;
 /// away with a transform instead of far-away local coordinates.
 pub const MAX_COORDINATE: f32 = 1.0e9;
 
+/// The farthest from the origin (on either axis) a point of a shape at a
+/// [valid](crate::Transform::is_valid) transform can be, rounded up: a translation of
+/// [`MAX_COORDINATE`] plus a local point `√2 ·` [`MAX_COORDINATE`] from its origin is within
+/// `2.5 ·` [`MAX_COORDINATE`]. World points beyond it (query points, the ends of closed-form
+/// sweeps) touch no shape; squares of numbers this size are far from overflowing `f32`.
+pub(crate) const MAX_WORLD_COORDINATE: f32 = 4.0 * MAX_COORDINATE;
+
 /// Shortest edge (segment, capsule core, chain segment, polygon edge) a constructor accepts.
 ///
 /// Below it, products of edge components leave `f32`'s normal range and directions lose their
