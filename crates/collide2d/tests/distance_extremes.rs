@@ -76,14 +76,21 @@ fn every_scale_of_polygon_against_a_unit_box() {
         let size = 10f32.powi(exponent);
         for sides in [3, 4, 7, 8, 16, 64] {
             let big = Shape::from(Polygon::regular(sides, size).unwrap());
-            for (offset, expect_overlap) in [
-                (Vec2::new(0.3, 0.1), Some(true)),
-                (Vec2::new(0.0, 3.0 * size + 10.0), Some(false)),
-                (Vec2::new(0.5 * size, 0.25 * size), None),
+            // Far apart: A below the origin, the box above, both within the limit.
+            let far = (3.0 * size + 10.0).min(2.0 * MAX_COORDINATE);
+            for (big_at, offset, expect_overlap) in [
+                (Vec2::ZERO, Vec2::new(0.3, 0.1), Some(true)),
+                (
+                    Vec2::new(0.0, -0.5 * far),
+                    Vec2::new(0.0, 0.5 * far),
+                    Some(false),
+                ),
+                (Vec2::ZERO, Vec2::new(0.5 * size, 0.25 * size), None),
             ] {
+                let big_placed = Transform::from_translation(big_at);
                 let placed = Transform::new(offset, 0.4);
-                let out = distance(&big, &Transform::IDENTITY, &unit_box(), &placed);
-                let overlapping = overlaps(&big, &Transform::IDENTITY, &unit_box(), &placed);
+                let out = distance(&big, &big_placed, &unit_box(), &placed);
+                let overlapping = overlaps(&big, &big_placed, &unit_box(), &placed);
                 assert!(is_finite(&out), "size {size} sides {sides} {out:?}");
                 assert_eq!(
                     out.distance == 0.0,
@@ -100,7 +107,8 @@ fn every_scale_of_polygon_against_a_unit_box() {
 }
 
 /// How one random pair is placed: B's centre at an offset from A's whose length is spread
-/// log-uniformly from far inside the smaller shape to twice the larger one.
+/// log-uniformly from far inside the smaller shape to twice the larger one (then kept within
+/// the limit).
 struct Pair {
     a: Shape,
     xf_a: Transform,
@@ -130,7 +138,11 @@ fn random_pair(rng: &mut Rng) -> Pair {
         a,
         xf_a: Transform::new(centre, rng.angle()),
         b,
-        xf_b: Transform::new(centre + offset, rng.angle()),
+        // Transforms stay within the limit (beyond it queries answer "no answer").
+        xf_b: Transform::new(
+            (centre + offset).clamp(Vec2::splat(-MAX_COORDINATE), Vec2::splat(MAX_COORDINATE)),
+            rng.angle(),
+        ),
     }
 }
 
@@ -151,6 +163,13 @@ fn distance_is_zero_exactly_when_overlapping_over_the_whole_range() {
             "case {case}: {out:?} {mirrored:?}"
         );
         assert!(out.distance >= 0.0);
+        assert!(
+            manifold.normal.is_finite()
+                && manifold.points[..usize::from(manifold.count)]
+                    .iter()
+                    .all(|point| point.point.is_finite() && point.penetration.is_finite()),
+            "case {case}: {manifold:?}"
+        );
         overlapping_pairs += usize::from(overlapping);
         if (out.distance == 0.0) != overlapping
             || (mirrored.distance == 0.0) != overlapping
