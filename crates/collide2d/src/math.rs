@@ -4,6 +4,7 @@
 //! coordinates to world coordinates: first rotate by `q`, then translate by `p`.
 
 pub use glam::Vec2;
+use glam::Vec4;
 
 /// A rotation stored as the cosine and sine of its angle.
 ///
@@ -235,14 +236,34 @@ impl Transform {
     /// [conventions](crate#conventions)); the world refuses it with an error.
     #[inline]
     pub fn is_valid(&self) -> bool {
-        let limit = crate::shape::MAX_COORDINATE;
         let length_squared = self.q.c * self.q.c + self.q.s * self.q.s;
-        // Written so that NaN fails every comparison.
-        self.p.x.abs() <= limit
-            && self.p.y.abs() <= limit
-            && (length_squared - 1.0).abs() <= ROTATION_TOLERANCE
+        let deviation = (length_squared - 1.0) * DEVIATION_SCALE;
+        // One four-lane comparison; NaN fails it.
+        Vec4::new(self.p.x, self.p.y, deviation, 0.0)
+            .abs()
+            .cmple(Vec4::splat(crate::shape::MAX_COORDINATE))
+            .all()
     }
 }
+
+/// Whether both transforms are [valid](Transform::is_valid), in two four-lane comparisons and
+/// one branch: the entry check of every pair query.
+#[inline(always)]
+pub(crate) fn both_valid(first: &Transform, second: &Transform) -> bool {
+    let limit = Vec4::splat(crate::shape::MAX_COORDINATE);
+    let positions = Vec4::new(first.p.x, first.p.y, second.p.x, second.p.y);
+    let rotations = Vec4::new(first.q.c, first.q.s, second.q.c, second.q.s);
+    let squares = rotations * rotations;
+    let deviations = (Vec4::new(squares.x + squares.y, squares.z + squares.w, 1.0, 1.0)
+        - Vec4::ONE)
+        * DEVIATION_SCALE;
+    // Two comparisons joined, not `max`: a NaN lane must fail, and `max` may skip it.
+    (positions.abs().cmple(limit) & deviations.abs().cmple(limit)).all()
+}
+
+/// Scales a rotation's `c² + s² − 1` so that [`ROTATION_TOLERANCE`] maps onto
+/// [`MAX_COORDINATE`](crate::shape::MAX_COORDINATE), and both checks share one comparison.
+const DEVIATION_SCALE: f32 = crate::shape::MAX_COORDINATE / ROTATION_TOLERANCE;
 
 /// How far `c² + s²` of a [`Transform`]'s rotation may be from 1 for [`Transform::is_valid`]:
 /// enough for rotations composed or integrated for a long time without re-normalising.

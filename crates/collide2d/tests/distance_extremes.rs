@@ -165,7 +165,7 @@ fn distance_is_zero_exactly_when_overlapping_over_the_whole_range() {
         assert!(out.distance >= 0.0);
         assert!(
             manifold.normal.is_finite()
-                && manifold.points[..usize::from(manifold.count)]
+                && manifold.points[..manifold.count]
                     .iter()
                     .all(|point| point.point.is_finite() && point.penetration.is_finite()),
             "case {case}: {manifold:?}"

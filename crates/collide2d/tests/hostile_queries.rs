@@ -147,7 +147,7 @@ fn manifold_is_clean(manifold: &Manifold) -> bool {
             // Unit within 1e-2: circle-polygon normals a unit circle away from a polygon
             // 1e9 across are off by 1.5e-3 (the manifold's own business, not this test's).
             && (manifold.normal.length() - 1.0).abs() < 1e-2
-            && manifold.points[..usize::from(manifold.count)]
+            && manifold.points[..manifold.count]
                 .iter()
                 .all(|point| point.point.is_finite() && point.penetration.is_finite()))
 }

@@ -6,7 +6,7 @@
 //! explores one support point at a time. All of it runs in A's local frame, so shapes far from the
 //! world origin lose no precision.
 
-use crate::math::{cross, left_perp, right_perp, Transform, Vec2};
+use crate::math::{both_valid, cross, left_perp, right_perp, Transform, Vec2};
 use crate::query::support::ConvexProxy;
 use crate::query::{DistanceOutput, SimplexCache};
 use crate::shape::{Aabb, Segment, Shape};
@@ -84,7 +84,7 @@ pub fn distance_with_cache(
     xf_b: &Transform,
     cache: &mut SimplexCache,
 ) -> DistanceOutput {
-    if !(xf_a.is_valid() && xf_b.is_valid()) {
+    if !both_valid(xf_a, xf_b) {
         return DistanceOutput::NONE;
     }
     match (ConvexProxy::from_shape(a), ConvexProxy::from_shape(b)) {

@@ -4,7 +4,7 @@
 //! Each fast path below runs the very arithmetic the manifold code uses for its apart/touching
 //! decision (the same functions), and falls through to the manifold wherever it cannot decide.
 
-use crate::math::Transform;
+use crate::math::{both_valid, Transform};
 use crate::query::manifold::box_box::overlap_box_box;
 use crate::query::manifold::polygon_polygon::overlap_polygon_like;
 use crate::query::manifold::{
@@ -30,7 +30,7 @@ use crate::shape::Shape;
 /// ```
 #[inline]
 pub fn overlaps(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> bool {
-    if !(xf_a.is_valid() && xf_b.is_valid()) {
+    if !both_valid(xf_a, xf_b) {
         return false;
     }
     match (a, b) {

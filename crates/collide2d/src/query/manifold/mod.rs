@@ -33,7 +33,7 @@ mod sat;
 #[cfg(test)]
 pub(crate) mod test_numbers;
 
-use crate::math::{Transform, Vec2};
+use crate::math::{both_valid, Transform, Vec2};
 use crate::query::{FeatureId, Manifold};
 use crate::shape::{Circle, Polygon, Shape};
 use box_box::{collide_box_box, contacts_box_box};
@@ -90,7 +90,7 @@ pub fn collide(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> Mani
 /// ```
 #[inline]
 pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin: f32) -> Manifold {
-    if !(xf_a.is_valid() && xf_b.is_valid()) {
+    if !both_valid(xf_a, xf_b) {
         return Manifold::EMPTY;
     }
     match (a, b) {
@@ -334,7 +334,7 @@ pub fn collide_all(
     margin: f32,
     out: &mut Vec<Manifold>,
 ) {
-    if !(xf_a.is_valid() && xf_b.is_valid()) {
+    if !both_valid(xf_a, xf_b) {
         return;
     }
     if let (Shape::Circle(circle_a), Shape::Circle(circle_b)) = (a, b) {
