@@ -4,7 +4,7 @@
 //! coordinates to world coordinates: first rotate by `q`, then translate by `p`.
 
 pub use glam::Vec2;
-use glam::Vec4;
+use glam::{Vec4, Vec4Swizzles};
 
 /// A rotation stored as the cosine and sine of its angle.
 ///
@@ -250,15 +250,17 @@ impl Transform {
 /// one branch: the entry check of every pair query.
 #[inline(always)]
 pub(crate) fn both_valid(first: &Transform, second: &Transform) -> bool {
-    let limit = Vec4::splat(crate::shape::MAX_COORDINATE);
     let positions = Vec4::new(first.p.x, first.p.y, second.p.x, second.p.y);
     let rotations = Vec4::new(first.q.c, first.q.s, second.q.c, second.q.s);
     let squares = rotations * rotations;
-    let deviations = (Vec4::new(squares.x + squares.y, squares.z + squares.w, 1.0, 1.0)
-        - Vec4::ONE)
-        * DEVIATION_SCALE;
+    // c² + s² − 1 of each rotation, twice: lanes (first, first, second, second).
+    let deviations = squares + squares.yxwz() - Vec4::ONE;
     // Two comparisons joined, not `max`: a NaN lane must fail, and `max` may skip it.
-    (positions.abs().cmple(limit) & deviations.abs().cmple(limit)).all()
+    (positions
+        .abs()
+        .cmple(Vec4::splat(crate::shape::MAX_COORDINATE))
+        & deviations.abs().cmple(Vec4::splat(ROTATION_TOLERANCE)))
+    .all()
 }
 
 /// Scales a rotation's `c² + s² − 1` so that [`ROTATION_TOLERANCE`] maps onto
