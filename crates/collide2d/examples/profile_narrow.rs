@@ -11,7 +11,8 @@
 //! scene's shapes (circle of radius 0.5, 0.9 × 0.7 box, capsule, hexagon of radius 0.5, at
 //! distances where their boxes overlap): `capsule_hexagon`, `hexagon_capsule`, `capsule_box`,
 //! `box_capsule`, `hexagon_box`, `box_hexagon`, `hexagon`, `circle_hexagon`, `hexagon_circle`,
-//! `circle_box`, `circle_capsule`, `scene_capsule`, and `mix` (all sixteen ordered pairs in turn).
+//! `circle_box`, `circle_capsule`, `scene_capsule`, and `mix` (all sixteen ordered pairs in turn);
+//! `distance` runs `distance` (GJK) on the octagon pair, `distance_capsule` on capsule–box.
 
 use collide2d::shape::{Capsule, Circle, Polygon, Shape};
 use collide2d::{collide, distance, overlaps, Transform, Vec2};
@@ -53,6 +54,18 @@ fn main() {
             black_box(collide(a, xf_a, b, xf_b)).count
         });
         println!("{case}: {touching}");
+        return;
+    }
+    if let Some((a, b)) = match case.as_str() {
+        "distance" => Some((&octagon, &octagon)),
+        "distance_capsule" => Some((&pill, &square)),
+        _ => None,
+    } {
+        let configurations = placements(1.8);
+        let apart = drive(&configurations, iterations, |xf_a, xf_b| {
+            usize::from(black_box(distance(a, xf_a, b, xf_b)).distance > 0.0)
+        });
+        println!("{case}: {apart}");
         return;
     }
     let (a, b, configurations, boolean) = match case.as_str() {

@@ -36,10 +36,11 @@
 //!   pixels both work: tolerances are relative to shape size where it matters). Angles are in
 //!   radians, counter-clockwise positive.
 //! - **Frames.** Shapes are plain values in their own local frame; a [`Transform`] places them in
-//!   the world (rotate by `q`, then translate by `p`). Local coordinates must stay within
-//!   ±[`shape::MAX_COORDINATE`]; put objects far away with their transform, not their vertices.
-//!   Pair queries compute in A's local frame, so two shapes far from the origin but close to
-//!   each other keep their precision.
+//!   the world (rotate by `q`, then translate by `p`). Local coordinates and translations must
+//!   stay within ±[`shape::MAX_COORDINATE`] (1e9), the range over which every query is exact
+//!   to `f32` rounding; put objects far away with their transform, not their vertices. Pair
+//!   queries compute in A's local frame, so two shapes far from the origin but close to each
+//!   other keep their precision.
 //! - **Winding.** Polygons are stored counter-clockwise with outward edge normals; constructors
 //!   accept either winding. `normals()[i]` belongs to the edge from vertex `i` to vertex `i + 1`.
 //! - **Rounding.** A polygon or capsule with radius `r` is its core inflated by `r`: every point
@@ -55,6 +56,26 @@
 //! - **Errors.** Every constructor that takes user numbers returns `Result<_, ShapeError>`:
 //!   non-finite values, negative radii, degenerate or non-convex outlines are reported, never
 //!   turned into NaN or a panic.
+//! - **Never NaN.** No query returns NaN, whatever it is given. Input a query cannot use gets
+//!   one documented answer, checked on entry (queries keep their signatures):
+//!   - a [`Transform`] that is not [valid](Transform::is_valid) (non-finite, translation beyond
+//!     ±[`shape::MAX_COORDINATE`], or `|c² + s² − 1| >` [`math::ROTATION_TOLERANCE`]):
+//!     [`collide`] and [`contacts`] give an empty manifold, [`collide_all`] appends nothing,
+//!     [`overlaps`] and [`Shape::contains`] give `false`, [`distance`] gives
+//!     [`query::DistanceOutput::NONE`] (infinitely far), [`Shape::project_point`] gives
+//!     [`shape::PointProjection::NONE`], [`Shape::aabb`] gives [`Aabb::EMPTY`], and ray casts
+//!     miss; a [`query::Sweep`] that is not [valid](query::Sweep::is_valid) makes [`cast`]
+//!     miss. Rotations within the tolerance are used as given (not normalised).
+//!   - a hand-built [`query::Ray`] that [`query::Ray::new`] would refuse
+//!     ([`is_valid`](query::Ray::is_valid) is false): [`Shape::ray_cast`] and
+//!     [`Aabb::ray_cast`] miss; the broad phases and the [`World`] refuse it with an error.
+//!     A hit whose point `f32` cannot hold is a miss too.
+//!   - world points beyond ±4 · [`shape::MAX_COORDINATE`] (farther than any placed shape
+//!     reaches): `contains` is `false`, `project_point` gives
+//!     [`shape::PointProjection::NONE`], the closed-form sweeps give `None`.
+//!
+//!   The [`World`] refuses the same inputs with a [`world::WorldError`]. The per-kind methods
+//!   (`Circle::contains`, …) skip these checks: they are for callers who hold valid input.
 //!
 //! # Crate features
 //!

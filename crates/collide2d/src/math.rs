@@ -4,6 +4,7 @@
 //! coordinates to world coordinates: first rotate by `q`, then translate by `p`.
 
 pub use glam::Vec2;
+use glam::{Vec4, Vec4Swizzles};
 
 /// A rotation stored as the cosine and sine of its angle.
 ///
@@ -30,9 +31,22 @@ impl Rot {
     }
 
     /// Normalises `(c, s)` into a rotation; `None` when the pair is not finite or has zero length.
+    ///
+    /// Tiny and huge pairs are scaled before normalising, so that their squares neither
+    /// underflow nor overflow: `(0, 2.6e-23)` is the quarter turn `(0, 1)`.
     pub fn try_from_cos_sin(c: f32, s: f32) -> Option<Rot> {
-        let v = Vec2::new(c, s).try_normalize()?;
-        Some(Rot { c: v.x, s: v.y })
+        let v = Vec2::new(c, s);
+        let largest = v.abs().max_element();
+        let scaled = if largest > 1e-18 && largest < 1e18 {
+            v
+        } else {
+            v / largest
+        };
+        let unit = scaled.try_normalize()?;
+        Some(Rot {
+            c: unit.x,
+            s: unit.y,
+        })
     }
 
     /// The angle in radians, in `(-π, π]`.
@@ -213,7 +227,49 @@ impl Transform {
     pub fn is_finite(&self) -> bool {
         self.p.is_finite() && self.q.is_finite()
     }
+
+    /// Whether the transform is one every query accepts: translation within
+    /// ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE) on both axes and a rotation of unit
+    /// length within [`ROTATION_TOLERANCE`] (`|c² + s² − 1|`); NaN and infinities fail.
+    ///
+    /// Queries given any other transform give their documented empty answer (see the crate's
+    /// [conventions](crate#conventions)); the world refuses it with an error.
+    #[inline]
+    pub fn is_valid(&self) -> bool {
+        let length_squared = self.q.c * self.q.c + self.q.s * self.q.s;
+        let deviation = (length_squared - 1.0) * DEVIATION_SCALE;
+        // One four-lane comparison; NaN fails it.
+        Vec4::new(self.p.x, self.p.y, deviation, 0.0)
+            .abs()
+            .cmple(Vec4::splat(crate::shape::MAX_COORDINATE))
+            .all()
+    }
 }
+
+/// Whether both transforms are [valid](Transform::is_valid), in two four-lane comparisons and
+/// one branch: the entry check of every pair query.
+#[inline(always)]
+pub(crate) fn both_valid(first: &Transform, second: &Transform) -> bool {
+    let positions = Vec4::new(first.p.x, first.p.y, second.p.x, second.p.y);
+    let rotations = Vec4::new(first.q.c, first.q.s, second.q.c, second.q.s);
+    let squares = rotations * rotations;
+    // c² + s² − 1 of each rotation, twice: lanes (first, first, second, second).
+    let deviations = squares + squares.yxwz() - Vec4::ONE;
+    // Two comparisons joined, not `max`: a NaN lane must fail, and `max` may skip it.
+    (positions
+        .abs()
+        .cmple(Vec4::splat(crate::shape::MAX_COORDINATE))
+        & deviations.abs().cmple(Vec4::splat(ROTATION_TOLERANCE)))
+    .all()
+}
+
+/// Scales a rotation's `c² + s² − 1` so that [`ROTATION_TOLERANCE`] maps onto
+/// [`MAX_COORDINATE`](crate::shape::MAX_COORDINATE), and both checks share one comparison.
+const DEVIATION_SCALE: f32 = crate::shape::MAX_COORDINATE / ROTATION_TOLERANCE;
+
+/// How far `c² + s²` of a [`Transform`]'s rotation may be from 1 for [`Transform::is_valid`]:
+/// enough for rotations composed or integrated for a long time without re-normalising.
+pub const ROTATION_TOLERANCE: f32 = 1.0e-3;
 
 impl std::ops::Mul for Rot {
     type Output = Rot;
@@ -365,5 +421,15 @@ mod tests {
         assert!(Rot::try_from_cos_sin(f32::NAN, 1.0).is_none());
         let r = Rot::try_from_cos_sin(3.0, 4.0).unwrap();
         assert!((r.c - 0.6).abs() < 1e-6 && (r.s - 0.8).abs() < 1e-6);
+        // Squares that underflow or overflow: still unit.
+        assert_eq!(
+            Rot::try_from_cos_sin(0.0, 2.6469783e-23),
+            Some(Rot { c: 0.0, s: 1.0 })
+        );
+        for (c, s) in [(1e-40, 1e-40), (3e38, -3e38), (1e-30, 2e-30)] {
+            let r = Rot::try_from_cos_sin(c, s).unwrap();
+            assert!(((r.c * r.c + r.s * r.s) - 1.0).abs() < 1e-6, "{r:?}");
+        }
+        assert!(Rot::try_from_cos_sin(f32::INFINITY, 0.0).is_none());
     }
 }

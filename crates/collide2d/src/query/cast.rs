@@ -62,7 +62,8 @@ pub struct CastHit {
 /// and spinning shapes do not tunnel. Convex pairs that only translate run it as a GJK ray cast
 /// (one simplex for the whole sweep, each step along a separating plane); rotating pairs measure
 /// the gap with GJK at every step. Circle pairs and circle–segment pairs without rotation use
-/// exact closed forms. Non-finite sweeps give `None`.
+/// exact closed forms. A sweep that is not [valid](Sweep::is_valid) (non-finite, or beyond
+/// ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE)) gives `None`.
 ///
 /// ```
 /// use collide2d::{query::{cast, CastOptions, Sweep}, shape::{Circle, Polygon, Shape}, Transform, Vec2};
@@ -83,7 +84,7 @@ pub fn cast(
     sweep_b: &Sweep,
     opts: CastOptions,
 ) -> Option<CastHit> {
-    if !sweep_a.is_finite() || !sweep_b.is_finite() {
+    if !sweep_a.is_valid() || !sweep_b.is_valid() {
         return None;
     }
     let opts = CastOptions {

@@ -6,7 +6,7 @@
 //! explores one support point at a time. All of it runs in A's local frame, so shapes far from the
 //! world origin lose no precision.
 
-use crate::math::{cross, left_perp, right_perp, Transform, Vec2};
+use crate::math::{both_valid, cross, left_perp, right_perp, Transform, Vec2};
 use crate::query::support::ConvexProxy;
 use crate::query::{DistanceOutput, SimplexCache};
 use crate::shape::{Aabb, Segment, Shape};
@@ -14,6 +14,11 @@ use std::borrow::Cow;
 
 /// Most support points GJK asks for before it returns its best answer.
 pub(crate) const MAX_GJK_ITERATIONS: usize = 30;
+
+/// How many ulps of the simplex's largest coordinate its side tests may be off by: a distance
+/// below `GJK_ROUNDING · ε · that` cannot be told from zero (a bound with a factor 8 to spare:
+/// rounding the support points and a 2×2 determinant of them err by about 2 ulps).
+const GJK_ROUNDING: f32 = 16.0;
 
 /// The closest points of two convex cores, as found by [`gjk_distance`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -47,6 +52,9 @@ pub(crate) struct GjkOutput {
 /// when they overlap); for a chain, the closest segment, measured on both sides (the distance
 /// is geometric: one-sidedness applies to contacts, casts and rays).
 ///
+/// When either transform is not [valid](Transform::is_valid) the answer is
+/// [`DistanceOutput::NONE`]: infinitely far, with zero points and normal.
+///
 /// ```
 /// use collide2d::{distance, shape::{Circle, Polygon, Shape}, Transform, Vec2};
 /// let ball = Shape::from(Circle::with_radius(0.5)?);
@@ -76,6 +84,9 @@ pub fn distance_with_cache(
     xf_b: &Transform,
     cache: &mut SimplexCache,
 ) -> DistanceOutput {
+    if !both_valid(xf_a, xf_b) {
+        return DistanceOutput::NONE;
+    }
     match (ConvexProxy::from_shape(a), ConvexProxy::from_shape(b)) {
         (Some(proxy_a), Some(proxy_b)) => {
             distance_between_convex(&proxy_a, xf_a, &proxy_b, xf_b, cache)
@@ -408,10 +419,20 @@ impl Simplex {
         let weight_23_1 = w3.dot(edge_23);
         let weight_23_2 = -w2.dot(edge_23);
 
+        // The sub-area weights only matter through their signs and ratios, so they are scaled by
+        // the triangle's orientation (±1) rather than its area: a product of two areas
+        // overflows f32 once the coordinates pass about 1e9.
         let twice_area = cross(edge_12, edge_13);
-        let weight_123_1 = twice_area * cross(w2, w3);
-        let weight_123_2 = twice_area * cross(w3, w1);
-        let weight_123_3 = twice_area * cross(w1, w2);
+        let orientation = if twice_area > 0.0 {
+            1.0
+        } else if twice_area < 0.0 {
+            -1.0
+        } else {
+            0.0
+        };
+        let weight_123_1 = orientation * cross(w2, w3);
+        let weight_123_2 = orientation * cross(w3, w1);
+        let weight_123_3 = orientation * cross(w1, w2);
 
         if weight_12_2 <= 0.0 && weight_13_2 <= 0.0 {
             self.set_vertex(v1);
@@ -528,6 +549,29 @@ impl Simplex {
         }
     }
 
+    /// Whether the origin lies in the Minkowski difference as far as `f32` can tell, when the
+    /// support point `repeated` (the furthest towards the origin) is one the simplex already had.
+    ///
+    /// A repeat normally means convergence: nothing lies nearer the origin than the simplex. It
+    /// can also mean that the last [`solve`](Self::solve) dropped `repeated` on a side test that
+    /// is rounding noise: when the origin is closer to an inner edge of the Minkowski difference
+    /// (a diagonal of a box 1e8 across, say) than the rounding of points that large, the triangle
+    /// holding it looks like it does not, and the same vertex comes back. The origin is then
+    /// within that rounding of the simplex while the support reaches past it (no plane through
+    /// the closest point separates the origin), so the cores overlap within rounding.
+    pub(crate) fn holds_origin_within_rounding(&self, repeated: &SimplexVertex) -> bool {
+        let closest = self.closest_point();
+        if repeated.difference.dot(closest) > 0.0 {
+            // The support stops short of the origin: a separating plane exists.
+            return false;
+        }
+        let magnitude = self.vertices[..self.count]
+            .iter()
+            .map(|vertex| vertex.difference.abs().max_element())
+            .fold(repeated.difference.abs().max_element(), f32::max);
+        closest.length() <= GJK_ROUNDING * f32::EPSILON * magnitude
+    }
+
     /// The closest points on A and on B that the weights describe.
     pub(crate) fn witness_points(&self) -> (Vec2, Vec2) {
         let used = &self.vertices[..self.count];
@@ -595,6 +639,7 @@ pub(crate) fn gjk_distance(
     // 1. Start from the cached simplex (or a single vertex).
     let mut simplex = Simplex::from_cache(cache, proxy_a, proxy_b, b_in_a);
     let mut iterations = 0;
+    let mut overlap_within_rounding = false;
 
     while iterations < MAX_GJK_ITERATIONS {
         // 2. Remember the vertices before reducing, to detect a support point seen again.
@@ -623,6 +668,7 @@ pub(crate) fn gjk_distance(
         //    parallel: the better vertex then looks no closer within rounding, though the edge
         //    it opens is. The next solve decides instead, and repeats end the loop.)
         if previous.contains_indices(index_a, index_b) {
+            overlap_within_rounding = simplex.holds_origin_within_rounding(&vertex);
             break;
         }
 
@@ -638,6 +684,15 @@ pub(crate) fn gjk_distance(
     // 8. Closest points from the barycentric weights, and the cache for next time.
     let (point_a, point_b) = simplex.witness_points();
     simplex.write_cache(cache);
+    if overlap_within_rounding {
+        return GjkOutput {
+            point_a,
+            point_b: point_a,
+            distance: 0.0,
+            iterations,
+            simplex_count: 3,
+        };
+    }
     GjkOutput {
         point_a,
         point_b,

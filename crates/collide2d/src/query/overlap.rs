@@ -4,7 +4,7 @@
 //! Each fast path below runs the very arithmetic the manifold code uses for its apart/touching
 //! decision (the same functions), and falls through to the manifold wherever it cannot decide.
 
-use crate::math::Transform;
+use crate::math::{both_valid, Transform};
 use crate::query::manifold::box_box::overlap_box_box;
 use crate::query::manifold::polygon_polygon::overlap_polygon_like;
 use crate::query::manifold::{
@@ -15,7 +15,8 @@ use crate::shape::Shape;
 
 /// Whether two placed shapes overlap; touching counts.
 ///
-/// Always equal to `!collide(a, xf_a, b, xf_b).is_empty()`, only cheaper where it can be.
+/// Always equal to `!collide(a, xf_a, b, xf_b).is_empty()`, only cheaper where it can be:
+/// `false` when either transform is not [valid](Transform::is_valid).
 ///
 /// ```
 /// use collide2d::{overlaps, shape::{Capsule, Polygon, Shape}, Transform, Vec2};
@@ -29,6 +30,9 @@ use crate::shape::Shape;
 /// ```
 #[inline]
 pub fn overlaps(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> bool {
+    if !both_valid(xf_a, xf_b) {
+        return false;
+    }
     match (a, b) {
         (Shape::Circle(circle_a), Shape::Circle(circle_b)) => {
             circles_overlap(circle_a, xf_a, circle_b, xf_b)

@@ -79,6 +79,22 @@ impl Ray {
         Ray::new(start, end - start, start.distance(end))
     }
 
+    /// Whether every ray cast accepts the ray: finite origin and direction, a non-zero
+    /// direction (not necessarily unit), and a max distance that is not NaN or negative
+    /// (infinity is fine). [`Ray::new`] builds only such rays; one built by hand that is not
+    /// misses in every ray cast ([`Shape::ray_cast`], [`Aabb::ray_cast`]) and is refused with
+    /// an error by the broad phases and the world.
+    #[inline]
+    pub fn is_valid(&self) -> bool {
+        let numbers = Vec4::new(
+            self.origin.x,
+            self.origin.y,
+            self.direction.x,
+            self.direction.y,
+        );
+        numbers.is_finite() && self.direction != Vec2::ZERO && self.max_distance >= 0.0
+    }
+
     /// The point at `distance` along the ray.
     #[inline]
     pub fn at(&self, distance: f32) -> Vec2 {
@@ -93,6 +109,18 @@ impl Ray {
             direction: xf.rotate_inv(self.direction),
             max_distance: self.max_distance,
         }
+    }
+}
+
+/// A non-zero finite `direction` scaled to unit length, also when its squared length
+/// underflows or overflows `f32` (zero for a zero direction).
+#[inline]
+fn unit_direction(direction: Vec2) -> Vec2 {
+    let largest = direction.abs().max_element();
+    if largest > 1e-18 && largest < 1e18 {
+        direction.normalize_or_zero()
+    } else {
+        (direction / largest).normalize_or_zero()
     }
 }
 
@@ -144,25 +172,22 @@ impl Shape {
     /// The first hit of `ray` on the shape placed by `xf`, or `None` within `max_distance`.
     ///
     /// A ray starting inside hits at 0 (see [`RayInside`]). Compounds report the nearest child.
-    /// A ray with a non-finite origin or direction misses.
+    /// A ray that is not [valid](Ray::is_valid) misses, as does every ray when `xf` is not
+    /// [valid](Transform::is_valid), and a hit whose point `f32` cannot hold (an origin
+    /// near `f32::MAX`, a direction so short that the distance overflows).
     pub fn ray_cast(&self, xf: &Transform, ray: &Ray) -> Option<RayHit> {
         self.ray_cast_with(xf, ray, RayInside::HitAtStart)
     }
 
     /// [`Shape::ray_cast`] with a choice of what a ray starting inside reports.
     pub fn ray_cast_with(&self, xf: &Transform, ray: &Ray, inside: RayInside) -> Option<RayHit> {
-        // Finite origin and direction, non-zero direction, max distance ≥ 0 (not NaN).
-        let numbers = Vec4::new(ray.origin.x, ray.origin.y, ray.direction.x, ray.direction.y);
-        if !numbers.is_finite()
-            || ray.direction == Vec2::ZERO
-            || ray.max_distance.is_nan()
-            || ray.max_distance < 0.0
-        {
+        if !(ray.is_valid() && xf.is_valid()) {
             return None;
         }
         if let Shape::Polygon(polygon) = self {
             if let (Some(outline), 0.0) = (polygon.padded_outline(), polygon.radius()) {
-                return ray_cast_small_polygon(outline, xf, ray, inside);
+                return ray_cast_small_polygon(outline, xf, ray, inside)
+                    .filter(|hit| hit.point.is_finite());
             }
         }
         let local = ray.to_local(xf);
@@ -177,19 +202,26 @@ impl Shape {
         let mut world = hit.to_world(xf, ray);
         if world.distance == 0.0 && inside == RayInside::HitAtStart {
             // Exactly -direction, not a rotated round trip of it.
-            world.normal = -ray.direction.normalize_or_zero();
+            world.normal = -unit_direction(ray.direction);
         }
-        Some(world)
+        // A finite point implies a finite distance: the direction is finite and not zero.
+        world.point.is_finite().then_some(world)
     }
 }
 
 impl Aabb {
     /// The first hit of `ray` on the box (slab test), with the face normal; a ray starting inside
-    /// hits at 0 with normal `-direction`.
+    /// hits at 0 with normal `-direction` (normalised).
+    ///
+    /// Misses, like [`Shape::ray_cast`], when the ray is not [valid](Ray::is_valid), the box
+    /// is not [valid](Aabb::is_valid), or the hit point overflows `f32`.
     pub fn ray_cast(&self, ray: &Ray) -> Option<RayHit> {
+        if !(ray.is_valid() && self.is_valid()) {
+            return None;
+        }
         let mut entry = 0.0f32;
         let mut exit = ray.max_distance;
-        let mut normal = -ray.direction;
+        let mut normal = -unit_direction(ray.direction);
         for axis in 0..2 {
             let origin = ray.origin[axis];
             let direction = ray.direction[axis];
@@ -216,9 +248,10 @@ impl Aabb {
                 return None;
             }
         }
-        Some(RayHit {
+        let point = ray.at(entry);
+        point.is_finite().then_some(RayHit {
             distance: entry,
-            point: ray.at(entry),
+            point,
             normal,
             child: 0,
         })
@@ -246,7 +279,7 @@ fn ray_cast_disc(center: Vec2, radius: f32, ray: &Ray, inside: RayInside) -> Opt
         return inside_hit(ray, inside, leave, |t| {
             (offset + ray.direction * t)
                 .try_normalize()
-                .unwrap_or(ray.direction)
+                .unwrap_or(unit_direction(ray.direction))
         });
     }
     if enter < 0.0 || enter > ray.max_distance {
@@ -254,7 +287,7 @@ fn ray_cast_disc(center: Vec2, radius: f32, ray: &Ray, inside: RayInside) -> Opt
     }
     let normal = (offset + ray.direction * enter)
         .try_normalize()
-        .unwrap_or(-ray.direction);
+        .unwrap_or(-unit_direction(ray.direction));
     Some(LocalHit {
         distance: enter,
         normal,
@@ -272,7 +305,7 @@ fn inside_hit(
     match inside {
         RayInside::HitAtStart => Some(LocalHit {
             distance: 0.0,
-            normal: -ray.direction.normalize_or_zero(),
+            normal: -unit_direction(ray.direction),
             child: 0,
         }),
         RayInside::ReportExit => (exit_t <= ray.max_distance).then(|| LocalHit {
@@ -304,7 +337,7 @@ fn ray_cast_segment(segment: &Segment, ray: &Ray) -> Option<LocalHit> {
         let distance = near.max(0.0);
         return (distance <= ray.max_distance).then(|| LocalHit {
             distance,
-            normal: -ray.direction.normalize_or_zero(),
+            normal: -unit_direction(ray.direction),
             child: 0,
         });
     }
@@ -443,7 +476,7 @@ fn ray_cast_small_polygon(
                 return Some(RayHit {
                     distance: 0.0,
                     point: ray.origin,
-                    normal: -ray.direction.normalize_or_zero(),
+                    normal: -unit_direction(ray.direction),
                     child: 0,
                 })
             }
@@ -684,7 +717,7 @@ fn rounded_core_exit(vertices: &[Vec2], normals: &[Vec2], radius: f32, ray: &Ray
             core_contains(vertices, normals, radius + slack, point)
         })
         .max_by(|a, b| a.0.total_cmp(&b.0))
-        .unwrap_or((0.0, -ray.direction))
+        .unwrap_or((0.0, -unit_direction(ray.direction)))
 }
 
 /// Ray against a compound: the nearest child hit; from inside, the exit of the union.
@@ -707,7 +740,7 @@ fn ray_cast_compound(compound: &Compound, ray: &Ray, inside: RayInside) -> Optio
         if inside == RayInside::HitAtStart {
             return Some(LocalHit {
                 distance: 0.0,
-                normal: -ray.direction.normalize_or_zero(),
+                normal: -unit_direction(ray.direction),
                 child: first as u32,
             });
         }
@@ -715,7 +748,7 @@ fn ray_cast_compound(compound: &Compound, ray: &Ray, inside: RayInside) -> Optio
         let mut travelled = 0.0f32;
         let mut last = LocalHit {
             distance: 0.0,
-            normal: -ray.direction,
+            normal: -unit_direction(ray.direction),
             child: first as u32,
         };
         for _ in 0..=compound.children().len() {

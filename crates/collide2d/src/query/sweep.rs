@@ -5,9 +5,28 @@
 //! assumed: the angle goes from `start_angle` to `end_angle` as given, so several turns per step
 //! are possible). The rotation is about the shape's local `center` (usually its centroid), which
 //! keeps that point on the straight line.
+//!
+//! The closed-form sweeps answer `None` unless every position, offset and size they are given
+//! lies within `±4 ·` [`MAX_COORDINATE`](crate::shape::MAX_COORDINATE), the reach of any shape
+//! at a valid transform (radii also `>= 0`): NaN, infinities and numbers whose squares
+//! overflow `f32` never reach the arithmetic.
 
 use crate::math::{Transform, Vec2};
-use crate::shape::Aabb;
+use crate::shape::{Aabb, MAX_WORLD_COORDINATE};
+
+/// Whether every number lies within ±`MAX_WORLD_COORDINATE` (NaN and infinities do not).
+#[inline]
+fn within_range<const N: usize>(numbers: [f32; N]) -> bool {
+    numbers
+        .iter()
+        .all(|number| number.abs() <= MAX_WORLD_COORDINATE)
+}
+
+/// Whether every component of every point lies within ±`MAX_WORLD_COORDINATE`.
+#[inline]
+fn points_within_range<const N: usize>(points: [Vec2; N]) -> bool {
+    points.iter().all(|point| within_range([point.x, point.y]))
+}
 
 /// A shape's motion over one step.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -109,6 +128,19 @@ impl Sweep {
         self.angle_end - self.angle_start
     }
 
+    /// Whether every query accepts the sweep: finite, its centres and local centre within
+    /// ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE), and a finite rotation.
+    pub fn is_valid(&self) -> bool {
+        let limit = crate::shape::MAX_COORDINATE;
+        let largest = self
+            .local_center
+            .abs()
+            .max(self.center_start.abs())
+            .max(self.center_end.abs());
+        // NaN fails the comparisons; `max` would skip it, so finiteness is checked too.
+        self.is_finite() && largest.x <= limit && largest.y <= limit && self.rotation().is_finite()
+    }
+
     /// Whether every number is finite.
     pub fn is_finite(&self) -> bool {
         self.local_center.is_finite()
@@ -132,6 +164,13 @@ pub fn sweep_circles(
     other_end: Vec2,
     other_radius: f32,
 ) -> Option<(f32, Vec2)> {
+    if !(points_within_range([start, end, other_start, other_end])
+        && within_range([radius, other_radius])
+        && radius >= 0.0
+        && other_radius >= 0.0)
+    {
+        return None;
+    }
     let offset = other_start - start;
     let relative_motion = (other_end - other_start) - (end - start);
     let reach = radius + other_radius;
@@ -179,6 +218,12 @@ pub fn sweep_circle_half_plane(
     normal: Vec2,
     offset: f32,
 ) -> Option<(f32, Vec2)> {
+    if !(points_within_range([start, end, normal])
+        && within_range([radius, offset])
+        && radius >= 0.0)
+    {
+        return None;
+    }
     let distance_start = normal.dot(start) - offset;
     if distance_start <= radius {
         return Some((0.0, start - normal * distance_start.min(radius)));
@@ -201,6 +246,9 @@ pub fn sweep_circle_segment(
     a: Vec2,
     b: Vec2,
 ) -> Option<(f32, Vec2)> {
+    if !(points_within_range([start, end, a, b]) && within_range([radius]) && radius >= 0.0) {
+        return None;
+    }
     // Already touching.
     let closest = crate::shape::closest_point_on_segment(a, b, start);
     if closest.distance_squared(start) <= radius * radius {
@@ -247,6 +295,12 @@ pub fn sweep_circle_segment(
 /// Per-axis entry and exit times (Gomez 1999): boxes overlap on both axes between the later entry
 /// and the earlier exit. Boxes already touching report `t = 0`.
 pub fn sweep_aabbs(moving: &Aabb, delta: Vec2, fixed: &Aabb) -> Option<(f32, Vec2)> {
+    if !(moving.is_valid()
+        && fixed.is_valid()
+        && points_within_range([moving.min, moving.max, fixed.min, fixed.max, delta]))
+    {
+        return None;
+    }
     if moving.overlaps(fixed) {
         let center_offset = fixed.center() - moving.center();
         let overlap = moving.half_extents() + fixed.half_extents() - center_offset.abs();

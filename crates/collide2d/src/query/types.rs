@@ -147,6 +147,17 @@ pub struct DistanceOutput {
     pub normal: Vec2,
 }
 
+impl DistanceOutput {
+    /// The answer when there is none (a transform that is not
+    /// [valid](crate::Transform::is_valid)): distance `f32::INFINITY`, points and normal zero.
+    pub const NONE: DistanceOutput = DistanceOutput {
+        distance: f32::INFINITY,
+        point_a: Vec2::ZERO,
+        point_b: Vec2::ZERO,
+        normal: Vec2::ZERO,
+    };
+}
+
 /// Warm-start data for repeated [`distance_with_cache`](crate::distance_with_cache) calls on the same pair.
 ///
 /// Pass the same cache back each frame: GJK then starts from last frame's simplex and usually

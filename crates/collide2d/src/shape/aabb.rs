@@ -18,6 +18,15 @@ pub struct Aabb {
 }
 
 impl Aabb {
+    /// The empty box: `min` at `+∞`, `max` at `−∞`. It overlaps and contains nothing, is not
+    /// [valid](Aabb::is_valid), and is the identity of [`union`](Aabb::union);
+    /// [`Shape::aabb`](crate::Shape::aabb) returns it for a transform that is not
+    /// [valid](crate::Transform::is_valid).
+    pub const EMPTY: Aabb = Aabb {
+        min: Vec2::splat(f32::INFINITY),
+        max: Vec2::splat(f32::NEG_INFINITY),
+    };
+
     /// A validated box: corners finite and within range, `min <= max` on both axes.
     pub fn new(min: Vec2, max: Vec2) -> Result<Aabb, ShapeError> {
         check_point(min)?;

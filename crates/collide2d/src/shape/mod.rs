@@ -21,6 +21,7 @@ pub(crate) use chain::Joint;
 pub use chain::{Chain, MAX_CHAIN_VERTICES};
 pub use circle::Circle;
 pub use compound::Compound;
+pub(crate) use error::MAX_WORLD_COORDINATE;
 pub use error::{ShapeError, MAX_COORDINATE, MIN_EDGE_LENGTH};
 pub use hull::WELD_TOLERANCE;
 pub(crate) use padded_outline::PaddedOutline;
@@ -31,6 +32,13 @@ use crate::math::{Transform, Vec2};
 /// Most vertices a convex [`Polygon`] may have.
 pub const MAX_POLYGON_VERTICES: usize = 64;
 
+/// Whether both coordinates of a world point lie within ±[`MAX_WORLD_COORDINATE`] (NaN and
+/// infinities do not).
+#[inline]
+pub(crate) fn point_within_world(point: Vec2) -> bool {
+    point.x.abs() <= MAX_WORLD_COORDINATE && point.y.abs() <= MAX_WORLD_COORDINATE
+}
+
 /// The result of projecting a point onto a shape's boundary.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PointProjection {
@@ -40,6 +48,16 @@ pub struct PointProjection {
     pub inside: bool,
     /// The distance from the query point to `point` (never negative).
     pub distance: f32,
+}
+
+impl PointProjection {
+    /// The answer to a query that has none (a point beyond the world's reach, a transform that
+    /// is not [valid](Transform::is_valid)): the origin, outside, at distance `f32::INFINITY`.
+    pub const NONE: PointProjection = PointProjection {
+        point: Vec2::ZERO,
+        inside: false,
+        distance: f32::INFINITY,
+    };
 }
 
 /// Any collision shape.
@@ -108,7 +126,12 @@ impl Shape {
     /// assert_eq!(aabb.min, Vec2::new(1.5, 0.5));
     /// # Ok::<(), collide2d::ShapeError>(())
     /// ```
+    ///
+    /// A transform that is not [valid](Transform::is_valid) gives [`Aabb::EMPTY`].
     pub fn aabb(&self, xf: &Transform) -> Aabb {
+        if !xf.is_valid() {
+            return Aabb::EMPTY;
+        }
         dispatch!(self, s => s.aabb(xf))
     }
 
@@ -122,12 +145,26 @@ impl Shape {
     /// assert!(!square.contains(&xf, Vec2::new(11.0, 1.0)));
     /// # Ok::<(), collide2d::ShapeError>(())
     /// ```
+    ///
+    /// `false` for a transform that is not [valid](Transform::is_valid) and for a point beyond
+    /// `±4 ·` [`MAX_COORDINATE`] on either axis (non-finite or too far from any valid placement
+    /// to be inside).
     pub fn contains(&self, xf: &Transform, point: Vec2) -> bool {
+        if !(xf.is_valid() && point_within_world(point)) {
+            return false;
+        }
         dispatch!(self, s => s.contains(xf, point))
     }
 
     /// The closest point on the boundary of the shape placed by `xf` to a world point.
+    ///
+    /// [`PointProjection::NONE`] for a transform that is not [valid](Transform::is_valid) and
+    /// for a point beyond `±4 ·` [`MAX_COORDINATE`] on either axis (non-finite, or so far
+    /// from every valid placement that its distance would lose all precision).
     pub fn project_point(&self, xf: &Transform, point: Vec2) -> PointProjection {
+        if !(xf.is_valid() && point_within_world(point)) {
+            return PointProjection::NONE;
+        }
         dispatch!(self, s => s.project_point(xf, point))
     }
 

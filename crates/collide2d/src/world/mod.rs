@@ -95,7 +95,8 @@ impl std::fmt::Display for WorldError {
             WorldError::NonFiniteTransform => {
                 write!(
                     f,
-                    "transform is not finite, beyond ±1e15, or its rotation is not unit length"
+                    "transform is not finite, beyond ±{:e}, or its rotation is not unit length",
+                    crate::shape::MAX_COORDINATE
                 )
             }
             WorldError::InvalidInput(what) => write!(f, "invalid {what}"),

@@ -33,7 +33,7 @@ mod sat;
 #[cfg(test)]
 pub(crate) mod test_numbers;
 
-use crate::math::{Transform, Vec2};
+use crate::math::{both_valid, Transform, Vec2};
 use crate::query::{FeatureId, Manifold};
 use crate::shape::{Circle, Polygon, Shape};
 use box_box::{collide_box_box, contacts_box_box};
@@ -57,7 +57,8 @@ pub(crate) use polygon_polygon::{
 ///
 /// Touching counts: shapes whose surfaces meet exactly give points with penetration `0`.
 /// For compounds this is the deepest child-pair manifold (see [`collide_all`] for all of them).
-/// Same as [`contacts`] with a zero margin.
+/// Same as [`contacts`] with a zero margin. Empty when either transform is not
+/// [valid](Transform::is_valid).
 ///
 /// ```
 /// use collide2d::{collide, shape::{Circle, Polygon, Shape}, Transform, Vec2};
@@ -89,6 +90,9 @@ pub fn collide(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> Mani
 /// ```
 #[inline]
 pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin: f32) -> Manifold {
+    if !both_valid(xf_a, xf_b) {
+        return Manifold::EMPTY;
+    }
     match (a, b) {
         // Circle–circle needs no frame change at all: a few arithmetic operations in world space.
         (Shape::Circle(circle_a), Shape::Circle(circle_b)) => {
@@ -318,7 +322,8 @@ fn in_frame_of_a<A, B>(
 }
 
 /// Every touching pair of children, appended to `out` (world space, `child_a`/`child_b` set);
-/// a single manifold for two convex shapes. Nothing is appended when the shapes are apart.
+/// a single manifold for two convex shapes. Nothing is appended when the shapes are apart or
+/// either transform is not [valid](Transform::is_valid).
 ///
 /// Points are reported down to a separation of `margin`, as in [`contacts`].
 pub fn collide_all(
@@ -329,6 +334,9 @@ pub fn collide_all(
     margin: f32,
     out: &mut Vec<Manifold>,
 ) {
+    if !both_valid(xf_a, xf_b) {
+        return;
+    }
     if let (Shape::Circle(circle_a), Shape::Circle(circle_b)) = (a, b) {
         let manifold =
             collide_circle_circle_world(circle_a, xf_a, circle_b, xf_b, sanitize_margin(margin));
