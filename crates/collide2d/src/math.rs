@@ -76,15 +76,8 @@ impl Rot {
     }
 
     /// The composition `self⁻¹ ∘ other`: `other` expressed relative to `self`.
-    ///
-    /// A rotation relative to itself is exactly [`Rot::IDENTITY`]: `c² + s²` rounds to
-    /// `1 ± ε`, which would otherwise scale a copy placed at the same pose by that factor
-    /// (a segment would then miss its own copy).
     #[inline]
     pub fn inv_mul(self, other: Rot) -> Rot {
-        if self == other {
-            return Rot::IDENTITY;
-        }
         Rot {
             c: self.c * other.c + self.s * other.s,
             s: self.c * other.s - self.s * other.c,
