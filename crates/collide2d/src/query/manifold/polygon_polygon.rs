@@ -839,12 +839,16 @@ fn clipped_point_fallback(
     let tangent = crate::math::left_perp(normal);
     let along = (vertex - v1).dot(tangent);
     let edge_length = (reference.vertex(reference.next(reference_edge)) - v1).dot(tangent);
-    let vertex_on_face = (0.0..=edge_length).contains(&along);
+    if (0.0..=edge_length).contains(&along) {
+        // Rounded straight down, the deepest vertex is the deepest point of the incident
+        // shape: no clipped end is deeper (the common case here, crossing rounded cores).
+        return best;
+    }
 
     // 2. The clipped ends of the incident edge and its neighbours.
     let chosen = incident_edge(normal, incident);
     let count = incident.count();
-    let mut found = vertex_on_face;
+    let mut found = false;
     for incident_index in [chosen, (chosen + count - 1) % count, incident.next(chosen)] {
         let clipped = clip_incident_edge(
             reference,
