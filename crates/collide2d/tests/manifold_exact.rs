@@ -8,7 +8,7 @@
 mod manifold_common;
 
 use collide2d::query::Manifold;
-use collide2d::shape::{Capsule, Polygon, Segment, Shape, MIN_EDGE_LENGTH};
+use collide2d::shape::{Capsule, Compound, Polygon, Segment, Shape, MIN_EDGE_LENGTH};
 use collide2d::{collide, contacts, distance, overlaps, Rot, Transform, Vec2};
 use manifold_common::exact::{core, corner_distance, line_extent, signed_distance, Core};
 use manifold_common::{make_shape, placements, random_polygon, shape_size, Kind, Numbers};
@@ -357,7 +357,7 @@ fn resting_boxes_report_their_contact_on_both_surfaces() {
 /// Every convex shape kind, and a compound, at random poses (near and far from the origin).
 fn random_shape_of_every_kind(rng: &mut Numbers, round: usize) -> Shape {
     let size = rng.size(1e-3, 1e3);
-    match round % 9 {
+    match round % 10 {
         0 => make_shape(Kind::Circle, size, rng),
         1 => make_shape(Kind::Capsule, size, rng),
         2 => make_shape(Kind::Segment, size, rng),
@@ -378,6 +378,17 @@ fn random_shape_of_every_kind(rng: &mut Numbers, round: usize) -> Shape {
                 .unwrap_or_else(|_| Capsule::new(start, start, size).unwrap());
             Shape::from(capsule)
         }
+        // A compound with a segment child: child pairs are placed relative to each other too.
+        8 => {
+            let start = Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)) * size;
+            let segment = Segment::new(start, start + Vec2::new(0.6, -0.3) * size).unwrap();
+            let polygon = make_shape(Kind::Polygon, size, rng);
+            let children = vec![
+                (random_pose(rng, size), Shape::from(segment)),
+                (random_pose(rng, size), polygon),
+            ];
+            Shape::from(Compound::new(children).unwrap())
+        }
         _ => {
             let start = Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)) * size;
             let angle = rng.range(0.0, TAU);
@@ -395,7 +406,8 @@ fn random_shape_of_every_kind(rng: &mut Numbers, round: usize) -> Shape {
 }
 
 /// Identical segments at the same rotated pose were reported apart in 17 % of poses: the copy
-/// was scaled by the rounding of `c² + s²` in the relative placement.
+/// was scaled by the rounding of `c² + s²` in the relative placement. Chains are left out:
+/// chains against chains give nothing, by design (they are level geometry).
 #[test]
 fn every_shape_overlaps_its_copy_at_the_same_pose() {
     let segment = Shape::from(Segment::new(Vec2::new(-0.3, 0.2), Vec2::new(0.7, -0.1)).unwrap());
