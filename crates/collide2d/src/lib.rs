@@ -46,10 +46,16 @@
 //! - **Rounding.** A polygon or capsule with radius `r` is its core inflated by `r`: every point
 //!   within `r` of the core belongs to the shape.
 //! - **Boundaries.** A point on the boundary is inside; touching shapes overlap.
-//! - **Normals** point **from A to B** and have unit length.
+//! - **Normals** point **from A to B** and have unit length. For overlapping polygon-like
+//!   shapes the normal is a face normal of one of them, preferring A's: B's face becomes the
+//!   reference only when its depth is smaller by more than 1e-4 × the smaller shape's size, so
+//!   that the choice stays put while two faces rest on each other. The normal may therefore be
+//!   a near-tie axis whose depth is within 1e-4 × size of the exact minimum.
 //! - **Penetration** is positive when shapes overlap, zero when they just touch, and negative
-//!   only for speculative contacts within a caller-given margin. Contact points lie midway
-//!   between the two surfaces.
+//!   only for speculative contacts within a caller-given margin. Each contact point lies midway
+//!   between the two surfaces along the normal, and its penetration is the depth of the two
+//!   surfaces along the normal at that point: `point ± normal × penetration / 2` lie on A's
+//!   and B's surfaces (to within 1e-4 × size and rounding).
 //! - **Tolerances.** Polygon construction welds points closer than
 //!   [`shape::WELD_TOLERANCE`] × the size of the point set and drops vertices that close to
 //!   collinear.

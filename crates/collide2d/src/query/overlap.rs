@@ -8,8 +8,8 @@ use crate::math::{both_valid, Transform};
 use crate::query::manifold::box_box::overlap_box_box;
 use crate::query::manifold::polygon_polygon::overlap_polygon_like;
 use crate::query::manifold::{
-    any_child_pair_overlaps, circles_overlap, contacts_convex_local, for_each_chain_contact, rank,
-    same_kind_swapped,
+    any_child_pair_overlaps, circles_overlap, contacts_convex_local, for_each_chain_contact,
+    placement_in_a, rank, same_kind_swapped,
 };
 use crate::shape::Shape;
 
@@ -62,13 +62,13 @@ fn overlaps_general(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) ->
     }
     if let Shape::Chain(chain) = b {
         let mut found = false;
-        for_each_chain_contact(chain, a, &xf_b.inv_mul(xf_a), 0.0, &mut |_| {
+        for_each_chain_contact(chain, a, &placement_in_a(xf_b, xf_a), 0.0, &mut |_| {
             found = true;
             false
         });
         return found;
     }
-    let b_in_a = xf_a.inv_mul(xf_b);
+    let b_in_a = placement_in_a(xf_a, xf_b);
     match b {
         Shape::Compound(_) => any_child_pair_overlaps(a, b, &b_in_a),
         Shape::Polygon(polygon) => overlap_polygon_like(a, polygon, &b_in_a),

@@ -254,3 +254,123 @@ pub fn angle_to(exact: &Exact, normal: Vec2) -> f64 {
     let [ex, ey] = exact.normal;
     (ex * y - ey * x).atan2(ex * x + ey * y).abs()
 }
+
+/// The signed distance from `p` to the surface of `core` (negative inside), in `f64`: the
+/// distance to the core's edges (inside a polygon core: its negation) minus the radius.
+pub fn signed_distance(core: &Core, p: Point) -> f64 {
+    let nearest = core
+        .edges()
+        .iter()
+        .map(|&(a, b)| {
+            let q = closest_on_segment(p, a, b);
+            let gap = sub(p, q);
+            dot(gap, gap).sqrt()
+        })
+        .fold(f64::INFINITY, f64::min);
+    let outline = if core.holds(p) { -nearest } else { nearest };
+    outline - core.radius
+}
+
+/// Where the line `p + λ d` (`d` unit) runs inside `core`: `Some((lowest λ, highest λ))`, or
+/// `None` when it misses. Exact in `f64`: a rounded core is the union of its outline and, for
+/// each edge, the rectangle around it and the discs at its ends, each met by the line in one
+/// interval (half-plane clipping or a quadratic); the union is convex, so one interval.
+pub fn line_extent(core: &Core, p: Point, d: Point) -> Option<(f64, f64)> {
+    let mut extent: Option<(f64, f64)> = None;
+    let mut join = |piece: Option<(f64, f64)>| {
+        if let Some((low, high)) = piece {
+            extent = Some(match extent {
+                Some((l, h)) => (l.min(low), h.max(high)),
+                None => (low, high),
+            });
+        }
+    };
+    // Half-planes `normal · x <= offset`, clipping the line.
+    let clip = |planes: &[(Point, f64)]| -> Option<(f64, f64)> {
+        let (mut low, mut high) = (f64::NEG_INFINITY, f64::INFINITY);
+        for &(normal, offset) in planes {
+            let along = dot(normal, d);
+            let start = dot(normal, p) - offset;
+            if along == 0.0 {
+                if start > 0.0 {
+                    return None;
+                }
+            } else if along > 0.0 {
+                high = high.min(-start / along);
+            } else {
+                low = low.max(-start / along);
+            }
+        }
+        (low <= high).then_some((low, high))
+    };
+    let r = core.radius;
+    let n = core.points.len();
+    if n >= 3 {
+        let planes: Vec<(Point, f64)> = (0..n)
+            .map(|i| {
+                let (a, b) = (core.points[i], core.points[(i + 1) % n]);
+                let edge = sub(b, a);
+                let length = dot(edge, edge).sqrt();
+                let normal = [edge[1] / length, -edge[0] / length];
+                (normal, dot(normal, a))
+            })
+            .collect();
+        join(clip(&planes));
+    }
+    if r > 0.0 {
+        for &(a, b) in &core.edges() {
+            let edge = sub(b, a);
+            let length = dot(edge, edge).sqrt();
+            if length > 0.0 {
+                let t = [edge[0] / length, edge[1] / length];
+                let m = [t[1], -t[0]];
+                join(clip(&[
+                    (m, dot(m, a) + r),
+                    ([-m[0], -m[1]], -dot(m, a) + r),
+                    ([-t[0], -t[1]], -dot(t, a)),
+                    (t, dot(t, b)),
+                ]));
+            }
+            for centre in [a, b] {
+                let w = sub(p, centre);
+                let half_b = dot(w, d);
+                let c = dot(w, w) - r * r;
+                let discriminant = half_b * half_b - c;
+                if discriminant >= 0.0 {
+                    let root = discriminant.sqrt();
+                    join(Some((-half_b - root, -half_b + root)));
+                }
+            }
+        }
+    } else if n <= 2 {
+        // A bare segment or point: where the line crosses it.
+        let (a, b) = (core.points[0], core.points[n - 1]);
+        let edge = sub(b, a);
+        let across = cross(d, edge);
+        if across != 0.0 {
+            let w = sub(a, p);
+            let lambda = cross(w, edge) / across;
+            let along = cross(w, d) / across;
+            if (0.0..=1.0).contains(&along) {
+                join(Some((lambda, lambda)));
+            }
+        }
+    }
+    extent
+}
+
+/// How far the point of `core`'s outline nearest to `p` lies from the nearest vertex (0 when
+/// `p` lies at a corner of the rounded shape, or beyond it).
+pub fn corner_distance(core: &Core, p: Point) -> f64 {
+    let mut best = (f64::INFINITY, f64::INFINITY);
+    for &(a, b) in &core.edges() {
+        let q = closest_on_segment(p, a, b);
+        let gap = sub(p, q);
+        let distance = dot(gap, gap);
+        if distance < best.0 {
+            let to_vertex = dot(sub(q, a), sub(q, a)).min(dot(sub(q, b), sub(q, b)));
+            best = (distance, to_vertex.sqrt());
+        }
+    }
+    best.1
+}

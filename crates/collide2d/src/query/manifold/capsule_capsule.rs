@@ -260,14 +260,39 @@ fn parallel_cores(
         },
     ];
 
-    // 3. The core points at each end, kept when within the margin.
+    // 3. The core points at each end, kept when within the margin: the end vertex that
+    //    bounds the common extent, and the point of the other core on the line through it
+    //    along the normal, so that the point's penetration is the depth along that line.
     let total_radius = radius_a + radius_b;
+    let tangent = left_perp(normal);
+    let opposite = |vertex: Vec2, start: Vec2, direction: Vec2, fallback: f32| {
+        let across = tangent.dot(direction);
+        let fraction = if across.abs() >= 0.5 * direction.length() {
+            (tangent.dot(vertex - start) / across).clamp(0.0, 1.0)
+        } else {
+            fallback
+        };
+        start + direction * fraction
+    };
     let mut manifold = Manifold::EMPTY;
     manifold.normal = normal;
     let mut count = 0;
     for (along, id) in [(low, end_ids[0]), (high, end_ids[1])] {
-        let point_a = start_a + direction_a * ((along - a0) / (a1 - a0));
-        let point_b = start_b + direction_b * ((along - b0) / (b1 - b0));
+        let fraction_a = (along - a0) / (a1 - a0);
+        let fraction_b = (along - b0) / (b1 - b0);
+        let (point_a, point_b) = match id.a {
+            Feature::Vertex(end) => {
+                let vertex = if end == 0 { start_a } else { end_a };
+                (vertex, opposite(vertex, start_b, direction_b, fraction_b))
+            }
+            _ => {
+                let vertex = match id.b {
+                    Feature::Vertex(0) => start_b,
+                    _ => end_b,
+                };
+                (opposite(vertex, start_a, direction_a, fraction_a), vertex)
+            }
+        };
         let separation = normal.dot(point_b - point_a);
         if separation - total_radius <= margin {
             manifold.points[count] = ContactPoint {

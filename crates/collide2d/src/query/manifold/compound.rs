@@ -1,7 +1,7 @@
 //! Anything against a compound: every pair of children whose bounding boxes meet.
 
 use crate::math::Transform;
-use crate::query::manifold::{contacts_convex_local, finish_local};
+use crate::query::manifold::{contacts_convex_local, finish_local, placement_in_a};
 use crate::query::Manifold;
 use crate::shape::{Aabb, Shape};
 
@@ -34,7 +34,7 @@ pub(crate) fn for_each_child_pair(
                     if !child_b_aabb.overlaps(&bounds) {
                         continue;
                     }
-                    let b_in_child_a = child_a_xf.inv_mul(&b_in_a.mul(child_b_xf));
+                    let b_in_child_a = placement_in_a(child_a_xf, &b_in_a.mul(child_b_xf));
                     let in_child_a = contacts_convex_local(child_a, child_b, &b_in_child_a, margin);
                     if in_child_a.is_empty() {
                         continue;

@@ -225,7 +225,7 @@ fn contacts_general(
     let margin = sanitize_margin(margin);
     if let Shape::Chain(chain) = b {
         // Computed in the chain's frame, with the chain as A, then turned round.
-        let a_in_b = xf_b.inv_mul(xf_a);
+        let a_in_b = placement_in_a(xf_b, xf_a);
         let mut deepest = Manifold::EMPTY;
         let mut deepest_penetration = f32::NEG_INFINITY;
         for_each_chain_contact(chain, a, &a_in_b, margin, &mut |manifold| {
@@ -238,7 +238,7 @@ fn contacts_general(
         });
         return finish_local(deepest, xf_b).swapped();
     }
-    let b_in_a = xf_a.inv_mul(xf_b);
+    let b_in_a = placement_in_a(xf_a, xf_b);
     let local = if matches!(b, Shape::Compound(_)) {
         let mut deepest = Manifold::EMPTY;
         let mut deepest_penetration = f32::NEG_INFINITY;
@@ -255,6 +255,21 @@ fn contacts_general(
         contacts_convex_local(a, b, &b_in_a, margin)
     };
     finish_local(local, xf_a)
+}
+
+/// B's placement in A's frame, `xf_a.inv_mul(xf_b)`, and exactly the identity when both
+/// placements are equal: for the pairs that may hold a segment (segments, compounds, chains).
+/// A rotation relative to itself has `c = c² + s²`, which rounds to `1 ± ε` and would scale
+/// the copy of a shape at the same pose by that factor; a segment has no area to absorb it and
+/// would miss its own copy. The other pairs keep the plain `inv_mul` (a comparison there costs
+/// measurably in the narrow phase, and shapes with area overlap their scaled copies anyway).
+#[inline]
+pub(crate) fn placement_in_a(xf_a: &Transform, xf_b: &Transform) -> Transform {
+    if xf_a == xf_b {
+        Transform::IDENTITY
+    } else {
+        xf_a.inv_mul(xf_b)
+    }
 }
 
 /// [`contacts`] of two polygons (world space), already in the canonical order; centred boxes
@@ -353,7 +368,7 @@ pub fn collide_all(
     };
     let margin = sanitize_margin(margin);
     if let Shape::Chain(chain) = b {
-        let a_in_b = xf_b.inv_mul(xf_a);
+        let a_in_b = placement_in_a(xf_b, xf_a);
         for_each_chain_contact(chain, a, &a_in_b, margin, &mut |manifold| {
             let world = finish_local(manifold, xf_b).swapped();
             out.push(if mirrored { world.swapped() } else { world });
@@ -361,7 +376,7 @@ pub fn collide_all(
         });
         return;
     }
-    let b_in_a = xf_a.inv_mul(xf_b);
+    let b_in_a = placement_in_a(xf_a, xf_b);
     let orient = |manifold: Manifold| {
         let world = finish_local(manifold, xf_a);
         if mirrored {

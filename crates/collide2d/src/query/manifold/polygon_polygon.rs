@@ -143,13 +143,16 @@ fn segment_core_padded_polygon<const CB: usize>(
     }
 
     // 2. B's axes: A's two vertices against each edge line of B.
-    let separations: [Lanes; CB] = std::array::from_fn(|k| {
+    // A loop rather than `array::from_fn`: the closure was sometimes left out of line, and its
+    // lanes then computed one by one (capsule–hexagon 8 % more instructions, 11/2026).
+    let mut separations = [splat(0.0); CB];
+    for (k, separation) in separations.iter_mut().enumerate() {
         let (mx, my) = (outline.normal_x[k], outline.normal_y[k]);
         let along0 = mx * splat(a0.x) + my * splat(a0.y);
         let along1 = mx * splat(a1.x) + my * splat(a1.y);
         let lowest = along1.lesser(along0.lesser(splat(f32::INFINITY)));
-        lowest - (mx * outline.vertex_x[k] + my * outline.vertex_y[k])
-    });
+        *separation = lowest - (mx * outline.vertex_x[k] + my * outline.vertex_y[k]);
+    }
     let (separation_b, edge_b) = first_largest(&separations);
     if separation_b > limit {
         return Manifold::EMPTY;
@@ -760,8 +763,8 @@ fn separated_cores(
     oriented(local, flip)
 }
 
-/// Clipping for overlapping cores, with the deepest incident vertex as a fallback so that
-/// overlapping cores never give an empty manifold.
+/// Clipping for overlapping cores, with a fallback so that overlapping cores never give an
+/// empty manifold.
 #[inline(always)]
 pub(crate) fn clip_or_fallback<S: ClipSide>(
     reference: S,
@@ -774,9 +777,43 @@ pub(crate) fn clip_or_fallback<S: ClipSide>(
     if !local.is_empty() {
         return local;
     }
-    // The deepest incident vertex, measured with the same arithmetic as `max_separation`.
+    clipped_point_fallback(
+        reference.slices(),
+        incident.slices(),
+        reference_edge,
+        total_radius,
+        margin,
+    )
+}
+
+/// The contact of overlapping cores whose clipped points all lie beyond the margin.
+///
+/// Three ways to get here: the cores meet by no more than rounding (two nearly parallel faces
+/// resting on each other, the reference separation at or just below zero while the clipped
+/// ends round to just above it); the incident edge, chosen by its normal alone, lies beside
+/// the reference face (two nearly collinear incident edges have nearly equal normals, and the
+/// more anti-parallel one may be the one off the face); or rounded cores cross, and only the
+/// deepest incident vertex, rounded straight towards the reference face, reaches it.
+///
+/// The candidates are the clipped ends of the incident edge and of its two neighbours, taken
+/// without the margin, and the deepest incident vertex when it lies within the reference face's
+/// extent; the deepest of them stands for the contact. Each lies on both surfaces, within the
+/// reference face's extent (the deepest vertex beyond it may lie half a shape away from the
+/// contact). The penetration is limited to `-margin`, the least a point may report. Only when
+/// there is no candidate does the deepest incident vertex stand in.
+#[cold]
+#[inline(never)]
+fn clipped_point_fallback(
+    reference: Side<'_>,
+    incident: Side<'_>,
+    reference_edge: usize,
+    total_radius: f32,
+    margin: f32,
+) -> Manifold {
+    // 1. The deepest incident vertex, measured with the same arithmetic as `max_separation`.
     let normal = reference.normal(reference_edge);
-    let offset = normal.dot(reference.vertex(reference_edge));
+    let v1 = reference.vertex(reference_edge);
+    let offset = normal.dot(v1);
     let mut deepest = 0;
     let mut smallest = f32::INFINITY;
     for k in 0..incident.count() {
@@ -788,10 +825,10 @@ pub(crate) fn clip_or_fallback<S: ClipSide>(
     }
     let separation = smallest - offset;
     let vertex = incident.vertex(deepest);
-    let mut manifold = Manifold::EMPTY;
-    manifold.normal = normal;
-    manifold.count = 1;
-    manifold.points[0] = ContactPoint {
+    let mut best = Manifold::EMPTY;
+    best.normal = normal;
+    best.count = 1;
+    best.points[0] = ContactPoint {
         point: vertex + normal * (0.5 * (reference.radius() - incident.radius() - separation)),
         penetration: total_radius - separation,
         id: FeatureId {
@@ -799,7 +836,38 @@ pub(crate) fn clip_or_fallback<S: ClipSide>(
             b: Feature::Vertex(deepest as u8),
         },
     };
-    manifold
+    let tangent = crate::math::left_perp(normal);
+    let along = (vertex - v1).dot(tangent);
+    let edge_length = (reference.vertex(reference.next(reference_edge)) - v1).dot(tangent);
+    if (0.0..=edge_length).contains(&along) {
+        // Rounded straight down, the deepest vertex is the deepest point of the incident
+        // shape: no clipped end is deeper (the common case here, crossing rounded cores).
+        return best;
+    }
+
+    // 2. The clipped ends of the incident edge and its neighbours.
+    let chosen = incident_edge(normal, incident);
+    let count = incident.count();
+    let mut found = false;
+    for incident_index in [chosen, (chosen + count - 1) % count, incident.next(chosen)] {
+        let clipped = clip_incident_edge(
+            reference,
+            incident,
+            reference_edge,
+            incident_index,
+            f32::INFINITY,
+        );
+        for point in clipped.points() {
+            if !found || point.penetration > best.points[0].penetration {
+                best.points[0] = *point;
+                found = true;
+            }
+        }
+    }
+    if found {
+        best.points[0].penetration = best.points[0].penetration.max(-margin);
+    }
+    best
 }
 
 /// Clips the incident edge (most anti-parallel to the reference normal) to the side planes of
@@ -820,8 +888,20 @@ fn clip_edges<S: ClipSide>(
     reference_edge: usize,
     margin: f32,
 ) -> Manifold {
+    let incident_index = incident_edge(reference.normal(reference_edge), incident);
+    clip_incident_edge(reference, incident, reference_edge, incident_index, margin)
+}
+
+/// [`clip_edges`] with the incident edge given.
+#[inline(always)]
+fn clip_incident_edge<S: ClipSide>(
+    reference: S,
+    incident: S,
+    reference_edge: usize,
+    incident_index: usize,
+    margin: f32,
+) -> Manifold {
     let normal = reference.normal(reference_edge);
-    let incident_index = incident_edge(normal, incident);
     let reference_next = reference.next(reference_edge);
     let incident_next = incident.next(incident_index);
     let v1 = reference.vertex(reference_edge);
