@@ -33,6 +33,13 @@ pub fn overlaps(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> boo
     if !both_valid(xf_a, xf_b) {
         return false;
     }
+    overlaps_of_valid(a, xf_a, b, xf_b)
+}
+
+/// [`overlaps`] for transforms the caller has already found
+/// [valid](Transform::is_valid) (the world checks every placement when it is set).
+#[inline]
+pub(crate) fn overlaps_of_valid(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> bool {
     match (a, b) {
         (Shape::Circle(circle_a), Shape::Circle(circle_b)) => {
             circles_overlap(circle_a, xf_a, circle_b, xf_b)

@@ -204,7 +204,7 @@ impl Collider {
                 .try_normalize()
                 .ok_or(WorldError::InvalidOneWay)?;
         }
-        if !self.world_transform().is_finite() || !self.aabb().is_valid() {
+        if !self.world_transform().is_valid() || !self.aabb().is_valid() {
             return Err(WorldError::NonFiniteTransform);
         }
         Ok(())
@@ -214,11 +214,7 @@ impl Collider {
 /// A transform is usable when finite, within ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE)
 /// (beyond it, products in the narrow phase overflow `f32`), with a (nearly) unit rotation.
 pub(crate) fn check_transform(xf: &Transform) -> Result<(), WorldError> {
-    let length_squared = xf.q.c * xf.q.c + xf.q.s * xf.q.s;
-    if !xf.is_finite()
-        || xf.p.abs().max_element() > crate::shape::MAX_COORDINATE
-        || (length_squared - 1.0).abs() > 1e-3
-    {
+    if !xf.is_valid() {
         return Err(WorldError::NonFiniteTransform);
     }
     Ok(())

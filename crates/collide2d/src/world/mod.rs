@@ -590,7 +590,7 @@ impl World {
         let entry = self.entry(handle)?;
         let placement = xf.mul(&entry.collider.offset);
         let aabb = entry.collider.aabb_at(&placement);
-        if !placement.is_finite() || !aabb.is_valid() {
+        if !placement.is_valid() || !aabb.is_valid() {
             return Err(WorldError::NonFiniteTransform);
         }
         Ok((placement, aabb, entry.proxy))

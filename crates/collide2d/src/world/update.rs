@@ -4,7 +4,7 @@ use super::touching::PairTest;
 use super::{
     bit_is_set, one_way_allows, ordered, ColliderHandle, CollisionEvent, UpdateStats, World,
 };
-use crate::query::{collide, overlaps, Manifold};
+use crate::query::{contacts_of_valid, overlaps_of_valid, Manifold};
 
 /// A pair of live colliders (`a < b`) to re-test, as one sortable number
 /// `(a.index << 32) | b.index` (handle order is index order among live colliders, so sorting
@@ -482,10 +482,11 @@ impl World {
         }
         let (ca, cb) = (&entry_a.collider, &entry_b.collider);
         let (xa, xb) = (&entry_a.placement, &entry_b.placement);
+        // Placements are checked when they are set, so the queries' own check is skipped.
         if fa.sensor || fb.sensor {
-            return overlaps(&ca.shape, xa, &cb.shape, xb).then_some(None);
+            return overlaps_of_valid(&ca.shape, xa, &cb.shape, xb).then_some(None);
         }
-        let manifold = collide(&ca.shape, xa, &cb.shape, xb);
+        let manifold = contacts_of_valid(&ca.shape, xa, &cb.shape, xb, 0.0);
         if manifold.is_empty() || ((fa.one_way || fb.one_way) && !one_way_allows(ca, cb, &manifold))
         {
             return None;

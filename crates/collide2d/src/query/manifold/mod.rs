@@ -93,6 +93,19 @@ pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin
     if !both_valid(xf_a, xf_b) {
         return Manifold::EMPTY;
     }
+    contacts_of_valid(a, xf_a, b, xf_b, margin)
+}
+
+/// [`contacts`] for transforms the caller has already found
+/// [valid](Transform::is_valid) (the world checks every placement when it is set).
+#[inline]
+pub(crate) fn contacts_of_valid(
+    a: &Shape,
+    xf_a: &Transform,
+    b: &Shape,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
     match (a, b) {
         // Circle–circle needs no frame change at all: a few arithmetic operations in world space.
         (Shape::Circle(circle_a), Shape::Circle(circle_b)) => {
