@@ -7,13 +7,19 @@
 //! bookkeeping, the command's name and body tables, the first updates' pair buffers) plus its
 //! shape's own heap data (a polygon's outline, a compound's pieces, a chain's vertices).
 //!
-//! The fixed part was measured as the peak resident memory (`VmHWM`) of
-//! `collide2d run <scene> --frames 3` on Linux, for `grids` blocks of 100,000 and 1,000,000
-//! circles (radius 0.5, spacing 1.5, jitter 0.3, moving at 0.5–2 units/s), with each of the
-//! three broad phases; the slope between the two sizes was at most 496 bytes per collider
-//! (hash grid; tree 420, sweep-and-prune 360; 2026-11). The constants below round that up by
-//! about a third, so the estimate errs on the side of refusing. Static colliders cost the same
-//! less the moving body record. Shape heap data is estimated from vertex and piece counts with
+//! The fixed part was measured as the peak resident memory (`/usr/bin/time -f %M`) of
+//! `collide2d run <scene> --frames 3` on Linux, for `grids` blocks of 316 × 316 and
+//! 1000 × 1000 circles (radius 0.5, spacing 1.5, jitter 0.3), the slope between the two sizes
+//! (2026-11-27, test-profile build):
+//!
+//! | broad phase | static | moving (speed 0.5–2) |
+//! |---|---|---|
+//! | hash grid | 480 B | 573 B |
+//! | tree | 481 B | 552 B |
+//! | sweep-and-prune | | 453 B |
+//!
+//! The constants below are the largest of these rounded up by a third, so the estimate errs on
+//! the side of refusing. Shape heap data is estimated from vertex and piece counts with
 //! allocator overhead.
 //!
 //! A scene is refused when its estimate exceeds [`USABLE_SHARE`] of the memory available:
@@ -27,10 +33,10 @@ use std::path::Path;
 
 /// Bytes of a static collider, besides its shape's heap data (measured, rounded up; see the
 /// module docs).
-pub const STATIC_COLLIDER_BYTES: u64 = 600;
+pub const STATIC_COLLIDER_BYTES: u64 = 640;
 
 /// Extra bytes of a collider that moves (its body record and motion state).
-pub const MOVING_COLLIDER_BYTES: u64 = 80;
+pub const MOVING_COLLIDER_BYTES: u64 = 125;
 
 /// Bytes of the world and command besides the colliders.
 pub const BASE_BYTES: u64 = 64 << 20;
@@ -290,13 +296,12 @@ pub fn check(scene: &SceneFile, path: &Path, budget: Option<&Budget>) -> Result<
             return Err(SceneError::new(
                 path,
                 format!(
-                    "{}: {} would need about {} of memory (scene total about {}, at {} bytes a collider), \
-                     but {} of the {} {} may be used; refused before building",
+                    "{}: {} would need about {} of memory (scene total about {}), \
+                     but only {} of the {} {} may be used; refused before building",
                     block.location,
                     block.what,
                     bytes_text(block.bytes),
                     bytes_text(total),
-                    STATIC_COLLIDER_BYTES,
                     bytes_text(usable),
                     bytes_text(budget.available),
                     budget.source,
@@ -330,9 +335,9 @@ mod tests {
             .message;
         assert_eq!(
             error,
-            "s.json: grids[0]: 4000 × 5000 = 20000000 colliders would need about 12.7 GB of memory \
-             (scene total about 12.7 GB, at 600 bytes a collider), but 6.4 GB of the 8.0 GB \
-             MemAvailable may be used; refused before building"
+            "s.json: grids[0]: 4000 × 5000 = 20000000 colliders would need about 14.2 GB of memory \
+             (scene total about 14.3 GB), but only 6.4 GB of the 8.0 GB MemAvailable may be used; \
+             refused before building"
         );
     }
 

@@ -653,7 +653,7 @@ fn a_scene_too_large_for_memory_is_refused_before_building() {
         &output,
         &[
             "huge.json: grids[0]: 4000 × 5000 = 20000000 colliders would need about",
-            "of the 8.0 GB COLLIDE2D_MEMORY_LIMIT may be used; refused before building",
+            "but only 6.4 GB of the 8.0 GB COLLIDE2D_MEMORY_LIMIT may be used; refused before building",
         ],
     );
     let message = stderr(&output);
@@ -665,7 +665,7 @@ fn a_scene_too_large_for_memory_is_refused_before_building() {
     assert!(!dir.join("never.png").exists());
 
     // Without a limit, the machine's own MemAvailable decides: fifty such blocks (about
-    // 600 GB) fit nowhere, and the message names the block that tips the scene over.
+    // 650 GB) fit nowhere, and the message names the block that tips the scene over.
     let blocks = vec![
         r#"{"rows": 4000, "cols": 5000, "spacing": [1, 1], "shape": {"kind": "circle", "radius": 0.4}}"#;
         50
