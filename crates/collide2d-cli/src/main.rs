@@ -269,7 +269,24 @@ fn picture_title(sim: &Sim, path: &Path) -> String {
     } else {
         sim.title.clone()
     };
-    format!("{name}  frame {}  {} colliders", sim.frame, sim.world.len())
+    format!(
+        "{name}  frame {}  {} colliders",
+        sim.frame,
+        thousands(sim.world.len())
+    )
+}
+
+/// A count with thousands separators (`1,000,000`).
+fn thousands(count: usize) -> String {
+    let digits = count.to_string();
+    let mut out = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 fn save(

@@ -32,6 +32,9 @@ pub struct RenderOptions {
 /// drawn (at that size they would hide the shapes under solid noise).
 pub const DETAIL_PIXELS: f32 = 3.0;
 
+/// How much more a touching collider counts than a free one in the density tint's colour.
+pub const TOUCHING_WEIGHT: u32 = 4;
+
 /// Side in pixels of a cell of the density tint.
 const DENSITY_CELL: f32 = 2.0;
 
@@ -135,6 +138,13 @@ pub fn render_world_with(
         touching[b.index() as usize] = true;
     }
     let mut outlined = vec![false; slots];
+    // Bullets with a trail are drawn with it, as dots of a few pixels.
+    let mut bullet = vec![false; slots];
+    for handle in extras.trails.iter().flat_map(|trails| trails.bullets()) {
+        if let Some(flag) = bullet.get_mut(handle.index() as usize) {
+            *flag = true;
+        }
+    }
     let mut density = Density::new(options.width, options.height);
     let mut summary = RenderSummary {
         view: Some(bounds),
@@ -160,6 +170,9 @@ pub fn render_world_with(
         } else {
             Color::FREE
         };
+        if bullet[handle.index() as usize] {
+            continue;
+        }
         if aabb.extents().max_element() * scale < DETAIL_PIXELS {
             density.add(canvas.to_pixel(aabb.center()), color);
             summary.tinted += 1;
@@ -197,7 +210,7 @@ pub fn render_world_with(
         progress.set(world.len() as u64);
     }
     let note = if summary.tinted > 0 {
-        format!("shapes under {DETAIL_PIXELS} px shown as density, their contacts hidden")
+        format!("(under {DETAIL_PIXELS} px: density, no contact marks)")
     } else {
         String::new()
     };
@@ -245,8 +258,10 @@ impl Density {
         self.counts[row * self.columns + column][kind] += 1;
     }
 
-    /// One dot per non-empty cell: the mix of its colours, more opaque where it is denser
-    /// (relative to the densest cell).
+    /// One dot per non-empty cell: the mix of its colours, touching colliders weighing
+    /// [`TOUCHING_WEIGHT`] times as much so that rare contacts stay visible, and more opaque
+    /// where the cell is denser (relative to the densest cell). Mix and opacity are rounded to
+    /// a few steps: the picture reads as regions, and compresses well.
     fn draw(&self, canvas: &mut Canvas) {
         let densest = self
             .counts
@@ -258,20 +273,28 @@ impl Density {
             return;
         }
         let colors = [Color::FREE, Color::OVERLAPPING, Color::SENSOR];
+        let weights = [1, TOUCHING_WEIGHT, 1];
         for (index, cell) in self.counts.iter().enumerate() {
             let total: u32 = cell.iter().sum();
             if total == 0 {
                 continue;
             }
+            let weighted: [u32; 3] = std::array::from_fn(|k| cell[k] * weights[k]);
+            let weight_sum: u32 = weighted.iter().sum();
+            // Shares in eighths, so neighbouring cells of similar mix get the same colour.
+            let shares: [u32; 3] =
+                std::array::from_fn(|k| (8 * weighted[k] + weight_sum / 2) / weight_sum);
+            let share_sum = shares.iter().sum::<u32>().max(1);
             let mix = |channel: fn(&Color) -> u8| {
-                let sum: u32 = cell
+                let sum: u32 = shares
                     .iter()
                     .zip(&colors)
                     .map(|(&n, c)| n * u32::from(channel(c)))
                     .sum();
-                (sum / total) as u8
+                (sum / share_sum) as u8
             };
-            let alpha = 110 + (145 * total / densest) as u8;
+            let level = (4 * total).div_ceil(densest).min(4);
+            let alpha = (95 + 40 * level) as u8;
             let color = Color::rgb(mix(|c| c.r), mix(|c| c.g), mix(|c| c.b)).with_alpha(alpha);
             let (column, row) = (index % self.columns, index / self.columns);
             let center = Vec2::new(
@@ -303,12 +326,12 @@ fn draw_trails(canvas: &mut Canvas, trails: &Trails) {
     }
     for (hit, age) in trails.hits() {
         let fade = 1.0 - age as f32 / HIT_FRAMES as f32;
-        let alpha = (60.0 + 195.0 * fade) as u8;
-        let radius = 5.0 / scale;
+        let alpha = (120.0 + 135.0 * fade) as u8;
+        let radius = 6.0 / scale;
         canvas.circle(hit.point, radius, HIT.with_alpha(alpha), false);
         canvas.segment(
             hit.point,
-            hit.point + hit.normal * (3.0 * radius),
+            hit.point + hit.normal * (2.0 * radius),
             HIT.with_alpha(alpha),
         );
     }
@@ -402,6 +425,15 @@ pub fn legend_line() -> String {
 /// The title (and a note) on the first row, the colour entries on the second.
 fn draw_legend(canvas: &mut Canvas, width: u32, title: &str, note: &str) {
     let size = legend_text_size(width);
+    // The strip's own background: opaque rows over whatever the world put there.
+    let background = Color::rgb(22, 24, 30);
+    let mut row = 0.0;
+    while row <= legend_height(width) {
+        let left = pixel_to_world(canvas, Vec2::new(0.0, row));
+        let right = pixel_to_world(canvas, Vec2::new(width as f32, row));
+        canvas.segment(left, right, background);
+        row += 0.5;
+    }
     let gap = 5.0 * size;
     let mut top = gap;
     let mut x = 2.0 * gap;
@@ -418,5 +450,92 @@ fn draw_legend(canvas: &mut Canvas, width: u32, title: &str, note: &str) {
         x += swatch + 4.0 * size;
         draw_text(canvas, label, Vec2::new(x, top), size, Color::NORMAL);
         x += text_width(label, size) + 10.0 * size;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use collide2d::shape::{Circle, Shape};
+    use collide2d::world::Collider;
+    use collide2d::Transform;
+
+    /// A 100 × 100 block of touching pairs of small circles, 1 unit apart.
+    fn crowd() -> World {
+        let mut world = World::new();
+        let ball = Shape::from(Circle::with_radius(0.3).unwrap());
+        for row in 0..100 {
+            for column in 0..50 {
+                let left = Vec2::new(column as f32 * 2.0, row as f32);
+                for x in [0.0, 0.5] {
+                    let xf = Transform::from_translation(left + Vec2::new(x, 0.0));
+                    world
+                        .insert(Collider::new(ball.clone()).transform(xf))
+                        .unwrap();
+                }
+            }
+        }
+        world.update();
+        world
+    }
+
+    fn options(view: Aabb) -> RenderOptions {
+        RenderOptions {
+            width: 300,
+            height: 200,
+            view: Some(view),
+            title: "crowd".into(),
+            ..RenderOptions::default()
+        }
+    }
+
+    fn count_color(canvas: &Canvas, view: Aabb, color: Color) -> usize {
+        let mut count = 0;
+        for i in 0..200 {
+            for j in 0..200 {
+                let at = view.min + view.extents() * Vec2::new(i as f32, j as f32) / 200.0;
+                if canvas
+                    .pixel_at(at)
+                    .is_some_and(|p| (p.r, p.g, p.b) == (color.r, color.g, color.b))
+                {
+                    count += 1;
+                }
+            }
+        }
+        count
+    }
+
+    #[test]
+    fn shapes_under_a_few_pixels_become_a_density_tint_without_contact_marks() {
+        let world = crowd();
+        let far = Aabb::new(Vec2::new(-1.0, -1.0), Vec2::new(101.0, 101.0)).unwrap();
+        let (canvas, summary) =
+            render_world_with(&world, &options(far), &Extras::default()).unwrap();
+        assert_eq!((summary.outlined, summary.tinted), (0, 10_000));
+        assert_eq!(
+            count_color(&canvas, far, Color::CONTACT),
+            0,
+            "no contact dots"
+        );
+        // Every collider touches one: the tint is touching-red, not free-green.
+        let middle = canvas.pixel_at(Vec2::new(50.0, 50.0)).unwrap();
+        assert!(middle.r > middle.g, "{middle:?}");
+    }
+
+    #[test]
+    fn zoomed_in_shapes_are_outlined_with_their_contacts() {
+        let world = crowd();
+        let near = Aabb::new(Vec2::new(10.0, 10.0), Vec2::new(16.0, 14.0)).unwrap();
+        let (canvas, summary) =
+            render_world_with(&world, &options(near), &Extras::default()).unwrap();
+        assert_eq!(summary.tinted, 0);
+        assert!(
+            summary.outlined >= 12 && summary.outlined < 100,
+            "{summary:?}"
+        );
+        assert!(
+            count_color(&canvas, near, Color::CONTACT) > 0,
+            "contact dots drawn"
+        );
     }
 }

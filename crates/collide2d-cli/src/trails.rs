@@ -7,10 +7,10 @@ use collide2d::Vec2;
 use std::collections::VecDeque;
 
 /// Positions kept per bullet (the current one included).
-pub const TRAIL_FRAMES: usize = 8;
+pub const TRAIL_FRAMES: usize = 4;
 
 /// Frames a hit marker stays.
-pub const HIT_FRAMES: u32 = 30;
+pub const HIT_FRAMES: u32 = 20;
 
 /// A hit remembered for drawing.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -85,6 +85,11 @@ impl Trails {
         }
     }
 
+    /// The bullets followed.
+    pub fn bullets(&self) -> impl Iterator<Item = ColliderHandle> + '_ {
+        self.paths.iter().map(|(handle, _)| *handle)
+    }
+
     /// Each bullet's recent positions, oldest first.
     pub fn paths(&self) -> impl Iterator<Item = &VecDeque<Vec2>> {
         self.paths.iter().map(|(_, path)| path)
@@ -95,5 +100,44 @@ impl Trails {
         self.hits
             .iter()
             .map(|hit| (*hit, self.frame.saturating_sub(hit.frame)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::parse_scene;
+    use std::path::Path;
+
+    #[test]
+    fn trails_keep_the_last_positions_and_hits_fade_out() {
+        let text = r#"{"version": 1,
+            "colliders": [{"shape": {"kind": "box", "width": 1, "height": 10}, "position": [10, 0]}],
+            "bullets": [{"position": [0, 0], "velocity": [120, 0], "bounces": 0}]}"#;
+        let scene = parse_scene(Path::new("t.json"), text).unwrap();
+        let mut sim = Sim::build(&scene, Path::new("t.json")).unwrap();
+        let mut trails = Trails::new(&sim);
+        let mut hits = 0;
+        for _ in 0..(HIT_FRAMES + 10) {
+            let report = sim.step();
+            hits += report.cast_hits.len();
+            trails.record(&sim, &report);
+            let path = trails.paths().next().unwrap();
+            assert!(path.len() <= TRAIL_FRAMES);
+        }
+        // 2 units a frame: the wall face at x = 9.5 is hit in the fifth frame, then it stops.
+        assert_eq!(hits, 1);
+        let path = trails.paths().next().unwrap();
+        assert_eq!(
+            path.len(),
+            1,
+            "a stopped bullet's trail has faded: {path:?}"
+        );
+        assert!((path[0].x - 9.45).abs() < 0.01, "{path:?}");
+        assert_eq!(
+            trails.hits().count(),
+            0,
+            "the hit marker is older than HIT_FRAMES"
+        );
     }
 }
