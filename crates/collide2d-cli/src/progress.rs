@@ -73,7 +73,7 @@ impl Progress {
         });
         let lines = mode == ProgressMode::Lines;
         if lines {
-            eprintln!("{label}: {total} {unit}");
+            eprintln!("{label}: {}", amount(total, unit));
         }
         Progress {
             label: label.to_string(),
@@ -129,13 +129,20 @@ impl Progress {
         }
         if self.lines {
             eprintln!(
-                "{}: done, {} {} in {:.1} s",
+                "{}: done, {} in {:.1} s",
                 self.label,
-                self.position.get(),
-                self.unit,
+                amount(self.position.get(), &self.unit),
                 self.started.elapsed().as_secs_f64()
             );
         }
+    }
+}
+
+/// `count` `unit`s, the unit singular for one (`1 frame`, `2 frames`).
+fn amount(count: u64, unit: &str) -> String {
+    match unit.strip_suffix('s') {
+        Some(singular) if count == 1 => format!("1 {singular}"),
+        _ => format!("{count} {unit}"),
     }
 }
 
@@ -155,6 +162,13 @@ fn eta_text(elapsed: Duration, position: u64, total: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_of_a_unit_is_singular() {
+        assert_eq!(amount(1, "frames"), "1 frame");
+        assert_eq!(amount(2, "frames"), "2 frames");
+        assert_eq!(amount(0, "colliders"), "0 colliders");
+    }
 
     #[test]
     fn eta_follows_the_average_pace() {
