@@ -62,7 +62,7 @@ impl Progress {
                 indicatif::ProgressDrawTarget::stderr(),
             );
             let template = format!(
-                "{{prefix}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit}  {{elapsed}} elapsed, ETA {{eta}}  {{msg}}"
+                "{{prefix}}{{msg}} [{{bar:20}}] {{human_pos}}/{{human_len}} {unit}, {{elapsed}} elapsed, ETA {{eta}}"
             );
             if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
                 bar.set_style(style.progress_chars("=> "));
@@ -112,10 +112,10 @@ impl Progress {
         self.set(self.position.get() + steps);
     }
 
-    /// A short note shown after the bar (e.g. which broad phase is measured).
+    /// A short note shown after the label (e.g. which broad phase is measured).
     pub fn note(&self, text: &str) {
         if let Some(bar) = &self.bar {
-            bar.set_message(text.to_string());
+            bar.set_message(format!(" ({text})"));
         }
         if self.lines {
             eprintln!("{}: {text}", self.label);
