@@ -138,6 +138,15 @@ impl Progress {
     }
 }
 
+impl Drop for Progress {
+    /// A job that ends early (an error) clears its bar too, so the error line stands alone.
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 /// `count` `unit`s, the unit singular for one (`1 frame`, `2 frames`).
 fn amount(count: u64, unit: &str) -> String {
     match unit.strip_suffix('s') {
