@@ -18,6 +18,8 @@ pub struct GifRecorder {
     height: u16,
     /// Delay between pictures in hundredths of a second.
     delay: u16,
+    /// Pictures written so far.
+    pictures: u32,
 }
 
 /// The fixed palette: a 6-level colour cube then 40 greys.
@@ -74,6 +76,7 @@ impl GifRecorder {
             width,
             height,
             delay,
+            pictures: 0,
         })
     }
 
@@ -100,7 +103,16 @@ impl GifRecorder {
             buffer: std::borrow::Cow::Owned(indices),
             ..gif::Frame::default()
         };
-        self.encoder.write_frame(&frame).map_err(|e| e.to_string())
+        self.encoder
+            .write_frame(&frame)
+            .map_err(|e| e.to_string())?;
+        self.pictures += 1;
+        Ok(())
+    }
+
+    /// Pictures added so far (a GIF needs at least one to open).
+    pub fn pictures(&self) -> u32 {
+        self.pictures
     }
 
     /// Writes the end of the file and flushes it.

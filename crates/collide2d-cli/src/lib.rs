@@ -2,8 +2,13 @@
 //!
 //! - [`scene`]: the versioned JSON scene format and its checks (see `scenes/README.md`);
 //! - [`sim`]: a world built from a scene, with simple kinematic motion (no solver);
+//! - [`memory`]: the memory estimate of a scene, checked before building it;
 //! - [`run`]: running frames with statistics, a progress bar and event output;
-//! - [`render`] and [`font`]: PNG pictures with a legend;
+//! - [`progress`]: labelled progress with elapsed time and time left, on a terminal;
+//! - [`output`]: output paths, extensions and picture sizes, checked before any work;
+//! - [`render`] and [`font`]: PNG pictures with a title, a legend and level of detail;
+//! - [`view`]: `--view` boxes and `--follow` views;
+//! - [`trails`]: bullet trails and hit markers;
 //! - [`animation`]: animated GIF output;
 //! - [`pair`]: the `query` subcommand's pair file and answers;
 //! - [`bench`](mod@bench): the scaling benchmark and its plot;
@@ -15,12 +20,17 @@
 pub mod animation;
 pub mod bench;
 pub mod font;
+pub mod memory;
+pub mod output;
 pub mod pair;
+pub mod progress;
 pub mod render;
 pub mod rng;
 pub mod run;
 pub mod scene;
 pub mod sim;
+pub mod trails;
+pub mod view;
 
 /// The built-in demo scene (also `scenes/demo.json`).
 pub const DEMO_SCENE: &str = include_str!("../../../scenes/demo.json");

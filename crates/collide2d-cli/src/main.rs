@@ -1,12 +1,17 @@
 //! The `collide2d` command: the demo, scene runs, renders, pair queries and benchmarks.
 
 use clap::{Parser, Subcommand};
+use collide2d::shape::Aabb;
 use collide2d_cli::animation::GifRecorder;
-use collide2d_cli::render::{legend_line, render_world, RenderOptions};
+use collide2d_cli::output::{check_output, check_size, FileKind, MAX_GIF_SIDE, MAX_PNG_SIDE};
+use collide2d_cli::progress::Progress;
+use collide2d_cli::render::{legend_line, render_world_with, Extras, RenderOptions, RenderSummary};
 use collide2d_cli::run::run_frames;
 use collide2d_cli::scene::{load_scene, parse_scene, SceneError};
-use collide2d_cli::sim::Sim;
-use collide2d_cli::{bench, pair, DEMO_SCENE};
+use collide2d_cli::sim::{FrameReport, Sim};
+use collide2d_cli::trails::Trails;
+use collide2d_cli::view::{self, view_text, ViewChoice};
+use collide2d_cli::{bench, memory, pair, DEMO_SCENE};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -26,7 +31,7 @@ enum Command {
         /// Frames to run.
         #[arg(long, default_value_t = 300)]
         frames: u32,
-        /// Where to write the picture of the last frame.
+        /// Where to write the picture of the last frame (.png).
         #[arg(long, default_value = "collide2d-demo.png")]
         png: PathBuf,
         /// Picture width in pixels.
@@ -46,24 +51,37 @@ enum Command {
         /// Write every event as one JSON object per line.
         #[arg(long)]
         events: Option<PathBuf>,
-        /// Write a picture of the last frame.
+        /// Write a picture of the last frame (.png).
         #[arg(long)]
         png: Option<PathBuf>,
-        /// Write an animated GIF (one picture every `--gif-every` frames).
+        /// Width of the --png picture in pixels.
+        #[arg(long, default_value_t = 1200)]
+        width: u32,
+        /// Height of the --png picture in pixels.
+        #[arg(long, default_value_t = 800)]
+        height: u32,
+        /// Write an animated GIF (.gif; one picture every `--gif-every` frames and the last).
         #[arg(long)]
         gif: Option<PathBuf>,
         /// Frames between GIF pictures.
-        #[arg(long, default_value_t = 3)]
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
         gif_every: u32,
-        /// GIF width in pixels (the height follows the view, 2:3).
+        /// GIF width in pixels (the height is two thirds of it).
         #[arg(long, default_value_t = 600)]
         gif_width: u32,
+        /// The world box to draw, `x0,y0,x1,y1` (default: the scene's `view`, else everything).
+        #[arg(long, value_parser = view::parse_view, allow_hyphen_values = true)]
+        view: Option<Aabb>,
+        /// Keep the collider of this name in the middle of every picture (the scene's
+        /// character is `character`); the view keeps the size of --view, else 24 units wide.
+        #[arg(long)]
+        follow: Option<String>,
     },
     /// Draws one frame of a scene (after one update) to a PNG.
     Render {
         /// The scene.
         scene: PathBuf,
-        /// The picture to write.
+        /// The picture to write (.png).
         #[arg(short, long)]
         output: PathBuf,
         /// Draw every collider's bounding box.
@@ -81,6 +99,12 @@ enum Command {
         /// Picture height in pixels.
         #[arg(long, default_value_t = 800)]
         height: u32,
+        /// The world box to draw, `x0,y0,x1,y1` (default: the scene's `view`, else everything).
+        #[arg(long, value_parser = view::parse_view, allow_hyphen_values = true)]
+        view: Option<Aabb>,
+        /// Centre the picture on the collider of this name (see `run --follow`).
+        #[arg(long)]
+        follow: Option<String>,
     },
     /// Overlap, manifold, distance and cast for two placed shapes.
     Query {
@@ -102,13 +126,23 @@ enum Command {
         /// Broad phases: tree, grid, sap (comma separated).
         #[arg(long, value_delimiter = ',', default_value = "tree,grid,sap")]
         broad: Vec<String>,
-        /// Timed frames per measurement.
+        /// Timed frames per measurement (at least 1).
         #[arg(long, default_value_t = 5)]
         frames: u32,
-        /// Write a log-log plot.
+        /// Write a log-log plot (.png).
         #[arg(long)]
         plot: Option<PathBuf>,
     },
+}
+
+/// What `run` writes besides its table.
+struct RunOutputs<'a> {
+    frames: Option<u32>,
+    events: Option<&'a Path>,
+    png: Option<(&'a Path, u32, u32)>,
+    gif: Option<(&'a Path, u32, u32)>,
+    view: Option<Aabb>,
+    follow: Option<&'a str>,
 }
 
 fn main() -> ExitCode {
@@ -141,16 +175,23 @@ fn execute(command: Command) -> Result<(), String> {
             frames,
             events,
             png,
+            width,
+            height,
             gif,
             gif_every,
             gif_width,
+            view,
+            follow,
         } => run(
             &scene,
-            frames,
-            events.as_deref(),
-            png.as_deref(),
-            gif.as_deref()
-                .map(|path| (path, gif_every.max(1), gif_width)),
+            RunOutputs {
+                frames,
+                events: events.as_deref(),
+                png: png.as_deref().map(|path| (path, width, height)),
+                gif: gif.as_deref().map(|path| (path, gif_every, gif_width)),
+                view,
+                follow: follow.as_deref(),
+            },
         ),
         Command::Render {
             scene,
@@ -160,18 +201,36 @@ fn execute(command: Command) -> Result<(), String> {
             frames,
             width,
             height,
+            view,
+            follow,
         } => {
+            check_output("--output", &output, FileKind::Png)?;
+            check_size("--width", width, "--height", height, MAX_PNG_SIDE)?;
             let mut sim = build(&scene)?;
-            run_frames(&mut sim, frames.max(1), None, None, false)?;
+            let choice =
+                ViewChoice::choose(&sim, view, follow.as_deref(), width as f32 / height as f32)?;
+            let frames = frames.max(1);
+            run_frames(&mut sim, frames, None, None, true)?;
             let options = RenderOptions {
                 width,
                 height,
-                view: sim.view,
+                view: choice.current(&sim),
                 aabbs,
                 broad,
-                title: String::new(),
+                title: picture_title(&sim, &scene),
             };
-            save(&sim, &options, &output)
+            let summary = save(&sim, &options, None, &output)?;
+            println!(
+                "wrote {} ({width} × {height}, frame {}, {} colliders; view {}; {} outlined, {} as density)",
+                output.display(),
+                sim.frame,
+                sim.world.len(),
+                summary.view.as_ref().map_or("everything".into(), view_text),
+                summary.outlined,
+                summary.tinted
+            );
+            println!("{}", legend_line());
+            Ok(())
         }
         Command::Query { pair: path, json } => {
             let pair = pair::load_pair(&path).map_err(|e| e.to_string())?;
@@ -191,20 +250,68 @@ fn execute(command: Command) -> Result<(), String> {
     }
 }
 
+/// Loads a scene, refuses it if it would not fit in memory, then builds it with progress.
 fn build(path: &Path) -> Result<Sim, String> {
     let scene = load_scene(path).map_err(|e| e.to_string())?;
-    Sim::build(&scene, path).map_err(|e: SceneError| e.to_string())
+    let budget = memory::budget()?;
+    memory::check(&scene, path, budget.as_ref()).map_err(|e| e.to_string())?;
+    let progress = Progress::start("building", memory::collider_count(&scene), "colliders");
+    Sim::build_with_progress(&scene, path, Some(progress)).map_err(|e: SceneError| e.to_string())
 }
 
-fn save(sim: &Sim, options: &RenderOptions, path: &Path) -> Result<(), String> {
-    let canvas =
-        render_world(&sim.world, options).map_err(|e| format!("{}: {e}", path.display()))?;
+/// The title of every picture of a scene: its name (else its file), the frame and the count.
+fn picture_title(sim: &Sim, path: &Path) -> String {
+    let name = if sim.title.is_empty() {
+        path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    } else {
+        sim.title.clone()
+    };
+    format!(
+        "{name}  frame {}  {} colliders",
+        sim.frame,
+        thousands(sim.world.len())
+    )
+}
+
+/// A count with thousands separators (`1,000,000`).
+fn thousands(count: usize) -> String {
+    let digits = count.to_string();
+    let mut out = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+fn save(
+    sim: &Sim,
+    options: &RenderOptions,
+    trails: Option<&Trails>,
+    path: &Path,
+) -> Result<RenderSummary, String> {
+    let progress = Progress::start("drawing", sim.world.len() as u64, "colliders");
+    let extras = Extras {
+        trails,
+        progress: Some(&progress),
+    };
+    let (canvas, summary) = render_world_with(&sim.world, options, &extras)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    progress.finish();
     canvas
         .save_png(path)
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(summary)
 }
 
 fn demo(frames: u32, png: &Path, width: u32, height: u32) -> Result<(), String> {
+    check_output("--png", png, FileKind::Png)?;
+    check_size("--width", width, "--height", height, MAX_PNG_SIDE)?;
     let path = Path::new("scenes/demo.json (built in)");
     let scene = parse_scene(path, DEMO_SCENE).map_err(|e| e.to_string())?;
     let mut sim = Sim::build(&scene, path).map_err(|e| e.to_string())?;
@@ -227,7 +334,7 @@ fn demo(frames: u32, png: &Path, width: u32, height: u32) -> Result<(), String> 
             sim.world.len()
         ),
     };
-    save(&sim, &options, png)?;
+    save(&sim, &options, None, png)?;
     println!("\nwrote {}", png.display());
     println!("{}", legend_line());
     Ok(())
@@ -243,45 +350,104 @@ fn layer_names(sim: &Sim) -> String {
         .join(", ")
 }
 
-fn run(
-    path: &Path,
-    frames: Option<u32>,
-    events: Option<&Path>,
-    png: Option<&Path>,
-    gif: Option<(&Path, u32, u32)>,
-) -> Result<(), String> {
+/// A GIF being recorded: every `every` frames a `width × height` picture.
+struct Recording<'a> {
+    recorder: GifRecorder,
+    every: u32,
+    width: u32,
+    height: u32,
+    path: &'a Path,
+    /// The frame of the last picture.
+    last: Option<u32>,
+}
+
+impl Recording<'_> {
+    fn add(
+        &mut self,
+        sim: &Sim,
+        choice: &ViewChoice,
+        trails: &Trails,
+        scene: &Path,
+    ) -> Result<(), String> {
+        let options = RenderOptions {
+            width: self.width,
+            height: self.height,
+            view: choice.current(sim),
+            title: picture_title(sim, scene),
+            ..RenderOptions::default()
+        };
+        let extras = Extras {
+            trails: Some(trails),
+            progress: None,
+        };
+        let (canvas, _) = render_world_with(&sim.world, &options, &extras)
+            .map_err(|e| format!("{}: {e}", self.path.display()))?;
+        self.last = Some(sim.frame);
+        self.recorder
+            .add(&canvas)
+            .map_err(|e| format!("{}: {e}", self.path.display()))
+    }
+}
+
+fn run(path: &Path, outputs: RunOutputs<'_>) -> Result<(), String> {
+    // Every output is checked before the scene is even read.
+    if let Some(events) = outputs.events {
+        check_output("--events", events, FileKind::Text)?;
+    }
+    if let Some((png, width, height)) = outputs.png {
+        check_output("--png", png, FileKind::Png)?;
+        check_size("--width", width, "--height", height, MAX_PNG_SIDE)?;
+    }
+    if let Some((gif, _, width)) = outputs.gif {
+        check_output("--gif", gif, FileKind::Gif)?;
+        check_size(
+            "--gif-width",
+            width,
+            "--gif-width",
+            (width * 2 / 3).max(1),
+            MAX_GIF_SIDE,
+        )?;
+    }
     let mut sim = build(path)?;
-    let mut recorder = match gif {
+    let aspect_of = |width: u32, height: u32| width as f32 / height.max(1) as f32;
+    let png_view = match outputs.png {
+        Some((_, width, height)) => Some(ViewChoice::choose(
+            &sim,
+            outputs.view,
+            outputs.follow,
+            aspect_of(width, height),
+        )?),
+        None => None,
+    };
+    let gif_view = ViewChoice::choose(&sim, outputs.view, outputs.follow, 1.5)?;
+    let mut recording = match outputs.gif {
         Some((gif_path, every, width)) => {
             let height = (width * 2 / 3).max(1);
             let delay = ((sim.dt * every as f32 * 100.0).round() as u16).max(2);
             let recorder = GifRecorder::create(gif_path, width, height, delay)?;
-            Some((recorder, every, width, height, gif_path))
+            Some(Recording {
+                recorder,
+                every,
+                width,
+                height,
+                path: gif_path,
+                last: None,
+            })
         }
         None => None,
     };
-    let view = sim.view;
-    let mut record = |sim: &Sim| -> Result<(), String> {
-        let Some((recorder, every, width, height, gif_path)) = recorder.as_mut() else {
-            return Ok(());
-        };
-        if sim.frame % *every != 0 {
-            return Ok(());
+    let mut trails = Trails::new(&sim);
+    let mut record = |sim: &Sim, frame: &FrameReport| -> Result<(), String> {
+        trails.record(sim, frame);
+        match recording.as_mut() {
+            Some(recording) if sim.frame % recording.every == 0 => {
+                recording.add(sim, &gif_view, &trails, path)
+            }
+            _ => Ok(()),
         }
-        let options = RenderOptions {
-            width: *width,
-            height: *height,
-            view,
-            ..RenderOptions::default()
-        };
-        let canvas = render_world(&sim.world, &options)
-            .map_err(|e| format!("{}: {e}", gif_path.display()))?;
-        recorder
-            .add(&canvas)
-            .map_err(|e| format!("{}: {e}", gif_path.display()))
     };
-    let frames = frames.unwrap_or(sim.default_frames);
-    let mut writer = match events {
+    let frames = outputs.frames.unwrap_or(sim.default_frames);
+    let mut writer = match outputs.events {
         Some(events) => Some(BufWriter::new(
             std::fs::File::create(events)
                 .map_err(|e| format!("{}: cannot create: {e}", events.display()))?,
@@ -295,7 +461,7 @@ fn run(
         Some(&mut record),
         true,
     )?;
-    if let (Some(mut writer), Some(events)) = (writer, events) {
+    if let (Some(mut writer), Some(events)) = (writer, outputs.events) {
         writer
             .flush()
             .map_err(|e| format!("{}: {e}", events.display()))?;
@@ -307,22 +473,35 @@ fn run(
     };
     println!("{title}");
     print!("{}", report.table());
-    if let Some(png) = png {
+    if let (Some((png, width, height)), Some(choice)) = (outputs.png, &png_view) {
         let options = RenderOptions {
-            width: 1200,
-            height: 800,
-            view: sim.view,
-            title: format!("{title}  frame {}", sim.frame),
+            width,
+            height,
+            view: choice.current(&sim),
+            title: picture_title(&sim, path),
             ..RenderOptions::default()
         };
-        save(&sim, &options, png)?;
+        save(&sim, &options, Some(&trails), png)?;
         println!("wrote {}", png.display());
     }
-    if let Some((recorder, .., gif_path)) = recorder {
-        recorder
+    if let Some(mut recording) = recording {
+        // The last frame is always in the GIF, so a run shorter than --gif-every still makes
+        // a GIF that opens.
+        if recording.last != Some(sim.frame) {
+            recording.add(&sim, &gif_view, &trails, path)?;
+        }
+        let pictures = recording.recorder.pictures();
+        let gif_path = recording.path;
+        recording
+            .recorder
             .finish()
             .map_err(|e| format!("{}: {e}", gif_path.display()))?;
-        println!("wrote {}", gif_path.display());
+        let count = if pictures == 1 {
+            "1 picture".to_string()
+        } else {
+            format!("{pictures} pictures")
+        };
+        println!("wrote {} ({count})", gif_path.display());
     }
     Ok(())
 }
@@ -333,6 +512,9 @@ fn run_bench(
     frames: u32,
     plot: Option<&Path>,
 ) -> Result<(), String> {
+    if frames == 0 {
+        return Err("--frames 0: the bench times at least 1 frame per measurement".into());
+    }
     let kinds = broads
         .iter()
         .map(|name| bench::parse_broad(name))
@@ -342,18 +524,28 @@ fn run_bench(
             "--n {zero}: counts must be between 1 and 10,000,000"
         ));
     }
-    let bar = indicatif::ProgressBar::new((sizes.len() * kinds.len()) as u64);
+    if let Some(plot) = plot {
+        check_output("--plot", plot, FileKind::Png)?;
+    }
+    // Work is counted in collider-frames (building counts as one frame), so the time left
+    // is estimated fairly across sizes.
+    let work = |n: usize| n as u64 * (u64::from(frames) + 1);
+    let total: u64 = sizes.iter().map(|&n| work(n) * kinds.len() as u64).sum();
+    let progress = Progress::start("benchmarking", total, "collider-frames");
     let mut points = Vec::new();
     for &n in sizes {
         for (name, kind) in &kinds {
-            bar.set_message(format!("{name} n={n}"));
+            progress.note(&format!("{name}, {n} colliders"));
             points.push(bench::measure(n, name, *kind, frames));
-            bar.inc(1);
+            progress.advance(work(n));
         }
     }
-    bar.finish_and_clear();
+    progress.finish();
     let names: Vec<String> = kinds.iter().map(|(name, _)| name.clone()).collect();
-    println!("World::update, median of {frames} frames (every collider moves every frame)\n");
+    let plural = if frames == 1 { "" } else { "s" };
+    println!(
+        "World::update, median of {frames} frame{plural} (every collider moves every frame)\n"
+    );
     print!("{}", bench::table(&points, sizes, &names));
     if let Some(plot) = plot {
         let canvas = bench::plot(&points, &names, 900, 600)

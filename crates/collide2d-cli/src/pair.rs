@@ -1,5 +1,6 @@
 //! `collide2d query`: every narrow-phase answer for two placed shapes read from a pair file.
 
+use crate::run::{f32_value, vec2_value};
 use crate::scene::{check_version, describe_json_error, vec2, Num, Point, SceneError, SceneShape};
 use collide2d::query::{cast, collide, distance, overlaps, CastOptions, Sweep};
 use collide2d::Transform;
@@ -43,7 +44,7 @@ pub struct PairFile {
 pub fn load_pair(path: &Path) -> Result<PairFile, SceneError> {
     let text = crate::scene::read_text(path)?;
     check_version(path, &text)?;
-    serde_json::from_str(&text).map_err(|e| SceneError::new(path, describe_json_error(&e)))
+    serde_json::from_str(&text).map_err(|e| SceneError::new(path, describe_json_error(&e, &text)))
 }
 
 fn transform(spec: &PlacedSpec) -> Transform {
@@ -62,24 +63,24 @@ pub fn answer(pair: &PairFile) -> Value {
     json!({
         "overlap": overlaps(a, &xa, b, &xb),
         "manifold": if manifold.is_empty() { Value::Null } else { json!({
-            "normal": [manifold.normal.x, manifold.normal.y],
+            "normal": vec2_value(manifold.normal),
             "points": manifold.points().iter().map(|p| json!({
-                "point": [p.point.x, p.point.y],
-                "penetration": p.penetration,
+                "point": vec2_value(p.point),
+                "penetration": f32_value(p.penetration),
             })).collect::<Vec<_>>(),
         })},
         "distance": {
-            "distance": gap.distance,
-            "point_a": [gap.point_a.x, gap.point_a.y],
-            "point_b": [gap.point_b.x, gap.point_b.y],
-            "normal": [gap.normal.x, gap.normal.y],
+            "distance": f32_value(gap.distance),
+            "point_a": vec2_value(gap.point_a),
+            "point_b": vec2_value(gap.point_b),
+            "normal": vec2_value(gap.normal),
         },
         "cast": match hit {
             None => Value::Null,
             Some(hit) => json!({
-                "t": hit.t,
-                "point": [hit.point.x, hit.point.y],
-                "normal": [hit.normal.x, hit.normal.y],
+                "t": f32_value(hit.t),
+                "point": vec2_value(hit.point),
+                "normal": vec2_value(hit.normal),
                 "converged": hit.converged,
             }),
         },

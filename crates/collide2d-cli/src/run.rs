@@ -1,6 +1,7 @@
 //! Running a scene for some frames: progress bar, per-phase statistics, event output.
 
-use crate::sim::Sim;
+use crate::progress::{Progress, ProgressMode};
+use crate::sim::{FrameReport, Sim};
 use collide2d::world::CollisionEvent;
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -103,11 +104,12 @@ impl RunReport {
     }
 }
 
-/// Called after every frame (e.g. to record an animation); an error stops the run.
-pub type FrameHook<'a> = &'a mut dyn FnMut(&Sim) -> Result<(), String>;
+/// Called after every frame with the frame's cast and character report (e.g. to record an
+/// animation); an error stops the run.
+pub type FrameHook<'a> = &'a mut dyn FnMut(&Sim, &FrameReport) -> Result<(), String>;
 
 /// Runs `frames` frames; writes each event as a JSON line to `events` when given, calls
-/// `hook` after each frame, and shows a progress bar on a terminal when `progress` is set.
+/// `hook` after each frame, and shows progress (see [`crate::progress`]) when `progress` is set.
 pub fn run_frames(
     sim: &mut Sim,
     frames: u32,
@@ -115,17 +117,12 @@ pub fn run_frames(
     mut hook: Option<FrameHook<'_>>,
     progress: bool,
 ) -> Result<RunReport, String> {
-    let bar = if progress {
-        let bar = indicatif::ProgressBar::new(u64::from(frames));
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{spinner} frame {pos:>4}/{len} [{bar:40}] {elapsed_precise} {msg}",
-        ) {
-            bar.set_style(style.progress_chars("=> "));
-        }
-        bar
+    let mode = if progress {
+        ProgressMode::from_env()
     } else {
-        indicatif::ProgressBar::hidden()
+        ProgressMode::Never
     };
+    let bar = Progress::with_mode(mode, "running", u64::from(frames), "frames");
     let mut report = RunReport {
         frames,
         colliders: sim.world.len(),
@@ -156,21 +153,35 @@ pub fn run_frames(
             write_events(sim, &frame, out).map_err(|e| format!("writing events: {e}"))?;
         }
         if let Some(hook) = hook.as_deref_mut() {
-            hook(sim)?;
+            hook(sim, &frame)?;
         }
-        bar.inc(1);
+        bar.advance(1);
     }
-    bar.finish_and_clear();
+    bar.finish();
     report.wall = started.elapsed();
     Ok(report)
 }
 
+/// An `f32` as a JSON number written with the shortest decimal that reads back as the same
+/// `f32` (`0.1`, not the `f64` widening `0.10000000149011612`).
+pub fn f32_value(value: f32) -> serde_json::Value {
+    // `f32`'s `Display` is the shortest round-trip decimal; the `f64` nearest that decimal is
+    // what serde_json then prints, again as its shortest decimal. Non-finite values (never
+    // produced from valid input) become `null`.
+    format!("{value}")
+        .parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .map_or(serde_json::Value::Null, serde_json::Value::Number)
+}
+
+/// A vector as a JSON pair of shortest `f32` decimals.
+pub fn vec2_value(v: collide2d::Vec2) -> serde_json::Value {
+    serde_json::Value::Array(vec![f32_value(v.x), f32_value(v.y)])
+}
+
 /// One JSON object per event per line.
-fn write_events(
-    sim: &Sim,
-    frame: &crate::sim::FrameReport,
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
+fn write_events(sim: &Sim, frame: &FrameReport, out: &mut dyn Write) -> std::io::Result<()> {
     let number = sim.frame;
     for event in sim.events() {
         let (a, b) = event.pair();
@@ -192,11 +203,11 @@ fn write_events(
             }
         }
         if let Some(manifold) = event.manifold() {
-            line["normal"] = serde_json::json!([manifold.normal.x, manifold.normal.y]);
+            line["normal"] = vec2_value(manifold.normal);
             line["points"] = manifold
                 .points()
                 .iter()
-                .map(|p| serde_json::json!({"point": [p.point.x, p.point.y], "penetration": p.penetration}))
+                .map(|p| serde_json::json!({"point": vec2_value(p.point), "penetration": f32_value(p.penetration)}))
                 .collect();
         }
         writeln!(out, "{line}")?;
@@ -207,8 +218,8 @@ fn write_events(
             "kind": "cast_hit",
             "a": bullet.index(),
             "b": hit.index(),
-            "point": [point.x, point.y],
-            "normal": [normal.x, normal.y],
+            "point": vec2_value(*point),
+            "normal": vec2_value(*normal),
         });
         writeln!(out, "{line}")?;
     }

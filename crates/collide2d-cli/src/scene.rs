@@ -486,7 +486,7 @@ struct VersionOnly {
 /// Parses scene text; `path` is only used in messages.
 pub fn parse_scene(path: &Path, text: &str) -> Result<SceneFile, SceneError> {
     check_version(path, text)?;
-    serde_json::from_str(text).map_err(|e| SceneError::new(path, describe_json_error(&e)))
+    serde_json::from_str(text).map_err(|e| SceneError::new(path, describe_json_error(&e, text)))
 }
 
 /// Reads and parses a scene file.
@@ -502,6 +502,17 @@ pub fn read_text(path: &Path) -> Result<String, SceneError> {
 
 /// Checks `"version": 1` (reporting syntax errors along the way).
 pub fn check_version(path: &Path, text: &str) -> Result<(), SceneError> {
+    if text.trim().is_empty() {
+        let what = if text.is_empty() {
+            "the file is empty"
+        } else {
+            "the file holds only white space"
+        };
+        return Err(SceneError::new(
+            path,
+            format!("{what}; expected one JSON object with \"version\": {SCENE_VERSION}"),
+        ));
+    }
     let header: VersionOnly = serde_json::from_str(text).map_err(|e| {
         let message = match e.classify() {
             serde_json::error::Category::Data => format!(
@@ -509,7 +520,7 @@ pub fn check_version(path: &Path, text: &str) -> Result<(), SceneError> {
                 e.line(),
                 e.column()
             ),
-            _ => describe_json_error(&e),
+            _ => describe_json_error(&e, text),
         };
         SceneError::new(path, message)
     })?;
@@ -528,14 +539,15 @@ pub fn check_version(path: &Path, text: &str) -> Result<(), SceneError> {
     }
 }
 
-/// serde_json's message, which already ends with "at line L column C"; syntax errors get a
-/// hint about what JSON allows.
-pub fn describe_json_error(error: &serde_json::Error) -> String {
+/// serde_json's message, which already ends with "at line L column C"; a syntax error in a
+/// `text` that spells NaN or Infinity gets a hint that JSON has neither.
+pub fn describe_json_error(error: &serde_json::Error, text: &str) -> String {
     use serde_json::error::Category;
     match error.classify() {
-        Category::Syntax => {
+        Category::Syntax if text.contains("NaN") || text.contains("Infinity") => {
             format!("invalid JSON: {error} (numbers must be finite: JSON has no NaN or Infinity)")
         }
+        Category::Syntax => format!("invalid JSON: {error}"),
         Category::Eof => format!("invalid JSON: the file ends too early ({error})"),
         Category::Data => format!("invalid scene: {error}"),
         Category::Io => format!("cannot read: {error}"),

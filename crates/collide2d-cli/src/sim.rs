@@ -7,6 +7,8 @@
 //! 3. for every solid contact with a dynamic collider, the dynamic side is pushed out along the
 //!    manifold normal (next frame) and the approaching part of the velocity is reflected.
 
+use crate::memory;
+use crate::progress::Progress;
 use crate::rng::Rng;
 use crate::scene::{vec2, BodyKind, BroadSpec, SceneError, SceneFile, SceneShape};
 use collide2d::level::{Tile, TileMap};
@@ -94,7 +96,12 @@ pub struct Sim {
     pub title: String,
     /// The frame number (updates done so far).
     pub frame: u32,
+    /// Progress of the build, while building.
+    building: Option<Progress>,
 }
+
+/// Colliders added between two progress updates while building.
+const PROGRESS_STEP: usize = 1 << 14;
 
 /// Where a piece of the scene is, for messages.
 fn at(path: &Path, location: &str, message: impl std::fmt::Display) -> SceneError {
@@ -131,6 +138,18 @@ struct NewCollider {
 impl Sim {
     /// Builds the world of a scene; `path` is only used in messages.
     pub fn build(scene: &SceneFile, path: &Path) -> Result<Sim, SceneError> {
+        Sim::build_with_progress(scene, path, None)
+    }
+
+    /// Builds the world of a scene, showing `progress` (counted in colliders) as it goes.
+    ///
+    /// The world's and the simulation's per-collider arrays are sized once from the scene's
+    /// collider count, so a huge scene is not copied into a twice-as-large buffer at the end.
+    pub fn build_with_progress(
+        scene: &SceneFile,
+        path: &Path,
+        progress: Option<Progress>,
+    ) -> Result<Sim, SceneError> {
         let broad = match scene.broad_phase {
             BroadSpec::Tree => BroadPhaseKind::Tree,
             BroadSpec::Grid => BroadPhaseKind::Grid {
@@ -174,7 +193,16 @@ impl Sim {
             view,
             title: scene.name.clone().unwrap_or_default(),
             frame: 0,
+            building: progress,
         };
+        let blocks = memory::blocks(scene);
+        let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        let colliders = count(blocks.iter().map(|b| b.colliders).sum());
+        sim.world.reserve(colliders);
+        sim.bodies
+            .reserve(count(blocks.iter().map(|b| b.moving).sum()));
+        sim.body_of.reserve(colliders);
+        sim.names.reserve(colliders);
         sim.add_arena(scene, path)?;
         sim.add_tiles(scene, path)?;
         sim.add_colliders(scene, path)?;
@@ -182,6 +210,10 @@ impl Sim {
         sim.add_scatters(scene, path)?;
         sim.add_character(scene, path)?;
         sim.add_bullets(scene, path)?;
+        if let Some(progress) = sim.building.take() {
+            progress.set(sim.world.len() as u64);
+            progress.finish();
+        }
         Ok(sim)
     }
 
@@ -220,6 +252,11 @@ impl Sim {
             self.names.resize(index + 1, String::new());
         }
         self.names[index] = new.name;
+        if let Some(progress) = &self.building {
+            if index % PROGRESS_STEP == 0 {
+                progress.set(index as u64);
+            }
+        }
         if let Some(motion) = new.motion {
             self.body_of[index] = self.bodies.len() as u32;
             self.bodies.push(Body {
@@ -308,6 +345,7 @@ impl Sim {
             )
             .map_err(|e| at(path, "tiles.size", e))?,
         );
+        check_tile_rows(&tiles.rows).map_err(|e| SceneError::new(path, e))?;
         let origin = vec2(tiles.origin);
         let count = tiles.rows.len();
         // Solid tiles are merged into regions whose outlines become closed chains: no seams for
@@ -792,6 +830,25 @@ impl Sim {
             .map(|(_, c)| c.aabb())
             .reduce(|a, b| a.union(&b))
     }
+}
+
+/// Every tile row must be as long as the first: a short row would silently leave holes (in a
+/// wall, say) where the map's author meant tiles.
+pub fn check_tile_rows(rows: &[String]) -> Result<(), String> {
+    let Some(first) = rows.first() else {
+        return Ok(());
+    };
+    let width = first.chars().count();
+    for (index, row) in rows.iter().enumerate().skip(1) {
+        let length = row.chars().count();
+        if length != width {
+            return Err(format!(
+                "tiles.rows[{index}]: {length} characters, but row 0 has {width}; every row must be \
+                 as long as the first (use `.` for empty tiles)"
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn wrap_angle(angle: f32) -> f32 {

@@ -85,6 +85,23 @@ fn decode_png(path: &Path) -> (Vec<u8>, u32, u32) {
     (pixels, info.width, info.height)
 }
 
+/// Height of the title and legend strip of a picture under 1100 pixels wide.
+const LEGEND_STRIP: f32 = 29.0;
+
+/// The pixel of world point `(x, y)` in a `width × height` picture of the square view
+/// `0..side` on both axes: the view is fitted, centred, into the part below the legend strip.
+fn view_pixel(side: f32, width: u32, height: u32, x: f32, y: f32) -> (u32, u32) {
+    let (width, height) = (width as f32, height as f32);
+    let area = height - LEGEND_STRIP;
+    let scale = (width / side).min(area / side);
+    let margin_x = (width - side * scale) / 2.0;
+    let margin_bottom = (area - side * scale) / 2.0;
+    (
+        (margin_x + x * scale) as u32,
+        (height - margin_bottom - y * scale) as u32,
+    )
+}
+
 fn pixel(pixels: &[u8], width: u32, x: u32, y: u32) -> [u8; 3] {
     let i = ((y * width + x) * 4) as usize;
     [pixels[i], pixels[i + 1], pixels[i + 2]]
@@ -211,7 +228,7 @@ fn bullets_scene_reports_cast_hits_and_never_passes_the_thin_wall() {
 #[test]
 fn render_colours_overlapping_free_and_sensor_colliders() {
     let dir = scratch("render");
-    // 200 × 200 pixels showing 0..20 on both axes: 10 pixels per unit, y up.
+    // 200 × 200 pixels showing 0..20 on both axes below the legend strip, y up.
     let scene = write(
         &dir,
         "three.json",
@@ -243,7 +260,10 @@ fn render_colours_overlapping_free_and_sensor_colliders() {
     assert_ok(&output);
     let (pixels, width, height) = decode_png(&dir.join("out.png"));
     assert_eq!((width, height), (200, 200));
-    let at = |x: f32, y: f32| pixel(&pixels, width, (x * 10.0) as u32, (200.0 - y * 10.0) as u32);
+    let at = |x: f32, y: f32| {
+        let (px, py) = view_pixel(20.0, 200, 200, x, y);
+        pixel(&pixels, width, px, py)
+    };
     assert_eq!(
         dominant(at(3.0, 3.0)),
         Some(0),
@@ -532,7 +552,7 @@ fn render_draws_the_broad_phase_of_a_hash_grid() {
     // A grid line at x = 12 crosses empty space: background without --broad, lighter with it.
     let (plain, width, _) = decode_png(&dir.join("plain.png"));
     let (lined, _, _) = decode_png(&dir.join("broad.png"));
-    let (x, y) = (120, 60);
+    let (x, y) = view_pixel(20.0, 200, 200, 12.0, 16.0);
     let brightness = |p: [u8; 3]| p.iter().map(|&c| u32::from(c)).sum::<u32>();
     assert!(
         brightness(pixel(&lined, width, x, y)) > brightness(pixel(&plain, width, x, y)) + 20,
@@ -600,4 +620,388 @@ fn run_records_an_animated_gif() {
     }
     assert_eq!(frames, 10);
     assert!(green_pixels > 0, "the walls are drawn");
+}
+
+/// Like [`collide2d`], with extra environment variables.
+fn collide2d_env(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_collide2d"))
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(dir)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Progress as plain lines on stderr, so a test can see which jobs started.
+const PROGRESS_LINES: (&str, &str) = ("COLLIDE2D_PROGRESS", "lines");
+
+/// The exact block from the field report: 4,000 × 5,000 = 20,000,000 moving circles, within
+/// the 20,000,000-copy cap of a `grids` block, but about 12 GB once built.
+const OVER_MEMORY_GRID: &str = r#"{"version": 1, "grids": [{"rows": 4000, "cols": 5000,
+    "spacing": [1, 1], "shape": {"kind": "circle", "radius": 0.4}, "speed": [0, 1]}]}"#;
+
+#[test]
+fn a_scene_too_large_for_memory_is_refused_before_building() {
+    let dir = scratch("over-memory");
+    let scene = write(&dir, "huge.json", OVER_MEMORY_GRID);
+    let output = collide2d_env(
+        &["run", scene.to_str().unwrap(), "--png", "never.png"],
+        &dir,
+        &[PROGRESS_LINES, ("COLLIDE2D_MEMORY_LIMIT", "8G")],
+    );
+    assert_refused(
+        &output,
+        &[
+            "huge.json: grids[0]: 4000 × 5000 = 20000000 colliders would need about",
+            "but only 6.4 GB of the 8.0 GB COLLIDE2D_MEMORY_LIMIT may be used; refused before building",
+        ],
+    );
+    let message = stderr(&output);
+    assert!(
+        !message.contains("building:"),
+        "the build started: {message}"
+    );
+    assert_eq!(message.lines().count(), 1, "one line: {message}");
+    assert!(!dir.join("never.png").exists());
+
+    // Without a limit, the machine's own MemAvailable decides: fifty such blocks (about
+    // 650 GB) fit nowhere, and the message names the block that tips the scene over.
+    let blocks = vec![
+        r#"{"rows": 4000, "cols": 5000, "spacing": [1, 1], "shape": {"kind": "circle", "radius": 0.4}}"#;
+        50
+    ];
+    let many = write(
+        &dir,
+        "many.json",
+        &format!(r#"{{"version": 1, "grids": [{}]}}"#, blocks.join(",")),
+    );
+    let output = collide2d_env(
+        &["render", many.to_str().unwrap(), "-o", "x.png"],
+        &dir,
+        &[PROGRESS_LINES],
+    );
+    assert_refused(
+        &output,
+        &[
+            "many.json: grids[",
+            "MemAvailable may be used; refused before building",
+        ],
+    );
+    assert!(!stderr(&output).contains("building:"));
+}
+
+#[test]
+fn a_scene_that_fits_shows_its_build_progress() {
+    // The counterpart of the refusal test: with progress lines on, a build is visible.
+    let dir = scratch("build-progress");
+    let scene = write(
+        &dir,
+        "small.json",
+        r#"{"version": 1, "grids": [{"rows": 10, "cols": 10, "spacing": [1, 1],
+            "shape": {"kind": "circle", "radius": 0.4}}]}"#,
+    );
+    let output = collide2d_env(
+        &["run", scene.to_str().unwrap(), "--frames", "2"],
+        &dir,
+        &[PROGRESS_LINES, ("COLLIDE2D_MEMORY_LIMIT", "8G")],
+    );
+    assert_ok(&output);
+    let message = stderr(&output);
+    for line in [
+        "building: 100 colliders",
+        "building: done, 100 colliders in",
+        "running: 2 frames",
+        "running: done, 2 frames in",
+    ] {
+        assert!(message.contains(line), "`{line}` not in: {message}");
+    }
+}
+
+#[test]
+fn bad_output_paths_and_sizes_fail_before_any_work() {
+    let dir = scratch("bad-outputs");
+    let bullets = scenes().join("bullets.json");
+    let bullets = bullets.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["run", bullets, "--png", "/nonexistent/m.png"],
+            "--png /nonexistent/m.png: the folder /nonexistent does not exist",
+        ),
+        (
+            vec!["run", bullets, "--png", "out.jpg"],
+            "--png out.jpg: the name ends in .jpg, but a PNG picture is written; use a name ending in .png",
+        ),
+        (
+            vec!["run", bullets, "--gif", "out.png"],
+            "--gif out.png: the name ends in .png, but an animated GIF is written; use a name ending in .gif",
+        ),
+        (
+            vec!["run", bullets, "--events", "/nonexistent/e.jsonl"],
+            "--events /nonexistent/e.jsonl: the folder /nonexistent does not exist",
+        ),
+        (
+            vec!["run", bullets, "--gif", "a.gif", "--gif-width", "0"],
+            "--gif-width 0: a picture is 1 to 4096 pixels wide",
+        ),
+        (
+            vec!["run", bullets, "--png", "a.png", "--height", "0"],
+            "--height 0: a picture is 1 to 16384 pixels high",
+        ),
+        (
+            vec!["render", bullets, "-o", "frame"],
+            "--output frame: the name has no extension, but a PNG picture is written",
+        ),
+        (
+            vec!["render", bullets, "-o", "a.png", "--width", "20000"],
+            "--width 20000: a picture is 1 to 16384 pixels wide",
+        ),
+        (
+            vec!["demo", "--width", "0"],
+            "--width 0: a picture is 1 to 16384 pixels wide",
+        ),
+        (
+            vec!["demo", "--png", "/nonexistent/d.png"],
+            "--png /nonexistent/d.png: the folder /nonexistent does not exist",
+        ),
+        (
+            vec!["bench", "--n", "100", "--plot", "/nonexistent/p.png"],
+            "--plot /nonexistent/p.png: the folder /nonexistent does not exist",
+        ),
+        (
+            vec!["bench", "--n", "100", "--plot", "plot.svg"],
+            "--plot plot.svg: the name ends in .svg, but a PNG picture is written",
+        ),
+    ];
+    for (args, message) in cases {
+        let output = collide2d_env(&args, &dir, &[PROGRESS_LINES]);
+        assert_refused(&output, &[message]);
+        let log = stderr(&output);
+        // No job started: no build, run, drawing or bench progress, and no table printed.
+        for job in ["building:", "running:", "drawing:", "benchmarking:"] {
+            assert!(!log.contains(job), "{args:?}: `{job}` started: {log}");
+        }
+        assert_eq!(stdout(&output), "", "{args:?}");
+    }
+    assert_eq!(
+        std::fs::read_dir(&*dir).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}
+
+#[test]
+fn a_run_shorter_than_the_gif_interval_writes_a_gif_that_opens() {
+    let dir = scratch("short-gif");
+    let scene = scenes().join("bullets.json");
+    let output = collide2d(
+        &[
+            "run",
+            scene.to_str().unwrap(),
+            "--frames",
+            "2",
+            "--gif",
+            "short.gif",
+            "--gif-every",
+            "5",
+            "--gif-width",
+            "90",
+        ],
+        &dir,
+    );
+    assert_ok(&output);
+    assert!(
+        stdout(&output).contains("wrote short.gif (1 picture)"),
+        "{}",
+        stdout(&output)
+    );
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options
+        .read_info(std::fs::File::open(dir.join("short.gif")).unwrap())
+        .unwrap();
+    assert_eq!((decoder.width(), decoder.height()), (90, 60));
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, 1);
+}
+
+#[test]
+fn ragged_tile_rows_and_empty_files_are_named() {
+    let dir = scratch("ragged-empty");
+    let ragged = write(
+        &dir,
+        "ragged.json",
+        r#####"{"version": 1, "tiles": {"size": 1, "rows": ["####", "#..", "####"]}}"#####,
+    );
+    assert_refused(
+        &collide2d(&["run", ragged.to_str().unwrap()], &dir),
+        &["ragged.json: tiles.rows[1]: 3 characters, but row 0 has 4; every row must be as long as the first"],
+    );
+    let empty = write(&dir, "empty.json", "");
+    let blank = write(&dir, "blank.json", " \n\t\n");
+    for (file, what) in [
+        (&empty, "the file is empty"),
+        (&blank, "the file holds only white space"),
+    ] {
+        for args in [
+            vec!["run", file.to_str().unwrap()],
+            vec!["query", file.to_str().unwrap()],
+        ] {
+            let name = file.file_name().unwrap().to_str().unwrap();
+            assert_refused(
+                &collide2d(&args, &dir),
+                &[&format!(
+                    "{name}: {what}; expected one JSON object with \"version\": 1"
+                )],
+            );
+        }
+    }
+}
+
+#[test]
+fn bench_refuses_zero_frames_and_names_one_frame_in_the_singular() {
+    let dir = scratch("bench-frames");
+    assert_refused(
+        &collide2d(&["bench", "--n", "10", "--frames", "0"], &dir),
+        &["--frames 0: the bench times at least 1 frame per measurement"],
+    );
+    let output = collide2d(
+        &["bench", "--n", "10", "--broad", "tree", "--frames", "1"],
+        &dir,
+    );
+    assert_ok(&output);
+    assert!(
+        stdout(&output).contains("median of 1 frame (every"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn json_syntax_errors_get_the_nan_hint_only_when_the_text_has_nan_or_infinity() {
+    let dir = scratch("json-hint");
+    let comma = write(&dir, "comma.json", "{\"version\": 1,\n \"colliders\": [,]}");
+    let output = collide2d(&["run", comma.to_str().unwrap()], &dir);
+    assert_refused(
+        &output,
+        &["comma.json: invalid JSON: expected value at line 2 column 16"],
+    );
+    assert!(!stderr(&output).contains("NaN"), "{}", stderr(&output));
+    let infinity = write(
+        &dir,
+        "infinity.json",
+        "{\"version\": 1, \"colliders\": [{\"shape\": {\"kind\": \"circle\", \"radius\": Infinity}}]}",
+    );
+    assert_refused(
+        &collide2d(&["run", infinity.to_str().unwrap()], &dir),
+        &["infinity.json: invalid JSON", "JSON has no NaN or Infinity"],
+    );
+}
+
+/// Every number token of a JSON line.
+fn number_tokens(line: &str) -> Vec<&str> {
+    line.split(|c: char| !(c.is_ascii_digit() || "+-.eE".contains(c)))
+        .filter(|token| token.chars().any(|c| c.is_ascii_digit()))
+        .collect()
+}
+
+#[test]
+fn event_json_numbers_are_the_shortest_f32_decimals() {
+    let dir = scratch("f32-json");
+    let scene = scenes().join("bullets.json");
+    let output = collide2d(
+        &[
+            "run",
+            scene.to_str().unwrap(),
+            "--frames",
+            "30",
+            "--events",
+            "e.jsonl",
+        ],
+        &dir,
+    );
+    assert_ok(&output);
+    let events = std::fs::read_to_string(dir.join("e.jsonl")).unwrap();
+    let mut fractional = 0;
+    for line in events.lines() {
+        for token in number_tokens(line) {
+            // The token reads back as an f32 whose shortest decimal is the token itself.
+            let value: f32 = token.parse().unwrap();
+            let shortest: f64 = format!("{value}").parse().unwrap();
+            assert_eq!(token.parse::<f64>().unwrap(), shortest, "{token} in {line}");
+            fractional += usize::from(token.contains('.'));
+        }
+    }
+    assert!(fractional > 100, "{fractional} fractional numbers checked");
+    // The regression: 0.1 written through f64 used to read 0.10000000149011612.
+    assert!(!events.contains("0000000"), "long decimals remain");
+}
+
+#[test]
+fn render_prints_what_it_drew_and_zooms_with_view_and_follow() {
+    let dir = scratch("render-view");
+    let scene = scenes().join("tilemap.json");
+    let scene = scene.to_str().unwrap();
+    let output = collide2d(
+        &[
+            "render",
+            scene,
+            "-o",
+            "zoom.png",
+            "--view",
+            "-2,-1,6,4",
+            "--width",
+            "400",
+            "--height",
+            "300",
+        ],
+        &dir,
+    );
+    assert_ok(&output);
+    let text = stdout(&output);
+    assert!(
+        text.contains("wrote zoom.png (400 × 300, frame 1,"),
+        "{text}"
+    );
+    assert!(text.contains("view -2,-1,6,4;"), "{text}");
+    assert!(text.contains("legend: free = rgb"), "{text}");
+    let follow = collide2d(
+        &[
+            "render",
+            scene,
+            "-o",
+            "follow.png",
+            "--follow",
+            "character",
+            "--frames",
+            "10",
+        ],
+        &dir,
+    );
+    assert_ok(&follow);
+    assert!(
+        stdout(&follow).contains("wrote follow.png"),
+        "{}",
+        stdout(&follow)
+    );
+    assert_refused(
+        &collide2d(
+            &["render", scene, "-o", "x.png", "--follow", "nobody"],
+            &dir,
+        ),
+        &["--follow nobody: no collider is named `nobody` (names in the scene include: "],
+    );
+    assert_refused(
+        &collide2d(&["render", scene, "-o", "x.png", "--view", "0,0,1"], &dir),
+        &[
+            "--view",
+            "expected four numbers x0,y0,x1,y1 separated by commas, found 3",
+        ],
+    );
+    assert_refused(
+        &collide2d(&["render", scene, "-o", "x.png", "--view", "5,0,1,1"], &dir),
+        &["x0 < x1 and y0 < y1 are needed"],
+    );
 }

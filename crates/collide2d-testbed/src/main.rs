@@ -19,6 +19,7 @@ const WINDOW_SIZE: [f32; 2] = [1280.0, 800.0];
 
 /// What the command line asks for.
 enum Mode {
+    Help,
     Interactive { sample: usize },
     Screenshots { queue: Vec<usize>, out_dir: PathBuf },
 }
@@ -53,7 +54,7 @@ fn parse(args: &[String]) -> Result<Mode, String> {
             "--sample" => sample = sample_index(&value()?)?,
             "--screenshot" => screenshot = Some(value()?),
             "--out" => out_dir = PathBuf::from(value()?),
-            "-h" | "--help" => return Err(usage()),
+            "-h" | "--help" => return Ok(Mode::Help),
             other => return Err(format!("unknown argument {other:?}\n{}", usage())),
         }
     }
@@ -96,6 +97,10 @@ fn main() -> ExitCode {
         }
     };
     match mode {
+        Mode::Help => {
+            println!("{}", usage());
+            ExitCode::SUCCESS
+        }
         Mode::Interactive { sample } => match run(TestbedApp::new(sample), true) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {

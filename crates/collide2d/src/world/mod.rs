@@ -358,6 +358,41 @@ impl World {
         })
     }
 
+    /// An empty world like [`World::new`] with room for `colliders` colliders: inserting that
+    /// many reallocates none of the world's per-collider arrays (see [`World::reserve`]).
+    pub fn with_capacity(colliders: usize) -> World {
+        let mut world = World::new();
+        world.reserve(colliders);
+        world
+    }
+
+    /// Makes room for `additional` more colliders than are live now, so that inserting them
+    /// does not grow (and briefly double) the world's per-collider arrays: the collider slots
+    /// and the changed-since-update lists. Freed slots are reused first and count as room.
+    /// The broad phase grows as it needs to.
+    ///
+    /// ```
+    /// use collide2d::shape::{Circle, Shape};
+    /// use collide2d::world::{Collider, World};
+    /// let mut world = World::new();
+    /// world.reserve(1000);
+    /// let ball = Shape::from(Circle::with_radius(0.5)?);
+    /// for _ in 0..1000 {
+    ///     world.insert(Collider::new(ball.clone())).unwrap();
+    /// }
+    /// # Ok::<(), collide2d::ShapeError>(())
+    /// ```
+    pub fn reserve(&mut self, additional: usize) {
+        let new_slots = additional.saturating_sub(self.free.len());
+        self.slots.reserve(new_slots);
+        let slot_count = self.slots.len().saturating_add(new_slots);
+        self.dirty
+            .reserve(slot_count.saturating_sub(self.dirty.len()));
+        let words = slot_count.div_ceil(64);
+        self.dirty_bits
+            .reserve(words.saturating_sub(self.dirty_bits.len()));
+    }
+
     /// The broad phase in use.
     pub fn broad_phase_kind(&self) -> BroadPhaseKind {
         self.broad_kind
@@ -985,5 +1020,72 @@ mod layout_tests {
                 std::mem::size_of::<crate::shape::Shape>()
             ) <= 64
         );
+    }
+}
+
+#[cfg(test)]
+mod capacity_tests {
+    use super::*;
+    use crate::shape::{Circle, Shape};
+
+    fn ball_at(x: f32) -> Collider {
+        Collider::new(Shape::from(Circle::with_radius(0.5).unwrap()))
+            .transform(Transform::from_translation(crate::Vec2::new(x, 0.0)))
+    }
+
+    #[test]
+    fn inserting_the_reserved_count_moves_no_per_collider_array() {
+        for count in [1usize, 63, 64, 65, 1000] {
+            let mut world = World::with_capacity(count);
+            let slots = (world.slots.as_ptr(), world.slots.capacity());
+            let dirty = (world.dirty.as_ptr(), world.dirty.capacity());
+            let bits = (world.dirty_bits.as_ptr(), world.dirty_bits.capacity());
+            for i in 0..count {
+                world.insert(ball_at(i as f32 * 2.0)).unwrap();
+            }
+            assert_eq!(world.len(), count);
+            assert_eq!((world.slots.as_ptr(), world.slots.capacity()), slots);
+            assert_eq!((world.dirty.as_ptr(), world.dirty.capacity()), dirty);
+            assert_eq!(
+                (world.dirty_bits.as_ptr(), world.dirty_bits.capacity()),
+                bits
+            );
+        }
+    }
+
+    #[test]
+    fn freed_slots_count_as_room_and_reserve_after_inserts_adds_to_them() {
+        let mut world = World::new();
+        let handles: Vec<_> = (0..10)
+            .map(|i| world.insert(ball_at(i as f32)).unwrap())
+            .collect();
+        world.update();
+        for handle in &handles[..4] {
+            world.remove(*handle).unwrap();
+        }
+        world.update();
+        world.reserve(20);
+        let slots = (world.slots.as_ptr(), world.slots.capacity());
+        assert!(world.slots.capacity() >= 10 + 16);
+        for i in 0..20 {
+            world.insert(ball_at(100.0 + i as f32)).unwrap();
+        }
+        assert_eq!(world.len(), 26);
+        assert_eq!((world.slots.as_ptr(), world.slots.capacity()), slots);
+    }
+
+    #[test]
+    fn a_reserved_world_reports_the_same_events_as_a_growing_one() {
+        let mut reserved = World::with_capacity(50);
+        let mut growing = World::new();
+        for i in 0..50 {
+            // Overlapping neighbours: every ball touches the next one.
+            reserved.insert(ball_at(i as f32 * 0.9)).unwrap();
+            growing.insert(ball_at(i as f32 * 0.9)).unwrap();
+        }
+        reserved.update();
+        growing.update();
+        assert_eq!(reserved.events(), growing.events());
+        assert_eq!(reserved.events().len(), 49);
     }
 }
