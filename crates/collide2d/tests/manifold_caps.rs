@@ -209,8 +209,23 @@ fn tilted_capsule_on_a_box_reports_each_caps_deepest_point() {
     }
 }
 
+/// A capsule's or polygon's core outline in its own frame: counter-clockwise vertices, each
+/// edge's outward normal, the radius (a capsule's core is a two-vertex outline).
+fn core_outline(shape: &Shape) -> (Vec<Vec2>, Vec<Vec2>, f32) {
+    match shape {
+        Shape::Capsule(c) => {
+            let direction = (c.b() - c.a()).normalize();
+            let side = Vec2::new(direction.y, -direction.x);
+            (vec![c.a(), c.b()], vec![side, -side], c.radius())
+        }
+        Shape::Polygon(p) => (p.vertices().to_vec(), p.normals().to_vec(), p.radius()),
+        _ => unreachable!("only capsules and polygons here"),
+    }
+}
+
 /// A capsule or a rounded polygon about `size` across, radius `0.05` to `1` times `size`,
-/// lying on a face of a (possibly rounded) box or polygon `tilt` (up to 0.5 rad) off flat,
+/// lying on a face of a (possibly rounded) box or polygon or on a long capsule's side, `tilt`
+/// (up to 0.5 rad) off flat,
 /// its deepest point up to its radius deep, within the face's extent; both argument orders.
 fn resting_rounded(
     rng: &mut Numbers,
@@ -240,7 +255,17 @@ fn resting_rounded(
         let outline = random_polygon(0.5 * size, Vec2::ZERO, rng);
         Shape::from(outline.with_radius(radius).unwrap())
     };
-    let base = Shape::from(base_polygon.clone());
+    // Every seventh base is a long capsule, resting nearly parallel half the time.
+    let capsule_base = round % 7 == 6;
+    let base = if capsule_base {
+        let half = size * rng.range(4.0, 6.0);
+        let base_radius = size * rng.range(0.05, 1.0);
+        let (start, end) = (Vec2::new(-half, 0.0), Vec2::new(half, 0.0));
+        Shape::from(Capsule::new(start, end, base_radius).unwrap())
+    } else {
+        Shape::from(base_polygon)
+    };
+    let (base_vertices, base_normals, base_radius) = core_outline(&base);
     let xf_base = Transform::new(
         Vec2::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0)),
         rng.range(0.0, TAU),
@@ -248,21 +273,19 @@ fn resting_rounded(
 
     // Turn the rounded shape so that its resting side's normal is the face's, reversed, then
     // tilted; put its deepest point `depth` into the face at `along` of it.
-    let count = base_polygon.vertices().len();
+    let count = base_vertices.len();
     let face = (rng.unit() * count as f32) as usize % count;
-    let (v1, v2) = (
-        base_polygon.vertices()[face],
-        base_polygon.vertices()[(face + 1) % count],
-    );
-    let face_normal = base_polygon.normals()[face];
-    let (core, side_normals): (Vec<Vec2>, Vec<Vec2>) = match &rounded {
-        Shape::Capsule(c) => (vec![c.a(), c.b()], vec![Vec2::new(0.0, -1.0)]),
-        Shape::Polygon(p) => (p.vertices().to_vec(), p.normals().to_vec()),
-        _ => unreachable!(),
-    };
+    let (v1, v2) = (base_vertices[face], base_vertices[(face + 1) % count]);
+    let face_normal = base_normals[face];
+    let (core, side_normals, radius) = core_outline(&rounded);
     let side = side_normals[(rng.unit() * side_normals.len() as f32) as usize % side_normals.len()];
     let sign = if rng.unit() < 0.5 { -1.0 } else { 1.0 };
-    let tilt = sign * rng.range(0.0, 0.5);
+    let tilt = sign
+        * if capsule_base && round % 2 == 0 {
+            rng.size(1e-6, 0.01)
+        } else {
+            rng.range(0.0, 0.5)
+        };
     let wanted = (-face_normal).y.atan2((-face_normal).x) + tilt;
     let rotation = Rot::from_angle(wanted - side.y.atan2(side.x));
     let lowest = core
@@ -272,7 +295,7 @@ fn resting_rounded(
     let depth = rng.range(-0.1, 1.0) * radius;
     let along = rng.range(0.3, 0.7);
     let target = v1 + (v2 - v1) * along;
-    let height = face_normal.dot(target) + base_polygon.radius() + radius - depth;
+    let height = face_normal.dot(target) + base_radius + radius - depth;
     let p = target + face_normal * (height - face_normal.dot(target) - lowest);
     let b_in_base = Transform { p, q: rotation };
     let xf_rounded = xf_base.mul(&b_in_base);
@@ -300,7 +323,7 @@ fn resting_rounded(
 #[test]
 fn points_of_rounded_core_vertices_report_their_caps_deepest_overlap() {
     let mut rng = Numbers(0x2f1c_84d3_a9b7_0e65);
-    let (mut placements, mut checked, mut upper_ends) = (0, 0, 0);
+    let (mut placements, mut checked, mut upper_ends, mut on_capsules) = (0, 0, 0, 0);
     let mut worst = (0.0f64, String::new());
     for round in 0..40_000 {
         let Some((a, xf_a, b, xf_b, rounded_is_a)) = resting_rounded(&mut rng, round) else {
@@ -313,9 +336,7 @@ fn points_of_rounded_core_vertices_report_their_caps_deepest_overlap() {
             (&b, &xf_b, &a, &xf_a)
         };
         let rounded = Rounded::new(rounded_shape, xf_rounded);
-        let Shape::Polygon(base_polygon) = base_shape else {
-            unreachable!()
-        };
+        let base = Rounded::new(base_shape, xf_base);
         let scale = f64::from(shape_size(rounded_shape));
         let far =
             f64::from(xf_a.p.abs().max_element().max(xf_b.p.abs().max_element())) + 20.0 * scale;
@@ -323,27 +344,30 @@ fn points_of_rounded_core_vertices_report_their_caps_deepest_overlap() {
         for margin in [0.0, 0.1 * scale as f32] {
             let m = contacts(&a, &xf_a, &b, &xf_b, margin);
             // The face is the base's edge the points name (nearly collinear edges have
-            // nearly equal normals).
-            let Some(face) = m.points().iter().find_map(|point| {
+            // nearly equal normals), else the one whose normal is the manifold's.
+            let normal = if rounded_is_a { -m.normal } else { m.normal };
+            let normal = [f64::from(normal.x), f64::from(normal.y)];
+            let named = m.points().iter().find_map(|point| {
                 match if rounded_is_a { point.id.b } else { point.id.a } {
                     Feature::Edge(i) => Some(usize::from(i)),
                     Feature::Vertex(_) => None,
                 }
-            }) else {
+            });
+            let aligned =
+                || (0..base.normals.len()).find(|&i| dot(base.normals[i], normal) > 1.0 - 1e-6);
+            let Some(face) = named.or_else(aligned) else {
                 continue;
             };
-            let face_normal = unit([
-                f64::from(xf_base.rotate(base_polygon.normals()[face]).x),
-                f64::from(xf_base.rotate(base_polygon.normals()[face]).y),
-            ]);
-            let vertex = world(xf_base, base_polygon.vertices()[face]);
             let face = Face {
-                normal: face_normal,
-                height: dot(face_normal, vertex) + f64::from(base_polygon.radius()),
+                normal: base.normals[face],
+                height: dot(base.normals[face], base.vertices[face]) + base.radius,
             };
             let (count, error, case) =
                 cap_errors(&m, &rounded, &face, (rounded_is_a, false), tolerance);
             checked += count;
+            if matches!(base_shape, Shape::Capsule(_)) {
+                on_capsules += count;
+            }
             if count == 2 {
                 upper_ends += 1;
             }
@@ -356,10 +380,10 @@ fn points_of_rounded_core_vertices_report_their_caps_deepest_overlap() {
         }
     }
     println!(
-        "{placements} placements, {checked} vertex points ({upper_ends} manifolds with both), \
-         worst {:.3} (1 = tolerance)",
+        "{placements} placements, {checked} vertex points ({upper_ends} manifolds with both, \
+         {on_capsules} on capsules), worst {:.3} (1 = tolerance)",
         worst.0
     );
-    assert!(placements > 10_000 && checked > 10_000 && upper_ends > 1_000);
+    assert!(placements > 10_000 && checked > 10_000 && upper_ends > 1_000 && on_capsules > 1_000);
     assert!(worst.0 <= 1.0, "{}", worst.1);
 }
