@@ -879,6 +879,10 @@ fn clipped_point_fallback(
 /// clip w1' -> w2' to the side planes 0 <= (w - v1) · t <= L (interpolating along it)
 /// an unclipped end that is the deepest incident vertex w: use w - r_inc n instead (its
 ///     rounded surface straight towards the reference face)
+/// the other unclipped end keeps w + r_inc n_inc: its cap (the directions between the normals
+///     of its two edges) does not hold -n, so it is deepest where it meets the flat side; the
+///     point w - r_inc n lies inside the incident shape, and r minus the core's height there
+///     would overstate that end's depth by r_inc (1 - cos tilt) (`tests/manifold_caps.rs`)
 /// for each point q: s = n · (q - v1) - r_ref; keep if s <= margin; place it midway, q - s/2 n
 /// ```
 #[inline(always)]
