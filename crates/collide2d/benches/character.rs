@@ -39,7 +39,10 @@ fn walkers(world: &mut World) -> Vec<(ColliderHandle, Transform)> {
         .enumerate()
         .map(|(i, shape)| {
             let start = Transform::new(Vec2::new(2.0 + i as f32, 2.5), 0.0);
-            (world.insert(Collider::new(shape).transform(start)).unwrap(), start)
+            (
+                world.insert(Collider::new(shape).transform(start)).unwrap(),
+                start,
+            )
         })
         .collect()
 }

@@ -83,7 +83,9 @@ fn obstacle(rng: &mut Rng, kind: usize) -> (Shape, f32) {
                 .with_radius(0.05 * size)
                 .unwrap(),
         ),
-        4 => Shape::from(Capsule::new(v(-size, 0.0), v(size, 0.0), rng.log_size(0.05, 5.0)).unwrap()),
+        4 => {
+            Shape::from(Capsule::new(v(-size, 0.0), v(size, 0.0), rng.log_size(0.05, 5.0)).unwrap())
+        }
         _ => Shape::from(Circle::with_radius(size).unwrap()),
     };
     let flat = match kind {
@@ -118,8 +120,12 @@ fn a_start_in_the_skin_band_is_a_hit_only_if_the_gap_closes() {
         } else {
             Vec2::Y
         });
-        let along = xf_b.rotate(Vec2::X) * rng.range(-0.3, 0.3) * b.aabb(&Transform::IDENTITY).max.x;
-        let mut xf_a = Transform::new(xf_b.p + along + up * 5.0 * (1.0 + b.aabb(&Transform::IDENTITY).max.y), rng.angle());
+        let along =
+            xf_b.rotate(Vec2::X) * rng.range(-0.3, 0.3) * b.aabb(&Transform::IDENTITY).max.x;
+        let mut xf_a = Transform::new(
+            xf_b.p + along + up * 5.0 * (1.0 + b.aabb(&Transform::IDENTITY).max.y),
+            rng.angle(),
+        );
         let target = rng.log_size(1e-3, 0.05);
         let tolerance = CastOptions::default().tolerance;
         let wanted = target + rng.range(-0.8, 0.8) * tolerance;
@@ -153,7 +159,13 @@ fn a_start_in_the_skin_band_is_a_hit_only_if_the_gap_closes() {
         // Along the surface or away from it.
         let away = rng.range(0.0, 1.0) * if rng.unit() < 0.3 { 0.0 } else { 1.0 };
         let motion = (tangent + normal * away).normalize() * length;
-        let hit = cast(&a, &Sweep::linear(&xf_a, motion), &b, &Sweep::fixed(&xf_b), options);
+        let hit = cast(
+            &a,
+            &Sweep::linear(&xf_a, motion),
+            &b,
+            &Sweep::fixed(&xf_b),
+            options,
+        );
         assert!(
             hit.is_none(),
             "case {case}: {a:?} at {xf_a:?} against {b:?} at {xf_b:?}, gap {gap} (target {target}), \
@@ -162,7 +174,13 @@ fn a_start_in_the_skin_band_is_a_hit_only_if_the_gap_closes() {
         // Into the surface by ten times the band: a hit within the first part of the motion.
         let into = tangent * rng.range(0.0, 1.0) - normal;
         let motion = into * (20.0 * tolerance + length);
-        let hit = cast(&a, &Sweep::linear(&xf_a, motion), &b, &Sweep::fixed(&xf_b), options);
+        let hit = cast(
+            &a,
+            &Sweep::linear(&xf_a, motion),
+            &b,
+            &Sweep::fixed(&xf_b),
+            options,
+        );
         assert!(
             hit.is_some(),
             "case {case}: {a:?} at {xf_a:?} against {b:?} at {xf_b:?}, gap {gap}, motion {motion:?} \
@@ -172,7 +190,10 @@ fn a_start_in_the_skin_band_is_a_hit_only_if_the_gap_closes() {
     }
     for (mover_kind, row) in checked.iter().enumerate() {
         for (obstacle_kind, count) in row.iter().enumerate() {
-            assert!(*count >= 200, "pair {mover_kind}/{obstacle_kind}: only {count} cases");
+            assert!(
+                *count >= 200,
+                "pair {mover_kind}/{obstacle_kind}: only {count} cases"
+            );
         }
     }
 }

@@ -249,7 +249,13 @@ impl World {
         let only_gravity =
             opts.stop_on_slope && delta.dot(up) < 0.0 && along.length() <= 1.0e-4 * delta.length();
         let mut planes: Vec<Plane> = Vec::new();
-        add_planes(&mut planes, &surfaces, Vec2::ZERO, &mover, only_gravity);
+        add_planes(
+            &mut planes,
+            &surfaces,
+            Vec2::ZERO,
+            &mover,
+            (only_gravity, supported),
+        );
 
         // Solve, cast along the answer (for what is not touched yet), and solve again with the
         // surfaces around wherever the cast stopped.
@@ -271,7 +277,13 @@ impl World {
             let made = xf.p - origin;
             surfaces.clear();
             self.surfaces_near(&shape, &xf, reach, delta, &mover.filter, &mut surfaces);
-            add_planes(&mut planes, &surfaces, made, &mover, only_gravity);
+            add_planes(
+                &mut planes,
+                &surfaces,
+                made,
+                &mover,
+                (only_gravity, supported),
+            );
             let normal = -hit.hit.normal;
             planes.push(Plane {
                 normal,
@@ -310,7 +322,22 @@ impl World {
         }
 
         // Step up onto a ledge the wall belongs to.
-        if opts.step_height > 0.0 && supported && result.on_wall {
+        // Whether the character stood on the floor at the start (the probe `on_floor` uses),
+        // measured only when stepping or snapping needs it.
+        let start_xf = Transform { p: origin, q: xf.q };
+        let mut stood: Option<bool> = None;
+        let mut stood_on_floor = |world: &World| -> Result<bool, WorldError> {
+            if let Some(known) = stood {
+                return Ok(known);
+            }
+            let known = supported
+                || world
+                    .floor_under(&mover, &start_xf, 2.0 * opts.skin)?
+                    .is_some();
+            stood = Some(known);
+            Ok(known)
+        };
+        if opts.step_height > 0.0 && result.on_wall && stood_on_floor(self)? {
             let made_along = made - up * made.dot(up);
             let direction = along.try_normalize().unwrap_or(Vec2::ZERO);
             let missing = (along - made_along).dot(direction);
@@ -327,7 +354,11 @@ impl World {
 
         // The floor under the character; snap down to it when walking off a slope or step.
         let mut floor = self.floor_under(&mover, &xf, 2.0 * opts.skin)?;
-        if floor.is_none() && supported && opts.snap_distance > 0.0 && delta.dot(up) <= 0.0 {
+        if floor.is_none()
+            && opts.snap_distance > 0.0
+            && delta.dot(up) <= 0.0
+            && stood_on_floor(self)?
+        {
             let drop = -up * (opts.snap_distance + opts.skin);
             let hit = self.cast_shape(
                 &shape,
@@ -517,21 +548,30 @@ fn cast_target(surfaces: &[Surface], skin: f32) -> f32 {
 
 /// Turns surfaces measured with the character displaced by `made` into planes on the total
 /// displacement: approach to the skin, no closer. With `only_gravity`, walkable surfaces hold
-/// the character along `up` (it stands on a slope instead of sliding down it).
+/// the character along `up` (it stands on a slope instead of sliding down it); surfaces facing
+/// up but too steep to walk hold a `standing` character sideways (it does not climb them).
 fn add_planes(
     planes: &mut Vec<Plane>,
     surfaces: &[Surface],
     made: Vec2,
     mover: &Mover,
-    only_gravity: bool,
+    (only_gravity, standing): (bool, bool),
 ) {
     for surface in surfaces {
         let room = (surface.separation - mover.skin).max(0.0);
         let (mut normal, mut offset) = (surface.normal, surface.normal.dot(made) - room);
+        let facing = normal.dot(mover.up);
         if only_gravity && mover.is_walkable(normal) {
-            let facing = normal.dot(mover.up);
             offset /= facing;
             normal = mover.up;
+        } else if standing && facing > 0.0 && !mover.is_walkable(normal) {
+            // For a character standing on the floor, a slope too steep to walk is a wall:
+            // pushing into it slides along it sideways or down, never up.
+            let across = normal - mover.up * facing;
+            if let Some(unit) = across.try_normalize() {
+                offset /= across.length();
+                normal = unit;
+            }
         }
         let offset = offset.min(0.0);
         if let Some(same) = planes

@@ -144,7 +144,7 @@ fn shape_surfaces(
 
 /// The surface of convex `other` nearest to convex `shape`.
 ///
-/// A polygon character against a polygon or segment uses the separating axis (face normal) of
+/// A sharp polygon character against a polygon or segment uses the separating axis (face normal) of
 /// largest separation; among axes within `reach` (about the skin) of the largest (a corner at a
 /// seam between tiles, whose side face is inside the floor), the one that resists `motion`
 /// least, so a box slides over the seam instead of stopping at the hidden face. Rounded characters use
@@ -206,7 +206,7 @@ fn faces(shape: &Shape, xf: &Transform) -> Option<(Vec<Vec2>, Vec<Vec2>, f32)> {
     }
 }
 
-/// For a polygon character and a polygon or segment obstacle: the surface along a face axis
+/// For a sharp polygon character and a polygon or segment obstacle: the surface along a face axis
 /// within `tie` of the largest separation that resists `motion` least (normal from the
 /// obstacle towards the character, separation, point on the obstacle). `None` for other pairs.
 fn separating_face(
@@ -216,7 +216,7 @@ fn separating_face(
     motion: Vec2,
     tie: f32,
 ) -> Option<(Vec2, f32, Vec2)> {
-    if !matches!(shape, Shape::Polygon(_)) {
+    if !matches!(shape, Shape::Polygon(p) if p.radius() == 0.0) {
         return None;
     }
     let (mover, mover_normals, mover_radius) = faces(shape, xf)?;
