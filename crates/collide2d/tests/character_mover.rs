@@ -655,3 +655,199 @@ fn a_character_on_a_moving_platform_is_carried_and_reports_it() {
         assert_eq!(at(&world, hero), before);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Levels after Box2D v3's mover samples.
+
+/// The points of an SVG path made of M/L/H/V moves (absolute and relative), as Box2D's samples
+/// read their level outlines (`Sample::ParsePath` in samples/sample.cpp): each point becomes
+/// `(scale (x + offset.x), −scale (y + offset.y))`.
+fn svg_points(path: &str, offset: Vec2, scale: f32) -> Vec<Vec2> {
+    let mut tokens = Vec::new();
+    let mut number = String::new();
+    let flush = |number: &mut String, tokens: &mut Vec<String>| {
+        if !number.is_empty() {
+            tokens.push(std::mem::take(number));
+        }
+    };
+    let mut previous = ' ';
+    for c in path.chars() {
+        if c.is_ascii_alphabetic() && c != 'e' {
+            flush(&mut number, &mut tokens);
+            tokens.push(c.to_string());
+        } else if c == ',' || c.is_whitespace() {
+            flush(&mut number, &mut tokens);
+        } else if c == '-' && !number.is_empty() && previous != 'e' {
+            flush(&mut number, &mut tokens);
+            number.push(c);
+        } else {
+            number.push(c);
+        }
+        previous = c;
+    }
+    flush(&mut number, &mut tokens);
+    let mut points = Vec::new();
+    let mut current = Vec2::ZERO;
+    let mut command = 'M';
+    let mut index = 0;
+    while index < tokens.len() {
+        if let Some(c) = tokens[index]
+            .chars()
+            .next()
+            .filter(|c| c.is_ascii_alphabetic())
+        {
+            command = c;
+            index += 1;
+            continue;
+        }
+        let value = |i: usize| tokens[i].parse::<f32>().unwrap();
+        match command {
+            'M' | 'L' => {
+                current = v(value(index), value(index + 1));
+                index += 2;
+            }
+            'm' | 'l' => {
+                current += v(value(index), value(index + 1));
+                index += 2;
+            }
+            'H' => {
+                current.x = value(index);
+                index += 1;
+            }
+            'h' => {
+                current.x += value(index);
+                index += 1;
+            }
+            'V' => {
+                current.y = value(index);
+                index += 1;
+            }
+            'v' => {
+                current.y += value(index);
+                index += 1;
+            }
+            other => panic!("unsupported path command {other}"),
+        }
+        let point = v(
+            scale * (current.x + offset.x),
+            -scale * (current.y + offset.y),
+        );
+        if points
+            .last()
+            .is_none_or(|last: &Vec2| last.distance(point) > 1e-3)
+        {
+            points.push(point);
+        }
+    }
+    points
+}
+
+/// The level of Box2D v3's geometric mover sample (samples/sample_character.cpp,
+/// `GeometryMoverSample`, with the mover of samples/geometric_mover.cpp): two closed ground
+/// outlines with slopes, a long staircase of 0.26-high steps and creases, and its capsule
+/// (0.3 radius, 1.0 between centres) walking right at 6 units/s under gravity 30 units/s² at
+/// 60 Hz, jumping at 10 units/s. The sample's player walks each ground end to end (the bridge
+/// and elevator between them are bodies, not part of this test); so does this character, with
+/// steps up to 0.3 and a jump where a wall stops it.
+#[test]
+fn the_box2d_mover_level_is_walked_end_to_end() {
+    let ground1 = "M -34.395834,201.08333 H 293.68751 v -47.625 h -2.64584 l -10.58333,7.9375 -13.22916,7.9375 -13.24648,5.29167 \
+        -31.73269,7.9375 -21.16667,2.64583 -23.8125,10.58333 -15.875,2e-5 v -3.96875 l -17.19792,2e-5 v 2.64582 l \
+        -17.19791,0 v -1.32292 h -3.96875 v -1.32292 h -3.96875 v -1.32292 h -3.96875 v -1.32291 h -3.96875 v -1.32292 \
+        h -3.96875 v -1.32292 h -3.96875 v -1.32291 l -3.968754,0 v -1.32292 h -3.96875 v -1.32292 h -3.968751 v \
+        -1.32291 h -3.96875 v -1.32292 h -3.96875 v -1.32292 h -3.96875 v -1.32291 h -3.96875 v -1.32292 l -3.96875,0 v \
+        -1.32292 h -3.968751 v -1.32291 h -3.96875 l -2e-6,-1.32294 H 52.916669 L 39.6875,177.27083 h -5.291667 l \
+        -7.937499,5.29167 H 15.875001 l -47.625002,-50.27083 v -26.45834 h -2.645834 l 10e-7,95.25";
+    let ground2 = "M 2.6458333,201.08333 H 399.52085 v -23.8125 h -23.8125 l 21.16667,18.52084 -232.83335,-1e-5 -0.0575,2.64584 h \
+        -5.29166 v -2.64583 l -7.86855,-1e-5 -0.0114,-2.64583 h -2.64583 l -2.64583,2.64584 h -7.9375 l \
+        -2.64584,2.64583 -2.58891,-2.64584 -10.64031,2e-5 v -2.64583 l -7.9375,0 v -2.64584 l -7.9375,0 v -2.64583 l \
+        -7.9375,0 v -2.64583 l -7.9375,0 v -2.64583 l -7.937501,-1e-5 v -2.64584 l -7.9375,1e-5 v -2.64583 l \
+        -7.937501,-2e-5 V 174.625 l -7.937501,1e-5 v -2.64584 l -5.291669,0 -7.9375,-2.64584 -7.9375,-2.64583 \
+        -5.291667,-5.29167 H 21.166667 L 13.229167,158.75 5.2916668,153.45833 H 2.6458334 l -10e-8,47.625";
+    let mut world = World::new();
+    for (path, offset, position) in [
+        (ground1, v(-50.0, -200.0), v(0.0, 0.0)),
+        (ground2, v(0.0, -200.0), v(98.0, 0.0)),
+    ] {
+        let points = svg_points(path, offset, 0.2);
+        let chain = Chain::closed(&points[..points.len() - 1]).unwrap();
+        world
+            .insert(Collider::new(Shape::from(chain)).transform(Transform::new(position, 0.0)))
+            .unwrap();
+    }
+    let capsule = Shape::from(Capsule::new(v(0.0, -0.5), v(0.0, 0.5), 0.3).unwrap());
+    let opts = MoveOptions::default().with_step_height(0.3);
+    let dt = 1.0 / 60.0;
+    // Each ground from its left end: walk right, and jump (10 units/s, the sample's jump speed)
+    // when a wall stops the character on the floor, as a player does at the 0.53-high steps.
+    for (start, goal) in [(v(0.0, 8.0), 47.0), (v(101.0, 11.0), 175.0)] {
+        let hero = place(&mut world, &capsule, start);
+        let mut velocity = Vec2::ZERO;
+        let mut jumps = 0;
+        for _ in 0..60 * 40 {
+            velocity.x = 6.0;
+            velocity.y -= 30.0 * dt;
+            let result = world.move_and_slide(hero, velocity * dt, opts).unwrap();
+            if result.on_floor || result.on_ceiling {
+                velocity.y =
+                    velocity
+                        .y
+                        .min(0.0)
+                        .max(if result.on_floor { 0.0 } else { velocity.y });
+            }
+            if result.on_floor && result.on_wall {
+                velocity.y = 10.0;
+                jumps += 1;
+            }
+            let deep = depth(&world, hero);
+            assert!(
+                deep <= 1e-3,
+                "{deep} deep at {:?}: {result:?}",
+                at(&world, hero)
+            );
+            if at(&world, hero).x >= goal {
+                break;
+            }
+        }
+        let end = at(&world, hero);
+        assert!(
+            end.x >= goal,
+            "from {start:?}: stopped at {end:?} after {jumps} jumps"
+        );
+        world.remove(hero).unwrap();
+    }
+}
+
+/// Box2D v3's `Wedge` sample (samples/sample_continuous.cpp): a circle of radius 0.3 dropped at
+/// 200 units/s into the narrow crease between the segments (−4, 8)–(0, 0) and (0, 0)–(0, 8).
+/// Box2D's body ends resting in the bottom of the wedge; so does this character, moved at the
+/// sample's speed (3.3 units per 60 Hz call), without tunnelling out or sticking on the way.
+#[test]
+fn the_box2d_wedge_holds_a_fast_circle_at_its_bottom() {
+    let mut world = World::new();
+    for (a, b) in [(v(-4.0, 8.0), v(0.0, 0.0)), (v(0.0, 0.0), v(0.0, 8.0))] {
+        world
+            .insert(Collider::new(Shape::from(Segment::new(a, b).unwrap())))
+            .unwrap();
+    }
+    let circle = Shape::from(Circle::with_radius(0.3).unwrap());
+    let hero = place(&mut world, &circle, v(-0.45, 10.75));
+    let mut last = Vec2::ZERO;
+    for _ in 0..120 {
+        last = step(&mut world, hero, v(0.0, -200.0 / 60.0)).moved;
+        assert!(depth(&world, hero) <= 1e-3);
+    }
+    let p = at(&world, hero);
+    // Inside the wedge, within a radius and a skin of both sides (the bottom is 0.3 / sin 13.3°
+    // = 1.3 above the vertex, where the two sides are 0.3 from the centre).
+    let slanted = v(2.0, 1.0).normalize(); // the inner normal of (−4, 8)–(0, 0)
+    assert!(
+        p.x < 0.0 && p.dot(slanted) > 0.0,
+        "escaped the wedge: {p:?}"
+    );
+    assert!(
+        (-p.x - 0.3).abs() < 0.02 && (p.dot(slanted) - 0.3).abs() < 0.02,
+        "not at the bottom: {p:?}"
+    );
+    assert!(last.length() < 1e-4, "still moving: {last:?}");
+}
