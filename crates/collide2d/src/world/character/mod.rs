@@ -173,8 +173,14 @@ impl Mover<'_> {
 }
 
 impl World {
-    /// Moves a collider's object by up to `delta`, sliding along everything in the way; see the
-    /// [module docs](self) for the steps and [`MoveOptions`] for stepping, snapping and slopes.
+    /// Moves a collider's object by up to `delta`, sliding along everything in the way.
+    ///
+    /// A start inside geometry is first pushed out (bounded, reported as `recovery`). The
+    /// surfaces the character touches become planes, and the displacement closest to `delta`
+    /// that violates none of them is taken, all planes at once (in a crease: along it, or not
+    /// at all); a shape cast along it stops at anything not yet touched, whose surfaces then
+    /// join the planes. [`MoveOptions`] adds stepping up ledges, snapping down slopes and
+    /// standing on slopes; `on_floor` comes from a probe under the character.
     ///
     /// The motion made never goes against the request (`moved · delta ≥ 0`) and is never longer
     /// than it, except for recovery, step-up and snapping, each reported in the result. One-way
