@@ -19,7 +19,7 @@ mod planes;
 
 use super::{check_vector, ColliderHandle, QueryFilter, World, WorldError};
 use crate::math::Vec2;
-use crate::query::CastOptions;
+use crate::query::{CastOptions, Ray};
 use crate::shape::Shape;
 use crate::Transform;
 use planes::{solve_planes, solve_push, Plane, Surface};
@@ -506,12 +506,58 @@ impl World {
         else {
             return Ok(None);
         };
+        let mut landed = over.p + drop * landing.hit.t;
         if !mover.is_walkable(-landing.hit.normal) {
-            return Ok(None);
+            // Came down on the ledge's edge (a rounded bottom meets it on its side): with
+            // walkable floor just beyond, lift onto the ledge's top, a skin above it.
+            let Some(top) = self.ledge_top_at(mover, landing.hit.point, forward)? else {
+                return Ok(None);
+            };
+            let at = Transform { p: landed, q: xf.q };
+            let aabb = mover.shape.aabb(&at);
+            let lowest = [
+                aabb.min,
+                aabb.max,
+                Vec2::new(aabb.min.x, aabb.max.y),
+                Vec2::new(aabb.max.x, aabb.min.y),
+            ]
+            .iter()
+            .map(|corner| corner.dot(mover.up))
+            .fold(f32::INFINITY, f32::min);
+            let lift = top + mover.skin - lowest;
+            if lift > 0.0 {
+                let up = mover.up * lift;
+                let t = self
+                    .cast_shape(mover.shape, &at, up, &mover.filter, cast_options)?
+                    .map_or(1.0, |h| h.hit.t);
+                landed += up * t;
+            }
         }
-        let landed = over.p + drop * landing.hit.t;
         let rise = (landed - xf.p).dot(mover.up);
-        Ok((rise > CastOptions::default().tolerance).then_some((landed, rise)))
+        let tolerance = CastOptions::default().tolerance;
+        Ok((rise > tolerance && rise <= height + tolerance).then_some((landed, rise)))
+    }
+
+    /// For a rounded character that came down on the edge of a ledge at `point` (the contact
+    /// normal steep there): the height (along up) of the walkable floor just beyond the edge in
+    /// the direction of `forward`, found by a ray straight down from a skin past the edge.
+    fn ledge_top_at(
+        &self,
+        mover: &Mover,
+        point: Vec2,
+        forward: Vec2,
+    ) -> Result<Option<f32>, WorldError> {
+        let Some(direction) = forward.try_normalize() else {
+            return Ok(None);
+        };
+        let origin = point + direction * mover.skin + mover.up * mover.skin;
+        let Ok(ray) = Ray::new(origin, -mover.up, 3.0 * mover.skin) else {
+            return Ok(None);
+        };
+        Ok(self
+            .cast_ray(&ray, &mover.filter)?
+            .filter(|hit| mover.is_walkable(hit.hit.normal))
+            .map(|hit| hit.hit.point.dot(mover.up)))
     }
 
     /// The walkable surface under the character within `depth`: its collider and normal.
