@@ -788,12 +788,8 @@ fn the_box2d_mover_level_is_walked_end_to_end() {
             velocity.x = 6.0;
             velocity.y -= 30.0 * dt;
             let result = world.move_and_slide(hero, velocity * dt, opts).unwrap();
-            if result.on_floor || result.on_ceiling {
-                velocity.y =
-                    velocity
-                        .y
-                        .min(0.0)
-                        .max(if result.on_floor { 0.0 } else { velocity.y });
+            if (result.on_floor && velocity.y < 0.0) || (result.on_ceiling && velocity.y > 0.0) {
+                velocity.y = 0.0;
             }
             if result.on_floor && result.on_wall {
                 velocity.y = 10.0;

@@ -258,8 +258,10 @@ impl Sample for MoverLab {
                 continue;
             };
             walker.on_floor = result.on_floor;
-            if result.on_floor || result.on_ceiling {
-                walker.velocity.y = walker.velocity.y.max(0.0).min(0.0);
+            if (result.on_floor && walker.velocity.y < 0.0)
+                || (result.on_ceiling && walker.velocity.y > 0.0)
+            {
+                walker.velocity.y = 0.0;
             }
             walker.hits = result.hits;
         }
