@@ -182,11 +182,20 @@ fn cast_chain(
     // The target then drops to just below that gap, so only a gap that really closes is a hit.
     let b_start = sweep_b.transform_at(0.0);
     let centroid_start = chain_start.apply_inv(b_start.apply(b.centroid()));
+    // Only segments whose boxes come within the band of B's starting box can be that close.
+    let near_start = b
+        .aabb(&chain_start.inv_mul(&b_start))
+        .expanded(opts.target_separation + opts.tolerance);
     let start_gap = indices
         .iter()
         .filter(|&&index| {
-            let (start, _) = chain.segment_points(index);
-            (centroid_start - start).dot(chain.normals()[index]) >= 0.0
+            let (start, end) = chain.segment_points(index);
+            let segment_box = Aabb {
+                min: start.min(end),
+                max: start.max(end),
+            };
+            segment_box.overlaps(&near_start)
+                && (centroid_start - start).dot(chain.normals()[index]) >= 0.0
         })
         .map(|&index| {
             let (start, end) = chain.segment_points(index);

@@ -243,11 +243,10 @@ impl World {
         let mut surfaces = Vec::new();
         result.recovery = self.recover(&mover, &mut xf, delta, opts.max_recovery, &mut surfaces);
 
-        // Planes from the surfaces the character touches (within the skin) at the start.
+        // Planes from the surfaces the character touches (within the skin) at the start,
+        // gathered by the recovery.
         let origin = xf.p;
         let reach = plane_reach(opts.skin);
-        surfaces.clear();
-        self.surfaces_near(&shape, &xf, reach, delta, &mover.filter, &mut surfaces);
         let supported = surfaces
             .iter()
             .any(|s| mover.is_walkable(s.normal) && s.separation <= reach);
@@ -429,7 +428,8 @@ impl World {
     }
 
     /// Step 1: pushes `xf` out of everything it overlaps or is deeper than a quarter of the skin
-    /// into, along the contact normals, at most `max_recovery` in all. Returns the push.
+    /// into, along the contact normals, at most `max_recovery` in all. Returns the push, and
+    /// leaves in `surfaces` those within [`plane_reach`] of where `xf` ends.
     fn recover(
         &self,
         mover: &Mover,
@@ -438,11 +438,12 @@ impl World {
         max_recovery: f32,
         surfaces: &mut Vec<Surface>,
     ) -> Vec2 {
+        let reach = plane_reach(mover.skin);
         let mut total = Vec2::ZERO;
         let mut wanted = Vec::new();
         for _ in 0..3 {
             surfaces.clear();
-            self.surfaces_near(mover.shape, xf, mover.skin, delta, &mover.filter, surfaces);
+            self.surfaces_near(mover.shape, xf, reach, delta, &mover.filter, surfaces);
             wanted.clear();
             wanted.extend(
                 surfaces
@@ -450,20 +451,19 @@ impl World {
                     .filter(|s| s.separation < 0.25 * mover.skin)
                     .map(|s| (s.normal, mover.skin - s.separation)),
             );
-            if wanted.is_empty() {
-                break;
+            let room = max_recovery - total.length();
+            if wanted.is_empty() || room <= 0.0 {
+                return total;
             }
             let mut push = solve_push(&wanted);
-            let room = max_recovery - total.length();
-            if room <= 0.0 {
-                break;
-            }
             if push.length() > room {
                 push = push.normalize() * room;
             }
             xf.p += push;
             total += push;
         }
+        surfaces.clear();
+        self.surfaces_near(mover.shape, xf, reach, delta, &mover.filter, surfaces);
         total
     }
 
