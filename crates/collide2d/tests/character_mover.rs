@@ -847,3 +847,35 @@ fn the_box2d_wedge_holds_a_fast_circle_at_its_bottom() {
     );
     assert!(last.length() < 1e-4, "still moving: {last:?}");
 }
+
+/// A start inside geometry is pushed out along the contact normal first, by at most
+/// `max_recovery` per call, and the push is reported.
+#[test]
+fn a_start_inside_the_floor_is_pushed_out_a_bounded_amount_and_reported() {
+    for (name, shape) in movers() {
+        let mut world = World::new();
+        slab(&mut world, v(0.0, -0.5), 20.0, 1.0, 0.0);
+        let half = shape.aabb(&Transform::IDENTITY).max;
+        // 0.1 into the floor: out in one call, a skin above it.
+        let hero = place(&mut world, &shape, v(0.0, half.y - 0.1));
+        let result = step(&mut world, hero, v(0.05, 0.0));
+        assert!(
+            (result.recovery - v(0.0, 0.1 + SKIN)).length() < 2e-3,
+            "{name}: {result:?}"
+        );
+        assert!(depth(&world, hero) <= 1e-3, "{name}");
+        assert!((result.moved.x - 0.05).abs() < 1e-4, "{name}: {result:?}");
+        // 0.8 into it with the default bound of 0.5: two calls, each push at most 0.5.
+        world
+            .set_transform(hero, Transform::new(v(0.0, half.y - 0.8), 0.0))
+            .unwrap();
+        let first = step(&mut world, hero, Vec2::ZERO);
+        assert!(
+            first.recovery.length() <= 0.5 + 1e-5 && first.recovery.y > 0.49,
+            "{name}: {first:?}"
+        );
+        let second = step(&mut world, hero, Vec2::ZERO);
+        assert!(second.recovery.y > 0.0, "{name}: {second:?}");
+        assert!(depth(&world, hero) <= 1e-3, "{name}");
+    }
+}
