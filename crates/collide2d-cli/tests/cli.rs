@@ -226,6 +226,26 @@ fn bullets_scene_reports_cast_hits_and_never_passes_the_thin_wall() {
 }
 
 #[test]
+fn the_staircase_scene_character_walks_to_the_goal() {
+    let dir = scratch("staircases");
+    let scene = scenes().join("staircases.json");
+    let output = collide2d(
+        &["run", scene.to_str().unwrap(), "--events", "events.jsonl"],
+        &dir,
+    );
+    assert_ok(&output);
+    let events = std::fs::read_to_string(dir.join("events.jsonl")).unwrap();
+    // The only thing that can touch the goal sensor is the character (the level ignores it),
+    // and it stands beyond three staircases up and two valleys down.
+    let reached = events
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|v| v["kind"] == "begin" && (v["a_name"] == "goal" || v["b_name"] == "goal"));
+    let frame = reached.map(|v| v["frame"].as_u64().unwrap());
+    assert!(frame.is_some(), "the character never reached the goal");
+}
+
+#[test]
 fn render_colours_overlapping_free_and_sensor_colliders() {
     let dir = scratch("render");
     // 200 × 200 pixels showing 0..20 on both axes below the legend strip, y up.
@@ -565,7 +585,12 @@ fn render_draws_the_broad_phase_of_a_hash_grid() {
 #[test]
 fn every_shipped_scene_loads_and_runs_a_frame() {
     let dir = scratch("shipped");
-    for name in ["demo.json", "tilemap.json", "bullets.json"] {
+    for name in [
+        "demo.json",
+        "tilemap.json",
+        "bullets.json",
+        "staircases.json",
+    ] {
         let scene = scenes().join(name);
         let output = collide2d(&["run", scene.to_str().unwrap(), "--frames", "1"], &dir);
         assert_ok(&output);

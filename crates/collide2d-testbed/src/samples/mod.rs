@@ -5,6 +5,7 @@ pub mod broad_phase;
 pub mod character;
 pub mod containment;
 pub mod kinds;
+pub mod mover_lab;
 pub mod ray_cast;
 pub mod shape_cast;
 pub mod shape_pair;
@@ -25,6 +26,7 @@ pub const REGISTRY: &[SampleFactory] = &[
     || Box::new(broad_phase::BroadPhaseStress::default()),
     || Box::new(world_layers::WorldLayers::default()),
     || Box::new(character::Character::default()),
+    || Box::new(mover_lab::MoverLab::default()),
 ];
 
 /// A fresh instance of every sample.

@@ -1,7 +1,7 @@
 //! Shape casts: the first time two moving shapes touch (time of impact).
 
 use super::distance::{
-    distance_with_cache, gjk_distance, Simplex, SimplexVertex, MAX_GJK_ITERATIONS,
+    distance, distance_with_cache, gjk_distance, Simplex, SimplexVertex, MAX_GJK_ITERATIONS,
 };
 use super::manifold::FACE_TOLERANCE;
 use super::support::ConvexProxy;
@@ -148,6 +148,72 @@ fn cast_chain(
 ) -> Option<CastHit> {
     let chain_start = sweep_a.transform_at(0.0);
     let mut best: Option<CastHit> = None;
+    let mut indices = Vec::new();
+    if sweep_a.rotation() == 0.0 {
+        // B's path in the (only translating) chain's frame is a straight line of its rotation
+        // centre; every point of B stays within `reach` of it.
+        let local_aabb = b.aabb(&Transform::IDENTITY);
+        let reach = [
+            local_aabb.min,
+            local_aabb.max,
+            Vec2::new(local_aabb.min.x, local_aabb.max.y),
+            Vec2::new(local_aabb.max.x, local_aabb.min.y),
+        ]
+        .iter()
+        .map(|corner| corner.distance(sweep_b.local_center))
+        .fold(0.0f32, f32::max);
+        let chain_end = sweep_a.transform_at(1.0);
+        let from = chain_start.apply_inv(sweep_b.center_start);
+        let to = chain_end.apply_inv(sweep_b.center_end);
+        let bounds = Aabb {
+            min: from.min(to),
+            max: from.max(to),
+        }
+        .expanded(reach * (1.0 + 1.0e-5) + opts.target_separation + opts.tolerance);
+        chain.for_each_segment_in(&bounds, &mut |index| {
+            indices.push(index);
+            true
+        });
+    } else {
+        indices.extend(0..chain.segment_count());
+    }
+    // A start within the band around the target (B resting a skin from the chain, sliding
+    // along it): the chain's gap is the smallest of its segments', and a neighbouring segment
+    // in line with the one B rests on comes within the band without the chain's gap closing.
+    // The target then drops to just below that gap, so only a gap that really closes is a hit.
+    let b_start = sweep_b.transform_at(0.0);
+    let centroid_start = chain_start.apply_inv(b_start.apply(b.centroid()));
+    // Only segments whose boxes come within the band of B's starting box can be that close.
+    let near_start = b
+        .aabb(&chain_start.inv_mul(&b_start))
+        .expanded(opts.target_separation + opts.tolerance);
+    let start_gap = indices
+        .iter()
+        .filter(|&&index| {
+            let (start, end) = chain.segment_points(index);
+            let segment_box = Aabb {
+                min: start.min(end),
+                max: start.max(end),
+            };
+            segment_box.overlaps(&near_start)
+                && (centroid_start - start).dot(chain.normals()[index]) >= 0.0
+        })
+        .map(|&index| {
+            let (start, end) = chain.segment_points(index);
+            let segment = Shape::Segment(Segment::new_unchecked(start, end));
+            distance(&segment, &chain_start, b, &b_start).distance
+        })
+        .fold(f32::INFINITY, f32::min);
+    let opts = if start_gap <= opts.target_separation + opts.tolerance {
+        CastOptions {
+            target_separation: (start_gap - 2.0 * opts.tolerance)
+                .min(opts.target_separation)
+                .max(0.0),
+            ..opts
+        }
+    } else {
+        opts
+    };
     let mut try_segment = |index: usize| {
         let (start, end) = chain.segment_points(index);
         let face_normal = chain.normals()[index];
@@ -173,32 +239,8 @@ fn cast_chain(
         });
         true
     };
-    if sweep_a.rotation() == 0.0 {
-        // B's path in the (only translating) chain's frame is a straight line of its rotation
-        // centre; every point of B stays within `reach` of it.
-        let local_aabb = b.aabb(&Transform::IDENTITY);
-        let reach = [
-            local_aabb.min,
-            local_aabb.max,
-            Vec2::new(local_aabb.min.x, local_aabb.max.y),
-            Vec2::new(local_aabb.max.x, local_aabb.min.y),
-        ]
-        .iter()
-        .map(|corner| corner.distance(sweep_b.local_center))
-        .fold(0.0f32, f32::max);
-        let chain_end = sweep_a.transform_at(1.0);
-        let from = chain_start.apply_inv(sweep_b.center_start);
-        let to = chain_end.apply_inv(sweep_b.center_end);
-        let bounds = Aabb {
-            min: from.min(to),
-            max: from.max(to),
-        }
-        .expanded(reach * (1.0 + 1.0e-5) + opts.target_separation + opts.tolerance);
-        chain.for_each_segment_in(&bounds, &mut try_segment);
-    } else {
-        for index in 0..chain.segment_count() {
-            try_segment(index);
-        }
+    for index in indices {
+        try_segment(index);
     }
     best
 }
@@ -267,6 +309,12 @@ fn cast_analytic(
     }
     let (start_a, end_a) = (sweep_a.transform_at(0.0), sweep_a.transform_at(1.0));
     let (start_b, end_b) = (sweep_b.transform_at(0.0), sweep_b.transform_at(1.0));
+    // A start within `target + tolerance` (a mover resting a skin away, or sliding along a
+    // surface) is decided by the rules of `time_of_impact`: a hit only if the gap really closes.
+    // The closed forms would report any start inside the inflated radius as a hit at 0.
+    if start_gap(a, &start_a, b, &start_b) <= opts.target_separation + opts.tolerance {
+        return None;
+    }
     match (a, b) {
         (Shape::Circle(ca), Shape::Circle(cb)) => {
             let radius_a = ca.radius() + opts.target_separation;
@@ -323,6 +371,22 @@ fn cast_analytic(
             })
         }
         _ => None,
+    }
+}
+
+/// The gap at `t = 0` of a pair with a closed form in [`cast_analytic`] (`INFINITY` for others).
+fn start_gap(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> f32 {
+    match (a, b) {
+        (Shape::Circle(ca), Shape::Circle(cb)) => {
+            xf_a.apply(ca.center()).distance(xf_b.apply(cb.center())) - ca.radius() - cb.radius()
+        }
+        (Shape::Circle(circle), Shape::Segment(segment)) => {
+            let (p, q) = (xf_b.apply(segment.a()), xf_b.apply(segment.b()));
+            let center = xf_a.apply(circle.center());
+            crate::shape::closest_point_on_segment(p, q, center).distance(center) - circle.radius()
+        }
+        (Shape::Segment(_), Shape::Circle(_)) => start_gap(b, xf_b, a, xf_a),
+        _ => f32::INFINITY,
     }
 }
 

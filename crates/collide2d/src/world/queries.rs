@@ -80,7 +80,7 @@ pub struct WorldCastHit {
 impl World {
     /// Colliders accepted by `filter` whose broad-phase box overlaps `aabb`, candidates for
     /// `visit`.
-    fn candidates(
+    pub(super) fn candidates(
         &self,
         aabb: Aabb,
         filter: &QueryFilter,

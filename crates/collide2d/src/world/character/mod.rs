@@ -1,0 +1,646 @@
+//! `move_and_slide`: a character mover that solves every nearby contact plane at once.
+//!
+//! One call:
+//! 1. **Recovery.** A start inside geometry or deeper than a quarter of the skin is pushed out
+//!    along the contact normals, at most `max_recovery` (reported as [`MoveResult::recovery`]).
+//! 2. **Planes.** The surfaces within `2 × skin + |delta|` become planes on the displacement: a
+//!    surface `s` away may be approached to `skin`, one already within the skin not at all.
+//!    Separated pairs use the closest-point direction, so corners read as rounded by the skin and
+//!    a character slides over seams between tiles instead of catching on them.
+//! 3. **Solve and cast.** The displacement closest to the request that violates no plane (an
+//!    exact 2D projection onto the intersection of half-planes, see `planes::solve_planes`);
+//!    a shape cast along it (stopping half a skin short) keeps fast motion from tunnelling. A
+//!    cast that stops early adds the planes around where it stopped, and the solve repeats.
+//! 4. **Game features.** Step-up onto walkable ledges, snapping down slopes and steps, stopping
+//!    on walkable slopes when the request is only gravity, and a floor probe under the
+//!    character that decides `on_floor` (never without a surface under it).
+
+mod planes;
+
+use super::{check_vector, ColliderHandle, QueryFilter, World, WorldError};
+use crate::math::Vec2;
+use crate::query::{CastOptions, Ray};
+use crate::shape::Shape;
+use crate::Transform;
+use planes::{solve_planes, solve_push, Plane, Surface};
+
+/// Settings for [`World::move_and_slide`]. The defaults suit a platformer whose tiles are one
+/// unit: a 45° walkable slope, a 0.01 skin, steps up to 0.2 and snapping down 0.2.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveOptions {
+    /// The "up" direction, for floor and ceiling detection (normalised here).
+    pub up: Vec2,
+    /// Steepest slope still counted as floor, in radians (default 45°).
+    pub max_slope: f32,
+    /// Gap kept between the character and what it touches, so its next move does not start in
+    /// contact (default 0.01).
+    pub skin: f32,
+    /// Most solve-and-cast rounds per call (default 4).
+    pub max_iterations: u32,
+    /// What the character collides with (the character itself is always excluded).
+    pub filter: QueryFilter,
+    /// Highest ledge the character steps up onto while walking into it, only onto walkable
+    /// floor and only when it stood on the floor (default 0.2; 0 turns stepping off).
+    pub step_height: f32,
+    /// Farthest the character is pulled down onto the floor when a move along it would leave
+    /// it in the air (walking down slopes and steps), only when it stood on the floor and the
+    /// request does not go up (default 0.2; 0 turns snapping off).
+    pub snap_distance: f32,
+    /// Whether a request that is only gravity (along `-up`) leaves a character on a walkable
+    /// slope where it is instead of sliding it down (default `true`).
+    pub stop_on_slope: bool,
+    /// Most push-out per call for a start inside geometry (default 0.5).
+    pub max_recovery: f32,
+}
+
+impl Default for MoveOptions {
+    fn default() -> Self {
+        MoveOptions {
+            up: Vec2::Y,
+            max_slope: std::f32::consts::FRAC_PI_4,
+            skin: 0.01,
+            max_iterations: 4,
+            filter: QueryFilter::default(),
+            step_height: 0.2,
+            snap_distance: 0.2,
+            stop_on_slope: true,
+            max_recovery: 0.5,
+        }
+    }
+}
+
+impl MoveOptions {
+    /// With another "up" direction.
+    pub fn with_up(mut self, up: Vec2) -> Self {
+        self.up = up;
+        self
+    }
+    /// With another steepest walkable slope (radians).
+    pub fn with_max_slope(mut self, max_slope: f32) -> Self {
+        self.max_slope = max_slope;
+        self
+    }
+    /// With another skin.
+    pub fn with_skin(mut self, skin: f32) -> Self {
+        self.skin = skin;
+        self
+    }
+    /// With another filter.
+    pub fn with_filter(mut self, filter: QueryFilter) -> Self {
+        self.filter = filter;
+        self
+    }
+    /// With another step height (0 turns stepping off).
+    pub fn with_step_height(mut self, step_height: f32) -> Self {
+        self.step_height = step_height;
+        self
+    }
+    /// With another snap distance (0 turns snapping off).
+    pub fn with_snap_distance(mut self, snap_distance: f32) -> Self {
+        self.snap_distance = snap_distance;
+        self
+    }
+    /// With stopping on walkable slopes under pure gravity on or off.
+    pub fn with_stop_on_slope(mut self, stop_on_slope: bool) -> Self {
+        self.stop_on_slope = stop_on_slope;
+        self
+    }
+    /// With another bound on the push-out per call.
+    pub fn with_max_recovery(mut self, max_recovery: f32) -> Self {
+        self.max_recovery = max_recovery;
+        self
+    }
+}
+
+/// One surface that limited the character's motion.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveHit {
+    /// The collider hit.
+    pub collider: ColliderHandle,
+    /// The surface's point nearest the character.
+    pub point: Vec2,
+    /// The surface normal, pointing from the surface towards the character.
+    pub normal: Vec2,
+}
+
+/// What [`World::move_and_slide`] did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MoveResult {
+    /// The displacement actually made (recovery, step and snap included).
+    pub moved: Vec2,
+    /// The surfaces that limited the motion (the solved planes it ended on).
+    pub hits: Vec<MoveHit>,
+    /// A walkable surface (within `max_slope` of up) is under the character, within twice the
+    /// skin.
+    pub on_floor: bool,
+    /// A surface facing down within `max_slope` stopped the motion.
+    pub on_ceiling: bool,
+    /// A surface steeper than `max_slope` both ways stopped the motion.
+    pub on_wall: bool,
+    /// The normal of the floor under the character, when `on_floor`.
+    pub floor_normal: Option<Vec2>,
+    /// The collider the character stands on, when `on_floor` (for moving platforms: see
+    /// [`World::carry`]).
+    pub floor_collider: Option<ColliderHandle>,
+    /// The push-out made first because the character started inside geometry.
+    pub recovery: Vec2,
+    /// How far the character stepped up onto a ledge (0 when it did not).
+    pub step: f32,
+    /// How far the character was snapped down onto the floor (0 when it was not).
+    pub snap: f32,
+}
+
+/// The per-call constants of a move.
+struct Mover<'a> {
+    shape: &'a Shape,
+    filter: QueryFilter,
+    up: Vec2,
+    skin: f32,
+    floor_cos: f32,
+}
+
+impl Mover<'_> {
+    fn is_walkable(&self, normal: Vec2) -> bool {
+        normal.dot(self.up) >= self.floor_cos
+    }
+
+    fn cast_options(&self, target_separation: f32) -> CastOptions {
+        CastOptions {
+            target_separation,
+            ..CastOptions::default()
+        }
+    }
+}
+
+impl World {
+    /// Moves a collider's object by up to `delta`, sliding along everything in the way.
+    ///
+    /// A start inside geometry is first pushed out (bounded, reported as `recovery`). The
+    /// surfaces the character touches become planes, and the displacement closest to `delta`
+    /// that violates none of them is taken, all planes at once (in a crease: along it, or not
+    /// at all); a shape cast along it stops at anything not yet touched, whose surfaces then
+    /// join the planes. [`MoveOptions`] adds stepping up ledges, snapping down slopes and
+    /// standing on slopes; `on_floor` comes from a probe under the character.
+    ///
+    /// The motion made never goes against the request (`moved · delta ≥ 0`) and is never longer
+    /// than it, except for recovery, step-up and snapping, each reported in the result. One-way
+    /// colliders block only from their blocking side, so a character jumps up through a one-way
+    /// platform and lands on it. Errors (the world unchanged) for a stale handle or non-finite
+    /// or negative input.
+    ///
+    /// ```
+    /// use collide2d::{shape::{Polygon, Shape}, world::{Collider, MoveOptions, World}, Transform, Vec2};
+    /// let mut world = World::new();
+    /// world.insert(Collider::new(Shape::from(Polygon::rect(20.0, 1.0)?)))?; // floor, top at y = 0.5
+    /// let hero = world.insert(
+    ///     Collider::new(Shape::from(Polygon::rect(1.0, 1.0)?)).transform(Transform::new(Vec2::new(0.0, 1.2), 0.0)),
+    /// )?;
+    /// let result = world.move_and_slide(hero, Vec2::new(1.0, -1.0), MoveOptions::default())?;
+    /// assert!(result.on_floor && !result.on_wall);
+    /// assert!((result.moved.x - 1.0).abs() < 1e-4); // slid the whole way along the floor
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn move_and_slide(
+        &mut self,
+        handle: ColliderHandle,
+        delta: Vec2,
+        opts: MoveOptions,
+    ) -> Result<MoveResult, WorldError> {
+        check_vector(delta, "move delta")?;
+        let up = opts
+            .up
+            .try_normalize()
+            .ok_or(WorldError::InvalidInput("up direction"))?;
+        let non_negative = |value: f32| value.is_finite() && value >= 0.0;
+        if !non_negative(opts.skin) {
+            return Err(WorldError::InvalidInput("skin"));
+        }
+        if !opts.max_slope.is_finite() {
+            return Err(WorldError::InvalidInput("max slope"));
+        }
+        if !non_negative(opts.step_height) {
+            return Err(WorldError::InvalidInput("step height"));
+        }
+        if !non_negative(opts.snap_distance) {
+            return Err(WorldError::InvalidInput("snap distance"));
+        }
+        if !non_negative(opts.max_recovery) {
+            return Err(WorldError::InvalidInput("max recovery"));
+        }
+        let collider = self.get(handle)?;
+        let shape = collider.shape.clone();
+        let object = collider.transform;
+        let start = collider.world_transform();
+        let mover = Mover {
+            shape: &shape,
+            filter: opts.filter.excluding(handle),
+            up,
+            skin: opts.skin,
+            floor_cos: opts.max_slope.clamp(0.0, std::f32::consts::PI).cos(),
+        };
+        let mut result = MoveResult::default();
+        let mut xf = start;
+        let mut surfaces = Vec::new();
+        result.recovery = self.recover(&mover, &mut xf, delta, opts.max_recovery, &mut surfaces);
+
+        // Planes from the surfaces the character touches (within the skin) at the start,
+        // gathered by the recovery.
+        let origin = xf.p;
+        let reach = plane_reach(opts.skin);
+        let supported = surfaces
+            .iter()
+            .any(|s| mover.is_walkable(s.normal) && s.separation <= reach);
+        let along = delta - up * delta.dot(up);
+        let only_gravity =
+            opts.stop_on_slope && delta.dot(up) < 0.0 && along.length() <= 1.0e-4 * delta.length();
+        let mut planes: Vec<Plane> = Vec::new();
+        add_planes(
+            &mut planes,
+            &surfaces,
+            Vec2::ZERO,
+            &mover,
+            (only_gravity, supported),
+        );
+
+        // Solve, cast along the answer (for what is not touched yet), and solve again with the
+        // surfaces around wherever the cast stopped.
+        let scale = 1.0 + delta.length();
+        for _ in 0..opts.max_iterations.max(1) {
+            let made = xf.p - origin;
+            let step = solve_planes(delta, &planes) - made;
+            if step.length() <= 1.0e-7 * scale {
+                break;
+            }
+            let target = cast_target(&surfaces, opts.skin);
+            let hit =
+                self.cast_shape(&shape, &xf, step, &mover.filter, mover.cast_options(target))?;
+            let Some(hit) = hit else {
+                xf.p += step;
+                break;
+            };
+            xf.p += step * hit.hit.t;
+            let made = xf.p - origin;
+            surfaces.clear();
+            self.surfaces_near(&shape, &xf, reach, delta, &mover.filter, &mut surfaces);
+            add_planes(
+                &mut planes,
+                &surfaces,
+                made,
+                &mover,
+                (only_gravity, supported),
+            );
+            let normal = -hit.hit.normal;
+            planes.push(Plane {
+                normal,
+                offset: normal.dot(made).min(0.0),
+                collider: hit.collider,
+                point: hit.hit.point,
+                separation: target,
+            });
+        }
+
+        // The planes the request pressed into and the character ended on stopped it.
+        let made = xf.p - origin;
+        let on_plane = 1.0e-3 * opts.skin.max(1.0e-3) + 1.0e-6 * scale;
+        for plane in &planes {
+            let pressed = plane.normal.dot(delta) < plane.offset - 1.0e-7 * scale;
+            if !pressed || plane.normal.dot(made) > plane.offset + on_plane {
+                continue;
+            }
+            let facing = plane.normal.dot(up);
+            if facing <= -mover.floor_cos {
+                result.on_ceiling = true;
+            } else if facing < mover.floor_cos {
+                result.on_wall = true;
+            }
+            let duplicate = result
+                .hits
+                .iter()
+                .any(|h| h.collider == plane.collider && h.normal.dot(plane.normal) > 1.0 - 1.0e-6);
+            if !duplicate {
+                result.hits.push(MoveHit {
+                    collider: plane.collider,
+                    point: plane.point,
+                    normal: plane.normal,
+                });
+            }
+        }
+
+        // Step up onto a ledge the wall belongs to.
+        // Whether the character stood on the floor at the start (the probe `on_floor` uses),
+        // measured only when stepping or snapping needs it.
+        let start_xf = Transform { p: origin, q: xf.q };
+        let mut stood: Option<bool> = None;
+        let mut stood_on_floor = |world: &World| -> Result<bool, WorldError> {
+            if let Some(known) = stood {
+                return Ok(known);
+            }
+            let known = supported
+                || world
+                    .floor_under(&mover, &start_xf, 2.0 * opts.skin)?
+                    .is_some();
+            stood = Some(known);
+            Ok(known)
+        };
+        if opts.step_height > 0.0 && result.on_wall && stood_on_floor(self)? {
+            let made_along = made - up * made.dot(up);
+            let direction = along.try_normalize().unwrap_or(Vec2::ZERO);
+            let missing = (along - made_along).dot(direction);
+            if missing > opts.skin {
+                if let Some((landing, rise)) =
+                    self.step_up(&mover, &xf, direction * missing, opts.step_height)?
+                {
+                    xf.p = landing;
+                    result.step = rise;
+                    result.on_wall = false;
+                }
+            }
+        }
+
+        // The floor under the character; snap down to it when walking off a slope or step.
+        let mut floor = self.floor_under(&mover, &xf, 2.0 * opts.skin)?;
+        if floor.is_none()
+            && opts.snap_distance > 0.0
+            && delta.dot(up) <= 0.0
+            && stood_on_floor(self)?
+        {
+            let drop = -up * (opts.snap_distance + opts.skin);
+            let hit = self.cast_shape(
+                &shape,
+                &xf,
+                drop,
+                &mover.filter,
+                mover.cast_options(opts.skin),
+            )?;
+            if let Some(hit) = hit.filter(|h| mover.is_walkable(-h.hit.normal)) {
+                xf.p += drop * hit.hit.t;
+                result.snap = drop.length() * hit.hit.t;
+                floor = Some((hit.collider, -hit.hit.normal));
+            }
+        }
+        if let Some((collider, normal)) = floor {
+            result.on_floor = true;
+            result.floor_collider = Some(collider);
+            result.floor_normal = Some(normal);
+        }
+
+        result.moved = xf.p - start.p;
+        let mut moved_object = object;
+        moved_object.p += result.moved;
+        self.set_transform(handle, moved_object)?;
+        Ok(result)
+    }
+
+    /// Moves a character standing on `platform` along with it: call after moving the platform
+    /// from `previous` (its object transform before) to where it is now. The character's object
+    /// origin is carried as a point fixed to the platform (rotation included) with
+    /// [`move_and_slide`](World::move_and_slide), so it is not carried into walls.
+    ///
+    /// ```
+    /// use collide2d::{shape::{Polygon, Shape}, world::{Collider, MoveOptions, World}, Transform, Vec2};
+    /// let mut world = World::new();
+    /// let platform = world.insert(Collider::new(Shape::from(Polygon::rect(4.0, 0.5)?)))?;
+    /// let hero = world.insert(
+    ///     Collider::new(Shape::from(Polygon::rect(1.0, 1.0)?)).transform(Transform::new(Vec2::new(0.0, 0.76), 0.0)),
+    /// )?;
+    /// let before = world.get(platform)?.object_transform();
+    /// world.set_transform(platform, Transform::new(Vec2::new(1.0, 0.0), 0.0))?;
+    /// world.carry(hero, platform, before, MoveOptions::default())?;
+    /// assert!((world.get(hero)?.object_transform().p.x - 1.0).abs() < 1e-4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn carry(
+        &mut self,
+        character: ColliderHandle,
+        platform: ColliderHandle,
+        previous: Transform,
+        opts: MoveOptions,
+    ) -> Result<MoveResult, WorldError> {
+        super::collider::check_transform(&previous)?;
+        let now = self.get(platform)?.object_transform();
+        let point = self.get(character)?.object_transform().p;
+        let delta = now.apply(previous.apply_inv(point)) - point;
+        let opts = MoveOptions {
+            filter: opts.filter.excluding(platform),
+            ..opts
+        };
+        self.move_and_slide(character, delta, opts)
+    }
+
+    /// Step 1: pushes `xf` out of everything it overlaps or is deeper than a quarter of the skin
+    /// into, along the contact normals, at most `max_recovery` in all. Returns the push, and
+    /// leaves in `surfaces` those within [`plane_reach`] of where `xf` ends.
+    fn recover(
+        &self,
+        mover: &Mover,
+        xf: &mut Transform,
+        delta: Vec2,
+        max_recovery: f32,
+        surfaces: &mut Vec<Surface>,
+    ) -> Vec2 {
+        let reach = plane_reach(mover.skin);
+        let mut total = Vec2::ZERO;
+        let mut wanted = Vec::new();
+        for _ in 0..3 {
+            surfaces.clear();
+            self.surfaces_near(mover.shape, xf, reach, delta, &mover.filter, surfaces);
+            wanted.clear();
+            wanted.extend(
+                surfaces
+                    .iter()
+                    .filter(|s| s.separation < 0.25 * mover.skin)
+                    .map(|s| (s.normal, mover.skin - s.separation)),
+            );
+            let room = max_recovery - total.length();
+            if wanted.is_empty() || room <= 0.0 {
+                return total;
+            }
+            let mut push = solve_push(&wanted);
+            if push.length() > room {
+                push = push.normalize() * room;
+            }
+            xf.p += push;
+            total += push;
+        }
+        surfaces.clear();
+        self.surfaces_near(mover.shape, xf, reach, delta, &mover.filter, surfaces);
+        total
+    }
+
+    /// Step-up: lift by up to `height`, move by `forward`, and come down onto walkable floor
+    /// higher than where the character was. The landing place and the height gained, or `None`.
+    fn step_up(
+        &self,
+        mover: &Mover,
+        xf: &Transform,
+        forward: Vec2,
+        height: f32,
+    ) -> Result<Option<(Vec2, f32)>, WorldError> {
+        let cast_options = mover.cast_options(0.5 * mover.skin);
+        let lift = mover.up * height;
+        let lifted = self
+            .cast_shape(mover.shape, xf, lift, &mover.filter, cast_options)?
+            .map_or(1.0, |h| h.hit.t);
+        let raised = Transform {
+            p: xf.p + lift * lifted,
+            q: xf.q,
+        };
+        let ahead = self
+            .cast_shape(mover.shape, &raised, forward, &mover.filter, cast_options)?
+            .map_or(1.0, |h| h.hit.t);
+        if forward.length() * ahead <= mover.skin {
+            return Ok(None);
+        }
+        let over = Transform {
+            p: raised.p + forward * ahead,
+            q: xf.q,
+        };
+        let drop = -mover.up * (height * lifted + 2.0 * mover.skin);
+        let Some(landing) = self.cast_shape(
+            mover.shape,
+            &over,
+            drop,
+            &mover.filter,
+            mover.cast_options(mover.skin),
+        )?
+        else {
+            return Ok(None);
+        };
+        let mut landed = over.p + drop * landing.hit.t;
+        if !mover.is_walkable(-landing.hit.normal) {
+            // Came down on the ledge's edge (a rounded bottom meets it on its side): with
+            // walkable floor just beyond, lift onto the ledge's top, a skin above it.
+            let Some(top) = self.ledge_top_at(mover, landing.hit.point, forward)? else {
+                return Ok(None);
+            };
+            let at = Transform { p: landed, q: xf.q };
+            let aabb = mover.shape.aabb(&at);
+            let lowest = [
+                aabb.min,
+                aabb.max,
+                Vec2::new(aabb.min.x, aabb.max.y),
+                Vec2::new(aabb.max.x, aabb.min.y),
+            ]
+            .iter()
+            .map(|corner| corner.dot(mover.up))
+            .fold(f32::INFINITY, f32::min);
+            let lift = top + mover.skin - lowest;
+            if lift > 0.0 {
+                let up = mover.up * lift;
+                let t = self
+                    .cast_shape(mover.shape, &at, up, &mover.filter, cast_options)?
+                    .map_or(1.0, |h| h.hit.t);
+                landed += up * t;
+            }
+        }
+        let rise = (landed - xf.p).dot(mover.up);
+        let tolerance = CastOptions::default().tolerance;
+        Ok((rise > tolerance && rise <= height + tolerance).then_some((landed, rise)))
+    }
+
+    /// For a rounded character that came down on the edge of a ledge at `point` (the contact
+    /// normal steep there): the height (along up) of the walkable floor just beyond the edge in
+    /// the direction of `forward`, found by a ray straight down from a skin past the edge.
+    fn ledge_top_at(
+        &self,
+        mover: &Mover,
+        point: Vec2,
+        forward: Vec2,
+    ) -> Result<Option<f32>, WorldError> {
+        let Some(direction) = forward.try_normalize() else {
+            return Ok(None);
+        };
+        let origin = point + direction * mover.skin + mover.up * mover.skin;
+        let Ok(ray) = Ray::new(origin, -mover.up, 3.0 * mover.skin) else {
+            return Ok(None);
+        };
+        Ok(self
+            .cast_ray(&ray, &mover.filter)?
+            .filter(|hit| mover.is_walkable(hit.hit.normal))
+            .map(|hit| hit.hit.point.dot(mover.up)))
+    }
+
+    /// The walkable surface under the character within `depth`: its collider and normal.
+    fn floor_under(
+        &self,
+        mover: &Mover,
+        xf: &Transform,
+        depth: f32,
+    ) -> Result<Option<(ColliderHandle, Vec2)>, WorldError> {
+        let hit = self.cast_shape(
+            mover.shape,
+            xf,
+            -mover.up * depth,
+            &mover.filter,
+            mover.cast_options(0.0),
+        )?;
+        Ok(hit
+            .filter(|h| mover.is_walkable(-h.hit.normal))
+            .map(|h| (h.collider, -h.hit.normal)))
+    }
+}
+
+/// How far from the character a surface becomes a plane: the skin and a little more, so a
+/// surface a cast stopped at (within its tolerance) is one.
+fn plane_reach(skin: f32) -> f32 {
+    skin + 4.0 * CastOptions::default().tolerance
+}
+
+/// The separation a cast stops at: the skin, or just below the smallest gap the character
+/// already has (it rests a little inside the skin on one tile; the next tile, level with it or
+/// a little higher, is then not a hit), never below a quarter of the skin.
+fn cast_target(surfaces: &[Surface], skin: f32) -> f32 {
+    let tolerance = CastOptions::default().tolerance;
+    let smallest = surfaces
+        .iter()
+        .map(|s| s.separation)
+        .fold(f32::INFINITY, f32::min);
+    (smallest - 2.0 * tolerance).clamp(0.25 * skin, skin)
+}
+
+/// Turns surfaces measured with the character displaced by `made` into planes on the total
+/// displacement: approach to the skin, no closer. With `only_gravity`, walkable surfaces hold
+/// the character along `up` (it stands on a slope instead of sliding down it); surfaces facing
+/// up but too steep to walk hold a `standing` character sideways (it does not climb them).
+fn add_planes(
+    planes: &mut Vec<Plane>,
+    surfaces: &[Surface],
+    made: Vec2,
+    mover: &Mover,
+    (only_gravity, standing): (bool, bool),
+) {
+    for surface in surfaces {
+        let room = (surface.separation - mover.skin).max(0.0);
+        let (mut normal, mut offset) = (surface.normal, surface.normal.dot(made) - room);
+        let facing = normal.dot(mover.up);
+        if only_gravity && mover.is_walkable(normal) {
+            offset /= facing;
+            normal = mover.up;
+        } else if standing && facing > 0.0 && !mover.is_walkable(normal) {
+            // For a character standing on the floor, a slope too steep to walk is a wall:
+            // pushing into it slides along it sideways or down, never up.
+            let across = normal - mover.up * facing;
+            if let Some(unit) = across.try_normalize() {
+                offset /= across.length();
+                normal = unit;
+            }
+        }
+        let offset = offset.min(0.0);
+        if let Some(same) = planes
+            .iter_mut()
+            .find(|p| p.normal.dot(normal) > 1.0 - 1.0e-7 && p.collider == surface.collider)
+        {
+            if offset > same.offset {
+                same.offset = offset;
+            }
+            continue;
+        }
+        planes.push(Plane {
+            normal,
+            offset,
+            collider: surface.collider,
+            point: surface.point,
+            separation: surface.separation,
+        });
+    }
+}

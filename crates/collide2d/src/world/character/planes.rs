@@ -1,0 +1,369 @@
+//! Contact planes around a character and the solver that finds the displacement closest to a
+//! request that violates none of them.
+
+use super::super::{Collider, ColliderHandle, QueryFilter, World};
+use crate::math::{cross, Transform, Vec2};
+use crate::query::{contacts, distance};
+use crate::shape::{Segment, Shape};
+
+/// One surface near the character, linearised: the displacement `d` (from the start of the
+/// move, after recovery) must satisfy `normal · d ≥ offset`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Plane {
+    /// Unit normal pointing from the surface towards the character.
+    pub normal: Vec2,
+    /// The bound on `normal · d`; never above 0, so standing still is always allowed.
+    pub offset: f32,
+    /// The collider the surface belongs to.
+    pub collider: ColliderHandle,
+    /// The surface's closest point to the character, when measured.
+    pub point: Vec2,
+    /// The gap between the character and the surface when measured (negative: overlapping).
+    pub separation: f32,
+}
+
+/// A surface as measured at one placement of the character.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Surface {
+    pub normal: Vec2,
+    pub separation: f32,
+    pub point: Vec2,
+    pub collider: ColliderHandle,
+}
+
+impl World {
+    /// Every surface of the colliders accepted by `filter` within `reach` of `shape` at `xf`.
+    /// `motion` is the intended motion, for one-way colliders (they count only when the
+    /// character comes down onto their blocking side and is not deeper than their margin).
+    pub(crate) fn surfaces_near(
+        &self,
+        shape: &Shape,
+        xf: &Transform,
+        reach: f32,
+        motion: Vec2,
+        filter: &QueryFilter,
+        out: &mut Vec<Surface>,
+    ) {
+        let bounds = shape.aabb(xf).expanded(reach);
+        let centroid = xf.apply(shape.centroid());
+        self.candidates(bounds, filter, |handle, collider| {
+            let first = out.len();
+            let other_xf = collider.world_transform();
+            let mut push = |normal: Vec2, separation: f32, point: Vec2| {
+                out.push(Surface {
+                    normal,
+                    separation,
+                    point,
+                    collider: handle,
+                });
+            };
+            shape_surfaces(
+                shape,
+                xf,
+                centroid,
+                (&collider.shape, &other_xf),
+                reach,
+                motion,
+                &mut push,
+            );
+            keep_one_way(collider, motion, out, first);
+        });
+    }
+}
+
+/// Drops the surfaces from `first` on that a one-way collider does not block.
+fn keep_one_way(collider: &Collider, motion: Vec2, out: &mut Vec<Surface>, first: usize) {
+    let Some((direction, margin)) = collider.one_way_world() else {
+        return;
+    };
+    if motion.dot(direction) >= 0.0 {
+        out.truncate(first);
+        return;
+    }
+    let mut index = first;
+    while index < out.len() {
+        let surface = out[index];
+        if surface.normal.dot(direction) <= 0.0 || surface.separation < -margin {
+            out.swap_remove(index);
+        } else {
+            index += 1;
+        }
+    }
+}
+
+/// The surfaces of `other` within `reach` of `shape`: one per convex piece (a chain segment
+/// with the character in front of it, a compound child).
+fn shape_surfaces(
+    shape: &Shape,
+    xf: &Transform,
+    centroid: Vec2,
+    (other, other_xf): (&Shape, &Transform),
+    reach: f32,
+    motion: Vec2,
+    push: &mut dyn FnMut(Vec2, f32, Vec2),
+) {
+    match other {
+        Shape::Chain(chain) => {
+            let local = shape.aabb(&other_xf.inv_mul(xf)).expanded(reach);
+            let local_centroid = other_xf.apply_inv(centroid);
+            chain.for_each_segment_in(&local, &mut |index| {
+                let (start, end) = chain.segment_points(index);
+                let face = chain.normals()[index];
+                // One-sided: only a character in front of the segment is stopped by it.
+                if (local_centroid - start).dot(face) < 0.0 {
+                    return true;
+                }
+                let segment = Shape::Segment(Segment::new_unchecked(start, end));
+                let pair = (&segment, other_xf);
+                convex_surface(shape, xf, pair, reach, motion, &mut |normal, gap, point| {
+                    if normal.dot(other_xf.rotate(face)) > 0.0 {
+                        push(normal, gap, point);
+                    }
+                });
+                true
+            });
+        }
+        Shape::Compound(compound) => {
+            for (child_xf, child) in compound.children() {
+                let child_world = other_xf.mul(child_xf);
+                let pair = (child, &child_world);
+                shape_surfaces(shape, xf, centroid, pair, reach, motion, push);
+            }
+        }
+        _ => match shape {
+            Shape::Compound(compound) => {
+                for (child_xf, child) in compound.children() {
+                    let child_world = xf.mul(child_xf);
+                    convex_surface(child, &child_world, (other, other_xf), reach, motion, push);
+                }
+            }
+            _ => convex_surface(shape, xf, (other, other_xf), reach, motion, push),
+        },
+    }
+}
+
+/// The surface of convex `other` nearest to convex `shape`.
+///
+/// A sharp polygon character against a polygon or segment uses the separating axis (face normal) of
+/// largest separation; among axes within `reach` (about the skin) of the largest (a corner at a
+/// seam between tiles, whose side face is inside the floor), the one that resists `motion`
+/// least, so a box slides over the seam instead of stopping at the hidden face. Rounded characters use
+/// the closest-point direction (a circle rolls over a corner). Overlapping pairs use the contact
+/// normal and deepest penetration.
+fn convex_surface(
+    shape: &Shape,
+    xf: &Transform,
+    (other, other_xf): (&Shape, &Transform),
+    reach: f32,
+    motion: Vec2,
+    push: &mut dyn FnMut(Vec2, f32, Vec2),
+) {
+    if let Some((normal, separation, point)) =
+        separating_face(shape, xf, (other, other_xf), motion, reach)
+    {
+        if separation <= reach {
+            push(normal, separation, point);
+        }
+        return;
+    }
+    let closest = distance(shape, xf, other, other_xf);
+    if closest.distance > reach {
+        return;
+    }
+    if closest.distance > 0.0 && closest.normal != Vec2::ZERO {
+        push(-closest.normal, closest.distance, closest.point_b);
+        return;
+    }
+    let manifold = contacts(shape, xf, other, other_xf, 0.0);
+    if manifold.is_empty() {
+        return;
+    }
+    let deepest = manifold
+        .points()
+        .iter()
+        .copied()
+        .max_by(|x, y| x.penetration.total_cmp(&y.penetration))
+        .map(|p| (p.penetration, p.point))
+        .unwrap_or((0.0, closest.point_b));
+    push(-manifold.normal, -deepest.0, deepest.1);
+}
+
+/// Vertices (world space), outward face normals (world space) and radius of a polygon or a
+/// segment (two faces, one each way).
+fn faces(shape: &Shape, xf: &Transform) -> Option<(Vec<Vec2>, Vec<Vec2>, f32)> {
+    match shape {
+        Shape::Polygon(polygon) => Some((
+            polygon.vertices().iter().map(|v| xf.apply(*v)).collect(),
+            polygon.normals().iter().map(|n| xf.rotate(*n)).collect(),
+            polygon.radius(),
+        )),
+        Shape::Segment(segment) => {
+            let (a, b) = (xf.apply(segment.a()), xf.apply(segment.b()));
+            let normal = crate::math::left_perp((b - a).try_normalize()?);
+            Some((vec![a, b], vec![-normal, normal], 0.0))
+        }
+        _ => None,
+    }
+}
+
+/// For a sharp polygon character and a polygon or segment obstacle: the surface along a face axis
+/// within `tie` of the largest separation that resists `motion` least (normal from the
+/// obstacle towards the character, separation, point on the obstacle). `None` for other pairs.
+fn separating_face(
+    shape: &Shape,
+    xf: &Transform,
+    (other, other_xf): (&Shape, &Transform),
+    motion: Vec2,
+    tie: f32,
+) -> Option<(Vec2, f32, Vec2)> {
+    if !matches!(shape, Shape::Polygon(p) if p.radius() == 0.0) {
+        return None;
+    }
+    let (mover, mover_normals, mover_radius) = faces(shape, xf)?;
+    let (obstacle, obstacle_normals, obstacle_radius) = faces(other, other_xf)?;
+    let radii = mover_radius + obstacle_radius;
+    // (separation, normal towards the character, point on the obstacle)
+    let mut axes: Vec<(f32, Vec2, Vec2)> = Vec::with_capacity(mover.len() + obstacle.len());
+    let lowest = |points: &[Vec2], normal: Vec2, origin: Vec2| {
+        points.iter().map(|p| (normal.dot(*p - origin), *p)).fold(
+            (f32::INFINITY, origin),
+            |best, x| if x.0 < best.0 { x } else { best },
+        )
+    };
+    for (i, normal) in obstacle_normals.iter().enumerate() {
+        let (gap, deepest) = lowest(&mover, *normal, obstacle[i % obstacle.len()]);
+        axes.push((gap - radii, *normal, deepest - *normal * gap));
+    }
+    for (i, normal) in mover_normals.iter().enumerate() {
+        let (gap, deepest) = lowest(&obstacle, *normal, mover[i]);
+        axes.push((gap - radii, -*normal, deepest));
+    }
+    let best = axes.iter().map(|a| a.0).fold(f32::NEG_INFINITY, f32::max);
+    // An axis well inside the skin is never preferred over the best one: that would push
+    // the character out sideways (the face of the tile it just left, at separation 0).
+    let window = tie + 1.0e-6 * best.abs();
+    axes.iter()
+        .filter(|a| a.0 == best || (a.0 >= best - window && a.0 >= 0.5 * tie))
+        .max_by(|x, y| x.1.dot(motion).total_cmp(&y.1.dot(motion)))
+        .map(|a| (a.1, a.0, a.2))
+}
+
+/// The displacement closest to `target` with `normal · d ≥ offset` for every plane.
+///
+/// The feasible set is a convex polygon (possibly unbounded) that contains the origin, since
+/// every offset is at most 0. Its point closest to `target` is `target` itself, the projection
+/// of `target` onto one plane's line, or a vertex where two lines cross: the solver tries them
+/// all and keeps the nearest feasible one, so every plane is respected at once (in a crease the
+/// answer runs along the crease or is zero). The answer `d` satisfies `d · target ≥ |d|²`, hence
+/// never goes against the request and is never longer than it.
+pub(crate) fn solve_planes(target: Vec2, planes: &[Plane]) -> Vec2 {
+    let slack = 1.0e-6 * target.length();
+    let feasible = |d: Vec2| planes.iter().all(|p| p.normal.dot(d) >= p.offset - slack);
+    if feasible(target) {
+        return target;
+    }
+    let mut best = Vec2::ZERO;
+    let mut best_distance = target.length_squared();
+    let mut consider = |d: Vec2| {
+        let gap = d.distance_squared(target);
+        if gap < best_distance && d.is_finite() && feasible(d) {
+            best = d;
+            best_distance = gap;
+        }
+    };
+    for plane in planes {
+        consider(target + plane.normal * (plane.offset - plane.normal.dot(target)));
+    }
+    for (i, first) in planes.iter().enumerate() {
+        for second in &planes[i + 1..] {
+            let det = cross(first.normal, second.normal);
+            if det.abs() <= 1.0e-6 {
+                continue;
+            }
+            let (n, m) = (first.normal, second.normal);
+            let vertex = Vec2::new(
+                (first.offset * m.y - n.y * second.offset) / det,
+                (n.x * second.offset - first.offset * m.x) / det,
+            );
+            consider(vertex);
+        }
+    }
+    best
+}
+
+/// The smallest push `p` with `normal · p ≥ depth` for each `(normal, depth)` (a start inside
+/// geometry or deep in the skin). When no point satisfies all (squeezed from opposite sides),
+/// the sum of the individual pushes.
+pub(crate) fn solve_push(wanted: &[(Vec2, f32)]) -> Vec2 {
+    let feasible = |d: Vec2| {
+        wanted
+            .iter()
+            .all(|(n, depth)| n.dot(d) >= depth - 1.0e-6 * depth.abs())
+    };
+    let mut best: Option<Vec2> = None;
+    let mut consider = |d: Vec2| {
+        if d.is_finite()
+            && feasible(d)
+            && best.is_none_or(|b| d.length_squared() < b.length_squared())
+        {
+            best = Some(d);
+        }
+    };
+    for (n, depth) in wanted {
+        consider(*n * *depth);
+    }
+    for (i, (n, a)) in wanted.iter().enumerate() {
+        for (m, b) in &wanted[i + 1..] {
+            let det = cross(*n, *m);
+            if det.abs() > 1.0e-6 {
+                consider(Vec2::new(
+                    (a * m.y - n.y * b) / det,
+                    (n.x * b - a * m.x) / det,
+                ));
+            }
+        }
+    }
+    best.unwrap_or_else(|| wanted.iter().map(|(n, depth)| *n * *depth).sum())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plane(normal: Vec2, offset: f32) -> Plane {
+        Plane {
+            normal: normal.normalize(),
+            offset,
+            collider: ColliderHandle::from_key(0),
+            point: Vec2::ZERO,
+            separation: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_crease_gives_motion_along_it_or_none() {
+        let floor = plane(Vec2::Y, 0.0);
+        let slope = plane(Vec2::new(0.8, 0.6), 0.0);
+        // Down and left into the crease: stays put (never up the slope).
+        assert_eq!(
+            solve_planes(Vec2::new(-1.0, -1.0), &[floor, slope]),
+            Vec2::ZERO
+        );
+        // Right along the floor: free.
+        let right = solve_planes(Vec2::new(1.0, -0.2), &[floor, slope]);
+        assert!((right - Vec2::new(1.0, 0.0)).length() < 1e-6, "{right:?}");
+        // Up the slope's direction: slides along the slope.
+        let up = solve_planes(Vec2::new(-1.0, 0.0), &[slope]);
+        assert!(
+            up.dot(Vec2::new(0.8, 0.6)).abs() < 1e-6 && up.x < 0.0,
+            "{up:?}"
+        );
+    }
+
+    #[test]
+    fn planes_a_gap_away_let_the_character_close_it() {
+        let floor = plane(Vec2::Y, -0.5);
+        let d = solve_planes(Vec2::new(0.3, -2.0), &[floor]);
+        assert!((d - Vec2::new(0.3, -0.5)).length() < 1e-6, "{d:?}");
+    }
+}
