@@ -743,6 +743,7 @@ impl Sim {
                 a,
                 b,
                 manifold: Some(manifold),
+                ..
             }
             | CollisionEvent::Stay {
                 a,

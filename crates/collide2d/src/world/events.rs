@@ -7,7 +7,19 @@ use crate::query::Manifold;
 ///
 /// Sensor pairs carry no manifold. Every `Begin` is followed by exactly one `End`, whatever
 /// ends the contact: moving apart, removal, disabling, or a layer or filter change.
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// A `Begin` found by a continuous collider's sweep (see
+/// [`Collider::with_continuous`](super::Collider::with_continuous)) carries its time of
+/// impact, and its manifold is the contact at that time: one point midway between the
+/// surfaces, no depth, the normal there (sensor pairs: no manifold, as always). The next
+/// update re-tests the pair and reports the contact at the end of its step. When the pair
+/// touched during the step but is apart at its end (a bullet through a thin wall), the `Begin`
+/// comes in this update and the `End` in the next one, so an update still names a pair at most
+/// once.
+///
+/// `Debug` leaves out `time_of_impact` when it is `None`, so that logs of worlds without
+/// continuous colliders read as they always did.
+#[derive(Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum CollisionEvent {
     /// `a` and `b` started touching this update.
@@ -18,6 +30,11 @@ pub enum CollisionEvent {
         b: ColliderHandle,
         /// The contact (normal from `a` to `b`); `None` for sensor pairs.
         manifold: Option<Manifold>,
+        /// When a continuous collider's sweep first touched, as a fraction of the step in
+        /// `[0, 1]` (0 at the previous update's placements, 1 at the current ones); `None` for
+        /// contacts found at the end of the step only.
+        #[cfg_attr(feature = "serde", serde(default))]
+        time_of_impact: Option<f32>,
     },
     /// `a` and `b` touched at the previous update and still do.
     Stay {
@@ -54,6 +71,43 @@ impl CollisionEvent {
                 manifold.as_ref()
             }
             CollisionEvent::End { .. } => None,
+        }
+    }
+
+    /// The time of impact of a `Begin` found by a continuous sweep.
+    pub fn time_of_impact(&self) -> Option<f32> {
+        match *self {
+            CollisionEvent::Begin { time_of_impact, .. } => time_of_impact,
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Debug for CollisionEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CollisionEvent::Begin {
+                a,
+                b,
+                manifold,
+                time_of_impact,
+            } => {
+                let mut out = f.debug_struct("Begin");
+                out.field("a", a).field("b", b).field("manifold", manifold);
+                if let Some(time) = time_of_impact {
+                    out.field("time_of_impact", time);
+                }
+                out.finish()
+            }
+            CollisionEvent::Stay { a, b, manifold } => f
+                .debug_struct("Stay")
+                .field("a", a)
+                .field("b", b)
+                .field("manifold", manifold)
+                .finish(),
+            CollisionEvent::End { a, b } => {
+                f.debug_struct("End").field("a", a).field("b", b).finish()
+            }
         }
     }
 }

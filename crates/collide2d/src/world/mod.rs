@@ -27,6 +27,7 @@
 
 mod character;
 mod collider;
+mod continuous;
 mod events;
 mod handle;
 mod layers;
@@ -292,6 +293,8 @@ pub struct World {
     box_pairs: usize,
     /// Buffers reused by every update.
     scratch: UpdateScratch,
+    /// The continuous colliders' previous placements (see `continuous.rs`).
+    continuous: continuous::ContinuousColliders,
 }
 
 /// Working memory of [`World::update`], kept so that an update allocates nothing once warm.
@@ -345,6 +348,7 @@ impl World {
             live: 0,
             box_pairs: 0,
             scratch: UpdateScratch::default(),
+            continuous: continuous::ContinuousColliders::default(),
         })
     }
 
@@ -421,6 +425,9 @@ impl World {
         } else {
             None
         };
+        if collider.continuous {
+            self.continuous.track(index, collider.world_transform());
+        }
         self.slots[index as usize].entry = Some(Entry::new(collider, proxy));
         self.mark_dirty(handle);
         self.live += 1;
@@ -435,6 +442,7 @@ impl World {
         let entry = slot.entry.take().expect("checked above");
         slot.generation = slot.generation.wrapping_add(1);
         self.clear_dirty(handle.index);
+        self.continuous.forget(handle.index);
         if let Some(proxy) = entry.proxy {
             self.broad.get_mut().remove(proxy)?;
         }
@@ -835,6 +843,7 @@ impl World {
         let began = broad.get_mut().update_pairs().began.clone();
         self.broad = broad;
         self.box_pairs = 0;
+        self.continuous.shift(new_origin);
         for pair in began {
             let broad = self.broad.get();
             let (Ok(a), Ok(b)) = (broad.key(pair.lower()), broad.key(pair.higher())) else {

@@ -1,5 +1,6 @@
 //! Whole-world snapshots: save a world's state and rebuild it exactly.
 
+use super::continuous::Track;
 use super::{
     BroadPhaseKind, Collider, ColliderHandle, Contact, Entry, Layers, Slot, Touching, TouchingPair,
     World, WorldError,
@@ -21,6 +22,13 @@ pub struct WorldSnapshot {
     contacts: Vec<Contact>,
     pending_ends: Vec<(ColliderHandle, ColliderHandle)>,
     report_stay: bool,
+    /// The continuous colliders' placements at the last update, by slot (old snapshots without
+    /// them sweep from where the colliders are).
+    #[cfg_attr(feature = "serde", serde(default))]
+    continuous_tracks: Vec<(u32, Track)>,
+    /// Pairs a sweep made touch that were apart at the end of the last update.
+    #[cfg_attr(feature = "serde", serde(default))]
+    passed_pairs: Vec<(ColliderHandle, ColliderHandle)>,
 }
 
 impl World {
@@ -54,6 +62,8 @@ impl World {
                 .collect(),
             pending_ends: self.touching.detached().to_vec(),
             report_stay: self.report_stay,
+            continuous_tracks: self.continuous.saved().0,
+            passed_pairs: self.continuous.saved().1,
         }
     }
 
@@ -107,6 +117,7 @@ impl World {
             return Err(WorldError::InvalidInput("snapshot free list"));
         }
         world.free = snapshot.free;
+        world.restore_continuous(snapshot.continuous_tracks, snapshot.passed_pairs)?;
         let sorted = snapshot
             .contacts
             .windows(2)
@@ -163,5 +174,40 @@ impl World {
             world.box_pairs += 1;
         }
         Ok(world)
+    }
+}
+
+impl World {
+    /// Rebuilds the continuous colliders' tracks: from the snapshot where it has one for a
+    /// continuous collider, else from where the collider is.
+    fn restore_continuous(
+        &mut self,
+        tracks: Vec<(u32, Track)>,
+        mut passed: Vec<(ColliderHandle, ColliderHandle)>,
+    ) -> Result<(), WorldError> {
+        for (index, slot) in self.slots.iter().enumerate() {
+            if let Some(entry) = slot.entry.as_ref().filter(|e| e.collider.continuous) {
+                self.continuous.track(index as u32, entry.placement);
+            }
+        }
+        for (index, track) in tracks {
+            let continuous = self
+                .slots
+                .get(index as usize)
+                .and_then(|slot| slot.entry.as_ref())
+                .is_some_and(|entry| entry.collider.continuous);
+            if !continuous
+                || super::collider::check_transform(&track.previous).is_err()
+                || track.turn.is_some_and(|turn| !turn.is_finite())
+            {
+                return Err(WorldError::InvalidInput("snapshot continuous tracks"));
+            }
+            self.continuous.track(index, track.previous);
+            self.continuous.set_turn(index, track.turn);
+        }
+        passed.sort_unstable();
+        passed.dedup();
+        self.continuous.set_passed(passed);
+        Ok(())
     }
 }

@@ -206,7 +206,12 @@ impl Touching {
             match (was_touching, *result) {
                 (true, Some(manifold)) => next.push(CollisionEvent::Stay { a, b, manifold }),
                 (true, None) => next.push(CollisionEvent::End { a, b }),
-                (false, Some(manifold)) => next.push(CollisionEvent::Begin { a, b, manifold }),
+                (false, Some(manifold)) => next.push(CollisionEvent::Begin {
+                    a,
+                    b,
+                    manifold,
+                    time_of_impact: None,
+                }),
                 (false, None) => {}
             }
         }
@@ -225,6 +230,25 @@ impl Touching {
                     .filter(|event| !matches!(event, CollisionEvent::Stay { .. }))
                     .copied(),
             );
+        }
+    }
+}
+
+impl Touching {
+    /// Puts the times of impact of continuous sweeps on this update's `Begin` events of those
+    /// pairs (other events of them are left alone).
+    pub fn set_times_of_impact(
+        &mut self,
+        times: impl Iterator<Item = ((ColliderHandle, ColliderHandle), f32)>,
+    ) {
+        for (pair, time) in times {
+            for list in [&mut self.store, &mut self.reported] {
+                if let Ok(index) = list.binary_search_by(|event| event.pair().cmp(&pair)) {
+                    if let CollisionEvent::Begin { time_of_impact, .. } = &mut list[index] {
+                        *time_of_impact = Some(time);
+                    }
+                }
+            }
         }
     }
 }
@@ -249,7 +273,7 @@ fn keep_run(
             next.extend_from_slice(&rest[..stays]);
             rest = &rest[stays..];
             if let Some((event, tail)) = rest.split_first() {
-                if let CollisionEvent::Begin { a, b, manifold } = *event {
+                if let CollisionEvent::Begin { a, b, manifold, .. } = *event {
                     next.push(CollisionEvent::Stay { a, b, manifold });
                 }
                 rest = tail;

@@ -173,11 +173,19 @@ impl World {
         // 2. Filter and narrow phase on the re-tested pairs.
         let mut scratch = std::mem::take(&mut self.scratch);
         self.run_narrow_phase(&scratch.tests, &mut scratch.results);
+        // Continuous colliders' sweeps join the answers (`continuous.rs`; free without any).
+        let sweeping = self.continuous.count() > 0;
+        if sweeping {
+            self.run_continuous_phase(&mut scratch.tests, &mut scratch.results);
+        }
         let narrow_done = std::time::Instant::now();
 
         // 3. Events in pair order.
         self.touching
             .merge(&scratch.tests, &scratch.results, self.report_stay);
+        if sweeping {
+            self.finish_continuous_phase();
+        }
         let mut dirty = std::mem::take(&mut self.dirty);
         for handle in &dirty {
             self.clear_dirty(handle.index);
