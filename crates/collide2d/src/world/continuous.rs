@@ -228,8 +228,9 @@ fn swept_bounds(shape: &Shape, sweep: &Sweep, margin: f32) -> Aabb {
     bounds
 }
 
-/// The cast settings of a swept pair: contact within a tolerance that grows with the size of
-/// the coordinates and of the motion, where `f32` cannot resolve 1e-4.
+/// The cast settings of a swept pair: contact within 1e-5, or within four units in the last
+/// place of the largest coordinate or motion involved where `f32` cannot resolve 1e-5 (the
+/// gaps a cast measures are rounded at that scale).
 fn cast_options(sweep: &Sweep, other: &Sweep) -> CastOptions {
     let scale = sweep
         .center_start
@@ -240,7 +241,7 @@ fn cast_options(sweep: &Sweep, other: &Sweep) -> CastOptions {
         .max_element()
         .max((sweep.translation() - other.translation()).length());
     CastOptions {
-        tolerance: (scale * 4.0e-6).max(1.0e-4),
+        tolerance: (scale * (4.0 * f32::EPSILON)).max(1.0e-5),
         max_iterations: MAX_CAST_ITERATIONS,
         ..CastOptions::default()
     }
