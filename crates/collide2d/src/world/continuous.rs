@@ -676,7 +676,13 @@ impl World {
         if self.touching.contains(pair) && passed.binary_search(&pair).is_err() {
             return None;
         }
-        let opts = cast_options(first_sweep, second_sweep);
+        // Shapes overlapping at the start of the step touch during it, even when moving apart:
+        // pairs touching at the last update were skipped above, so these overlap because a
+        // collider was placed there since (a non-continuous collider's move is a teleport).
+        let opts = CastOptions {
+            separating_overlap_hits: true,
+            ..cast_options(first_sweep, second_sweep)
+        };
         let hit = first_contact(
             &first_entry.collider.shape,
             first_sweep,
