@@ -394,7 +394,7 @@ impl Sim {
                 .one_way
                 .as_ref()
                 .map(|w| (vec2(w.direction), w.margin.0));
-            self.add(
+            let handle = self.add(
                 NewCollider {
                     shape: spec.shape.0.clone(),
                     position: vec2(spec.position),
@@ -410,6 +410,7 @@ impl Sim {
                 path,
                 &location,
             )?;
+            self.set_continuous(handle, spec.continuous, path, &location)?;
         }
         Ok(())
     }
@@ -566,7 +567,7 @@ impl Sim {
                 } else {
                     0.0
                 };
-                self.add(
+                let handle = self.add(
                     NewCollider {
                         shape: shape.clone(),
                         position: vec2(bullet.position),
@@ -584,9 +585,23 @@ impl Sim {
                     path,
                     &location,
                 )?;
+                self.set_continuous(handle, bullet.continuous, path, &location)?;
             }
         }
         Ok(())
+    }
+
+    /// Applies a scene's `continuous` setting to a collider just added.
+    fn set_continuous(
+        &mut self,
+        handle: ColliderHandle,
+        continuous: bool,
+        path: &Path,
+        location: &str,
+    ) -> Result<(), SceneError> {
+        self.world
+            .set_continuous(handle, continuous)
+            .map_err(|e| at(path, location, e))
     }
 
     /// The body of a collider, if it moves.

@@ -4,6 +4,7 @@ pub mod all_pairs;
 pub mod broad_phase;
 pub mod character;
 pub mod containment;
+pub mod continuous;
 pub mod kinds;
 pub mod ray_cast;
 pub mod shape_cast;
@@ -25,6 +26,7 @@ pub const REGISTRY: &[SampleFactory] = &[
     || Box::new(broad_phase::BroadPhaseStress::default()),
     || Box::new(world_layers::WorldLayers::default()),
     || Box::new(character::Character::default()),
+    || Box::new(continuous::Continuous::default()),
 ];
 
 /// A fresh instance of every sample.

@@ -24,6 +24,12 @@
 //! assert!(matches!(world.update()[0], CollisionEvent::End { .. }));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! Fast objects are made continuous ([`Collider::with_continuous`]): each update sweeps them from
+//! where they were at the previous one, so they cannot pass through a thin collider between two
+//! updates, and the `Begin` of what they hit carries the time of impact (see
+//! [`CollisionEvent`]). [`World::teleport`] moves one without sweeping; [`World::sweep_to`]
+//! moves a collider until its first contact.
 
 mod character;
 mod collider;
