@@ -362,6 +362,9 @@ fn continuous_colliders_keep_every_event_rule_and_the_same_events_in_every_broad
     }
 }
 
+/// A set of collider pairs, `a < b`.
+type PairSet = BTreeSet<(ColliderHandle, ColliderHandle)>;
+
 /// Whether the world's filters let two colliders touch.
 fn allowed(world: &World, a: &Collider, b: &Collider) -> bool {
     let (cat_a, mask_a) = a.filter_bits();
@@ -397,15 +400,12 @@ fn swept_placement(model: &Model, t: f32) -> Transform {
 /// - no crossing is missed: a pair that did not touch at the end of the last step and whose
 ///   shapes overlap by more than 1e-3 somewhere along this step (sampled) touches.
 ///
-/// Returns the pairs expected to touch (the world's contacts, once checked).
+/// Returns a description of the first rule broken.
 fn check_swept_pairs(
     world: &World,
     models: &BTreeMap<ColliderHandle, Model>,
-    (at_end, contacts): (
-        &BTreeSet<(ColliderHandle, ColliderHandle)>,
-        &BTreeSet<(ColliderHandle, ColliderHandle)>,
-    ),
-    previous_at_end: &BTreeSet<(ColliderHandle, ColliderHandle)>,
+    (at_end, contacts): (&PairSet, &PairSet),
+    previous_at_end: &PairSet,
     events: &[CollisionEvent],
 ) -> Result<(), String> {
     if let Some(missing) = at_end.difference(contacts).next() {

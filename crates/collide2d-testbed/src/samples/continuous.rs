@@ -167,7 +167,9 @@ impl Sample for Continuous {
             if to.x > END_X {
                 // Back to the left without sweeping across the whole field.
                 let again = Vec2::new(START_X, from.y);
-                let _ = self.world.teleport(bullet.handle, Transform::new(again, 0.0));
+                let _ = self
+                    .world
+                    .teleport(bullet.handle, Transform::new(again, 0.0));
             } else {
                 self.crossings += Continuous::crossings(from, to);
                 let _ = self

@@ -52,6 +52,9 @@ struct Mover {
     sweep: Sweep,
     /// A box holding the shape all along the sweep.
     bounds: Aabb,
+    /// How far from its rotation centre's straight path the shape reaches, padded like
+    /// `bounds`: a collider whose box stays farther from that path cannot be touched.
+    reach: f32,
 }
 
 /// A pair touched by a sweep (`a < b`).
@@ -127,15 +130,18 @@ impl ContinuousColliders {
         }
     }
 
-    /// The tracks and passed pairs, for a snapshot.
-    pub fn saved(&self) -> (Vec<(u32, Track)>, Vec<(ColliderHandle, ColliderHandle)>) {
-        let tracks = self
-            .tracks
+    /// The tracks by slot, for a snapshot.
+    pub fn saved_tracks(&self) -> Vec<(u32, Track)> {
+        self.tracks
             .iter()
             .enumerate()
             .filter_map(|(index, track)| Some((index as u32, (*track)?)))
-            .collect();
-        (tracks, self.passed.clone())
+            .collect()
+    }
+
+    /// The pairs the last update's sweeps passed through, sorted.
+    pub fn passed(&self) -> &[(ColliderHandle, ColliderHandle)] {
+        &self.passed
     }
 
     /// Sets the stated turn of slot `index`'s track (a restore).
@@ -189,26 +195,27 @@ fn collider_sweep(
     }
 }
 
-/// A box holding `shape` all along `sweep`, grown by `margin`.
-fn swept_bounds(shape: &Shape, sweep: &Sweep, margin: f32) -> Aabb {
+/// A box holding `shape` all along `sweep`, grown by `margin`, and how far the shape reaches
+/// from the straight path of the sweep's rotation centre (grown likewise).
+fn swept_bounds(shape: &Shape, sweep: &Sweep, margin: f32) -> (Aabb, f32) {
     let start = sweep.transform_at(0.0);
     let end = sweep.transform_at(1.0);
+    // Every point of the shape stays within `reach` of the rotation centre, which moves on a
+    // straight line.
+    let local = shape.aabb(&Transform::IDENTITY);
+    let reach = [
+        local.min,
+        local.max,
+        Vec2::new(local.min.x, local.max.y),
+        Vec2::new(local.max.x, local.min.y),
+    ]
+    .iter()
+    .map(|corner| corner.distance(sweep.local_center))
+    .fold(0.0f32, f32::max)
+        * (1.0 + 1.0e-5);
     let mut bounds = if sweep.rotation() == 0.0 {
         shape.aabb(&start).union(&shape.aabb(&end))
     } else {
-        // Every point of the shape stays within `reach` of the rotation centre, which moves on
-        // a straight line.
-        let local = shape.aabb(&Transform::IDENTITY);
-        let reach = [
-            local.min,
-            local.max,
-            Vec2::new(local.min.x, local.max.y),
-            Vec2::new(local.max.x, local.min.y),
-        ]
-        .iter()
-        .map(|corner| corner.distance(sweep.local_center))
-        .fold(0.0f32, f32::max)
-            * (1.0 + 1.0e-5);
         Aabb {
             min: sweep.center_start.min(sweep.center_end) - Vec2::splat(reach),
             max: sweep.center_start.max(sweep.center_end) + Vec2::splat(reach),
@@ -222,10 +229,40 @@ fn swept_bounds(shape: &Shape, sweep: &Sweep, margin: f32) -> Aabb {
         .max(start.p.abs())
         .max(end.p.abs())
         .max_element();
-    let pad = Vec2::splat(magnitude * (8.0 * f32::EPSILON) + margin);
-    bounds.min -= pad;
-    bounds.max += pad;
-    bounds
+    let pad = magnitude * (8.0 * f32::EPSILON) + margin;
+    bounds.min -= Vec2::splat(pad);
+    bounds.max += Vec2::splat(pad);
+    (bounds, reach + 2.0 * pad)
+}
+
+/// Whether the segment `from`–`to` passes within the box grown by `margin` (slab test, with
+/// the box grown a little more for rounding: it may say yes wrongly, never no).
+fn segment_near_box(from: Vec2, to: Vec2, aabb: &Aabb, margin: f32) -> bool {
+    let scale = from
+        .abs()
+        .max(to.abs())
+        .max(aabb.min.abs())
+        .max(aabb.max.abs());
+    let grow = Vec2::splat(margin) + scale * (8.0 * f32::EPSILON);
+    let (low, high) = (aabb.min - grow, aabb.max + grow);
+    let delta = to - from;
+    let (mut enter, mut leave) = (0.0f32, 1.0f32);
+    for axis in 0..2 {
+        if delta[axis] == 0.0 {
+            if from[axis] < low[axis] || from[axis] > high[axis] {
+                return false;
+            }
+            continue;
+        }
+        let inverse = 1.0 / delta[axis];
+        let (t0, t1) = (
+            (low[axis] - from[axis]) * inverse,
+            (high[axis] - from[axis]) * inverse,
+        );
+        enter = enter.max(t0.min(t1));
+        leave = leave.min(t0.max(t1));
+    }
+    enter <= leave + 1.0e-6
 }
 
 /// The cast settings of a swept pair: contact within 1e-5, or within four units in the last
@@ -401,7 +438,7 @@ impl World {
         let sweep = collider_sweep(&entry.collider, &entry.placement, &target_placement, None);
         let mut first: Option<WorldCastHit> = None;
         if entry.filter.enabled {
-            let bounds = swept_bounds(&entry.collider.shape, &sweep, 0.0);
+            let (bounds, _) = swept_bounds(&entry.collider.shape, &sweep, 0.0);
             let opts = cast_options(&sweep, &sweep);
             self.broad.get().query_aabb(bounds, &mut |_, key| {
                 let other = ColliderHandle::from_key(key);
@@ -493,13 +530,15 @@ impl World {
                 continue;
             }
             let margin = cast_options(&sweep, &sweep).tolerance;
+            let (bounds, reach) = swept_bounds(&entry.collider.shape, &sweep, margin);
             state.movers.push(Mover {
                 handle: ColliderHandle {
                     index: index as u32,
                     generation: slot.generation,
                 },
                 sweep,
-                bounds: swept_bounds(&entry.collider.shape, &sweep, margin),
+                bounds,
+                reach,
             });
             state.moving[index / 64] |= 1 << (index % 64);
         }
@@ -551,7 +590,7 @@ impl World {
                 b: hit.b,
                 boxes_apart: false,
             });
-            results.push(Some((!hit.sensor).then(|| Manifold {
+            results.push(Some((!hit.sensor).then_some(Manifold {
                 normal: hit.normal,
                 points: [ContactPoint {
                     point: hit.point,
@@ -621,9 +660,18 @@ impl World {
     /// Sweeps every mover against the colliders that do not sweep this update.
     fn sweep_against_still(&self, state: &ContinuousColliders, hits: &mut Vec<SweptHit>) {
         let sweep_one = |mover: &Mover, found: &mut Vec<SweptHit>| {
-            self.broad.get().query_aabb(mover.bounds, &mut |_, key| {
+            let broad = self.broad.get();
+            broad.query_aabb(mover.bounds, &mut |proxy, key| {
                 let other = ColliderHandle::from_key(key);
                 if other == mover.handle || super::bit_is_set(&state.moving, other.index) {
+                    return true;
+                }
+                // A long diagonal path's box holds many colliders its path passes far from.
+                let (from, to) = (mover.sweep.center_start, mover.sweep.center_end);
+                if broad
+                    .get_aabb(proxy)
+                    .is_ok_and(|aabb| !segment_near_box(from, to, &aabb, mover.reach))
+                {
                     return true;
                 }
                 let Ok(entry) = self.entry(other) else {
@@ -672,10 +720,6 @@ impl World {
         if !self.may_touch(&first_entry.filter, &second_entry.filter) {
             return None;
         }
-        let pair = ordered(first, second);
-        if self.touching.contains(pair) && passed.binary_search(&pair).is_err() {
-            return None;
-        }
         // Shapes overlapping at the start of the step touch during it, even when moving apart:
         // pairs touching at the last update were skipped above, so these overlap because a
         // collider was placed there since (a non-continuous collider's move is a teleport).
@@ -690,6 +734,11 @@ impl World {
             second_sweep,
             opts,
         )?;
+        // Checked only for a hit (most candidates miss): a search of the touching pairs.
+        let pair = ordered(first, second);
+        if self.touching.contains(pair) && passed.binary_search(&pair).is_err() {
+            return None;
+        }
         let sensor = first_entry.filter.sensor || second_entry.filter.sensor;
         if !sensor
             && !one_way_blocks(

@@ -62,8 +62,8 @@ impl World {
                 .collect(),
             pending_ends: self.touching.detached().to_vec(),
             report_stay: self.report_stay,
-            continuous_tracks: self.continuous.saved().0,
-            passed_pairs: self.continuous.saved().1,
+            continuous_tracks: self.continuous.saved_tracks(),
+            passed_pairs: self.continuous.passed().to_vec(),
         }
     }
 
