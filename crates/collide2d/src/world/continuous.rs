@@ -559,7 +559,6 @@ impl World {
                     if let Some(hit) = self.sweep_pair(
                         (movers[i].handle, &movers[i].sweep),
                         (movers[j].handle, &movers[j].sweep),
-                        &state.passed,
                     ) {
                         hits.push(hit);
                     }
@@ -568,6 +567,10 @@ impl World {
         }
         hits.sort_unstable_by_key(|hit| (hit.a, hit.b));
         hits.dedup_by_key(|hit| (hit.a, hit.b));
+        // Pairs touching at the last update are decided at the end of the step (unless a sweep
+        // passed them then); checked only for hits, as most candidates miss.
+        self.touching
+            .retain_not_touching(&mut hits, |hit| (hit.a, hit.b), &state.passed);
         state.hits = hits;
 
         // 5. Answers: merge the hit pairs into the sorted tests.
@@ -641,8 +644,12 @@ impl World {
     /// every continuous collider's placement as the start of its next sweep.
     pub(super) fn finish_continuous_phase(&mut self) {
         let state = &mut self.continuous;
-        self.touching
-            .set_times_of_impact(state.hits.iter().map(|hit| ((hit.a, hit.b), hit.time)));
+        let times: Vec<_> = state
+            .hits
+            .iter()
+            .map(|hit| ((hit.a, hit.b), hit.time))
+            .collect();
+        self.touching.set_times_of_impact(&times);
         for (index, track) in state.tracks.iter_mut().enumerate() {
             let (Some(track), Some(entry)) = (
                 track,
@@ -678,9 +685,7 @@ impl World {
                     return true;
                 };
                 let still = Sweep::fixed(&entry.placement);
-                if let Some(hit) =
-                    self.sweep_pair((mover.handle, &mover.sweep), (other, &still), &state.passed)
-                {
+                if let Some(hit) = self.sweep_pair((mover.handle, &mover.sweep), (other, &still)) {
                     found.push(hit);
                 }
                 true
@@ -709,12 +714,12 @@ impl World {
     }
 
     /// Stages 3 and 4 for one pair: the first contact of `first` and `second` over the step,
-    /// if their filters let them touch and they did not touch at the previous update.
+    /// if their filters let them touch (whether they touched at the last update is checked
+    /// for the hits together).
     fn sweep_pair(
         &self,
         (first, first_sweep): (ColliderHandle, &Sweep),
         (second, second_sweep): (ColliderHandle, &Sweep),
-        passed: &[(ColliderHandle, ColliderHandle)],
     ) -> Option<SweptHit> {
         let (first_entry, second_entry) = (self.entry(first).ok()?, self.entry(second).ok()?);
         if !self.may_touch(&first_entry.filter, &second_entry.filter) {
@@ -734,11 +739,7 @@ impl World {
             second_sweep,
             opts,
         )?;
-        // Checked only for a hit (most candidates miss): a search of the touching pairs.
         let pair = ordered(first, second);
-        if self.touching.contains(pair) && passed.binary_search(&pair).is_err() {
-            return None;
-        }
         let sensor = first_entry.filter.sensor || second_entry.filter.sensor;
         if !sensor
             && !one_way_blocks(
