@@ -401,7 +401,11 @@ fn a_hundred_thousand_bullets_never_tunnel_and_report_exact_times() {
                     b,
                     time_of_impact,
                     ..
-                } => Some((a, b, time_of_impact.expect("swept contacts carry a time"))),
+                } => Some((
+                    a,
+                    b,
+                    time_of_impact.expect("swept contacts carry a time").get(),
+                )),
                 _ => None,
             })
             .collect();

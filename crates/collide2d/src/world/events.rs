@@ -2,6 +2,51 @@
 
 use super::handle::ColliderHandle;
 use crate::query::Manifold;
+use std::num::NonZeroU32;
+
+/// A time of impact: a fraction of the step in `[0, 1]` (0 at the previous update's
+/// placements, 1 at the current ones). Four bytes with a spare value, so that `Begin` stays
+/// as small as before and its variant is read as cheaply.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct TimeOfImpact(NonZeroU32);
+
+impl TimeOfImpact {
+    /// The time `t`, clamped to `[0, 1]` (NaN is taken as 0).
+    pub fn new(t: f32) -> TimeOfImpact {
+        let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
+        // The bits of a number in [0, 1] are at most 0x3f80_0000: one more is never zero.
+        TimeOfImpact(NonZeroU32::MIN.saturating_add(t.to_bits()))
+    }
+
+    /// The time as a fraction of the step.
+    pub fn get(self) -> f32 {
+        f32::from_bits(self.0.get() - 1)
+    }
+}
+
+impl std::fmt::Debug for TimeOfImpact {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for TimeOfImpact {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_f32(self.get())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for TimeOfImpact {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let t = f32::deserialize(deserializer)?;
+        if !(0.0..=1.0).contains(&t) {
+            return Err(serde::de::Error::custom("time of impact outside [0, 1]"));
+        }
+        Ok(TimeOfImpact::new(t))
+    }
+}
 
 /// A change, or continuation, of contact between two colliders, with `a < b`.
 ///
@@ -34,7 +79,7 @@ pub enum CollisionEvent {
         /// `[0, 1]` (0 at the previous update's placements, 1 at the current ones); `None` for
         /// contacts found at the end of the step only.
         #[cfg_attr(feature = "serde", serde(default))]
-        time_of_impact: Option<f32>,
+        time_of_impact: Option<TimeOfImpact>,
     },
     /// `a` and `b` touched at the previous update and still do.
     Stay {
@@ -53,6 +98,10 @@ pub enum CollisionEvent {
         b: ColliderHandle,
     },
 }
+
+// The touching pairs are kept as events, copied once per update: a time of impact must not
+// make them bigger.
+const _: () = assert!(std::mem::size_of::<CollisionEvent>() == 80);
 
 impl CollisionEvent {
     /// The two colliders.
@@ -77,7 +126,7 @@ impl CollisionEvent {
     /// The time of impact of a `Begin` found by a continuous sweep.
     pub fn time_of_impact(&self) -> Option<f32> {
         match *self {
-            CollisionEvent::Begin { time_of_impact, .. } => time_of_impact,
+            CollisionEvent::Begin { time_of_impact, .. } => time_of_impact.map(TimeOfImpact::get),
             _ => None,
         }
     }

@@ -45,7 +45,7 @@ mod update;
 
 pub use character::{MoveHit, MoveOptions, MoveResult};
 pub use collider::{Collider, OneWay};
-pub use events::CollisionEvent;
+pub use events::{CollisionEvent, TimeOfImpact};
 pub use handle::ColliderHandle;
 pub use layers::{LayerId, LayerMask, Layers, MAX_LAYERS};
 pub use queries::{QueryFilter, WorldCastHit, WorldRayHit};

@@ -242,7 +242,7 @@ impl Touching {
         for list in [&mut self.store, &mut self.reported] {
             let set = |event: &mut CollisionEvent, time: f32| {
                 if let CollisionEvent::Begin { time_of_impact, .. } = event {
-                    *time_of_impact = Some(time);
+                    *time_of_impact = Some(super::events::TimeOfImpact::new(time));
                 }
             };
             if times.len() * 16 < list.len() {
