@@ -115,7 +115,7 @@ impl Lane {
                 offset: rng.range(-0.5, 0.5) as f32,
                 length: rng.log_range(1.0, 10_000.0) as f32,
                 before: rng.unit() as f32,
-                start_angle: rng.range(-3.14, 3.14) as f32,
+                start_angle: rng.range(-std::f64::consts::PI, std::f64::consts::PI) as f32,
                 turn: (rng.unit() < 0.25).then(|| {
                     if rng.unit() < 0.5 {
                         rng.range(-100.0, 100.0) as f32

@@ -438,8 +438,8 @@ impl World {
         let sweep = collider_sweep(&entry.collider, &entry.placement, &target_placement, None);
         let mut first: Option<WorldCastHit> = None;
         if entry.filter.enabled {
-            let (bounds, _) = swept_bounds(&entry.collider.shape, &sweep, 0.0);
             let opts = cast_options(&sweep, &sweep);
+            let (bounds, _) = swept_bounds(&entry.collider.shape, &sweep, opts.tolerance);
             self.broad.get().query_aabb(bounds, &mut |_, key| {
                 let other = ColliderHandle::from_key(key);
                 if other == handle {
