@@ -462,3 +462,17 @@ fn many_sweeps_give_the_same_events_in_every_broad_phase_and_build() {
     // The same with and without the `rayon` feature (whose sweeps run in parallel).
     assert_eq!(tree, (13448432548195563001, 18082), "golden");
 }
+
+#[test]
+fn a_snapshot_keeps_where_continuous_colliders_were_and_what_they_passed() {
+    let (mut world, wall, bullet) = wall_and_bullet(true);
+    world.set_transform(bullet, at(1000.0, 0.0)).unwrap();
+    // Saved between the move and the update: the restored world sweeps the same path.
+    let mut restored = World::restore(world.snapshot()).unwrap();
+    let events = world.update().to_vec();
+    assert_eq!(restored.update(), &events[..]);
+    // Saved with a passed pair pending: both end it next.
+    let mut restored = World::restore(world.snapshot()).unwrap();
+    assert_eq!(kinds(restored.update()), [("end", wall, bullet)]);
+    assert_eq!(kinds(world.update()), [("end", wall, bullet)]);
+}
