@@ -106,12 +106,16 @@ impl Default for Continuous {
 }
 
 impl Continuous {
-    /// Counts the walls a bullet's straight move from `from` to `to` passes (what a sweep must
-    /// report).
+    /// Counts the walls a bullet's straight move from `from` to `to` passes well inside their
+    /// length (what a sweep must report).
     fn crossings(from: Vec2, to: Vec2) -> u64 {
         WALLS_X
             .iter()
-            .filter(|&&x| from.x < x && to.x >= x && from.y.abs() < 4.0)
+            .filter(|&&x| {
+                let share = (x - from.x) / (to.x - from.x);
+                let y = from.y + share * (to.y - from.y);
+                from.x < x && to.x >= x && y.abs() < 3.8
+            })
             .count() as u64
     }
 }
@@ -220,5 +224,29 @@ impl Sample for Continuous {
             ),
             TEXT,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn continuous_bullets_report_every_wall_crossing_and_tunnel_without() {
+        let mut sample = Continuous::default();
+        for _ in 0..120 {
+            sample.step();
+        }
+        assert!(sample.crossings > 50, "{}", sample.crossings);
+        assert!(sample.reported >= sample.crossings);
+        for bullet in &sample.bullets {
+            sample.world.set_continuous(bullet.handle, false).unwrap();
+        }
+        sample.continuous = false;
+        (sample.crossings, sample.reported) = (0, 0);
+        for _ in 0..120 {
+            sample.step();
+        }
+        assert!(sample.reported < sample.crossings / 2);
     }
 }
