@@ -275,6 +275,9 @@ pub struct ColliderSpec {
     /// One-way platform setting.
     #[serde(default)]
     pub one_way: Option<OneWaySpec>,
+    /// Whether the world sweeps it between frames (`Collider::with_continuous`).
+    #[serde(default)]
+    pub continuous: bool,
 }
 
 /// A rows × cols block of copies of one shape.
@@ -422,6 +425,9 @@ pub struct BulletSpec {
     /// Layer name.
     #[serde(default)]
     pub layer: Option<String>,
+    /// Whether the world sweeps them between frames (`Collider::with_continuous`).
+    #[serde(default)]
+    pub continuous: bool,
 }
 
 /// A whole scene file.

@@ -432,7 +432,7 @@ impl Sim {
                 .one_way
                 .as_ref()
                 .map(|w| (vec2(w.direction), w.margin.0));
-            self.add(
+            let handle = self.add(
                 NewCollider {
                     shape: spec.shape.0.clone(),
                     position: vec2(spec.position),
@@ -448,6 +448,7 @@ impl Sim {
                 path,
                 &location,
             )?;
+            self.set_continuous(handle, spec.continuous, path, &location)?;
         }
         Ok(())
     }
@@ -604,7 +605,7 @@ impl Sim {
                 } else {
                     0.0
                 };
-                self.add(
+                let handle = self.add(
                     NewCollider {
                         shape: shape.clone(),
                         position: vec2(bullet.position),
@@ -622,9 +623,23 @@ impl Sim {
                     path,
                     &location,
                 )?;
+                self.set_continuous(handle, bullet.continuous, path, &location)?;
             }
         }
         Ok(())
+    }
+
+    /// Applies a scene's `continuous` setting to a collider just added.
+    fn set_continuous(
+        &mut self,
+        handle: ColliderHandle,
+        continuous: bool,
+        path: &Path,
+        location: &str,
+    ) -> Result<(), SceneError> {
+        self.world
+            .set_continuous(handle, continuous)
+            .map_err(|e| at(path, location, e))
     }
 
     /// The body of a collider, if it moves.
@@ -781,6 +796,7 @@ impl Sim {
                 a,
                 b,
                 manifold: Some(manifold),
+                ..
             }
             | CollisionEvent::Stay {
                 a,

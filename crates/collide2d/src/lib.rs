@@ -88,7 +88,7 @@
 //! | feature | what it adds |
 //! |---|---|
 //! | `serde` | `Serialize`/`Deserialize` for shapes, transforms and results; deserialising re-validates every shape |
-//! | `rayon` | parallel pair finding and narrow phase, with output identical to the serial path |
+//! | `rayon` | parallel pair finding, narrow phase and continuous colliders' sweeps, with output identical to the serial path |
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 

@@ -15,6 +15,19 @@ use support::Rng;
 #[derive(Clone)]
 struct Model {
     collider: Collider,
+    /// Where a continuous collider's next sweep starts (its object transform at the last
+    /// update, or when it was inserted, teleported or made continuous since).
+    sweep_from: Transform,
+}
+
+impl Model {
+    fn new(collider: Collider) -> Model {
+        let sweep_from = collider.object_transform();
+        Model {
+            collider,
+            sweep_from,
+        }
+    }
 }
 
 fn random_collider(rng: &mut Rng, layers: &[LayerId]) -> Collider {
@@ -87,7 +100,11 @@ const BROAD_PHASES: [BroadPhaseKind; 3] = [
     BroadPhaseKind::SweepAndPrune,
 ];
 
-fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
+/// A random sequence of operations and updates on a world, every update checked against the
+/// brute-force reference; returns a digest of the event stream. With `continuous`, a third of
+/// the colliders are continuous and continuous-only operations (teleports, swept moves,
+/// switching the setting) join in; the checks then allow the pairs their sweeps add.
+fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: bool) -> u64 {
     let mut rng = Rng(seed);
     let mut world = World::with_broad_phase(kind).unwrap();
     let mut layers = vec![LayerId::DEFAULT];
@@ -96,6 +113,9 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
     }
     let mut models: BTreeMap<ColliderHandle, Model> = BTreeMap::new();
     let mut previous: BTreeSet<(ColliderHandle, ColliderHandle)> = BTreeSet::new();
+    // The pairs touching at the end of the last update's step (with `continuous`, `previous`
+    // also holds the pairs a sweep passed through).
+    let mut previous_at_end: BTreeSet<(ColliderHandle, ColliderHandle)> = BTreeSet::new();
     let mut open: BTreeSet<(ColliderHandle, ColliderHandle)> = BTreeSet::new();
     let mut removed: Vec<ColliderHandle> = Vec::new();
     // Whole layer settings a game keeps and assigns through `layers_mut()`.
@@ -107,8 +127,13 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
         match rng.below(10) {
             0 | 1 if models.len() < 40 => {
                 let collider = random_collider(&mut rng, &layers);
+                let collider = if continuous && rng.below(3) == 0 {
+                    collider.with_continuous(true)
+                } else {
+                    collider
+                };
                 let handle = world.insert(collider.clone()).unwrap();
-                models.insert(handle, Model { collider });
+                models.insert(handle, Model::new(collider));
             }
             2 if !handles.is_empty() => {
                 let h = pick(&mut rng);
@@ -169,6 +194,32 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
                     _ => world.layers_mut().enable(a, b),
                 }
             }
+            8 if continuous && !handles.is_empty() && rng.below(2) == 0 => {
+                let h = pick(&mut rng);
+                let xf = Transform::new(rng.point(6.0), rng.angle());
+                let m = models.get_mut(&h).unwrap();
+                match rng.below(3) {
+                    0 => {
+                        world.teleport(h, xf).unwrap();
+                        m.sweep_from = xf;
+                    }
+                    1 => {
+                        world.sweep_to(h, xf).unwrap();
+                    }
+                    _ => {
+                        let on = rng.below(2) == 0;
+                        world.set_continuous(h, on).unwrap();
+                        if on && !m.collider.is_continuous() {
+                            m.sweep_from = m.collider.object_transform();
+                        }
+                        m.collider = m.collider.clone().with_continuous(on);
+                    }
+                }
+                m.collider = m
+                    .collider
+                    .clone()
+                    .transform(world.get(h).unwrap().object_transform());
+            }
             8 if !removed.is_empty() => {
                 // Stale handles are refused and change nothing.
                 let stale = removed[rng.below(removed.len())];
@@ -196,8 +247,26 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
                 world.set_report_stay(report_stay);
                 let events = world.update().to_vec();
                 assert_eq!(world.events(), &events[..], "seed {seed} step {step}");
-                let now = reference_pairs(&world, &models);
+                let at_end = reference_pairs(&world, &models);
                 let contacts: BTreeSet<_> = world.contacts().map(|(a, b, _)| (a, b)).collect();
+                let now = if continuous {
+                    check_swept_pairs(
+                        &world,
+                        &models,
+                        (&at_end, &contacts),
+                        &previous_at_end,
+                        &events,
+                    )
+                    .unwrap_or_else(|problem| {
+                        panic!("seed {seed} step {step} ({kind:?}): {problem}")
+                    });
+                    for model in models.values_mut() {
+                        model.sweep_from = model.collider.object_transform();
+                    }
+                    contacts.clone()
+                } else {
+                    at_end.clone()
+                };
                 assert_eq!(
                     contacts, now,
                     "seed {seed} step {step} ({kind:?}): contacts"
@@ -260,6 +329,7 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
                 }
                 assert_eq!(open, now);
                 previous = now;
+                previous_at_end = at_end;
             }
         }
     }
@@ -270,7 +340,7 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize) -> u64 {
 fn events_match_brute_force_for_every_broad_phase() {
     for (k, kind) in BROAD_PHASES.into_iter().enumerate() {
         for scenario in 0..400 {
-            run_scenario(0x3000 + scenario * 7 + k as u64, kind, 250);
+            run_scenario(0x3000 + scenario * 7 + k as u64, kind, 250, false);
         }
     }
 }
@@ -314,17 +384,136 @@ fn a_layer_preset_assigned_whole_ends_the_pairs_it_filters() {
 #[test]
 fn the_same_operations_give_the_same_events() {
     for scenario in 0..50 {
-        let first = run_scenario(0x77 + scenario, BroadPhaseKind::Tree, 250);
-        let second = run_scenario(0x77 + scenario, BroadPhaseKind::Tree, 250);
+        let first = run_scenario(0x77 + scenario, BroadPhaseKind::Tree, 250, false);
+        let second = run_scenario(0x77 + scenario, BroadPhaseKind::Tree, 250, false);
         assert_eq!(first, second);
         // And the broad phase does not change them.
         let grid = run_scenario(
             0x77 + scenario,
             BroadPhaseKind::Grid { cell_size: 2.0 },
             250,
+            false,
         );
         assert_eq!(first, grid);
     }
+}
+
+#[test]
+fn continuous_colliders_keep_every_event_rule_and_the_same_events_in_every_broad_phase() {
+    for scenario in 0..150 {
+        let digests: Vec<u64> = BROAD_PHASES
+            .into_iter()
+            .map(|kind| run_scenario(0x5000 + scenario, kind, 250, true))
+            .collect();
+        assert_eq!(digests[0], digests[1], "scenario {scenario}: tree and grid");
+        assert_eq!(
+            digests[0], digests[2],
+            "scenario {scenario}: tree and sweep-and-prune"
+        );
+    }
+}
+
+/// A set of collider pairs, `a < b`.
+type PairSet = BTreeSet<(ColliderHandle, ColliderHandle)>;
+
+/// Whether the world's filters let two colliders touch.
+fn allowed(world: &World, a: &Collider, b: &Collider) -> bool {
+    let (cat_a, mask_a) = a.filter_bits();
+    let (cat_b, mask_b) = b.filter_bits();
+    a.is_enabled()
+        && b.is_enabled()
+        && world.layers().collides(a.layer_id(), b.layer_id())
+        && cat_a & mask_b != 0
+        && cat_b & mask_a != 0
+}
+
+/// The placement of a model's shape at time `t` of its sweep since the last update (its
+/// object's origin on a straight line, turning the shortest way), or where it is when it does
+/// not sweep.
+fn swept_placement(model: &Model, t: f32) -> Transform {
+    let end = model.collider.object_transform();
+    if !model.collider.is_continuous() || !model.collider.is_enabled() {
+        return model.collider.world_transform();
+    }
+    let start = model.sweep_from;
+    let turn = {
+        use std::f32::consts::{PI, TAU};
+        (end.angle() - start.angle() + PI).rem_euclid(TAU) - PI
+    };
+    Transform::new(start.p + (end.p - start.p) * t, start.angle() + turn * t)
+        .mul(&model.collider.shape_offset())
+}
+
+/// The checks of an update with continuous colliders:
+/// - every pair touching at the end of the step touches;
+/// - a touching pair that does not touch at the end involves a continuous collider, is allowed
+///   by the filters, and its `Begin` (if this update's) carries a time of impact;
+/// - no crossing is missed: a pair that did not touch at the end of the last step and whose
+///   shapes overlap by more than 1e-3 somewhere along this step (sampled) touches.
+///
+/// Returns a description of the first rule broken.
+fn check_swept_pairs(
+    world: &World,
+    models: &BTreeMap<ColliderHandle, Model>,
+    (at_end, contacts): (&PairSet, &PairSet),
+    previous_at_end: &PairSet,
+    events: &[CollisionEvent],
+) -> Result<(), String> {
+    if let Some(missing) = at_end.difference(contacts).next() {
+        return Err(format!(
+            "{missing:?} touches at the end but is not a contact"
+        ));
+    }
+    for pair in contacts.difference(at_end) {
+        let (a, b) = (&models[&pair.0].collider, &models[&pair.1].collider);
+        if !(a.is_continuous() || b.is_continuous()) {
+            return Err(format!(
+                "{pair:?} is a contact without touching or sweeping"
+            ));
+        }
+        if !allowed(world, a, b) {
+            return Err(format!("{pair:?} is a contact of a filtered pair"));
+        }
+    }
+    for event in events {
+        if let CollisionEvent::Begin { time_of_impact, .. } = event {
+            let pair = event.pair();
+            let (a, b) = (&models[&pair.0].collider, &models[&pair.1].collider);
+            if !allowed(world, a, b) {
+                return Err(format!("Begin of filtered pair {pair:?}"));
+            }
+            if !at_end.contains(&pair) && time_of_impact.is_none() {
+                return Err(format!("swept Begin {pair:?} without a time of impact"));
+            }
+        }
+    }
+    let handles: Vec<ColliderHandle> = models.keys().copied().collect();
+    for (i, &ha) in handles.iter().enumerate() {
+        for &hb in &handles[i + 1..] {
+            let (ma, mb) = (&models[&ha], &models[&hb]);
+            let (a, b) = (&ma.collider, &mb.collider);
+            let sweeping = |m: &Model| {
+                m.collider.is_continuous()
+                    && m.collider.is_enabled()
+                    && m.sweep_from != m.collider.object_transform()
+            };
+            if !(sweeping(ma) || sweeping(mb))
+                || !allowed(world, a, b)
+                || previous_at_end.contains(&(ha, hb))
+                || contacts.contains(&(ha, hb))
+            {
+                continue;
+            }
+            for sample in 0..=64 {
+                let t = sample as f32 / 64.0;
+                let (xa, xb) = (swept_placement(ma, t), swept_placement(mb, t));
+                if collide(a.shape(), &xa, b.shape(), &xb).max_penetration() > 1e-3 {
+                    return Err(format!("{:?} crossed at t = {t} and was missed", (ha, hb)));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every touching pair of a crowd by brute force, with each pair's boxes (computed here from

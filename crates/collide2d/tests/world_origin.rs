@@ -11,13 +11,12 @@ fn depths(events: &[CollisionEvent]) -> Vec<(u32, u32, f32)> {
     events
         .iter()
         .filter_map(|event| match event {
-            CollisionEvent::Begin { a, b, manifold } | CollisionEvent::Stay { a, b, manifold } => {
-                Some((
-                    a.index(),
-                    b.index(),
-                    manifold.map_or(0.0, |m| m.max_penetration()),
-                ))
-            }
+            CollisionEvent::Begin { a, b, manifold, .. }
+            | CollisionEvent::Stay { a, b, manifold } => Some((
+                a.index(),
+                b.index(),
+                manifold.map_or(0.0, |m| m.max_penetration()),
+            )),
             CollisionEvent::End { .. } => None,
         })
         .collect()

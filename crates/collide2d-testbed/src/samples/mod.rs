@@ -4,6 +4,7 @@ pub mod all_pairs;
 pub mod broad_phase;
 pub mod character;
 pub mod containment;
+pub mod continuous;
 pub mod kinds;
 pub mod mover_lab;
 pub mod ray_cast;
@@ -27,6 +28,7 @@ pub const REGISTRY: &[SampleFactory] = &[
     || Box::new(world_layers::WorldLayers::default()),
     || Box::new(character::Character::default()),
     || Box::new(mover_lab::MoverLab::default()),
+    || Box::new(continuous::Continuous::default()),
 ];
 
 /// A fresh instance of every sample.

@@ -49,6 +49,10 @@ pub struct Collider {
     pub(crate) layer: LayerId,
     pub(crate) sensor: bool,
     pub(crate) enabled: bool,
+    /// Whether the world sweeps the collider from its last placement at every update (old
+    /// collider data without the field loads as not continuous).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(crate) continuous: bool,
 }
 
 impl Collider {
@@ -65,6 +69,7 @@ impl Collider {
             one_way: None,
             category: 1,
             mask: u32::MAX,
+            continuous: false,
         }
     }
 
@@ -116,6 +121,23 @@ impl Collider {
         self.category = category;
         self.mask = mask;
         self
+    }
+
+    /// Makes the collider continuous: at every [`World::update`](crate::World::update) the world
+    /// sweeps it from where it was at the previous update to where it is now (translation and
+    /// rotation), so that it cannot pass through a thin collider between two updates, and its
+    /// `Begin` events carry the time of impact (see
+    /// [`CollisionEvent`](super::CollisionEvent)). Costs one shape cast per candidate pair
+    /// along its path, only while it moves.
+    pub fn with_continuous(mut self, continuous: bool) -> Collider {
+        self.continuous = continuous;
+        self
+    }
+
+    /// Whether the world sweeps this collider between updates (see
+    /// [`with_continuous`](Self::with_continuous)).
+    pub fn is_continuous(&self) -> bool {
+        self.continuous
     }
 
     /// The shape.

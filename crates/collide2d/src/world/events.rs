@@ -2,12 +2,69 @@
 
 use super::handle::ColliderHandle;
 use crate::query::Manifold;
+use std::num::NonZeroU32;
+
+/// A time of impact: a fraction of the step in `[0, 1]` (0 at the previous update's
+/// placements, 1 at the current ones). Four bytes with a spare value, so that `Begin` stays
+/// as small as before and its variant is read as cheaply.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct TimeOfImpact(NonZeroU32);
+
+impl TimeOfImpact {
+    /// The time `t`, clamped to `[0, 1]` (NaN is taken as 0).
+    pub fn new(t: f32) -> TimeOfImpact {
+        let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
+        // The bits of a number in [0, 1] are at most 0x3f80_0000: one more is never zero.
+        TimeOfImpact(NonZeroU32::MIN.saturating_add(t.to_bits()))
+    }
+
+    /// The time as a fraction of the step.
+    pub fn get(self) -> f32 {
+        f32::from_bits(self.0.get() - 1)
+    }
+}
+
+impl std::fmt::Debug for TimeOfImpact {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for TimeOfImpact {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_f32(self.get())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for TimeOfImpact {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let t = f32::deserialize(deserializer)?;
+        if !(0.0..=1.0).contains(&t) {
+            return Err(serde::de::Error::custom("time of impact outside [0, 1]"));
+        }
+        Ok(TimeOfImpact::new(t))
+    }
+}
 
 /// A change, or continuation, of contact between two colliders, with `a < b`.
 ///
 /// Sensor pairs carry no manifold. Every `Begin` is followed by exactly one `End`, whatever
 /// ends the contact: moving apart, removal, disabling, or a layer or filter change.
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// A `Begin` found by a continuous collider's sweep (see
+/// [`Collider::with_continuous`](super::Collider::with_continuous)) carries its time of
+/// impact, and its manifold is the contact at that time: one point midway between the
+/// surfaces, no depth, the normal there (sensor pairs: no manifold, as always). The next
+/// update re-tests the pair and reports the contact at the end of its step. When the pair
+/// touched during the step but is apart at its end (a bullet through a thin wall), the `Begin`
+/// comes in this update and the `End` in the next one, so an update still names a pair at most
+/// once.
+///
+/// `Debug` leaves out `time_of_impact` when it is `None`, so that logs of worlds without
+/// continuous colliders read as they always did.
+#[derive(Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum CollisionEvent {
     /// `a` and `b` started touching this update.
@@ -18,6 +75,11 @@ pub enum CollisionEvent {
         b: ColliderHandle,
         /// The contact (normal from `a` to `b`); `None` for sensor pairs.
         manifold: Option<Manifold>,
+        /// When a continuous collider's sweep first touched, as a fraction of the step in
+        /// `[0, 1]` (0 at the previous update's placements, 1 at the current ones); `None` for
+        /// contacts found at the end of the step only.
+        #[cfg_attr(feature = "serde", serde(default))]
+        time_of_impact: Option<TimeOfImpact>,
     },
     /// `a` and `b` touched at the previous update and still do.
     Stay {
@@ -37,6 +99,10 @@ pub enum CollisionEvent {
     },
 }
 
+// The touching pairs are kept as events, copied once per update: a time of impact must not
+// make them bigger.
+const _: () = assert!(std::mem::size_of::<CollisionEvent>() == 80);
+
 impl CollisionEvent {
     /// The two colliders.
     pub fn pair(&self) -> (ColliderHandle, ColliderHandle) {
@@ -54,6 +120,43 @@ impl CollisionEvent {
                 manifold.as_ref()
             }
             CollisionEvent::End { .. } => None,
+        }
+    }
+
+    /// The time of impact of a `Begin` found by a continuous sweep.
+    pub fn time_of_impact(&self) -> Option<f32> {
+        match *self {
+            CollisionEvent::Begin { time_of_impact, .. } => time_of_impact.map(TimeOfImpact::get),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Debug for CollisionEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CollisionEvent::Begin {
+                a,
+                b,
+                manifold,
+                time_of_impact,
+            } => {
+                let mut out = f.debug_struct("Begin");
+                out.field("a", a).field("b", b).field("manifold", manifold);
+                if let Some(time) = time_of_impact {
+                    out.field("time_of_impact", time);
+                }
+                out.finish()
+            }
+            CollisionEvent::Stay { a, b, manifold } => f
+                .debug_struct("Stay")
+                .field("a", a)
+                .field("b", b)
+                .field("manifold", manifold)
+                .finish(),
+            CollisionEvent::End { a, b } => {
+                f.debug_struct("End").field("a", a).field("b", b).finish()
+            }
         }
     }
 }

@@ -24,9 +24,16 @@
 //! assert!(matches!(world.update()[0], CollisionEvent::End { .. }));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! Fast objects are made continuous ([`Collider::with_continuous`]): each update sweeps them from
+//! where they were at the previous one, so they cannot pass through a thin collider between two
+//! updates, and the `Begin` of what they hit carries the time of impact (see
+//! [`CollisionEvent`]). [`World::teleport`] moves one without sweeping; [`World::sweep_to`]
+//! moves a collider until its first contact.
 
 mod character;
 mod collider;
+mod continuous;
 mod events;
 mod handle;
 mod layers;
@@ -38,7 +45,7 @@ mod update;
 
 pub use character::{MoveHit, MoveOptions, MoveResult};
 pub use collider::{Collider, OneWay};
-pub use events::CollisionEvent;
+pub use events::{CollisionEvent, TimeOfImpact};
 pub use handle::ColliderHandle;
 pub use layers::{LayerId, LayerMask, Layers, MAX_LAYERS};
 pub use queries::{QueryFilter, WorldCastHit, WorldRayHit};
@@ -302,6 +309,8 @@ pub struct World {
     box_pairs: usize,
     /// Buffers reused by every update.
     scratch: UpdateScratch,
+    /// The continuous colliders' previous placements (see `continuous.rs`).
+    continuous: continuous::ContinuousColliders,
 }
 
 /// Working memory of [`World::update`], kept so that an update allocates nothing once warm.
@@ -355,6 +364,7 @@ impl World {
             live: 0,
             box_pairs: 0,
             scratch: UpdateScratch::default(),
+            continuous: continuous::ContinuousColliders::default(),
         })
     }
 
@@ -471,6 +481,9 @@ impl World {
         } else {
             None
         };
+        if collider.continuous {
+            self.continuous.track(index, collider.world_transform());
+        }
         self.slots[index as usize].entry = Some(Entry::new(collider, proxy));
         self.mark_dirty(handle);
         self.live += 1;
@@ -485,6 +498,7 @@ impl World {
         let entry = slot.entry.take().expect("checked above");
         slot.generation = slot.generation.wrapping_add(1);
         self.clear_dirty(handle.index);
+        self.continuous.forget(handle.index);
         if let Some(proxy) = entry.proxy {
             self.broad.get_mut().remove(proxy)?;
         }
@@ -885,6 +899,7 @@ impl World {
         let began = broad.get_mut().update_pairs().began.clone();
         self.broad = broad;
         self.box_pairs = 0;
+        self.continuous.shift(new_origin);
         for pair in began {
             let broad = self.broad.get();
             let (Ok(a), Ok(b)) = (broad.key(pair.lower()), broad.key(pair.higher())) else {

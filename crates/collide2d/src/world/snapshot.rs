@@ -1,5 +1,6 @@
 //! Whole-world snapshots: save a world's state and rebuild it exactly.
 
+use super::continuous::Track;
 use super::layers::matrix_is_symmetric;
 use super::{
     BroadPhaseKind, Collider, ColliderHandle, Contact, Entry, Layers, Slot, Touching, TouchingPair,
@@ -27,6 +28,13 @@ pub struct WorldSnapshot {
     contacts: Vec<Contact>,
     pending_ends: Vec<(ColliderHandle, ColliderHandle)>,
     report_stay: bool,
+    /// The continuous colliders' placements at the last update, by slot (old snapshots without
+    /// them sweep from where the colliders are).
+    #[cfg_attr(feature = "serde", serde(default))]
+    continuous_tracks: Vec<(u32, Track)>,
+    /// Pairs a sweep made touch that were apart at the end of the last update.
+    #[cfg_attr(feature = "serde", serde(default))]
+    passed_pairs: Vec<(ColliderHandle, ColliderHandle)>,
 }
 
 /// Why [`World::restore`] refused a snapshot: the part of it that no world could have.
@@ -105,6 +113,8 @@ impl World {
                 .collect(),
             pending_ends: self.touching.detached().to_vec(),
             report_stay: self.report_stay,
+            continuous_tracks: self.continuous.saved_tracks(),
+            passed_pairs: self.continuous.passed().to_vec(),
         }
     }
 
@@ -176,6 +186,7 @@ impl World {
         world.free = snapshot.free;
         world.check_contact_handles(&snapshot.contacts)?;
         world.check_pending_ends(&snapshot.pending_ends, &snapshot.contacts)?;
+        world.restore_continuous(snapshot.continuous_tracks, snapshot.passed_pairs)?;
         let mut touching =
             Vec::with_capacity(snapshot.contacts.len() + snapshot.pending_ends.len());
         for contact in &snapshot.contacts {
@@ -288,9 +299,20 @@ impl World {
             &mut self.layers,
             Layers::with_matrix(self.seen_layer_matrix),
         );
+        // A pair with a continuous collider may hold the contact its sweep found at the time
+        // of impact (or one that ended during the step), which a test at the end of the step
+        // does not give again: only its handles are checked (above).
+        let swept = |world: &World, handle: ColliderHandle| {
+            world
+                .get(handle)
+                .is_ok_and(|collider| collider.is_continuous())
+        };
         let mut checked = 0;
         let mut agree = true;
         for &(a, b) in unchanged_pairs {
+            if swept(self, a) || swept(self, b) {
+                continue;
+            }
             let fresh = self.narrow_pair(a, b);
             let stored = contacts
                 .binary_search_by(|contact| (contact.a, contact.b).cmp(&(a, b)))
@@ -304,10 +326,46 @@ impl World {
         let unchanged_contacts = contacts
             .iter()
             .filter(|contact| unchanged(contact.a) && unchanged(contact.b))
+            .filter(|contact| !swept(self, contact.a) && !swept(self, contact.b))
             .count();
         if !agree || checked != unchanged_contacts {
             return Err(SnapshotError::ContactState);
         }
+        Ok(())
+    }
+}
+
+impl World {
+    /// Rebuilds the continuous colliders' tracks: from the snapshot where it has one for a
+    /// continuous collider, else from where the collider is.
+    fn restore_continuous(
+        &mut self,
+        tracks: Vec<(u32, Track)>,
+        mut passed: Vec<(ColliderHandle, ColliderHandle)>,
+    ) -> Result<(), WorldError> {
+        for (index, slot) in self.slots.iter().enumerate() {
+            if let Some(entry) = slot.entry.as_ref().filter(|e| e.collider.continuous) {
+                self.continuous.track(index as u32, entry.placement);
+            }
+        }
+        for (index, track) in tracks {
+            let continuous = self
+                .slots
+                .get(index as usize)
+                .and_then(|slot| slot.entry.as_ref())
+                .is_some_and(|entry| entry.collider.continuous);
+            if !continuous
+                || super::collider::check_transform(&track.previous).is_err()
+                || track.turn.is_some_and(|turn| !turn.is_finite())
+            {
+                return Err(WorldError::InvalidInput("snapshot continuous tracks"));
+            }
+            self.continuous.track(index, track.previous);
+            self.continuous.set_turn(index, track.turn);
+        }
+        passed.sort_unstable();
+        passed.dedup();
+        self.continuous.set_passed(passed);
         Ok(())
     }
 }

@@ -219,7 +219,12 @@ impl Touching {
                 match (was_touching, result) {
                     (true, Some(manifold)) => next.push(CollisionEvent::Stay { a, b, manifold }),
                     (true, None) => next.push(CollisionEvent::End { a, b }),
-                    (false, Some(manifold)) => next.push(CollisionEvent::Begin { a, b, manifold }),
+                    (false, Some(manifold)) => next.push(CollisionEvent::Begin {
+                        a,
+                        b,
+                        manifold,
+                        time_of_impact: None,
+                    }),
                     (false, None) => {}
                 }
             }
@@ -249,6 +254,60 @@ impl Touching {
     }
 }
 
+impl Touching {
+    /// Puts the times of impact of continuous sweeps, sorted by pair, on this update's `Begin`
+    /// events of those pairs (other events of them are left alone). Many times are merged in
+    /// one pass over the events; a few are searched for.
+    pub fn set_times_of_impact(&mut self, times: &[((ColliderHandle, ColliderHandle), f32)]) {
+        for list in [&mut self.store, &mut self.reported] {
+            let set = |event: &mut CollisionEvent, time: f32| {
+                if let CollisionEvent::Begin { time_of_impact, .. } = event {
+                    *time_of_impact = Some(super::events::TimeOfImpact::new(time));
+                }
+            };
+            if times.len() * 16 < list.len() {
+                for &(pair, time) in times {
+                    if let Ok(index) = list.binary_search_by(|event| event.pair().cmp(&pair)) {
+                        set(&mut list[index], time);
+                    }
+                }
+            } else {
+                let mut events = list.iter_mut().peekable();
+                for &(pair, time) in times {
+                    while events.next_if(|event| event.pair() < pair).is_some() {}
+                    if let Some(event) = events.next_if(|event| event.pair() == pair) {
+                        set(event, time);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Keeps the pairs (sorted) that did not touch at the last update, or are in `also` (sorted).
+    /// Many pairs are merged with the touching pairs in one pass; a few are searched for.
+    pub fn retain_not_touching<T>(
+        &self,
+        items: &mut Vec<T>,
+        pair_of: impl Fn(&T) -> (ColliderHandle, ColliderHandle),
+        also: &[(ColliderHandle, ColliderHandle)],
+    ) {
+        let keep = |pair, touching: bool| !touching || also.binary_search(&pair).is_ok();
+        if items.len() * 16 < self.store.len() {
+            items.retain(|item| {
+                let pair = pair_of(item);
+                keep(pair, self.contains(pair))
+            });
+        } else {
+            let mut live = self.live().map(|(a, b, _)| (a, b)).peekable();
+            items.retain(|item| {
+                let pair = pair_of(item);
+                while live.next_if(|&touching| touching < pair).is_some() {}
+                keep(pair, live.peek() == Some(&pair))
+            });
+        }
+    }
+}
+
 /// Pairs the update did not test, in order: those that ended already are dropped, detached
 /// ones end, the rest stay. `detached` is the sorted detached pairs not yet passed.
 #[inline]
@@ -269,7 +328,7 @@ fn keep_run(
             next.extend_from_slice(&rest[..stays]);
             rest = &rest[stays..];
             if let Some((event, tail)) = rest.split_first() {
-                if let CollisionEvent::Begin { a, b, manifold } = *event {
+                if let CollisionEvent::Begin { a, b, manifold, .. } = *event {
                     next.push(CollisionEvent::Stay { a, b, manifold });
                 }
                 rest = tail;

@@ -200,19 +200,41 @@ impl World {
         // chunk's answers merged into the events in pair order.
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.release_excess();
-        let mut touching = std::mem::take(&mut self.touching);
         let mut narrow = std::time::Duration::ZERO;
+        // Continuous colliders' sweeps join the answers (`continuous.rs`; free without any).
+        // They need every answer of the step first (whether a swept pair still touches at its
+        // end), so with any continuous collider the narrow phase answers all tests at once and
+        // the merge reads its answers a chunk at a time.
+        let sweeping = self.continuous.count() > 0;
+        let mut answers = Vec::new();
+        if sweeping {
+            let narrow_started = std::time::Instant::now();
+            self.run_narrow_phase(&scratch.tests, &mut answers);
+            self.run_continuous_phase(&mut scratch.tests, &mut answers);
+            narrow = narrow_started.elapsed();
+        }
+        let mut touching = std::mem::take(&mut self.touching);
+        let mut answered = 0;
         touching.merge(
             &scratch.tests,
             |chunk, results| {
-                let chunk_started = std::time::Instant::now();
-                self.run_narrow_phase(chunk, results);
-                narrow += chunk_started.elapsed();
+                if sweeping {
+                    results.clear();
+                    results.extend_from_slice(&answers[answered..answered + chunk.len()]);
+                    answered += chunk.len();
+                } else {
+                    let chunk_started = std::time::Instant::now();
+                    self.run_narrow_phase(chunk, results);
+                    narrow += chunk_started.elapsed();
+                }
             },
             &mut scratch.results,
             self.report_stay,
         );
         self.touching = touching;
+        if sweeping {
+            self.finish_continuous_phase();
+        }
         let mut dirty = std::mem::take(&mut self.dirty);
         for handle in &dirty {
             self.clear_dirty(handle.index);

@@ -1,0 +1,767 @@
+//! Continuous colliders: the sweep phase of [`World::update`], swept moves and teleports.
+//!
+//! A continuous collider is swept from its placement at the previous update to its current
+//! one, so that nothing it may touch is passed through between two updates. The phase runs
+//! only while the world has a continuous collider (a count says so), in five stages:
+//!
+//! 1. **Motion.** Every enabled continuous collider whose placement changed gets a [`Sweep`]:
+//!    its object's origin moves on a straight line while its angle changes linearly, by the
+//!    shortest turn or the turn stated with [`World::set_transform_spinning`].
+//! 2. **Candidates.** The box around each sweep is queried in the broad phase for colliders
+//!    that do not sweep (they are taken at their new placement: their moves are teleports);
+//!    pairs of two sweeping colliders come from a sort-and-sweep of their swept boxes on `x`.
+//! 3. **Filter.** Enabled, layer matrix, category and mask bits, as for the narrow phase. A
+//!    pair touching at the previous update is decided at the end of the step as before.
+//! 4. **Cast.** [`cast`] gives the first contact over the step, translation and rotation,
+//!    both sides moving when both sweep; a one-way collider counts it only from its blocking
+//!    side.
+//! 5. **Answers.** A pair hit by a sweep touches as of this update, with the contact at the
+//!    time of impact as its manifold, and its `Begin` carries the time. The next update
+//!    re-tests it whatever moves. A pair apart at the end of the step (the sweep went through
+//!    it) is also remembered as *passed*: the next update reports its `End`, or a `Stay` when a
+//!    sweep touches it again.
+
+use super::touching::PairTest;
+use super::{ordered, ColliderHandle, Entry, PairFilter, World, WorldCastHit, WorldError};
+use crate::math::{left_perp, Transform, Vec2};
+use crate::query::{
+    cast, distance, CastHit, CastOptions, ContactPoint, Feature, FeatureId, Manifold, Sweep,
+};
+use crate::shape::{Aabb, Shape};
+
+/// Most distance evaluations of one swept pair: rotating sweeps that graze a surface advance
+/// in small steps, and a cast that runs out reports an early contact.
+const MAX_CAST_ITERATIONS: u32 = 1000;
+
+/// A continuous collider's motion since the previous update.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(super) struct Track {
+    /// The shape's placement at the previous update (or when the collider last teleported or
+    /// became continuous).
+    pub previous: Transform,
+    /// The object's turn since then, as stated by [`World::set_transform_spinning`]; `None`
+    /// for the shortest turn.
+    pub turn: Option<f32>,
+}
+
+/// A continuous collider sweeping this update.
+#[derive(Clone, Copy, Debug)]
+struct Mover {
+    handle: ColliderHandle,
+    sweep: Sweep,
+    /// A box holding the shape all along the sweep.
+    bounds: Aabb,
+    /// How far from its rotation centre's straight path the shape reaches, padded like
+    /// `bounds`: a collider whose box stays farther from that path cannot be touched.
+    reach: f32,
+}
+
+/// A pair touched by a sweep (`a < b`).
+#[derive(Clone, Copy, Debug)]
+struct SweptHit {
+    a: ColliderHandle,
+    b: ColliderHandle,
+    /// Time of impact in `[0, 1]`.
+    time: f32,
+    /// World point midway between the surfaces then.
+    point: Vec2,
+    /// Unit normal from `a` to `b` then.
+    normal: Vec2,
+    /// Whether either collider is a sensor (no manifold).
+    sensor: bool,
+}
+
+/// The world's continuous colliders and what their sweeps left for the next update.
+#[derive(Clone, Debug, Default)]
+pub(super) struct ContinuousColliders {
+    /// Per slot: the motion of its collider when continuous.
+    tracks: Vec<Option<Track>>,
+    /// How many colliders are continuous; the sweep phase runs only when some are.
+    count: usize,
+    /// Pairs a sweep made touch that were apart at the end of the last update, sorted.
+    passed: Vec<(ColliderHandle, ColliderHandle)>,
+    /// Working memory of the phase.
+    movers: Vec<Mover>,
+    moving: Vec<u64>,
+    hits: Vec<SweptHit>,
+    merged_tests: Vec<PairTest>,
+    merged_results: Vec<Option<Option<Manifold>>>,
+}
+
+impl ContinuousColliders {
+    /// How many colliders are continuous.
+    #[inline]
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Starts tracking the collider in slot `index` from `placement` (it became continuous).
+    pub fn track(&mut self, index: u32, placement: Transform) {
+        let index = index as usize;
+        if index >= self.tracks.len() {
+            self.tracks.resize(index + 1, None);
+        }
+        if self.tracks[index].is_none() {
+            self.count += 1;
+        }
+        self.tracks[index] = Some(Track {
+            previous: placement,
+            turn: None,
+        });
+    }
+
+    /// Stops tracking slot `index` (its collider was removed or is no longer continuous).
+    pub fn forget(&mut self, index: u32) {
+        if let Some(track) = self.tracks.get_mut(index as usize) {
+            if track.take().is_some() {
+                self.count -= 1;
+            }
+        }
+        if self.count == 0 {
+            self.passed.clear();
+        }
+    }
+
+    /// Moves every remembered placement by `-shift` (the world's origin moved).
+    pub fn shift(&mut self, shift: Vec2) {
+        for track in self.tracks.iter_mut().flatten() {
+            track.previous.p -= shift;
+        }
+    }
+
+    /// The tracks by slot, for a snapshot.
+    pub fn saved_tracks(&self) -> Vec<(u32, Track)> {
+        self.tracks
+            .iter()
+            .enumerate()
+            .filter_map(|(index, track)| Some((index as u32, (*track)?)))
+            .collect()
+    }
+
+    /// The pairs the last update's sweeps passed through, sorted.
+    pub fn passed(&self) -> &[(ColliderHandle, ColliderHandle)] {
+        &self.passed
+    }
+
+    /// Sets the stated turn of slot `index`'s track (a restore).
+    pub fn set_turn(&mut self, index: u32, turn: Option<f32>) {
+        if let Some(track) = self.track_mut(index) {
+            track.turn = turn;
+        }
+    }
+
+    /// Sets the passed pairs, sorted (a restore).
+    pub fn set_passed(&mut self, passed: Vec<(ColliderHandle, ColliderHandle)>) {
+        self.passed = passed;
+    }
+
+    /// The slot's track, if its collider is continuous.
+    fn track_mut(&mut self, index: u32) -> Option<&mut Track> {
+        self.tracks.get_mut(index as usize)?.as_mut()
+    }
+}
+
+/// The shortest turn from angle `from` to angle `to`, in `[-π, π)`.
+fn shortest_turn(from: f32, to: f32) -> f32 {
+    use std::f32::consts::{PI, TAU};
+    (to - from + PI).rem_euclid(TAU) - PI
+}
+
+/// The sweep of `collider` from its shape placement `previous` to `current`: its object's
+/// origin on a straight line, its angle turning linearly by the shortest turn, or by `turn`
+/// rounded to the nearest turn that ends at `current`'s rotation.
+fn collider_sweep(
+    collider: &super::Collider,
+    previous: &Transform,
+    current: &Transform,
+    turn: Option<f32>,
+) -> Sweep {
+    use std::f32::consts::TAU;
+    // The object's origin in the shape's frame: the point the game's object turns about.
+    let local_center = collider.offset.apply_inv(Vec2::ZERO);
+    let angle_start = previous.angle();
+    let shortest = shortest_turn(angle_start, current.angle());
+    let turn = match turn {
+        Some(stated) => shortest + TAU * ((stated - shortest) / TAU).round(),
+        None => shortest,
+    };
+    Sweep {
+        local_center,
+        center_start: previous.apply(local_center),
+        center_end: current.apply(local_center),
+        angle_start,
+        angle_end: angle_start + turn,
+    }
+}
+
+/// A box holding `shape` all along `sweep`, grown by `margin`, and how far the shape reaches
+/// from the straight path of the sweep's rotation centre (grown likewise).
+fn swept_bounds(shape: &Shape, sweep: &Sweep, margin: f32) -> (Aabb, f32) {
+    let start = sweep.transform_at(0.0);
+    let end = sweep.transform_at(1.0);
+    // Every point of the shape stays within `reach` of the rotation centre, which moves on a
+    // straight line.
+    let local = shape.aabb(&Transform::IDENTITY);
+    let reach = [
+        local.min,
+        local.max,
+        Vec2::new(local.min.x, local.max.y),
+        Vec2::new(local.max.x, local.min.y),
+    ]
+    .iter()
+    .map(|corner| corner.distance(sweep.local_center))
+    .fold(0.0f32, f32::max)
+        * (1.0 + 1.0e-5);
+    let mut bounds = if sweep.rotation() == 0.0 {
+        shape.aabb(&start).union(&shape.aabb(&end))
+    } else {
+        Aabb {
+            min: sweep.center_start.min(sweep.center_end) - Vec2::splat(reach),
+            max: sweep.center_start.max(sweep.center_end) + Vec2::splat(reach),
+        }
+    };
+    // Padding for rounding at the scale of the coordinates, as the world's boxes have.
+    let magnitude = bounds
+        .min
+        .abs()
+        .max(bounds.max.abs())
+        .max(start.p.abs())
+        .max(end.p.abs())
+        .max_element();
+    let pad = magnitude * (8.0 * f32::EPSILON) + margin;
+    bounds.min -= Vec2::splat(pad);
+    bounds.max += Vec2::splat(pad);
+    (bounds, reach + 2.0 * pad)
+}
+
+/// Whether the segment `from`–`to` passes within the box grown by `margin` (slab test, with
+/// the box grown a little more for rounding: it may say yes wrongly, never no).
+fn segment_near_box(from: Vec2, to: Vec2, aabb: &Aabb, margin: f32) -> bool {
+    let scale = from
+        .abs()
+        .max(to.abs())
+        .max(aabb.min.abs())
+        .max(aabb.max.abs());
+    let grow = Vec2::splat(margin) + scale * (8.0 * f32::EPSILON);
+    let (low, high) = (aabb.min - grow, aabb.max + grow);
+    let delta = to - from;
+    let (mut enter, mut leave) = (0.0f32, 1.0f32);
+    for axis in 0..2 {
+        if delta[axis] == 0.0 {
+            if from[axis] < low[axis] || from[axis] > high[axis] {
+                return false;
+            }
+            continue;
+        }
+        let inverse = 1.0 / delta[axis];
+        let (t0, t1) = (
+            (low[axis] - from[axis]) * inverse,
+            (high[axis] - from[axis]) * inverse,
+        );
+        enter = enter.max(t0.min(t1));
+        leave = leave.min(t0.max(t1));
+    }
+    enter <= leave + 1.0e-6
+}
+
+/// The cast settings of a swept pair: contact within 1e-5, or within four units in the last
+/// place of the largest coordinate or motion involved where `f32` cannot resolve 1e-5 (the
+/// gaps a cast measures are rounded at that scale).
+fn cast_options(sweep: &Sweep, other: &Sweep) -> CastOptions {
+    let scale = sweep
+        .center_start
+        .abs()
+        .max(sweep.center_end.abs())
+        .max(other.center_start.abs())
+        .max(other.center_end.abs())
+        .max_element()
+        .max((sweep.translation() - other.translation()).length());
+    CastOptions {
+        tolerance: (scale * (4.0 * f32::EPSILON)).max(1.0e-5),
+        max_iterations: MAX_CAST_ITERATIONS,
+        ..CastOptions::default()
+    }
+}
+
+/// [`cast`], and one more case: shapes that start within the tolerance of touching and move
+/// further into each other are a hit at `t = 0`. (The cast's gap between translating convex
+/// shapes stops at zero, so from a start within the tolerance it can miss that the step goes
+/// deeper: a projectile stopped against a wall by [`World::sweep_to`] would go through it next.)
+fn first_contact(
+    a: &Shape,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    opts: CastOptions,
+) -> Option<CastHit> {
+    if let Some(hit) = cast(a, sweep_a, b, sweep_b, opts) {
+        return Some(hit);
+    }
+    let (start_a, start_b) = (sweep_a.transform_at(0.0), sweep_b.transform_at(0.0));
+    let (box_a, box_b) = (a.aabb(&start_a), b.aabb(&start_b));
+    let grown_a = Aabb {
+        min: box_a.min - Vec2::splat(opts.tolerance),
+        max: box_a.max + Vec2::splat(opts.tolerance),
+    };
+    if !grown_a.overlaps(&box_b) {
+        return None;
+    }
+    let closest = distance(a, &start_a, b, &start_b);
+    if closest.distance > opts.tolerance || closest.normal == Vec2::ZERO {
+        return None;
+    }
+    // The velocity of a point moving with a sweep at its start.
+    let velocity = |sweep: &Sweep, point: Vec2| {
+        sweep.translation() + left_perp(point - sweep.center_start) * sweep.rotation()
+    };
+    let closing = (velocity(sweep_a, closest.point_a) - velocity(sweep_b, closest.point_b))
+        .dot(closest.normal);
+    (closing > opts.tolerance).then(|| CastHit {
+        t: 0.0,
+        point: 0.5 * (closest.point_a + closest.point_b),
+        normal: closest.normal,
+        converged: true,
+    })
+}
+
+/// Whether a one-way collider in the pair lets a contact with normal `normal` (from `a` to `b`)
+/// through, with each side's rotation at the time of impact.
+fn one_way_blocks(
+    (a, sweep_a): (&Entry, &Sweep),
+    (b, sweep_b): (&Entry, &Sweep),
+    hit: &CastHit,
+) -> bool {
+    let passes = |entry: &Entry, sweep: &Sweep, normal: Vec2| {
+        entry.collider.one_way.is_none_or(|one_way| {
+            sweep
+                .transform_at(hit.t)
+                .rotate(one_way.direction)
+                .dot(normal)
+                > 0.0
+        })
+    };
+    passes(a, sweep_a, hit.normal) && passes(b, sweep_b, -hit.normal)
+}
+
+impl World {
+    /// Makes a collider continuous or not (see
+    /// [`Collider::with_continuous`](super::Collider::with_continuous)). A collider that becomes
+    /// continuous is swept from where it is now.
+    pub fn set_continuous(
+        &mut self,
+        handle: ColliderHandle,
+        continuous: bool,
+    ) -> Result<(), WorldError> {
+        let entry = self.entry_mut(handle)?;
+        if entry.collider.continuous == continuous {
+            return Ok(());
+        }
+        entry.collider.continuous = continuous;
+        let placement = entry.placement;
+        if continuous {
+            self.continuous.track(handle.index, placement);
+        } else {
+            self.continuous.forget(handle.index);
+        }
+        Ok(())
+    }
+
+    /// Moves a collider's object without sweeping: for a continuous collider the next update
+    /// sweeps from here (a spawn, a respawn, a portal), not from where it was. For other
+    /// colliders the same as [`set_transform`](World::set_transform).
+    pub fn teleport(&mut self, handle: ColliderHandle, xf: Transform) -> Result<(), WorldError> {
+        self.set_transform(handle, xf)?;
+        let placement = self.entry(handle)?.placement;
+        if let Some(track) = self.continuous.track_mut(handle.index) {
+            *track = Track {
+                previous: placement,
+                turn: None,
+            };
+        }
+        Ok(())
+    }
+
+    /// [`set_transform`](World::set_transform) for a continuous collider that turned by `turn`
+    /// radians since the last update (any amount, several whole turns included): its sweep
+    /// turns that way instead of the shortest way to the new rotation. `turn` is rounded to the
+    /// nearest turn that ends at `xf`'s rotation. Other colliders ignore `turn`.
+    ///
+    /// Errors: [`WorldError::InvalidInput`] for a non-finite `turn`, and those of
+    /// `set_transform`; the world is then unchanged.
+    pub fn set_transform_spinning(
+        &mut self,
+        handle: ColliderHandle,
+        xf: Transform,
+        turn: f32,
+    ) -> Result<(), WorldError> {
+        if !turn.is_finite() {
+            return Err(WorldError::InvalidInput("turn"));
+        }
+        self.set_transform(handle, xf)?;
+        if let Some(track) = self.continuous.track_mut(handle.index) {
+            track.turn = Some(turn);
+        }
+        Ok(())
+    }
+
+    /// Moves a collider's object towards `target` and stops it at the first solid collider it
+    /// would touch on the way (no sliding): the building block of a projectile that must stop
+    /// at what it hits. Returns that hit (`normal` from the moving collider to the one hit), or
+    /// `None` when it reached `target`.
+    ///
+    /// The path is swept as the update sweeps continuous colliders (straight line, shortest
+    /// turn) against every enabled, non-sensor collider that its layers and filter bits let it
+    /// touch, taken where they are now. One already touched at the start stops the move only
+    /// if the path goes further into it. Whether the collider is continuous or not, the move
+    /// is an ordinary move for the next update.
+    ///
+    /// ```
+    /// use collide2d::{shape::{Circle, Polygon, Shape}, world::{Collider, World}, Transform, Vec2};
+    /// let mut world = World::new();
+    /// let wall = world.insert(Collider::new(Shape::from(Polygon::rect(0.1, 10.0)?))
+    ///     .transform(Transform::new(Vec2::new(50.0, 0.0), 0.0)))?;
+    /// let bullet = world.insert(Collider::new(Shape::from(Circle::with_radius(0.05)?)))?;
+    /// let hit = world.sweep_to(bullet, Transform::new(Vec2::new(100.0, 0.0), 0.0))?.unwrap();
+    /// assert_eq!(hit.collider, wall);
+    /// let stopped = world.get(bullet)?.object_transform().p;
+    /// assert!((stopped.x - (50.0 - 0.05 - 0.05)).abs() < 1e-3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn sweep_to(
+        &mut self,
+        handle: ColliderHandle,
+        target: Transform,
+    ) -> Result<Option<WorldCastHit>, WorldError> {
+        let (target_placement, _, _) = self.plan_move(handle, &target)?;
+        let entry = self.entry(handle)?;
+        let sweep = collider_sweep(&entry.collider, &entry.placement, &target_placement, None);
+        let mut first: Option<WorldCastHit> = None;
+        if entry.filter.enabled {
+            let opts = cast_options(&sweep, &sweep);
+            let (bounds, _) = swept_bounds(&entry.collider.shape, &sweep, opts.tolerance);
+            self.broad.get().query_aabb(bounds, &mut |_, key| {
+                let other = ColliderHandle::from_key(key);
+                if other == handle {
+                    return true;
+                }
+                let Ok(other_entry) = self.entry(other) else {
+                    return true;
+                };
+                if other_entry.filter.sensor || !self.may_touch(&entry.filter, &other_entry.filter)
+                {
+                    return true;
+                }
+                let other_sweep = Sweep::fixed(&other_entry.placement);
+                let Some(hit) = first_contact(
+                    &entry.collider.shape,
+                    &sweep,
+                    &other_entry.collider.shape,
+                    &other_sweep,
+                    opts,
+                ) else {
+                    return true;
+                };
+                if !one_way_blocks((entry, &sweep), (other_entry, &other_sweep), &hit) {
+                    return true;
+                }
+                let earlier = first.is_none_or(|best| (hit.t, other) < (best.hit.t, best.collider));
+                if earlier {
+                    first = Some(WorldCastHit {
+                        collider: other,
+                        hit,
+                    });
+                }
+                true
+            });
+        }
+        match first {
+            None => self.set_transform(handle, target)?,
+            Some(found) => {
+                let entry = self.entry(handle)?;
+                let stop = sweep
+                    .transform_at(found.hit.t)
+                    .mul(&entry.collider.offset.inv());
+                let stop = Transform {
+                    p: stop.p,
+                    q: stop.q.normalized(),
+                };
+                self.set_transform(handle, stop)?;
+            }
+        }
+        Ok(first)
+    }
+
+    /// Whether the filters of two colliders let them touch (both enabled, layers, bits).
+    fn may_touch(&self, a: &PairFilter, b: &PairFilter) -> bool {
+        a.enabled && b.enabled && self.pair_allowed(a, b)
+    }
+
+    /// Stages 1–4 of the module docs: sweeps every moving continuous collider and merges the
+    /// pairs they touch into the update's answers (`tests`, sorted by pair, and `results`).
+    pub(super) fn run_continuous_phase(
+        &mut self,
+        tests: &mut Vec<PairTest>,
+        results: &mut Vec<Option<Option<Manifold>>>,
+    ) {
+        let mut state = std::mem::take(&mut self.continuous);
+        // 1. Motion.
+        state.movers.clear();
+        state.moving.clear();
+        state.moving.resize(self.slots.len().div_ceil(64), 0);
+        for (index, track) in state.tracks.iter().enumerate() {
+            let (Some(track), Some(slot)) = (track, self.slots.get(index)) else {
+                continue;
+            };
+            let Some(entry) = &slot.entry else {
+                continue;
+            };
+            if !entry.filter.enabled || (track.previous == entry.placement && track.turn.is_none())
+            {
+                continue;
+            }
+            let sweep = collider_sweep(
+                &entry.collider,
+                &track.previous,
+                &entry.placement,
+                track.turn,
+            );
+            if sweep.translation() == Vec2::ZERO && sweep.rotation() == 0.0 {
+                continue;
+            }
+            let margin = cast_options(&sweep, &sweep).tolerance;
+            let (bounds, reach) = swept_bounds(&entry.collider.shape, &sweep, margin);
+            state.movers.push(Mover {
+                handle: ColliderHandle {
+                    index: index as u32,
+                    generation: slot.generation,
+                },
+                sweep,
+                bounds,
+                reach,
+            });
+            state.moving[index / 64] |= 1 << (index % 64);
+        }
+
+        // 2–4. Candidates, filter and cast: against what stays put, then between movers.
+        let mut hits = std::mem::take(&mut state.hits);
+        hits.clear();
+        self.sweep_against_still(&state, &mut hits);
+        let movers = &state.movers;
+        let mut order: Vec<usize> = (0..movers.len()).collect();
+        order.sort_unstable_by(|&i, &j| movers[i].bounds.min.x.total_cmp(&movers[j].bounds.min.x));
+        for (position, &i) in order.iter().enumerate() {
+            for &j in &order[position + 1..] {
+                if movers[j].bounds.min.x > movers[i].bounds.max.x {
+                    break;
+                }
+                if movers[i].bounds.overlaps(&movers[j].bounds) {
+                    if let Some(hit) = self.sweep_pair(
+                        (movers[i].handle, &movers[i].sweep),
+                        (movers[j].handle, &movers[j].sweep),
+                    ) {
+                        hits.push(hit);
+                    }
+                }
+            }
+        }
+        hits.sort_unstable_by_key(|hit| (hit.a, hit.b));
+        hits.dedup_by_key(|hit| (hit.a, hit.b));
+        // Pairs touching at the last update are decided at the end of the step (unless a sweep
+        // passed them then); checked only for hits, as most candidates miss.
+        self.touching
+            .retain_not_touching(&mut hits, |hit| (hit.a, hit.b), &state.passed);
+        state.hits = hits;
+
+        // 5. Answers: merge the hit pairs into the sorted tests.
+        let merged_tests = &mut state.merged_tests;
+        let merged_results = &mut state.merged_results;
+        merged_tests.clear();
+        merged_results.clear();
+        state.passed.clear();
+        /// Answers a hit pair with the contact at the time of impact; a pair apart at the end
+        /// of the step (`touching_at_end` false) is remembered as passed.
+        fn push_hit(
+            hit: &SweptHit,
+            touching_at_end: bool,
+            tests: &mut Vec<PairTest>,
+            results: &mut Vec<Option<Option<Manifold>>>,
+            passed: &mut Vec<(ColliderHandle, ColliderHandle)>,
+        ) {
+            tests.push(PairTest {
+                a: hit.a,
+                b: hit.b,
+                boxes_apart: false,
+            });
+            results.push(Some((!hit.sensor).then_some(Manifold {
+                normal: hit.normal,
+                points: [ContactPoint {
+                    point: hit.point,
+                    penetration: 0.0,
+                    id: FeatureId {
+                        a: Feature::Vertex(0),
+                        b: Feature::Vertex(0),
+                    },
+                }; 2],
+                count: 1,
+                ..Manifold::EMPTY
+            })));
+            if !touching_at_end {
+                passed.push((hit.a, hit.b));
+            }
+        }
+        let mut hits = state.hits.iter().peekable();
+        for (test, result) in tests.iter().zip(results.iter()) {
+            while let Some(hit) = hits.next_if(|hit| (hit.a, hit.b) < (test.a, test.b)) {
+                push_hit(hit, false, merged_tests, merged_results, &mut state.passed);
+            }
+            match hits.next_if(|hit| (hit.a, hit.b) == (test.a, test.b)) {
+                Some(hit) => push_hit(
+                    hit,
+                    result.is_some(),
+                    merged_tests,
+                    merged_results,
+                    &mut state.passed,
+                ),
+                None => {
+                    merged_tests.push(*test);
+                    merged_results.push(*result);
+                }
+            }
+        }
+        for hit in hits {
+            push_hit(hit, false, merged_tests, merged_results, &mut state.passed);
+        }
+        std::mem::swap(tests, merged_tests);
+        std::mem::swap(results, merged_results);
+        // Hit pairs are re-tested at the next update whatever moves: their manifold is the
+        // contact at the time of impact, and passed pairs end there.
+        self.retest_pending
+            .extend(state.hits.iter().map(|hit| (hit.a, hit.b)));
+        self.continuous = state;
+    }
+    /// After the merge: puts the times of impact on this update's `Begin` events and takes
+    /// every continuous collider's placement as the start of its next sweep.
+    pub(super) fn finish_continuous_phase(&mut self) {
+        let state = &mut self.continuous;
+        let times: Vec<_> = state
+            .hits
+            .iter()
+            .map(|hit| ((hit.a, hit.b), hit.time))
+            .collect();
+        self.touching.set_times_of_impact(&times);
+        for (index, track) in state.tracks.iter_mut().enumerate() {
+            let (Some(track), Some(entry)) = (
+                track,
+                self.slots.get(index).and_then(|slot| slot.entry.as_ref()),
+            ) else {
+                continue;
+            };
+            *track = Track {
+                previous: entry.placement,
+                turn: None,
+            };
+        }
+    }
+
+    /// Sweeps every mover against the colliders that do not sweep this update.
+    fn sweep_against_still(&self, state: &ContinuousColliders, hits: &mut Vec<SweptHit>) {
+        let sweep_one = |mover: &Mover, found: &mut Vec<SweptHit>| {
+            let broad = self.broad.get();
+            broad.query_aabb(mover.bounds, &mut |proxy, key| {
+                let other = ColliderHandle::from_key(key);
+                if other == mover.handle || super::bit_is_set(&state.moving, other.index) {
+                    return true;
+                }
+                // A long diagonal path's box holds many colliders its path passes far from.
+                let (from, to) = (mover.sweep.center_start, mover.sweep.center_end);
+                if broad
+                    .get_aabb(proxy)
+                    .is_ok_and(|aabb| !segment_near_box(from, to, &aabb, mover.reach))
+                {
+                    return true;
+                }
+                let Ok(entry) = self.entry(other) else {
+                    return true;
+                };
+                let still = Sweep::fixed(&entry.placement);
+                if let Some(hit) = self.sweep_pair((mover.handle, &mover.sweep), (other, &still)) {
+                    found.push(hit);
+                }
+                true
+            });
+        };
+        #[cfg(feature = "rayon")]
+        {
+            use rayon::prelude::*;
+            if state.movers.len() >= 64 {
+                let batches: Vec<Vec<SweptHit>> = state
+                    .movers
+                    .par_chunks(16)
+                    .map(|batch| {
+                        let mut found = Vec::new();
+                        batch.iter().for_each(|mover| sweep_one(mover, &mut found));
+                        found
+                    })
+                    .collect();
+                hits.extend(batches.into_iter().flatten());
+                return;
+            }
+        }
+        for mover in &state.movers {
+            sweep_one(mover, hits);
+        }
+    }
+
+    /// Stages 3 and 4 for one pair: the first contact of `first` and `second` over the step,
+    /// if their filters let them touch (whether they touched at the last update is checked
+    /// for the hits together).
+    fn sweep_pair(
+        &self,
+        (first, first_sweep): (ColliderHandle, &Sweep),
+        (second, second_sweep): (ColliderHandle, &Sweep),
+    ) -> Option<SweptHit> {
+        let (first_entry, second_entry) = (self.entry(first).ok()?, self.entry(second).ok()?);
+        if !self.may_touch(&first_entry.filter, &second_entry.filter) {
+            return None;
+        }
+        // Shapes overlapping at the start of the step touch during it, even when moving apart:
+        // pairs touching at the last update were skipped above, so these overlap because a
+        // collider was placed there since (a non-continuous collider's move is a teleport).
+        let opts = CastOptions {
+            separating_overlap_hits: true,
+            ..cast_options(first_sweep, second_sweep)
+        };
+        let hit = first_contact(
+            &first_entry.collider.shape,
+            first_sweep,
+            &second_entry.collider.shape,
+            second_sweep,
+            opts,
+        )?;
+        let pair = ordered(first, second);
+        let sensor = first_entry.filter.sensor || second_entry.filter.sensor;
+        if !sensor
+            && !one_way_blocks(
+                (first_entry, first_sweep),
+                (second_entry, second_sweep),
+                &hit,
+            )
+        {
+            return None;
+        }
+        let normal = if pair.0 == first {
+            hit.normal
+        } else {
+            -hit.normal
+        };
+        Some(SweptHit {
+            a: pair.0,
+            b: pair.1,
+            time: hit.t.clamp(0.0, 1.0),
+            point: hit.point,
+            normal,
+            sensor,
+        })
+    }
+}
