@@ -23,10 +23,8 @@
 
 use super::touching::PairTest;
 use super::{ordered, ColliderHandle, Entry, PairFilter, World, WorldCastHit, WorldError};
-use crate::math::{left_perp, Transform, Vec2};
-use crate::query::{
-    cast, distance, CastHit, CastOptions, ContactPoint, Feature, FeatureId, Manifold, Sweep,
-};
+use crate::math::{Transform, Vec2};
+use crate::query::{cast, CastHit, CastOptions, ContactPoint, Feature, FeatureId, Manifold, Sweep};
 use crate::shape::{Aabb, Shape};
 
 /// Most distance evaluations of one swept pair: rotating sweeps that graze a surface advance
@@ -284,47 +282,6 @@ fn cast_options(sweep: &Sweep, other: &Sweep) -> CastOptions {
     }
 }
 
-/// [`cast`], and one more case: shapes that start within the tolerance of touching and move
-/// further into each other are a hit at `t = 0`. (The cast's gap between translating convex
-/// shapes stops at zero, so from a start within the tolerance it can miss that the step goes
-/// deeper: a projectile stopped against a wall by [`World::sweep_to`] would go through it next.)
-fn first_contact(
-    a: &Shape,
-    sweep_a: &Sweep,
-    b: &Shape,
-    sweep_b: &Sweep,
-    opts: CastOptions,
-) -> Option<CastHit> {
-    if let Some(hit) = cast(a, sweep_a, b, sweep_b, opts) {
-        return Some(hit);
-    }
-    let (start_a, start_b) = (sweep_a.transform_at(0.0), sweep_b.transform_at(0.0));
-    let (box_a, box_b) = (a.aabb(&start_a), b.aabb(&start_b));
-    let grown_a = Aabb {
-        min: box_a.min - Vec2::splat(opts.tolerance),
-        max: box_a.max + Vec2::splat(opts.tolerance),
-    };
-    if !grown_a.overlaps(&box_b) {
-        return None;
-    }
-    let closest = distance(a, &start_a, b, &start_b);
-    if closest.distance > opts.tolerance || closest.normal == Vec2::ZERO {
-        return None;
-    }
-    // The velocity of a point moving with a sweep at its start.
-    let velocity = |sweep: &Sweep, point: Vec2| {
-        sweep.translation() + left_perp(point - sweep.center_start) * sweep.rotation()
-    };
-    let closing = (velocity(sweep_a, closest.point_a) - velocity(sweep_b, closest.point_b))
-        .dot(closest.normal);
-    (closing > opts.tolerance).then(|| CastHit {
-        t: 0.0,
-        point: 0.5 * (closest.point_a + closest.point_b),
-        normal: closest.normal,
-        converged: true,
-    })
-}
-
 /// Whether a one-way collider in the pair lets a contact with normal `normal` (from `a` to `b`)
 /// through, with each side's rotation at the time of impact.
 fn one_way_blocks(
@@ -453,7 +410,7 @@ impl World {
                     return true;
                 }
                 let other_sweep = Sweep::fixed(&other_entry.placement);
-                let Some(hit) = first_contact(
+                let Some(hit) = cast(
                     &entry.collider.shape,
                     &sweep,
                     &other_entry.collider.shape,
@@ -732,7 +689,7 @@ impl World {
             separating_overlap_hits: true,
             ..cast_options(first_sweep, second_sweep)
         };
-        let hit = first_contact(
+        let hit = cast(
             &first_entry.collider.shape,
             first_sweep,
             &second_entry.collider.shape,
