@@ -38,7 +38,7 @@ pub fn overlaps(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> boo
 
 /// [`overlaps`] for transforms the caller has already found
 /// [valid](Transform::is_valid) (the world checks every placement when it is set).
-#[inline]
+#[inline(always)]
 pub(crate) fn overlaps_of_valid(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> bool {
     match (a, b) {
         (Shape::Circle(circle_a), Shape::Circle(circle_b)) => {

@@ -98,7 +98,7 @@ pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin
 
 /// [`contacts`] for transforms the caller has already found
 /// [valid](Transform::is_valid) (the world checks every placement when it is set).
-#[inline]
+#[inline(always)]
 pub(crate) fn contacts_of_valid(
     a: &Shape,
     xf_a: &Transform,
