@@ -332,6 +332,9 @@ struct UpdateScratch {
     proxy_moves: Vec<(ProxyId, Aabb)>,
     tests: Vec<PairTest>,
     results: Vec<Option<Option<Manifold>>>,
+    /// Every test's answer at once, for an update with continuous colliders (whose sweeps
+    /// need them before the merge).
+    answers: Vec<Option<Option<Manifold>>>,
 }
 
 impl Default for World {

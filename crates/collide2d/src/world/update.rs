@@ -109,6 +109,7 @@ impl super::UpdateScratch {
         release_excess(&mut self.sort_buffer);
         release_excess(&mut self.merge_buffer);
         release_excess(&mut self.tests);
+        release_excess(&mut self.answers);
     }
 }
 
@@ -206,7 +207,7 @@ impl World {
         // end), so with any continuous collider the narrow phase answers all tests at once and
         // the merge reads its answers a chunk at a time.
         let sweeping = self.continuous.count() > 0;
-        let mut answers = Vec::new();
+        let mut answers = std::mem::take(&mut scratch.answers);
         if sweeping {
             let narrow_started = std::time::Instant::now();
             self.run_narrow_phase(&scratch.tests, &mut answers);
@@ -232,6 +233,8 @@ impl World {
             self.report_stay,
         );
         self.touching = touching;
+        answers.clear();
+        scratch.answers = answers;
         if sweeping {
             self.finish_continuous_phase();
         }
