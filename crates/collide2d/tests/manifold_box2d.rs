@@ -24,7 +24,7 @@ use box2d::{b2LocalManifold, b2Transform};
 use collide2d::query::sat_axis_gap;
 use collide2d::shape::Shape;
 use collide2d::{collide, Transform, Vec2};
-use manifold_common::{exact, make_shape, shape_size, Kind, Numbers};
+use manifold_common::{exact, make_shape, rounding, shape_size, Kind, Numbers};
 
 const CASES: usize = 20_000;
 
@@ -96,15 +96,6 @@ fn box2d_manifold(
         .map(|point| -point.separation)
         .collect();
     Some((normal, penetrations))
-}
-
-fn rounding(shape: &Shape) -> f32 {
-    match shape {
-        Shape::Circle(c) => c.radius(),
-        Shape::Capsule(c) => c.radius(),
-        Shape::Polygon(p) => p.radius(),
-        _ => 0.0,
-    }
 }
 
 #[derive(Default)]

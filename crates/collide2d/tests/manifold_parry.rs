@@ -21,7 +21,7 @@ mod manifold_common;
 use collide2d::query::sat_axis_gap;
 use collide2d::shape::Shape;
 use collide2d::{collide, overlaps, Transform};
-use manifold_common::{exact, make_shape, part, shape_size, Kind, Numbers};
+use manifold_common::{exact, make_shape, part, rounding, shape_size, Kind, Numbers};
 use parry2d::math::{Pose, Rot2, Vector};
 use parry2d::shape::{ConvexPolygon, RoundShape, SharedShape};
 
@@ -83,15 +83,6 @@ fn centred(shape: Shape) -> Shape {
     match shape {
         Shape::Circle(c) => Shape::from(collide2d::shape::Circle::with_radius(c.radius()).unwrap()),
         other => other,
-    }
-}
-
-fn rounding(shape: &Shape) -> f32 {
-    match shape {
-        Shape::Circle(c) => c.radius(),
-        Shape::Capsule(c) => c.radius(),
-        Shape::Polygon(p) => p.radius(),
-        _ => 0.0,
     }
 }
 

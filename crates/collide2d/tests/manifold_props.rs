@@ -5,7 +5,7 @@ mod manifold_common;
 use collide2d::query::{sat_axis_gap, Manifold};
 use collide2d::shape::Shape;
 use collide2d::{collide, contacts, overlaps, Transform, Vec2};
-use manifold_common::{make_shape, part, placements, shape_size, Kind, Numbers};
+use manifold_common::{make_shape, part, placements, rounding, shape_size, Kind, Numbers};
 use proptest::prelude::*;
 
 const CASES: u32 = 10_000;
@@ -13,16 +13,6 @@ const CASES: u32 = 10_000;
 /// Whether the normal is clearly determined (no near-tie between distinct SAT axes).
 fn normal_is_unique(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, scale: f32) -> bool {
     sat_axis_gap(a, xf_a, b, xf_b) > 1e-3 * scale
-}
-
-/// The rounding radius around a shape's core (zero for compounds: their children vary).
-fn rounding(shape: &Shape) -> f32 {
-    match shape {
-        Shape::Circle(c) => c.radius(),
-        Shape::Capsule(c) => c.radius(),
-        Shape::Polygon(p) => p.radius(),
-        _ => 0.0,
-    }
 }
 
 fn is_finite(m: &Manifold) -> bool {

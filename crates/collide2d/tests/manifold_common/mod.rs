@@ -92,6 +92,17 @@ pub fn random_polygon(half: f32, offset: Vec2, rng: &mut Numbers) -> Polygon {
     Polygon::hull(&points).unwrap_or_else(|_| Polygon::regular(count.max(3), half).unwrap())
 }
 
+/// The rounding radius around a shape's core (zero for segments, sharp polygons, and
+/// compounds, whose children vary).
+pub fn rounding(shape: &Shape) -> f32 {
+    match shape {
+        Shape::Circle(c) => c.radius(),
+        Shape::Capsule(c) => c.radius(),
+        Shape::Polygon(p) => p.radius(),
+        _ => 0.0,
+    }
+}
+
 /// A rough size of a shape (the diagonal of its local bounding box).
 pub fn shape_size(shape: &Shape) -> f32 {
     let aabb = shape.aabb(&Transform::IDENTITY);
