@@ -2,7 +2,7 @@
 
 mod support;
 
-use collide2d::query::{collide, overlaps};
+use collide2d::query::collide;
 use collide2d::shape::{Circle, Polygon, Shape};
 use collide2d::world::{
     BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, LayerId, Layers, World, WorldError,
@@ -71,21 +71,7 @@ fn reference_pairs(
         for j in i + 1..live.len() {
             let (ha, a) = (live[i].0, &live[i].1.collider);
             let (hb, b) = (live[j].0, &live[j].1.collider);
-            let (cat_a, mask_a) = a.filter_bits();
-            let (cat_b, mask_b) = b.filter_bits();
-            if !world.layers().collides(a.layer_id(), b.layer_id())
-                || cat_a & mask_b == 0
-                || cat_b & mask_a == 0
-            {
-                continue;
-            }
-            let (xa, xb) = (a.world_transform(), b.world_transform());
-            let touch = if a.is_sensor() || b.is_sensor() {
-                overlaps(a.shape(), &xa, b.shape(), &xb)
-            } else {
-                !collide(a.shape(), &xa, b.shape(), &xb).is_empty()
-            };
-            if touch {
+            if support::touches(world, a, b) {
                 touching.insert((*ha, *hb));
             }
         }

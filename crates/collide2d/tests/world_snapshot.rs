@@ -3,7 +3,6 @@
 
 mod support;
 
-use collide2d::query::{collide, overlaps};
 use collide2d::shape::{Circle, Polygon, Shape};
 use collide2d::world::{
     Collider, ColliderHandle, CollisionEvent, LayerId, World, WorldSnapshot, MAX_LAYERS,
@@ -232,20 +231,7 @@ fn touching_now(world: &World) -> BTreeSet<(ColliderHandle, ColliderHandle)> {
     let mut pairs = BTreeSet::new();
     for (i, &(ha, a)) in colliders.iter().enumerate() {
         for &(hb, b) in &colliders[i + 1..] {
-            let ((cat_a, mask_a), (cat_b, mask_b)) = (a.filter_bits(), b.filter_bits());
-            if !world.layers().collides(a.layer_id(), b.layer_id())
-                || cat_a & mask_b == 0
-                || cat_b & mask_a == 0
-            {
-                continue;
-            }
-            let (xa, xb) = (a.world_transform(), b.world_transform());
-            let touch = if a.is_sensor() || b.is_sensor() {
-                overlaps(a.shape(), &xa, b.shape(), &xb)
-            } else {
-                !collide(a.shape(), &xa, b.shape(), &xb).is_empty()
-            };
-            if touch {
+            if support::touches(world, a, b) {
                 pairs.insert((ha, hb));
             }
         }

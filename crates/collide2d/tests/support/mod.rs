@@ -189,3 +189,26 @@ pub mod parry {
         }
     }
 }
+
+/// Whether two colliders of `world` touch now, by the rules the world applies (layer matrix,
+/// category and mask, sensors by overlap, solid pairs by a non-empty manifold), computed
+/// directly from their shapes and placements: the reference of the world model tests.
+pub fn touches(
+    world: &collide2d::World,
+    a: &collide2d::world::Collider,
+    b: &collide2d::world::Collider,
+) -> bool {
+    let ((category_a, mask_a), (category_b, mask_b)) = (a.filter_bits(), b.filter_bits());
+    if !world.layers().collides(a.layer_id(), b.layer_id())
+        || category_a & mask_b == 0
+        || category_b & mask_a == 0
+    {
+        return false;
+    }
+    let (xa, xb) = (a.world_transform(), b.world_transform());
+    if a.is_sensor() || b.is_sensor() {
+        collide2d::overlaps(a.shape(), &xa, b.shape(), &xb)
+    } else {
+        !collide2d::collide(a.shape(), &xa, b.shape(), &xb).is_empty()
+    }
+}
