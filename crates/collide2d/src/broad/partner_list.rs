@@ -47,6 +47,10 @@ impl std::ops::DerefMut for FatPartnerList {
     }
 }
 
+// A fat partner list is one cache line.
+const _: () = assert!(std::mem::size_of::<FatPartnerList>() == 64);
+const _: () = assert!(std::mem::align_of::<FatPartnerList>() == 64);
+
 /// Read access to the items of either kind of list, for checks shared by both.
 pub(crate) trait Slots {
     /// The items.
@@ -143,12 +147,6 @@ impl<const N: usize> SlotList<N> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_fat_partner_list_is_one_cache_line() {
-        assert_eq!(std::mem::size_of::<FatPartnerList>(), 64);
-        assert_eq!(std::mem::align_of::<FatPartnerList>(), 64);
-    }
 
     #[test]
     fn grows_past_inline_capacity_and_shrinks_back() {

@@ -20,6 +20,9 @@ pub(crate) struct PaddedOutline<const C: usize> {
     pub normal_y: [Lanes; C],
 }
 
+// Two chunks fill the first two cache lines of a polygon's outline block.
+const _: () = assert!(std::mem::size_of::<PaddedOutline<2>>() == 128);
+
 impl<const C: usize> PaddedOutline<C> {
     /// The outline as given; `1 <= vertices.len() == normals.len() <= 4 × C` is required.
     #[inline(always)]

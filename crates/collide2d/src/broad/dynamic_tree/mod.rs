@@ -71,12 +71,9 @@ pub(crate) struct TreeNode {
     pub height: u32,
 }
 
-#[cfg(test)]
-#[test]
-fn a_tree_node_is_half_a_cache_line() {
-    assert_eq!(std::mem::size_of::<TreeNode>(), 32);
-    assert_eq!(std::mem::align_of::<TreeNode>(), 32);
-}
+// A tree node is half a cache line.
+const _: () = assert!(std::mem::size_of::<TreeNode>() == 32);
+const _: () = assert!(std::mem::align_of::<TreeNode>() == 32);
 
 impl TreeNode {
     #[inline]
@@ -137,12 +134,9 @@ impl SlotBox for SlotInfo {
     }
 }
 
-#[cfg(test)]
-#[test]
-fn a_slot_record_is_half_a_cache_line() {
-    assert_eq!(std::mem::size_of::<SlotInfo>(), 32);
-    assert_eq!(std::mem::align_of::<SlotInfo>(), 32);
-}
+// A slot record is half a cache line.
+const _: () = assert!(std::mem::size_of::<SlotInfo>() == 32);
+const _: () = assert!(std::mem::align_of::<SlotInfo>() == 32);
 
 /// A dynamic AABB tree (bounding-volume hierarchy) over fat boxes.
 ///
