@@ -47,12 +47,9 @@ macro_rules! proxy_table_lookups {
     };
 }
 
-mod dense_pairs;
 mod error;
 mod fx_hasher;
-mod pair;
-mod pair_tracker;
-mod partner_list;
+mod pairs;
 mod proxy_id;
 mod proxy_table;
 mod ray;
@@ -64,7 +61,7 @@ pub mod sweep_and_prune;
 pub(crate) use error::check_aabb;
 pub use error::BroadPhaseError;
 pub use fx_hasher::{FxBuildHasher, FxHasher};
-pub use pair::{Pair, PairChanges};
+pub use pairs::{Pair, PairChanges};
 pub use proxy_id::ProxyId;
 pub use ray::{ray_entry_distance, RayControl, RayHit, RAY_PADDING};
 

@@ -1,6 +1,6 @@
 //! Slot storage shared by the broad phases: tight box, user key and generation per proxy.
 
-use crate::broad::dense_pairs::DenseInput;
+use crate::broad::pairs::dense_pairs::DenseInput;
 use crate::broad::{check_aabb, BroadPhaseError, ProxyId};
 use crate::huge_pages;
 use crate::shape::Aabb;

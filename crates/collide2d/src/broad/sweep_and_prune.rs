@@ -1,7 +1,7 @@
 //! Sweep and prune on the x axis: boxes kept sorted by their left edge.
 
-use crate::broad::dense_pairs::DensePairs;
-use crate::broad::pair_tracker::{CandidateSource, PairTracker};
+use crate::broad::pairs::dense_pairs::DensePairs;
+use crate::broad::pairs::pair_tracker::{CandidateSource, PairTracker};
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::ray::{RayCandidate, RaySegment};
 use crate::broad::{

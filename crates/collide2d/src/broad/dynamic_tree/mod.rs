@@ -9,16 +9,15 @@
 mod build;
 mod insert;
 mod pairs;
-mod partners;
 mod query;
 mod rotate;
 mod validate;
 
+use crate::broad::pairs::tree_partners::{self as partners, TreePairs, MAX_SLOTS};
 use pairs::CompactTree;
-use partners::{TreePairs, MAX_SLOTS};
 
-use crate::broad::dense_pairs::{DenseInput, DensePairs, SlotBox};
-use crate::broad::pair_tracker::MarkedSlots;
+use crate::broad::pairs::dense_pairs::{DenseInput, DensePairs, SlotBox};
+use crate::broad::pairs::pair_tracker::MarkedSlots;
 use crate::broad::proxy_table::{check_id, ProxyTable};
 use crate::broad::{
     check_aabb, BroadPhase, BroadPhaseError, Pair, PairChanges, ProxyId, RayControl, RayHit,
@@ -194,7 +193,7 @@ pub struct DynamicTree {
     slot_info: Vec<SlotInfo>,
     margin: f32,
     /// Fat-partner lists with reported flags.
-    pairs: TreePairs,
+    pub(in crate::broad) pairs: TreePairs,
     /// Proxies whose fat box changed since their fat-partner list was built.
     fat_changed: MarkedSlots,
     query_lanes: query::QueryLanes,

@@ -2,7 +2,7 @@
 //!
 //! Code map: this file holds the data, placement of boxes in cells and the [`BroadPhase`] glue;
 //! `query.rs` has box, point and pair queries (all pairs from scratch through the shared dense
-//! pass of `broad/dense_pairs.rs` when the boxes are compact enough); `ray_cast.rs` walks the
+//! pass of `broad/pairs/dense_pairs.rs` when the boxes are compact enough); `ray_cast.rs` walks the
 //! cells along a ray.
 
 mod query;
@@ -10,7 +10,7 @@ mod ray_cast;
 
 use std::collections::HashMap;
 
-use crate::broad::pair_tracker::{CandidateSource, PairTracker};
+use crate::broad::pairs::pair_tracker::{CandidateSource, PairTracker};
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{
     check_aabb, BroadPhase, BroadPhaseError, FxBuildHasher, Pair, PairChanges, ProxyId, RayControl,

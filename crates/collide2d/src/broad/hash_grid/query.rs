@@ -1,7 +1,7 @@
 //! Grid queries: boxes, points and pairs, each hit reported from exactly one cell.
 
 use super::{CellKey, CellRange, GridCell, HashGrid};
-use crate::broad::dense_pairs::DensePairs;
+use crate::broad::pairs::dense_pairs::DensePairs;
 use crate::broad::ProxyId;
 use crate::math::Vec2;
 use crate::shape::Aabb;

@@ -5,22 +5,22 @@
 //! was reported, so the refresh reads one cache line of lists per moved proxy, and finding whether
 //! a candidate was a partner is a bit test.
 
-use crate::broad::dense_pairs::DensePairs;
-use crate::broad::pair_tracker::{next_mark, sorted_pairs, MarkedSlots, PairsByLower};
-use crate::broad::partner_list::FatPartnerList;
+use crate::broad::pairs::dense_pairs::DensePairs;
+use crate::broad::pairs::pair_tracker::{next_mark, sorted_pairs, MarkedSlots, PairsByLower};
+use crate::broad::pairs::partner_list::FatPartnerList;
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{Pair, PairChanges};
 use crate::huge_pages;
 use crate::prefetch::prefetch;
 
 /// The flag bit of a list entry: the pair is reported.
-pub(super) const REPORTED: u32 = 1 << 31;
+pub(crate) const REPORTED: u32 = 1 << 31;
 
 /// The bits of a list entry that name the partner's slot.
-pub(super) const SLOT_BITS: u32 = REPORTED - 1;
+pub(crate) const SLOT_BITS: u32 = REPORTED - 1;
 
 /// How many slots the tree can hold: list entries keep their flag in the top bit of the slot.
-pub(super) const MAX_SLOTS: usize = REPORTED as usize;
+pub(crate) const MAX_SLOTS: usize = REPORTED as usize;
 
 /// How many moved proxies ahead the refresh asks for a proxy's candidate boxes; its list is
 /// asked for twice as far ahead.
@@ -38,7 +38,7 @@ const PREFETCH_DISTANCE: usize = 4;
 /// * After the fat lists are brought up to date in an `update_pairs`, `lists[a]` holds every proxy
 ///   whose fat box overlaps `a`'s (and possibly a few more, added by a pass from scratch).
 #[derive(Clone, Debug, Default)]
-pub(super) struct TreePairs {
+pub(crate) struct TreePairs {
     lists: Vec<FatPartnerList>,
     moved: MarkedSlots,
     marks: Vec<u32>,

@@ -25,7 +25,7 @@ impl<const N: usize> Default for SlotList<N> {
 pub(crate) type PartnerList = SlotList<5>;
 
 /// The partners whose fat boxes overlap a proxy's (the tree keeps a flag in each entry's top
-/// bit, see `dynamic_tree/partners.rs`): usually more than exact partners (a third
+/// bit, see `tree_partners.rs`): usually more than exact partners (a third
 /// of the proxies in a crowd of steadily moving shapes have six to nine). Nine fill the 64 bytes
 /// of one cache line, and the alignment keeps each list in one line wherever the table lies.
 #[derive(Clone, Debug, Default)]

@@ -1,8 +1,8 @@
 //! Incremental pair finding shared by the broad phases: which pairs began and ended since the
 //! last report, at a cost proportional to the proxies that moved.
 
-use crate::broad::dense_pairs::DensePairs;
-use crate::broad::partner_list::{PartnerList, Slots};
+use crate::broad::pairs::dense_pairs::DensePairs;
+use crate::broad::pairs::partner_list::{PartnerList, Slots};
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{Pair, PairChanges};
 use crate::prefetch::prefetch;
