@@ -4,10 +4,7 @@
 //! sides (4-connectivity). Labelling is a flood fill with an explicit stack, so every cell is
 //! visited once and deep regions cannot overflow the call stack.
 
-use crate::level::tile_map::Tile;
-
-/// The label of a cell that belongs to no region (an empty cell, or one being relabelled).
-pub(crate) const NO_REGION: u32 = u32::MAX;
+use crate::level::grid::{Tile, NO_REGION};
 
 /// The cell grid as the labelling sees it: tiles and labels in row-major order (`y × width + x`).
 pub(crate) struct LabelGrid<'a> {

@@ -87,6 +87,7 @@
 //! in the region's outline length.
 
 mod error;
+mod grid;
 mod labelling;
 mod outline;
 mod rectangles;
@@ -94,5 +95,6 @@ mod region;
 mod tile_map;
 
 pub use error::{TileMapError, MAX_CELLS, MAX_COORDINATE_IN_CELLS};
-pub use region::{CellRect, Region, RegionChange, RegionId};
-pub use tile_map::{Tile, TileMap};
+pub use grid::{CellRect, Tile};
+pub use region::{Region, RegionChange, RegionId};
+pub use tile_map::TileMap;

@@ -24,7 +24,7 @@
 //! walked is enough to start each loop once. The first loop found starts at the region's lowest
 //! row, below which nothing of the region lies, so it is the outer boundary.
 
-use crate::level::region::{BuildBuffers, GridView, BOTTOM_TRACED};
+use crate::level::grid::{BuildBuffers, GridView, BOTTOM_TRACED};
 
 /// Headings, counter-clockwise: turning left adds one (mod 4).
 const EAST: usize = 0;

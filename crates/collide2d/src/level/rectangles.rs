@@ -13,7 +13,7 @@
 //! solutions to computational geometry problems", 2009), but it is linear in the region's size,
 //! depends only on the cells, and turns long runs and solid blocks into single rectangles.
 
-use crate::level::region::{CellRect, GridView, COVERED};
+use crate::level::grid::{CellRect, GridView, COVERED};
 
 /// Writes to `rectangles` disjoint rectangles covering exactly the cells labelled `slot`
 /// (`sorted_cells`, row-major). Sets [`COVERED`] on every cell of the region.

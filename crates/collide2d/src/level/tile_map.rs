@@ -3,57 +3,11 @@
 use std::fmt;
 
 use crate::level::error::{TileMapError, MAX_CELLS, MAX_COORDINATE_IN_CELLS};
-use crate::level::labelling::{LabelGrid, NO_REGION};
-use crate::level::region::{
-    build_region, corner, BuildBuffers, GridView, Region, RegionChange, RegionId,
-};
+use crate::level::grid::{corner, BuildBuffers, GridView, Tile, NO_REGION};
+use crate::level::labelling::LabelGrid;
+use crate::level::region::{build_region, Region, RegionChange, RegionId};
 use crate::math::Vec2;
 use crate::shape::Aabb;
-
-/// What one cell holds. Plain data: any value is valid.
-///
-/// Only solid tiles form [regions](Region), and cells merge only with side neighbours holding an
-/// identical tile, so a one-way platform never merges with the wall it touches and two layers
-/// stay apart. The flags are carried to the region for the game to use ([`Region::tile`]); the
-/// module gives them no meaning of its own. An empty tile's other fields are kept but ignored.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Tile {
-    /// Whether the cell takes part in collision geometry.
-    pub solid: bool,
-    /// Whether the cell is a one-way platform (solid only from above, as the game decides).
-    pub one_way: bool,
-    /// A game-defined collision layer.
-    pub layer: u8,
-}
-
-impl Tile {
-    /// An empty cell.
-    pub const EMPTY: Tile = Tile {
-        solid: false,
-        one_way: false,
-        layer: 0,
-    };
-
-    /// A plain solid cell on layer 0.
-    pub const SOLID: Tile = Tile {
-        solid: true,
-        one_way: false,
-        layer: 0,
-    };
-
-    /// The same tile with the one-way flag set to `one_way`.
-    #[inline]
-    pub const fn with_one_way(self, one_way: bool) -> Tile {
-        Tile { one_way, ..self }
-    }
-
-    /// The same tile on layer `layer`.
-    #[inline]
-    pub const fn with_layer(self, layer: u8) -> Tile {
-        Tile { layer, ..self }
-    }
-}
 
 /// One region slot: the region living there, if any, and how often the slot was freed.
 #[derive(Clone, Debug)]
