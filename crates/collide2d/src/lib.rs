@@ -107,6 +107,7 @@ pub use glam;
 pub use math::{Rot, Transform, Vec2};
 pub use query::{cast, collide, collide_all, contacts, overlaps};
 pub use query::{distance, distance_with_cache};
+pub use query::{AabbManifold, AabbRayCast};
 pub use shape::{
     Aabb, Capsule, Chain, Circle, Compound, PointProjection, Polygon, Segment, Shape, ShapeError,
 };

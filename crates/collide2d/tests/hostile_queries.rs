@@ -14,7 +14,9 @@ use collide2d::shape::{
     Capsule, Chain, Circle, Compound, PointProjection, Polygon, Segment, Shape, MAX_COORDINATE,
 };
 use collide2d::world::{Collider, QueryFilter, World};
-use collide2d::{collide, distance, distance_with_cache, overlaps, Aabb, Rot, Transform, Vec2};
+use collide2d::{
+    collide, distance, distance_with_cache, overlaps, Aabb, AabbRayCast, Rot, Transform, Vec2,
+};
 use support::Rng;
 
 /// The numbers a hostile caller might pass.

@@ -2,7 +2,7 @@
 
 use collide2d::query::{Feature, FeatureId, Manifold};
 use collide2d::shape::{Capsule, Circle, Compound, Polygon, Segment, Shape};
-use collide2d::{collide, contacts, overlaps, Aabb, Transform, Vec2};
+use collide2d::{collide, contacts, overlaps, Aabb, AabbManifold, Transform, Vec2};
 use std::f32::consts::{FRAC_PI_4, SQRT_2};
 
 /// What a case expects: `None` for apart, else the normal (A → B) and the points with their

@@ -209,13 +209,19 @@ impl Shape {
     }
 }
 
-impl Aabb {
+/// The ray cast of a bare [`Aabb`], a method of the box that lives beside the other ray casts
+/// because it answers with a [`RayHit`] (the box itself belongs to [`shape`](crate::shape)).
+pub trait AabbRayCast {
     /// The first hit of `ray` on the box (slab test), with the face normal; a ray starting inside
     /// hits at 0 with normal `-direction` (normalised).
     ///
     /// Misses, like [`Shape::ray_cast`], when the ray is not [valid](Ray::is_valid), the box
     /// is not [valid](Aabb::is_valid), or the hit point overflows `f32`.
-    pub fn ray_cast(&self, ray: &Ray) -> Option<RayHit> {
+    fn ray_cast(&self, ray: &Ray) -> Option<RayHit>;
+}
+
+impl AabbRayCast for Aabb {
+    fn ray_cast(&self, ray: &Ray) -> Option<RayHit> {
         if !(ray.is_valid() && self.is_valid()) {
             return None;
         }
@@ -828,7 +834,8 @@ impl Chain {
     /// need no visit (the best hit so far).
     fn for_each_segment_along(&self, ray: &Ray, visit: &mut dyn FnMut(usize) -> f32) {
         let mut limit = ray.max_distance;
-        self.for_each_box_along(ray, &mut |index, entry| {
+        let box_entry = |aabb: &Aabb| aabb.ray_cast(ray).map(|hit| hit.distance);
+        self.for_each_box_along(box_entry, &mut |index, entry| {
             if entry > limit {
                 return;
             }

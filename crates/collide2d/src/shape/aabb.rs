@@ -1,7 +1,14 @@
 //! Axis-aligned bounding boxes.
+//!
+//! Every inherent method of [`Aabb`] is here. The two answers that need the query layer's types
+//! are extension traits there, imported like any trait:
+//! [`AabbRayCast`](crate::query::AabbRayCast) (`ray_cast`) and
+//! [`AabbManifold`](crate::query::AabbManifold) (`manifold`, `manifold_circle`,
+//! `manifold_polygon`).
 
 use crate::math::Vec2;
 use crate::shape::error::{check_point, ShapeError};
+use crate::shape::Polygon;
 
 /// An axis-aligned box from `min` to `max` (inclusive), the bounding volume type.
 ///
@@ -162,6 +169,12 @@ impl Aabb {
     #[inline]
     pub fn closest_point(&self, point: Vec2) -> Vec2 {
         point.clamp(self.min, self.max)
+    }
+
+    /// The box as a sharp [`Polygon`]; an error for a box of zero width or height.
+    pub fn to_polygon(&self) -> Result<Polygon, ShapeError> {
+        let size = self.extents();
+        Polygon::box_at(self.center(), size * 0.5, 0.0)
     }
 }
 

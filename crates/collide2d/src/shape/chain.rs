@@ -440,20 +440,21 @@ const CONVEX_TURN: f32 = 1.0e-4;
 
 impl Chain {
     /// Calls `visit(segment, entry_distance)` for each segment whose box a local-space ray
-    /// enters, descending the box hierarchy and skipping boxes the ray misses.
+    /// enters, descending the box hierarchy and skipping boxes the ray misses; `box_entry`
+    /// answers where the ray enters a box, `None` for a miss.
     pub(crate) fn for_each_box_along(
         &self,
-        ray: &crate::query::Ray,
+        box_entry: impl Fn(&Aabb) -> Option<f32>,
         visit: &mut dyn FnMut(usize, f32),
     ) {
         let top = self.parts.levels.len() - 1;
         let mut stack: Vec<(usize, usize)> = vec![(top, 0)];
         while let Some((level, index)) = stack.pop() {
-            let Some(entry) = self.parts.levels[level][index].ray_cast(ray) else {
+            let Some(entry) = box_entry(&self.parts.levels[level][index]) else {
                 continue;
             };
             if level == 0 {
-                visit(index, entry.distance);
+                visit(index, entry);
                 continue;
             }
             let first = index * BRANCHING;

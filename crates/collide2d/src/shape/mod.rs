@@ -295,14 +295,6 @@ impl From<Compound> for Shape {
     }
 }
 
-impl Aabb {
-    /// The box as a sharp [`Polygon`]; an error for a box of zero width or height.
-    pub fn to_polygon(&self) -> Result<Polygon, ShapeError> {
-        let size = self.extents();
-        Polygon::box_at(self.center(), size * 0.5, 0.0)
-    }
-}
-
 /// The point of segment `a`–`b` closest to `p` (all in one frame).
 #[inline]
 pub(crate) fn closest_point_on_segment(a: Vec2, b: Vec2, p: Vec2) -> Vec2 {

@@ -10,7 +10,19 @@ use crate::query::manifold::{finish_local, rounded_points_contact};
 use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
 use crate::shape::{Aabb, Circle, Polygon};
 
-impl Aabb {
+/// The contact manifolds of a bare [`Aabb`], methods of the box that live beside the other pair
+/// tests because they answer with a [`Manifold`] (the box itself belongs to
+/// [`shape`](crate::shape)).
+pub trait AabbManifold {
+    /// The contact manifold of this box (A) against `other` (B), both in world space.
+    fn manifold(&self, other: &Aabb) -> Manifold;
+    /// The contact manifold of this box (A) against `circle` (B) placed by `xf`.
+    fn manifold_circle(&self, circle: &Circle, xf: &Transform) -> Manifold;
+    /// The contact manifold of this box (A) against `polygon` (B) placed by `xf`.
+    fn manifold_polygon(&self, polygon: &Polygon, xf: &Transform) -> Manifold;
+}
+
+impl AabbManifold for Aabb {
     /// The contact manifold of this box (A) against `other` (B), both in world space.
     ///
     /// The normal is the axis of least overlap (x on a tie), pointing from A to B; the two
@@ -18,7 +30,7 @@ impl Aabb {
     /// Touching boxes give penetration `0`; apart boxes an empty manifold.
     ///
     /// ```
-    /// use collide2d::{Aabb, Vec2};
+    /// use collide2d::{Aabb, AabbManifold, Vec2};
     /// let a = Aabb::new(Vec2::new(0.0, 0.0), Vec2::new(2.0, 2.0))?;
     /// let b = Aabb::new(Vec2::new(1.5, 1.0), Vec2::new(4.0, 3.0))?;
     /// let manifold = a.manifold(&b);
@@ -27,7 +39,7 @@ impl Aabb {
     /// assert_eq!(manifold.points[0].penetration, 0.5);
     /// # Ok::<(), collide2d::ShapeError>(())
     /// ```
-    pub fn manifold(&self, other: &Aabb) -> Manifold {
+    fn manifold(&self, other: &Aabb) -> Manifold {
         // 1. How far B must move along each axis direction to clear A.
         let push_right = self.max.x - other.min.x;
         let push_left = other.max.x - self.min.x;
@@ -141,7 +153,7 @@ impl Aabb {
     ///
     /// Clamps the circle's centre to the box; a centre inside the box is pushed out through the
     /// nearest face.
-    pub fn manifold_circle(&self, circle: &Circle, xf: &Transform) -> Manifold {
+    fn manifold_circle(&self, circle: &Circle, xf: &Transform) -> Manifold {
         let center = xf.apply(circle.center());
         let radius = circle.radius();
         let closest = self.closest_point(center);
@@ -206,7 +218,7 @@ impl Aabb {
 
     /// The contact manifold of this box (A, as a sharp box polygon) against a polygon (B)
     /// placed by `xf`.
-    pub fn manifold_polygon(&self, polygon: &Polygon, xf: &Transform) -> Manifold {
+    fn manifold_polygon(&self, polygon: &Polygon, xf: &Transform) -> Manifold {
         let box_core = BoxCore::new(self.half_extents());
         let box_xf = Transform::from_translation(self.center());
         let b_in_a = box_xf.inv_mul(xf);

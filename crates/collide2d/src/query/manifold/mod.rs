@@ -38,6 +38,7 @@ use crate::query::{FeatureId, Manifold};
 use crate::shape::{Circle, Polygon, Shape};
 use box_box::{collide_box_box, contacts_box_box};
 
+pub use aabb::AabbManifold;
 pub use axis_gap::sat_axis_gap;
 pub(crate) use capsule_capsule::{
     collide_capsule_capsule, collide_capsule_segment, collide_segment_segment,
