@@ -100,6 +100,8 @@ pub mod math;
 mod prefetch;
 pub mod query;
 pub mod shape;
+#[cfg(test)]
+mod test_numbers;
 pub mod world;
 
 pub use broad::{BroadPhase, BroadPhaseError, DynamicTree, HashGrid, ProxyId, SweepAndPrune};

@@ -6,6 +6,17 @@
 pub use glam::Vec2;
 use glam::{Vec4, Vec4Swizzles};
 
+/// Largest coordinate magnitude a shape constructor accepts, and the largest translation a
+/// query or the world accepts in a [`Transform`](crate::Transform).
+///
+/// Every query is exact to `f32` rounding up to here: the closest points of two segments
+/// multiply four lengths (`|d1|²|d2|²`), which overflows `f32` once two segments are about
+/// 4e9 long, and segments within ±1e9 are at most 2.8e9 long. Measured over 120,000 random
+/// pairs of every convex kind with size ratios up to 1e8, `distance`, `overlaps` and `collide`
+/// agree everywhere up to 2e9 and first disagree at 1e10 (a capsule pair). Place shapes far
+/// away with a transform instead of far-away local coordinates.
+pub const MAX_COORDINATE: f32 = 1.0e9;
+
 /// A rotation stored as the cosine and sine of its angle.
 ///
 /// Any `c`, `s` with `c² + s² = 1` is a valid rotation; [`Rot::from_angle`] and
@@ -229,7 +240,7 @@ impl Transform {
     }
 
     /// Whether the transform is one every query accepts: translation within
-    /// ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE) on both axes and a rotation of unit
+    /// ±[`MAX_COORDINATE`] on both axes and a rotation of unit
     /// length within [`ROTATION_TOLERANCE`] (`|c² + s² − 1|`); NaN and infinities fail.
     ///
     /// Queries given any other transform give their documented empty answer (see the crate's
@@ -241,7 +252,7 @@ impl Transform {
         // One four-lane comparison; NaN fails it.
         Vec4::new(self.p.x, self.p.y, deviation, 0.0)
             .abs()
-            .cmple(Vec4::splat(crate::shape::MAX_COORDINATE))
+            .cmple(Vec4::splat(MAX_COORDINATE))
             .all()
     }
 }
@@ -256,16 +267,14 @@ pub(crate) fn both_valid(first: &Transform, second: &Transform) -> bool {
     // c² + s² − 1 of each rotation, twice: lanes (first, first, second, second).
     let deviations = squares + squares.yxwz() - Vec4::ONE;
     // Two comparisons joined, not `max`: a NaN lane must fail, and `max` may skip it.
-    (positions
-        .abs()
-        .cmple(Vec4::splat(crate::shape::MAX_COORDINATE))
+    (positions.abs().cmple(Vec4::splat(MAX_COORDINATE))
         & deviations.abs().cmple(Vec4::splat(ROTATION_TOLERANCE)))
     .all()
 }
 
 /// Scales a rotation's `c² + s² − 1` so that [`ROTATION_TOLERANCE`] maps onto
-/// [`MAX_COORDINATE`](crate::shape::MAX_COORDINATE), and both checks share one comparison.
-const DEVIATION_SCALE: f32 = crate::shape::MAX_COORDINATE / ROTATION_TOLERANCE;
+/// [`MAX_COORDINATE`], and both checks share one comparison.
+const DEVIATION_SCALE: f32 = MAX_COORDINATE / ROTATION_TOLERANCE;
 
 /// How far `c² + s²` of a [`Transform`]'s rotation may be from 1 for [`Transform::is_valid`]:
 /// enough for rotations composed or integrated for a long time without re-normalising.

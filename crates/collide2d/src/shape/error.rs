@@ -2,16 +2,7 @@
 
 use std::fmt;
 
-/// Largest coordinate magnitude a shape constructor accepts, and the largest translation a
-/// query or the world accepts in a [`Transform`](crate::Transform).
-///
-/// Every query is exact to `f32` rounding up to here: the closest points of two segments
-/// multiply four lengths (`|d1|²|d2|²`), which overflows `f32` once two segments are about
-/// 4e9 long, and segments within ±1e9 are at most 2.8e9 long. Measured over 120,000 random
-/// pairs of every convex kind with size ratios up to 1e8, `distance`, `overlaps` and `collide`
-/// agree everywhere up to 2e9 and first disagree at 1e10 (a capsule pair). Place shapes far
-/// away with a transform instead of far-away local coordinates.
-pub const MAX_COORDINATE: f32 = 1.0e9;
+pub use crate::math::MAX_COORDINATE;
 
 /// The farthest from the origin (on either axis) a point of a shape at a
 /// [valid](crate::Transform::is_valid) transform can be, rounded up: a translation of

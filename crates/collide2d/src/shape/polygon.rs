@@ -559,7 +559,7 @@ fn polygon_centroid(vertices: &[Vec2]) -> Vec2 {
 mod tests {
     use super::Polygon;
     use crate::math::{Rot, Transform, Vec2};
-    use crate::query::manifold::test_numbers::{Numbers, EXACT_TURNS};
+    use crate::test_numbers::{Numbers, EXACT_TURNS};
 
     #[test]
     fn box_bounds_in_closed_form_equal_the_corner_loop() {

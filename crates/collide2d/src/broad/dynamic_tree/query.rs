@@ -304,8 +304,8 @@ mod tests {
     use super::{fat_leaves_together, QueryLanes, QUERY_LANES};
     use crate::broad::{BroadPhase, DynamicTree};
     use crate::math::Vec2;
-    use crate::query::manifold::test_numbers::Numbers;
     use crate::shape::Aabb;
+    use crate::test_numbers::Numbers;
 
     fn random_box(numbers: &mut Numbers, reach: f32, size: f32) -> Aabb {
         let min = Vec2::new(numbers.unit() * reach, numbers.unit() * reach);

@@ -130,8 +130,8 @@ impl DynamicTree {
 mod tests {
     use crate::broad::{BroadPhase, DynamicTree};
     use crate::math::Vec2;
-    use crate::query::manifold::test_numbers::Numbers;
     use crate::shape::Aabb;
+    use crate::test_numbers::Numbers;
 
     fn square(x: f32, y: f32) -> Aabb {
         Aabb {

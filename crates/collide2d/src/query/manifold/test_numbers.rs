@@ -1,29 +1,8 @@
-//! Repeatable pseudo-random numbers (xorshift64), for the crate's unit tests, and bit-level
-//! views of manifolds, for the manifold unit tests.
+//! Bit-level views of manifolds, for the manifold unit tests, beside the crate's repeatable
+//! pseudo-random numbers (`crate::test_numbers`), re-exported here for them.
 
 use crate::query::{FeatureId, Manifold};
-
-/// A xorshift64 state; the seed must not be zero.
-pub(crate) struct Numbers(pub(crate) u64);
-
-impl Numbers {
-    /// The next number in `[0, 1)`.
-    pub(crate) fn unit(&mut self) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
-
-/// Rotations with exact cosine and sine, `(c, s)`: quarter turns, with signed zeros.
-pub(crate) const EXACT_TURNS: [(f32, f32); 5] = [
-    (1.0, 0.0),
-    (1.0, -0.0),
-    (0.0, 1.0),
-    (-0.0, -1.0),
-    (-1.0, 0.0),
-];
+pub(crate) use crate::test_numbers::{Numbers, EXACT_TURNS};
 
 /// The numbers of the points in use, `normal` and `count`, as bits (so `-0.0` and `0.0`
 /// differ), and the points' feature ids.
