@@ -3,7 +3,8 @@
 //! A loop that visits items scattered through large arrays (the incremental pair refresh, which
 //! reads each moved proxy's candidate list and then the candidates' boxes) waits on memory far
 //! more than it computes. Asking for the items of a later iteration a few steps ahead lets those
-//! loads overlap the current work.
+//! loads overlap the current work. A batch loop does the same by asking for every item of the
+//! batch in a short first pass ([`prefetch_item`]), then working through them.
 
 /// Asks the processor to bring `items[index]` into the cache: the cache lines of its first and
 /// last byte, which are all of it for items up to a line long. Out-of-range indices are ignored.
@@ -17,6 +18,13 @@ pub(crate) fn prefetch<T>(items: &[T], index: usize) {
             prefetch_address(first.wrapping_add(std::mem::size_of::<T>() - 1));
         }
     }
+}
+
+/// Asks the processor to bring `item` into the cache, as [`prefetch`] does for an item of a
+/// slice. For a loop that first asks for everything a batch will read, then does the work.
+#[inline(always)]
+pub(crate) fn prefetch_item<T>(item: &T) {
+    prefetch(std::slice::from_ref(item), 0);
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -99,24 +99,6 @@ macro_rules! dispatch {
 }
 
 impl Shape {
-    /// Reads one number from each block of heap memory a pair test reads (polygon outlines,
-    /// compound children) and returns their sum, which means nothing. A batch of pair tests
-    /// calls this for all its shapes first, in a short loop, so that the batch's cache misses
-    /// overlap instead of each stalling its own test.
-    #[inline]
-    pub(crate) fn touch_heap(&self) -> f32 {
-        match self {
-            Shape::Polygon(polygon) => {
-                let padded = polygon.padded_outline().map_or(0.0, |outline| {
-                    outline.vertex_x[0].0[0] + outline.normal_x[0].0[0]
-                });
-                polygon.vertices()[0].x + polygon.normals()[0].x + padded
-            }
-            Shape::Compound(compound) => compound.child_aabbs().first().map_or(0.0, |b| b.min.x),
-            Shape::Circle(_) | Shape::Capsule(_) | Shape::Segment(_) | Shape::Chain(_) => 0.0,
-        }
-    }
-
     /// The world-space bounding box of the shape placed by `xf` (tight, radius included).
     ///
     /// ```

@@ -2,8 +2,10 @@
 
 use super::touching::PairTest;
 use super::{
-    bit_is_set, one_way_allows, ordered, ColliderHandle, CollisionEvent, UpdateStats, World,
+    bit_is_set, one_way_allows, ordered, prefetch_shape_heap, ColliderHandle, CollisionEvent,
+    UpdateStats, World,
 };
+use crate::prefetch::prefetch;
 use crate::query::{contacts_of_valid, overlaps_of_valid, Manifold};
 
 /// A pair of live colliders (`a < b`) to re-test, as one sortable number
@@ -376,14 +378,10 @@ impl World {
                     .filter(|_| slot.generation == handle.generation)
             };
             for batch in self.dirty.chunks(NARROW_BATCH) {
-                // Read the batch's partner lists first, so that their cache misses overlap.
-                let touched: u64 = batch
-                    .iter()
-                    .filter_map(|&handle| live_entry(handle))
-                    .filter_map(|entry| entry.partners.first())
-                    .map(|partner| u64::from(partner.index))
-                    .sum();
-                std::hint::black_box(touched);
+                // Ask for the batch's partner lists first, so that their cache misses overlap.
+                for entry in batch.iter().filter_map(|&handle| live_entry(handle)) {
+                    prefetch(&entry.partners, 0);
+                }
                 for &handle in batch {
                     let Some(entry) = live_entry(handle) else {
                         continue;
@@ -476,10 +474,10 @@ impl World {
         }
     }
 
-    /// Reads, for every pair of the batch, the start of both colliders' slots and their
-    /// shapes' outlines, so that the tests that follow find them in cache. Changes nothing.
+    /// Reads, for every pair of the batch, the start of both colliders' slots, and asks for
+    /// their shapes' outlines, so that the tests that follow find them in cache. Changes
+    /// nothing.
     fn touch_pairs(&self, batch: &[PairTest]) {
-        let mut sum = 0.0f32;
         for test in batch.iter().filter(|test| !test.boxes_apart) {
             for handle in [test.a, test.b] {
                 if let Some(entry) = self
@@ -487,11 +485,10 @@ impl World {
                     .get(handle.index as usize)
                     .and_then(|slot| slot.entry.as_ref())
                 {
-                    sum += entry.placement.p.x + entry.collider.shape.touch_heap();
+                    prefetch_shape_heap(&entry.collider.shape);
                 }
             }
         }
-        std::hint::black_box(sum);
     }
 
     /// Whether colliders `a` and `b` touch now, with their manifold for solid pairs.

@@ -365,14 +365,15 @@ impl DynamicTree {
             // 2. Incremental.
             let changed = self.fat_changed.take_list();
             for chunk in changed.chunks(query::QUERY_LANES) {
-                // Read the lists to edit first, so that their cache misses overlap.
-                let touched: u32 = chunk
+                // Ask for the lists to edit first, so that their cache misses overlap.
+                chunk
                     .iter()
                     .filter(|&&slot| self.fat_changed.contains(slot as usize))
                     .flat_map(|&slot| self.pairs.entries(slot as usize))
-                    .map(|&entry| self.pairs.list_len((entry & partners::SLOT_BITS) as usize))
-                    .sum();
-                std::hint::black_box(touched);
+                    .for_each(|&entry| {
+                        self.pairs
+                            .prefetch_list((entry & partners::SLOT_BITS) as usize)
+                    });
                 for &slot in chunk {
                     if self.fat_changed.contains(slot as usize) {
                         self.pairs.unlink(slot);
@@ -396,12 +397,10 @@ impl DynamicTree {
                 boxes.clear();
                 boxes.extend(batch.iter().map(|&slot| self.slot_info[slot].fat));
                 query::fat_leaves_together(&self.nodes, self.root, &boxes, &mut lanes);
-                let touched: u32 = lanes.found[..batch.len()]
+                lanes.found[..batch.len()]
                     .iter()
                     .flatten()
-                    .map(|&proxy| self.pairs.list_len(proxy as usize))
-                    .sum();
-                std::hint::black_box(touched);
+                    .for_each(|&proxy| self.pairs.prefetch_list(proxy as usize));
                 for (&slot, found) in batch.iter().zip(&lanes.found) {
                     // A slot removed and filled again since the last update is listed twice;
                     // its first entry clears the mark, and the second is skipped.

@@ -8,6 +8,7 @@ use super::{DynamicTree, TreeNode, NULL_NODE};
 use crate::broad::ray::{RayCandidate, RaySegment};
 use crate::broad::{apply_ray_control, BroadPhaseError, ProxyId, RayControl, RayHit};
 use crate::math::Vec2;
+use crate::prefetch::prefetch;
 use crate::shape::Aabb;
 
 /// How many queries [`fat_leaves_together`] walks in step.
@@ -56,22 +57,20 @@ pub(super) fn fat_leaves_together(
         enter(nodes, root, aabb, stack, found);
     }
     loop {
-        // Read ahead: both children of every lane's next node (that node itself was read
+        // Ask ahead for both children of every lane's next node (that node itself was read
         // when it was tested).
-        let mut touched = 0.0f32;
         let mut active = false;
         for stack in stacks.iter() {
             if let Some(&index) = stack.last() {
                 let node = &nodes[index as usize];
-                touched += nodes[node.child_a as usize].fat.min.x;
-                touched += nodes[node.child_b as usize].fat.min.x;
+                prefetch(nodes, node.child_a as usize);
+                prefetch(nodes, node.child_b as usize);
                 active = true;
             }
         }
         if !active {
             return;
         }
-        std::hint::black_box(touched);
         // Then one step of each walk: both children tested, the overlapping ones entered.
         for ((stack, found), aabb) in stacks.iter_mut().zip(found.iter_mut()).zip(boxes) {
             let Some(index) = stack.pop() else {

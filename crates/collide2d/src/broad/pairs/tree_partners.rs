@@ -72,10 +72,10 @@ impl TreePairs {
         self.lists[slot].as_slice()
     }
 
-    /// The length of every list (read ahead, so that the lists' cache misses overlap).
+    /// Asks for slot `slot`'s list ahead of its use, so that the lists' cache misses overlap.
     #[inline]
-    pub fn list_len(&self, slot: usize) -> u32 {
-        self.lists[slot].len()
+    pub fn prefetch_list(&self, slot: usize) {
+        prefetch(&self.lists, slot);
     }
 
     /// Records that slot `index` was inserted or its box changed.
