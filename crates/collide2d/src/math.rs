@@ -7,7 +7,7 @@ pub use glam::Vec2;
 use glam::{Vec4, Vec4Swizzles};
 
 /// Largest coordinate magnitude a shape constructor accepts, and the largest translation a
-/// query or the world accepts in a [`Transform`](crate::Transform).
+/// query or the world accepts in a [`Transform`].
 ///
 /// Every query is exact to `f32` rounding up to here: the closest points of two segments
 /// multiply four lengths (`|d1|²|d2|²`), which overflows `f32` once two segments are about

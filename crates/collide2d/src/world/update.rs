@@ -439,10 +439,11 @@ impl World {
     /// (`None` inside for sensors), `None` when apart. With the `rayon` feature, large batches
     /// run in parallel; the answers are the same and in the same order.
     ///
-    /// Pairs go in batches of [`NARROW_BATCH`]: first a short loop reads the colliders and
-    /// shape outlines of the whole batch ([`World::touch_pairs`]), then the tests run on data
-    /// in cache. In a large world the colliders of a pair lie anywhere in memory; read in a
-    /// tight loop, the batch's cache misses overlap, while inside the tests each would stall.
+    /// Pairs go in batches of [`NARROW_BATCH`]: first a short loop reads the colliders and asks
+    /// for the shape outlines of the whole batch ([`World::touch_pairs`]), then the tests run on
+    /// data in cache. In a large world the colliders of a pair lie anywhere in memory; asked for
+    /// in a tight loop, the batch's cache misses overlap, while inside the tests each would
+    /// stall.
     fn run_narrow_phase(&self, tests: &[PairTest], results: &mut Vec<Option<Option<Manifold>>>) {
         let answer = |test: &PairTest| {
             if test.boxes_apart {
