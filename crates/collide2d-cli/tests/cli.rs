@@ -1,7 +1,7 @@
 //! The `collide2d` command as a user runs it: every subcommand, bad files, and the pictures.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// The repository's `scenes/` folder.
 fn scenes() -> PathBuf {
@@ -1030,3 +1030,54 @@ fn render_prints_what_it_drew_and_zooms_with_view_and_follow() {
         &["x0 < x1 and y0 < y1 are needed"],
     );
 }
+
+/// `collide2d render ... | head -1`: a reader that closes the pipe before the command prints
+/// must not make it panic. The command still writes its files and exits successfully.
+#[test]
+fn a_closed_standard_output_ends_quietly_and_files_are_still_written() {
+    let dir = scratch("closed-pipe");
+    let bullets = scenes().join("bullets.json");
+    let tilemap = scenes().join("tilemap.json");
+    let pair = scenes().join("pair.json");
+    let cases: [(Vec<&str>, Option<&str>); 4] = [
+        (
+            vec!["render", bullets.to_str().unwrap(), "-o", "frame.png"],
+            Some("frame.png"),
+        ),
+        (
+            vec![
+                "run",
+                tilemap.to_str().unwrap(),
+                "--frames",
+                "5",
+                "--png",
+                "last.png",
+            ],
+            Some("last.png"),
+        ),
+        (vec!["query", pair.to_str().unwrap()], None),
+        (vec!["bench", "--n", "100", "--broad", "tree", "--frames", "1"], None),
+    ];
+    for (args, file) in cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_collide2d"))
+            .args(&args)
+            .current_dir(&*dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        // The reader goes away before the command has printed anything.
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        assert!(
+            output.status.success() && !stderr(&output).contains("panicked"),
+            "{args:?}: exit {:?}\nstderr:\n{}",
+            output.status,
+            stderr(&output)
+        );
+        if let Some(file) = file {
+            assert!(dir.join(file).exists(), "{args:?} did not write {file}");
+        }
+    }
+}
+
