@@ -181,7 +181,8 @@ pub fn vec2_value(v: collide2d::Vec2) -> serde_json::Value {
     serde_json::Value::Array(vec![f32_value(v.x), f32_value(v.y)])
 }
 
-/// One JSON object per event per line.
+/// One JSON object per event per line; a `Begin` found by a continuous collider's sweep also
+/// gives its `time_of_impact` (a fraction of the frame).
 fn write_events(sim: &Sim, frame: &FrameReport, out: &mut dyn Write) -> std::io::Result<()> {
     let number = sim.frame;
     for event in sim.events() {
@@ -210,6 +211,9 @@ fn write_events(sim: &Sim, frame: &FrameReport, out: &mut dyn Write) -> std::io:
                 .iter()
                 .map(|p| serde_json::json!({"point": vec2_value(p.point), "penetration": f32_value(p.penetration)}))
                 .collect();
+        }
+        if let Some(time_of_impact) = event.time_of_impact() {
+            line["time_of_impact"] = f32_value(time_of_impact);
         }
         writeln!(out, "{line}")?;
     }

@@ -1081,3 +1081,59 @@ fn a_closed_standard_output_ends_quietly_and_files_are_still_written() {
     }
 }
 
+/// A `begin` found by a continuous collider's sweep gives the moment of first touch as a
+/// fraction of the frame; a `begin` found at the end of a frame gives none.
+#[test]
+fn event_output_gives_the_time_of_impact_of_a_swept_begin() {
+    let dir = scratch("time-of-impact");
+    // The shot moves 10 units in its first frame (600 units/s at 60 frames a second), from
+    // x = 0 through the 0.1-wide wall at x = 5: it first touches when its centre is at
+    // 5 - 0.05 - 0.1 = 4.85, 0.485 of the way. The two circles overlap from the start.
+    let scene = write(
+        &dir,
+        "shot.json",
+        r#"{
+  "version": 1,
+  "colliders": [
+    { "name": "wall", "shape": { "kind": "box", "width": 0.1, "height": 4 }, "position": [5, 0] },
+    { "name": "shot", "shape": { "kind": "circle", "radius": 0.1 }, "position": [0, 0],
+      "velocity": [600, 0], "body": "kinematic", "continuous": true },
+    { "name": "left", "shape": { "kind": "circle", "radius": 0.5 }, "position": [0, 10] },
+    { "name": "right", "shape": { "kind": "circle", "radius": 0.5 }, "position": [0.5, 10] }
+  ]
+}"#,
+    );
+    let output = collide2d(
+        &[
+            "run",
+            scene.to_str().unwrap(),
+            "--frames",
+            "2",
+            "--events",
+            "events.jsonl",
+        ],
+        &dir,
+    );
+    assert_ok(&output);
+    let events: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("events.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let find = |kind: &str, name: &str| {
+        events
+            .iter()
+            .find(|e| e["kind"] == kind && (e["a_name"] == name || e["b_name"] == name))
+            .unwrap_or_else(|| panic!("no {kind} of {name} in {events:?}"))
+    };
+    let swept = find("begin", "shot");
+    assert_eq!(swept["frame"], 1);
+    let time = swept["time_of_impact"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no time_of_impact in {swept}"));
+    assert!((time - 0.485).abs() < 1e-3, "time of impact {time}");
+    assert_eq!(find("end", "shot")["frame"], 2);
+    let resting = find("begin", "left");
+    assert_eq!(resting["frame"], 1);
+    assert!(resting.get("time_of_impact").is_none(), "{resting}");
+}
