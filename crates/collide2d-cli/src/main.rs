@@ -166,8 +166,8 @@ fn main() -> ExitCode {
         .unwrap_or_else(|| Command::Demo(DemoArgs::default()));
     match execute(command) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("collide2d: error: {message}");
+        Err(error) => {
+            eprintln!("collide2d: error: {error}");
             ExitCode::FAILURE
         }
     }

@@ -1056,7 +1056,10 @@ fn a_closed_standard_output_ends_quietly_and_files_are_still_written() {
             Some("last.png"),
         ),
         (vec!["query", pair.to_str().unwrap()], None),
-        (vec!["bench", "--n", "100", "--broad", "tree", "--frames", "1"], None),
+        (
+            vec!["bench", "--n", "100", "--broad", "tree", "--frames", "1"],
+            None,
+        ),
     ];
     for (args, file) in cases {
         let mut child = Command::new(env!("CARGO_BIN_EXE_collide2d"))
