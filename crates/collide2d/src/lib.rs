@@ -91,6 +91,7 @@
 //! | `rayon` | parallel pair finding, narrow phase and continuous colliders' sweeps, with output identical to the serial path |
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod broad;
 pub mod debug;
@@ -117,5 +118,5 @@ pub use world::World;
 
 /// The README's example, compiled and run as a doc-test.
 #[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
