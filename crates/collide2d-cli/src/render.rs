@@ -470,7 +470,7 @@ mod tests {
                 for x in [0.0, 0.5] {
                     let xf = Transform::from_translation(left + Vec2::new(x, 0.0));
                     world
-                        .insert(Collider::new(ball.clone()).transform(xf))
+                        .insert(Collider::new(ball.clone()).with_transform(xf))
                         .unwrap();
                 }
             }

@@ -236,11 +236,11 @@ impl Sim {
         location: &str,
     ) -> Result<ColliderHandle, SceneError> {
         let mut collider = Collider::new(new.shape)
-            .transform(Transform::new(new.position, new.angle))
-            .layer(new.layer)
-            .sensor(new.sensor);
+            .with_transform(Transform::new(new.position, new.angle))
+            .with_layer(new.layer)
+            .with_sensor(new.sensor);
         if let Some((direction, margin)) = new.one_way {
-            collider = collider.one_way(direction, margin);
+            collider = collider.with_one_way(direction, margin);
         }
         let handle = self
             .world
@@ -708,7 +708,7 @@ impl Sim {
                         continue;
                     };
                     let shape = collider.shape().clone();
-                    let layers = self.world.layers().mask_of(collider.layer_id());
+                    let layers = self.world.layers().mask_of(collider.layer());
                     let filter = QueryFilter::new().layers(layers).excluding(body.handle);
                     let xf = Transform::new(body.position, body.angle);
                     let delta = body.velocity * dt;
@@ -755,7 +755,7 @@ impl Sim {
                     let Ok(collider) = self.world.get(body.handle) else {
                         continue;
                     };
-                    let layers = self.world.layers().mask_of(collider.layer_id());
+                    let layers = self.world.layers().mask_of(collider.layer());
                     let options = MoveOptions {
                         up: (-*gravity).try_normalize().unwrap_or(Vec2::Y),
                         filter: QueryFilter::new().layers(layers),
@@ -768,7 +768,7 @@ impl Sim {
                         continue;
                     };
                     if let Ok(collider) = self.world.get(body.handle) {
-                        body.position = collider.object_transform().p;
+                        body.position = collider.transform().p;
                     }
                     if result.on_floor || result.on_ceiling {
                         body.velocity.y = 0.0;

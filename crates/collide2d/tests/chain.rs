@@ -313,7 +313,8 @@ fn character_walks_a_thousand_joints_without_wall_hits() {
         .unwrap();
     let hero = world
         .insert(
-            Collider::new(Shape::from(Polygon::rect(0.8, 1.6).unwrap())).transform(at(1.0, 0.81)),
+            Collider::new(Shape::from(Polygon::rect(0.8, 1.6).unwrap()))
+                .with_transform(at(1.0, 0.81)),
         )
         .unwrap();
     for _ in 0..990 {
@@ -323,14 +324,14 @@ fn character_walks_a_thousand_joints_without_wall_hits() {
         assert!(
             !result.on_wall,
             "stuck at {:?}",
-            world.get(hero).unwrap().object_transform().p
+            world.get(hero).unwrap().transform().p
         );
         assert!(result.on_floor);
         for hit in &result.hits {
             assert!((hit.normal - Vec2::Y).length() < 1e-4);
         }
     }
-    let end = world.get(hero).unwrap().object_transform().p;
+    let end = world.get(hero).unwrap().transform().p;
     assert!((end.x - 991.0).abs() < 1e-2, "walked to {end:?}");
 }
 

@@ -486,7 +486,7 @@ fn world_queries_answer_without_nan() {
         for _ in 0..3 {
             let placement = Transform::new(rng.point(20.0), rng.angle());
             world
-                .insert(Collider::new(shape.clone()).transform(placement))
+                .insert(Collider::new(shape.clone()).with_transform(placement))
                 .unwrap();
         }
     }

@@ -99,7 +99,7 @@ fn a_character_crosses_a_tile_level_without_catching() {
     let hero = world
         .insert(
             Collider::new(Shape::from(Polygon::rect(0.4, 0.9).unwrap()))
-                .transform(Transform::new(v(-9.0, -2.5 + 0.45 + 0.01), 0.0)),
+                .with_transform(Transform::new(v(-9.0, -2.5 + 0.45 + 0.01), 0.0)),
         )
         .unwrap();
     for _ in 0..1400 {
@@ -109,10 +109,10 @@ fn a_character_crosses_a_tile_level_without_catching() {
         assert!(
             !result.on_wall,
             "caught at {:?}",
-            world.get(hero).unwrap().object_transform().p
+            world.get(hero).unwrap().transform().p
         );
     }
-    let end = world.get(hero).unwrap().object_transform().p;
+    let end = world.get(hero).unwrap().transform().p;
     assert!((end.x - (-9.0 + 140.0)).abs() < 0.05, "walked to {end:?}");
 }
 

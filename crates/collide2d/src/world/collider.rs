@@ -26,10 +26,10 @@ pub struct OneWay {
 /// ```
 /// use collide2d::{shape::{Circle, Shape}, world::Collider, Transform, Vec2};
 /// let collider = Collider::new(Shape::from(Circle::with_radius(0.5)?))
-///     .transform(Transform::new(Vec2::new(3.0, 1.0), 0.0))
-///     .offset(Transform::new(Vec2::new(0.0, 0.5), 0.0))
-///     .sensor(true)
-///     .user_data(42);
+///     .with_transform(Transform::new(Vec2::new(3.0, 1.0), 0.0))
+///     .with_offset(Transform::new(Vec2::new(0.0, 0.5), 0.0))
+///     .with_sensor(true)
+///     .with_user_data(42);
 /// assert_eq!(collider.world_transform().p, Vec2::new(3.0, 1.5));
 /// # Ok::<(), collide2d::ShapeError>(())
 /// ```
@@ -73,43 +73,43 @@ impl Collider {
     }
 
     /// Sets the object transform.
-    pub fn transform(mut self, transform: Transform) -> Collider {
+    pub fn with_transform(mut self, transform: Transform) -> Collider {
         self.transform = transform;
         self
     }
 
     /// Sets the offset of the shape on its object.
-    pub fn offset(mut self, offset: Transform) -> Collider {
+    pub fn with_offset(mut self, offset: Transform) -> Collider {
         self.offset = offset;
         self
     }
 
     /// Sets the layer.
-    pub fn layer(mut self, layer: LayerId) -> Collider {
+    pub fn with_layer(mut self, layer: LayerId) -> Collider {
         self.layer = layer;
         self
     }
 
     /// Makes the collider a sensor: it reports overlaps but has no manifold and blocks nothing.
-    pub fn sensor(mut self, sensor: bool) -> Collider {
+    pub fn with_sensor(mut self, sensor: bool) -> Collider {
         self.sensor = sensor;
         self
     }
 
     /// Starts the collider enabled or disabled.
-    pub fn enabled(mut self, enabled: bool) -> Collider {
+    pub fn with_enabled(mut self, enabled: bool) -> Collider {
         self.enabled = enabled;
         self
     }
 
     /// Sets the game's own data for this collider.
-    pub fn user_data(mut self, user_data: u64) -> Collider {
+    pub fn with_user_data(mut self, user_data: u64) -> Collider {
         self.user_data = user_data;
         self
     }
 
     /// Makes the collider one-way (see [`OneWay`]).
-    pub fn one_way(mut self, direction: Vec2, margin: f32) -> Collider {
+    pub fn with_one_way(mut self, direction: Vec2, margin: f32) -> Collider {
         self.one_way = Some(OneWay { direction, margin });
         self
     }
@@ -144,12 +144,12 @@ impl Collider {
     }
 
     /// The object transform.
-    pub fn object_transform(&self) -> Transform {
+    pub fn transform(&self) -> Transform {
         self.transform
     }
 
     /// The offset of the shape on its object.
-    pub fn shape_offset(&self) -> Transform {
+    pub fn offset(&self) -> Transform {
         self.offset
     }
 
@@ -176,7 +176,7 @@ impl Collider {
     }
 
     /// The layer.
-    pub fn layer_id(&self) -> LayerId {
+    pub fn layer(&self) -> LayerId {
         self.layer
     }
 
@@ -191,12 +191,12 @@ impl Collider {
     }
 
     /// The game's data.
-    pub fn data(&self) -> u64 {
+    pub fn user_data(&self) -> u64 {
         self.user_data
     }
 
     /// The one-way setting, if any.
-    pub fn one_way_setting(&self) -> Option<OneWay> {
+    pub fn one_way(&self) -> Option<OneWay> {
         self.one_way
     }
 

@@ -377,11 +377,11 @@ impl World {
     /// use collide2d::{shape::{Circle, Polygon, Shape}, world::{Collider, World}, Transform, Vec2};
     /// let mut world = World::new();
     /// let wall = world.insert(Collider::new(Shape::from(Polygon::rect(0.1, 10.0)?))
-    ///     .transform(Transform::new(Vec2::new(50.0, 0.0), 0.0)))?;
+    ///     .with_transform(Transform::new(Vec2::new(50.0, 0.0), 0.0)))?;
     /// let bullet = world.insert(Collider::new(Shape::from(Circle::with_radius(0.05)?)))?;
     /// let hit = world.sweep_to(bullet, Transform::new(Vec2::new(100.0, 0.0), 0.0))?.unwrap();
     /// assert_eq!(hit.collider, wall);
-    /// let stopped = world.get(bullet)?.object_transform().p;
+    /// let stopped = world.get(bullet)?.transform().p;
     /// assert!((stopped.x - (50.0 - 0.05 - 0.05)).abs() < 1e-3);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

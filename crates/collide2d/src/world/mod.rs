@@ -8,11 +8,11 @@
 //! let monster = world.layers_mut().add("Monster").unwrap();
 //! world.layers_mut().disable(monster, monster); // monsters pass through each other
 //!
-//! let hero = world.insert(Collider::new(Shape::from(Circle::with_radius(0.5)?)).layer(player))?;
+//! let hero = world.insert(Collider::new(Shape::from(Circle::with_radius(0.5)?)).with_layer(player))?;
 //! let slime = world.insert(
 //!     Collider::new(Shape::from(Polygon::rect(1.0, 1.0)?))
-//!         .layer(monster)
-//!         .transform(Transform::new(Vec2::new(3.0, 0.0), 0.0)),
+//!         .with_layer(monster)
+//!         .with_transform(Transform::new(Vec2::new(3.0, 0.0), 0.0)),
 //! )?;
 //! assert!(world.update().is_empty());
 //!
@@ -561,7 +561,7 @@ impl World {
     /// let mut world = World::new();
     /// let ball = Shape::from(Circle::with_radius(0.5)?);
     /// let handles: Vec<_> = (0..3)
-    ///     .map(|i| world.insert(Collider::new(ball.clone()).transform(Transform::new(Vec2::new(3.0 * i as f32, 0.0), 0.0))))
+    ///     .map(|i| world.insert(Collider::new(ball.clone()).with_transform(Transform::new(Vec2::new(3.0 * i as f32, 0.0), 0.0))))
     ///     .collect::<Result<_, _>>()?;
     /// let moves: Vec<_> = handles
     ///     .iter()
@@ -851,12 +851,12 @@ impl World {
     /// let mut world = World::new();
     /// let far = Vec2::new(1.0e6, -2.0e6);
     /// let ball = Shape::from(Circle::with_radius(0.5)?);
-    /// let a = world.insert(Collider::new(ball.clone()).transform(Transform::new(far, 0.0)))?;
-    /// let b = world.insert(Collider::new(ball).transform(Transform::new(far + Vec2::new(0.75, 0.0), 0.0)))?;
+    /// let a = world.insert(Collider::new(ball.clone()).with_transform(Transform::new(far, 0.0)))?;
+    /// let b = world.insert(Collider::new(ball).with_transform(Transform::new(far + Vec2::new(0.75, 0.0), 0.0)))?;
     /// assert_eq!(world.update().len(), 1); // Begin
     /// world.shift_origin(far)?;
-    /// assert_eq!(world.get(a)?.object_transform().p, Vec2::ZERO);
-    /// assert_eq!(world.get(b)?.object_transform().p, Vec2::new(0.75, 0.0));
+    /// assert_eq!(world.get(a)?.transform().p, Vec2::ZERO);
+    /// assert_eq!(world.get(b)?.transform().p, Vec2::new(0.75, 0.0));
     /// assert!(matches!(world.update()[0], collide2d::world::CollisionEvent::Stay { .. }));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -1042,7 +1042,7 @@ mod capacity_tests {
 
     fn ball_at(x: f32) -> Collider {
         Collider::new(Shape::from(Circle::with_radius(0.5).unwrap()))
-            .transform(Transform::from_translation(crate::Vec2::new(x, 0.0)))
+            .with_transform(Transform::from_translation(crate::Vec2::new(x, 0.0)))
     }
 
     #[test]

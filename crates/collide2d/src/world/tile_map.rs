@@ -150,10 +150,10 @@ impl TileMapColliders {
         let mut handles = Vec::with_capacity(shapes.len());
         for shape in shapes {
             let mut collider = Collider::new(shape)
-                .layer(layer)
-                .user_data(u64::from(id.index()));
+                .with_layer(layer)
+                .with_user_data(u64::from(id.index()));
             if tile.one_way {
-                collider = collider.one_way(Vec2::Y, 0.25 * map.cell_size());
+                collider = collider.with_one_way(Vec2::Y, 0.25 * map.cell_size());
             }
             match world.insert(collider) {
                 Ok(handle) => handles.push(handle),

@@ -547,7 +547,7 @@ fn reference_pairs(world: &World) -> BTreeSet<(ColliderHandle, ColliderHandle)> 
     for i in 0..live.len() {
         for j in i + 1..live.len() {
             let ((ha, a), (hb, b)) = (live[i], live[j]);
-            if !world.layers().collides(a.layer_id(), b.layer_id()) {
+            if !world.layers().collides(a.layer(), b.layer()) {
                 continue;
             }
             let (xa, xb) = (a.world_transform(), b.world_transform());
@@ -589,9 +589,9 @@ pub fn run_world(data: &[u8]) {
                     continue;
                 };
                 let collider = Collider::new(shape)
-                    .transform(place.transform(12.0))
-                    .layer(layers[*layer as usize % layers.len()])
-                    .sensor(*sensor);
+                    .with_transform(place.transform(12.0))
+                    .with_layer(layers[*layer as usize % layers.len()])
+                    .with_sensor(*sensor);
                 handles.push(world.insert(collider).expect("a valid collider"));
             }
             WorldOp::Remove(which) => {
