@@ -4,7 +4,7 @@ use super::groups::CollisionGroups;
 use super::layers::LayerId;
 use super::WorldError;
 use crate::math::{Transform, Vec2};
-use crate::shape::{Aabb, Shape};
+use crate::shape::{Aabb, Capsule, Circle, Polygon, Segment, Shape, ShapeError};
 
 /// A platform that only blocks from one side (e.g. jump up through it, stand on it).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -21,11 +21,11 @@ pub struct OneWay {
 /// A shape with its placement, layer and flags, ready to insert into a [`World`](crate::World).
 ///
 /// The shape is placed by `transform ∘ offset`: the game sets `transform` (its object's pose)
-/// every frame, and `offset` places the shape relative to the object (seed 003).
+/// every frame, and `offset` places the shape relative to the object.
 ///
 /// ```
-/// use collide2d::{shape::{Circle, Shape}, world::Collider, Transform, Vec2};
-/// let collider = Collider::new(Shape::from(Circle::with_radius(0.5)?))
+/// use collide2d::{world::Collider, Transform, Vec2};
+/// let collider = Collider::circle(0.5)?
 ///     .with_transform(Transform::new(Vec2::new(3.0, 1.0), 0.0))
 ///     .with_offset(Transform::new(Vec2::new(0.0, 0.5), 0.0))
 ///     .with_sensor(true)
@@ -56,10 +56,11 @@ pub struct Collider {
 }
 
 impl Collider {
-    /// A collider of `shape` at the origin, on the default layer, solid, enabled.
-    pub fn new(shape: Shape) -> Collider {
+    /// A collider of `shape` (a [`Shape`] or any one shape) at the origin, on the default
+    /// layer, solid, enabled.
+    pub fn new(shape: impl Into<Shape>) -> Collider {
         Collider {
-            shape,
+            shape: shape.into(),
             transform: Transform::IDENTITY,
             offset: Transform::IDENTITY,
             layer: LayerId::DEFAULT,
@@ -70,6 +71,31 @@ impl Collider {
             groups: CollisionGroups::ALL,
             continuous: false,
         }
+    }
+
+    /// A collider of a circle of `radius` centred on its object ([`Circle::with_radius`]).
+    pub fn circle(radius: f32) -> Result<Collider, ShapeError> {
+        Ok(Collider::new(Circle::with_radius(radius)?))
+    }
+
+    /// A collider of a `width × height` rectangle centred on its object ([`Polygon::rect`]).
+    pub fn rect(width: f32, height: f32) -> Result<Collider, ShapeError> {
+        Ok(Collider::new(Polygon::rect(width, height)?))
+    }
+
+    /// A collider of the capsule around segment `a`–`b` with `radius` ([`Capsule::new`]).
+    pub fn capsule(a: Vec2, b: Vec2, radius: f32) -> Result<Collider, ShapeError> {
+        Ok(Collider::new(Capsule::new(a, b, radius)?))
+    }
+
+    /// A collider of the segment `a`–`b` ([`Segment::new`]).
+    pub fn segment(a: Vec2, b: Vec2) -> Result<Collider, ShapeError> {
+        Ok(Collider::new(Segment::new(a, b)?))
+    }
+
+    /// A collider of a convex outline, in either winding ([`Polygon::new`]).
+    pub fn polygon(outline: &[Vec2]) -> Result<Collider, ShapeError> {
+        Ok(Collider::new(Polygon::new(outline)?))
     }
 
     /// Sets the object transform.
@@ -257,5 +283,42 @@ pub(crate) fn padded_aabb(shape: &Shape, placement: &Transform) -> Aabb {
     Aabb {
         min: tight.min - pad,
         max: tight.max + pad,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_constructors_build_the_shape_they_name_and_refuse_bad_numbers() {
+        let circle = Collider::circle(0.5).unwrap();
+        assert_eq!(
+            circle.shape(),
+            &Shape::from(Circle::with_radius(0.5).unwrap())
+        );
+        let rect = Collider::rect(2.0, 1.0).unwrap();
+        assert_eq!(rect.shape(), &Shape::from(Polygon::rect(2.0, 1.0).unwrap()));
+        let (a, b) = (Vec2::ZERO, Vec2::X);
+        let capsule = Collider::capsule(a, b, 0.25).unwrap();
+        assert_eq!(
+            capsule.shape(),
+            &Shape::from(Capsule::new(a, b, 0.25).unwrap())
+        );
+        let segment = Collider::segment(a, b).unwrap();
+        assert_eq!(segment.shape(), &Shape::from(Segment::new(a, b).unwrap()));
+        let outline = [Vec2::ZERO, Vec2::X, Vec2::Y];
+        let polygon = Collider::polygon(&outline).unwrap();
+        assert_eq!(
+            polygon.shape(),
+            &Shape::from(Polygon::new(&outline).unwrap())
+        );
+        assert_eq!(Collider::new(Circle::with_radius(0.5).unwrap()), circle);
+
+        assert!(Collider::circle(-1.0).is_err());
+        assert!(Collider::rect(f32::NAN, 1.0).is_err());
+        assert!(Collider::capsule(a, b, -0.1).is_err());
+        assert!(Collider::segment(a, a).is_err());
+        assert!(Collider::polygon(&[Vec2::ZERO, Vec2::X, Vec2::new(2.0, 0.0)]).is_err());
     }
 }
