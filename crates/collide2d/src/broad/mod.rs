@@ -63,10 +63,10 @@ pub mod sweep_and_prune;
 
 pub(crate) use error::check_aabb;
 pub use error::BroadPhaseError;
-pub use fx_hasher::{FxBuildHasher, FxHasher};
+pub(crate) use fx_hasher::FxBuildHasher;
 pub use pair::{Pair, PairChanges};
 pub use proxy_id::ProxyId;
-pub use ray::{ray_entry_distance, RayControl, RayHit, RAY_PADDING};
+pub use ray::{ray_entry_distance, ProxyRayHit, RayControl, RAY_PADDING};
 
 pub use dynamic_tree::DynamicTree;
 pub use hash_grid::HashGrid;
@@ -227,7 +227,7 @@ pub trait BroadPhase {
         origin: Vec2,
         direction: Vec2,
         max_distance: f32,
-        callback: &mut dyn FnMut(RayHit) -> RayControl,
+        callback: &mut dyn FnMut(ProxyRayHit) -> RayControl,
     ) -> Result<(), BroadPhaseError>;
 }
 

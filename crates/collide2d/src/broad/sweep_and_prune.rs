@@ -6,7 +6,7 @@ use crate::broad::proxy_table::ProxyTable;
 use crate::broad::ray::{RayCandidate, RaySegment};
 use crate::broad::{
     apply_ray_control, check_aabb, BroadPhase, BroadPhaseError, Pair, PairChanges, ProxyId,
-    RayControl, RayHit,
+    ProxyRayHit, RayControl,
 };
 use crate::math::Vec2;
 use crate::shape::Aabb;
@@ -320,7 +320,7 @@ impl BroadPhase for SweepAndPrune {
         origin: Vec2,
         direction: Vec2,
         max_distance: f32,
-        callback: &mut dyn FnMut(RayHit) -> RayControl,
+        callback: &mut dyn FnMut(ProxyRayHit) -> RayControl,
     ) -> Result<(), BroadPhaseError> {
         let ray = RaySegment::new(origin, direction, max_distance)?;
         let end_x = ray.origin.x + ray.direction.x * ray.max_distance;
@@ -357,7 +357,7 @@ impl BroadPhase for SweepAndPrune {
             if candidate.distance > limit {
                 break;
             }
-            let hit = RayHit {
+            let hit = ProxyRayHit {
                 id: self.proxies.id_of(candidate.index),
                 key: self.proxies.keys[candidate.index as usize],
                 distance: candidate.distance,

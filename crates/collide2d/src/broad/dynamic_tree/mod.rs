@@ -21,7 +21,7 @@ use crate::broad::dense_pairs::{DenseInput, DensePairs, SlotBox};
 use crate::broad::pair_tracker::MarkedSlots;
 use crate::broad::proxy_table::{check_id, ProxyTable};
 use crate::broad::{
-    check_aabb, BroadPhase, BroadPhaseError, Pair, PairChanges, ProxyId, RayControl, RayHit,
+    check_aabb, BroadPhase, BroadPhaseError, Pair, PairChanges, ProxyId, ProxyRayHit, RayControl,
 };
 use crate::huge_pages;
 use crate::math::Vec2;
@@ -673,7 +673,7 @@ impl BroadPhase for DynamicTree {
         origin: Vec2,
         direction: Vec2,
         max_distance: f32,
-        callback: &mut dyn FnMut(RayHit) -> RayControl,
+        callback: &mut dyn FnMut(ProxyRayHit) -> RayControl,
     ) -> Result<(), BroadPhaseError> {
         self.ray_cast_with(origin, direction, max_distance, callback)
     }

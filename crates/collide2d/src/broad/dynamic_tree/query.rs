@@ -6,7 +6,7 @@ use std::collections::BinaryHeap;
 use super::pairs::CompactTree;
 use super::{DynamicTree, TreeNode, NULL_NODE};
 use crate::broad::ray::{RayCandidate, RaySegment};
-use crate::broad::{apply_ray_control, BroadPhaseError, ProxyId, RayControl, RayHit};
+use crate::broad::{apply_ray_control, BroadPhaseError, ProxyId, ProxyRayHit, RayControl};
 use crate::math::Vec2;
 use crate::shape::Aabb;
 
@@ -232,7 +232,7 @@ impl DynamicTree {
         origin: Vec2,
         direction: Vec2,
         max_distance: f32,
-        callback: &mut dyn FnMut(RayHit) -> RayControl,
+        callback: &mut dyn FnMut(ProxyRayHit) -> RayControl,
     ) -> Result<(), BroadPhaseError> {
         let ray = RaySegment::new(origin, direction, max_distance)?;
         if self.root == NULL_NODE {
@@ -255,7 +255,7 @@ impl DynamicTree {
             if node.is_leaf() {
                 // 2. Report.
                 let slot = node.proxy();
-                let hit = RayHit {
+                let hit = ProxyRayHit {
                     id: self.proxies.id_of(slot),
                     key: self.proxies.keys[slot as usize],
                     distance: candidate.distance,

@@ -13,8 +13,8 @@ use std::collections::HashMap;
 use crate::broad::pair_tracker::{CandidateSource, PairTracker};
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{
-    check_aabb, BroadPhase, BroadPhaseError, FxBuildHasher, Pair, PairChanges, ProxyId, RayControl,
-    RayHit,
+    check_aabb, BroadPhase, BroadPhaseError, FxBuildHasher, Pair, PairChanges, ProxyId,
+    ProxyRayHit, RayControl,
 };
 use crate::math::Vec2;
 use crate::shape::Aabb;
@@ -94,7 +94,7 @@ pub(crate) struct GridCell {
 }
 
 /// A spatial hash grid: boxes are registered in every cell they touch, cells are found by hashing
-/// their integer coordinates with [`FxHasher`](crate::broad::FxHasher).
+/// their integer coordinates with `FxHasher` (crate-private).
 ///
 /// * No duplicates: a pair (or a query hit) is reported only from the first cell the two boxes
 ///   share, `(max(min cell x), max(min cell y))`.
@@ -512,7 +512,7 @@ impl BroadPhase for HashGrid {
         origin: Vec2,
         direction: Vec2,
         max_distance: f32,
-        callback: &mut dyn FnMut(RayHit) -> RayControl,
+        callback: &mut dyn FnMut(ProxyRayHit) -> RayControl,
     ) -> Result<(), BroadPhaseError> {
         self.ray_cast_with(origin, direction, max_distance, callback)
     }

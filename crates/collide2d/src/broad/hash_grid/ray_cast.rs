@@ -4,7 +4,7 @@ use std::collections::{BinaryHeap, HashSet};
 
 use super::{CellKey, HashGrid, Placement, CELL_COORDINATE_LIMIT};
 use crate::broad::ray::{RayCandidate, RaySegment};
-use crate::broad::{apply_ray_control, BroadPhaseError, FxBuildHasher, RayControl, RayHit};
+use crate::broad::{apply_ray_control, BroadPhaseError, FxBuildHasher, ProxyRayHit, RayControl};
 use crate::math::Vec2;
 use crate::shape::Aabb;
 
@@ -27,7 +27,7 @@ impl HashGrid {
         origin: Vec2,
         direction: Vec2,
         max_distance: f32,
-        callback: &mut dyn FnMut(RayHit) -> RayControl,
+        callback: &mut dyn FnMut(ProxyRayHit) -> RayControl,
     ) -> Result<(), BroadPhaseError> {
         let ray = RaySegment::new(origin, direction, max_distance)?;
         let mut limit = ray.max_distance;
@@ -39,7 +39,7 @@ impl HashGrid {
                         break;
                     }
                     heap.pop();
-                    let hit = RayHit {
+                    let hit = ProxyRayHit {
                         id: self.proxies.id_of(candidate.index),
                         key: self.proxies.keys[candidate.index as usize],
                         distance: candidate.distance,
