@@ -28,6 +28,23 @@
 //! # Ok::<(), collide2d::ShapeError>(())
 //! ```
 //!
+//! # API themes
+//!
+//! Names follow a few rules, stated here once:
+//!
+//! - **Builders** are `with_*` and take the value (`Collider::with_sensor(true)`); **getters**
+//!   are the bare noun (`Collider::layer()`); boolean getters are `is_*`. World setters are
+//!   `set_*` and take a handle.
+//! - **One verb order** in every layer: `ray_cast`, `shape_cast`, `overlap_*`; `collide` for
+//!   a contact manifold.
+//! - **`_with`** means "with an options value" (`Shape::ray_cast_with`) and nothing else; a
+//!   form that calls a callback for each answer is named `*_each`.
+//! - **Distinct names for distinct things**: `query::RayHit` is a ray against a shape,
+//!   `broad::ProxyRayHit` a ray against a stored box.
+//! - **Result and option types** are re-exported at the crate root beside the functions that
+//!   use them ([`Manifold`], [`CastHit`], [`CastOptions`], [`Ray`], [`RayHit`], …).
+//! - **Errors** are one enum per module, each variant naming one cause.
+//!
 //! # Conventions
 //!
 //! These hold everywhere in the crate; other docs link here rather than repeat them.
@@ -66,11 +83,11 @@
 //!   one documented answer, checked on entry (queries keep their signatures):
 //!   - a [`Transform`] that is not [valid](Transform::is_valid) (non-finite, translation beyond
 //!     ±[`shape::MAX_COORDINATE`], or `|c² + s² − 1| >` [`math::ROTATION_TOLERANCE`]):
-//!     [`collide`] and [`contacts`] give an empty manifold, [`collide_all`] appends nothing,
+//!     [`collide`] and [`collide_speculative`] give an empty manifold, [`collide_all`] appends nothing,
 //!     [`overlaps`] and [`Shape::contains`] give `false`, [`distance`] gives
 //!     [`query::DistanceOutput::NONE`] (infinitely far), [`Shape::project_point`] gives
 //!     [`shape::PointProjection::NONE`], [`Shape::aabb`] gives [`Aabb::EMPTY`], and ray casts
-//!     miss; a [`query::Sweep`] that is not [valid](query::Sweep::is_valid) makes [`cast`]
+//!     miss; a [`query::Sweep`] that is not [valid](query::Sweep::is_valid) makes [`shape_cast`]
 //!     miss. Rotations within the tolerance are used as given (not normalised).
 //!   - a hand-built [`query::Ray`] that [`query::Ray::new`] would refuse
 //!     ([`is_valid`](query::Ray::is_valid) is false): [`Shape::ray_cast`] and
@@ -105,12 +122,17 @@ pub mod world;
 pub use broad::{BroadPhase, BroadPhaseError, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
 pub use glam;
 pub use math::{Rot, Transform, Vec2};
-pub use query::{cast, collide, collide_all, contacts, overlaps};
+pub use query::{collide, collide_all, collide_speculative, overlaps, shape_cast};
 pub use query::{distance, distance_with_cache};
+pub use query::{
+    sweep_aabbs, sweep_circle_half_plane, sweep_circle_segment, sweep_circles, CastHit,
+    CastOptions, ContactPoint, DistanceOutput, Feature, FeatureId, Manifold, Ray, RayError, RayHit,
+    RayInside, SimplexCache, Sweep,
+};
 pub use shape::{
     Aabb, Capsule, Chain, Circle, Compound, PointProjection, Polygon, Segment, Shape, ShapeError,
 };
-pub use world::World;
+pub use world::{Collider, CollisionGroups, LayerId, LayerMask, World};
 
 /// The README's example, compiled and run as a doc-test.
 #[cfg(doctest)]

@@ -6,9 +6,9 @@ mod support;
 
 use collide2d::broad::{BroadPhase, DynamicTree, HashGrid, RayControl, SweepAndPrune};
 use collide2d::query::{
-    cast, collide_all, contacts, sweep_aabbs, sweep_circle_half_plane, sweep_circle_segment,
-    sweep_circles, CastHit, CastOptions, DistanceOutput, Manifold, Ray, RayHit, RayInside,
-    SimplexCache, Sweep,
+    collide_all, collide_speculative, shape_cast, sweep_aabbs, sweep_circle_half_plane,
+    sweep_circle_segment, sweep_circles, CastHit, CastOptions, DistanceOutput, Manifold, Ray,
+    RayHit, RayInside, SimplexCache, Sweep,
 };
 use collide2d::shape::{
     Capsule, Chain, Circle, Compound, PointProjection, Polygon, Segment, Shape, MAX_COORDINATE,
@@ -197,7 +197,7 @@ fn pair_queries_answer_without_nan_and_refuse_invalid_transforms() {
         let manifold = collide(a, &xf_a, b, &xf_b);
         assert!(manifold_is_clean(&manifold), "{context} {manifold:?}");
         let margin = number(&mut rng);
-        let speculative = contacts(a, &xf_a, b, &xf_b, margin);
+        let speculative = collide_speculative(a, &xf_a, b, &xf_b, margin);
         assert!(
             manifold_is_clean(&speculative),
             "{context} margin {margin} {speculative:?}"
@@ -371,7 +371,7 @@ fn casts_and_sweeps_answer_without_nan() {
             tolerance: number(&mut rng),
             ..options[rng.below(2)]
         };
-        if let Some(hit) = cast(a, &sweep_a, b, &sweep_b, opts) {
+        if let Some(hit) = shape_cast(a, &sweep_a, b, &sweep_b, opts) {
             assert!(sweep_a.is_valid() && sweep_b.is_valid());
             assert!(
                 cast_hit_is_clean(&hit),
@@ -579,7 +579,7 @@ fn invalid_transforms_give_the_documented_answers() {
         ] {
             for (xf_a, xf_b) in [(bad, good), (good, bad), (bad, bad)] {
                 assert!(collide(a, &xf_a, b, &xf_b).is_empty());
-                assert!(contacts(a, &xf_a, b, &xf_b, 1.0).is_empty());
+                assert!(collide_speculative(a, &xf_a, b, &xf_b, 1.0).is_empty());
                 assert!(!overlaps(a, &xf_a, b, &xf_b));
                 assert_eq!(distance(a, &xf_a, b, &xf_b), DistanceOutput::NONE);
                 let mut all = Vec::new();
@@ -588,7 +588,10 @@ fn invalid_transforms_give_the_documented_answers() {
                 let sweep_a = Sweep::linear(&xf_a, Vec2::X);
                 let sweep_b = Sweep::fixed(&xf_b);
                 if !(sweep_a.is_valid() && sweep_b.is_valid()) {
-                    assert_eq!(cast(a, &sweep_a, b, &sweep_b, CastOptions::default()), None);
+                    assert_eq!(
+                        shape_cast(a, &sweep_a, b, &sweep_b, CastOptions::default()),
+                        None
+                    );
                 }
             }
         }

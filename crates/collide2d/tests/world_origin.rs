@@ -244,7 +244,7 @@ fn shape_queries_agree_with_testing_every_collider_when_offsets_cancel() {
         assert_eq!(found, expected, "round {round}: {query:?} at {xf:?}");
 
         // The same for a short cast: the first hit among all colliders.
-        use collide2d::query::{cast, CastOptions, Sweep};
+        use collide2d::query::{shape_cast, CastOptions, Sweep};
         let delta = rng.point(size);
         let opts = CastOptions::default();
         let hit = world
@@ -254,7 +254,7 @@ fn shape_queries_agree_with_testing_every_collider_when_offsets_cancel() {
         let first = handles
             .iter()
             .filter_map(|(handle, shape, at)| {
-                cast(
+                shape_cast(
                     &query,
                     &Sweep::linear(&xf, delta),
                     shape,

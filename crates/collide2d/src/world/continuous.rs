@@ -12,7 +12,7 @@
 //!    pairs of two sweeping colliders come from a sort-and-sweep of their swept boxes on `x`.
 //! 3. **Filter.** Enabled, layer matrix, category and mask bits, as for the narrow phase. A
 //!    pair touching at the previous update is decided at the end of the step as before.
-//! 4. **Cast.** [`cast`] gives the first contact over the step, translation and rotation,
+//! 4. **Cast.** [`shape_cast`] gives the first contact over the step, translation and rotation,
 //!    both sides moving when both sweep; a one-way collider counts it only from its blocking
 //!    side.
 //! 5. **Answers.** A pair hit by a sweep touches as of this update, with the contact at the
@@ -24,7 +24,9 @@
 use super::touching::PairTest;
 use super::{ordered, ColliderHandle, Entry, PairFilter, World, WorldCastHit, WorldError};
 use crate::math::{Transform, Vec2};
-use crate::query::{cast, CastHit, CastOptions, ContactPoint, Feature, FeatureId, Manifold, Sweep};
+use crate::query::{
+    shape_cast, CastHit, CastOptions, ContactPoint, Feature, FeatureId, Manifold, Sweep,
+};
 use crate::shape::{Aabb, Shape};
 
 /// Most distance evaluations of one swept pair: rotating sweeps that graze a surface advance
@@ -410,7 +412,7 @@ impl World {
                     return true;
                 }
                 let other_sweep = Sweep::fixed(&other_entry.placement);
-                let Some(hit) = cast(
+                let Some(hit) = shape_cast(
                     &entry.collider.shape,
                     &sweep,
                     &other_entry.collider.shape,
@@ -689,7 +691,7 @@ impl World {
             separating_overlap_hits: true,
             ..cast_options(first_sweep, second_sweep)
         };
-        let hit = cast(
+        let hit = shape_cast(
             &first_entry.collider.shape,
             first_sweep,
             &second_entry.collider.shape,

@@ -3,7 +3,7 @@
 use super::{check_vector, Collider, ColliderHandle, LayerMask, World, WorldError};
 use crate::broad::RayControl;
 use crate::math::{Transform, Vec2};
-use crate::query::{cast, collide, overlaps, CastHit, CastOptions, Ray, RayHit, Sweep};
+use crate::query::{collide, overlaps, shape_cast, CastHit, CastOptions, Ray, RayHit, Sweep};
 use crate::shape::{Aabb, Shape};
 
 /// Which colliders a query considers.
@@ -263,7 +263,7 @@ impl World {
         let mut best: Option<WorldCastHit> = None;
         self.candidates(swept, filter, |handle, collider| {
             let collider_xf = collider.world_transform();
-            let Some(hit) = cast(
+            let Some(hit) = shape_cast(
                 shape,
                 &sweep,
                 &collider.shape,

@@ -9,7 +9,9 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use collide2d::broad::{BroadPhase, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
-use collide2d::query::{cast, collide_all, contacts, CastOptions, Manifold, Ray, Sweep};
+use collide2d::query::{
+    collide_all, collide_speculative, shape_cast, CastOptions, Manifold, Ray, Sweep,
+};
 use collide2d::shape::{Aabb, Capsule, Chain, Circle, Compound, Polygon, Segment, Shape};
 use collide2d::world::{Collider, ColliderHandle, CollisionEvent, LayerId, QueryFilter, World};
 use collide2d::{collide, distance, overlaps, Transform, Vec2};
@@ -269,7 +271,7 @@ pub fn run_pairs(data: &[u8]) {
         );
     }
     let margin = bounded(input.margin, 10.0);
-    check_manifold(&contacts(&a, &xa, &b, &xb, margin), "contacts");
+    check_manifold(&collide_speculative(&a, &xa, &b, &xb, margin), "contacts");
     let mut all = Vec::new();
     collide_all(&a, &xa, &b, &xb, margin, &mut all);
     for manifold in &all {
@@ -292,7 +294,7 @@ pub fn run_pairs(data: &[u8]) {
         max_iterations: 32,
         ..CastOptions::default()
     };
-    if let Some(hit) = cast(
+    if let Some(hit) = shape_cast(
         &a,
         &sweep(&xa, input.motion_a),
         &b,
