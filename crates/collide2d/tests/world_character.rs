@@ -149,7 +149,12 @@ fn bad_input_is_an_error_and_changes_nothing() {
     };
     assert_eq!(
         world.set_offset(ball, skewed),
-        Err(WorldError::NonFiniteTransform)
+        Err(WorldError::RotationNotUnit)
+    );
+    let far = Transform::new(v(2.0e9, 0.0), 0.0);
+    assert_eq!(
+        world.set_transform(ball, far),
+        Err(WorldError::TransformOutOfRange)
     );
     assert_eq!(
         world.get(ball).unwrap().world_transform(),

@@ -1,8 +1,8 @@
 //! Colliders: a shape placed on an object, with its layer and flags.
 
+use super::error::WorldError;
 use super::groups::CollisionGroups;
 use super::layers::LayerId;
-use super::WorldError;
 use crate::math::{Transform, Vec2};
 use crate::shape::{Aabb, Capsule, Circle, Polygon, Segment, Shape, ShapeError};
 
@@ -250,20 +250,36 @@ impl Collider {
                 .try_normalize()
                 .ok_or(WorldError::InvalidOneWay)?;
         }
-        if !self.world_transform().is_valid() || !self.aabb().is_valid() {
-            return Err(WorldError::NonFiniteTransform);
-        }
-        Ok(())
+        check_placement(&self.world_transform(), &self.aabb())
     }
 }
 
 /// A transform is usable when finite, within ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE)
-/// (beyond it, products in the narrow phase overflow `f32`), with a (nearly) unit rotation.
+/// (beyond it, products in the narrow phase overflow `f32`), with a (nearly) unit rotation;
+/// the error names the first of these that fails.
 pub(crate) fn check_transform(xf: &Transform) -> Result<(), WorldError> {
-    if !xf.is_valid() {
-        return Err(WorldError::NonFiniteTransform);
+    if xf.is_valid() {
+        return Ok(());
     }
-    Ok(())
+    let numbers = [xf.p.x, xf.p.y, xf.q.c, xf.q.s];
+    Err(if numbers.iter().any(|number| !number.is_finite()) {
+        WorldError::NonFiniteTransform
+    } else if xf.p.abs().max_element() > crate::shape::MAX_COORDINATE {
+        WorldError::TransformOutOfRange
+    } else {
+        WorldError::RotationNotUnit
+    })
+}
+
+/// Checks where a valid transform and offset put the shape: their product and the shape's box
+/// there. Both inputs being finite and in range, a product that is not is out of range.
+pub(crate) fn check_placement(placement: &Transform, aabb: &Aabb) -> Result<(), WorldError> {
+    match check_transform(placement) {
+        Err(WorldError::RotationNotUnit) => Err(WorldError::RotationNotUnit),
+        Err(_) => Err(WorldError::TransformOutOfRange),
+        Ok(()) if !aabb.is_valid() => Err(WorldError::TransformOutOfRange),
+        Ok(()) => Ok(()),
+    }
 }
 
 /// `shape`'s box at `placement`, padded by a few ulps of the largest coordinate involved: of

@@ -34,6 +34,7 @@
 mod character;
 mod collider;
 mod continuous;
+mod error;
 mod events;
 mod groups;
 mod handle;
@@ -46,6 +47,7 @@ mod update;
 
 pub use character::{MoveHit, MoveOptions, MoveResult};
 pub use collider::{Collider, OneWay};
+pub use error::WorldError;
 pub use events::{CollisionEvent, TimeOfImpact};
 pub use groups::CollisionGroups;
 pub use handle::ColliderHandle;
@@ -54,84 +56,12 @@ pub use queries::{QueryFilter, WorldCastHit, WorldRayHit};
 pub use snapshot::{SnapshotError, WorldSnapshot};
 pub use tile_map::{TileGeometry, TileMapColliders};
 
-use crate::broad::{BroadPhase, BroadPhaseError, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
+use crate::broad::{BroadPhase, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
 use crate::math::{Transform, Vec2};
 use crate::query::Manifold;
 use crate::shape::Aabb;
-use collider::check_transform;
+use collider::{check_placement, check_transform};
 use touching::{PairTest, Touching, TouchingPair};
-
-/// Why a world call was refused. A refused call leaves the world unchanged.
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub enum WorldError {
-    /// The handle names a collider that was removed (or never existed in this world).
-    StaleHandle(ColliderHandle),
-    /// A transform or offset was not finite, reached beyond
-    /// ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE), or its rotation was not unit length.
-    NonFiniteTransform,
-    /// A number was NaN, infinite or out of range (e.g. a move delta or query box).
-    InvalidInput(&'static str),
-    /// A one-way direction was zero or not finite, or its margin negative.
-    InvalidOneWay,
-    /// No layer has this name.
-    UnknownLayer(String),
-    /// The layer id is not one of this world's layers.
-    InvalidLayer(LayerId),
-    /// A layer with this name exists already.
-    DuplicateLayer(String),
-    /// Layer names must not be empty.
-    EmptyLayerName,
-    /// A world has at most [`MAX_LAYERS`] layers.
-    TooManyLayers,
-    /// A layer matrix (deserialised or in a snapshot) lets `a` collide with `b` but not `b`
-    /// with `a`.
-    AsymmetricLayerMatrix,
-    /// A snapshot is not the state of any world; the reason says which part.
-    CorruptSnapshot(snapshot::SnapshotError),
-    /// The broad phase refused a box.
-    BroadPhase(BroadPhaseError),
-}
-
-impl std::fmt::Display for WorldError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            WorldError::StaleHandle(h) => write!(
-                f,
-                "collider handle {}:{} is stale (removed or from another world)",
-                h.index, h.generation
-            ),
-            WorldError::NonFiniteTransform => {
-                write!(
-                    f,
-                    "transform is not finite, beyond ±{:e}, or its rotation is not unit length",
-                    crate::shape::MAX_COORDINATE
-                )
-            }
-            WorldError::InvalidInput(what) => write!(f, "invalid {what}"),
-            WorldError::InvalidOneWay => write!(
-                f,
-                "one-way direction must be a non-zero finite vector and margin finite and >= 0"
-            ),
-            WorldError::UnknownLayer(name) => write!(f, "no layer is named `{name}`"),
-            WorldError::InvalidLayer(id) => write!(f, "layer {} does not exist", id.index()),
-            WorldError::DuplicateLayer(name) => write!(f, "a layer named `{name}` exists already"),
-            WorldError::EmptyLayerName => write!(f, "layer names must not be empty"),
-            WorldError::TooManyLayers => write!(f, "a world has at most {MAX_LAYERS} layers"),
-            WorldError::AsymmetricLayerMatrix => write!(f, "the layer matrix is not symmetric"),
-            WorldError::CorruptSnapshot(reason) => write!(f, "corrupt snapshot: {reason}"),
-            WorldError::BroadPhase(e) => write!(f, "broad phase: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for WorldError {}
-
-impl From<BroadPhaseError> for WorldError {
-    fn from(e: BroadPhaseError) -> Self {
-        WorldError::BroadPhase(e)
-    }
-}
 
 /// Which broad phase a world uses.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -642,9 +572,7 @@ impl World {
         let entry = self.entry(handle)?;
         let placement = xf.mul(&entry.collider.offset);
         let aabb = entry.collider.aabb_at(&placement);
-        if !placement.is_valid() || !aabb.is_valid() {
-            return Err(WorldError::NonFiniteTransform);
-        }
+        check_placement(&placement, &aabb)?;
         Ok((placement, aabb, entry.proxy))
     }
 
@@ -844,7 +772,8 @@ impl World {
     /// shift, so a pair at the very edge of touching may tip either way).
     ///
     /// Errors (the world unchanged): [`WorldError::InvalidInput`] for a non-finite origin,
-    /// [`WorldError::NonFiniteTransform`] when a shifted position would overflow `f32`.
+    /// [`WorldError::TransformOutOfRange`] when a shifted position would leave
+    /// ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE).
     ///
     /// ```
     /// use collide2d::{shape::{Circle, Shape}, world::{Collider, World}, Transform, Vec2};
