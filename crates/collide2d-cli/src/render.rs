@@ -377,7 +377,7 @@ fn draw_broad_phase(canvas: &mut Canvas, world: &World, view: Aabb) {
             }
         }
     }
-    broad.query_aabb(view, &mut |id, _| {
+    broad.overlap_aabb_each(view, &mut |id, _| {
         if let Ok(aabb) = broad.get_aabb(id) {
             draw_aabb(canvas, &aabb, Color::BOUNDS);
         }

@@ -459,11 +459,11 @@ fn broad_phase_queries_answer_without_nan() {
                 min: vector(&mut rng),
                 max: vector(&mut rng),
             };
-            structure.query_aabb(aabb, &mut |_, _| true);
-            structure.query_point(vector(&mut rng), &mut |_, _| true);
+            structure.overlap_aabb_each(aabb, &mut |_, _| true);
+            structure.overlap_point_each(vector(&mut rng), &mut |_, _| true);
             let ray = hand_built_ray(&mut rng);
             let answer =
-                structure.ray_cast(ray.origin, ray.direction, ray.max_distance, &mut |hit| {
+                structure.ray_cast_each(ray.origin, ray.direction, ray.max_distance, &mut |hit| {
                     assert!(
                         hit.distance.is_finite() && hit.distance >= 0.0,
                         "case {case}: {ray:?} {hit:?}"

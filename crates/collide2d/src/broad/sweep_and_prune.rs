@@ -305,7 +305,7 @@ impl BroadPhase for SweepAndPrune {
         );
     }
 
-    fn query_aabb(&self, aabb: Aabb, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {
+    fn overlap_aabb_each(&self, aabb: Aabb, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {
         if !aabb.is_valid() {
             return;
         }
@@ -315,7 +315,7 @@ impl BroadPhase for SweepAndPrune {
     }
 
     /// Tests the boxes under the ray's x extent, then reports the hits sorted by distance.
-    fn ray_cast(
+    fn ray_cast_each(
         &self,
         origin: Vec2,
         direction: Vec2,

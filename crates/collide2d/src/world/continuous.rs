@@ -399,7 +399,7 @@ impl World {
         if entry.filter.enabled {
             let opts = cast_options(&sweep, &sweep);
             let (bounds, _) = swept_bounds(&entry.collider.shape, &sweep, opts.tolerance);
-            self.broad.get().query_aabb(bounds, &mut |_, key| {
+            self.broad.get().overlap_aabb_each(bounds, &mut |_, key| {
                 let other = ColliderHandle::from_key(key);
                 if other == handle {
                     return true;
@@ -627,7 +627,7 @@ impl World {
     fn sweep_against_still(&self, state: &ContinuousColliders, hits: &mut Vec<SweptHit>) {
         let sweep_one = |mover: &Mover, found: &mut Vec<SweptHit>| {
             let broad = self.broad.get();
-            broad.query_aabb(mover.bounds, &mut |proxy, key| {
+            broad.overlap_aabb_each(mover.bounds, &mut |proxy, key| {
                 let other = ColliderHandle::from_key(key);
                 if other == mover.handle || super::bit_is_set(&state.moving, other.index) {
                     return true;

@@ -86,7 +86,7 @@ impl World {
         filter: &QueryFilter,
         mut visit: impl FnMut(ColliderHandle, &Collider),
     ) {
-        self.broad.get().query_aabb(aabb, &mut |_, key| {
+        self.broad.get().overlap_aabb_each(aabb, &mut |_, key| {
             let handle = ColliderHandle::from_key(key);
             if let Ok(entry) = self.entry(handle) {
                 if filter.accepts(handle, &entry.collider) {
@@ -213,7 +213,7 @@ impl World {
         } else {
             checked
         };
-        self.broad.get().ray_cast(
+        self.broad.get().ray_cast_each(
             ray.origin,
             ray.direction,
             ray.max_distance,

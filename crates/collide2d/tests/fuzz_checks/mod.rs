@@ -457,7 +457,7 @@ pub fn run_broad(data: &[u8]) {
                     .collect();
                 for s in &structures {
                     let mut found = BTreeSet::new();
-                    s.query_aabb(query, &mut |_, key| {
+                    s.overlap_aabb_each(query, &mut |_, key| {
                         assert!(found.insert(key), "key {key} reported twice");
                         true
                     });
@@ -473,7 +473,7 @@ pub fn run_broad(data: &[u8]) {
                     .collect();
                 for s in &structures {
                     let mut found = BTreeSet::new();
-                    s.query_point(p, &mut |_, key| {
+                    s.overlap_point_each(p, &mut |_, key| {
                         found.insert(key);
                         true
                     });

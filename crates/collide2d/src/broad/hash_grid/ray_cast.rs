@@ -9,7 +9,7 @@ use crate::math::Vec2;
 use crate::shape::Aabb;
 
 impl HashGrid {
-    /// Ray cast; see [`crate::broad::BroadPhase::ray_cast`].
+    /// Ray cast; see [`crate::broad::BroadPhase::ray_cast_each`].
     ///
     /// Cell walk of Amanatides and Woo (*A Fast Voxel Traversal Algorithm*, 1987), with a heap
     /// so that hits come out in order of entry distance:
@@ -22,7 +22,7 @@ impl HashGrid {
     ///    `t`, every box entered before `t` is in the heap: report those (with a small tolerance
     ///    for rounding, and both side cells visited when the ray passes near a cell corner).
     /// 4. After the walk, report what is left in the heap.
-    pub fn ray_cast_with(
+    pub fn ray_cast_each(
         &self,
         origin: Vec2,
         direction: Vec2,
