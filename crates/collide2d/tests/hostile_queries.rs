@@ -392,40 +392,30 @@ fn casts_and_sweeps_answer_without_nan() {
             "case {case}: {start:?} {end:?} {radius} {other_start:?} {other_end:?} {other_radius}"
         );
         assert!(
-            clean(sweep_circles(
-                start,
-                end,
-                radius,
-                other_start,
-                other_end,
-                other_radius
-            )),
+            clean(
+                sweep_circles(start, end, radius, other_start, other_end, other_radius)
+                    .map(|hit| (hit.t, hit.normal))
+            ),
             "{context}"
         );
         assert!(
-            clean(sweep_circle_half_plane(
-                start,
-                end,
-                radius,
-                other_start,
-                other_radius
-            )),
+            clean(
+                sweep_circle_half_plane(start, end, radius, other_start, other_radius)
+                    .map(|hit| (hit.t, hit.point))
+            ),
             "{context}"
         );
         assert!(
-            clean(sweep_circle_segment(
-                start,
-                end,
-                radius,
-                other_start,
-                other_end
-            )),
+            clean(
+                sweep_circle_segment(start, end, radius, other_start, other_end)
+                    .map(|hit| (hit.t, hit.normal))
+            ),
             "{context}"
         );
         let moving = Aabb::from_center(start, end);
         let fixed = Aabb::from_center(other_start, other_end);
         assert!(
-            clean(sweep_aabbs(&moving, vector(&mut rng), &fixed)),
+            clean(sweep_aabbs(&moving, vector(&mut rng), &fixed).map(|hit| (hit.t, hit.normal))),
             "{context}"
         );
     }

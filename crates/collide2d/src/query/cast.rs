@@ -5,7 +5,7 @@ use super::distance::{
 };
 use super::manifold::FACE_TOLERANCE;
 use super::support::ConvexProxy;
-use super::sweep::{sweep_circle_segment, sweep_circles, Sweep};
+use super::sweep::{sweep_circle_segment, sweep_circles, Sweep, SweepHit};
 use super::types::SimplexCache;
 use crate::math::{cross, left_perp, Transform, Vec2};
 use crate::shape::{Aabb, Chain, Joint, Segment, Shape};
@@ -326,7 +326,7 @@ fn cast_analytic(
                 end_b.apply(cb.center()),
                 cb.radius(),
             )
-            .and_then(|(t, normal)| {
+            .and_then(|SweepHit { t, normal }| {
                 let center_a = sweep_a.transform_at(t).apply(ca.center());
                 let center_b = sweep_b.transform_at(t).apply(cb.center());
                 let relative = sweep_b.translation() - sweep_a.translation();
@@ -347,19 +347,24 @@ fn cast_analytic(
             let end = start + start_b.rotate_inv(relative);
             let radius = circle.radius() + opts.target_separation;
             let result = sweep_circle_segment(start, end, radius, segment.a(), segment.b())
-                .and_then(|(t, local_normal)| {
-                    let normal = start_b.rotate(local_normal);
-                    (t > 0.0 || relative.dot(normal) > 0.0).then(|| {
-                        let center = sweep_a.transform_at(t).apply(circle.center());
-                        CastHit {
-                            t,
-                            point: center
-                                + normal * (circle.radius() + 0.5 * opts.target_separation),
-                            normal,
-                            converged: true,
-                        }
-                    })
-                });
+                .and_then(
+                    |SweepHit {
+                         t,
+                         normal: local_normal,
+                     }| {
+                        let normal = start_b.rotate(local_normal);
+                        (t > 0.0 || relative.dot(normal) > 0.0).then(|| {
+                            let center = sweep_a.transform_at(t).apply(circle.center());
+                            CastHit {
+                                t,
+                                point: center
+                                    + normal * (circle.radius() + 0.5 * opts.target_separation),
+                                normal,
+                                converged: true,
+                            }
+                        })
+                    },
+                );
             Some(result)
         }
         (Shape::Segment(_), Shape::Circle(_)) => {
