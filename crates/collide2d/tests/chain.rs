@@ -2,7 +2,8 @@
 
 mod support;
 
-use collide2d::query::{collide_all, shape_cast, CastOptions, Ray, Sweep};
+use collide2d::query::{collide_all, shape_cast, CastOptions, Sweep};
+use collide2d::shape::Ray;
 use collide2d::shape::{Capsule, Chain, Circle, Compound, Polygon, Segment, Shape, ShapeError};
 use collide2d::world::{Collider, MoveOptions, World};
 use collide2d::{collide, distance, overlaps, Transform, Vec2};

@@ -7,11 +7,11 @@ mod support;
 use collide2d::broad::{BroadPhase, DynamicTree, HashGrid, RayControl, SweepAndPrune};
 use collide2d::query::{
     collide_all, collide_speculative, shape_cast, sweep_aabbs, sweep_circle_half_plane,
-    sweep_circle_segment, sweep_circles, CastHit, CastOptions, DistanceOutput, Manifold, Ray,
-    RayHit, RayInside, SimplexCache, Sweep,
+    sweep_circle_segment, sweep_circles, CastHit, CastOptions, DistanceOutput, Manifold, RayHit,
+    RayInside, SimplexCache, Sweep,
 };
 use collide2d::shape::{
-    Capsule, Chain, Circle, Compound, PointProjection, Polygon, Segment, Shape, MAX_COORDINATE,
+    Capsule, Chain, Circle, Compound, PointProjection, Polygon, Ray, Segment, Shape, MAX_COORDINATE,
 };
 use collide2d::world::{Collider, QueryFilter, World};
 use collide2d::{collide, distance, distance_with_cache, overlaps, Aabb, Rot, Transform, Vec2};

@@ -1,6 +1,6 @@
 //! Character movement and world bad-input handling.
 
-use collide2d::query::Ray;
+use collide2d::shape::Ray;
 use collide2d::shape::{Circle, Polygon, Shape};
 use collide2d::world::{Collider, MoveOptions, QueryFilter, World, WorldError};
 use collide2d::{Rot, Transform, Vec2};

@@ -279,7 +279,7 @@ fn shape_queries_agree_with_testing_every_collider_when_offsets_cancel() {
 /// still return what testing every collider returns, with every broad phase.
 #[test]
 fn far_rays_agree_with_testing_every_collider() {
-    use collide2d::query::Ray;
+    use collide2d::shape::Ray;
     use collide2d::shape::{Circle, Polygon, Shape};
     use collide2d::world::QueryFilter;
     let mut rng = Rng(0x1234_5678);

@@ -19,7 +19,7 @@ pub(crate) use manifold::contacts_of_valid;
 pub use manifold::{collide, collide_all, collide_speculative};
 pub use overlap::overlaps;
 pub(crate) use overlap::overlaps_of_valid;
-pub use ray::{Ray, RayError, RayHit, RayInside};
+pub use ray::{RayHit, RayInside};
 pub use sweep::{
     sweep_aabbs, sweep_circle_half_plane, sweep_circle_segment, sweep_circles, HalfPlaneHit, Sweep,
     SweepHit,

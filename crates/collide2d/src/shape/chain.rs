@@ -441,11 +441,7 @@ const CONVEX_TURN: f32 = 1.0e-4;
 impl Chain {
     /// Calls `visit(segment, entry_distance)` for each segment whose box a local-space ray
     /// enters, descending the box hierarchy and skipping boxes the ray misses.
-    pub(crate) fn for_each_box_along(
-        &self,
-        ray: &crate::query::Ray,
-        visit: &mut dyn FnMut(usize, f32),
-    ) {
+    pub(crate) fn for_each_box_along(&self, ray: &super::Ray, visit: &mut dyn FnMut(usize, f32)) {
         let top = self.parts.levels.len() - 1;
         let mut stack: Vec<(usize, usize)> = vec![(top, 0)];
         while let Some((level, index)) = stack.pop() {

@@ -3,7 +3,8 @@
 use super::{check_vector, Collider, ColliderHandle, LayerMask, World, WorldError};
 use crate::broad::RayControl;
 use crate::math::{Transform, Vec2};
-use crate::query::{collide, overlaps, shape_cast, CastHit, CastOptions, Ray, RayHit, Sweep};
+use crate::query::{collide, overlaps, shape_cast, CastHit, CastOptions, RayHit, Sweep};
+use crate::shape::Ray;
 use crate::shape::{Aabb, Shape};
 
 /// Which colliders a query considers.

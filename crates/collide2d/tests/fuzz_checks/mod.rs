@@ -10,9 +10,9 @@
 use arbitrary::{Arbitrary, Unstructured};
 use collide2d::broad::{BroadPhase, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
 use collide2d::query::{
-    collide_all, collide_speculative, shape_cast, CastOptions, Manifold, Ray, Sweep,
+    collide_all, collide_speculative, shape_cast, CastOptions, Manifold, Sweep,
 };
-use collide2d::shape::{Aabb, Capsule, Chain, Circle, Compound, Polygon, Segment, Shape};
+use collide2d::shape::{Aabb, Capsule, Chain, Circle, Compound, Polygon, Ray, Segment, Shape};
 use collide2d::world::{Collider, ColliderHandle, CollisionEvent, LayerId, QueryFilter, World};
 use collide2d::{collide, distance, overlaps, Transform, Vec2};
 use std::collections::{BTreeMap, BTreeSet};

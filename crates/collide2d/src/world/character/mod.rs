@@ -19,7 +19,8 @@ mod planes;
 
 use super::{check_vector, ColliderHandle, QueryFilter, World, WorldError};
 use crate::math::Vec2;
-use crate::query::{CastOptions, Ray};
+use crate::query::CastOptions;
+use crate::shape::Ray;
 use crate::shape::Shape;
 use crate::Transform;
 use planes::{solve_planes, solve_push, Plane, Surface};
