@@ -7,7 +7,7 @@ use collide2d::level::{Tile, TileMap};
 use collide2d::query::collide_all;
 use collide2d::shape::{Capsule, Circle, Polygon, Shape};
 use collide2d::world::{Collider, MoveOptions, TileGeometry, TileMapColliders, World};
-use collide2d::{Transform, Vec2};
+use collide2d::{LayerId, Transform, Vec2};
 use std::collections::BTreeSet;
 use support::Rng;
 
@@ -157,6 +157,15 @@ fn editing_a_tile_replaces_only_its_regions_colliders() {
                     TileGeometry::Rectangles => region.rectangles().len(),
                 };
                 assert_eq!(colliders.region_colliders(id).len(), expected);
+                // Each collider names its region; its user data stays the game's.
+                for &handle in colliders.region_colliders(id) {
+                    assert_eq!(colliders.region_of(handle), Some(id));
+                    assert_eq!(world.get(handle).unwrap().user_data(), 0);
+                }
+            }
+            // Colliders the edit replaced no longer name a region.
+            for handle in before.difference(&after) {
+                assert_eq!(colliders.region_of(*handle), None);
             }
             // Rectangles cover exactly the solid cells at sampled points.
             if geometry == TileGeometry::Rectangles {
@@ -179,7 +188,7 @@ fn unknown_layers_are_refused_and_leave_nothing_behind() {
         if x < 4 {
             Tile::SOLID
         } else {
-            Tile::SOLID.with_layer(5)
+            Tile::SOLID.with_layer(LayerId::new(5).unwrap())
         }
     })
     .unwrap();
