@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::layer::LayerId;
 use crate::level::error::{TileMapError, MAX_CELLS, MAX_COORDINATE_IN_CELLS};
 use crate::level::labelling::{LabelGrid, NO_REGION};
 use crate::level::region::{
@@ -24,7 +25,7 @@ pub struct Tile {
     /// Whether the cell is a one-way platform (solid only from above, as the game decides).
     pub one_way: bool,
     /// A game-defined collision layer.
-    pub layer: u8,
+    pub layer: LayerId,
 }
 
 impl Tile {
@@ -32,14 +33,14 @@ impl Tile {
     pub const EMPTY: Tile = Tile {
         solid: false,
         one_way: false,
-        layer: 0,
+        layer: LayerId::DEFAULT,
     };
 
     /// A plain solid cell on layer 0.
     pub const SOLID: Tile = Tile {
         solid: true,
         one_way: false,
-        layer: 0,
+        layer: LayerId::DEFAULT,
     };
 
     /// The same tile with the one-way flag set to `one_way`.
@@ -50,7 +51,7 @@ impl Tile {
 
     /// The same tile on layer `layer`.
     #[inline]
-    pub const fn with_layer(self, layer: u8) -> Tile {
+    pub const fn with_layer(self, layer: LayerId) -> Tile {
         Tile { layer, ..self }
     }
 }
