@@ -13,6 +13,7 @@
 //!   in the [`Shape`] enum. Every shape answers `aabb`, `contains`, `project_point`, `area` and
 //!   `centroid` when placed by a [`Transform`].
 //! - [`query`]: narrow-phase queries between two placed shapes.
+//! - [`layer`]: [`LayerId`] and [`LayerMask`], shared by tile maps and the world.
 //! - [`level`]: tile maps merged into region outlines and rectangles, kept current under edits.
 //!
 //! ```
@@ -89,8 +90,8 @@
 //!     [`shape::PointProjection::NONE`], [`Shape::aabb`] gives [`Aabb::EMPTY`], and ray casts
 //!     miss; a [`query::Sweep`] that is not [valid](query::Sweep::is_valid) makes [`shape_cast`]
 //!     miss. Rotations within the tolerance are used as given (not normalised).
-//!   - a hand-built [`query::Ray`] that [`query::Ray::new`] would refuse
-//!     ([`is_valid`](query::Ray::is_valid) is false): [`Shape::ray_cast`] and
+//!   - a hand-built [`Ray`] that [`Ray::new`] would refuse
+//!     ([`is_valid`](Ray::is_valid) is false): [`Shape::ray_cast`] and
 //!     [`Aabb::ray_cast`] miss; the broad phases and the [`World`] refuse it with an error.
 //!     A hit whose point `f32` cannot hold is a miss too.
 //!   - world points beyond ±4 · [`shape::MAX_COORDINATE`] (farther than any placed shape
@@ -112,6 +113,7 @@
 pub mod broad;
 pub mod debug;
 mod huge_pages;
+pub mod layer;
 pub mod level;
 pub mod math;
 mod prefetch;
@@ -121,18 +123,20 @@ pub mod world;
 
 pub use broad::{BroadPhase, BroadPhaseError, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
 pub use glam;
+pub use layer::{LayerId, LayerMask};
 pub use math::{Rot, Transform, Vec2};
 pub use query::{collide, collide_all, collide_speculative, overlaps, shape_cast};
 pub use query::{distance, distance_with_cache};
 pub use query::{
     sweep_aabbs, sweep_circle_half_plane, sweep_circle_segment, sweep_circles, CastHit,
-    CastOptions, ContactPoint, DistanceOutput, Feature, FeatureId, Manifold, Ray, RayError, RayHit,
-    RayInside, SimplexCache, Sweep,
+    CastOptions, ContactPoint, DistanceOutput, Feature, FeatureId, Manifold, RayHit, RayInside,
+    SimplexCache, Sweep,
 };
 pub use shape::{
-    Aabb, Capsule, Chain, Circle, Compound, PointProjection, Polygon, Segment, Shape, ShapeError,
+    Aabb, Capsule, Chain, Circle, Compound, PointProjection, Polygon, Ray, RayError, Segment,
+    Shape, ShapeError,
 };
-pub use world::{Collider, CollisionGroups, LayerId, LayerMask, World};
+pub use world::{Collider, CollisionGroups, World};
 
 /// The README's example, compiled and run as a doc-test.
 #[cfg(doctest)]
