@@ -209,7 +209,7 @@ pub fn sweep_circles(
     }
     let t = smallest_root_in_unit(relative_motion, offset, reach)?;
     Some(SweepHit {
-        t: t,
+        t,
         normal: normal_at(t),
     })
 }
@@ -265,7 +265,7 @@ pub fn sweep_circle_half_plane(
     let t = (distance_start - radius) / (distance_start - distance_end);
     let center = start + (end - start) * t;
     Some(HalfPlaneHit {
-        t: t,
+        t,
         point: center - normal * radius,
     })
 }
@@ -346,7 +346,7 @@ pub fn sweep_aabbs(moving: &Aabb, delta: Vec2, fixed: &Aabb) -> Option<SweepHit>
         };
         return Some(SweepHit {
             t: 0.0,
-            normal: normal,
+            normal,
         });
     }
     let mut entry = 0.0f32;
