@@ -6,7 +6,7 @@
 /// Most layers a world can have.
 pub const MAX_LAYERS: usize = 32;
 
-/// A layer, by its index in [`Layers`].
+/// A layer, by its index in [`Layers`](crate::world::Layers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LayerId(pub(crate) u8);

@@ -344,10 +344,7 @@ pub fn sweep_aabbs(moving: &Aabb, delta: Vec2, fixed: &Aabb) -> Option<SweepHit>
         } else {
             Vec2::new(0.0, center_offset.y.signum())
         };
-        return Some(SweepHit {
-            t: 0.0,
-            normal,
-        });
+        return Some(SweepHit { t: 0.0, normal });
     }
     let mut entry = 0.0f32;
     let mut exit = 1.0f32;
