@@ -162,7 +162,7 @@ impl Sim {
                         continue;
                     };
                     let shape = collider.shape().clone();
-                    let layers = self.world.layers().mask_of(collider.layer_id());
+                    let layers = self.world.layers().mask_of(collider.layer());
                     let filter = QueryFilter::new().layers(layers).excluding(body.handle);
                     let xf = Transform::new(body.position, body.angle);
                     let delta = body.velocity * dt;
@@ -209,7 +209,7 @@ impl Sim {
                     let Ok(collider) = self.world.get(body.handle) else {
                         continue;
                     };
-                    let layers = self.world.layers().mask_of(collider.layer_id());
+                    let layers = self.world.layers().mask_of(collider.layer());
                     let options = MoveOptions {
                         up: (-*gravity).try_normalize().unwrap_or(Vec2::Y),
                         filter: QueryFilter::new().layers(layers),
@@ -222,7 +222,7 @@ impl Sim {
                         continue;
                     };
                     if let Ok(collider) = self.world.get(body.handle) {
-                        body.position = collider.object_transform().p;
+                        body.position = collider.transform().p;
                     }
                     if result.on_floor || result.on_ceiling {
                         body.velocity.y = 0.0;

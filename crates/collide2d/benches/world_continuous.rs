@@ -50,7 +50,7 @@ impl Shooting {
                     .insert(
                         Collider::new(bullet.clone())
                             .with_continuous(continuous)
-                            .transform(Transform::new(position, 0.0)),
+                            .with_transform(Transform::new(position, 0.0)),
                     )
                     .unwrap();
                 (handle, position, velocity)

@@ -8,7 +8,7 @@
 //! Cases: `ray` (ray vs 8-gon), `linear` (linear cast 8-gon vs 8-gon), `rotating` (the same
 //! turning up to ±3 rad), `setup` (builds the inputs only, to subtract the fixed cost).
 
-use collide2d::query::{cast, CastOptions, Sweep};
+use collide2d::query::{shape_cast, CastOptions, Sweep};
 use collide2d::shape::{Polygon, Shape};
 use std::hint::black_box;
 
@@ -39,7 +39,7 @@ fn main() {
                 let (xf_a, motion, turn, xf_b) = &cases[i % CASES];
                 let sweep_a = Sweep::spinning(xf_a, *motion, *turn);
                 let sweep_b = Sweep::fixed(xf_b);
-                found += black_box(cast(
+                found += black_box(shape_cast(
                     &octagon,
                     &sweep_a,
                     &octagon,

@@ -13,6 +13,7 @@
 //!   in the [`Shape`] enum. Every shape answers `aabb`, `contains`, `project_point`, `area` and
 //!   `centroid` when placed by a [`Transform`].
 //! - [`query`]: narrow-phase queries between two placed shapes.
+//! - [`layer`]: [`LayerId`] and [`LayerMask`], shared by tile maps and the world.
 //! - [`level`]: tile maps merged into region outlines and rectangles, kept current under edits.
 //!
 //! ```
@@ -27,6 +28,23 @@
 //! assert!(Polygon::hull(&[Vec2::ZERO, Vec2::ONE, Vec2::splat(2.0)]).is_err());
 //! # Ok::<(), collide2d::ShapeError>(())
 //! ```
+//!
+//! # API themes
+//!
+//! Names follow a few rules, stated here once:
+//!
+//! - **Builders** are `with_*` and take the value (`Collider::with_sensor(true)`); **getters**
+//!   are the bare noun (`Collider::layer()`); boolean getters are `is_*`. World setters are
+//!   `set_*` and take a handle.
+//! - **One verb order** in every layer: `ray_cast`, `shape_cast`, `overlap_*`; `collide` for
+//!   a contact manifold.
+//! - **`_with`** means "with an options value" (`Shape::ray_cast_with`) and nothing else; a
+//!   form that calls a callback for each answer is named `*_each`.
+//! - **Distinct names for distinct things**: `query::RayHit` is a ray against a shape,
+//!   `broad::ProxyRayHit` a ray against a stored box.
+//! - **Result and option types** are re-exported at the crate root beside the functions that
+//!   use them ([`Manifold`], [`CastHit`], [`CastOptions`], [`Ray`], [`RayHit`], …).
+//! - **Errors** are one enum per module, each variant naming one cause.
 //!
 //! # Conventions
 //!
@@ -66,14 +84,14 @@
 //!   one documented answer, checked on entry (queries keep their signatures):
 //!   - a [`Transform`] that is not [valid](Transform::is_valid) (non-finite, translation beyond
 //!     ±[`shape::MAX_COORDINATE`], or `|c² + s² − 1| >` [`math::ROTATION_TOLERANCE`]):
-//!     [`collide`] and [`contacts`] give an empty manifold, [`collide_all`] appends nothing,
+//!     [`collide`] and [`collide_speculative`] give an empty manifold, [`collide_all`] appends nothing,
 //!     [`overlaps`] and [`Shape::contains`] give `false`, [`distance`] gives
 //!     [`query::DistanceOutput::NONE`] (infinitely far), [`Shape::project_point`] gives
 //!     [`shape::PointProjection::NONE`], [`Shape::aabb`] gives [`Aabb::EMPTY`], and ray casts
-//!     miss; a [`query::Sweep`] that is not [valid](query::Sweep::is_valid) makes [`cast`]
+//!     miss; a [`query::Sweep`] that is not [valid](query::Sweep::is_valid) makes [`shape_cast`]
 //!     miss. Rotations within the tolerance are used as given (not normalised).
-//!   - a hand-built [`query::Ray`] that [`query::Ray::new`] would refuse
-//!     ([`is_valid`](query::Ray::is_valid) is false): [`Shape::ray_cast`] and
+//!   - a hand-built [`Ray`] that [`Ray::new`] would refuse
+//!     ([`is_valid`](Ray::is_valid) is false): [`Shape::ray_cast`] and
 //!     [`Aabb::ray_cast`] miss; the broad phases and the [`World`] refuse it with an error.
 //!     A hit whose point `f32` cannot hold is a miss too.
 //!   - world points beyond ±4 · [`shape::MAX_COORDINATE`] (farther than any placed shape
@@ -96,6 +114,7 @@
 pub mod broad;
 pub mod debug;
 mod huge_pages;
+pub mod layer;
 pub mod level;
 pub mod math;
 mod prefetch;
@@ -107,14 +126,21 @@ pub mod world;
 
 pub use broad::{BroadPhase, BroadPhaseError, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
 pub use glam;
+pub use layer::{LayerId, LayerMask};
 pub use math::{Rot, Transform, Vec2};
-pub use query::{cast, collide, collide_all, contacts, overlaps};
+pub use query::{collide, collide_all, collide_speculative, overlaps, shape_cast};
 pub use query::{distance, distance_with_cache};
+pub use query::{
+    sweep_aabbs, sweep_circle_half_plane, sweep_circle_segment, sweep_circles, CastHit,
+    CastOptions, ContactPoint, DistanceOutput, Feature, FeatureId, Manifold, RayHit, RayInside,
+    SimplexCache, Sweep,
+};
 pub use query::{AabbManifold, AabbRayCast};
 pub use shape::{
-    Aabb, Capsule, Chain, Circle, Compound, PointProjection, Polygon, Segment, Shape, ShapeError,
+    Aabb, Capsule, Chain, Circle, Compound, PointProjection, Polygon, Ray, RayError, Segment,
+    Shape, ShapeError,
 };
-pub use world::World;
+pub use world::{Collider, CollisionGroups, World};
 
 /// The README's example, compiled and run as a doc-test.
 #[cfg(doctest)]

@@ -2,7 +2,9 @@
 //! impact on their `Begin` events.
 
 use collide2d::shape::{Capsule, Circle, Polygon, Shape};
-use collide2d::world::{BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, World};
+use collide2d::world::{
+    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, CollisionGroups, World,
+};
 use collide2d::{Transform, Vec2};
 
 fn circle(radius: f32) -> Shape {
@@ -37,7 +39,7 @@ fn kinds(events: &[CollisionEvent]) -> Vec<(&'static str, ColliderHandle, Collid
 fn wall_and_bullet(continuous: bool) -> (World, ColliderHandle, ColliderHandle) {
     let mut world = World::new();
     let wall = world
-        .insert(Collider::new(rect(0.01, 4.0)).transform(at(500.0, 0.0)))
+        .insert(Collider::new(rect(0.01, 4.0)).with_transform(at(500.0, 0.0)))
         .unwrap();
     let bullet = world
         .insert(Collider::new(circle(0.05)).with_continuous(continuous))
@@ -98,8 +100,8 @@ fn a_fast_player_never_misses_a_coin_sensor() {
     let coin = world
         .insert(
             Collider::new(circle(0.2))
-                .sensor(true)
-                .transform(at(30.0, 0.1)),
+                .with_sensor(true)
+                .with_transform(at(30.0, 0.1)),
         )
         .unwrap();
     let player = world
@@ -125,7 +127,7 @@ fn two_continuous_bullets_meet_head_on_between_updates() {
         .insert(
             Collider::new(circle(0.05))
                 .with_continuous(true)
-                .transform(at(100.0, 0.0)),
+                .with_transform(at(100.0, 0.0)),
         )
         .unwrap();
     world.update();
@@ -148,14 +150,14 @@ fn crossing_paths_at_different_times_do_not_touch() {
         .insert(
             Collider::new(circle(0.05))
                 .with_continuous(true)
-                .transform(at(-10.0, 0.0)),
+                .with_transform(at(-10.0, 0.0)),
         )
         .unwrap();
     let second = world
         .insert(
             Collider::new(circle(0.05))
                 .with_continuous(true)
-                .transform(at(0.0, -1.0)),
+                .with_transform(at(0.0, -1.0)),
         )
         .unwrap();
     world.update();
@@ -172,18 +174,20 @@ fn filtered_pairs_are_never_swept() {
     let default_layer = world.layers().id("default").unwrap();
     world.layers_mut().disable(ghost_layer, default_layer);
     world
-        .insert(Collider::new(rect(0.01, 4.0)).transform(at(50.0, 0.0)))
+        .insert(Collider::new(rect(0.01, 4.0)).with_transform(at(50.0, 0.0)))
         .unwrap();
     let masked = world
-        .insert(Collider::new(rect(0.01, 4.0)).transform(at(60.0, 0.0)))
+        .insert(Collider::new(rect(0.01, 4.0)).with_transform(at(60.0, 0.0)))
         .unwrap();
-    world.set_category_mask(masked, 2, u32::MAX).unwrap();
+    world
+        .set_groups(masked, CollisionGroups::new(2, u32::MAX))
+        .unwrap();
     let bullet = world
         .insert(
             Collider::new(circle(0.05))
                 .with_continuous(true)
-                .layer(ghost_layer)
-                .category_mask(1, 1),
+                .with_layer(ghost_layer)
+                .with_groups(CollisionGroups::new(1, 1)),
         )
         .unwrap();
     world.update();
@@ -198,8 +202,8 @@ fn a_one_way_wall_stops_bullets_from_its_blocking_side_only() {
     let wall = world
         .insert(
             Collider::new(rect(0.1, 4.0))
-                .transform(at(50.0, 0.0))
-                .one_way(Vec2::NEG_X, 0.05),
+                .with_transform(at(50.0, 0.0))
+                .with_one_way(Vec2::NEG_X, 0.05),
         )
         .unwrap();
     let from_left = world
@@ -209,7 +213,7 @@ fn a_one_way_wall_stops_bullets_from_its_blocking_side_only() {
         .insert(
             Collider::new(circle(0.05))
                 .with_continuous(true)
-                .transform(at(100.0, 1.0)),
+                .with_transform(at(100.0, 1.0)),
         )
         .unwrap();
     world.update();
@@ -270,7 +274,7 @@ fn a_spinning_rod_sweeps_the_turn_it_was_given() {
     // clears the wall; a whole turn passes the wall's side.
     let mut world = World::new();
     let wall = world
-        .insert(Collider::new(rect(0.1, 10.0)).transform(at(0.95, 0.0)))
+        .insert(Collider::new(rect(0.1, 10.0)).with_transform(at(0.95, 0.0)))
         .unwrap();
     let rod = world
         .insert(Collider::new(rect(0.02, 2.0)).with_continuous(true))
@@ -321,15 +325,15 @@ fn sweep_to_stops_at_the_first_solid_collider() {
     let sensor = world
         .insert(
             Collider::new(rect(1.0, 4.0))
-                .sensor(true)
-                .transform(at(20.0, 0.0)),
+                .with_sensor(true)
+                .with_transform(at(20.0, 0.0)),
         )
         .unwrap();
     let near = world
-        .insert(Collider::new(rect(0.1, 4.0)).transform(at(50.0, 0.0)))
+        .insert(Collider::new(rect(0.1, 4.0)).with_transform(at(50.0, 0.0)))
         .unwrap();
     world
-        .insert(Collider::new(rect(0.1, 4.0)).transform(at(60.0, 0.0)))
+        .insert(Collider::new(rect(0.1, 4.0)).with_transform(at(60.0, 0.0)))
         .unwrap();
     let bullet = world
         .insert(Collider::new(Shape::from(
@@ -342,17 +346,17 @@ fn sweep_to_stops_at_the_first_solid_collider() {
         .expect("the wall at 50 stops it");
     assert_eq!(hit.collider, near);
     assert!((hit.hit.normal - Vec2::X).length() < 1e-4);
-    let stopped = world.get(bullet).unwrap().object_transform().p;
+    let stopped = world.get(bullet).unwrap().transform().p;
     assert!((stopped.x - (50.0 - 0.05 - 0.12)).abs() < 1e-3, "{stopped}");
     // Resting against it, it cannot go further…
     let again = world.sweep_to(bullet, at(100.0, 0.0)).unwrap().unwrap();
     assert_eq!((again.collider, again.hit.t), (near, 0.0));
     // …but can leave, and reach a free target.
     assert!(world.sweep_to(bullet, at(0.0, 0.0)).unwrap().is_none());
-    assert_eq!(world.get(bullet).unwrap().object_transform().p, Vec2::ZERO);
+    assert_eq!(world.get(bullet).unwrap().transform().p, Vec2::ZERO);
     assert!(world.contains(sensor));
     assert!(world.sweep_to(bullet, at(f32::NAN, 0.0)).is_err());
-    assert_eq!(world.get(bullet).unwrap().object_transform().p, Vec2::ZERO);
+    assert_eq!(world.get(bullet).unwrap().transform().p, Vec2::ZERO);
 }
 
 #[test]
@@ -366,7 +370,7 @@ fn the_same_events_from_every_broad_phase() {
         let mut world = World::with_broad_phase(kind).unwrap();
         for i in 0..20 {
             world
-                .insert(Collider::new(rect(0.02, 3.0)).transform(at(10.0 * i as f32, 0.0)))
+                .insert(Collider::new(rect(0.02, 3.0)).with_transform(at(10.0 * i as f32, 0.0)))
                 .unwrap();
         }
         let bullets: Vec<_> = (0..10)
@@ -375,7 +379,7 @@ fn the_same_events_from_every_broad_phase() {
                     .insert(
                         Collider::new(circle(0.05))
                             .with_continuous(true)
-                            .transform(at(-5.0, i as f32 * 0.3 - 1.5)),
+                            .with_transform(at(-5.0, i as f32 * 0.3 - 1.5)),
                     )
                     .unwrap()
             })
@@ -410,8 +414,8 @@ fn swarm_event_hash(kind: BroadPhaseKind) -> (u64, usize) {
     for i in 0..300 {
         let (x, y) = (random() * 200.0 - 100.0, random() * 200.0 - 100.0);
         let wall = Collider::new(rect(0.05 + random(), 2.0 + 8.0 * random()))
-            .transform(Transform::new(Vec2::new(x, y), random() * 6.0))
-            .sensor(i % 5 == 0);
+            .with_transform(Transform::new(Vec2::new(x, y), random() * 6.0))
+            .with_sensor(i % 5 == 0);
         world.insert(wall).unwrap();
     }
     let bullets: Vec<ColliderHandle> = (0..400)
@@ -426,14 +430,18 @@ fn swarm_event_hash(kind: BroadPhaseKind) -> (u64, usize) {
                 random() * 6.0,
             );
             world
-                .insert(Collider::new(shape).with_continuous(true).transform(start))
+                .insert(
+                    Collider::new(shape)
+                        .with_continuous(true)
+                        .with_transform(start),
+                )
                 .unwrap()
         })
         .collect();
     let (mut hash, mut count) = (0xcbf29ce484222325u64, 0);
     for _ in 0..30 {
         for &bullet in &bullets {
-            let at = world.get(bullet).unwrap().object_transform();
+            let at = world.get(bullet).unwrap().transform();
             let step = Vec2::new(random() - 0.5, random() - 0.5) * 60.0;
             let target = Transform::new(
                 (at.p + step).clamp(Vec2::splat(-100.0), Vec2::splat(100.0)),

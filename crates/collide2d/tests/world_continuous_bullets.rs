@@ -351,7 +351,7 @@ fn a_hundred_thousand_bullets_never_tunnel_and_report_exact_times() {
                     Collider::new(Shape::from(
                         Polygon::rect(lane.thickness, WALL_LENGTH).unwrap(),
                     ))
-                    .transform(Transform::new(Vec2::new(0.0, y), lane.slant)),
+                    .with_transform(Transform::new(Vec2::new(0.0, y), lane.slant)),
                 )
                 .unwrap();
             // The path y = y + offset meets the wall's axis at x = −offset · tan(slant).
@@ -362,8 +362,8 @@ fn a_hundred_thousand_bullets_never_tunnel_and_report_exact_times() {
             world
                 .insert(
                     Collider::new(Shape::from(Circle::with_radius(0.05).unwrap()))
-                        .sensor(rank % 2 == 0)
-                        .transform(Transform::new(
+                        .with_sensor(rank % 2 == 0)
+                        .with_transform(Transform::new(
                             Vec2::new(start_x + 0.5 * lane.length, y + 2.9),
                             0.0,
                         )),
@@ -374,7 +374,7 @@ fn a_hundred_thousand_bullets_never_tunnel_and_report_exact_times() {
                 .insert(
                     Collider::new(lane.bullet.shape.clone())
                         .with_continuous(true)
-                        .transform(start),
+                        .with_transform(start),
                 )
                 .unwrap();
             let end_angle = lane.start_angle + lane.turn.unwrap_or(0.0);

@@ -5,7 +5,8 @@ mod support;
 use collide2d::query::collide;
 use collide2d::shape::{Circle, Polygon, Shape};
 use collide2d::world::{
-    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, LayerId, Layers, World, WorldError,
+    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, CollisionGroups, LayerId, Layers,
+    World, WorldError,
 };
 use collide2d::{Transform, Vec2};
 use std::collections::{BTreeMap, BTreeSet};
@@ -22,7 +23,7 @@ struct Model {
 
 impl Model {
     fn new(collider: Collider) -> Model {
-        let sweep_from = collider.object_transform();
+        let sweep_from = collider.transform();
         Model {
             collider,
             sweep_from,
@@ -45,14 +46,17 @@ fn random_collider(rng: &mut Rng, layers: &[LayerId]) -> Collider {
         ),
     };
     let mut collider = Collider::new(shape)
-        .transform(Transform::new(rng.point(6.0), rng.angle()))
-        .layer(layers[rng.below(layers.len())])
-        .sensor(rng.below(6) == 0);
+        .with_transform(Transform::new(rng.point(6.0), rng.angle()))
+        .with_layer(layers[rng.below(layers.len())])
+        .with_sensor(rng.below(6) == 0);
     if rng.below(5) == 0 {
-        collider = collider.offset(Transform::new(rng.point(0.5), rng.angle()));
+        collider = collider.with_offset(Transform::new(rng.point(0.5), rng.angle()));
     }
     if rng.below(8) == 0 {
-        collider = collider.category_mask(1 << rng.below(3), 0b101 | (1 << rng.below(3)));
+        collider = collider.with_groups(CollisionGroups::new(
+            1 << rng.below(3),
+            0b101 | (1 << rng.below(3)),
+        ));
     }
     collider
 }
@@ -126,7 +130,7 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                 let xf = Transform::new(rng.point(6.0), rng.angle());
                 world.set_transform(h, xf).unwrap();
                 let m = models.get_mut(&h).unwrap();
-                m.collider = m.collider.clone().transform(xf);
+                m.collider = m.collider.clone().with_transform(xf);
             }
             3 if !handles.is_empty() => {
                 // Several at once, the same collider possibly twice (the last move wins).
@@ -136,7 +140,7 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                 world.set_transforms(&moves).unwrap();
                 for (h, xf) in moves {
                     let m = models.get_mut(&h).unwrap();
-                    m.collider = m.collider.clone().transform(xf);
+                    m.collider = m.collider.clone().with_transform(xf);
                 }
             }
             4 if !handles.is_empty() => {
@@ -150,14 +154,14 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                 let enabled = rng.below(2) == 0;
                 world.set_enabled(h, enabled).unwrap();
                 let m = models.get_mut(&h).unwrap();
-                m.collider = m.collider.clone().enabled(enabled);
+                m.collider = m.collider.clone().with_enabled(enabled);
             }
             6 if !handles.is_empty() => {
                 let h = pick(&mut rng);
                 let layer = layers[rng.below(layers.len())];
                 world.set_layer(h, layer).unwrap();
                 let m = models.get_mut(&h).unwrap();
-                m.collider = m.collider.clone().layer(layer);
+                m.collider = m.collider.clone().with_layer(layer);
             }
             7 => {
                 let (a, b) = (layers[rng.below(4)], layers[rng.below(4)]);
@@ -196,7 +200,7 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                         let on = rng.below(2) == 0;
                         world.set_continuous(h, on).unwrap();
                         if on && !m.collider.is_continuous() {
-                            m.sweep_from = m.collider.object_transform();
+                            m.sweep_from = m.collider.transform();
                         }
                         m.collider = m.collider.clone().with_continuous(on);
                     }
@@ -204,7 +208,7 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                 m.collider = m
                     .collider
                     .clone()
-                    .transform(world.get(h).unwrap().object_transform());
+                    .with_transform(world.get(h).unwrap().transform());
             }
             8 if !removed.is_empty() => {
                 // Stale handles are refused and change nothing.
@@ -216,7 +220,7 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                 assert!(world.remove(stale).is_err());
                 // A batch with a stale handle or a bad transform moves nothing.
                 if let Some(&live) = handles.first() {
-                    let before = world.get(live).unwrap().object_transform();
+                    let before = world.get(live).unwrap().transform();
                     let away = Transform::new(Vec2::new(50.0, 50.0), 0.0);
                     assert_eq!(
                         world.set_transforms(&[(live, away), (stale, away)]),
@@ -224,7 +228,7 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                     );
                     let nan = Transform::new(Vec2::new(f32::NAN, 0.0), 0.0);
                     assert!(world.set_transforms(&[(live, away), (live, nan)]).is_err());
-                    assert_eq!(world.get(live).unwrap().object_transform(), before);
+                    assert_eq!(world.get(live).unwrap().transform(), before);
                 }
             }
             _ => {
@@ -247,7 +251,7 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                         panic!("seed {seed} step {step} ({kind:?}): {problem}")
                     });
                     for model in models.values_mut() {
-                        model.sweep_from = model.collider.object_transform();
+                        model.sweep_from = model.collider.transform();
                     }
                     contacts.clone()
                 } else {
@@ -339,13 +343,13 @@ fn a_layer_preset_assigned_whole_ends_the_pairs_it_filters() {
         let enemy = world.layers_mut().add("Enemy").unwrap();
         let ball = Shape::from(Circle::with_radius(1.0).unwrap());
         let p = world
-            .insert(Collider::new(ball.clone()).layer(player))
+            .insert(Collider::new(ball.clone()).with_layer(player))
             .unwrap();
         let e = world
             .insert(
                 Collider::new(ball)
-                    .layer(enemy)
-                    .transform(Transform::new(Vec2::new(1.5, 0.0), 0.0)),
+                    .with_layer(enemy)
+                    .with_transform(Transform::new(Vec2::new(1.5, 0.0), 0.0)),
             )
             .unwrap();
         // Two presets made by one edit each from the same layers.
@@ -404,11 +408,12 @@ type PairSet = BTreeSet<(ColliderHandle, ColliderHandle)>;
 
 /// Whether the world's filters let two colliders touch.
 fn allowed(world: &World, a: &Collider, b: &Collider) -> bool {
-    let (cat_a, mask_a) = a.filter_bits();
-    let (cat_b, mask_b) = b.filter_bits();
+    let (groups_a, groups_b) = (a.groups(), b.groups());
+    let (cat_a, mask_a) = (groups_a.category, groups_a.mask);
+    let (cat_b, mask_b) = (groups_b.category, groups_b.mask);
     a.is_enabled()
         && b.is_enabled()
-        && world.layers().collides(a.layer_id(), b.layer_id())
+        && world.layers().collides(a.layer(), b.layer())
         && cat_a & mask_b != 0
         && cat_b & mask_a != 0
 }
@@ -417,7 +422,7 @@ fn allowed(world: &World, a: &Collider, b: &Collider) -> bool {
 /// object's origin on a straight line, turning the shortest way), or where it is when it does
 /// not sweep.
 fn swept_placement(model: &Model, t: f32) -> Transform {
-    let end = model.collider.object_transform();
+    let end = model.collider.transform();
     if !model.collider.is_continuous() || !model.collider.is_enabled() {
         return model.collider.world_transform();
     }
@@ -427,7 +432,7 @@ fn swept_placement(model: &Model, t: f32) -> Transform {
         (end.angle() - start.angle() + PI).rem_euclid(TAU) - PI
     };
     Transform::new(start.p + (end.p - start.p) * t, start.angle() + turn * t)
-        .mul(&model.collider.shape_offset())
+        .mul(&model.collider.offset())
 }
 
 /// The checks of an update with continuous colliders:
@@ -481,7 +486,7 @@ fn check_swept_pairs(
             let sweeping = |m: &Model| {
                 m.collider.is_continuous()
                     && m.collider.is_enabled()
-                    && m.sweep_from != m.collider.object_transform()
+                    && m.sweep_from != m.collider.transform()
             };
             if !(sweeping(ma) || sweeping(mb))
                 || !allowed(world, a, b)
@@ -515,8 +520,9 @@ fn crowd_reference(world: &World) -> BTreeSet<(ColliderHandle, ColliderHandle)> 
     let mut touching = BTreeSet::new();
     for (i, &(ha, a, box_a)) in colliders.iter().enumerate() {
         for &(hb, b, box_b) in &colliders[i + 1..] {
-            let (cat_a, mask_a) = a.filter_bits();
-            let (cat_b, mask_b) = b.filter_bits();
+            let (groups_a, groups_b) = (a.groups(), b.groups());
+            let (cat_a, mask_a) = (groups_a.category, groups_a.mask);
+            let (cat_b, mask_b) = (groups_b.category, groups_b.mask);
             if !box_a.overlaps(&box_b) || cat_a & mask_b == 0 || cat_b & mask_a == 0 {
                 continue;
             }
@@ -540,7 +546,7 @@ fn crowds_where_most_colliders_move_match_brute_force() {
         let mut handles: Vec<ColliderHandle> = (0..320)
             .map(|_| {
                 let collider = random_collider(&mut rng, &layers)
-                    .transform(Transform::new(rng.point(14.0), rng.angle()));
+                    .with_transform(Transform::new(rng.point(14.0), rng.angle()));
                 world.insert(collider).unwrap()
             })
             .collect();
@@ -550,7 +556,7 @@ fn crowds_where_most_colliders_move_match_brute_force() {
             let mut moves = Vec::new();
             for &handle in &handles {
                 if rng.range(0.0, 1.0) < share {
-                    let placement = world.get(handle).unwrap().object_transform();
+                    let placement = world.get(handle).unwrap().transform();
                     let step = Transform::new(placement.p + rng.point(0.3), rng.angle());
                     moves.push((handle, step));
                 }
@@ -569,7 +575,7 @@ fn crowds_where_most_colliders_move_match_brute_force() {
                 }
                 for _ in 0..4 {
                     let collider = random_collider(&mut rng, &layers)
-                        .transform(Transform::new(rng.point(14.0), rng.angle()));
+                        .with_transform(Transform::new(rng.point(14.0), rng.angle()));
                     handles.push(world.insert(collider).unwrap());
                 }
             }
@@ -607,8 +613,8 @@ fn stacked_identical_colliders_match_brute_force() {
         let handles: Vec<ColliderHandle> = (0..n)
             .map(|i| {
                 let collider = Collider::new(shape.clone())
-                    .transform(at)
-                    .sensor(i % 3 == 0);
+                    .with_transform(at)
+                    .with_sensor(i % 3 == 0);
                 world.insert(collider).unwrap()
             })
             .collect();

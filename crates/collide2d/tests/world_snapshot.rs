@@ -5,7 +5,8 @@ mod support;
 
 use collide2d::shape::{Circle, Polygon, Shape};
 use collide2d::world::{
-    Collider, ColliderHandle, CollisionEvent, LayerId, World, WorldSnapshot, MAX_LAYERS,
+    Collider, ColliderHandle, CollisionEvent, CollisionGroups, LayerId, World, WorldSnapshot,
+    MAX_LAYERS,
 };
 use collide2d::Transform;
 use std::collections::{BTreeMap, BTreeSet};
@@ -25,8 +26,8 @@ fn step(
                 Shape::from(Polygon::rect(rng.range(0.3, 2.0), rng.range(0.3, 2.0)).unwrap())
             };
             let collider = Collider::new(shape)
-                .transform(Transform::new(rng.point(5.0), rng.angle()))
-                .sensor(rng.below(5) == 0);
+                .with_transform(Transform::new(rng.point(5.0), rng.angle()))
+                .with_sensor(rng.below(5) == 0);
             handles.push(world.insert(collider).unwrap());
         }
         2 | 3 if !handles.is_empty() => {
@@ -141,11 +142,11 @@ fn settled_world(seed: u64, removals: usize) -> World {
             Shape::from(Polygon::rect(rng.range(0.5, 2.0), rng.range(0.5, 2.0)).unwrap())
         };
         let mut collider = Collider::new(shape)
-            .transform(Transform::new(rng.point(2.5), rng.angle()))
-            .layer(layers[rng.below(3)])
-            .sensor(rng.below(4) == 0);
+            .with_transform(Transform::new(rng.point(2.5), rng.angle()))
+            .with_layer(layers[rng.below(3)])
+            .with_sensor(rng.below(4) == 0);
         if rng.below(4) == 0 {
-            collider = collider.category_mask(0b10, 0b11);
+            collider = collider.with_groups(CollisionGroups::new(0b10, 0b11));
         }
         handles.push(world.insert(collider).unwrap());
     }

@@ -51,7 +51,7 @@ impl Scene {
             let angle = scene.random() * 6.0;
             let handle = scene
                 .world
-                .insert(Collider::new(shape).transform(Transform::new(position, angle)))
+                .insert(Collider::new(shape).with_transform(Transform::new(position, angle)))
                 .unwrap();
             scene.bodies.push((handle, position, velocity));
         }

@@ -2,58 +2,9 @@
 
 use super::WorldError;
 
-/// Most layers a world can have.
-pub const MAX_LAYERS: usize = 32;
+pub use crate::layer::{LayerId, LayerMask, MAX_LAYERS};
 
-/// A layer, by its index in [`Layers`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct LayerId(pub(crate) u8);
-
-impl LayerId {
-    /// The layer every world starts with, named `"default"`.
-    pub const DEFAULT: LayerId = LayerId(0);
-
-    /// The layer's index (0 to 31).
-    pub fn index(self) -> usize {
-        usize::from(self.0)
-    }
-}
-
-/// A set of layers, for query filters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct LayerMask(pub u32);
-
-impl LayerMask {
-    /// Every layer.
-    pub const ALL: LayerMask = LayerMask(u32::MAX);
-    /// No layer.
-    pub const NONE: LayerMask = LayerMask(0);
-
-    /// Whether `layer` is in the set.
-    pub fn contains(self, layer: LayerId) -> bool {
-        self.0 & (1 << layer.0) != 0
-    }
-
-    /// The set with `layer` added.
-    pub fn with(self, layer: LayerId) -> LayerMask {
-        LayerMask(self.0 | (1 << layer.0))
-    }
-
-    /// The set of just `layer`.
-    pub fn only(layer: LayerId) -> LayerMask {
-        LayerMask(1 << layer.0)
-    }
-}
-
-impl Default for LayerMask {
-    fn default() -> Self {
-        LayerMask::ALL
-    }
-}
-
-/// Up to 32 named layers and which pairs of them collide (the seed's `LayerCheck`).
+/// Up to 32 named layers and which pairs of them collide .
 ///
 /// **Default:** a world starts with one layer, `"default"`. A new layer collides with every
 /// layer, itself included, until [`disable`](Layers::disable) says otherwise. The matrix is

@@ -8,11 +8,11 @@
 //! let monster = world.layers_mut().add("Monster").unwrap();
 //! world.layers_mut().disable(monster, monster); // monsters pass through each other
 //!
-//! let hero = world.insert(Collider::new(Shape::from(Circle::with_radius(0.5)?)).layer(player))?;
+//! let hero = world.insert(Collider::new(Shape::from(Circle::with_radius(0.5)?)).with_layer(player))?;
 //! let slime = world.insert(
 //!     Collider::new(Shape::from(Polygon::rect(1.0, 1.0)?))
-//!         .layer(monster)
-//!         .transform(Transform::new(Vec2::new(3.0, 0.0), 0.0)),
+//!         .with_layer(monster)
+//!         .with_transform(Transform::new(Vec2::new(3.0, 0.0), 0.0)),
 //! )?;
 //! assert!(world.update().is_empty());
 //!
@@ -34,7 +34,9 @@
 mod character;
 mod collider;
 mod continuous;
+mod error;
 mod events;
+mod groups;
 mod handle;
 mod layers;
 mod queries;
@@ -45,92 +47,22 @@ mod update;
 
 pub use character::{MoveHit, MoveOptions, MoveResult};
 pub use collider::{Collider, OneWay};
+pub use error::WorldError;
 pub use events::{CollisionEvent, TimeOfImpact};
+pub use groups::CollisionGroups;
 pub use handle::ColliderHandle;
 pub use layers::{LayerId, LayerMask, Layers, MAX_LAYERS};
 pub use queries::{QueryFilter, WorldCastHit, WorldRayHit};
 pub use snapshot::{SnapshotError, WorldSnapshot};
 pub use tile_map::{TileGeometry, TileMapColliders};
 
-use crate::broad::{BroadPhase, BroadPhaseError, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
+use crate::broad::{BroadPhase, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
 use crate::math::{Transform, Vec2};
 use crate::prefetch::{prefetch, prefetch_item};
 use crate::query::Manifold;
 use crate::shape::{Aabb, Shape};
-use collider::check_transform;
+use collider::{check_placement, check_transform};
 use touching::{PairTest, Touching, TouchingPair};
-
-/// Why a world call was refused. A refused call leaves the world unchanged.
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub enum WorldError {
-    /// The handle names a collider that was removed (or never existed in this world).
-    StaleHandle(ColliderHandle),
-    /// A transform or offset was not finite, reached beyond
-    /// ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE), or its rotation was not unit length.
-    NonFiniteTransform,
-    /// A number was NaN, infinite or out of range (e.g. a move delta or query box).
-    InvalidInput(&'static str),
-    /// A one-way direction was zero or not finite, or its margin negative.
-    InvalidOneWay,
-    /// No layer has this name.
-    UnknownLayer(String),
-    /// The layer id is not one of this world's layers.
-    InvalidLayer(LayerId),
-    /// A layer with this name exists already.
-    DuplicateLayer(String),
-    /// Layer names must not be empty.
-    EmptyLayerName,
-    /// A world has at most [`MAX_LAYERS`] layers.
-    TooManyLayers,
-    /// A layer matrix (deserialised or in a snapshot) lets `a` collide with `b` but not `b`
-    /// with `a`.
-    AsymmetricLayerMatrix,
-    /// A snapshot is not the state of any world; the reason says which part.
-    CorruptSnapshot(snapshot::SnapshotError),
-    /// The broad phase refused a box.
-    BroadPhase(BroadPhaseError),
-}
-
-impl std::fmt::Display for WorldError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            WorldError::StaleHandle(h) => write!(
-                f,
-                "collider handle {}:{} is stale (removed or from another world)",
-                h.index, h.generation
-            ),
-            WorldError::NonFiniteTransform => {
-                write!(
-                    f,
-                    "transform is not finite, beyond ±{:e}, or its rotation is not unit length",
-                    crate::shape::MAX_COORDINATE
-                )
-            }
-            WorldError::InvalidInput(what) => write!(f, "invalid {what}"),
-            WorldError::InvalidOneWay => write!(
-                f,
-                "one-way direction must be a non-zero finite vector and margin finite and >= 0"
-            ),
-            WorldError::UnknownLayer(name) => write!(f, "no layer is named `{name}`"),
-            WorldError::InvalidLayer(id) => write!(f, "layer {} does not exist", id.index()),
-            WorldError::DuplicateLayer(name) => write!(f, "a layer named `{name}` exists already"),
-            WorldError::EmptyLayerName => write!(f, "layer names must not be empty"),
-            WorldError::TooManyLayers => write!(f, "a world has at most {MAX_LAYERS} layers"),
-            WorldError::AsymmetricLayerMatrix => write!(f, "the layer matrix is not symmetric"),
-            WorldError::CorruptSnapshot(reason) => write!(f, "corrupt snapshot: {reason}"),
-            WorldError::BroadPhase(e) => write!(f, "broad phase: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for WorldError {}
-
-impl From<BroadPhaseError> for WorldError {
-    fn from(e: BroadPhaseError) -> Self {
-        WorldError::BroadPhase(e)
-    }
-}
 
 /// Which broad phase a world uses.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -221,8 +153,7 @@ impl Entry {
 /// What decides whether two colliders may touch, besides their shapes.
 #[derive(Clone, Copy, Debug)]
 struct PairFilter {
-    category: u32,
-    mask: u32,
+    groups: CollisionGroups,
     layer: LayerId,
     enabled: bool,
     sensor: bool,
@@ -232,8 +163,7 @@ struct PairFilter {
 impl PairFilter {
     fn of(collider: &Collider) -> PairFilter {
         PairFilter {
-            category: collider.category,
-            mask: collider.mask,
+            groups: collider.groups,
             layer: collider.layer,
             enabled: collider.enabled,
             sensor: collider.sensor,
@@ -562,7 +492,7 @@ impl World {
     /// let mut world = World::new();
     /// let ball = Shape::from(Circle::with_radius(0.5)?);
     /// let handles: Vec<_> = (0..3)
-    ///     .map(|i| world.insert(Collider::new(ball.clone()).transform(Transform::new(Vec2::new(3.0 * i as f32, 0.0), 0.0))))
+    ///     .map(|i| world.insert(Collider::new(ball.clone()).with_transform(Transform::new(Vec2::new(3.0 * i as f32, 0.0), 0.0))))
     ///     .collect::<Result<_, _>>()?;
     /// let moves: Vec<_> = handles
     ///     .iter()
@@ -644,9 +574,7 @@ impl World {
         let entry = self.entry(handle)?;
         let placement = xf.mul(&entry.collider.offset);
         let aabb = entry.collider.aabb_at(&placement);
-        if !placement.is_valid() || !aabb.is_valid() {
-            return Err(WorldError::NonFiniteTransform);
-        }
+        check_placement(&placement, &aabb)?;
         Ok((placement, aabb, entry.proxy))
     }
 
@@ -699,17 +627,13 @@ impl World {
         self.modify(handle, |c| c.layer = layer)
     }
 
-    /// Sets the Box2D-style category and mask bits.
-    pub fn set_category_mask(
+    /// Sets a collider's collision groups (see [`CollisionGroups`]).
+    pub fn set_groups(
         &mut self,
         handle: ColliderHandle,
-        category: u32,
-        mask: u32,
+        groups: CollisionGroups,
     ) -> Result<(), WorldError> {
-        self.modify(handle, |c| {
-            c.category = category;
-            c.mask = mask;
-        })
+        self.modify(handle, |c| c.groups = groups)
     }
 
     /// Makes a collider a sensor or solid.
@@ -823,9 +747,7 @@ impl World {
 
     /// Whether the layer matrix and filter bits let two colliders interact.
     fn pair_allowed(&self, a: &PairFilter, b: &PairFilter) -> bool {
-        self.layers.collides(a.layer, b.layer)
-            && (a.category & b.mask) != 0
-            && (b.category & a.mask) != 0
+        self.layers.collides(a.layer, b.layer) && a.groups.interacts_with(b.groups)
     }
 
     /// The events of the last update.
@@ -852,19 +774,20 @@ impl World {
     /// shift, so a pair at the very edge of touching may tip either way).
     ///
     /// Errors (the world unchanged): [`WorldError::InvalidInput`] for a non-finite origin,
-    /// [`WorldError::NonFiniteTransform`] when a shifted position would overflow `f32`.
+    /// [`WorldError::TransformOutOfRange`] when a shifted position would leave
+    /// ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE).
     ///
     /// ```
     /// use collide2d::{shape::{Circle, Shape}, world::{Collider, World}, Transform, Vec2};
     /// let mut world = World::new();
     /// let far = Vec2::new(1.0e6, -2.0e6);
     /// let ball = Shape::from(Circle::with_radius(0.5)?);
-    /// let a = world.insert(Collider::new(ball.clone()).transform(Transform::new(far, 0.0)))?;
-    /// let b = world.insert(Collider::new(ball).transform(Transform::new(far + Vec2::new(0.75, 0.0), 0.0)))?;
+    /// let a = world.insert(Collider::new(ball.clone()).with_transform(Transform::new(far, 0.0)))?;
+    /// let b = world.insert(Collider::new(ball).with_transform(Transform::new(far + Vec2::new(0.75, 0.0), 0.0)))?;
     /// assert_eq!(world.update().len(), 1); // Begin
     /// world.shift_origin(far)?;
-    /// assert_eq!(world.get(a)?.object_transform().p, Vec2::ZERO);
-    /// assert_eq!(world.get(b)?.object_transform().p, Vec2::new(0.75, 0.0));
+    /// assert_eq!(world.get(a)?.transform().p, Vec2::ZERO);
+    /// assert_eq!(world.get(b)?.transform().p, Vec2::new(0.75, 0.0));
     /// assert!(matches!(world.update()[0], collide2d::world::CollisionEvent::Stay { .. }));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -1067,7 +990,7 @@ mod capacity_tests {
 
     fn ball_at(x: f32) -> Collider {
         Collider::new(Shape::from(Circle::with_radius(0.5).unwrap()))
-            .transform(Transform::from_translation(crate::Vec2::new(x, 0.0)))
+            .with_transform(Transform::from_translation(crate::Vec2::new(x, 0.0)))
     }
 
     #[test]

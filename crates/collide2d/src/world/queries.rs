@@ -3,7 +3,8 @@
 use super::{check_vector, Collider, ColliderHandle, LayerMask, World, WorldError};
 use crate::broad::RayControl;
 use crate::math::{Transform, Vec2};
-use crate::query::{cast, collide, overlaps, CastHit, CastOptions, Ray, RayHit, Sweep};
+use crate::query::{collide, overlaps, shape_cast, CastHit, CastOptions, RayHit, Sweep};
+use crate::shape::Ray;
 use crate::shape::{Aabb, Shape};
 
 /// Which colliders a query considers.
@@ -86,7 +87,7 @@ impl World {
         filter: &QueryFilter,
         mut visit: impl FnMut(ColliderHandle, &Collider),
     ) {
-        self.broad.get().query_aabb(aabb, &mut |_, key| {
+        self.broad.get().overlap_aabb_each(aabb, &mut |_, key| {
             let handle = ColliderHandle::from_key(key);
             if let Ok(entry) = self.entry(handle) {
                 if filter.accepts(handle, &entry.collider) {
@@ -213,7 +214,7 @@ impl World {
         } else {
             checked
         };
-        self.broad.get().ray_cast(
+        self.broad.get().ray_cast_each(
             ray.origin,
             ray.direction,
             ray.max_distance,
@@ -263,7 +264,7 @@ impl World {
         let mut best: Option<WorldCastHit> = None;
         self.candidates(swept, filter, |handle, collider| {
             let collider_xf = collider.world_transform();
-            let Some(hit) = cast(
+            let Some(hit) = shape_cast(
                 shape,
                 &sweep,
                 &collider.shape,

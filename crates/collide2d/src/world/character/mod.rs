@@ -19,7 +19,8 @@ mod planes;
 
 use super::{check_vector, ColliderHandle, QueryFilter, World, WorldError};
 use crate::math::Vec2;
-use crate::query::{CastOptions, Ray};
+use crate::query::CastOptions;
+use crate::shape::Ray;
 use crate::shape::Shape;
 use crate::Transform;
 use planes::{solve_planes, solve_push, Plane, Surface};
@@ -193,7 +194,7 @@ impl World {
     /// let mut world = World::new();
     /// world.insert(Collider::new(Shape::from(Polygon::rect(20.0, 1.0)?)))?; // floor, top at y = 0.5
     /// let hero = world.insert(
-    ///     Collider::new(Shape::from(Polygon::rect(1.0, 1.0)?)).transform(Transform::new(Vec2::new(0.0, 1.2), 0.0)),
+    ///     Collider::new(Shape::from(Polygon::rect(1.0, 1.0)?)).with_transform(Transform::new(Vec2::new(0.0, 1.2), 0.0)),
     /// )?;
     /// let result = world.move_and_slide(hero, Vec2::new(1.0, -1.0), MoveOptions::default())?;
     /// assert!(result.on_floor && !result.on_wall);
@@ -401,12 +402,12 @@ impl World {
     /// let mut world = World::new();
     /// let platform = world.insert(Collider::new(Shape::from(Polygon::rect(4.0, 0.5)?)))?;
     /// let hero = world.insert(
-    ///     Collider::new(Shape::from(Polygon::rect(1.0, 1.0)?)).transform(Transform::new(Vec2::new(0.0, 0.76), 0.0)),
+    ///     Collider::new(Shape::from(Polygon::rect(1.0, 1.0)?)).with_transform(Transform::new(Vec2::new(0.0, 0.76), 0.0)),
     /// )?;
-    /// let before = world.get(platform)?.object_transform();
+    /// let before = world.get(platform)?.transform();
     /// world.set_transform(platform, Transform::new(Vec2::new(1.0, 0.0), 0.0))?;
     /// world.carry(hero, platform, before, MoveOptions::default())?;
-    /// assert!((world.get(hero)?.object_transform().p.x - 1.0).abs() < 1e-4);
+    /// assert!((world.get(hero)?.transform().p.x - 1.0).abs() < 1e-4);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn carry(
@@ -417,8 +418,8 @@ impl World {
         opts: MoveOptions,
     ) -> Result<MoveResult, WorldError> {
         super::collider::check_transform(&previous)?;
-        let now = self.get(platform)?.object_transform();
-        let point = self.get(character)?.object_transform().p;
+        let now = self.get(platform)?.transform();
+        let point = self.get(character)?.transform().p;
         let delta = now.apply(previous.apply_inv(point)) - point;
         let opts = MoveOptions {
             filter: opts.filter.excluding(platform),
