@@ -667,7 +667,11 @@ pub fn run_world(data: &[u8]) {
                 }
             }
             WorldOp::Update => {
-                let events = world.update().to_vec();
+                let events = {
+                    world.update();
+                    world.events()
+                }
+                .to_vec();
                 for event in &events {
                     match event {
                         CollisionEvent::Begin { a, b, .. } => {
@@ -676,7 +680,7 @@ pub fn run_world(data: &[u8]) {
                         CollisionEvent::Stay { a, b, .. } => {
                             assert!(open.contains(&(*a, *b)), "Stay without Begin")
                         }
-                        CollisionEvent::End { a, b } => {
+                        CollisionEvent::End { a, b, .. } => {
                             assert!(open.remove(&(*a, *b)), "End without Begin for {a:?} {b:?}")
                         }
                     }
