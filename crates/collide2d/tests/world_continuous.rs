@@ -2,7 +2,9 @@
 //! impact on their `Begin` events.
 
 use collide2d::shape::{Capsule, Circle, Polygon, Shape};
-use collide2d::world::{BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, World};
+use collide2d::world::{
+    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, CollisionGroups, World,
+};
 use collide2d::{Transform, Vec2};
 
 fn circle(radius: f32) -> Shape {
@@ -237,13 +239,15 @@ fn filtered_pairs_are_never_swept() {
     let masked = world
         .insert(Collider::new(rect(0.01, 4.0)).transform(at(60.0, 0.0)))
         .unwrap();
-    world.set_category_mask(masked, 2, u32::MAX).unwrap();
+    world
+        .set_groups(masked, CollisionGroups::new(2, u32::MAX))
+        .unwrap();
     let bullet = world
         .insert(
             Collider::new(circle(0.05))
                 .with_continuous(true)
                 .layer(ghost_layer)
-                .category_mask(1, 1),
+                .with_groups(CollisionGroups::new(1, 1)),
         )
         .unwrap();
     world.update();

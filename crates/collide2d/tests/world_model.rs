@@ -5,7 +5,8 @@ mod support;
 use collide2d::query::collide;
 use collide2d::shape::{Circle, Polygon, Shape};
 use collide2d::world::{
-    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, LayerId, Layers, World, WorldError,
+    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, CollisionGroups, LayerId, Layers,
+    World, WorldError,
 };
 use collide2d::{Transform, Vec2};
 use std::collections::{BTreeMap, BTreeSet};
@@ -52,7 +53,10 @@ fn random_collider(rng: &mut Rng, layers: &[LayerId]) -> Collider {
         collider = collider.offset(Transform::new(rng.point(0.5), rng.angle()));
     }
     if rng.below(8) == 0 {
-        collider = collider.category_mask(1 << rng.below(3), 0b101 | (1 << rng.below(3)));
+        collider = collider.with_groups(CollisionGroups::new(
+            1 << rng.below(3),
+            0b101 | (1 << rng.below(3)),
+        ));
     }
     collider
 }
@@ -408,8 +412,9 @@ type PairSet = BTreeSet<(ColliderHandle, ColliderHandle)>;
 
 /// Whether the world's filters let two colliders touch.
 fn allowed(world: &World, a: &Collider, b: &Collider) -> bool {
-    let (cat_a, mask_a) = a.filter_bits();
-    let (cat_b, mask_b) = b.filter_bits();
+    let (groups_a, groups_b) = (a.groups(), b.groups());
+    let (cat_a, mask_a) = (groups_a.category, groups_a.mask);
+    let (cat_b, mask_b) = (groups_b.category, groups_b.mask);
     a.is_enabled()
         && b.is_enabled()
         && world.layers().collides(a.layer_id(), b.layer_id())
@@ -519,8 +524,9 @@ fn crowd_reference(world: &World) -> BTreeSet<(ColliderHandle, ColliderHandle)> 
     let mut touching = BTreeSet::new();
     for (i, &(ha, a, box_a)) in colliders.iter().enumerate() {
         for &(hb, b, box_b) in &colliders[i + 1..] {
-            let (cat_a, mask_a) = a.filter_bits();
-            let (cat_b, mask_b) = b.filter_bits();
+            let (groups_a, groups_b) = (a.groups(), b.groups());
+            let (cat_a, mask_a) = (groups_a.category, groups_a.mask);
+            let (cat_b, mask_b) = (groups_b.category, groups_b.mask);
             if !box_a.overlaps(&box_b) || cat_a & mask_b == 0 || cat_b & mask_a == 0 {
                 continue;
             }

@@ -5,7 +5,8 @@ mod support;
 
 use collide2d::shape::{Circle, Polygon, Shape};
 use collide2d::world::{
-    Collider, ColliderHandle, CollisionEvent, LayerId, World, WorldSnapshot, MAX_LAYERS,
+    Collider, ColliderHandle, CollisionEvent, CollisionGroups, LayerId, World, WorldSnapshot,
+    MAX_LAYERS,
 };
 use collide2d::Transform;
 use std::collections::{BTreeMap, BTreeSet};
@@ -153,7 +154,7 @@ fn settled_world(seed: u64, removals: usize) -> World {
             .layer(layers[rng.below(3)])
             .sensor(rng.below(4) == 0);
         if rng.below(4) == 0 {
-            collider = collider.category_mask(0b10, 0b11);
+            collider = collider.with_groups(CollisionGroups::new(0b10, 0b11));
         }
         handles.push(world.insert(collider).unwrap());
     }

@@ -66,6 +66,7 @@ mod character;
 mod collider;
 mod continuous;
 mod events;
+mod groups;
 mod handle;
 mod layers;
 mod queries;
@@ -77,6 +78,7 @@ mod update;
 pub use character::{MoveHit, MoveOptions, MoveResult};
 pub use collider::{Collider, OneWay};
 pub use events::{CollisionEvent, EndReason, TimeOfImpact};
+pub use groups::CollisionGroups;
 pub use handle::ColliderHandle;
 pub use layers::{LayerId, LayerMask, Layers, MAX_LAYERS};
 pub use queries::{QueryFilter, WorldCastHit, WorldRayHit};
@@ -251,8 +253,7 @@ impl Entry {
 /// What decides whether two colliders may touch, besides their shapes.
 #[derive(Clone, Copy, Debug)]
 struct PairFilter {
-    category: u32,
-    mask: u32,
+    groups: CollisionGroups,
     layer: LayerId,
     enabled: bool,
     sensor: bool,
@@ -262,8 +263,7 @@ struct PairFilter {
 impl PairFilter {
     fn of(collider: &Collider) -> PairFilter {
         PairFilter {
-            category: collider.category,
-            mask: collider.mask,
+            groups: collider.groups,
             layer: collider.layer,
             enabled: collider.enabled,
             sensor: collider.sensor,
@@ -874,17 +874,13 @@ impl World {
         self.modify(handle, |c| c.layer = layer)
     }
 
-    /// Sets the Box2D-style category and mask bits.
-    pub fn set_category_mask(
+    /// Sets a collider's collision groups (see [`CollisionGroups`]).
+    pub fn set_groups(
         &mut self,
         handle: ColliderHandle,
-        category: u32,
-        mask: u32,
+        groups: CollisionGroups,
     ) -> Result<(), WorldError> {
-        self.modify(handle, |c| {
-            c.category = category;
-            c.mask = mask;
-        })
+        self.modify(handle, |c| c.groups = groups)
     }
 
     /// Makes a collider a sensor or solid.
@@ -998,9 +994,7 @@ impl World {
 
     /// Whether the layer matrix and filter bits let two colliders interact.
     fn pair_allowed(&self, a: &PairFilter, b: &PairFilter) -> bool {
-        self.layers.collides(a.layer, b.layer)
-            && (a.category & b.mask) != 0
-            && (b.category & a.mask) != 0
+        self.layers.collides(a.layer, b.layer) && a.groups.interacts_with(b.groups)
     }
 
     /// The events of the last update in pair order: `Begin`, `End` and, when reported (see
