@@ -499,12 +499,12 @@ fn sweep_to_stops_at_the_first_solid_collider() {
         .unwrap()
         .expect("the wall at 50 stops it");
     assert_eq!(hit.collider, near);
-    assert!((hit.hit.normal - Vec2::X).length() < 1e-4);
+    assert!((hit.normal - Vec2::X).length() < 1e-4);
     let stopped = world.get(bullet).unwrap().object_transform().p;
     assert!((stopped.x - (50.0 - 0.05 - 0.12)).abs() < 1e-3, "{stopped}");
     // Resting against it, it cannot go further…
     let again = world.sweep_to(bullet, at(100.0, 0.0)).unwrap().unwrap();
-    assert_eq!((again.collider, again.hit.t), (near, 0.0));
+    assert_eq!((again.collider, again.fraction), (near, 0.0));
     // …but can leave, and reach a free target.
     assert!(world.sweep_to(bullet, at(0.0, 0.0)).unwrap().is_none());
     assert_eq!(world.get(bullet).unwrap().object_transform().p, Vec2::ZERO);

@@ -299,9 +299,9 @@ fn shape_queries_agree_with_testing_every_collider_when_offsets_cancel() {
         let delta = rng.point(size);
         let opts = CastOptions::default();
         let hit = world
-            .cast_shape(&query, &xf, delta, &filter, opts)
+            .shape_cast(&query, &xf, delta, &filter, opts)
             .unwrap()
-            .map(|hit| (hit.hit.t, hit.collider));
+            .map(|hit| (hit.fraction, hit.collider));
         let first = handles
             .iter()
             .filter_map(|(handle, shape, at)| {
@@ -364,9 +364,9 @@ fn far_rays_agree_with_testing_every_collider() {
         let origin = rng.point(4.0 * size) - direction * far;
         let ray = Ray::new(origin, direction, 2.0 * far).unwrap();
         let found = world
-            .cast_ray(&ray, &QueryFilter::default())
+            .ray_cast(&ray, &QueryFilter::default())
             .unwrap()
-            .map(|hit| (hit.hit.distance, hit.collider));
+            .map(|hit| (hit.distance, hit.collider));
         let expected = colliders
             .iter()
             .filter_map(|(handle, shape, at)| {
