@@ -81,7 +81,7 @@ pub use events::{CollisionEvent, EndReason, TimeOfImpact};
 pub use groups::CollisionGroups;
 pub use handle::ColliderHandle;
 pub use layers::{LayerId, LayerMask, Layers, MAX_LAYERS};
-pub use queries::{QueryFilter, WorldCastHit, WorldRayHit};
+pub use queries::{QueryFilter, QueryPredicate, WorldCastHit, WorldRayHit};
 pub use snapshot::{SnapshotError, WorldSnapshot};
 pub use tile_map::{TileGeometry, TileMapColliders};
 

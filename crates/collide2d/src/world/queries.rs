@@ -8,6 +8,9 @@ use crate::math::{Transform, Vec2};
 use crate::query::{cast, collide, overlaps, CastHit, CastOptions, Ray, RayHit, Sweep};
 use crate::shape::{Aabb, Shape};
 
+/// A test a query asks of each collider it would consider (see [`QueryFilter::with_predicate`]).
+pub type QueryPredicate = dyn Fn(ColliderHandle, &Collider) -> bool;
+
 /// Which colliders a query considers.
 ///
 /// A collider is considered when it is enabled and passes every test the filter sets: its
@@ -46,7 +49,7 @@ pub struct QueryFilter<'a> {
     pub skip_one_way: bool,
     /// When set, only colliders for which it returns `true` (asked last, after every other
     /// test passed).
-    pub predicate: Option<&'a dyn Fn(ColliderHandle, &Collider) -> bool>,
+    pub predicate: Option<&'a QueryPredicate>,
     /// Colliders the world itself leaves out besides `exclude` (a moving character and the
     /// platform carrying it).
     pub(super) also_exclude: [Option<ColliderHandle>; 2],
@@ -118,7 +121,7 @@ impl<'a> QueryFilter<'a> {
     /// Only colliders that `predicate(handle, collider)` accepts.
     pub fn with_predicate(
         mut self,
-        predicate: &'a dyn Fn(ColliderHandle, &Collider) -> bool,
+        predicate: &'a QueryPredicate,
     ) -> QueryFilter<'a> {
         self.predicate = Some(predicate);
         self
