@@ -28,7 +28,8 @@ pub type QueryPredicate = dyn Fn(ColliderHandle, &Collider) -> bool;
 /// let ghost = world.insert(Collider::new(ball.clone()).user_data(3))?;
 /// let crate_ = world.insert(Collider::new(ball).user_data(4))?;
 /// let not_ghosts = |_, collider: &Collider| collider.data() != 3;
-/// let filter = QueryFilter::new().excluding(&[player, gun]).with_predicate(&not_ghosts);
+/// let skipped = [player, gun]; // the filter borrows the list: keep it in a variable
+/// let filter = QueryFilter::new().excluding(&skipped).with_predicate(&not_ghosts);
 /// assert_eq!(world.overlap_point(Vec2::ZERO, &filter)?, [crate_]);
 /// # let _ = ghost;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -119,10 +120,7 @@ impl<'a> QueryFilter<'a> {
     }
 
     /// Only colliders that `predicate(handle, collider)` accepts.
-    pub fn with_predicate(
-        mut self,
-        predicate: &'a QueryPredicate,
-    ) -> QueryFilter<'a> {
+    pub fn with_predicate(mut self, predicate: &'a QueryPredicate) -> QueryFilter<'a> {
         self.predicate = Some(predicate);
         self
     }
