@@ -5,8 +5,8 @@ mod support;
 use collide2d::query::collide;
 use collide2d::shape::{Circle, Polygon, Shape};
 use collide2d::world::{
-    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, CollisionGroups, LayerId, Layers,
-    World, WorldError,
+    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, CollisionGroups, EndReason, LayerId,
+    Layers, World, WorldError,
 };
 use collide2d::{Transform, Vec2};
 use std::collections::{BTreeMap, BTreeSet};
@@ -111,6 +111,25 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
     // Whole layer settings a game keeps and assigns through `layers_mut()`.
     let mut presets: Vec<Layers> = Vec::new();
     let mut digest = 0xcbf29ce484222325u64;
+    // What the events carry besides their pairs: each collider's user data (kept after its
+    // removal), whether each touching pair was a sensor pair at the last update, and why a
+    // pair detached since then will end (first cause wins; a pair detached by disabling whose
+    // collider came back may end for any reason, by its re-test or its detachment).
+    let mut data_of: BTreeMap<ColliderHandle, u64> = BTreeMap::new();
+    let mut sensor_at_last: BTreeMap<(ColliderHandle, ColliderHandle), bool> = BTreeMap::new();
+    let mut causes: BTreeMap<(ColliderHandle, ColliderHandle), EndReason> = BTreeMap::new();
+    let mut uncertain: BTreeSet<(ColliderHandle, ColliderHandle)> = BTreeSet::new();
+    let detach = |h: ColliderHandle,
+                  reason: EndReason,
+                  previous: &BTreeSet<(ColliderHandle, ColliderHandle)>,
+                  causes: &mut BTreeMap<(ColliderHandle, ColliderHandle), EndReason>,
+                  uncertain: &BTreeSet<(ColliderHandle, ColliderHandle)>| {
+        for &pair in previous.iter().filter(|p| p.0 == h || p.1 == h) {
+            if !uncertain.contains(&pair) {
+                causes.entry(pair).or_insert(reason);
+            }
+        }
+    };
     for step in 0..operations {
         let handles: Vec<ColliderHandle> = models.keys().copied().collect();
         let pick = |rng: &mut Rng| handles[rng.below(handles.len())];
@@ -122,7 +141,9 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                 } else {
                     collider
                 };
+                let collider = collider.with_user_data(step as u64 + 1);
                 let handle = world.insert(collider.clone()).unwrap();
+                data_of.insert(handle, step as u64 + 1);
                 models.insert(handle, Model::new(collider));
             }
             2 if !handles.is_empty() => {
@@ -146,6 +167,9 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
             4 if !handles.is_empty() => {
                 let h = pick(&mut rng);
                 world.remove(h).unwrap();
+                if models[&h].collider.is_enabled() {
+                    detach(h, EndReason::Removed, &previous, &mut causes, &uncertain);
+                }
                 models.remove(&h);
                 removed.push(h);
             }
@@ -153,6 +177,23 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                 let h = pick(&mut rng);
                 let enabled = rng.below(2) == 0;
                 world.set_enabled(h, enabled).unwrap();
+                match (models[&h].collider.is_enabled(), enabled) {
+                    (true, false) => {
+                        detach(h, EndReason::Disabled, &previous, &mut causes, &uncertain)
+                    }
+                    (false, true) => {
+                        let back: Vec<_> = causes
+                            .keys()
+                            .filter(|p| p.0 == h || p.1 == h)
+                            .copied()
+                            .collect();
+                        for pair in back {
+                            causes.remove(&pair);
+                            uncertain.insert(pair);
+                        }
+                    }
+                    _ => {}
+                }
                 let m = models.get_mut(&h).unwrap();
                 m.collider = m.collider.clone().with_enabled(enabled);
             }
@@ -235,7 +276,11 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                 // Stay events are switched off now and then; Begin and End must not change.
                 let report_stay = rng.below(4) != 0;
                 world.set_report_stay(report_stay);
-                let events = world.update().to_vec();
+                let events = {
+                    world.update();
+                    world.events()
+                }
+                .to_vec();
                 assert_eq!(world.events(), &events[..], "seed {seed} step {step}");
                 let at_end = reference_pairs(&world, &models);
                 let contacts: BTreeSet<_> = world.contacts().map(|(a, b, _)| (a, b)).collect();
@@ -274,19 +319,55 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                     );
                     last = Some(pair);
                     match event {
-                        CollisionEvent::Begin { .. } => {
+                        CollisionEvent::Begin { user_data, .. } => {
                             assert!(
                                 open.insert(pair),
                                 "seed {seed} step {step}: two Begins without an End"
                             );
                             began.insert(pair);
+                            assert_eq!(*user_data, [data_of[&pair.0], data_of[&pair.1]]);
+                            let sensor = models[&pair.0].collider.is_sensor()
+                                || models[&pair.1].collider.is_sensor();
+                            assert_eq!(event.is_sensor(), sensor, "seed {seed} step {step}");
                         }
-                        CollisionEvent::End { .. } => {
+                        CollisionEvent::End {
+                            reason,
+                            sensor,
+                            user_data,
+                            ..
+                        } => {
                             assert!(
                                 open.remove(&pair),
                                 "seed {seed} step {step}: End without Begin"
                             );
                             ended.insert(pair);
+                            assert_eq!(*user_data, [data_of[&pair.0], data_of[&pair.1]]);
+                            assert_eq!(
+                                Some(sensor),
+                                sensor_at_last.get(&pair),
+                                "seed {seed} step {step}: End's sensor flag"
+                            );
+                            let expected = match causes.get(&pair) {
+                                Some(&cause) => Some(cause),
+                                None if uncertain.contains(&pair) => None,
+                                None => {
+                                    let (a, b) =
+                                        (&models[&pair.0].collider, &models[&pair.1].collider);
+                                    let allowed = world.layers().collides(a.layer(), b.layer())
+                                        && a.groups().interacts_with(b.groups());
+                                    Some(if allowed {
+                                        EndReason::Separated
+                                    } else {
+                                        EndReason::Filtered
+                                    })
+                                }
+                            };
+                            if let Some(expected) = expected {
+                                assert_eq!(
+                                    *reason, expected,
+                                    "seed {seed} step {step} ({kind:?}): End reason of {pair:?}"
+                                );
+                            }
                         }
                         CollisionEvent::Stay { .. } => {
                             stayed.insert(pair);
@@ -318,6 +399,31 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                     assert!(stayed.is_empty(), "seed {seed} step {step}: Stay while off");
                 }
                 assert_eq!(open, now);
+                let changes = |begin: bool| -> Vec<CollisionEvent> {
+                    events
+                        .iter()
+                        .filter(|e| match e {
+                            CollisionEvent::Begin { .. } => begin,
+                            CollisionEvent::End { .. } => !begin,
+                            CollisionEvent::Stay { .. } => false,
+                        })
+                        .copied()
+                        .collect()
+                };
+                assert_eq!(world.began(), &changes(true)[..]);
+                assert_eq!(world.ended(), &changes(false)[..]);
+                sensor_at_last = world
+                    .contacts()
+                    .map(|(a, b, manifold)| ((a, b), manifold.is_none()))
+                    .collect();
+                for &(a, b) in &now {
+                    let contacts_of: Vec<_> =
+                        world.contacts_of(a).map(|(x, y, _)| (x, y)).collect();
+                    assert!(contacts_of.contains(&(a, b)), "seed {seed} step {step}");
+                    assert!(world.contacts_of(b).any(|(x, y, _)| (x, y) == (a, b)));
+                }
+                causes.clear();
+                uncertain.clear();
                 previous = now;
                 previous_at_end = at_end;
             }
@@ -359,11 +465,11 @@ fn a_layer_preset_assigned_whole_ends_the_pairs_it_filters() {
         hostile.disable(enemy, enemy);
         *world.layers_mut() = hostile;
         assert!(
-            matches!(world.update(), [CollisionEvent::Begin { a, b, .. }] if (*a, *b) == (p, e))
+            matches!({ world.update(); world.events() }, [CollisionEvent::Begin { a, b, .. }] if (*a, *b) == (p, e))
         );
         *world.layers_mut() = friendly;
         assert!(
-            matches!(world.update(), [CollisionEvent::End { a, b }] if (*a, *b) == (p, e)),
+            matches!({ world.update(); world.events() }, [CollisionEvent::End { a, b, .. }] if (*a, *b) == (p, e)),
             "{kind:?}: {:?}",
             world.events()
         );
@@ -579,7 +685,11 @@ fn crowds_where_most_colliders_move_match_brute_force() {
                     handles.push(world.insert(collider).unwrap());
                 }
             }
-            let events = world.update().to_vec();
+            let events = {
+                world.update();
+                world.events()
+            }
+            .to_vec();
             let now = crowd_reference(&world);
             let (mut began, mut ended, mut stayed) =
                 (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
@@ -631,12 +741,20 @@ fn stacked_identical_colliders_match_brute_force() {
             }
             count
         };
-        let first = world.update().to_vec();
+        let first = {
+            world.update();
+            world.events()
+        }
+        .to_vec();
         assert_eq!(kinds(&first), [all.len(), 0, 0], "{kind:?}: first update");
         let pairs: BTreeSet<_> = first.iter().map(CollisionEvent::pair).collect();
         assert_eq!(pairs, all, "{kind:?}: first update's pairs");
         for _ in 0..2 {
-            let again = world.update().to_vec();
+            let again = {
+                world.update();
+                world.events()
+            }
+            .to_vec();
             assert_eq!(kinds(&again), [0, all.len(), 0], "{kind:?}: nothing moved");
             let pairs: BTreeSet<_> = again.iter().map(CollisionEvent::pair).collect();
             assert_eq!(pairs, all, "{kind:?}: later update's pairs");
@@ -656,13 +774,21 @@ fn stacked_identical_colliders_match_brute_force() {
             .collect();
         world.set_transforms(&leaving).unwrap();
         let left = crowd_reference(&world);
-        let events = world.update().to_vec();
+        let events = {
+            world.update();
+            world.events()
+        }
+        .to_vec();
         let ended = (n - 1) * 10 - 45;
         assert_eq!(kinds(&events), [0, left.len(), ended], "{kind:?}: ten left");
         let back: Vec<(ColliderHandle, Transform)> =
             leaving.iter().map(|&(h, _)| (h, at)).collect();
         world.set_transforms(&back).unwrap();
-        let events = world.update().to_vec();
+        let events = {
+            world.update();
+            world.events()
+        }
+        .to_vec();
         assert_eq!(kinds(&events), [ended, left.len(), 0], "{kind:?}: ten back");
         assert_eq!(crowd_reference(&world), all);
     }
