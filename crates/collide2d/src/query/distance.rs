@@ -96,6 +96,7 @@ pub fn distance_with_cache(
 }
 
 /// The distance between convex A and B, both placed in a common frame; the result is in that frame.
+#[inline(always)]
 fn distance_between_convex(
     proxy_a: &ConvexProxy,
     a_in_frame: &Transform,
@@ -277,6 +278,7 @@ pub(crate) struct SimplexVertex {
 
 impl SimplexVertex {
     /// The difference of A's core point `index_a` and B's core point `index_b` placed by `b_in_a`.
+    #[inline(always)]
     pub(crate) fn new(
         proxy_a: &ConvexProxy,
         index_a: usize,
@@ -302,6 +304,12 @@ impl SimplexVertex {
         self.point_b += offset;
         self.difference += offset;
     }
+}
+
+/// One number for a support point's pair of core point indices (each below 256).
+#[inline(always)]
+fn source_key(index_a: usize, index_b: usize) -> u32 {
+    (index_a as u32) | (index_b as u32) << 16
 }
 
 /// A point, segment or triangle of the Minkowski difference, with barycentric weights.
@@ -359,6 +367,7 @@ impl Simplex {
 
     /// Reduces the simplex to the smallest sub-simplex whose span holds the point closest to the
     /// origin, and sets the barycentric weights of that point.
+    #[inline(always)]
     pub(crate) fn solve(&mut self) {
         match self.count {
             2 => self.solve_segment(),
@@ -368,6 +377,7 @@ impl Simplex {
     }
 
     /// Voronoi regions of the segment `w1 w2`: vertex 1, vertex 2 or the edge.
+    #[inline(always)]
     fn solve_segment(&mut self) {
         let w1 = self.vertices[0].difference;
         let w2 = self.vertices[1].difference;
@@ -583,6 +593,20 @@ impl Simplex {
         (point_a, point_b)
     }
 
+    /// The [`source_key`] of each vertex in use; the unused places hold a key no vertex has.
+    #[inline(always)]
+    fn sources(&self) -> [u32; 3] {
+        let key = |i: usize| {
+            let vertex = &self.vertices[i];
+            if i < self.count {
+                source_key(vertex.index_a, vertex.index_b)
+            } else {
+                u32::MAX
+            }
+        };
+        [key(0), key(1), key(2)]
+    }
+
     pub(crate) fn contains_indices(&self, index_a: usize, index_b: usize) -> bool {
         self.vertices[..self.count]
             .iter()
@@ -641,13 +665,14 @@ pub(crate) fn gjk_distance(
     let mut iterations = 0;
     let mut overlap_within_rounding = false;
 
-    while iterations < MAX_GJK_ITERATIONS {
-        // 2. Remember the vertices before reducing, to detect a support point seen again.
-        let previous = simplex;
+    loop {
+        // 2. Remember the vertices' sources before reducing, to detect a support point seen again.
+        let previous = simplex.sources();
 
-        // 3. Keep the sub-simplex nearest the origin; a full triangle holds the origin.
+        // 3. Keep the sub-simplex nearest the origin; a full triangle holds the origin. At the
+        //    iteration limit the reduced simplex is the answer.
         simplex.solve();
-        if simplex.count == 3 {
+        if simplex.count == 3 || iterations == MAX_GJK_ITERATIONS {
             break;
         }
 
@@ -667,7 +692,7 @@ pub(crate) fn gjk_distance(
         //    search direction stops too early when an edge of A and an edge of B are nearly
         //    parallel: the better vertex then looks no closer within rounding, though the edge
         //    it opens is. The next solve decides instead, and repeats end the loop.)
-        if previous.contains_indices(index_a, index_b) {
+        if previous.contains(&source_key(index_a, index_b)) {
             overlap_within_rounding = simplex.holds_origin_within_rounding(&vertex);
             break;
         }
@@ -675,10 +700,6 @@ pub(crate) fn gjk_distance(
         // 7. Grow the simplex.
         simplex.vertices[simplex.count] = vertex;
         simplex.count += 1;
-    }
-    // The loop can end on the iteration limit with an unreduced simplex.
-    if iterations == MAX_GJK_ITERATIONS {
-        simplex.solve();
     }
 
     // 8. Closest points from the barycentric weights, and the cache for next time.
