@@ -350,7 +350,10 @@ impl Simplex {
             }
             simplex.count = count;
         } else {
-            simplex.vertices[0] = SimplexVertex::new(proxy_a, 0, proxy_b, 0, b_in_a);
+            let offset = b_in_a.p;
+            let index_a = proxy_a.support_index(offset);
+            let index_b = proxy_b.support_index(b_in_a.rotate_inv(-offset));
+            simplex.vertices[0] = SimplexVertex::new(proxy_a, index_a, proxy_b, index_b, b_in_a);
             simplex.count = 1;
         }
         simplex
@@ -560,21 +563,28 @@ impl Simplex {
     }
 
     /// Whether the origin lies in the Minkowski difference as far as `f32` can tell, when the
-    /// support point `repeated` (the furthest towards the origin) is one the simplex already had.
+    /// support point `repeated` (the furthest along `direction`, the search direction from the
+    /// simplex towards the origin) is one the simplex already had.
     ///
     /// A repeat normally means convergence: nothing lies nearer the origin than the simplex. It
     /// can also mean that the last [`solve`](Self::solve) dropped `repeated` on a side test that
     /// is rounding noise: when the origin is closer to an inner edge of the Minkowski difference
     /// (a diagonal of a box 1e8 across, say) than the rounding of points that large, the triangle
     /// holding it looks like it does not, and the same vertex comes back. The origin is then
-    /// within that rounding of the simplex while the support reaches past it (no plane through
-    /// the closest point separates the origin), so the cores overlap within rounding.
-    pub(crate) fn holds_origin_within_rounding(&self, repeated: &SimplexVertex) -> bool {
-        let closest = self.closest_point();
-        if repeated.difference.dot(closest) > 0.0 {
+    /// within that rounding of the simplex while the support reaches past it along the search
+    /// direction (no plane across that direction separates the origin), so the cores overlap
+    /// within rounding. (The direction, not the closest point, decides which side the support
+    /// reached: near an edge through the origin the closest point is rounding noise.)
+    pub(crate) fn holds_origin_within_rounding(
+        &self,
+        repeated: &SimplexVertex,
+        direction: Vec2,
+    ) -> bool {
+        if repeated.difference.dot(direction) < 0.0 {
             // The support stops short of the origin: a separating plane exists.
             return false;
         }
+        let closest = self.closest_point();
         let magnitude = self.vertices[..self.count]
             .iter()
             .map(|vertex| vertex.difference.abs().max_element())
@@ -693,7 +703,7 @@ pub(crate) fn gjk_distance(
         //    parallel: the better vertex then looks no closer within rounding, though the edge
         //    it opens is. The next solve decides instead, and repeats end the loop.)
         if previous.contains(&source_key(index_a, index_b)) {
-            overlap_within_rounding = simplex.holds_origin_within_rounding(&vertex);
+            overlap_within_rounding = simplex.holds_origin_within_rounding(&vertex, direction);
             break;
         }
 
@@ -832,6 +842,52 @@ mod tests {
             );
             assert!(out.iterations <= MAX_GJK_ITERATIONS);
             assert!(out.distance.is_finite());
+        }
+    }
+
+    /// A small box near the centre of a huge polygon: the first supports of a cold start are
+    /// nearly opposite vertices of `B − A`, so the first edge passes within rounding of the
+    /// origin and the side it searches is a coin toss. Regression: the repeat then came from
+    /// the far side of that edge, and the overlap test, judging the side by the (rounding
+    /// noise) closest point, reported a gap of 16 between shapes one inside the other.
+    #[test]
+    fn a_box_inside_a_huge_polygon_overlaps_it_whichever_side_the_search_takes() {
+        let big = Shape::from(Polygon::regular(16, 1.0e9).unwrap());
+        let unit = Shape::from(Polygon::rect(1.0, 1.0).unwrap());
+        let b_in_a = Transform::new(Vec2::new(0.3, 0.1), 0.4);
+        let out = gjk_distance(
+            &proxy(&big),
+            &proxy(&unit),
+            &b_in_a,
+            &mut SimplexCache::default(),
+        );
+        assert_eq!(out.distance, 0.0, "{out:?}");
+
+        // The class: near-concentric pairs at every scale, polygons and capsules inside.
+        let mut numbers = crate::query::manifold::test_numbers::Numbers(0x0dd5_ca1e);
+        for exponent in 0..=9 {
+            let size = 10f32.powi(exponent);
+            for sides in [3, 4, 5, 8, 16, 64] {
+                let outer = Shape::from(Polygon::regular(sides, size).unwrap());
+                let inner = [
+                    Shape::from(Polygon::rect(1.0, 1.0).unwrap()),
+                    Shape::from(Polygon::regular(7, 0.5).unwrap()),
+                    Shape::from(Capsule::new(-Vec2::X, Vec2::X, 0.0).unwrap()),
+                ];
+                for shape in &inner {
+                    for _ in 0..8 {
+                        let offset = Vec2::new(numbers.unit() - 0.5, numbers.unit() - 0.5);
+                        let b_in_a = Transform::new(offset, numbers.unit() * 6.0);
+                        let out = gjk_distance(
+                            &proxy(&outer),
+                            &proxy(shape),
+                            &b_in_a,
+                            &mut SimplexCache::default(),
+                        );
+                        assert_eq!(out.distance, 0.0, "size {size} sides {sides} {out:?}");
+                    }
+                }
+            }
         }
     }
 
