@@ -27,7 +27,8 @@ pub(crate) struct GjkOutput {
     pub(crate) point_a: Vec2,
     /// The point of B's core closest to A's core (A's local frame).
     pub(crate) point_b: Vec2,
-    /// The distance between the cores; `0` when they overlap (then `point_a == point_b`).
+    /// The distance between the cores, `point_a.distance(point_b)` to the bit; `0` when they
+    /// overlap (then `point_a == point_b`).
     pub(crate) distance: f32,
     /// How many support points were computed.
     pub(crate) iterations: usize,
@@ -119,11 +120,11 @@ fn distance_between_convex(
 /// [`distance`].
 fn add_radii(cores: &GjkOutput, radius_a: f32, radius_b: f32) -> DistanceOutput {
     let core_offset = cores.point_b - cores.point_a;
-    let normal = if cores.distance > 0.0 {
-        core_offset.try_normalize()
-    } else {
-        None
-    };
+    // `cores.distance` is `core_offset`'s length, so this is `try_normalize` (to the bit)
+    // without a second square root.
+    let inverse_distance = 1.0 / cores.distance;
+    let normal = (cores.distance > 0.0 && inverse_distance.is_finite())
+        .then(|| core_offset * inverse_distance);
     let Some(normal) = normal else {
         return DistanceOutput {
             distance: 0.0,
