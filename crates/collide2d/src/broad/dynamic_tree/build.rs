@@ -6,23 +6,54 @@ use crate::huge_pages;
 use crate::math::Vec2;
 use crate::shape::Aabb;
 
-/// Number of bins per split (Wald, *On fast Construction of SAH-based Bounding Volume
-/// Hierarchies*, 2007, found 8 to 32 enough).
+/// Most bins per split (Wald, *On fast Construction of SAH-based Bounding Volume
+/// Hierarchies*, 2007, found 8 to 32 enough). A range of fewer items uses one bin per item, so
+/// a split's fixed cost (clearing and sweeping the bins) stays in proportion to its items.
 const BIN_COUNT: usize = 16;
 
-/// One leaf waiting to be placed.
+/// One leaf waiting to be placed: 20 bytes, so that each split's two passes over a large range
+/// read little memory (the centre is recomputed from the box, two additions and a product).
 #[derive(Clone, Copy)]
 struct BuildItem {
-    center: Vec2,
     fat: Aabb,
     proxy: u32,
 }
 
-/// A range of items still to split, and where to link the subtree built from it.
+impl BuildItem {
+    #[inline]
+    fn center(&self) -> Vec2 {
+        self.fat.center()
+    }
+}
+
+/// A range of items still to split, the bounds of their centres, and where to link the subtree
+/// built from it.
 struct BuildTask {
     start: usize,
     end: usize,
+    centers: Aabb,
     parent: u32,
+}
+
+/// Where a split cut its range, with the bounds of each side's centres.
+struct Split {
+    middle: usize,
+    first_centers: Aabb,
+    second_centers: Aabb,
+}
+
+/// One bin of a split: how many centres fell in it and the union of their boxes.
+#[derive(Clone, Copy)]
+struct Bin {
+    bounds: Aabb,
+    count: usize,
+}
+
+impl Bin {
+    const EMPTY: Bin = Bin {
+        bounds: Aabb::EMPTY,
+        count: 0,
+    };
 }
 
 impl DynamicTree {
@@ -69,16 +100,18 @@ impl DynamicTree {
     /// Rebuilds the node array in depth-first order (good memory locality for traversals).
     /// With `refatten`, every fat box is recomputed from the exact box.
     ///
-    /// 1. Collect one item per live proxy (fat box and its centre).
+    /// 1. Collect one item per live proxy (its fat box), and the bounds of their centres.
     /// 2. Split ranges top-down: bin the centres along the longer axis of their bounds into
-    ///    [`BIN_COUNT`] bins, sweep the bins from both sides to price each of the 15 planes as
-    ///    `perimeter(left) × count(left) + perimeter(right) × count(right)`, and partition at the
-    ///    cheapest. Identical centres (or a split that leaves one side empty) split at the middle.
+    ///    [`BIN_COUNT`] bins (fewer for a smaller range), sweep the bins from both sides to
+    ///    price each plane as `perimeter(left) × count(left) + perimeter(right) × count(right)`,
+    ///    and partition at the cheapest, measuring each side's centre bounds on the way.
+    ///    Identical centres (or a split that leaves one side empty) split at the middle.
     /// 3. Nodes are created parent first; a final reverse sweep computes boxes and heights
     ///    bottom-up.
     fn rebuild_from_exact_boxes(&mut self, refatten: bool) {
         // 1. Items.
         let mut items: Vec<BuildItem> = Vec::with_capacity(self.proxies.len());
+        let mut centers = Aabb::EMPTY;
         for slot in self.proxies.live_indices() {
             let tight = self.proxies.tight[slot as usize];
             let info = self.slot_info[slot as usize];
@@ -87,11 +120,8 @@ impl DynamicTree {
             } else {
                 info.fat
             };
-            items.push(BuildItem {
-                center: fat.center(),
-                fat,
-                proxy: slot,
-            });
+            centers = grow_to_point(centers, fat.center());
+            items.push(BuildItem { fat, proxy: slot });
         }
         self.nodes.clear();
         huge_pages::reserve(&mut self.nodes, items.len().saturating_mul(2));
@@ -107,6 +137,7 @@ impl DynamicTree {
         let mut tasks = vec![BuildTask {
             start: 0,
             end: items.len(),
+            centers,
             parent: NULL_NODE,
         }];
         while let Some(task) = tasks.pop() {
@@ -124,7 +155,8 @@ impl DynamicTree {
                 info.fat = item.fat;
                 info.leaf = node_index;
             } else {
-                let middle = split_items(&mut items[task.start..task.end]) + task.start;
+                let split = split_items(&mut items[task.start..task.end], task.centers);
+                let middle = task.start + split.middle;
                 self.nodes.push(TreeNode {
                     fat: Aabb::default(),
                     parent: task.parent,
@@ -136,11 +168,13 @@ impl DynamicTree {
                 tasks.push(BuildTask {
                     start: middle,
                     end: task.end,
+                    centers: split.second_centers,
                     parent: node_index,
                 });
                 tasks.push(BuildTask {
                     start: task.start,
                     end: middle,
+                    centers: split.first_centers,
                     parent: node_index,
                 });
             }
@@ -168,90 +202,180 @@ impl DynamicTree {
     }
 }
 
-/// Partitions `items` for one split and returns the index where the second half starts
-/// (always strictly inside the slice).
-fn split_items(items: &mut [BuildItem]) -> usize {
+/// Partitions `items`, whose centres lie in `centers`, for one split; returns where the second
+/// half starts (always strictly inside the slice) and the bounds of both halves' centres.
+fn split_items(items: &mut [BuildItem], centers: Aabb) -> Split {
+    if items.len() == 2 {
+        return Split {
+            middle: 1,
+            first_centers: point_box(items[0].center()),
+            second_centers: point_box(items[1].center()),
+        };
+    }
+    let spread = centers.max - centers.min;
+    if spread.x >= spread.y {
+        split_along::<0>(items, centers)
+    } else {
+        split_along::<1>(items, centers)
+    }
+}
+
+/// A centre's coordinate on axis `AXIS` (0 for x, 1 for y).
+#[inline(always)]
+fn along<const AXIS: usize>(point: Vec2) -> f32 {
+    if AXIS == 0 {
+        point.x
+    } else {
+        point.y
+    }
+}
+
+/// [`split_items`] along axis `AXIS` (the longer side of the centres' bounds), in two passes
+/// over the items: one fills the bins (count and box union), one partitions at the cheapest
+/// plane from both ends (Hoare's scheme, each misplaced pair swapped once) while gathering each
+/// side's centre bounds, which the next splits start from.
+fn split_along<const AXIS: usize>(items: &mut [BuildItem], centers: Aabb) -> Split {
     let count = items.len();
-    let middle = count / 2;
-    let mut center_min = Vec2::splat(f32::INFINITY);
-    let mut center_max = Vec2::splat(f32::NEG_INFINITY);
-    for item in items.iter() {
-        center_min = center_min.min(item.center);
-        center_max = center_max.max(item.center);
+    let axis_min = along::<AXIS>(centers.min);
+    let axis_spread = along::<AXIS>(centers.max) - axis_min;
+    if axis_spread.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+        // Every centre is the same point (or the bounds are not finite): halve.
+        return split_at_middle(items);
     }
-    let spread = center_max - center_min;
-    let axis = if spread.x >= spread.y { 0 } else { 1 };
-    let axis_min = center_min[axis];
-    let axis_spread = spread[axis];
-    if axis_spread.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)
-        || !axis_spread.is_finite()
-    {
-        return middle;
+    let bin_count = count.min(BIN_COUNT);
+    let scale = bin_count as f32 / axis_spread;
+    if !scale.is_finite() {
+        return split_at_middle(items);
     }
-    let scale = BIN_COUNT as f32 / axis_spread;
-    let bin_of = |item: &BuildItem| -> usize {
-        (((item.center[axis] - axis_min) * scale) as usize).min(BIN_COUNT - 1)
-    };
+    // A centre's position in bins: in [0, bin_count] (centres lie within the bounds), and
+    // finite (so are the bounds and the scale).
+    let bin_position = |center: Vec2| (along::<AXIS>(center) - axis_min) * scale;
+    let last_bin = bin_count as i32 - 1;
 
-    // Fill bins.
-    let mut bin_boxes = [None::<Aabb>; BIN_COUNT];
-    let mut bin_counts = [0usize; BIN_COUNT];
+    // Fill the bins.
+    let mut bins = [Bin::EMPTY; BIN_COUNT];
     for item in items.iter() {
-        let bin = bin_of(item);
-        bin_counts[bin] += 1;
-        bin_boxes[bin] = Some(match bin_boxes[bin] {
-            Some(existing) => existing.union(&item.fat),
-            None => item.fat,
-        });
+        let bin = &mut bins[(bin_position(item.center()) as i32).min(last_bin) as usize];
+        bin.count += 1;
+        bin.bounds = bin.bounds.union(&item.fat);
     }
 
-    // Sweep from the right: cost of everything at or after each bin.
+    // Sweep from the right: the cost of everything at or after each bin. An empty side costs
+    // nothing (its box is empty, its count zero).
     let mut right_cost = [0.0f32; BIN_COUNT];
-    let mut running_box: Option<Aabb> = None;
-    let mut running_count = 0usize;
-    for bin in (1..BIN_COUNT).rev() {
-        if let Some(bin_box) = bin_boxes[bin] {
-            running_box = Some(running_box.map_or(bin_box, |b| b.union(&bin_box)));
-        }
-        running_count += bin_counts[bin];
-        right_cost[bin] = running_box.map_or(0.0, |b| b.perimeter()) * running_count as f32;
+    let mut running = Bin::EMPTY;
+    for bin in (1..bin_count).rev() {
+        running.bounds = running.bounds.union(&bins[bin].bounds);
+        running.count += bins[bin].count;
+        right_cost[bin] = bin_cost(&running);
     }
-    // Sweep from the left and pick the cheapest plane (between bin - 1 and bin).
+    // Sweep from the left and pick the cheapest plane (between bin - 1 and bin) that leaves
+    // items on both sides.
     let mut best_plane = 0usize;
     let mut best_cost = f32::INFINITY;
-    let mut running_box: Option<Aabb> = None;
-    let mut running_count = 0usize;
-    for bin in 1..BIN_COUNT {
-        if let Some(bin_box) = bin_boxes[bin - 1] {
-            running_box = Some(running_box.map_or(bin_box, |b| b.union(&bin_box)));
-        }
-        running_count += bin_counts[bin - 1];
-        if running_count == 0 || running_count == count {
+    let mut running = Bin::EMPTY;
+    for bin in 1..bin_count {
+        running.bounds = running.bounds.union(&bins[bin - 1].bounds);
+        running.count += bins[bin - 1].count;
+        if running.count == 0 || running.count == count {
             continue;
         }
-        let cost =
-            running_box.map_or(0.0, |b| b.perimeter()) * running_count as f32 + right_cost[bin];
+        let cost = bin_cost(&running) + right_cost[bin];
         if cost < best_cost {
             best_cost = cost;
             best_plane = bin;
         }
     }
     if best_plane == 0 {
-        return middle;
+        return split_at_middle(items);
     }
 
-    // Partition in place.
-    let mut split = 0;
-    for index in 0..count {
-        if bin_of(&items[index]) < best_plane {
-            items.swap(index, split);
-            split += 1;
+    // Partition from both ends, gathering each side's centre bounds. A centre is binned at
+    // `best_plane` or later exactly when its position is at least `best_plane` (the binning
+    // rounds down, and the planes are below the last bin's clamp), so the test needs no
+    // conversion.
+    let plane = best_plane as f32;
+    let mut first_centers = Aabb::EMPTY;
+    let mut second_centers = Aabb::EMPTY;
+    let mut low = 0;
+    let mut high = count;
+    loop {
+        while low < high {
+            let center = items[low].center();
+            if bin_position(center) >= plane {
+                break;
+            }
+            first_centers = grow_to_point(first_centers, center);
+            low += 1;
+        }
+        while low < high {
+            let center = items[high - 1].center();
+            if bin_position(center) < plane {
+                break;
+            }
+            second_centers = grow_to_point(second_centers, center);
+            high -= 1;
+        }
+        if low == high {
+            break;
+        }
+        // items[low] belongs to the second side and items[high - 1] to the first.
+        items.swap(low, high - 1);
+        first_centers = grow_to_point(first_centers, items[low].center());
+        second_centers = grow_to_point(second_centers, items[high - 1].center());
+        low += 1;
+        high -= 1;
+    }
+    if low == 0 || low == count {
+        split_at_middle(items)
+    } else {
+        Split {
+            middle: low,
+            first_centers,
+            second_centers,
         }
     }
-    if split == 0 || split == count {
-        middle
+}
+
+/// A split at the middle, for centres that binning cannot separate; measures both halves'
+/// centre bounds.
+fn split_at_middle(items: &[BuildItem]) -> Split {
+    let middle = items.len() / 2;
+    let bounds_of = |half: &[BuildItem]| {
+        half.iter().fold(Aabb::EMPTY, |bounds, item| {
+            grow_to_point(bounds, item.center())
+        })
+    };
+    Split {
+        middle,
+        first_centers: bounds_of(&items[..middle]),
+        second_centers: bounds_of(&items[middle..]),
+    }
+}
+
+/// The surface-area-heuristic price of one side of a split: perimeter × count (0 when empty).
+#[inline]
+fn bin_cost(side: &Bin) -> f32 {
+    if side.count == 0 {
+        0.0
     } else {
-        split
+        side.bounds.perimeter() * side.count as f32
+    }
+}
+
+#[inline]
+fn point_box(point: Vec2) -> Aabb {
+    Aabb {
+        min: point,
+        max: point,
+    }
+}
+
+#[inline]
+fn grow_to_point(bounds: Aabb, point: Vec2) -> Aabb {
+    Aabb {
+        min: bounds.min.min(point),
+        max: bounds.max.max(point),
     }
 }
 

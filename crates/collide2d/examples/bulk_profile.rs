@@ -1,0 +1,115 @@
+//! A small driver for timing and profiling bulk insertion: `n` unit balls on a square grid
+//! (spacing 1.1, so neighbours are near but apart), put into a fresh world one `insert` at a
+//! time or with one `insert_many`, or into a bare tree with `DynamicTree::build`; then one
+//! update. Only `run_*` are meant to be measured:
+//!
+//! ```text
+//! cargo build -p collide2d --release --example bulk_profile
+//! target/release/examples/bulk_profile many 1000000
+//! valgrind --tool=callgrind --toggle-collect='*bulk_profile*run_*' \
+//!     target/release/examples/bulk_profile build 100000
+//! ```
+//!
+//! Arguments: `one|many|build`, collider count.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use collide2d::broad::DynamicTree;
+use collide2d::shape::{Circle, Shape};
+use collide2d::world::{Collider, ColliderHandle, World};
+use collide2d::{Aabb, Transform, Vec2};
+
+/// Processor time of this thread so far, in seconds (Linux; zero elsewhere): on a machine
+/// shared with other jobs it varies much less than the wall clock.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/thread-self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name (which ends with the last ')'): utime and stime are the
+    // 12th and 13th, in clock ticks of 1/100 s.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+    let ticks = |index: usize| fields.get(index).and_then(|f| f.parse::<f64>().ok());
+    ticks(11).unwrap_or(0.0) / 100.0 + ticks(12).unwrap_or(0.0) / 100.0
+}
+
+fn colliders(count: usize) -> Vec<Collider> {
+    let side = (count as f64).sqrt().ceil() as usize;
+    let ball = Shape::from(Circle::with_radius(0.5).expect("a valid radius"));
+    (0..count)
+        .map(|i| {
+            let position = Vec2::new((i % side) as f32 * 1.1, (i / side) as f32 * 1.1);
+            Collider::new(ball.clone()).with_transform(Transform::new(position, 0.0))
+        })
+        .collect()
+}
+
+#[inline(never)]
+fn run_one(world: &mut World, colliders: Vec<Collider>) -> Vec<ColliderHandle> {
+    colliders
+        .into_iter()
+        .map(|collider| world.insert(collider).expect("valid colliders"))
+        .collect()
+}
+
+#[inline(never)]
+fn run_many(world: &mut World, colliders: Vec<Collider>) -> Vec<ColliderHandle> {
+    world.insert_many(colliders).expect("valid colliders")
+}
+
+#[inline(never)]
+fn run_build(boxes: &[(Aabb, u64)]) -> DynamicTree {
+    DynamicTree::build(boxes).expect("valid boxes").0
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let mode = args.get(1).map_or("many", String::as_str);
+    let count: usize = args
+        .get(2)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1_000_000);
+    let colliders = colliders(count);
+    let mut world = World::new();
+    let start = Instant::now();
+    let cpu_start = cpu_seconds();
+    match mode {
+        "one" => {
+            black_box(run_one(&mut world, colliders));
+        }
+        "many" => {
+            black_box(run_many(&mut world, colliders));
+        }
+        "build" => {
+            let boxes: Vec<(Aabb, u64)> = colliders
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (c.aabb(), i as u64))
+                .collect();
+            let start = Instant::now();
+            let cpu_start = cpu_seconds();
+            let tree = run_build(&boxes);
+            println!(
+                "build {count}: {:.3} s (processor {:.2} s), height {}, area ratio {:.1}",
+                start.elapsed().as_secs_f64(),
+                cpu_seconds() - cpu_start,
+                tree.height(),
+                tree.area_ratio()
+            );
+            return;
+        }
+        other => panic!("unknown mode {other}"),
+    }
+    let inserted = start.elapsed();
+    let inserted_cpu = cpu_seconds() - cpu_start;
+    let start = Instant::now();
+    let stats = world.update();
+    println!(
+        "{mode} {count}: insert {:.3} s (processor {inserted_cpu:.2} s), first update {:.3} s, {} began",
+        inserted.as_secs_f64(),
+        start.elapsed().as_secs_f64(),
+        stats.began
+    );
+}
