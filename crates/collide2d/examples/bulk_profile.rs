@@ -10,7 +10,9 @@
 //!     target/release/examples/bulk_profile build 100000
 //! ```
 //!
-//! Arguments: `one|many|build`, collider count.
+//! Arguments: `one|many|build`, collider count; or `spawn|spawn-one`, collider count, extra
+//! count: the extra colliders put into a world already holding the first ones (and updated
+//! once), with one `insert_many` or one `insert` at a time.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -35,10 +37,10 @@ fn cpu_seconds() -> f64 {
     ticks(11).unwrap_or(0.0) / 100.0 + ticks(12).unwrap_or(0.0) / 100.0
 }
 
-fn colliders(count: usize) -> Vec<Collider> {
-    let side = (count as f64).sqrt().ceil() as usize;
+/// `count` unit balls on a grid of `side` columns, from the `first`-th grid place on.
+fn colliders_from(first: usize, count: usize, side: usize) -> Vec<Collider> {
     let ball = Shape::from(Circle::with_radius(0.5).expect("a valid radius"));
-    (0..count)
+    (first..first + count)
         .map(|i| {
             let position = Vec2::new((i % side) as f32 * 1.1, (i / side) as f32 * 1.1);
             Collider::new(ball.clone()).with_transform(Transform::new(position, 0.0))
@@ -64,6 +66,10 @@ fn run_build(boxes: &[(Aabb, u64)]) -> DynamicTree {
     DynamicTree::build(boxes).expect("valid boxes").0
 }
 
+fn colliders(count: usize) -> Vec<Collider> {
+    colliders_from(0, count, (count as f64).sqrt().ceil() as usize)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let mode = args.get(1).map_or("many", String::as_str);
@@ -71,6 +77,38 @@ fn main() {
         .get(2)
         .and_then(|a| a.parse().ok())
         .unwrap_or(1_000_000);
+    if mode == "spawn" || mode == "spawn-one" {
+        // `count` colliders already there (and updated once), then `extra` more.
+        let extra: usize = args
+            .get(3)
+            .and_then(|a| a.parse().ok())
+            .unwrap_or(count / 10);
+        let side = ((count + extra) as f64).sqrt().ceil() as usize;
+        let mut world = World::new();
+        world
+            .insert_many(colliders_from(0, count, side))
+            .expect("valid colliders");
+        world.update();
+        let spawned = colliders_from(count, extra, side);
+        let start = Instant::now();
+        let cpu_start = cpu_seconds();
+        if mode == "spawn" {
+            black_box(run_many(&mut world, spawned));
+        } else {
+            black_box(run_one(&mut world, spawned));
+        }
+        let inserted = start.elapsed();
+        let inserted_cpu = cpu_seconds() - cpu_start;
+        let start = Instant::now();
+        let stats = world.update();
+        println!(
+            "{mode} {extra} into {count}: insert {:.3} s (processor {inserted_cpu:.2} s), next update {:.3} s, {} began",
+            inserted.as_secs_f64(),
+            start.elapsed().as_secs_f64(),
+            stats.began
+        );
+        return;
+    }
     let colliders = colliders(count);
     let mut world = World::new();
     let start = Instant::now();

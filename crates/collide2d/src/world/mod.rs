@@ -480,11 +480,12 @@ impl World {
     /// order. All or nothing: every collider is checked first (as [`insert`](World::insert)
     /// checks one), and if one is refused nothing is added and its error is returned.
     ///
-    /// Faster than one `insert` at a time: the slots grow once, and into a world whose broad
-    /// phase is empty (a fresh world, or one whose colliders are all disabled) the broad phase
-    /// is built from all the boxes in one pass ([`DynamicTree::build`]'s binned build for the
-    /// tree, one sort for sweep-and-prune); into a populated one the boxes are inserted one by
-    /// one. The next update reports the same events either way.
+    /// Faster than one `insert` at a time: the slots grow once, and the default tree places a
+    /// batch at least as large as its current contents (a level into an empty world) by
+    /// rebuilding itself once with its binned build ([`DynamicTree::insert_many`]), which also
+    /// leaves a better tree; sweep-and-prune sorts a batch into an empty structure at once.
+    /// Smaller batches, and the grid, take the boxes one by one. The next update reports the
+    /// same events either way.
     ///
     /// ```
     /// use collide2d::{shape::{Circle, Shape}, world::{Collider, World}, Transform, Vec2};
@@ -557,29 +558,21 @@ impl World {
         Ok(handles)
     }
 
-    /// Puts boxes into the broad phase, all or none: built in one pass into an empty broad
-    /// phase, else inserted one by one (taken out again if one is refused).
-    /// 1M balls into an empty tree: no faster than one `insert` at a time yet (the binned
-    /// build alone takes 1.0-1.7 s of the 1.6-2.5 s; noisy shared machine), 27/11/2026.
+    /// Puts boxes into the broad phase, all or none: the tree takes the batch at once
+    /// ([`DynamicTree::insert_many`]: one rebuild for a batch at least as large as the tree);
+    /// sweep-and-prune sorts a batch into an empty structure at once; otherwise the boxes go
+    /// in one by one (taken out again if one is refused).
     fn insert_boxes(&mut self, boxes: &[(Aabb, u64)]) -> Result<Vec<ProxyId>, WorldError> {
-        if self.broad.get().is_empty() && !boxes.is_empty() {
-            let built = match self.broad_kind {
-                BroadPhaseKind::Tree => {
-                    DynamicTree::build(boxes).map(|(tree, ids)| (Broad::Tree(tree), ids))
-                }
-                BroadPhaseKind::SweepAndPrune => {
-                    SweepAndPrune::build(boxes).map(|(sweep, ids)| (Broad::Sap(sweep), ids))
-                }
-                // A grid takes each box in constant time already; it keeps its cell size.
-                BroadPhaseKind::Grid { .. } => {
-                    return self.insert_boxes_one_by_one(boxes);
-                }
-            };
-            let (broad, ids) = built?;
-            self.broad = broad;
-            return Ok(ids);
+        match &mut self.broad {
+            Broad::Tree(tree) => Ok(tree.insert_many(boxes)?),
+            Broad::Sap(sweep) if sweep.is_empty() && !boxes.is_empty() => {
+                let (built, ids) = SweepAndPrune::build(boxes)?;
+                *sweep = built;
+                Ok(ids)
+            }
+            // A grid takes each box in constant time already; it keeps its cell size.
+            _ => self.insert_boxes_one_by_one(boxes),
         }
-        self.insert_boxes_one_by_one(boxes)
     }
 
     fn insert_boxes_one_by_one(
