@@ -25,8 +25,14 @@ use collide2d::{Aabb, Transform, Vec2};
 /// Processor time of this thread so far, in seconds (Linux; zero elsewhere): on a machine
 /// shared with other jobs it varies much less than the wall clock.
 fn cpu_seconds() -> f64 {
+    let (user, system) = cpu_split();
+    user + system
+}
+
+/// User and system processor time of this thread so far, in seconds.
+fn cpu_split() -> (f64, f64) {
     let Ok(stat) = std::fs::read_to_string("/proc/thread-self/stat") else {
-        return 0.0;
+        return (0.0, 0.0);
     };
     // Fields after the command name (which ends with the last ')'): utime and stime are the
     // 12th and 13th, in clock ticks of 1/100 s.
@@ -34,7 +40,10 @@ fn cpu_seconds() -> f64 {
         .rsplit_once(')')
         .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
     let ticks = |index: usize| fields.get(index).and_then(|f| f.parse::<f64>().ok());
-    ticks(11).unwrap_or(0.0) / 100.0 + ticks(12).unwrap_or(0.0) / 100.0
+    (
+        ticks(11).unwrap_or(0.0) / 100.0,
+        ticks(12).unwrap_or(0.0) / 100.0,
+    )
 }
 
 /// `count` unit balls on a grid of `side` columns, from the `first`-th grid place on.
@@ -113,6 +122,7 @@ fn main() {
     let mut world = World::new();
     let start = Instant::now();
     let cpu_start = cpu_seconds();
+    let system_start = cpu_split().1;
     match mode {
         "one" => {
             black_box(run_one(&mut world, colliders));
@@ -142,10 +152,11 @@ fn main() {
     }
     let inserted = start.elapsed();
     let inserted_cpu = cpu_seconds() - cpu_start;
+    let system = cpu_split().1 - system_start;
     let start = Instant::now();
     let stats = world.update();
     println!(
-        "{mode} {count}: insert {:.3} s (processor {inserted_cpu:.2} s), first update {:.3} s, {} began",
+        "{mode} {count}: insert {:.3} s (processor {inserted_cpu:.2} s, of which system {system:.2} s), first update {:.3} s, {} began",
         inserted.as_secs_f64(),
         start.elapsed().as_secs_f64(),
         stats.began

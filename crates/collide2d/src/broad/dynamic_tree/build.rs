@@ -215,7 +215,6 @@ impl DynamicTree {
         }
 
         // 2. Split top-down.
-        let mut internal_nodes: Vec<u32> = Vec::with_capacity(items.len());
         let mut tasks = vec![BuildTask {
             start: 0,
             end: items.len(),
@@ -247,7 +246,6 @@ impl DynamicTree {
                     child_b: NULL_NODE,
                     height: 0,
                 });
-                internal_nodes.push(node_index);
                 tasks.push(BuildTask {
                     start: middle,
                     end: task.end,
@@ -273,9 +271,11 @@ impl DynamicTree {
             }
         }
 
-        // 3. Boxes and heights, children before parents.
-        for &index in internal_nodes.iter().rev() {
-            self.refit_node(index);
+        // 3. Boxes and heights, children before parents (a child comes after its parent).
+        for index in (0..self.nodes.len()).rev() {
+            if !self.nodes[index].is_leaf() {
+                self.refit_node(index as u32);
+            }
         }
     }
 }
