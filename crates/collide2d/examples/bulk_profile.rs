@@ -11,15 +11,15 @@
 //! ```
 //!
 //! Arguments: `one|many|build`, collider count; or `spawn|spawn-one`, collider count, extra
-//! count: the extra colliders put into a world already holding the first ones (and updated
-//! once), with one `insert_many` or one `insert` at a time.
+//! count and optionally `tree|sap|grid`: the extra colliders put into a world already holding
+//! the first ones (and updated once), with one `insert_many` or one `insert` at a time.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use collide2d::broad::DynamicTree;
 use collide2d::shape::{Circle, Shape};
-use collide2d::world::{Collider, ColliderHandle, World};
+use collide2d::world::{BroadPhaseKind, Collider, ColliderHandle, World};
 use collide2d::{Aabb, Transform, Vec2};
 
 /// Processor time of this thread so far, in seconds (Linux; zero elsewhere): on a machine
@@ -93,7 +93,12 @@ fn main() {
             .and_then(|a| a.parse().ok())
             .unwrap_or(count / 10);
         let side = ((count + extra) as f64).sqrt().ceil() as usize;
-        let mut world = World::new();
+        let kind = match args.get(4).map(String::as_str) {
+            Some("sap") => BroadPhaseKind::SweepAndPrune,
+            Some("grid") => BroadPhaseKind::Grid { cell_size: 2.0 },
+            _ => BroadPhaseKind::Tree,
+        };
+        let mut world = World::with_broad_phase(kind).expect("a valid broad phase");
         world
             .insert_many(colliders_from(0, count, side))
             .expect("valid colliders");

@@ -721,28 +721,32 @@ fn run_prebuilt<B: Checked>(name: &str, ops: &[Op], mut structure: B, live: &[(P
     run(name, ops, structure);
 }
 
-/// `DynamicTree::insert_many` into a tree that already holds boxes (some slots freed): a batch
-/// smaller than the tree goes in one box at a time, a batch at least as large rebuilds the
-/// tree once. Either way it hands out the ids one `insert` at a time would (freed slots
-/// first), keeps the ids already there, reports the pairs one `insert` at a time reports,
-/// which are exactly the brute-force pairs, and a batch holding one bad box changes nothing.
-#[test]
-fn tree_insert_many_into_a_populated_tree_matches_single_inserts_and_brute_force() {
+/// `insert_many` into a structure that already holds boxes (some slots freed): the tree takes a
+/// batch smaller than itself one box at a time and rebuilds itself once for a larger one;
+/// sweep and prune sorts the batch and merges it. Either way it hands out the ids one `insert`
+/// at a time would (freed slots first), keeps the ids already there, reports the pairs one
+/// `insert` at a time reports, which are exactly the brute-force pairs, and a batch holding
+/// one bad box changes nothing. Returns the structure and the one built by single inserts.
+fn check_insert_many_into_a_populated_structure<B: Checked + Clone>(
+    name: &str,
+    mut structure: B,
+    insert_many: impl Fn(&mut B, &[(Aabb, u64)]) -> Result<Vec<ProxyId>, BroadPhaseError>,
+) -> (B, B) {
     let mut rng = Rng(0xb01c);
-    let mut tree = DynamicTree::new();
     let mut live: Vec<(ProxyId, Aabb)> = Vec::new();
     for key in 0..200 {
         let boxes: Vec<Aabb> = live.iter().map(|(_, b)| *b).collect();
         let b = random_box(&mut rng, &boxes);
-        live.push((tree.insert(b, key).unwrap(), b));
+        live.push((structure.insert(b, key).unwrap(), b));
     }
     for _ in 0..20 {
         let (id, _) = live.swap_remove(rng.below(live.len()));
-        tree.remove(id).unwrap();
+        structure.remove(id).unwrap();
     }
-    let mut reported: BTreeSet<Pair> = tree.update_pairs().began.iter().copied().collect();
+    let mut reported: BTreeSet<Pair> = structure.update_pairs().began.iter().copied().collect();
     assert_eq!(reported, brute_force_pairs(&live));
-    // 30 < 180 live: one at a time; 180 and 800: one rebuild each; 0: nothing.
+    let mut single = structure.clone();
+    // For the tree, 30 < 180 live boxes goes one at a time; 180 and 800 rebuild it once each.
     for (batch_index, batch_len) in [30usize, 180, 800, 0].into_iter().enumerate() {
         let boxes: Vec<Aabb> = live.iter().map(|(_, b)| *b).collect();
         let batch: Vec<(Aabb, u64)> = (0..batch_len)
@@ -757,61 +761,83 @@ fn tree_insert_many_into_a_populated_tree_matches_single_inserts_and_brute_force
             let mut bad = batch.clone();
             bad.insert(batch_len / 2, (aabb(0.0, 0.0, f32::NAN, 1.0), 7));
             assert!(matches!(
-                tree.insert_many(&bad),
+                insert_many(&mut structure, &bad),
                 Err(BroadPhaseError::NonFiniteAabb { .. })
             ));
-            assert_eq!(tree.len(), live.len(), "batch {batch_len}: refused");
-            tree.validate().unwrap();
-            assert!(tree.update_pairs().is_empty(), "batch {batch_len}: refused");
+            assert_eq!(structure.len(), live.len(), "{name}, {batch_len}: refused");
+            structure.check().unwrap();
+            assert!(
+                structure.update_pairs().is_empty(),
+                "{name}, {batch_len}: refused"
+            );
+            single.update_pairs();
         }
-        let mut single = tree.clone();
         let expected_ids: Vec<ProxyId> = batch
             .iter()
             .map(|&(b, key)| single.insert(b, key).unwrap())
             .collect();
-        let ids = tree.insert_many(&batch).unwrap();
-        tree.validate().unwrap();
-        assert_eq!(ids, expected_ids, "batch {batch_len}");
+        let ids = insert_many(&mut structure, &batch).unwrap();
+        structure.check().unwrap();
+        assert_eq!(ids, expected_ids, "{name}, {batch_len}");
         live.extend(ids.iter().copied().zip(batch.iter().map(|&(b, _)| b)));
-        for (id, b) in &live {
-            assert_eq!(tree.fat_aabb(*id).map(|fat| fat.contains(b)), Ok(true));
-        }
         for (id, (_, key)) in ids.iter().zip(&batch) {
-            assert_eq!(tree.key(*id), Ok(*key));
+            assert_eq!(structure.key(*id), Ok(*key));
         }
-        let changes = tree.update_pairs().clone();
-        assert_eq!(changes, single.update_pairs().clone(), "batch {batch_len}");
+        for (id, _) in &live {
+            assert!(structure.key(*id).is_ok(), "{name}: {id:?} stays live");
+        }
+        let changes = structure.update_pairs().clone();
+        assert_eq!(&changes, single.update_pairs(), "{name}, {batch_len}");
         assert!(changes.ended.is_empty());
         reported.extend(changes.began.iter().copied());
         let expected = brute_force_pairs(&live);
-        assert_eq!(reported, expected, "batch {batch_len}");
+        assert_eq!(reported, expected, "{name}, {batch_len}");
         assert_eq!(
-            tree.find_pairs(),
+            structure.find_pairs(),
             expected.iter().copied().collect::<Vec<_>>()
         );
-        if batch_len >= 180 {
-            // Rebuilt: no worse a tree than the same boxes inserted one at a time.
-            assert!(
-                tree.area_ratio() <= single.area_ratio(),
-                "batch {batch_len}: {} vs {}",
-                tree.area_ratio(),
-                single.area_ratio()
-            );
-        }
     }
-    // The rebuilt tree keeps working: move every third box and compare again.
+    // The structure keeps working: move every third box and compare again.
     let mut expected = reported;
     for (id, b) in live.iter_mut().step_by(3) {
         *b = moved_box(&mut rng, *b, &[]);
-        tree.update(*id, *b).unwrap();
+        structure.update(*id, *b).unwrap();
+        single.update(*id, *b).unwrap();
     }
-    let changes = tree.update_pairs().clone();
+    let changes = structure.update_pairs().clone();
     for pair in &changes.ended {
-        assert!(expected.remove(pair));
+        assert!(expected.remove(pair), "{name}");
     }
     expected.extend(changes.began.iter().copied());
-    assert_eq!(expected, brute_force_pairs(&live));
-    tree.validate().unwrap();
+    assert_eq!(expected, brute_force_pairs(&live), "{name}");
+    structure.check().unwrap();
+    (structure, single)
+}
+
+#[test]
+fn tree_insert_many_into_a_populated_tree_matches_single_inserts_and_brute_force() {
+    let (tree, single) = check_insert_many_into_a_populated_structure(
+        "tree",
+        DynamicTree::new(),
+        DynamicTree::insert_many,
+    );
+    // Rebuilt by the large batches (then both moved alike): no worse a tree than the same
+    // boxes inserted singly.
+    assert!(
+        tree.area_ratio() <= single.area_ratio(),
+        "{} vs {}",
+        tree.area_ratio(),
+        single.area_ratio()
+    );
+}
+
+#[test]
+fn sweep_and_prune_insert_many_into_a_populated_array_matches_single_inserts_and_brute_force() {
+    check_insert_many_into_a_populated_structure(
+        "sweep and prune",
+        SweepAndPrune::new(),
+        SweepAndPrune::insert_many,
+    );
 }
 
 #[test]

@@ -39,7 +39,7 @@ impl SweepEntry {
 ///
 /// Pairs from scratch sweep the array once. `update_pairs` queries each moved box. Rays test the
 /// boxes under the ray's x extent. Inserting or removing one box shifts the array (O(n)); use
-/// [`SweepAndPrune::build`] for many boxes at once. A few very wide boxes make every query scan
+/// [`SweepAndPrune::build`] or [`SweepAndPrune::insert_many`] (one merge) for many boxes at once. A few very wide boxes make every query scan
 /// more: prefer the tree or the grid for such scenes.
 #[derive(Clone, Debug, Default)]
 pub struct SweepAndPrune {
@@ -58,23 +58,37 @@ impl SweepAndPrune {
     /// A structure holding all `items`, sorted once. Returns the ids in input order; fails on
     /// the first invalid box, building nothing.
     pub fn build(items: &[(Aabb, u64)]) -> Result<(SweepAndPrune, Vec<ProxyId>), BroadPhaseError> {
+        let mut sweep = SweepAndPrune::new();
+        let ids = sweep.insert_many(items)?;
+        Ok((sweep, ids))
+    }
+
+    /// Inserts many boxes and returns their ids in input order (the ids one `insert` at a time
+    /// would hand out). All or none: every box is checked first; if one is refused, nothing
+    /// changes.
+    ///
+    /// The new entries are sorted among themselves and merged into the array from its end in
+    /// one pass, `O(n + k log k)` for `k` boxes into `n`, where `k` single inserts shift the
+    /// array `k` times, `O(k · n)`.
+    pub fn insert_many(&mut self, items: &[(Aabb, u64)]) -> Result<Vec<ProxyId>, BroadPhaseError> {
         for (aabb, _) in items {
             check_aabb(*aabb)?;
         }
-        let mut sweep = SweepAndPrune::new();
+        self.proxies.reserve(items.len());
         let mut ids = Vec::with_capacity(items.len());
-        sweep.proxies.reserve(items.len());
+        let mut new_entries = Vec::with_capacity(items.len());
         for &(aabb, key) in items {
-            let id = sweep.proxies.allocate(aabb, key)?;
-            sweep.entries.push(SweepEntry {
+            // Cannot fail: the box was checked above.
+            let id = self.proxies.allocate(aabb, key)?;
+            new_entries.push(SweepEntry {
                 tight: aabb,
                 proxy: id.index(),
             });
-            sweep.widest = sweep.widest.max(aabb.max.x - aabb.min.x);
-            sweep.pairs.mark_moved(id.index());
+            self.widest = self.widest.max(aabb.max.x - aabb.min.x);
+            self.pairs.mark_moved(id.index());
             ids.push(id);
         }
-        sweep.entries.sort_unstable_by(|first, second| {
+        new_entries.sort_unstable_by(|first, second| {
             first
                 .tight
                 .min
@@ -82,7 +96,29 @@ impl SweepAndPrune {
                 .total_cmp(&second.tight.min.x)
                 .then(first.proxy.cmp(&second.proxy))
         });
-        Ok((sweep, ids))
+        self.merge_sorted(&new_entries);
+        Ok(ids)
+    }
+
+    /// Merges sorted entries into the sorted array, from the back: each step writes the later
+    /// of the two last unplaced entries into the last free place, so no entry moves twice and
+    /// the old entries before the first new one never move.
+    fn merge_sorted(&mut self, new_entries: &[SweepEntry]) {
+        let mut old_end = self.entries.len();
+        let mut new_end = new_entries.len();
+        self.entries.extend_from_slice(new_entries);
+        let mut write = self.entries.len();
+        while new_end > 0 {
+            write -= 1;
+            let new_entry = new_entries[new_end - 1];
+            if old_end > 0 && new_entry.precedes(&self.entries[old_end - 1]) {
+                self.entries[write] = self.entries[old_end - 1];
+                old_end -= 1;
+            } else {
+                self.entries[write] = new_entry;
+                new_end -= 1;
+            }
+        }
     }
 
     /// Position of slot `slot` (with box `tight`) in the sorted array.

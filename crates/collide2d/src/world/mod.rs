@@ -483,9 +483,9 @@ impl World {
     /// Faster than one `insert` at a time: the slots grow once, and the default tree places a
     /// batch at least as large as its current contents (a level into an empty world) by
     /// rebuilding itself once with its binned build ([`DynamicTree::insert_many`]), which also
-    /// leaves a better tree; sweep-and-prune sorts a batch into an empty structure at once.
-    /// Smaller batches, and the grid, take the boxes one by one. The next update reports the
-    /// same events either way.
+    /// leaves a better tree; sweep-and-prune sorts the batch and merges it into its array in
+    /// one pass. Smaller batches into the tree, and the grid, take the boxes one by one. The
+    /// next update reports the same events either way.
     ///
     /// ```
     /// use collide2d::{shape::{Circle, Shape}, world::{Collider, World}, Transform, Vec2};
@@ -558,18 +558,14 @@ impl World {
         Ok(handles)
     }
 
-    /// Puts boxes into the broad phase, all or none: the tree takes the batch at once
-    /// ([`DynamicTree::insert_many`]: one rebuild for a batch at least as large as the tree);
-    /// sweep-and-prune sorts a batch into an empty structure at once; otherwise the boxes go
-    /// in one by one (taken out again if one is refused).
+    /// Puts boxes into the broad phase, all or none: the tree and sweep-and-prune take the
+    /// batch at once ([`DynamicTree::insert_many`]: one rebuild for a batch at least as large
+    /// as the tree; [`SweepAndPrune::insert_many`]: one sort and merge); the grid takes the
+    /// boxes one by one (taken out again if one is refused).
     fn insert_boxes(&mut self, boxes: &[(Aabb, u64)]) -> Result<Vec<ProxyId>, WorldError> {
         match &mut self.broad {
             Broad::Tree(tree) => Ok(tree.insert_many(boxes)?),
-            Broad::Sap(sweep) if sweep.is_empty() && !boxes.is_empty() => {
-                let (built, ids) = SweepAndPrune::build(boxes)?;
-                *sweep = built;
-                Ok(ids)
-            }
+            Broad::Sap(sweep) => Ok(sweep.insert_many(boxes)?),
             // A grid takes each box in constant time already; it keeps its cell size.
             _ => self.insert_boxes_one_by_one(boxes),
         }
