@@ -331,10 +331,10 @@ struct UpdateScratch {
     /// The batch's moves of colliders in the broad phase.
     proxy_moves: Vec<(ProxyId, Aabb)>,
     tests: Vec<PairTest>,
-    results: Vec<Option<Option<Manifold>>>,
+    results: Vec<update::PairAnswer>,
     /// Every test's answer at once, for an update with continuous colliders (whose sweeps
     /// need them before the merge).
-    answers: Vec<Option<Option<Manifold>>>,
+    answers: Vec<update::PairAnswer>,
 }
 
 impl Default for World {

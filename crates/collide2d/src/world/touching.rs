@@ -1,6 +1,7 @@
 //! The pairs touching as of the last update: a vector sorted by handle pair, merged with the
 //! update's re-tested pairs in one pass that also writes the events.
 
+use super::update::PairAnswer;
 use super::{ColliderHandle, CollisionEvent};
 use crate::query::Manifold;
 
@@ -165,8 +166,7 @@ impl Touching {
     /// Applies an update's answers and writes its events in pair order.
     ///
     /// `tests` is sorted by pair, each pair once; `answer(chunk, results)` fills `results` with
-    /// the answers to a chunk of them, `results[i]` answering `chunk[i]`: `Some(manifold)` when
-    /// touching, `None` when apart. The tests are answered [`MERGE_CHUNK`] at a time as the
+    /// the answers to a chunk of them, `results[i]` answering `chunk[i]`. The tests are answered [`MERGE_CHUNK`] at a time as the
     /// merge reaches them, so the answers never take more memory than one chunk's, however
     /// many pairs are tested (a pile of `n` colliders tests `n²/2`). Pairs not tested keep
     /// their state, except detached ones, which end. A detached pair that touches again by this
@@ -174,8 +174,8 @@ impl Touching {
     pub fn merge(
         &mut self,
         tests: &[PairTest],
-        mut answer: impl FnMut(&[PairTest], &mut Vec<Option<Option<Manifold>>>),
-        results: &mut Vec<Option<Option<Manifold>>>,
+        mut answer: impl FnMut(&[PairTest], &mut Vec<PairAnswer>),
+        results: &mut Vec<PairAnswer>,
         report_stay: bool,
     ) {
         let old = std::mem::take(&mut self.store);
@@ -216,16 +216,17 @@ impl Touching {
                     detached_left = rest;
                 }
                 let (a, b) = (test.a, test.b);
-                match (was_touching, result) {
-                    (true, Some(manifold)) => next.push(CollisionEvent::Stay { a, b, manifold }),
-                    (true, None) => next.push(CollisionEvent::End { a, b }),
-                    (false, Some(manifold)) => next.push(CollisionEvent::Begin {
+                let manifold = result.manifold();
+                match (was_touching, result.is_touching()) {
+                    (true, true) => next.push(CollisionEvent::Stay { a, b, manifold }),
+                    (true, false) => next.push(CollisionEvent::End { a, b }),
+                    (false, true) => next.push(CollisionEvent::Begin {
                         a,
                         b,
                         manifold,
                         time_of_impact: None,
                     }),
-                    (false, None) => {}
+                    (false, false) => {}
                 }
             }
         }
@@ -430,7 +431,11 @@ mod tests {
             boxes_apart: false,
         };
         let tests = [test(0, 2), test(1, 2), test(3, 4)];
-        let results = [Some(None), None, Some(None)];
+        let results = [
+            PairAnswer::SensorOverlap,
+            PairAnswer::Apart,
+            PairAnswer::SensorOverlap,
+        ];
         set.merge(
             &tests,
             |_, answers| {
