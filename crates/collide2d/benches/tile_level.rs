@@ -140,7 +140,10 @@ impl Scene {
                     .unwrap();
             }
         }
-        self.world.update().len()
+        {
+            self.world.update();
+            self.world.events().len()
+        }
     }
 }
 

@@ -81,7 +81,10 @@ impl Shooting {
             self.moves.push((*handle, Transform::new(next, 0.0)));
         }
         self.scene.world.set_transforms(&self.moves).unwrap();
-        self.scene.world.update().len()
+        {
+            self.scene.world.update();
+            self.scene.world.events().len()
+        }
     }
 }
 

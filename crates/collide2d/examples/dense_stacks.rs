@@ -51,7 +51,10 @@ fn run(n: usize, kind: BroadPhaseKind, report_stay: bool) {
         reset_peak();
         let before = status_mib("VmRSS:");
         let start = Instant::now();
-        let events = world.update().len();
+        let events = {
+            world.update();
+            world.events().len()
+        };
         let seconds = start.elapsed().as_secs_f64();
         let peak = status_mib("VmHWM:");
         println!(

@@ -81,11 +81,11 @@ fn depth(world: &World, hero: ColliderHandle) -> f32 {
 fn supported(world: &World, hero: ColliderHandle) -> bool {
     let me = world.get(hero).unwrap();
     world
-        .cast_shape(
+        .shape_cast(
             me.shape(),
             &me.world_transform(),
             v(0.0, -2.0 * SKIN),
-            &QueryFilter::default().excluding(hero),
+            &QueryFilter::default().excluding(&[hero]),
             Default::default(),
         )
         .unwrap()
@@ -467,15 +467,15 @@ fn floor_level(kind: usize, origin: Vec2, rng: &mut Rng) -> World {
 fn gap_below(world: &World, hero: ColliderHandle) -> f32 {
     let me = world.get(hero).unwrap();
     world
-        .cast_shape(
+        .shape_cast(
             me.shape(),
             &me.world_transform(),
             v(0.0, -1.0),
-            &QueryFilter::default().excluding(hero),
+            &QueryFilter::default().excluding(&[hero]),
             Default::default(),
         )
         .unwrap()
-        .map_or(1.0, |hit| hit.hit.t)
+        .map_or(1.0, |hit| hit.fraction)
 }
 
 /// Every floor kind, every mover, anywhere within ±10,000 units of the origin: walking 100

@@ -494,14 +494,14 @@ fn world_queries_answer_without_nan() {
     let filter = QueryFilter::new().with_sensors();
     for case in 0..3_000 {
         let point = vector(&mut rng);
-        if let Ok(found) = world.query_point(point, &filter) {
+        if let Ok(found) = world.overlap_point(point, &filter) {
             assert!(point.is_finite() && found.len() <= world.len());
         }
         let aabb = Aabb {
             min: vector(&mut rng),
             max: vector(&mut rng),
         };
-        assert_eq!(world.query_aabb(aabb, &filter).is_ok(), aabb.is_valid());
+        assert_eq!(world.overlap_aabb(aabb, &filter).is_ok(), aabb.is_valid());
         let shape = &shapes[rng.below(shapes.len())];
         let xf = transform(&mut rng);
         assert_eq!(
@@ -510,32 +510,53 @@ fn world_queries_answer_without_nan() {
             "case {case}: {xf:?}"
         );
         let ray = hand_built_ray(&mut rng);
-        match world.cast_ray(&ray, &filter) {
+        match world.ray_cast(&ray, &filter) {
             Ok(hit) => {
                 let checked = Ray::new(ray.origin, ray.direction, ray.max_distance).unwrap();
                 if let Some(hit) = hit {
                     assert!(
-                        ray_hit_is_clean(&hit.hit, &checked),
+                        ray_hit_is_clean(
+                            &RayHit {
+                                distance: hit.distance,
+                                point: hit.point,
+                                normal: hit.normal,
+                                child: hit.child
+                            },
+                            &checked
+                        ),
                         "case {case}: {ray:?} {hit:?}"
                     );
                 }
             }
             Err(_) => assert!(Ray::new(ray.origin, ray.direction, ray.max_distance).is_err()),
         }
-        if let Ok(hits) = world.cast_ray_all(&ray, &filter) {
+        if let Ok(hits) = world.ray_cast_all(&ray, &filter) {
             let checked = Ray::new(ray.origin, ray.direction, ray.max_distance).unwrap();
             for hit in hits {
                 assert!(
-                    ray_hit_is_clean(&hit.hit, &checked),
+                    ray_hit_is_clean(
+                        &RayHit {
+                            distance: hit.distance,
+                            point: hit.point,
+                            normal: hit.normal,
+                            child: hit.child
+                        },
+                        &checked
+                    ),
                     "case {case}: {ray:?} {hit:?}"
                 );
             }
         }
         let delta = vector(&mut rng);
-        if let Ok(Some(hit)) = world.cast_shape(shape, &xf, delta, &filter, CastOptions::default())
+        if let Ok(Some(hit)) = world.shape_cast(shape, &xf, delta, &filter, CastOptions::default())
         {
             assert!(
-                cast_hit_is_clean(&hit.hit),
+                cast_hit_is_clean(&CastHit {
+                    t: hit.fraction,
+                    point: hit.point,
+                    normal: hit.normal,
+                    converged: hit.converged
+                }),
                 "case {case}: {xf:?} {delta:?} {hit:?}"
             );
         }

@@ -121,11 +121,11 @@ fn one_way_platform_stand_on_top_and_jump_through_from_below() {
     let down = Ray::new(v(0.5, 5.0), -Vec2::Y, 10.0).unwrap();
     let up = Ray::new(v(1.5, 0.0), Vec2::Y, 10.0).unwrap();
     assert!(world
-        .cast_ray(&down, &QueryFilter::default())
+        .ray_cast(&down, &QueryFilter::default())
         .unwrap()
         .is_some());
     assert!(world
-        .cast_ray(&up, &QueryFilter::default())
+        .ray_cast(&up, &QueryFilter::default())
         .unwrap()
         .is_none());
 }
@@ -170,7 +170,7 @@ fn bad_input_is_an_error_and_changes_nothing() {
         .move_and_slide(ball, v(f32::INFINITY, 0.0), MoveOptions::default())
         .is_err());
     assert!(world
-        .query_point(v(f32::NAN, 0.0), &QueryFilter::default())
+        .overlap_point(v(f32::NAN, 0.0), &QueryFilter::default())
         .is_err());
     assert!(world
         .insert(
@@ -213,19 +213,19 @@ fn queries_find_what_they_should() {
     let all = QueryFilter::default().with_sensors();
     assert_eq!(
         world
-            .query_point(v(0.5, 0.0), &QueryFilter::default())
+            .overlap_point(v(0.5, 0.0), &QueryFilter::default())
             .unwrap(),
         vec![a]
     );
-    assert_eq!(world.query_point(v(0.5, 0.0), &all).unwrap(), vec![a, s]);
+    assert_eq!(world.overlap_point(v(0.5, 0.0), &all).unwrap(), vec![a, s]);
     let ray = Ray::new(v(-10.0, 0.0), Vec2::X, 100.0).unwrap();
     let nearest = world
-        .cast_ray(&ray, &QueryFilter::default())
+        .ray_cast(&ray, &QueryFilter::default())
         .unwrap()
         .unwrap();
-    assert_eq!((nearest.collider, nearest.hit.distance), (a, 9.0));
+    assert_eq!((nearest.collider, nearest.distance), (a, 9.0));
     let hits: Vec<_> = world
-        .cast_ray_all(&ray, &all)
+        .ray_cast_all(&ray, &all)
         .unwrap()
         .iter()
         .map(|h| h.collider)
@@ -243,11 +243,11 @@ fn queries_find_what_they_should() {
         vec![b]
     );
     let hit = world
-        .cast_shape(
+        .shape_cast(
             &probe,
             &Transform::new(v(-5.0, 3.0), 0.0),
             v(15.0, -3.0),
-            &QueryFilter::default().excluding(a),
+            &QueryFilter::default().excluding(&[a]),
             Default::default(),
         )
         .unwrap()

@@ -55,7 +55,10 @@ fn event_stream_hash() -> (u64, usize) {
                 .set_transform(*handle, Transform::new(*position, *angle))
                 .unwrap();
         }
-        for event in world.update() {
+        for event in {
+            world.update();
+            world.events()
+        } {
             fnv(&mut hash, format!("{event:?}").as_bytes());
             count += 1;
         }
@@ -132,7 +135,8 @@ fn large_event_stream_hash() -> (u64, usize) {
                 .set_transform(*handle, Transform::new(*position, *angle))
                 .unwrap();
         }
-        for event in world.update() {
+        world.update();
+        for event in world.events() {
             fnv(&mut hash, format!("{event:?}").as_bytes());
             count += 1;
         }

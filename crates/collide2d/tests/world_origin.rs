@@ -2,7 +2,7 @@
 
 mod support;
 
-use collide2d::world::{BroadPhaseKind, Collider, CollisionEvent, World};
+use collide2d::world::{BroadPhaseKind, Collider, CollisionEvent, EndReason, World};
 use collide2d::{Transform, Vec2};
 use support::{random_shape, Rng, ALL_KINDS};
 
@@ -66,12 +66,18 @@ fn shifted_worlds_match_the_same_scene_at_the_origin() {
             let kind = kinds[round % kinds.len()];
             let mut reference = build(kind, &scene, Vec2::ZERO);
             let mut far = build(kind, &scene, center.as_vec2());
-            let expected = depths(reference.update());
+            let expected = depths({
+                reference.update();
+                reference.events()
+            });
             assert!(expected.len() > 10, "a crowded scene has touching pairs");
             // Without shifting, pair queries run in A's frame and stay close too. (This once
             // lost barely touching pairs: world boxes rounded at 1e6 could shrink past a contact;
             // collider boxes are now padded by a few ulps.)
-            let unshifted = depths(far.update());
+            let unshifted = depths({
+                far.update();
+                far.events()
+            });
             assert_eq!(unshifted.len(), expected.len());
             for (x, y) in expected.iter().zip(&unshifted) {
                 assert_eq!((x.0, x.1), (y.0, y.1));
@@ -83,7 +89,11 @@ fn shifted_worlds_match_the_same_scene_at_the_origin() {
             for ((_, a), (_, b)) in reference.iter().zip(far.iter()) {
                 assert_eq!(a.object_transform(), b.object_transform());
             }
-            let events = far.update().to_vec();
+            let events = {
+                far.update();
+                far.events()
+            }
+            .to_vec();
             assert!(events
                 .iter()
                 .all(|e| matches!(e, CollisionEvent::Stay { .. })));
@@ -110,7 +120,16 @@ fn shifted_worlds_match_the_same_scene_at_the_origin() {
                 reference.set_transform(ha, step).unwrap();
                 far.set_transform(hb, step).unwrap();
             }
-            assert_eq!(reference.update(), far.update());
+            assert_eq!(
+                {
+                    reference.update();
+                    reference.events()
+                },
+                {
+                    far.update();
+                    far.events()
+                }
+            );
         }
     }
     println!("{compared} pairs compared; unshifted depths differ by at most {worst_unshifted}");
@@ -173,7 +192,13 @@ fn contacts_apart_before_a_shift_end_when_a_collider_leaves() {
         let b = world
             .insert(Collider::new(ball()).transform(Transform::new(Vec2::new(0.75, 0.0), 0.0)))
             .unwrap();
-        assert!(matches!(world.update(), [CollisionEvent::Begin { .. }]));
+        assert!(matches!(
+            {
+                world.update();
+                world.events()
+            },
+            [CollisionEvent::Begin { .. }]
+        ));
         world
             .set_transform(b, Transform::new(Vec2::new(10.0, 0.0), 0.0))
             .unwrap();
@@ -184,8 +209,28 @@ fn contacts_apart_before_a_shift_end_when_a_collider_leaves() {
             world.remove(b).unwrap();
         }
         assert_eq!(world.contacts().count(), 0);
-        assert_eq!(world.update(), [CollisionEvent::End { a, b }]);
-        assert!(world.update().is_empty());
+        assert_eq!(
+            {
+                world.update();
+                world.events()
+            },
+            [CollisionEvent::End {
+                a,
+                b,
+                reason: if disable {
+                    EndReason::Disabled
+                } else {
+                    EndReason::Removed
+                },
+                sensor: false,
+                user_data: [0, 0],
+            }]
+        );
+        assert!({
+            world.update();
+            world.events()
+        }
+        .is_empty());
     }
 }
 
@@ -254,9 +299,9 @@ fn shape_queries_agree_with_testing_every_collider_when_offsets_cancel() {
         let delta = rng.point(size);
         let opts = CastOptions::default();
         let hit = world
-            .cast_shape(&query, &xf, delta, &filter, opts)
+            .shape_cast(&query, &xf, delta, &filter, opts)
             .unwrap()
-            .map(|hit| (hit.hit.t, hit.collider));
+            .map(|hit| (hit.fraction, hit.collider));
         let first = handles
             .iter()
             .filter_map(|(handle, shape, at)| {
@@ -319,9 +364,9 @@ fn far_rays_agree_with_testing_every_collider() {
         let origin = rng.point(4.0 * size) - direction * far;
         let ray = Ray::new(origin, direction, 2.0 * far).unwrap();
         let found = world
-            .cast_ray(&ray, &QueryFilter::default())
+            .ray_cast(&ray, &QueryFilter::default())
             .unwrap()
-            .map(|hit| (hit.hit.distance, hit.collider));
+            .map(|hit| (hit.distance, hit.collider));
         let expected = colliders
             .iter()
             .filter_map(|(handle, shape, at)| {

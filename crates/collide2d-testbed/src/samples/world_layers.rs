@@ -241,7 +241,7 @@ impl Sample for WorldLayers {
         if input.pressed {
             self.held = input.mouse.and_then(|mouse| {
                 let filter = QueryFilter::default().with_sensors();
-                let hits = self.world.query_point(mouse, &filter).ok()?;
+                let hits = self.world.overlap_point(mouse, &filter).ok()?;
                 let handle = *hits
                     .iter()
                     .rev()

@@ -77,6 +77,9 @@ impl Scene {
         if self.batched {
             self.world.set_transforms(&self.moves).unwrap();
         }
-        self.world.update().len()
+        {
+            self.world.update();
+            self.world.events().len()
+        }
     }
 }

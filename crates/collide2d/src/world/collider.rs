@@ -1,5 +1,6 @@
 //! Colliders: a shape placed on an object, with its layer and flags.
 
+use super::groups::CollisionGroups;
 use super::layers::LayerId;
 use super::WorldError;
 use crate::math::{Transform, Vec2};
@@ -44,8 +45,7 @@ pub struct Collider {
     pub(crate) offset: Transform,
     pub(crate) user_data: u64,
     pub(crate) one_way: Option<OneWay>,
-    pub(crate) category: u32,
-    pub(crate) mask: u32,
+    pub(crate) groups: CollisionGroups,
     pub(crate) layer: LayerId,
     pub(crate) sensor: bool,
     pub(crate) enabled: bool,
@@ -67,8 +67,7 @@ impl Collider {
             enabled: true,
             user_data: 0,
             one_way: None,
-            category: 1,
-            mask: u32::MAX,
+            groups: CollisionGroups::ALL,
             continuous: false,
         }
     }
@@ -115,11 +114,10 @@ impl Collider {
         self
     }
 
-    /// Box2D-style filter bits: a pair passes when each one's `category` meets the other's
-    /// `mask`. Defaults: category `1`, mask all bits. Applied together with the layer matrix.
-    pub fn category_mask(mut self, category: u32, mask: u32) -> Collider {
-        self.category = category;
-        self.mask = mask;
+    /// Sets the collision groups (default [`CollisionGroups::ALL`]); applied together with the
+    /// layer matrix.
+    pub fn with_groups(mut self, groups: CollisionGroups) -> Collider {
+        self.groups = groups;
         self
     }
 
@@ -202,9 +200,9 @@ impl Collider {
         self.one_way
     }
 
-    /// The filter category and mask bits.
-    pub fn filter_bits(&self) -> (u32, u32) {
-        (self.category, self.mask)
+    /// The collision groups.
+    pub fn groups(&self) -> CollisionGroups {
+        self.groups
     }
 
     /// The one-way blocking direction in world space.

@@ -423,12 +423,10 @@ impl World {
                 if !one_way_blocks((entry, &sweep), (other_entry, &other_sweep), &hit) {
                     return true;
                 }
-                let earlier = first.is_none_or(|best| (hit.t, other) < (best.hit.t, best.collider));
+                let earlier =
+                    first.is_none_or(|best| (hit.t, other) < (best.fraction, best.collider));
                 if earlier {
-                    first = Some(WorldCastHit {
-                        collider: other,
-                        hit,
-                    });
+                    first = Some(WorldCastHit::new(other, hit));
                 }
                 true
             });
@@ -438,7 +436,7 @@ impl World {
             Some(found) => {
                 let entry = self.entry(handle)?;
                 let stop = sweep
-                    .transform_at(found.hit.t)
+                    .transform_at(found.fraction)
                     .mul(&entry.collider.offset.inv());
                 let stop = Transform {
                     p: stop.p,

@@ -56,7 +56,9 @@ impl Default for LayerMask {
 /// Up to 32 named layers and which pairs of them collide (the seed's `LayerCheck`).
 ///
 /// **Default:** a world starts with one layer, `"default"`. A new layer collides with every
-/// layer, itself included, until [`disable`](Layers::disable) says otherwise. The matrix is
+/// layer, itself included, until [`disable`](Layers::disable) says otherwise, except the
+/// layers restricted by [`collide_only`](Layers::collide_only) (which collide only with the
+/// layers they list). The matrix is
 /// symmetric: `enable(a, b)` is `enable(b, a)`.
 ///
 /// Two `Layers` are equal when their names and matrix are: the world compares the matrix it
@@ -171,6 +173,37 @@ impl Layers {
         let (a, b) = (self.id(a)?, self.id(b)?);
         self.disable(a, b);
         Ok(())
+    }
+
+    /// Makes `layer` collide with exactly the layers of `others` (itself only if listed), now
+    /// and later: the rule for every layer slot, present or future, is rewritten, so a layer
+    /// added afterwards does not collide with `layer` until [`enable`](Self::enable) says so.
+    /// Other pairs are left alone. For bullets that hit only enemies and walls:
+    ///
+    /// ```
+    /// use collide2d::world::Layers;
+    /// let mut layers = Layers::default();
+    /// let (bullet, enemy, wall) = (layers.add("bullet")?, layers.add("enemy")?, layers.add("wall")?);
+    /// layers.collide_only(bullet, &[enemy, wall]);
+    /// let pickup = layers.add("pickup")?; // added later: bullets still pass through it
+    /// assert!(layers.collides(bullet, enemy) && layers.collides(wall, bullet));
+    /// assert!(!layers.collides(bullet, bullet) && !layers.collides(bullet, pickup));
+    /// assert!(layers.collides(pickup, enemy));
+    /// # Ok::<(), collide2d::world::WorldError>(())
+    /// ```
+    pub fn collide_only(&mut self, layer: LayerId, others: &[LayerId]) {
+        let row = others
+            .iter()
+            .fold(0u32, |row, other| row | (1 << (other.0 % 32)));
+        let bit = 1u32 << (layer.0 % 32);
+        for (index, other_row) in self.matrix.iter_mut().enumerate() {
+            if row & (1 << index) != 0 {
+                *other_row |= bit;
+            } else {
+                *other_row &= !bit;
+            }
+        }
+        self.matrix[layer.index() % MAX_LAYERS] = row;
     }
 
     /// Whether layers `a` and `b` collide.

@@ -1,9 +1,7 @@
 //! `World::update`: broad phase, filter, narrow phase and events.
 
-use super::touching::PairTest;
-use super::{
-    bit_is_set, one_way_allows, ordered, ColliderHandle, CollisionEvent, UpdateStats, World,
-};
+use super::touching::{PairFacts, PairTest};
+use super::{bit_is_set, one_way_allows, ordered, ColliderHandle, EndReason, UpdateStats, World};
 use crate::query::{contacts_of_valid, overlaps_of_valid, Manifold};
 
 /// What the narrow phase answers for one re-tested pair.
@@ -199,10 +197,23 @@ const PARALLEL_NARROW_TESTS: usize = 512;
 impl World {
     /// Forgets a collider's box pairs (it is being removed or disabled) and detaches the pairs
     /// it was touching: their `End` comes at the next update.
-    pub(super) fn detach(&mut self, handle: ColliderHandle) {
-        let partners = match self.entry_mut(handle) {
-            Ok(entry) => std::mem::take(&mut entry.partners),
+    pub(super) fn detach(&mut self, handle: ColliderHandle, reason: EndReason) {
+        let (partners, own_data) = match self.entry_mut(handle) {
+            Ok(entry) => (
+                std::mem::take(&mut entry.partners),
+                entry.collider.user_data,
+            ),
             Err(_) => return,
+        };
+        let user_data = |world: &World, a: ColliderHandle, b: ColliderHandle| {
+            let data = |h: ColliderHandle| {
+                if h == handle {
+                    own_data
+                } else {
+                    world.entry(h).map_or(0, |entry| entry.collider.user_data)
+                }
+            };
+            [data(a), data(b)]
         };
         self.box_pairs -= partners.len();
         for partner in partners {
@@ -211,18 +222,24 @@ impl World {
                     other.partners.swap_remove(position);
                 }
             }
-            self.touching.detach(ordered(handle, partner));
+            let (a, b) = ordered(handle, partner);
+            let data = user_data(self, a, b);
+            self.touching.detach((a, b), reason, data);
         }
         // After a restore or origin shift, a touching pair's boxes may no longer overlap (so
         // the two are not partners) while the pair still waits for its re-test.
-        for &(a, b) in &self.retest_pending {
+        for index in 0..self.retest_pending.len() {
+            let (a, b) = self.retest_pending[index];
             if a == handle || b == handle {
-                self.touching.detach((a, b));
+                let data = user_data(self, a, b);
+                self.touching.detach((a, b), reason, data);
             }
         }
     }
 
-    /// Runs broad phase → filter → narrow phase and returns this update's events.
+    /// Runs broad phase → filter → narrow phase and returns the update's counts and timings;
+    /// the events are read after it with [`World::events`], [`World::began`] and
+    /// [`World::ended`], while the world can be read as well.
     ///
     /// 1. The broad phase reports which box pairs began and ended overlapping; partner lists
     ///    follow.
@@ -259,14 +276,18 @@ impl World {
     /// let touching = {
     ///     // The game's own pool, shared with the rest of its frame.
     ///     let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-    ///     pool.install(|| world.update().len())
+    ///     pool.install(|| world.update());
+    ///     world.events().len()
     /// };
     /// # #[cfg(not(feature = "rayon"))]
-    /// # let touching = world.update().len();
+    /// # let touching = {
+    /// #     world.update();
+    /// #     world.events().len()
+    /// # };
     /// // Neighbours in a row (39 a row) and in a column (24 a column) touch.
     /// assert_eq!(touching, 39 * 25 + 40 * 24);
     /// ```
-    pub fn update(&mut self) -> &[CollisionEvent] {
+    pub fn update(&mut self) -> UpdateStats {
         let started = std::time::Instant::now();
         // 1. Broad phase, partner lists, and the pairs to test.
         self.follow_broad_phase();
@@ -305,6 +326,7 @@ impl World {
                     narrow += chunk_started.elapsed();
                 }
             },
+            |a, b| self.pair_facts(a, b),
             &mut scratch.results,
             self.report_stay,
         );
@@ -328,9 +350,25 @@ impl World {
             events: (done - broad_done).saturating_sub(narrow),
             candidate_pairs: self.box_pairs,
             narrow_tests: scratch.tests.iter().filter(|t| !t.boxes_apart).count(),
+            began: self.touching.began().len(),
+            ended: self.touching.ended().len(),
         };
         self.scratch = scratch;
-        self.touching.events()
+        self.stats
+    }
+
+    /// What a `Begin` or `End` of two live colliders carries, for the merge.
+    fn pair_facts(&self, a: ColliderHandle, b: ColliderHandle) -> PairFacts {
+        match (self.entry(a), self.entry(b)) {
+            (Ok(entry_a), Ok(entry_b)) => PairFacts {
+                user_data: [entry_a.collider.user_data, entry_b.collider.user_data],
+                allowed: self.pair_allowed(&entry_a.filter, &entry_b.filter),
+            },
+            _ => PairFacts {
+                user_data: [0, 0],
+                allowed: true,
+            },
+        }
     }
 
     /// Fetches the broad phase's began and ended box pairs and updates the partner lists.

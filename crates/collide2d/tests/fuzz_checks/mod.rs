@@ -667,7 +667,11 @@ pub fn run_world(data: &[u8]) {
                 }
             }
             WorldOp::Update => {
-                let events = world.update().to_vec();
+                let events = {
+                    world.update();
+                    world.events()
+                }
+                .to_vec();
                 for event in &events {
                     match event {
                         CollisionEvent::Begin { a, b, .. } => {
@@ -676,7 +680,7 @@ pub fn run_world(data: &[u8]) {
                         CollisionEvent::Stay { a, b, .. } => {
                             assert!(open.contains(&(*a, *b)), "Stay without Begin")
                         }
-                        CollisionEvent::End { a, b } => {
+                        CollisionEvent::End { a, b, .. } => {
                             assert!(open.remove(&(*a, *b)), "End without Begin for {a:?} {b:?}")
                         }
                     }
@@ -700,7 +704,7 @@ pub fn run_world(data: &[u8]) {
             WorldOp::QueryPoint(p) => {
                 let p = point(*p, 20.0);
                 let found = world
-                    .query_point(p, &QueryFilter::default().with_sensors())
+                    .overlap_point(p, &QueryFilter::default().with_sensors())
                     .unwrap();
                 let mut expected: Vec<ColliderHandle> = world
                     .iter()
@@ -712,8 +716,8 @@ pub fn run_world(data: &[u8]) {
             }
             WorldOp::CastRay(origin, direction) => {
                 if let Ok(ray) = Ray::new(point(*origin, 20.0), point(*direction, 1.0), 50.0) {
-                    if let Some(hit) = world.cast_ray(&ray, &QueryFilter::default()).unwrap() {
-                        assert!(hit.hit.distance.is_finite() && finite(hit.hit.normal));
+                    if let Some(hit) = world.ray_cast(&ray, &QueryFilter::default()).unwrap() {
+                        assert!(hit.distance.is_finite() && finite(hit.normal));
                     }
                 }
             }
