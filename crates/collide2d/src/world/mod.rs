@@ -826,6 +826,8 @@ impl World {
             Ok(())
         }
         planned.clear();
+        #[cfg(not(feature = "rayon"))]
+        let _ = parts;
         #[cfg(feature = "rayon")]
         if moves.len() >= PARALLEL_MOVES && rayon::current_num_threads() > 1 {
             use rayon::prelude::*;
