@@ -5,8 +5,8 @@ mod support;
 use collide2d::query::collide;
 use collide2d::shape::{Circle, Polygon, Shape};
 use collide2d::world::{
-    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, CollisionGroups, LayerId, Layers,
-    World, WorldError,
+    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, CollisionGroups, EndReason, LayerId,
+    Layers, World, WorldError,
 };
 use collide2d::{Transform, Vec2};
 use std::collections::{BTreeMap, BTreeSet};
@@ -111,6 +111,25 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
     // Whole layer settings a game keeps and assigns through `layers_mut()`.
     let mut presets: Vec<Layers> = Vec::new();
     let mut digest = 0xcbf29ce484222325u64;
+    // What the events carry besides their pairs: each collider's user data (kept after its
+    // removal), whether each touching pair was a sensor pair at the last update, and why a
+    // pair detached since then will end (first cause wins; a pair detached by disabling whose
+    // collider came back may end for any reason, by its re-test or its detachment).
+    let mut data_of: BTreeMap<ColliderHandle, u64> = BTreeMap::new();
+    let mut sensor_at_last: BTreeMap<(ColliderHandle, ColliderHandle), bool> = BTreeMap::new();
+    let mut causes: BTreeMap<(ColliderHandle, ColliderHandle), EndReason> = BTreeMap::new();
+    let mut uncertain: BTreeSet<(ColliderHandle, ColliderHandle)> = BTreeSet::new();
+    let detach = |h: ColliderHandle,
+                  reason: EndReason,
+                  previous: &BTreeSet<(ColliderHandle, ColliderHandle)>,
+                  causes: &mut BTreeMap<(ColliderHandle, ColliderHandle), EndReason>,
+                  uncertain: &BTreeSet<(ColliderHandle, ColliderHandle)>| {
+        for &pair in previous.iter().filter(|p| p.0 == h || p.1 == h) {
+            if !uncertain.contains(&pair) {
+                causes.entry(pair).or_insert(reason);
+            }
+        }
+    };
     for step in 0..operations {
         let handles: Vec<ColliderHandle> = models.keys().copied().collect();
         let pick = |rng: &mut Rng| handles[rng.below(handles.len())];
@@ -122,7 +141,9 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                 } else {
                     collider
                 };
+                let collider = collider.user_data(step as u64 + 1);
                 let handle = world.insert(collider.clone()).unwrap();
+                data_of.insert(handle, step as u64 + 1);
                 models.insert(handle, Model::new(collider));
             }
             2 if !handles.is_empty() => {
@@ -146,6 +167,9 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
             4 if !handles.is_empty() => {
                 let h = pick(&mut rng);
                 world.remove(h).unwrap();
+                if models[&h].collider.is_enabled() {
+                    detach(h, EndReason::Removed, &previous, &mut causes, &uncertain);
+                }
                 models.remove(&h);
                 removed.push(h);
             }
@@ -153,6 +177,23 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                 let h = pick(&mut rng);
                 let enabled = rng.below(2) == 0;
                 world.set_enabled(h, enabled).unwrap();
+                match (models[&h].collider.is_enabled(), enabled) {
+                    (true, false) => {
+                        detach(h, EndReason::Disabled, &previous, &mut causes, &uncertain)
+                    }
+                    (false, true) => {
+                        let back: Vec<_> = causes
+                            .keys()
+                            .filter(|p| p.0 == h || p.1 == h)
+                            .copied()
+                            .collect();
+                        for pair in back {
+                            causes.remove(&pair);
+                            uncertain.insert(pair);
+                        }
+                    }
+                    _ => {}
+                }
                 let m = models.get_mut(&h).unwrap();
                 m.collider = m.collider.clone().enabled(enabled);
             }
@@ -278,19 +319,56 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                     );
                     last = Some(pair);
                     match event {
-                        CollisionEvent::Begin { .. } => {
+                        CollisionEvent::Begin { user_data, .. } => {
                             assert!(
                                 open.insert(pair),
                                 "seed {seed} step {step}: two Begins without an End"
                             );
                             began.insert(pair);
+                            assert_eq!(*user_data, [data_of[&pair.0], data_of[&pair.1]]);
+                            let sensor = models[&pair.0].collider.is_sensor()
+                                || models[&pair.1].collider.is_sensor();
+                            assert_eq!(event.is_sensor(), sensor, "seed {seed} step {step}");
                         }
-                        CollisionEvent::End { .. } => {
+                        CollisionEvent::End {
+                            reason,
+                            sensor,
+                            user_data,
+                            ..
+                        } => {
                             assert!(
                                 open.remove(&pair),
                                 "seed {seed} step {step}: End without Begin"
                             );
                             ended.insert(pair);
+                            assert_eq!(*user_data, [data_of[&pair.0], data_of[&pair.1]]);
+                            assert_eq!(
+                                Some(sensor),
+                                sensor_at_last.get(&pair),
+                                "seed {seed} step {step}: End's sensor flag"
+                            );
+                            let expected = match causes.get(&pair) {
+                                Some(&cause) => Some(cause),
+                                None if uncertain.contains(&pair) => None,
+                                None => {
+                                    let (a, b) =
+                                        (&models[&pair.0].collider, &models[&pair.1].collider);
+                                    let allowed =
+                                        world.layers().collides(a.layer_id(), b.layer_id())
+                                            && a.groups().interacts_with(b.groups());
+                                    Some(if allowed {
+                                        EndReason::Separated
+                                    } else {
+                                        EndReason::Filtered
+                                    })
+                                }
+                            };
+                            if let Some(expected) = expected {
+                                assert_eq!(
+                                    *reason, expected,
+                                    "seed {seed} step {step} ({kind:?}): End reason of {pair:?}"
+                                );
+                            }
                         }
                         CollisionEvent::Stay { .. } => {
                             stayed.insert(pair);
@@ -322,6 +400,31 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                     assert!(stayed.is_empty(), "seed {seed} step {step}: Stay while off");
                 }
                 assert_eq!(open, now);
+                let changes = |begin: bool| -> Vec<CollisionEvent> {
+                    events
+                        .iter()
+                        .filter(|e| match e {
+                            CollisionEvent::Begin { .. } => begin,
+                            CollisionEvent::End { .. } => !begin,
+                            CollisionEvent::Stay { .. } => false,
+                        })
+                        .copied()
+                        .collect()
+                };
+                assert_eq!(world.began(), &changes(true)[..]);
+                assert_eq!(world.ended(), &changes(false)[..]);
+                sensor_at_last = world
+                    .contacts()
+                    .map(|(a, b, manifold)| ((a, b), manifold.is_none()))
+                    .collect();
+                for &(a, b) in &now {
+                    let contacts_of: Vec<_> =
+                        world.contacts_of(a).map(|(x, y, _)| (x, y)).collect();
+                    assert!(contacts_of.contains(&(a, b)), "seed {seed} step {step}");
+                    assert!(world.contacts_of(b).any(|(x, y, _)| (x, y) == (a, b)));
+                }
+                causes.clear();
+                uncertain.clear();
                 previous = now;
                 previous_at_end = at_end;
             }

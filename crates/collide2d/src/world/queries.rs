@@ -8,6 +8,9 @@ use crate::math::{Transform, Vec2};
 use crate::query::{cast, collide, overlaps, CastHit, CastOptions, Ray, RayHit, Sweep};
 use crate::shape::{Aabb, Shape};
 
+/// A test a query asks of each collider it would consider (see [`QueryFilter::with_predicate`]).
+pub type QueryPredicate = dyn Fn(ColliderHandle, &Collider) -> bool;
+
 /// Which colliders a query considers.
 ///
 /// A collider is considered when it is enabled and passes every test the filter sets: its
@@ -25,7 +28,8 @@ use crate::shape::{Aabb, Shape};
 /// let ghost = world.insert(Collider::new(ball.clone()).user_data(3))?;
 /// let crate_ = world.insert(Collider::new(ball).user_data(4))?;
 /// let not_ghosts = |_, collider: &Collider| collider.data() != 3;
-/// let filter = QueryFilter::new().excluding(&[player, gun]).with_predicate(&not_ghosts);
+/// let skipped = [player, gun]; // the filter borrows the list: keep it in a variable
+/// let filter = QueryFilter::new().excluding(&skipped).with_predicate(&not_ghosts);
 /// assert_eq!(world.overlap_point(Vec2::ZERO, &filter)?, [crate_]);
 /// # let _ = ghost;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -46,7 +50,7 @@ pub struct QueryFilter<'a> {
     pub skip_one_way: bool,
     /// When set, only colliders for which it returns `true` (asked last, after every other
     /// test passed).
-    pub predicate: Option<&'a dyn Fn(ColliderHandle, &Collider) -> bool>,
+    pub predicate: Option<&'a QueryPredicate>,
     /// Colliders the world itself leaves out besides `exclude` (a moving character and the
     /// platform carrying it).
     pub(super) also_exclude: [Option<ColliderHandle>; 2],
@@ -116,10 +120,7 @@ impl<'a> QueryFilter<'a> {
     }
 
     /// Only colliders that `predicate(handle, collider)` accepts.
-    pub fn with_predicate(
-        mut self,
-        predicate: &'a dyn Fn(ColliderHandle, &Collider) -> bool,
-    ) -> QueryFilter<'a> {
+    pub fn with_predicate(mut self, predicate: &'a QueryPredicate) -> QueryFilter<'a> {
         self.predicate = Some(predicate);
         self
     }

@@ -527,9 +527,15 @@ fn merge_range(
             }
             // A tested pair that was detached was re-enabled since: its state comes from the
             // test.
+            // A tested pair detached since the last update that ends anyway ends for the
+            // reason it was detached.
+            let mut pending = None;
             while let Some((first, rest)) = detached_left.split_first() {
                 if order_key(first.pair) > key {
                     break;
+                }
+                if order_key(first.pair) == key {
+                    pending = Some(first.end);
                 }
                 detached_left = rest;
             }
@@ -538,20 +544,26 @@ fn merge_range(
             match (was_touching, result.is_touching()) {
                 (true, true) => next.push(CollisionEvent::Stay { a, b, manifold }),
                 (true, false) => {
-                    let facts = facts(a, b);
-                    let reason = if facts.allowed {
-                        EndReason::Separated
-                    } else {
-                        EndReason::Filtered
-                    };
+                    let end = pending.unwrap_or_else(|| {
+                        let facts = facts(a, b);
+                        PendingEnd {
+                            reason: if facts.allowed {
+                                EndReason::Separated
+                            } else {
+                                EndReason::Filtered
+                            },
+                            sensor: was_sensor,
+                            user_data: facts.user_data,
+                        }
+                    });
                     changes.push_end(
                         next,
                         CollisionEvent::End {
                             a,
                             b,
-                            reason,
-                            sensor: was_sensor,
-                            user_data: facts.user_data,
+                            reason: end.reason,
+                            sensor: end.sensor,
+                            user_data: end.user_data,
                         },
                     );
                 }
