@@ -103,7 +103,10 @@ fn world_updates_on_threads(c: &mut Criterion) {
                     events
                 })
             });
-            let [broad, narrow, events] = totals.map(|total| total / frames.max(1));
+            if frames == 0 {
+                continue;
+            }
+            let [broad, narrow, events] = totals.map(|total| total / frames);
             println!(
                 "{name}, {threads} thread(s): per frame broad {broad:?}, narrow {narrow:?}, \
                  events {events:?}"
