@@ -330,6 +330,9 @@ impl Touching {
 
 /// The fewest tests and stored events together that [`Touching::merge`] splits over threads
 /// (feature `rayon`).
+// 100k colliders, 10% moving, one thread (callgrind): the parts that split over threads (this
+// merge with its narrow phase, the tree's flag flips, the move checks) hold 76% of the
+// instructions and 85% of the last-level misses of a frame (27 Nov 2026).
 #[cfg(feature = "rayon")]
 pub(super) const PARALLEL_MERGE: usize = 16_384;
 
