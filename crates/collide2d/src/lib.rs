@@ -106,7 +106,7 @@
 //! | feature | what it adds |
 //! |---|---|
 //! | `serde` | `Serialize`/`Deserialize` for shapes, transforms and results; deserialising re-validates every shape |
-//! | `rayon` | parallel pair finding, narrow phase and continuous colliders' sweeps, with output identical to the serial path |
+//! | `rayon` | `World::update` and `set_transforms` on the current rayon pool (moved proxies' pair refresh, narrow phase, events merge, move checks), parallel pair finding and continuous colliders' sweeps; output identical to the serial path, which small worlds keep |
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
