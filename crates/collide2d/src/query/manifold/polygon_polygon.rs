@@ -428,7 +428,7 @@ fn collide_cores_padded<const CA: usize, const CB: usize>(
 /// arithmetic of [`collide_cores_slices`], step for step, with every loop unrolled (crossing
 /// capsule cores: 695 instructions a call through the slices, 11/2026).
 #[inline(always)]
-fn collide_two_vertex_cores(
+pub(crate) fn collide_two_vertex_cores(
     core_a: &CoreShape<'_>,
     core_b: &CoreShape<'_>,
     b_in_a: &Transform,
