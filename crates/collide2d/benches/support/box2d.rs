@@ -62,6 +62,29 @@ pub fn rotate_inv(q: &b2Rot, v: b2Vec2) -> b2Vec2 {
     }
 }
 
+/// A manifold of Box2D's pair functions (in A's frame) moved into world space by A's
+/// placement `xf_a`, as Box2D's contact update does after each call: the normal rotated, each
+/// point rotated and moved. collide2d's pair queries answer in world space, so the benchmarks
+/// add this step to Box2D's calls.
+#[inline]
+pub fn to_world(xf_a: &b2Transform, mut manifold: b2LocalManifold) -> b2LocalManifold {
+    let q = xf_a.q;
+    let rotate = |v: b2Vec2| b2Vec2 {
+        x: q.c * v.x - q.s * v.y,
+        y: q.s * v.x + q.c * v.y,
+    };
+    manifold.normal = rotate(manifold.normal);
+    let count = manifold.pointCount.clamp(0, 2) as usize;
+    for point in &mut manifold.points[..count] {
+        let turned = rotate(point.point);
+        point.point = b2Vec2 {
+            x: turned.x + xf_a.p.x,
+            y: turned.y + xf_a.p.y,
+        };
+    }
+    manifold
+}
+
 /// A convex collide2d polygon (with its rounding radius) as a Box2D polygon, through Box2D's own
 /// hull and polygon builders. Panics if Box2D refuses the outline (benchmark setup only).
 pub fn polygon(polygon: &Polygon) -> b2Polygon {
