@@ -49,10 +49,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let (mut ammo, mut killed, mut stopped_by_wall) = (0, Vec::new(), 0);
     for frame in 0..12 {
-        world.set_transform(
-            player,
-            Transform::from_translation(Vec2::new(frame as f32 * 0.2, 0.0)),
-        )?;
+        let walk = Transform::from_translation(Vec2::X * (frame as f32 * 0.2));
+        world.set_transform(player, walk)?;
         for &(bullet, step) in &shots {
             let p = world.get(bullet)?.transform().p;
             world.set_transform(bullet, Transform::from_translation(p + step))?;
