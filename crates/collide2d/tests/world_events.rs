@@ -344,6 +344,25 @@ fn a_filter_excludes_any_number_of_colliders_and_asks_its_predicate() {
 }
 
 #[test]
+fn a_predicate_may_borrow_the_games_own_data() {
+    let (world, handles) = row();
+    // A table the game keeps beside the world, borrowed (not moved) by the predicate.
+    let dead: Vec<u64> = vec![0, 2, 4];
+    let alive = |_, collider: &Collider| !dead.contains(&collider.user_data());
+    let filter = QueryFilter::new().with_predicate(&alive);
+    let ray = collide2d::shape::Ray::new(Vec2::new(-5.0, 0.0), Vec2::X, 100.0).unwrap();
+    let hits: Vec<_> = world
+        .ray_cast_all(&ray, &filter)
+        .unwrap()
+        .iter()
+        .map(|hit| hit.collider)
+        .collect();
+    assert_eq!(hits, [handles[3], handles[4]]);
+    drop(filter);
+    assert_eq!(dead.len(), 3);
+}
+
+#[test]
 fn a_filter_with_groups_sees_only_colliders_whose_groups_meet_it() {
     let (mut world, handles) = row();
     world

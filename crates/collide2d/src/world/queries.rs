@@ -9,8 +9,9 @@ use crate::query::{collide, overlaps, shape_cast, CastHit, CastOptions, RayHit, 
 use crate::shape::Ray;
 use crate::shape::{Aabb, Shape};
 
-/// A test a query asks of each collider it would consider (see [`QueryFilter::with_predicate`]).
-pub type QueryPredicate = dyn Fn(ColliderHandle, &Collider) -> bool;
+/// A test a query asks of each collider it would consider (see [`QueryFilter::with_predicate`]);
+/// it may borrow the game's own data for as long as the filter lives.
+pub type QueryPredicate<'a> = dyn Fn(ColliderHandle, &Collider) -> bool + 'a;
 
 /// Which colliders a query considers.
 ///
@@ -51,7 +52,7 @@ pub struct QueryFilter<'a> {
     pub skip_one_way: bool,
     /// When set, only colliders for which it returns `true` (asked last, after every other
     /// test passed).
-    pub predicate: Option<&'a QueryPredicate>,
+    pub predicate: Option<&'a QueryPredicate<'a>>,
     /// Colliders the world itself leaves out besides `exclude` (a moving character and the
     /// platform carrying it).
     pub(super) also_exclude: [Option<ColliderHandle>; 2],
@@ -121,7 +122,7 @@ impl<'a> QueryFilter<'a> {
     }
 
     /// Only colliders that `predicate(handle, collider)` accepts.
-    pub fn with_predicate(mut self, predicate: &'a QueryPredicate) -> QueryFilter<'a> {
+    pub fn with_predicate(mut self, predicate: &'a QueryPredicate<'a>) -> QueryFilter<'a> {
         self.predicate = Some(predicate);
         self
     }
