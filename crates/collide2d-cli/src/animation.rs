@@ -3,10 +3,11 @@
 //! The library's canvas gives PNG bytes, so each picture is decoded back to RGBA here (a
 //! `Canvas::pixels()` accessor would save that step).
 
+use crate::error::CliError;
 use collide2d::debug::Canvas;
 use std::fs::File;
 use std::io::BufWriter;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Levels per channel of the colour cube (6 × 6 × 6 = 216 colours, plus 40 greys).
 const LEVELS: u8 = 6;
@@ -14,6 +15,8 @@ const LEVELS: u8 = 6;
 /// Writes frames into an animated GIF.
 pub struct GifRecorder {
     encoder: gif::Encoder<BufWriter<File>>,
+    /// The file, for messages.
+    path: PathBuf,
     width: u16,
     height: u16,
     /// Delay between pictures in hundredths of a second.
@@ -55,24 +58,25 @@ fn index_of(r: u8, g: u8, b: u8) -> u8 {
 
 impl GifRecorder {
     /// Starts a GIF of `width × height` pictures, each shown `delay` hundredths of a second.
-    pub fn create(path: &Path, width: u32, height: u32, delay: u16) -> Result<GifRecorder, String> {
-        let too_big = || {
-            format!(
-                "{}: a GIF is at most 65535 pixels wide and high",
-                path.display()
-            )
-        };
+    pub fn create(
+        path: &Path,
+        width: u32,
+        height: u32,
+        delay: u16,
+    ) -> Result<GifRecorder, CliError> {
+        let too_big = || CliError::output(path, "a GIF is at most 65535 pixels wide and high");
         let width = u16::try_from(width).map_err(|_| too_big())?;
         let height = u16::try_from(height).map_err(|_| too_big())?;
-        let file =
-            File::create(path).map_err(|e| format!("{}: cannot create: {e}", path.display()))?;
+        let file = File::create(path)
+            .map_err(|e| CliError::output(path, format!("cannot create: {e}")))?;
         let mut encoder = gif::Encoder::new(BufWriter::new(file), width, height, &palette())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| CliError::output(path, e))?;
         encoder
             .set_repeat(gif::Repeat::Infinite)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| CliError::output(path, e))?;
         Ok(GifRecorder {
             encoder,
+            path: path.to_path_buf(),
             width,
             height,
             delay,
@@ -81,16 +85,17 @@ impl GifRecorder {
     }
 
     /// Adds a picture (same size as given to [`create`](GifRecorder::create)).
-    pub fn add(&mut self, canvas: &Canvas) -> Result<(), String> {
-        let bytes = canvas.encode_png().map_err(|e| e.to_string())?;
+    pub fn add(&mut self, canvas: &Canvas) -> Result<(), CliError> {
+        let failed = |message: &dyn std::fmt::Display| CliError::output(&self.path, message);
+        let bytes = canvas.encode_png().map_err(|e| failed(&e))?;
         let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-        let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
+        let mut reader = decoder.read_info().map_err(|e| failed(&e))?;
         let mut rgba = vec![0; reader.output_buffer_size().unwrap_or(0)];
-        let info = reader.next_frame(&mut rgba).map_err(|e| e.to_string())?;
+        let info = reader.next_frame(&mut rgba).map_err(|e| failed(&e))?;
         if (info.width, info.height) != (u32::from(self.width), u32::from(self.height))
             || info.color_type != png::ColorType::Rgba
         {
-            return Err("picture size or format changed between GIF frames".to_string());
+            return Err(failed(&"picture size or format changed between GIF frames"));
         }
         let indices: Vec<u8> = rgba[..info.buffer_size()]
             .chunks_exact(4)
@@ -103,9 +108,10 @@ impl GifRecorder {
             buffer: std::borrow::Cow::Owned(indices),
             ..gif::Frame::default()
         };
+        let path = &self.path;
         self.encoder
             .write_frame(&frame)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| CliError::output(path, e))?;
         self.pictures += 1;
         Ok(())
     }
@@ -116,10 +122,14 @@ impl GifRecorder {
     }
 
     /// Writes the end of the file and flushes it.
-    pub fn finish(self) -> Result<(), String> {
+    pub fn finish(self) -> Result<(), CliError> {
         use std::io::Write;
-        let mut writer = self.encoder.into_inner().map_err(|e| e.to_string())?;
-        writer.flush().map_err(|e| e.to_string())
+        let path = self.path;
+        let mut writer = self
+            .encoder
+            .into_inner()
+            .map_err(|e| CliError::output(&path, e))?;
+        writer.flush().map_err(|e| CliError::output(&path, e))
     }
 }
 

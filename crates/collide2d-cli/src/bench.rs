@@ -4,6 +4,7 @@
 //! covered) moving at 1–3 units per second inside a box; every frame moves all of them, so
 //! every pair is re-tested: the worst case for incremental work.
 
+use crate::error::CliError;
 use crate::font::{draw_text, fill_rect, text_width};
 use crate::rng::Rng;
 use collide2d::debug::{Canvas, Color, DebugDraw, RenderError};
@@ -13,14 +14,14 @@ use collide2d::{Transform, Vec2};
 use std::time::{Duration, Instant};
 
 /// A broad phase by its command-line name.
-pub fn parse_broad(name: &str) -> Result<(String, BroadPhaseKind), String> {
+pub fn parse_broad(name: &str) -> Result<(String, BroadPhaseKind), CliError> {
     match name.trim() {
         "tree" => Ok(("tree".into(), BroadPhaseKind::Tree)),
         "grid" => Ok(("grid".into(), BroadPhaseKind::Grid { cell_size: 2.0 })),
         "sap" => Ok(("sap".into(), BroadPhaseKind::SweepAndPrune)),
-        other => Err(format!(
+        other => Err(CliError::Argument(format!(
             "unknown broad phase `{other}` (expected tree, grid or sap)"
-        )),
+        ))),
     }
 }
 

@@ -1,7 +1,8 @@
 //! The `collide2d` command's parts, as a library so its tests can render in-process.
 //!
 //! - [`scene`]: the versioned JSON scene format and its checks (see `scenes/README.md`);
-//! - [`sim`]: a world built from a scene, with simple kinematic motion (no solver);
+//! - [`build`]: a scene's world and moving bodies, built from a scene file;
+//! - [`sim`]: a built scene run with simple kinematic motion (no solver);
 //! - [`memory`]: the memory estimate of a scene, checked before building it;
 //! - [`run`]: running frames with statistics, a progress bar and event output;
 //! - [`progress`]: labelled progress with elapsed time and time left, on a terminal;
@@ -12,13 +13,20 @@
 //! - [`animation`]: animated GIF output;
 //! - [`pair`]: the `query` subcommand's pair file and answers;
 //! - [`bench`](mod@bench): the scaling benchmark and its plot;
-//! - [`rng`]: a seeded random number generator.
+//! - [`rng`]: a seeded random number generator;
+//! - [`defaults`]: every default of the command and of scene files, in one place;
+//! - [`error`]: [`CliError`](error::CliError), why a command stopped;
+//! - [`console`]: standard output that a closed pipe silences instead of stopping a command.
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod animation;
 pub mod bench;
+pub mod build;
+pub mod console;
+pub mod defaults;
+pub mod error;
 pub mod font;
 pub mod memory;
 pub mod output;

@@ -1,17 +1,19 @@
 //! The `collide2d` command: the demo, scene runs, renders, pair queries and benchmarks.
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use collide2d::shape::Aabb;
 use collide2d_cli::animation::GifRecorder;
+use collide2d_cli::defaults::{COMMAND, DEMO};
+use collide2d_cli::error::CliError;
 use collide2d_cli::output::{check_output, check_size, FileKind, MAX_GIF_SIDE, MAX_PNG_SIDE};
 use collide2d_cli::progress::Progress;
 use collide2d_cli::render::{legend_line, render_world_with, Extras, RenderOptions, RenderSummary};
 use collide2d_cli::run::run_frames;
-use collide2d_cli::scene::{load_scene, parse_scene, SceneError};
+use collide2d_cli::scene::{load_scene, parse_scene};
 use collide2d_cli::sim::{FrameReport, Sim};
 use collide2d_cli::trails::Trails;
 use collide2d_cli::view::{self, view_text, ViewChoice};
-use collide2d_cli::{bench, memory, pair, DEMO_SCENE};
+use collide2d_cli::{bench, memory, out, outln, pair, DEMO_SCENE};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -27,20 +29,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// The built-in demo: about 3,000 shapes on four layers for 300 frames, then a PNG.
-    Demo {
-        /// Frames to run.
-        #[arg(long, default_value_t = 300)]
-        frames: u32,
-        /// Where to write the picture of the last frame (.png).
-        #[arg(long, default_value = "collide2d-demo.png")]
-        png: PathBuf,
-        /// Picture width in pixels.
-        #[arg(long, default_value_t = 1600)]
-        width: u32,
-        /// Picture height in pixels.
-        #[arg(long, default_value_t = 1000)]
-        height: u32,
-    },
+    Demo(DemoArgs),
     /// Runs a scene file and prints per-phase timings and event counts.
     Run {
         /// The scene (JSON, see scenes/README.md).
@@ -55,19 +44,19 @@ enum Command {
         #[arg(long)]
         png: Option<PathBuf>,
         /// Width of the --png picture in pixels.
-        #[arg(long, default_value_t = 1200)]
+        #[arg(long, default_value_t = COMMAND.width)]
         width: u32,
         /// Height of the --png picture in pixels.
-        #[arg(long, default_value_t = 800)]
+        #[arg(long, default_value_t = COMMAND.height)]
         height: u32,
         /// Write an animated GIF (.gif; one picture every `--gif-every` frames and the last).
         #[arg(long)]
         gif: Option<PathBuf>,
         /// Frames between GIF pictures.
-        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, default_value_t = COMMAND.gif_every, value_parser = clap::value_parser!(u32).range(1..))]
         gif_every: u32,
         /// GIF width in pixels (the height is two thirds of it).
-        #[arg(long, default_value_t = 600)]
+        #[arg(long, default_value_t = COMMAND.gif_width)]
         gif_width: u32,
         /// The world box to draw, `x0,y0,x1,y1` (default: the scene's `view`, else everything).
         #[arg(long, value_parser = view::parse_view, allow_hyphen_values = true)]
@@ -91,13 +80,13 @@ enum Command {
         #[arg(long)]
         broad: bool,
         /// Frames to run before drawing.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = COMMAND.render_frames)]
         frames: u32,
         /// Picture width in pixels.
-        #[arg(long, default_value_t = 1200)]
+        #[arg(long, default_value_t = COMMAND.width)]
         width: u32,
         /// Picture height in pixels.
-        #[arg(long, default_value_t = 800)]
+        #[arg(long, default_value_t = COMMAND.height)]
         height: u32,
         /// The world box to draw, `x0,y0,x1,y1` (default: the scene's `view`, else everything).
         #[arg(long, value_parser = view::parse_view, allow_hyphen_values = true)]
@@ -117,22 +106,47 @@ enum Command {
     /// World-update time per frame for growing collider counts, per broad phase.
     Bench {
         /// Collider counts, comma separated.
-        #[arg(
-            long,
-            value_delimiter = ',',
-            default_value = "1000,10000,100000,1000000"
-        )]
+        #[arg(long, value_delimiter = ',', default_value = COMMAND.bench_sizes)]
         n: Vec<usize>,
         /// Broad phases: tree, grid, sap (comma separated).
-        #[arg(long, value_delimiter = ',', default_value = "tree,grid,sap")]
+        #[arg(long, value_delimiter = ',', default_value = COMMAND.bench_broad_phases)]
         broad: Vec<String>,
         /// Timed frames per measurement (at least 1).
-        #[arg(long, default_value_t = 5)]
+        #[arg(long, default_value_t = COMMAND.bench_frames)]
         frames: u32,
         /// Write a log-log plot (.png).
         #[arg(long)]
         plot: Option<PathBuf>,
     },
+}
+
+/// The demo's settings.
+#[derive(Args)]
+struct DemoArgs {
+    /// Frames to run.
+    #[arg(long, default_value_t = DEMO.frames)]
+    frames: u32,
+    /// Where to write the picture of the last frame (.png).
+    #[arg(long, default_value = DEMO.png)]
+    png: PathBuf,
+    /// Picture width in pixels.
+    #[arg(long, default_value_t = DEMO.width)]
+    width: u32,
+    /// Picture height in pixels.
+    #[arg(long, default_value_t = DEMO.height)]
+    height: u32,
+}
+
+impl Default for DemoArgs {
+    /// What `collide2d` with no subcommand runs.
+    fn default() -> DemoArgs {
+        DemoArgs {
+            frames: DEMO.frames,
+            png: PathBuf::from(DEMO.png),
+            width: DEMO.width,
+            height: DEMO.height,
+        }
+    }
 }
 
 /// What `run` writes besides its table.
@@ -147,29 +161,26 @@ struct RunOutputs<'a> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let command = cli.command.unwrap_or(Command::Demo {
-        frames: 300,
-        png: PathBuf::from("collide2d-demo.png"),
-        width: 1600,
-        height: 1000,
-    });
+    let command = cli
+        .command
+        .unwrap_or_else(|| Command::Demo(DemoArgs::default()));
     match execute(command) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("collide2d: error: {message}");
+        Err(error) => {
+            eprintln!("collide2d: error: {error}");
             ExitCode::FAILURE
         }
     }
 }
 
-fn execute(command: Command) -> Result<(), String> {
+fn execute(command: Command) -> Result<(), CliError> {
     match command {
-        Command::Demo {
+        Command::Demo(DemoArgs {
             frames,
             png,
             width,
             height,
-        } => demo(frames, &png, width, height),
+        }) => demo(frames, &png, width, height),
         Command::Run {
             scene,
             frames,
@@ -220,7 +231,7 @@ fn execute(command: Command) -> Result<(), String> {
                 title: picture_title(&sim, &scene),
             };
             let summary = save(&sim, &options, None, &output)?;
-            println!(
+            outln!(
                 "wrote {} ({width} × {height}, frame {}, {} colliders; view {}; {} outlined, {} as density)",
                 output.display(),
                 sim.frame,
@@ -228,18 +239,16 @@ fn execute(command: Command) -> Result<(), String> {
                 summary.view.as_ref().map_or("everything".into(), view_text),
                 summary.outlined,
                 summary.tinted
-            );
-            println!("{}", legend_line());
-            Ok(())
+            )?;
+            outln!("{}", legend_line())
         }
         Command::Query { pair: path, json } => {
-            let pair = pair::load_pair(&path).map_err(|e| e.to_string())?;
+            let pair = pair::load_pair(&path)?;
             if json {
-                println!("{}", pair::answer(&pair));
+                outln!("{}", pair::answer(&pair))
             } else {
-                print!("{}", pair::describe(&pair));
+                out!("{}", pair::describe(&pair))
             }
-            Ok(())
         }
         Command::Bench {
             n,
@@ -251,12 +260,12 @@ fn execute(command: Command) -> Result<(), String> {
 }
 
 /// Loads a scene, refuses it if it would not fit in memory, then builds it with progress.
-fn build(path: &Path) -> Result<Sim, String> {
-    let scene = load_scene(path).map_err(|e| e.to_string())?;
+fn build(path: &Path) -> Result<Sim, CliError> {
+    let scene = load_scene(path)?;
     let budget = memory::budget()?;
-    memory::check(&scene, path, budget.as_ref()).map_err(|e| e.to_string())?;
+    memory::check(&scene, path, budget.as_ref())?;
     let progress = Progress::start("building", memory::collider_count(&scene), "colliders");
-    Sim::build_with_progress(&scene, path, Some(progress)).map_err(|e: SceneError| e.to_string())
+    Ok(Sim::build_with_progress(&scene, path, Some(progress))?)
 }
 
 /// The title of every picture of a scene: its name (else its file), the frame and the count.
@@ -294,34 +303,34 @@ fn save(
     options: &RenderOptions,
     trails: Option<&Trails>,
     path: &Path,
-) -> Result<RenderSummary, String> {
+) -> Result<RenderSummary, CliError> {
     let progress = Progress::start("drawing", sim.world.len() as u64, "colliders");
     let extras = Extras {
         trails,
         progress: Some(&progress),
     };
-    let (canvas, summary) = render_world_with(&sim.world, options, &extras)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let (canvas, summary) =
+        render_world_with(&sim.world, options, &extras).map_err(|e| CliError::output(path, e))?;
     progress.finish();
     canvas
         .save_png(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| CliError::output(path, e))?;
     Ok(summary)
 }
 
-fn demo(frames: u32, png: &Path, width: u32, height: u32) -> Result<(), String> {
+fn demo(frames: u32, png: &Path, width: u32, height: u32) -> Result<(), CliError> {
     check_output("--png", png, FileKind::Png)?;
     check_size("--width", width, "--height", height, MAX_PNG_SIDE)?;
-    let path = Path::new("scenes/demo.json (built in)");
-    let scene = parse_scene(path, DEMO_SCENE).map_err(|e| e.to_string())?;
-    let mut sim = Sim::build(&scene, path).map_err(|e| e.to_string())?;
-    println!(
+    let path = Path::new(DEMO.scene_name);
+    let scene = parse_scene(path, DEMO_SCENE)?;
+    let mut sim = Sim::build(&scene, path)?;
+    outln!(
         "collide2d demo: {} colliders on layers {}, {frames} frames",
         sim.world.len(),
         layer_names(&sim)
-    );
+    )?;
     let report = run_frames(&mut sim, frames, None, None, true)?;
-    print!("\n{}", report.table());
+    out!("\n{}", report.table())?;
     let options = RenderOptions {
         width,
         height,
@@ -335,9 +344,8 @@ fn demo(frames: u32, png: &Path, width: u32, height: u32) -> Result<(), String> 
         ),
     };
     save(&sim, &options, None, png)?;
-    println!("\nwrote {}", png.display());
-    println!("{}", legend_line());
-    Ok(())
+    outln!("\nwrote {}", png.display())?;
+    outln!("{}", legend_line())
 }
 
 fn layer_names(sim: &Sim) -> String {
@@ -368,7 +376,7 @@ impl Recording<'_> {
         choice: &ViewChoice,
         trails: &Trails,
         scene: &Path,
-    ) -> Result<(), String> {
+    ) -> Result<(), CliError> {
         let options = RenderOptions {
             width: self.width,
             height: self.height,
@@ -381,15 +389,13 @@ impl Recording<'_> {
             progress: None,
         };
         let (canvas, _) = render_world_with(&sim.world, &options, &extras)
-            .map_err(|e| format!("{}: {e}", self.path.display()))?;
+            .map_err(|e| CliError::output(self.path, e))?;
         self.last = Some(sim.frame);
-        self.recorder
-            .add(&canvas)
-            .map_err(|e| format!("{}: {e}", self.path.display()))
+        self.recorder.add(&canvas)
     }
 }
 
-fn run(path: &Path, outputs: RunOutputs<'_>) -> Result<(), String> {
+fn run(path: &Path, outputs: RunOutputs<'_>) -> Result<(), CliError> {
     // Every output is checked before the scene is even read.
     if let Some(events) = outputs.events {
         check_output("--events", events, FileKind::Text)?;
@@ -437,7 +443,7 @@ fn run(path: &Path, outputs: RunOutputs<'_>) -> Result<(), String> {
         None => None,
     };
     let mut trails = Trails::new(&sim);
-    let mut record = |sim: &Sim, frame: &FrameReport| -> Result<(), String> {
+    let mut record = |sim: &Sim, frame: &FrameReport| -> Result<(), CliError> {
         trails.record(sim, frame);
         match recording.as_mut() {
             Some(recording) if sim.frame % recording.every == 0 => {
@@ -450,7 +456,7 @@ fn run(path: &Path, outputs: RunOutputs<'_>) -> Result<(), String> {
     let mut writer = match outputs.events {
         Some(events) => Some(BufWriter::new(
             std::fs::File::create(events)
-                .map_err(|e| format!("{}: cannot create: {e}", events.display()))?,
+                .map_err(|e| CliError::output(events, format!("cannot create: {e}")))?,
         )),
         None => None,
     };
@@ -462,17 +468,15 @@ fn run(path: &Path, outputs: RunOutputs<'_>) -> Result<(), String> {
         true,
     )?;
     if let (Some(mut writer), Some(events)) = (writer, outputs.events) {
-        writer
-            .flush()
-            .map_err(|e| format!("{}: {e}", events.display()))?;
+        writer.flush().map_err(|e| CliError::output(events, e))?;
     }
     let title = if sim.title.is_empty() {
         path.display().to_string()
     } else {
         sim.title.clone()
     };
-    println!("{title}");
-    print!("{}", report.table());
+    outln!("{title}")?;
+    out!("{}", report.table())?;
     if let (Some((png, width, height)), Some(choice)) = (outputs.png, &png_view) {
         let options = RenderOptions {
             width,
@@ -482,7 +486,7 @@ fn run(path: &Path, outputs: RunOutputs<'_>) -> Result<(), String> {
             ..RenderOptions::default()
         };
         save(&sim, &options, Some(&trails), png)?;
-        println!("wrote {}", png.display());
+        outln!("wrote {}", png.display())?;
     }
     if let Some(mut recording) = recording {
         // The last frame is always in the GIF, so a run shorter than --gif-every still makes
@@ -492,16 +496,13 @@ fn run(path: &Path, outputs: RunOutputs<'_>) -> Result<(), String> {
         }
         let pictures = recording.recorder.pictures();
         let gif_path = recording.path;
-        recording
-            .recorder
-            .finish()
-            .map_err(|e| format!("{}: {e}", gif_path.display()))?;
+        recording.recorder.finish()?;
         let count = if pictures == 1 {
             "1 picture".to_string()
         } else {
             format!("{pictures} pictures")
         };
-        println!("wrote {} ({count})", gif_path.display());
+        outln!("wrote {} ({count})", gif_path.display())?;
     }
     Ok(())
 }
@@ -511,18 +512,20 @@ fn run_bench(
     broads: &[String],
     frames: u32,
     plot: Option<&Path>,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     if frames == 0 {
-        return Err("--frames 0: the bench times at least 1 frame per measurement".into());
+        return Err(CliError::Argument(
+            "--frames 0: the bench times at least 1 frame per measurement".into(),
+        ));
     }
     let kinds = broads
         .iter()
         .map(|name| bench::parse_broad(name))
         .collect::<Result<Vec<_>, _>>()?;
     if let Some(&zero) = sizes.iter().find(|&&n| n == 0 || n > 10_000_000) {
-        return Err(format!(
+        return Err(CliError::Argument(format!(
             "--n {zero}: counts must be between 1 and 10,000,000"
-        ));
+        )));
     }
     if let Some(plot) = plot {
         check_output("--plot", plot, FileKind::Png)?;
@@ -543,17 +546,15 @@ fn run_bench(
     progress.finish();
     let names: Vec<String> = kinds.iter().map(|(name, _)| name.clone()).collect();
     let plural = if frames == 1 { "" } else { "s" };
-    println!(
-        "World::update, median of {frames} frame{plural} (every collider moves every frame)\n"
-    );
-    print!("{}", bench::table(&points, sizes, &names));
+    outln!("World::update, median of {frames} frame{plural} (every collider moves every frame)\n")?;
+    out!("{}", bench::table(&points, sizes, &names))?;
     if let Some(plot) = plot {
-        let canvas = bench::plot(&points, &names, 900, 600)
-            .map_err(|e| format!("{}: {e}", plot.display()))?;
+        let canvas =
+            bench::plot(&points, &names, 900, 600).map_err(|e| CliError::output(plot, e))?;
         canvas
             .save_png(plot)
-            .map_err(|e| format!("{}: {e}", plot.display()))?;
-        println!("\nwrote {}", plot.display());
+            .map_err(|e| CliError::output(plot, e))?;
+        outln!("\nwrote {}", plot.display())?;
     }
     Ok(())
 }

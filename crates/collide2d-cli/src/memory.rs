@@ -27,6 +27,7 @@
 //! (bytes, or a number with a `K`, `M` or `G` suffix). Where neither is known, nothing is
 //! refused.
 
+use crate::error::CliError;
 use crate::scene::{SceneError, SceneFile, SceneShape};
 use collide2d::shape::Shape;
 use std::path::Path;
@@ -236,7 +237,7 @@ pub fn mem_available(meminfo: &str) -> Option<u64> {
 }
 
 /// The memory budget of this machine: `MemAvailable`, lowered to `COLLIDE2D_MEMORY_LIMIT`.
-pub fn budget() -> Result<Option<Budget>, String> {
+pub fn budget() -> Result<Option<Budget>, CliError> {
     let system = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .as_deref()
@@ -248,7 +249,9 @@ pub fn budget() -> Result<Option<Budget>, String> {
     let limit = match std::env::var("COLLIDE2D_MEMORY_LIMIT") {
         Ok(text) => Some(Budget {
             available: parse_bytes(&text).ok_or_else(|| {
-                format!("COLLIDE2D_MEMORY_LIMIT={text}: expected bytes, e.g. 4G or 512M")
+                CliError::Environment(format!(
+                    "COLLIDE2D_MEMORY_LIMIT={text}: expected bytes, e.g. 4G or 512M"
+                ))
             })?,
             source: "COLLIDE2D_MEMORY_LIMIT".into(),
         }),

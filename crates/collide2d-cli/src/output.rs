@@ -4,6 +4,7 @@
 //! Every subcommand calls these first, so a typo in `--png` fails at once instead of after a
 //! thirty-second run.
 
+use crate::error::CliError;
 use std::path::Path;
 
 /// Largest side of a PNG picture in pixels (the canvas's own limit).
@@ -45,7 +46,12 @@ impl FileKind {
 /// Checks that `path` (given with command-line option `flag`) can be written as `kind`: its
 /// extension, that it is not a folder, that its folder exists and accepts new files, and that
 /// an existing file there may be overwritten. Nothing is left behind.
-pub fn check_output(flag: &str, path: &Path, kind: FileKind) -> Result<(), String> {
+pub fn check_output(flag: &str, path: &Path, kind: FileKind) -> Result<(), CliError> {
+    output_problem(flag, path, kind).map_err(CliError::Argument)
+}
+
+/// What [`check_output`] refuses, as a message.
+fn output_problem(flag: &str, path: &Path, kind: FileKind) -> Result<(), String> {
     let shown = path.display();
     if let Some(expected) = kind.extension() {
         let extension = path
@@ -109,12 +115,12 @@ pub fn check_size(
     height_flag: &str,
     height: u32,
     max: u32,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     for (flag, value, side) in [(width_flag, width, "wide"), (height_flag, height, "high")] {
         if value == 0 || value > max {
-            return Err(format!(
+            return Err(CliError::Argument(format!(
                 "{flag} {value}: a picture is 1 to {max} pixels {side}"
-            ));
+            )));
         }
     }
     Ok(())
@@ -126,12 +132,16 @@ mod tests {
 
     #[test]
     fn extension_must_match_the_format() {
-        let error = check_output("--png", Path::new("out.jpg"), FileKind::Png).unwrap_err();
+        let error = check_output("--png", Path::new("out.jpg"), FileKind::Png)
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             error,
             "--png out.jpg: the name ends in .jpg, but a PNG picture is written; use a name ending in .png"
         );
-        let error = check_output("--gif", Path::new("out"), FileKind::Gif).unwrap_err();
+        let error = check_output("--gif", Path::new("out"), FileKind::Gif)
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("has no extension"), "{error}");
         assert!(check_output("--png", Path::new("target-check.PNG"), FileKind::Png).is_ok());
         assert!(check_output("--events", Path::new("e.jsonl"), FileKind::Text).is_ok());
@@ -139,13 +149,16 @@ mod tests {
 
     #[test]
     fn a_missing_folder_is_named() {
-        let error =
-            check_output("--png", Path::new("/nonexistent/m.png"), FileKind::Png).unwrap_err();
+        let error = check_output("--png", Path::new("/nonexistent/m.png"), FileKind::Png)
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             error,
             "--png /nonexistent/m.png: the folder /nonexistent does not exist"
         );
-        let error = check_output("-o", Path::new("."), FileKind::Text).unwrap_err();
+        let error = check_output("-o", Path::new("."), FileKind::Text)
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("is a folder"), "{error}");
     }
 
@@ -153,11 +166,15 @@ mod tests {
     fn sizes_are_between_one_and_the_maximum() {
         assert!(check_size("--width", 1, "--height", MAX_PNG_SIDE, MAX_PNG_SIDE).is_ok());
         assert_eq!(
-            check_size("--width", 0, "--height", 10, MAX_PNG_SIDE).unwrap_err(),
+            check_size("--width", 0, "--height", 10, MAX_PNG_SIDE)
+                .unwrap_err()
+                .to_string(),
             "--width 0: a picture is 1 to 16384 pixels wide"
         );
         assert_eq!(
-            check_size("--width", 10, "--height", 20_000, MAX_PNG_SIDE).unwrap_err(),
+            check_size("--width", 10, "--height", 20_000, MAX_PNG_SIDE)
+                .unwrap_err()
+                .to_string(),
             "--height 20000: a picture is 1 to 16384 pixels high"
         );
     }

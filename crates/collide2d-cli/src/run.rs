@@ -1,5 +1,6 @@
 //! Running a scene for some frames: progress bar, per-phase statistics, event output.
 
+use crate::error::CliError;
 use crate::progress::{Progress, ProgressMode};
 use crate::sim::{FrameReport, Sim};
 use collide2d::world::CollisionEvent;
@@ -106,7 +107,7 @@ impl RunReport {
 
 /// Called after every frame with the frame's cast and character report (e.g. to record an
 /// animation); an error stops the run.
-pub type FrameHook<'a> = &'a mut dyn FnMut(&Sim, &FrameReport) -> Result<(), String>;
+pub type FrameHook<'a> = &'a mut dyn FnMut(&Sim, &FrameReport) -> Result<(), CliError>;
 
 /// Runs `frames` frames; writes each event as a JSON line to `events` when given, calls
 /// `hook` after each frame, and shows progress (see [`crate::progress`]) when `progress` is set.
@@ -116,7 +117,7 @@ pub fn run_frames(
     mut events: Option<&mut dyn Write>,
     mut hook: Option<FrameHook<'_>>,
     progress: bool,
-) -> Result<RunReport, String> {
+) -> Result<RunReport, CliError> {
     let mode = if progress {
         ProgressMode::from_env()
     } else {
@@ -150,7 +151,7 @@ pub fn run_frames(
             }
         }
         if let Some(out) = events.as_deref_mut() {
-            write_events(sim, &frame, out).map_err(|e| format!("writing events: {e}"))?;
+            write_events(sim, &frame, out).map_err(CliError::Events)?;
         }
         if let Some(hook) = hook.as_deref_mut() {
             hook(sim, &frame)?;
@@ -180,7 +181,8 @@ pub fn vec2_value(v: collide2d::Vec2) -> serde_json::Value {
     serde_json::Value::Array(vec![f32_value(v.x), f32_value(v.y)])
 }
 
-/// One JSON object per event per line.
+/// One JSON object per event per line; a `Begin` found by a continuous collider's sweep also
+/// gives its `time_of_impact` (a fraction of the frame).
 fn write_events(sim: &Sim, frame: &FrameReport, out: &mut dyn Write) -> std::io::Result<()> {
     let number = sim.frame;
     for event in sim.events() {
@@ -209,6 +211,9 @@ fn write_events(sim: &Sim, frame: &FrameReport, out: &mut dyn Write) -> std::io:
                 .iter()
                 .map(|p| serde_json::json!({"point": vec2_value(p.point), "penetration": f32_value(p.penetration)}))
                 .collect();
+        }
+        if let Some(time_of_impact) = event.time_of_impact() {
+            line["time_of_impact"] = f32_value(time_of_impact);
         }
         writeln!(out, "{line}")?;
     }

@@ -5,6 +5,7 @@
 //! with the picture's aspect ratio; it is centred on the collider's bounding box each time a
 //! picture is drawn, so a GIF tracks it frame by frame.
 
+use crate::error::CliError;
 use crate::sim::Sim;
 use collide2d::shape::Aabb;
 use collide2d::world::ColliderHandle;
@@ -49,7 +50,7 @@ pub fn parse_view(text: &str) -> Result<Aabb, String> {
 }
 
 /// The collider named `name`, or an error listing a few names there are.
-pub fn find_named(sim: &Sim, name: &str) -> Result<ColliderHandle, String> {
+pub fn find_named(sim: &Sim, name: &str) -> Result<ColliderHandle, CliError> {
     if let Some((handle, _)) = sim.world.iter().find(|(h, _)| sim.name(*h) == name) {
         return Ok(handle);
     }
@@ -68,9 +69,9 @@ pub fn find_named(sim: &Sim, name: &str) -> Result<ColliderHandle, String> {
     } else {
         format!("names in the scene include: {}", names.join(", "))
     };
-    Err(format!(
+    Err(CliError::Argument(format!(
         "--follow {name}: no collider is named `{name}` ({known})"
-    ))
+    )))
 }
 
 /// What a picture shows.
@@ -95,7 +96,7 @@ impl ViewChoice {
         view: Option<Aabb>,
         follow: Option<&str>,
         aspect: f32,
-    ) -> Result<ViewChoice, String> {
+    ) -> Result<ViewChoice, CliError> {
         match follow {
             None => Ok(ViewChoice::Fixed(view.or(sim.view))),
             Some(name) => {

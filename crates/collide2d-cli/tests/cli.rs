@@ -1,7 +1,7 @@
 //! The `collide2d` command as a user runs it: every subcommand, bad files, and the pictures.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// The repository's `scenes/` folder.
 fn scenes() -> PathBuf {
@@ -1029,4 +1029,114 @@ fn render_prints_what_it_drew_and_zooms_with_view_and_follow() {
         &collide2d(&["render", scene, "-o", "x.png", "--view", "5,0,1,1"], &dir),
         &["x0 < x1 and y0 < y1 are needed"],
     );
+}
+
+/// `collide2d render ... | head -1`: a reader that closes the pipe before the command prints
+/// must not make it panic. The command still writes its files and exits successfully.
+#[test]
+fn a_closed_standard_output_ends_quietly_and_files_are_still_written() {
+    let dir = scratch("closed-pipe");
+    let bullets = scenes().join("bullets.json");
+    let tilemap = scenes().join("tilemap.json");
+    let pair = scenes().join("pair.json");
+    let cases: [(Vec<&str>, Option<&str>); 4] = [
+        (
+            vec!["render", bullets.to_str().unwrap(), "-o", "frame.png"],
+            Some("frame.png"),
+        ),
+        (
+            vec![
+                "run",
+                tilemap.to_str().unwrap(),
+                "--frames",
+                "5",
+                "--png",
+                "last.png",
+            ],
+            Some("last.png"),
+        ),
+        (vec!["query", pair.to_str().unwrap()], None),
+        (
+            vec!["bench", "--n", "100", "--broad", "tree", "--frames", "1"],
+            None,
+        ),
+    ];
+    for (args, file) in cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_collide2d"))
+            .args(&args)
+            .current_dir(&*dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        // The reader goes away before the command has printed anything.
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        assert!(
+            output.status.success() && !stderr(&output).contains("panicked"),
+            "{args:?}: exit {:?}\nstderr:\n{}",
+            output.status,
+            stderr(&output)
+        );
+        if let Some(file) = file {
+            assert!(dir.join(file).exists(), "{args:?} did not write {file}");
+        }
+    }
+}
+
+/// A `begin` found by a continuous collider's sweep gives the moment of first touch as a
+/// fraction of the frame; a `begin` found at the end of a frame gives none.
+#[test]
+fn event_output_gives_the_time_of_impact_of_a_swept_begin() {
+    let dir = scratch("time-of-impact");
+    // The shot moves 10 units in its first frame (600 units/s at 60 frames a second), from
+    // x = 0 through the 0.1-wide wall at x = 5: it first touches when its centre is at
+    // 5 - 0.05 - 0.1 = 4.85, 0.485 of the way. The two circles overlap from the start.
+    let scene = write(
+        &dir,
+        "shot.json",
+        r#"{
+  "version": 1,
+  "colliders": [
+    { "name": "wall", "shape": { "kind": "box", "width": 0.1, "height": 4 }, "position": [5, 0] },
+    { "name": "shot", "shape": { "kind": "circle", "radius": 0.1 }, "position": [0, 0],
+      "velocity": [600, 0], "body": "kinematic", "continuous": true },
+    { "name": "left", "shape": { "kind": "circle", "radius": 0.5 }, "position": [0, 10] },
+    { "name": "right", "shape": { "kind": "circle", "radius": 0.5 }, "position": [0.5, 10] }
+  ]
+}"#,
+    );
+    let output = collide2d(
+        &[
+            "run",
+            scene.to_str().unwrap(),
+            "--frames",
+            "2",
+            "--events",
+            "events.jsonl",
+        ],
+        &dir,
+    );
+    assert_ok(&output);
+    let events: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("events.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let find = |kind: &str, name: &str| {
+        events
+            .iter()
+            .find(|e| e["kind"] == kind && (e["a_name"] == name || e["b_name"] == name))
+            .unwrap_or_else(|| panic!("no {kind} of {name} in {events:?}"))
+    };
+    let swept = find("begin", "shot");
+    assert_eq!(swept["frame"], 1);
+    let time = swept["time_of_impact"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no time_of_impact in {swept}"));
+    assert!((time - 0.485).abs() < 1e-3, "time of impact {time}");
+    assert_eq!(find("end", "shot")["frame"], 2);
+    let resting = find("begin", "left");
+    assert_eq!(resting["frame"], 1);
+    assert!(resting.get("time_of_impact").is_none(), "{resting}");
 }

@@ -1,11 +1,11 @@
-//! Replays every input under `fuzz/regressions/scene/` through the scene parser, as the `scene`
+//! Replays every input under `tests/regressions/scene/` through the scene parser, as the `scene`
 //! fuzz target runs it: no input may panic.
 
 use std::path::{Path, PathBuf};
 
 #[test]
 fn scene_inputs_replay() {
-    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions/scene");
+    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/regressions/scene");
     let mut count = 0;
     for entry in std::fs::read_dir(&folder).unwrap() {
         let path = entry.unwrap().path();

@@ -104,6 +104,7 @@
 //! | `render` | `debug::Canvas`: a [`debug::DebugDraw`] that draws into a picture and writes it as a PNG (through `tiny-skia`) |
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod broad;
 pub mod debug;
@@ -130,5 +131,5 @@ pub use world::World;
 
 /// The README's example, compiled and run as a doc-test.
 #[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

@@ -1,4 +1,4 @@
-//! Replays every input committed under `fuzz/regressions/<target>/` through the same checks the
+//! Replays every input committed under `tests/regressions/<target>/` through the same checks the
 //! fuzz targets run (`tests/fuzz_checks/`): crashes found once stay fixed, and the seed corpus
 //! keeps exercising the checks under `cargo test`.
 
@@ -6,10 +6,11 @@ mod fuzz_checks;
 
 use std::path::PathBuf;
 
-/// Runs `check` on every file of `fuzz/regressions/<target>/`; returns how many there were.
+/// Runs `check` on every file of `tests/regressions/<target>/`; returns how many there were.
+/// The inputs live inside this crate so that its packaged copy replays them too.
 fn replay(target: &str, check: fn(&[u8])) -> usize {
     let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fuzz/regressions")
+        .join("tests/regressions")
         .join(target);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
         .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
