@@ -53,7 +53,9 @@ pub fn measure(n: usize, name: &str, kind: BroadPhaseKind, frames: u32) -> Bench
         let velocity =
             Vec2::from_angle(rng.range(0.0, std::f32::consts::TAU)) * rng.range(1.0, 3.0);
         let handle = world
-            .insert(Collider::new(shape.clone()).transform(Transform::from_translation(position)))
+            .insert(
+                Collider::new(shape.clone()).with_transform(Transform::from_translation(position)),
+            )
             .expect("finite bench positions");
         bodies.push((handle, position, velocity));
     }

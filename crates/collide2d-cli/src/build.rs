@@ -151,11 +151,11 @@ impl Sim {
         location: &str,
     ) -> Result<ColliderHandle, SceneError> {
         let mut collider = Collider::new(new.shape)
-            .transform(Transform::new(new.position, new.angle))
-            .layer(new.layer)
-            .sensor(new.sensor);
+            .with_transform(Transform::new(new.position, new.angle))
+            .with_layer(new.layer)
+            .with_sensor(new.sensor);
         if let Some((direction, margin)) = new.one_way {
-            collider = collider.one_way(direction, margin);
+            collider = collider.with_one_way(direction, margin);
         }
         let handle = self
             .world

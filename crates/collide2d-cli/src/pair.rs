@@ -2,7 +2,7 @@
 
 use crate::run::{f32_value, vec2_value};
 use crate::scene::{check_version, describe_json_error, vec2, Num, Point, SceneError, SceneShape};
-use collide2d::query::{cast, collide, distance, overlaps, CastOptions, Sweep};
+use collide2d::query::{collide, distance, overlaps, shape_cast, CastOptions, Sweep};
 use collide2d::Transform;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -59,7 +59,7 @@ pub fn answer(pair: &PairFile) -> Value {
     let gap = distance(a, &xa, b, &xb);
     let sweep_a = Sweep::spinning(&xa, vec2(pair.a.motion), pair.a.turn.0);
     let sweep_b = Sweep::spinning(&xb, vec2(pair.b.motion), pair.b.turn.0);
-    let hit = cast(a, &sweep_a, b, &sweep_b, CastOptions::default());
+    let hit = shape_cast(a, &sweep_a, b, &sweep_b, CastOptions::default());
     json!({
         "overlap": overlaps(a, &xa, b, &xb),
         "manifold": if manifold.is_empty() { Value::Null } else { json!({

@@ -377,7 +377,7 @@ fn draw_broad_phase(canvas: &mut Canvas, world: &World, view: Aabb) {
             }
         }
     }
-    broad.query_aabb(view, &mut |id, _| {
+    broad.overlap_aabb_each(view, &mut |id, _| {
         if let Ok(aabb) = broad.get_aabb(id) {
             draw_aabb(canvas, &aabb, Color::BOUNDS);
         }
@@ -470,7 +470,7 @@ mod tests {
                 for x in [0.0, 0.5] {
                     let xf = Transform::from_translation(left + Vec2::new(x, 0.0));
                     world
-                        .insert(Collider::new(ball.clone()).transform(xf))
+                        .insert(Collider::new(ball.clone()).with_transform(xf))
                         .unwrap();
                 }
             }

@@ -162,28 +162,27 @@ impl Sim {
                         continue;
                     };
                     let shape = collider.shape().clone();
-                    let layers = self.world.layers().mask_of(collider.layer_id());
-                    let filter = QueryFilter::new().layers(layers).excluding(body.handle);
+                    let layers = self.world.layers().mask_of(collider.layer());
+                    let filter = QueryFilter::new()
+                        .layers(layers)
+                        .excluding(std::slice::from_ref(&body.handle));
                     let xf = Transform::new(body.position, body.angle);
                     let delta = body.velocity * dt;
                     let options = CastOptions {
                         target_separation: 0.001,
                         ..CastOptions::default()
                     };
-                    match self.world.cast_shape(&shape, &xf, delta, &filter, options) {
+                    match self.world.shape_cast(&shape, &xf, delta, &filter, options) {
                         Ok(Some(hit)) => {
-                            body.position += delta * hit.hit.t;
-                            let normal = hit.hit.normal;
+                            body.position += delta * hit.fraction;
+                            let normal = hit.normal;
                             let along = body.velocity.dot(normal);
                             if along > 0.0 {
                                 body.velocity -= 2.0 * along * normal;
                             }
-                            report.cast_hits.push((
-                                body.handle,
-                                hit.collider,
-                                hit.hit.point,
-                                normal,
-                            ));
+                            report
+                                .cast_hits
+                                .push((body.handle, hit.collider, hit.point, normal));
                             if *bounces_left == 0 {
                                 body.velocity = Vec2::ZERO;
                             } else {
@@ -209,7 +208,7 @@ impl Sim {
                     let Ok(collider) = self.world.get(body.handle) else {
                         continue;
                     };
-                    let layers = self.world.layers().mask_of(collider.layer_id());
+                    let layers = self.world.layers().mask_of(collider.layer());
                     let options = MoveOptions {
                         up: (-*gravity).try_normalize().unwrap_or(Vec2::Y),
                         filter: QueryFilter::new().layers(layers),
@@ -222,7 +221,7 @@ impl Sim {
                         continue;
                     };
                     if let Ok(collider) = self.world.get(body.handle) {
-                        body.position = collider.object_transform().p;
+                        body.position = collider.transform().p;
                     }
                     if result.on_floor || result.on_ceiling {
                         body.velocity.y = 0.0;

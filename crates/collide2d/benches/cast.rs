@@ -7,7 +7,7 @@
 //! rotations linearly and misses hits for large turns, so the rotating cast is measured twice:
 //! turns within ±π/4, where all three agree, and turns up to ±3 rad.
 
-use collide2d::query::{cast, CastOptions, Sweep};
+use collide2d::query::{shape_cast, CastOptions, Sweep};
 use collide2d::shape::{Polygon, Shape};
 use collide2d::Transform;
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -122,7 +122,7 @@ fn linear_casts(c: &mut Criterion) {
             let (xf_a, motion, _, xf_b) = &cases[i];
             let sweep_a = Sweep::linear(xf_a, *motion);
             let sweep_b = Sweep::fixed(xf_b);
-            black_box(cast(
+            black_box(shape_cast(
                 &shape,
                 &sweep_a,
                 &shape,
@@ -204,7 +204,7 @@ fn rotating_cast_group(c: &mut Criterion, name: &str, max_turn: f32) {
             let (xf_a, motion, turn, xf_b) = &cases[i];
             let sweep_a = Sweep::spinning(xf_a, *motion, *turn);
             let sweep_b = Sweep::fixed(xf_b);
-            black_box(cast(
+            black_box(shape_cast(
                 &shape,
                 &sweep_a,
                 &shape,

@@ -40,7 +40,9 @@ fn walkers(world: &mut World) -> Vec<(ColliderHandle, Transform)> {
         .map(|(i, shape)| {
             let start = Transform::new(Vec2::new(2.0 + i as f32, 2.5), 0.0);
             (
-                world.insert(Collider::new(shape).transform(start)).unwrap(),
+                world
+                    .insert(Collider::new(shape).with_transform(start))
+                    .unwrap(),
                 start,
             )
         })
@@ -62,7 +64,7 @@ fn character(c: &mut Criterion) {
             let result = world
                 .move_and_slide(hero, Vec2::new(0.1, -0.05), MoveOptions::default())
                 .unwrap();
-            let at = world.get(hero).unwrap().object_transform();
+            let at = world.get(hero).unwrap().transform();
             if at.p.x > 990.0 || at.p.y < -1.0 || result.moved.x.abs() < 1e-3 {
                 world.set_transform(hero, start).unwrap();
             }

@@ -95,7 +95,7 @@ impl Scene {
                             world
                                 .insert(
                                     Collider::new(tile.clone())
-                                        .transform(Transform::new(center, 0.0)),
+                                        .with_transform(Transform::new(center, 0.0)),
                                 )
                                 .unwrap();
                         }
@@ -116,7 +116,7 @@ impl Scene {
                 let position = Vec2::new(rng.unit() * size.x, rng.unit() * size.y);
                 let velocity = Vec2::new(rng.unit() - 0.5, rng.unit() - 0.5) * 0.1;
                 let handle = world
-                    .insert(Collider::new(shape).transform(Transform::new(position, 0.0)))
+                    .insert(Collider::new(shape).with_transform(Transform::new(position, 0.0)))
                     .unwrap();
                 (handle, position, velocity)
             })
@@ -140,7 +140,10 @@ impl Scene {
                     .unwrap();
             }
         }
-        self.world.update().len()
+        {
+            self.world.update();
+            self.world.events().len()
+        }
     }
 }
 

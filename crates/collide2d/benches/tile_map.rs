@@ -6,7 +6,7 @@
 //! region count and outline length. parry2d has no tile-map builder, so there is no comparison.
 
 use collide2d::level::{Tile, TileMap};
-use collide2d::Vec2;
+use collide2d::{LayerId, Vec2};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 
@@ -37,7 +37,7 @@ fn random_tiles(seed: u64) -> Vec<Tile> {
             if rng.one_in(2) {
                 Tile::SOLID
                     .with_one_way(rng.one_in(8))
-                    .with_layer(u8::from(rng.one_in(4)))
+                    .with_layer(LayerId::new(u8::from(rng.one_in(4))).unwrap_or_default())
             } else {
                 Tile::EMPTY
             }

@@ -50,7 +50,7 @@ impl Shooting {
                     .insert(
                         Collider::new(bullet.clone())
                             .with_continuous(continuous)
-                            .transform(Transform::new(position, 0.0)),
+                            .with_transform(Transform::new(position, 0.0)),
                     )
                     .unwrap();
                 (handle, position, velocity)
@@ -81,7 +81,10 @@ impl Shooting {
             self.moves.push((*handle, Transform::new(next, 0.0)));
         }
         self.scene.world.set_transforms(&self.moves).unwrap();
-        self.scene.world.update().len()
+        {
+            self.scene.world.update();
+            self.scene.world.events().len()
+        }
     }
 }
 

@@ -41,8 +41,8 @@ fn run(n: usize, kind: BroadPhaseKind, report_stay: bool) {
     let ball = Shape::from(Circle::with_radius(0.5).expect("valid radius"));
     for _ in 0..n {
         let collider = Collider::new(ball.clone())
-            .transform(Transform::new(Vec2::new(3.0, 4.0), 0.0))
-            .sensor(true);
+            .with_transform(Transform::new(Vec2::new(3.0, 4.0), 0.0))
+            .with_sensor(true);
         world.insert(collider).expect("valid collider");
     }
     let pairs = n * (n - 1) / 2;
@@ -51,7 +51,10 @@ fn run(n: usize, kind: BroadPhaseKind, report_stay: bool) {
         reset_peak();
         let before = status_mib("VmRSS:");
         let start = Instant::now();
-        let events = world.update().len();
+        let events = {
+            world.update();
+            world.events().len()
+        };
         let seconds = start.elapsed().as_secs_f64();
         let peak = status_mib("VmHWM:");
         println!(

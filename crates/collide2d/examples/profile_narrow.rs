@@ -12,12 +12,16 @@
 //! `box_capsule`, `hexagon_box`, `box_hexagon`, `hexagon`, `circle_hexagon`, `hexagon_circle`,
 //! `circle_box`, `circle_capsule`, `scene_capsule`, and `mix` (all sixteen ordered pairs in turn);
 //! `distance` runs `distance` (GJK from scratch) on the benchmark's separated octagon pairs,
-//! `distance_capsule` on capsule–box at the same placements.
+//! `distance_capsule` on capsule–box at the same placements, `distance_warm` warm-started from
+//! each placement's own cache (as the benchmark's warm case); `distance_box2d` and
+//! `distance_warm_box2d` run Box2D v3's `b2ShapeDistance` on the same pairs.
 
 use collide2d::shape::{Capsule, Circle, Polygon, Shape};
-use collide2d::{collide, distance, overlaps, Transform, Vec2};
+use collide2d::{collide, distance, distance_with_cache, overlaps, Transform, Vec2};
 use std::hint::black_box;
 
+#[path = "../benches/support/box2d.rs"]
+mod box2d;
 #[path = "../benches/support/narrow_placements.rs"]
 mod narrow_placements;
 
@@ -47,6 +51,52 @@ fn main() {
             black_box(collide(a, xf_a, b, xf_b)).count
         });
         println!("{case}: {touching}");
+        return;
+    }
+    if case.starts_with("distance_") && case != "distance_capsule" {
+        let configurations = separated_placements();
+        let apart = match case.as_str() {
+            "distance_warm" => {
+                let mut caches = vec![collide2d::query::SimplexCache::default(); CONFIGURATIONS];
+                let mut turn = 0;
+                drive(&configurations, iterations, |xf_a, xf_b| {
+                    let cache = &mut caches[turn % CONFIGURATIONS];
+                    turn += 1;
+                    let out = distance_with_cache(&octagon, xf_a, &octagon, xf_b, cache);
+                    usize::from(black_box(out).distance > 0.0)
+                })
+            }
+            "distance_box2d" | "distance_warm_box2d" => {
+                let warm = case == "distance_warm_box2d";
+                let b2_octagon = box2d::polygon(&Polygon::regular(8, 1.0).unwrap());
+                let proxy = box2d::polygon_proxy(&b2_octagon);
+                let empty = box2d::b2SimplexCache {
+                    count: 0,
+                    indexA: [0; 3],
+                    indexB: [0; 3],
+                };
+                let mut caches = vec![empty; CONFIGURATIONS];
+                let poses: Vec<_> = configurations
+                    .iter()
+                    .map(|(a, b)| (box2d::transform(a), box2d::transform(b)))
+                    .collect();
+                let mut turn = 0;
+                drive(&configurations, iterations, |_, _| {
+                    let (a, b) = &poses[turn % CONFIGURATIONS];
+                    let mut cold = empty;
+                    let cache = if warm {
+                        &mut caches[turn % CONFIGURATIONS]
+                    } else {
+                        &mut cold
+                    };
+                    turn += 1;
+                    let out = box2d::shape_distance(&proxy, &proxy, box2d::inv_mul(a, b), cache);
+                    usize::from(black_box(out).distance > 0.0)
+                })
+            }
+            other => panic!("unknown case {other}"),
+        };
+        println!("{case}: {apart}");
         return;
     }
     if let Some((a, b)) = match case.as_str() {

@@ -11,12 +11,13 @@
 //!   [`Compound`] (several convex children, e.g. from a concave outline), [`Chain`] (one-sided
 //!   polylines for level geometry, without ghost collisions at joints) and [`Aabb`], gathered
 //!   in the [`Shape`] enum. Every shape answers `aabb`, `contains`, `project_point`, `area` and
-//!   `centroid` when placed by a [`Transform`].
+//!   `centroid` when placed by a [`Transform`]. [`Ray`] is the half-line every ray cast takes.
 //! - [`query`]: questions about two placed shapes: [`overlaps`], contact manifolds
-//!   ([`collide`]), [`distance`], ray casts and time of impact ([`cast`]).
+//!   ([`collide`]), [`distance`], ray casts and time of impact ([`shape_cast`]).
 //! - [`broad`]: three spatial indexes behind one [`BroadPhase`] trait ([`DynamicTree`],
 //!   [`HashGrid`], [`SweepAndPrune`]) that find the overlapping pairs among many boxes and the
 //!   boxes a point, box or ray reaches; they give the same answers and differ only in speed.
+//! - [`layer`]: [`LayerId`] and [`LayerMask`], shared by tile maps and the world.
 //! - [`level`]: tile maps merged into region outlines and rectangles, kept current under edits.
 //! - [`world`]: the [`World`], which puts the layers together: colliders behind handles, named
 //!   layers, begin/stay/end events, queries with filters, `move_and_slide` character movement,
@@ -39,6 +40,23 @@
 //! assert!(Polygon::hull(&[Vec2::ZERO, Vec2::ONE, Vec2::splat(2.0)]).is_err());
 //! # Ok::<(), collide2d::ShapeError>(())
 //! ```
+//!
+//! # API themes
+//!
+//! Names follow a few rules, stated here once:
+//!
+//! - **Builders** are `with_*` and take the value (`Collider::with_sensor(true)`); **getters**
+//!   are the bare noun (`Collider::layer()`); boolean getters are `is_*`. World setters are
+//!   `set_*` and take a handle.
+//! - **One verb order** in every layer: `ray_cast`, `shape_cast`, `overlap_*`; `collide` for
+//!   a contact manifold.
+//! - **`_with`** means "with an options value" (`Shape::ray_cast_with`) and nothing else; a
+//!   form that calls a callback for each answer is named `*_each`.
+//! - **Distinct names for distinct things**: `query::RayHit` is a ray against a shape,
+//!   `broad::ProxyRayHit` a ray against a stored box.
+//! - **Result and option types** are re-exported at the crate root beside the functions that
+//!   use them ([`Manifold`], [`CastHit`], [`CastOptions`], [`Ray`], [`RayHit`], …).
+//! - **Errors** are one enum per module, each variant naming one cause.
 //!
 //! # Conventions
 //!
@@ -78,14 +96,14 @@
 //!   one documented answer, checked on entry (queries keep their signatures):
 //!   - a [`Transform`] that is not [valid](Transform::is_valid) (non-finite, translation beyond
 //!     ±[`shape::MAX_COORDINATE`], or `|c² + s² − 1| >` [`math::ROTATION_TOLERANCE`]):
-//!     [`collide`] and [`contacts`] give an empty manifold, [`collide_all`] appends nothing,
+//!     [`collide`] and [`collide_speculative`] give an empty manifold, [`collide_all`] appends nothing,
 //!     [`overlaps`] and [`Shape::contains`] give `false`, [`distance`] gives
 //!     [`query::DistanceOutput::NONE`] (infinitely far), [`Shape::project_point`] gives
 //!     [`shape::PointProjection::NONE`], [`Shape::aabb`] gives [`Aabb::EMPTY`], and ray casts
-//!     miss; a [`query::Sweep`] that is not [valid](query::Sweep::is_valid) makes [`cast`]
+//!     miss; a [`query::Sweep`] that is not [valid](query::Sweep::is_valid) makes [`shape_cast`]
 //!     miss. Rotations within the tolerance are used as given (not normalised).
-//!   - a hand-built [`query::Ray`] that [`query::Ray::new`] would refuse
-//!     ([`is_valid`](query::Ray::is_valid) is false): [`Shape::ray_cast`] and
+//!   - a hand-built [`Ray`] that [`Ray::new`] would refuse
+//!     ([`is_valid`](Ray::is_valid) is false): [`Shape::ray_cast`] and
 //!     [`Aabb::ray_cast`] miss; the broad phases and the [`World`] refuse it with an error.
 //!     A hit whose point `f32` cannot hold is a miss too.
 //!   - world points beyond ±4 · [`shape::MAX_COORDINATE`] (farther than any placed shape
@@ -109,6 +127,7 @@
 pub mod broad;
 pub mod debug;
 mod huge_pages;
+pub mod layer;
 pub mod level;
 pub mod math;
 mod prefetch;
@@ -120,14 +139,21 @@ pub mod world;
 
 pub use broad::{BroadPhase, BroadPhaseError, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
 pub use glam;
+pub use layer::{LayerId, LayerMask};
 pub use math::{Rot, Transform, Vec2};
-pub use query::{cast, collide, collide_all, contacts, overlaps};
+pub use query::{collide, collide_all, collide_speculative, overlaps, shape_cast};
 pub use query::{distance, distance_with_cache};
+pub use query::{
+    sweep_aabbs, sweep_circle_half_plane, sweep_circle_segment, sweep_circles, CastHit,
+    CastOptions, ContactPoint, DistanceOutput, Feature, FeatureId, Manifold, RayHit, RayInside,
+    SimplexCache, Sweep,
+};
 pub use query::{AabbManifold, AabbRayCast};
 pub use shape::{
-    Aabb, Capsule, Chain, Circle, Compound, PointProjection, Polygon, Segment, Shape, ShapeError,
+    Aabb, Capsule, Chain, Circle, Compound, PointProjection, Polygon, Ray, RayError, Segment,
+    Shape, ShapeError,
 };
-pub use world::World;
+pub use world::{Collider, CollisionGroups, World};
 
 /// The README's example, compiled and run as a doc-test.
 #[cfg(doctest)]

@@ -490,7 +490,7 @@ fn run<B: Checked>(name: &str, ops: &[Op], mut structure: B) {
             }
             Op::QueryAabb(query) => {
                 let mut found = Vec::new();
-                structure.query_aabb(query, &mut |id, _| {
+                structure.overlap_aabb_each(query, &mut |id, _| {
                     found.push(id);
                     true
                 });
@@ -502,7 +502,7 @@ fn run<B: Checked>(name: &str, ops: &[Op], mut structure: B) {
                 assert_eq!(sorted_ids(found), sorted_ids(expected), "{context}");
                 // Stopping after the first hit reports exactly one.
                 let mut count = 0;
-                structure.query_aabb(query, &mut |_, _| {
+                structure.overlap_aabb_each(query, &mut |_, _| {
                     count += 1;
                     false
                 });
@@ -514,7 +514,7 @@ fn run<B: Checked>(name: &str, ops: &[Op], mut structure: B) {
             }
             Op::QueryPoint(point) => {
                 let mut found = Vec::new();
-                structure.query_point(point, &mut |id, _| {
+                structure.overlap_point_each(point, &mut |id, _| {
                     found.push(id);
                     true
                 });
@@ -583,7 +583,7 @@ fn check_ray<B: BroadPhase>(
     expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut visited: Vec<(f32, ProxyId)> = Vec::new();
     structure
-        .ray_cast(origin, direction, max_distance, &mut |hit| {
+        .ray_cast_each(origin, direction, max_distance, &mut |hit| {
             visited.push((hit.distance, hit.id));
             match mode {
                 RayMode::All => RayControl::Continue,
@@ -731,14 +731,14 @@ fn ten_thousand_identical_boxes() {
         structure.for_each_pair(&mut |_| count += 1);
         assert_eq!(count, expected_pairs, "{name}");
         let mut hits = 0;
-        structure.query_point(Vec2::ZERO, &mut |_, _| {
+        structure.overlap_point_each(Vec2::ZERO, &mut |_, _| {
             hits += 1;
             true
         });
         assert_eq!(hits, 10_000, "{name}");
         let mut ray_hits = 0;
         structure
-            .ray_cast(Vec2::new(-5.0, 0.0), Vec2::X, 10.0, &mut |hit| {
+            .ray_cast_each(Vec2::new(-5.0, 0.0), Vec2::X, 10.0, &mut |hit| {
                 // The box edge at -0.5, grown by 8 ulps of 5 (the origin's coordinate).
                 let expected = ray_entry_distance(
                     Vec2::new(-5.0, 0.0),

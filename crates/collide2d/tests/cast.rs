@@ -3,7 +3,7 @@
 
 mod support;
 
-use collide2d::query::{cast, distance, CastOptions, Sweep};
+use collide2d::query::{distance, shape_cast, CastOptions, Sweep};
 use collide2d::shape::{Circle, Compound, Polygon, Segment, Shape};
 use collide2d::{Transform, Vec2};
 use support::{random_shape, size_of, Rng, ALL_KINDS};
@@ -18,7 +18,7 @@ fn box_cast_against_box_hand_computed() {
     let b = Shape::from(Polygon::rect(2.0, 2.0).unwrap());
     let sweep_a = Sweep::linear(&Transform::IDENTITY, v(10.0, 0.0));
     let sweep_b = Sweep::fixed(&Transform::new(v(6.0, 0.0), 0.0));
-    let hit = cast(&a, &sweep_a, &b, &sweep_b, CastOptions::default()).unwrap();
+    let hit = shape_cast(&a, &sweep_a, &b, &sweep_b, CastOptions::default()).unwrap();
     // Faces meet when A's right side (x + 0.5) reaches B's left side (5.0): x = 4.5, t = 0.45.
     assert!((hit.t - 0.45).abs() < 2e-5, "{hit:?}");
     assert!((hit.normal - v(1.0, 0.0)).length() < 1e-4);
@@ -26,7 +26,7 @@ fn box_cast_against_box_hand_computed() {
     assert!(hit.converged);
     // Moving away: no hit.
     let away = Sweep::linear(&Transform::IDENTITY, v(-10.0, 0.0));
-    assert!(cast(&a, &away, &b, &sweep_b, CastOptions::default()).is_none());
+    assert!(shape_cast(&a, &away, &b, &sweep_b, CastOptions::default()).is_none());
 }
 
 #[test]
@@ -41,22 +41,25 @@ fn skin_stops_short_and_next_cast_does_not_start_touching() {
         ..CastOptions::default()
     };
     let fall = Sweep::linear(&start, v(0.0, -10.0));
-    let hit = cast(&a, &fall, &floor, &floor_at, opts).unwrap();
+    let hit = shape_cast(&a, &fall, &floor, &floor_at, opts).unwrap();
     let rest = fall.transform_at(hit.t);
     let gap = distance(&a, &rest, &floor, &Transform::new(v(0.0, -0.5), 0.0)).distance;
     assert!((gap - skin).abs() <= 2e-4, "gap {gap}");
     // Sliding sideways from the resting place is not blocked by the floor.
     let slide = Sweep::linear(&rest, v(3.0, 0.0));
-    assert!(cast(&a, &slide, &floor, &floor_at, opts).is_none());
+    assert!(shape_cast(&a, &slide, &floor, &floor_at, opts).is_none());
     // Lifting off a surface already within the skin is not a hit by default, and is on request.
     let touching = Transform::new(v(0.0, 0.505), 0.0);
     let lift = Sweep::linear(&touching, v(0.0, 1.0));
-    assert!(cast(&a, &lift, &floor, &floor_at, opts).is_none());
+    assert!(shape_cast(&a, &lift, &floor, &floor_at, opts).is_none());
     let strict = CastOptions {
         separating_overlap_hits: true,
         ..opts
     };
-    assert_eq!(cast(&a, &lift, &floor, &floor_at, strict).unwrap().t, 0.0);
+    assert_eq!(
+        shape_cast(&a, &lift, &floor, &floor_at, strict).unwrap().t,
+        0.0
+    );
 }
 
 #[test]
@@ -70,7 +73,7 @@ fn rotating_rod_sweeps_into_a_post() {
         std::f32::consts::FRAC_PI_2,
     );
     let post_at = Sweep::fixed(&Transform::new(v(0.0, 1.5), 0.0));
-    let hit = cast(&rod, &spin, &post, &post_at, CastOptions::default()).unwrap();
+    let hit = shape_cast(&rod, &spin, &post, &post_at, CastOptions::default()).unwrap();
     let xf = spin.transform_at(hit.t);
     let gap = distance(&rod, &xf, &post, &Transform::new(v(0.0, 1.5), 0.0)).distance;
     assert!(
@@ -131,7 +134,7 @@ fn random_hits_touch_and_were_apart_just_before_and_misses_never_overlap() {
                         "case {case} {kind_a:?}/{kind_b:?}\n{a:?}\n{b:?}\n{sweep_a:?}\n{sweep_b:?}"
                     )
                 };
-                match cast(&a, &sweep_a, &b, &sweep_b, opts) {
+                match shape_cast(&a, &sweep_a, &b, &sweep_b, opts) {
                     Some(hit) => {
                         hits += 1;
                         family_hits += 1;
@@ -246,7 +249,7 @@ fn bullets_never_tunnel_through_thin_walls() {
                 skipped += 1;
                 continue;
             }
-            let hit = cast(
+            let hit = shape_cast(
                 &bullet,
                 &sweep,
                 wall,

@@ -2,7 +2,7 @@
 
 mod support;
 
-use collide2d::query::{cast, distance, CastOptions, Sweep};
+use collide2d::query::{distance, shape_cast, CastOptions, Sweep};
 use collide2d::Transform;
 use parry2d::query::{cast_shapes, ShapeCastOptions};
 use support::{parry, random_shape, size_of, Rng, ALL_KINDS};
@@ -34,7 +34,7 @@ fn linear_casts_agree_with_parry() {
                 separating_overlap_hits: true,
                 ..CastOptions::default()
             };
-            let ours = cast(&a, &sweep_a, &b, &sweep_b, opts);
+            let ours = shape_cast(&a, &sweep_a, &b, &sweep_b, opts);
             let theirs = cast_shapes(
                 &parry::pose(&xf_a),
                 parry::vector(motion_a),

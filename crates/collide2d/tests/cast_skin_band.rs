@@ -2,7 +2,7 @@
 
 mod support;
 
-use collide2d::query::{cast, distance, CastOptions, Sweep};
+use collide2d::query::{distance, shape_cast, CastOptions, Sweep};
 use collide2d::shape::{Capsule, Chain, Circle, Polygon, Segment, Shape};
 use collide2d::{Transform, Vec2};
 use support::Rng;
@@ -21,7 +21,7 @@ fn circle_sliding_a_skin_above_a_segment_is_not_a_hit() {
         target_separation: 0.01,
         ..CastOptions::default()
     };
-    let hit = cast(
+    let hit = shape_cast(
         &circle,
         &Sweep::linear(&Transform::new(v(0.02, 0.51), 0.0), v(0.1, 0.0)),
         &floor,
@@ -31,7 +31,7 @@ fn circle_sliding_a_skin_above_a_segment_is_not_a_hit() {
     assert_eq!(hit, None);
     // The same against a box floor, which was already right.
     let box_floor = Shape::from(Polygon::rect(100.0, 1.0).unwrap());
-    let hit = cast(
+    let hit = shape_cast(
         &circle,
         &Sweep::linear(&Transform::new(v(0.02, 0.51), 0.0), v(0.1, 0.0)),
         &box_floor,
@@ -40,7 +40,7 @@ fn circle_sliding_a_skin_above_a_segment_is_not_a_hit() {
     );
     assert_eq!(hit, None);
     // Pressing down into it is a hit at once.
-    let hit = cast(
+    let hit = shape_cast(
         &circle,
         &Sweep::linear(&Transform::new(v(0.02, 0.51), 0.0), v(0.1, -0.05)),
         &floor,
@@ -159,7 +159,7 @@ fn a_start_in_the_skin_band_is_a_hit_only_if_the_gap_closes() {
         // Along the surface or away from it.
         let away = rng.range(0.0, 1.0) * if rng.unit() < 0.3 { 0.0 } else { 1.0 };
         let motion = (tangent + normal * away).normalize() * length;
-        let hit = cast(
+        let hit = shape_cast(
             &a,
             &Sweep::linear(&xf_a, motion),
             &b,
@@ -174,7 +174,7 @@ fn a_start_in_the_skin_band_is_a_hit_only_if_the_gap_closes() {
         // Into the surface by ten times the band: a hit within the first part of the motion.
         let into = tangent * rng.range(0.0, 1.0) - normal;
         let motion = into * (20.0 * tolerance + length);
-        let hit = cast(
+        let hit = shape_cast(
             &a,
             &Sweep::linear(&xf_a, motion),
             &b,

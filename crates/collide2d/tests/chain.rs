@@ -2,7 +2,8 @@
 
 mod support;
 
-use collide2d::query::{cast, collide_all, CastOptions, Ray, Sweep};
+use collide2d::query::{collide_all, shape_cast, CastOptions, Sweep};
+use collide2d::shape::Ray;
 use collide2d::shape::{Capsule, Chain, Circle, Compound, Polygon, Segment, Shape, ShapeError};
 use collide2d::world::{Collider, MoveOptions, World};
 use collide2d::{collide, distance, overlaps, Transform, Vec2};
@@ -287,20 +288,20 @@ fn casts_slide_across_joints_and_stop_on_faces() {
     let opts = CastOptions::default();
     // Falling onto a joint from above: hit at the face, normal up.
     let fall = Sweep::linear(&at(300.0, 3.0), v(0.0, -10.0));
-    let hit = cast(&floor, &fixed, &crate_box, &fall, opts).unwrap();
+    let hit = shape_cast(&floor, &fixed, &crate_box, &fall, opts).unwrap();
     assert!((hit.t * 10.0 - 2.5).abs() < 1e-3);
     assert!((hit.normal - Vec2::Y).length() < 1e-5);
     // Skimming along, slightly into the floor over a hundred joints: every hit is the floor.
     let skim = Sweep::linear(&at(100.5, 0.5001), v(100.0, -0.001));
-    let hit = cast(&floor, &fixed, &crate_box, &skim, opts).unwrap();
+    let hit = shape_cast(&floor, &fixed, &crate_box, &skim, opts).unwrap();
     assert!((hit.normal - Vec2::Y).length() < 1e-5, "{:?}", hit.normal);
     // From below the floor: passes through.
     let rise = Sweep::linear(&at(300.0, -3.0), v(0.0, 10.0));
-    assert!(cast(&floor, &fixed, &crate_box, &rise, opts).is_none());
+    assert!(shape_cast(&floor, &fixed, &crate_box, &rise, opts).is_none());
     // A bullet at 1,000 units per step finds the floor.
     let bullet = Shape::from(Circle::with_radius(0.05).unwrap());
     let shot = Sweep::linear(&at(10.0, 400.0), v(600.0, -800.0));
-    let hit = cast(&floor, &fixed, &bullet, &shot, opts).unwrap();
+    let hit = shape_cast(&floor, &fixed, &bullet, &shot, opts).unwrap();
     let landed = shot.transform_at(hit.t).p;
     assert!((landed.y - 0.05).abs() < 1e-3 && (landed.x - 309.9625).abs() < 1e-2);
 }
@@ -313,7 +314,8 @@ fn character_walks_a_thousand_joints_without_wall_hits() {
         .unwrap();
     let hero = world
         .insert(
-            Collider::new(Shape::from(Polygon::rect(0.8, 1.6).unwrap())).transform(at(1.0, 0.81)),
+            Collider::new(Shape::from(Polygon::rect(0.8, 1.6).unwrap()))
+                .with_transform(at(1.0, 0.81)),
         )
         .unwrap();
     for _ in 0..990 {
@@ -323,14 +325,14 @@ fn character_walks_a_thousand_joints_without_wall_hits() {
         assert!(
             !result.on_wall,
             "stuck at {:?}",
-            world.get(hero).unwrap().object_transform().p
+            world.get(hero).unwrap().transform().p
         );
         assert!(result.on_floor);
         for hit in &result.hits {
             assert!((hit.normal - Vec2::Y).length() < 1e-4);
         }
     }
-    let end = world.get(hero).unwrap().object_transform().p;
+    let end = world.get(hero).unwrap().transform().p;
     assert!((end.x - 991.0).abs() < 1e-2, "walked to {end:?}");
 }
 
@@ -629,7 +631,7 @@ fn random_casts_against_chains_hit_when_they_touch() {
                 let first = if overlaps(&plain, &Transform::IDENTITY, &other, &at_start) {
                     Some(0.0)
                 } else {
-                    cast(&plain, &fixed, &other, &sweep, opts).map(|hit| hit.t)
+                    shape_cast(&plain, &fixed, &other, &sweep, opts).map(|hit| hit.t)
                 };
                 first.is_some_and(|t| {
                     let centroid = sweep.transform_at(t).apply(other.centroid());
@@ -657,7 +659,7 @@ fn random_casts_against_chains_hit_when_they_touch() {
             }
             None
         };
-        match cast(&chain_shape, &fixed, &other, &sweep, opts) {
+        match shape_cast(&chain_shape, &fixed, &other, &sweep, opts) {
             Some(hit) => {
                 hits += 1;
                 let at_hit = sweep.transform_at(hit.t);
@@ -675,7 +677,7 @@ fn random_casts_against_chains_hit_when_they_touch() {
                     if let Some((_, j)) = found {
                         let segment = chain.segment(j).unwrap();
                         let plain = Shape::from(segment);
-                        let seg_hit = cast(&plain, &fixed, &other, &sweep, opts);
+                        let seg_hit = shape_cast(&plain, &fixed, &other, &sweep, opts);
                         let side_at = |t: f32| {
                             (sweep.transform_at(t).apply(other.centroid()) - segment.a())
                                 .dot(chain.normals()[j])

@@ -37,19 +37,19 @@ fn slab(world: &mut World, center: Vec2, width: f32, height: f32, angle: f32) ->
     world
         .insert(
             Collider::new(Shape::from(Polygon::rect(width, height).unwrap()))
-                .transform(Transform::new(center, angle)),
+                .with_transform(Transform::new(center, angle)),
         )
         .unwrap()
 }
 
 fn place(world: &mut World, shape: &Shape, at: Vec2) -> ColliderHandle {
     world
-        .insert(Collider::new(shape.clone()).transform(Transform::new(at, 0.0)))
+        .insert(Collider::new(shape.clone()).with_transform(Transform::new(at, 0.0)))
         .unwrap()
 }
 
 fn at(world: &World, hero: ColliderHandle) -> Vec2 {
-    world.get(hero).unwrap().object_transform().p
+    world.get(hero).unwrap().transform().p
 }
 
 /// The deepest overlap of `hero` with any other collider (0 when it overlaps none).
@@ -81,11 +81,11 @@ fn depth(world: &World, hero: ColliderHandle) -> f32 {
 fn supported(world: &World, hero: ColliderHandle) -> bool {
     let me = world.get(hero).unwrap();
     world
-        .cast_shape(
+        .shape_cast(
             me.shape(),
             &me.world_transform(),
             v(0.0, -2.0 * SKIN),
-            &QueryFilter::default().excluding(hero),
+            &QueryFilter::default().excluding(&[hero]),
             Default::default(),
         )
         .unwrap()
@@ -467,15 +467,15 @@ fn floor_level(kind: usize, origin: Vec2, rng: &mut Rng) -> World {
 fn gap_below(world: &World, hero: ColliderHandle) -> f32 {
     let me = world.get(hero).unwrap();
     world
-        .cast_shape(
+        .shape_cast(
             me.shape(),
             &me.world_transform(),
             v(0.0, -1.0),
-            &QueryFilter::default().excluding(hero),
+            &QueryFilter::default().excluding(&[hero]),
             Default::default(),
         )
         .unwrap()
-        .map_or(1.0, |hit| hit.hit.t)
+        .map_or(1.0, |hit| hit.fraction)
 }
 
 /// Every floor kind, every mover, anywhere within ±10,000 units of the origin: walking 100
@@ -630,7 +630,7 @@ fn a_character_on_a_moving_platform_is_carried_and_reports_it() {
         let result = step(&mut world, hero, v(0.0, -0.05));
         assert_eq!(result.floor_collider, Some(platform), "{name}");
         for frame in 1..=50 {
-            let before = world.get(platform).unwrap().object_transform();
+            let before = world.get(platform).unwrap().transform();
             let t = frame as f32 * 0.05;
             world
                 .set_transform(platform, Transform::new(v(t, 0.3 * t), 0.0))
@@ -645,7 +645,7 @@ fn a_character_on_a_moving_platform_is_carried_and_reports_it() {
                 "{name} frame {frame}"
             );
         }
-        let offset = at(&world, hero) - world.get(platform).unwrap().object_transform().p;
+        let offset = at(&world, hero) - world.get(platform).unwrap().transform().p;
         assert!(offset.x.abs() < 1e-3, "{name} left behind: {offset:?}");
         // Without carrying, the platform leaves it behind.
         let before = at(&world, hero);
@@ -772,7 +772,7 @@ fn the_box2d_mover_level_is_walked_end_to_end() {
         let points = svg_points(path, offset, 0.2);
         let chain = Chain::closed(&points[..points.len() - 1]).unwrap();
         world
-            .insert(Collider::new(Shape::from(chain)).transform(Transform::new(position, 0.0)))
+            .insert(Collider::new(Shape::from(chain)).with_transform(Transform::new(position, 0.0)))
             .unwrap();
     }
     let capsule = Shape::from(Capsule::new(v(0.0, -0.5), v(0.0, 0.5), 0.3).unwrap());

@@ -6,12 +6,12 @@ mod support;
 
 use collide2d::broad::{BroadPhase, DynamicTree, HashGrid, RayControl, SweepAndPrune};
 use collide2d::query::{
-    cast, collide_all, contacts, sweep_aabbs, sweep_circle_half_plane, sweep_circle_segment,
-    sweep_circles, CastHit, CastOptions, DistanceOutput, Manifold, Ray, RayHit, RayInside,
-    SimplexCache, Sweep,
+    collide_all, collide_speculative, shape_cast, sweep_aabbs, sweep_circle_half_plane,
+    sweep_circle_segment, sweep_circles, CastHit, CastOptions, DistanceOutput, Manifold, RayHit,
+    RayInside, SimplexCache, Sweep,
 };
 use collide2d::shape::{
-    Capsule, Chain, Circle, Compound, PointProjection, Polygon, Segment, Shape, MAX_COORDINATE,
+    Capsule, Chain, Circle, Compound, PointProjection, Polygon, Ray, Segment, Shape, MAX_COORDINATE,
 };
 use collide2d::world::{Collider, QueryFilter, World};
 use collide2d::{
@@ -199,7 +199,7 @@ fn pair_queries_answer_without_nan_and_refuse_invalid_transforms() {
         let manifold = collide(a, &xf_a, b, &xf_b);
         assert!(manifold_is_clean(&manifold), "{context} {manifold:?}");
         let margin = number(&mut rng);
-        let speculative = contacts(a, &xf_a, b, &xf_b, margin);
+        let speculative = collide_speculative(a, &xf_a, b, &xf_b, margin);
         assert!(
             manifold_is_clean(&speculative),
             "{context} margin {margin} {speculative:?}"
@@ -373,7 +373,7 @@ fn casts_and_sweeps_answer_without_nan() {
             tolerance: number(&mut rng),
             ..options[rng.below(2)]
         };
-        if let Some(hit) = cast(a, &sweep_a, b, &sweep_b, opts) {
+        if let Some(hit) = shape_cast(a, &sweep_a, b, &sweep_b, opts) {
             assert!(sweep_a.is_valid() && sweep_b.is_valid());
             assert!(
                 cast_hit_is_clean(&hit),
@@ -394,40 +394,30 @@ fn casts_and_sweeps_answer_without_nan() {
             "case {case}: {start:?} {end:?} {radius} {other_start:?} {other_end:?} {other_radius}"
         );
         assert!(
-            clean(sweep_circles(
-                start,
-                end,
-                radius,
-                other_start,
-                other_end,
-                other_radius
-            )),
+            clean(
+                sweep_circles(start, end, radius, other_start, other_end, other_radius)
+                    .map(|hit| (hit.t, hit.normal))
+            ),
             "{context}"
         );
         assert!(
-            clean(sweep_circle_half_plane(
-                start,
-                end,
-                radius,
-                other_start,
-                other_radius
-            )),
+            clean(
+                sweep_circle_half_plane(start, end, radius, other_start, other_radius)
+                    .map(|hit| (hit.t, hit.point))
+            ),
             "{context}"
         );
         assert!(
-            clean(sweep_circle_segment(
-                start,
-                end,
-                radius,
-                other_start,
-                other_end
-            )),
+            clean(
+                sweep_circle_segment(start, end, radius, other_start, other_end)
+                    .map(|hit| (hit.t, hit.normal))
+            ),
             "{context}"
         );
         let moving = Aabb::from_center(start, end);
         let fixed = Aabb::from_center(other_start, other_end);
         assert!(
-            clean(sweep_aabbs(&moving, vector(&mut rng), &fixed)),
+            clean(sweep_aabbs(&moving, vector(&mut rng), &fixed).map(|hit| (hit.t, hit.normal))),
             "{context}"
         );
     }
@@ -461,11 +451,11 @@ fn broad_phase_queries_answer_without_nan() {
                 min: vector(&mut rng),
                 max: vector(&mut rng),
             };
-            structure.query_aabb(aabb, &mut |_, _| true);
-            structure.query_point(vector(&mut rng), &mut |_, _| true);
+            structure.overlap_aabb_each(aabb, &mut |_, _| true);
+            structure.overlap_point_each(vector(&mut rng), &mut |_, _| true);
             let ray = hand_built_ray(&mut rng);
             let answer =
-                structure.ray_cast(ray.origin, ray.direction, ray.max_distance, &mut |hit| {
+                structure.ray_cast_each(ray.origin, ray.direction, ray.max_distance, &mut |hit| {
                     assert!(
                         hit.distance.is_finite() && hit.distance >= 0.0,
                         "case {case}: {ray:?} {hit:?}"
@@ -488,7 +478,7 @@ fn world_queries_answer_without_nan() {
         for _ in 0..3 {
             let placement = Transform::new(rng.point(20.0), rng.angle());
             world
-                .insert(Collider::new(shape.clone()).transform(placement))
+                .insert(Collider::new(shape.clone()).with_transform(placement))
                 .unwrap();
         }
     }
@@ -496,14 +486,14 @@ fn world_queries_answer_without_nan() {
     let filter = QueryFilter::new().with_sensors();
     for case in 0..3_000 {
         let point = vector(&mut rng);
-        if let Ok(found) = world.query_point(point, &filter) {
+        if let Ok(found) = world.overlap_point(point, &filter) {
             assert!(point.is_finite() && found.len() <= world.len());
         }
         let aabb = Aabb {
             min: vector(&mut rng),
             max: vector(&mut rng),
         };
-        assert_eq!(world.query_aabb(aabb, &filter).is_ok(), aabb.is_valid());
+        assert_eq!(world.overlap_aabb(aabb, &filter).is_ok(), aabb.is_valid());
         let shape = &shapes[rng.below(shapes.len())];
         let xf = transform(&mut rng);
         assert_eq!(
@@ -512,32 +502,53 @@ fn world_queries_answer_without_nan() {
             "case {case}: {xf:?}"
         );
         let ray = hand_built_ray(&mut rng);
-        match world.cast_ray(&ray, &filter) {
+        match world.ray_cast(&ray, &filter) {
             Ok(hit) => {
                 let checked = Ray::new(ray.origin, ray.direction, ray.max_distance).unwrap();
                 if let Some(hit) = hit {
                     assert!(
-                        ray_hit_is_clean(&hit.hit, &checked),
+                        ray_hit_is_clean(
+                            &RayHit {
+                                distance: hit.distance,
+                                point: hit.point,
+                                normal: hit.normal,
+                                child: hit.child
+                            },
+                            &checked
+                        ),
                         "case {case}: {ray:?} {hit:?}"
                     );
                 }
             }
             Err(_) => assert!(Ray::new(ray.origin, ray.direction, ray.max_distance).is_err()),
         }
-        if let Ok(hits) = world.cast_ray_all(&ray, &filter) {
+        if let Ok(hits) = world.ray_cast_all(&ray, &filter) {
             let checked = Ray::new(ray.origin, ray.direction, ray.max_distance).unwrap();
             for hit in hits {
                 assert!(
-                    ray_hit_is_clean(&hit.hit, &checked),
+                    ray_hit_is_clean(
+                        &RayHit {
+                            distance: hit.distance,
+                            point: hit.point,
+                            normal: hit.normal,
+                            child: hit.child
+                        },
+                        &checked
+                    ),
                     "case {case}: {ray:?} {hit:?}"
                 );
             }
         }
         let delta = vector(&mut rng);
-        if let Ok(Some(hit)) = world.cast_shape(shape, &xf, delta, &filter, CastOptions::default())
+        if let Ok(Some(hit)) = world.shape_cast(shape, &xf, delta, &filter, CastOptions::default())
         {
             assert!(
-                cast_hit_is_clean(&hit.hit),
+                cast_hit_is_clean(&CastHit {
+                    t: hit.fraction,
+                    point: hit.point,
+                    normal: hit.normal,
+                    converged: hit.converged
+                }),
                 "case {case}: {xf:?} {delta:?} {hit:?}"
             );
         }
@@ -581,7 +592,7 @@ fn invalid_transforms_give_the_documented_answers() {
         ] {
             for (xf_a, xf_b) in [(bad, good), (good, bad), (bad, bad)] {
                 assert!(collide(a, &xf_a, b, &xf_b).is_empty());
-                assert!(contacts(a, &xf_a, b, &xf_b, 1.0).is_empty());
+                assert!(collide_speculative(a, &xf_a, b, &xf_b, 1.0).is_empty());
                 assert!(!overlaps(a, &xf_a, b, &xf_b));
                 assert_eq!(distance(a, &xf_a, b, &xf_b), DistanceOutput::NONE);
                 let mut all = Vec::new();
@@ -590,7 +601,10 @@ fn invalid_transforms_give_the_documented_answers() {
                 let sweep_a = Sweep::linear(&xf_a, Vec2::X);
                 let sweep_b = Sweep::fixed(&xf_b);
                 if !(sweep_a.is_valid() && sweep_b.is_valid()) {
-                    assert_eq!(cast(a, &sweep_a, b, &sweep_b, CastOptions::default()), None);
+                    assert_eq!(
+                        shape_cast(a, &sweep_a, b, &sweep_b, CastOptions::default()),
+                        None
+                    );
                 }
             }
         }

@@ -21,9 +21,9 @@ mod box2d;
 mod manifold_common;
 
 use box2d::{b2LocalManifold, b2Transform};
-use collide2d::query::sat_axis_gap;
 use collide2d::shape::Shape;
 use collide2d::{collide, Transform, Vec2};
+use manifold_common::axis_gap::sat_axis_gap;
 use manifold_common::{exact, make_shape, rounding, shape_size, Kind, Numbers};
 
 const CASES: usize = 20_000;

@@ -14,7 +14,7 @@ mod manifold_common;
 
 use collide2d::query::{Feature, Manifold};
 use collide2d::shape::{Capsule, Polygon, Shape};
-use collide2d::{collide, contacts, Rot, Transform, Vec2};
+use collide2d::{collide, collide_speculative, Rot, Transform, Vec2};
 use manifold_common::{random_polygon, shape_size, Numbers};
 use std::f32::consts::TAU;
 
@@ -342,7 +342,7 @@ fn points_of_rounded_core_vertices_report_their_caps_deepest_overlap() {
             f64::from(xf_a.p.abs().max_element().max(xf_b.p.abs().max_element())) + 20.0 * scale;
         let tolerance = 1e-4 * scale + 8.0 * f64::from(f32::EPSILON) * far;
         for margin in [0.0, 0.1 * scale as f32] {
-            let m = contacts(&a, &xf_a, &b, &xf_b, margin);
+            let m = collide_speculative(&a, &xf_a, &b, &xf_b, margin);
             // The face is the base's edge the points name (nearly collinear edges have
             // nearly equal normals), else the one whose normal is the manifold's.
             let normal = if rounded_is_a { -m.normal } else { m.normal };

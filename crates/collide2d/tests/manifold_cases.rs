@@ -2,7 +2,7 @@
 
 use collide2d::query::{Feature, FeatureId, Manifold};
 use collide2d::shape::{Capsule, Circle, Compound, Polygon, Segment, Shape};
-use collide2d::{collide, contacts, overlaps, Aabb, AabbManifold, Transform, Vec2};
+use collide2d::{collide, collide_speculative, overlaps, Aabb, AabbManifold, Transform, Vec2};
 use std::f32::consts::{FRAC_PI_4, SQRT_2};
 
 /// What a case expects: `None` for apart, else the normal (A → B) and the points with their
@@ -76,9 +76,9 @@ fn check(
         "{name}: overlaps (swapped) disagrees"
     );
     assert_eq!(
-        contacts(a, &xf_a, b, &xf_b, 0.0),
+        collide_speculative(a, &xf_a, b, &xf_b, 0.0),
         forward,
-        "{name}: contacts(0) != collide"
+        "{name}: collide_speculative(0) != collide"
     );
     for (order, manifold, sign) in [("A,B", &forward, 1.0f32), ("B,A", &backward, -1.0)] {
         match &expected {
@@ -632,19 +632,19 @@ fn compound_cases() {
 #[test]
 fn speculative_contacts_report_negative_penetration() {
     let square = rect(2.0, 2.0);
-    let m = contacts(&square, &at(0.0, 0.0), &square, &at(0.0, 2.05), 0.1);
+    let m = collide_speculative(&square, &at(0.0, 0.0), &square, &at(0.0, 2.05), 0.1);
     assert_eq!(m.count, 2);
     assert!(m
         .points()
         .iter()
         .all(|p| (p.penetration + 0.05).abs() < 1e-5));
-    assert!(contacts(&square, &at(0.0, 0.0), &square, &at(0.0, 2.15), 0.1).is_empty());
+    assert!(collide_speculative(&square, &at(0.0, 0.0), &square, &at(0.0, 2.15), 0.1).is_empty());
     let soft = rounded(2.0, 2.0, 0.5);
-    let m = contacts(&soft, &at(0.0, 0.0), &soft, &at(1.8, 1.8), 0.2);
+    let m = collide_speculative(&soft, &at(0.0, 0.0), &soft, &at(1.8, 1.8), 0.2);
     assert_eq!(m.count, 1);
     assert!((m.points[0].penetration - (1.0 - 0.8 * SQRT_2)).abs() < 1e-5);
     let ball = circle(1.0);
-    let m = contacts(&ball, &at(0.0, 0.0), &ball, &at(2.5, 0.0), 0.5);
+    let m = collide_speculative(&ball, &at(0.0, 0.0), &ball, &at(2.5, 0.0), 0.5);
     assert!((m.points[0].penetration + 0.5).abs() < 1e-6);
 }
 

@@ -9,7 +9,7 @@ mod manifold_common;
 
 use collide2d::query::Manifold;
 use collide2d::shape::{Capsule, Compound, Polygon, Segment, Shape, MIN_EDGE_LENGTH};
-use collide2d::{collide, contacts, distance, overlaps, Rot, Transform, Vec2};
+use collide2d::{collide, collide_speculative, distance, overlaps, Rot, Transform, Vec2};
 use manifold_common::exact::{core, corner_distance, line_extent, signed_distance, Core};
 use manifold_common::{make_shape, placements, random_polygon, shape_size, Kind, Numbers};
 use std::f32::consts::TAU;
@@ -116,7 +116,7 @@ fn worst_over(
         let (a, xf_a, b, xf_b) = make(&mut rng, round);
         let scale = shape_size(&a).max(shape_size(&b));
         for margin in [0.0, 0.05 * scale] {
-            let m = contacts(&a, &xf_a, &b, &xf_b, margin);
+            let m = collide_speculative(&a, &xf_a, &b, &xf_b, margin);
             let errors = point_errors(&a, &xf_a, &b, &xf_b, &m);
             let case =
                 || format!("round {round} margin {margin}: {a:?} {xf_a:?} {b:?} {xf_b:?} -> {m:?}");
@@ -535,7 +535,7 @@ fn nearly_parallel_segments_and_capsules_match_the_exact_depth() {
         let far = f64::from(xf_a.p.abs().max_element()) + f64::from(size);
         let tolerance = 1e-5 * f64::from(size) + 8.0 * f64::from(f32::EPSILON) * far;
         let margin = 0.2 * size;
-        let m = contacts(&a, &xf_a, &b, &xf_b, margin);
+        let m = collide_speculative(&a, &xf_a, &b, &xf_b, margin);
         if m.is_empty() {
             assert!(
                 depth < -f64::from(margin) + tolerance,

@@ -18,9 +18,9 @@
 
 mod manifold_common;
 
-use collide2d::query::sat_axis_gap;
 use collide2d::shape::Shape;
 use collide2d::{collide, overlaps, Transform};
+use manifold_common::axis_gap::sat_axis_gap;
 use manifold_common::{exact, make_shape, part, rounding, shape_size, Kind, Numbers};
 use parry2d::math::{Pose, Rot2, Vector};
 use parry2d::shape::{ConvexPolygon, RoundShape, SharedShape};

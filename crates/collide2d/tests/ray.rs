@@ -2,8 +2,9 @@
 
 mod support;
 
-use collide2d::query::{AabbRayCast, Ray, RayError, RayInside};
+use collide2d::query::{AabbRayCast, RayInside};
 use collide2d::shape::{Capsule, Circle, Compound, Polygon, Segment, Shape};
+use collide2d::shape::{Ray, RayError};
 use collide2d::{Aabb, Transform, Vec2};
 use support::{random_shape, size_of, Rng, ALL_KINDS};
 

@@ -2,7 +2,7 @@
 
 mod support;
 
-use collide2d::query::Ray;
+use collide2d::shape::Ray;
 use collide2d::Transform;
 use support::{parry, random_shape, size_of, Rng, ALL_KINDS};
 

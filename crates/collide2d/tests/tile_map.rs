@@ -11,7 +11,7 @@ use collide2d::level::{
     CellRect, Region, RegionChange, RegionId, Tile, TileMap, TileMapError, MAX_CELLS,
     MAX_COORDINATE_IN_CELLS,
 };
-use collide2d::{Aabb, Vec2};
+use collide2d::{Aabb, LayerId, Vec2};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------------
@@ -46,12 +46,12 @@ impl Rng {
 // Building maps.
 
 const ONE_WAY: Tile = Tile::SOLID.with_one_way(true);
-const LAYER_1: Tile = Tile::SOLID.with_layer(1);
+const LAYER_1: Tile = Tile::SOLID.with_layer(LayerId::new(1).unwrap());
 /// An empty tile with flags set: must behave exactly like `Tile::EMPTY` for regions.
 const EMPTY_FLAGGED: Tile = Tile {
     solid: false,
     one_way: true,
-    layer: 3,
+    layer: LayerId::new(3).unwrap(),
 };
 
 /// A map drawn as text, top row first: `#` solid, `o` one-way, `1` layer 1, anything else empty.
@@ -899,7 +899,7 @@ fn a_bulk_build_matches_a_map_painted_cell_by_cell() {
 /// A region compared across maps: tile, cells, loops (each rotated to start at its smallest
 /// vertex, holes sorted) and rectangles.
 type RegionSignature = (
-    (bool, bool, u8),
+    (bool, bool, LayerId),
     Vec<(u32, u32)>,
     Vec<Vec<Lattice>>,
     Vec<(u32, u32, u32, u32)>,

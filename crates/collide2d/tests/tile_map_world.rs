@@ -7,7 +7,7 @@ use collide2d::level::{Tile, TileMap};
 use collide2d::query::collide_all;
 use collide2d::shape::{Capsule, Circle, Polygon, Shape};
 use collide2d::world::{Collider, MoveOptions, TileGeometry, TileMapColliders, World};
-use collide2d::{Transform, Vec2};
+use collide2d::{LayerId, Transform, Vec2};
 use std::collections::BTreeSet;
 use support::Rng;
 
@@ -99,7 +99,7 @@ fn a_character_crosses_a_tile_level_without_catching() {
     let hero = world
         .insert(
             Collider::new(Shape::from(Polygon::rect(0.4, 0.9).unwrap()))
-                .transform(Transform::new(v(-9.0, -2.5 + 0.45 + 0.01), 0.0)),
+                .with_transform(Transform::new(v(-9.0, -2.5 + 0.45 + 0.01), 0.0)),
         )
         .unwrap();
     for _ in 0..1400 {
@@ -109,10 +109,10 @@ fn a_character_crosses_a_tile_level_without_catching() {
         assert!(
             !result.on_wall,
             "caught at {:?}",
-            world.get(hero).unwrap().object_transform().p
+            world.get(hero).unwrap().transform().p
         );
     }
-    let end = world.get(hero).unwrap().object_transform().p;
+    let end = world.get(hero).unwrap().transform().p;
     assert!((end.x - (-9.0 + 140.0)).abs() < 0.05, "walked to {end:?}");
 }
 
@@ -157,6 +157,15 @@ fn editing_a_tile_replaces_only_its_regions_colliders() {
                     TileGeometry::Rectangles => region.rectangles().len(),
                 };
                 assert_eq!(colliders.region_colliders(id).len(), expected);
+                // Each collider names its region; its user data stays the game's.
+                for &handle in colliders.region_colliders(id) {
+                    assert_eq!(colliders.region_of(handle), Some(id));
+                    assert_eq!(world.get(handle).unwrap().user_data(), 0);
+                }
+            }
+            // Colliders the edit replaced no longer name a region.
+            for handle in before.difference(&after) {
+                assert_eq!(colliders.region_of(*handle), None);
             }
             // Rectangles cover exactly the solid cells at sampled points.
             if geometry == TileGeometry::Rectangles {
@@ -179,7 +188,7 @@ fn unknown_layers_are_refused_and_leave_nothing_behind() {
         if x < 4 {
             Tile::SOLID
         } else {
-            Tile::SOLID.with_layer(5)
+            Tile::SOLID.with_layer(LayerId::new(5).unwrap())
         }
     })
     .unwrap();

@@ -1,6 +1,6 @@
 //! Character movement and world bad-input handling.
 
-use collide2d::query::Ray;
+use collide2d::shape::Ray;
 use collide2d::shape::{Circle, Polygon, Shape};
 use collide2d::world::{Collider, MoveOptions, QueryFilter, World, WorldError};
 use collide2d::{Rot, Transform, Vec2};
@@ -12,7 +12,7 @@ fn v(x: f32, y: f32) -> Vec2 {
 fn tile_floor(world: &mut World, count: usize) {
     for i in 0..count {
         let tile = Collider::new(Shape::from(Polygon::rect(1.0, 1.0).unwrap()))
-            .transform(Transform::new(v(i as f32 + 0.5, -0.5), 0.0));
+            .with_transform(Transform::new(v(i as f32 + 0.5, -0.5), 0.0));
         world.insert(tile).unwrap();
     }
 }
@@ -25,7 +25,7 @@ fn box_slides_over_adjacent_tiles_without_wall_hits() {
         let hero = world
             .insert(
                 Collider::new(Shape::from(Polygon::rect(size, size).unwrap()))
-                    .transform(Transform::new(v(1.0, 0.5 * size + 0.01), 0.0)),
+                    .with_transform(Transform::new(v(1.0, 0.5 * size + 0.01), 0.0)),
             )
             .unwrap();
         let mut x = 1.0;
@@ -53,12 +53,12 @@ fn pushing_into_a_corner_stops_without_oscillation() {
     let mut world = World::new();
     tile_floor(&mut world, 10);
     let wall = Collider::new(Shape::from(Polygon::rect(1.0, 10.0).unwrap()))
-        .transform(Transform::new(v(10.5, 5.0), 0.0));
+        .with_transform(Transform::new(v(10.5, 5.0), 0.0));
     world.insert(wall).unwrap();
     let hero = world
         .insert(
             Collider::new(Shape::from(Circle::with_radius(0.4).unwrap()))
-                .transform(Transform::new(v(8.0, 0.41), 0.0)),
+                .with_transform(Transform::new(v(8.0, 0.41), 0.0)),
         )
         .unwrap();
     let mut positions = Vec::new();
@@ -66,7 +66,7 @@ fn pushing_into_a_corner_stops_without_oscillation() {
         world
             .move_and_slide(hero, v(0.3, -0.3), MoveOptions::default())
             .unwrap();
-        positions.push(world.get(hero).unwrap().object_transform().p);
+        positions.push(world.get(hero).unwrap().transform().p);
     }
     let settled = positions[positions.len() - 1];
     assert!(
@@ -87,13 +87,13 @@ fn pushing_into_a_corner_stops_without_oscillation() {
 fn one_way_platform_stand_on_top_and_jump_through_from_below() {
     let mut world = World::new();
     let platform = Collider::new(Shape::from(Polygon::rect(4.0, 0.2).unwrap()))
-        .transform(Transform::new(v(0.0, 2.0), 0.0))
-        .one_way(Vec2::Y, 0.1);
+        .with_transform(Transform::new(v(0.0, 2.0), 0.0))
+        .with_one_way(Vec2::Y, 0.1);
     world.insert(platform).unwrap();
     let hero = world
         .insert(
             Collider::new(Shape::from(Polygon::rect(0.5, 0.5).unwrap()))
-                .transform(Transform::new(v(0.0, 0.0), 0.0)),
+                .with_transform(Transform::new(v(0.0, 0.0), 0.0)),
         )
         .unwrap();
     // Jump up through the platform from below.
@@ -103,7 +103,7 @@ fn one_way_platform_stand_on_top_and_jump_through_from_below() {
             .move_and_slide(hero, v(0.0, 0.3), MoveOptions::default())
             .unwrap();
         assert!(result.hits.is_empty(), "blocked from below: {result:?}");
-        top = world.get(hero).unwrap().object_transform().p.y;
+        top = world.get(hero).unwrap().transform().p.y;
     }
     assert!(top > 3.0);
     // Fall back down: land on top of it.
@@ -114,18 +114,18 @@ fn one_way_platform_stand_on_top_and_jump_through_from_below() {
             .unwrap();
         landed |= result.on_floor;
     }
-    let y = world.get(hero).unwrap().object_transform().p.y;
+    let y = world.get(hero).unwrap().transform().p.y;
     assert!(landed);
     assert!((y - (2.1 + 0.25)).abs() < 0.02, "standing at {y}");
     // Rays from above hit it; rays from below pass.
     let down = Ray::new(v(0.5, 5.0), -Vec2::Y, 10.0).unwrap();
     let up = Ray::new(v(1.5, 0.0), Vec2::Y, 10.0).unwrap();
     assert!(world
-        .cast_ray(&down, &QueryFilter::default())
+        .ray_cast(&down, &QueryFilter::default())
         .unwrap()
         .is_some());
     assert!(world
-        .cast_ray(&up, &QueryFilter::default())
+        .ray_cast(&up, &QueryFilter::default())
         .unwrap()
         .is_none());
 }
@@ -149,14 +149,19 @@ fn bad_input_is_an_error_and_changes_nothing() {
     };
     assert_eq!(
         world.set_offset(ball, skewed),
-        Err(WorldError::NonFiniteTransform)
+        Err(WorldError::RotationNotUnit)
+    );
+    let far = Transform::new(v(2.0e9, 0.0), 0.0);
+    assert_eq!(
+        world.set_transform(ball, far),
+        Err(WorldError::TransformOutOfRange)
     );
     assert_eq!(
         world.get(ball).unwrap().world_transform(),
         Transform::IDENTITY
     );
     assert!(world
-        .insert(Collider::new(Shape::from(Circle::with_radius(1.0).unwrap())).transform(nan))
+        .insert(Collider::new(Shape::from(Circle::with_radius(1.0).unwrap())).with_transform(nan))
         .is_err());
     assert!(world
         .layers_mut()
@@ -170,11 +175,12 @@ fn bad_input_is_an_error_and_changes_nothing() {
         .move_and_slide(ball, v(f32::INFINITY, 0.0), MoveOptions::default())
         .is_err());
     assert!(world
-        .query_point(v(f32::NAN, 0.0), &QueryFilter::default())
+        .overlap_point(v(f32::NAN, 0.0), &QueryFilter::default())
         .is_err());
     assert!(world
         .insert(
-            Collider::new(Shape::from(Circle::with_radius(1.0).unwrap())).one_way(Vec2::ZERO, 0.1)
+            Collider::new(Shape::from(Circle::with_radius(1.0).unwrap()))
+                .with_one_way(Vec2::ZERO, 0.1)
         )
         .is_err());
     let removed = world.remove(ball).unwrap();
@@ -200,32 +206,32 @@ fn queries_find_what_they_should() {
     let b = world
         .insert(
             Collider::new(Shape::from(Polygon::rect(2.0, 2.0).unwrap()))
-                .transform(Transform::new(v(5.0, 0.0), 0.0)),
+                .with_transform(Transform::new(v(5.0, 0.0), 0.0)),
         )
         .unwrap();
     let s = world
         .insert(
             Collider::new(Shape::from(Circle::with_radius(3.0).unwrap()))
-                .sensor(true)
-                .layer(sensor_layer),
+                .with_sensor(true)
+                .with_layer(sensor_layer),
         )
         .unwrap();
     let all = QueryFilter::default().with_sensors();
     assert_eq!(
         world
-            .query_point(v(0.5, 0.0), &QueryFilter::default())
+            .overlap_point(v(0.5, 0.0), &QueryFilter::default())
             .unwrap(),
         vec![a]
     );
-    assert_eq!(world.query_point(v(0.5, 0.0), &all).unwrap(), vec![a, s]);
+    assert_eq!(world.overlap_point(v(0.5, 0.0), &all).unwrap(), vec![a, s]);
     let ray = Ray::new(v(-10.0, 0.0), Vec2::X, 100.0).unwrap();
     let nearest = world
-        .cast_ray(&ray, &QueryFilter::default())
+        .ray_cast(&ray, &QueryFilter::default())
         .unwrap()
         .unwrap();
-    assert_eq!((nearest.collider, nearest.hit.distance), (a, 9.0));
+    assert_eq!((nearest.collider, nearest.distance), (a, 9.0));
     let hits: Vec<_> = world
-        .cast_ray_all(&ray, &all)
+        .ray_cast_all(&ray, &all)
         .unwrap()
         .iter()
         .map(|h| h.collider)
@@ -243,11 +249,11 @@ fn queries_find_what_they_should() {
         vec![b]
     );
     let hit = world
-        .cast_shape(
+        .shape_cast(
             &probe,
             &Transform::new(v(-5.0, 3.0), 0.0),
             v(15.0, -3.0),
-            &QueryFilter::default().excluding(a),
+            &QueryFilter::default().excluding(&[a]),
             Default::default(),
         )
         .unwrap()

@@ -36,7 +36,7 @@ fn event_stream_hash() -> (u64, usize) {
         let velocity = Vec2::new(next() - 0.5, next() - 0.5) * 0.4;
         let spin = (next() - 0.5) * 0.2;
         let handle = world
-            .insert(Collider::new(shape).transform(Transform::new(position, 0.0)))
+            .insert(Collider::new(shape).with_transform(Transform::new(position, 0.0)))
             .unwrap();
         bodies.push((handle, position, velocity, 0.0f32, spin));
     }
@@ -55,7 +55,10 @@ fn event_stream_hash() -> (u64, usize) {
                 .set_transform(*handle, Transform::new(*position, *angle))
                 .unwrap();
         }
-        for event in world.update() {
+        for event in {
+            world.update();
+            world.events()
+        } {
             fnv(&mut hash, format!("{event:?}").as_bytes());
             count += 1;
         }

@@ -2,7 +2,7 @@
 
 mod support;
 
-use collide2d::world::{BroadPhaseKind, Collider, CollisionEvent, World};
+use collide2d::world::{BroadPhaseKind, Collider, CollisionEvent, EndReason, World};
 use collide2d::{Transform, Vec2};
 use support::{random_shape, Rng, ALL_KINDS};
 
@@ -43,7 +43,7 @@ fn build(kind: BroadPhaseKind, scene: &[(collide2d::Shape, Vec2, f32)], center: 
     for (shape, local, angle) in scene {
         let position = (center.as_dvec2() + local.as_dvec2()).as_vec2();
         world
-            .insert(Collider::new(shape.clone()).transform(Transform::new(position, *angle)))
+            .insert(Collider::new(shape.clone()).with_transform(Transform::new(position, *angle)))
             .unwrap();
     }
     world
@@ -66,12 +66,18 @@ fn shifted_worlds_match_the_same_scene_at_the_origin() {
             let kind = kinds[round % kinds.len()];
             let mut reference = build(kind, &scene, Vec2::ZERO);
             let mut far = build(kind, &scene, center.as_vec2());
-            let expected = depths(reference.update());
+            let expected = depths({
+                reference.update();
+                reference.events()
+            });
             assert!(expected.len() > 10, "a crowded scene has touching pairs");
             // Without shifting, pair queries run in A's frame and stay close too. (This once
             // lost barely touching pairs: world boxes rounded at 1e6 could shrink past a contact;
             // collider boxes are now padded by a few ulps.)
-            let unshifted = depths(far.update());
+            let unshifted = depths({
+                far.update();
+                far.events()
+            });
             assert_eq!(unshifted.len(), expected.len());
             for (x, y) in expected.iter().zip(&unshifted) {
                 assert_eq!((x.0, x.1), (y.0, y.1));
@@ -81,9 +87,13 @@ fn shifted_worlds_match_the_same_scene_at_the_origin() {
             // contacts continue as Stay, and their depths match within 1e-3.
             far.shift_origin(center.as_vec2()).unwrap();
             for ((_, a), (_, b)) in reference.iter().zip(far.iter()) {
-                assert_eq!(a.object_transform(), b.object_transform());
+                assert_eq!(a.transform(), b.transform());
             }
-            let events = far.update().to_vec();
+            let events = {
+                far.update();
+                far.events()
+            }
+            .to_vec();
             assert!(events
                 .iter()
                 .all(|e| matches!(e, CollisionEvent::Stay { .. })));
@@ -97,12 +107,12 @@ fn shifted_worlds_match_the_same_scene_at_the_origin() {
             // And the two worlds go on alike: move everything by a small step.
             for ((ha, a), (hb, _)) in reference
                 .iter()
-                .map(|(h, c)| (h, c.object_transform()))
+                .map(|(h, c)| (h, c.transform()))
                 .collect::<Vec<_>>()
                 .into_iter()
                 .zip(
                     far.iter()
-                        .map(|(h, c)| (h, c.object_transform()))
+                        .map(|(h, c)| (h, c.transform()))
                         .collect::<Vec<_>>(),
                 )
             {
@@ -110,7 +120,16 @@ fn shifted_worlds_match_the_same_scene_at_the_origin() {
                 reference.set_transform(ha, step).unwrap();
                 far.set_transform(hb, step).unwrap();
             }
-            assert_eq!(reference.update(), far.update());
+            assert_eq!(
+                {
+                    reference.update();
+                    reference.events()
+                },
+                {
+                    far.update();
+                    far.events()
+                }
+            );
         }
     }
     println!("{compared} pairs compared; unshifted depths differ by at most {worst_unshifted}");
@@ -127,21 +146,18 @@ fn small_steps_are_lost_far_away_and_kept_after_a_shift() {
     let ball = collide2d::Shape::from(collide2d::shape::Circle::with_radius(0.5).unwrap());
     let far = Vec2::new(1.0e6, 1.0e6);
     let h = world
-        .insert(Collider::new(ball).transform(Transform::new(far, 0.0)))
+        .insert(Collider::new(ball).with_transform(Transform::new(far, 0.0)))
         .unwrap();
     // 0.01 is below f32's spacing at 1e6 (0.0625): the step rounds away.
     world
         .set_transform(h, Transform::new(far + Vec2::new(0.01, 0.0), 0.0))
         .unwrap();
-    assert_eq!(world.get(h).unwrap().object_transform().p, far);
+    assert_eq!(world.get(h).unwrap().transform().p, far);
     world.shift_origin(far).unwrap();
     world
         .set_transform(h, Transform::new(Vec2::new(0.01, 0.0), 0.0))
         .unwrap();
-    assert_eq!(
-        world.get(h).unwrap().object_transform().p,
-        Vec2::new(0.01, 0.0)
-    );
+    assert_eq!(world.get(h).unwrap().transform().p, Vec2::new(0.01, 0.0));
 }
 
 #[test]
@@ -149,16 +165,13 @@ fn bad_origins_are_refused_and_change_nothing() {
     let mut world = World::new();
     let ball = collide2d::Shape::from(collide2d::shape::Circle::with_radius(0.5).unwrap());
     let h = world
-        .insert(Collider::new(ball).transform(Transform::new(Vec2::new(9.0e8, 0.0), 0.0)))
+        .insert(Collider::new(ball).with_transform(Transform::new(Vec2::new(9.0e8, 0.0), 0.0)))
         .unwrap();
     assert!(world.shift_origin(Vec2::new(f32::NAN, 0.0)).is_err());
     assert!(world.shift_origin(Vec2::new(f32::INFINITY, 0.0)).is_err());
     // Shifting would push this collider past the 1e9 limit on positions.
     assert!(world.shift_origin(Vec2::new(-2.0e8, 0.0)).is_err());
-    assert_eq!(
-        world.get(h).unwrap().object_transform().p,
-        Vec2::new(9.0e8, 0.0)
-    );
+    assert_eq!(world.get(h).unwrap().transform().p, Vec2::new(9.0e8, 0.0));
 }
 
 /// Regression: a shift re-tests every touching pair at the next update. A pair whose boxes
@@ -171,9 +184,15 @@ fn contacts_apart_before_a_shift_end_when_a_collider_leaves() {
         let mut world = World::new();
         let a = world.insert(Collider::new(ball())).unwrap();
         let b = world
-            .insert(Collider::new(ball()).transform(Transform::new(Vec2::new(0.75, 0.0), 0.0)))
+            .insert(Collider::new(ball()).with_transform(Transform::new(Vec2::new(0.75, 0.0), 0.0)))
             .unwrap();
-        assert!(matches!(world.update(), [CollisionEvent::Begin { .. }]));
+        assert!(matches!(
+            {
+                world.update();
+                world.events()
+            },
+            [CollisionEvent::Begin { .. }]
+        ));
         world
             .set_transform(b, Transform::new(Vec2::new(10.0, 0.0), 0.0))
             .unwrap();
@@ -184,8 +203,28 @@ fn contacts_apart_before_a_shift_end_when_a_collider_leaves() {
             world.remove(b).unwrap();
         }
         assert_eq!(world.contacts().count(), 0);
-        assert_eq!(world.update(), [CollisionEvent::End { a, b }]);
-        assert!(world.update().is_empty());
+        assert_eq!(
+            {
+                world.update();
+                world.events()
+            },
+            [CollisionEvent::End {
+                a,
+                b,
+                reason: if disable {
+                    EndReason::Disabled
+                } else {
+                    EndReason::Removed
+                },
+                sensor: false,
+                user_data: [0, 0],
+            }]
+        );
+        assert!({
+            world.update();
+            world.events()
+        }
+        .is_empty());
     }
 }
 
@@ -228,7 +267,7 @@ fn shape_queries_agree_with_testing_every_collider_when_offsets_cancel() {
             };
             handles.push((
                 world
-                    .insert(Collider::new(shape.clone()).transform(at))
+                    .insert(Collider::new(shape.clone()).with_transform(at))
                     .unwrap(),
                 shape,
                 at,
@@ -250,17 +289,17 @@ fn shape_queries_agree_with_testing_every_collider_when_offsets_cancel() {
         assert_eq!(found, expected, "round {round}: {query:?} at {xf:?}");
 
         // The same for a short cast: the first hit among all colliders.
-        use collide2d::query::{cast, CastOptions, Sweep};
+        use collide2d::query::{shape_cast, CastOptions, Sweep};
         let delta = rng.point(size);
         let opts = CastOptions::default();
         let hit = world
-            .cast_shape(&query, &xf, delta, &filter, opts)
+            .shape_cast(&query, &xf, delta, &filter, opts)
             .unwrap()
-            .map(|hit| (hit.hit.t, hit.collider));
+            .map(|hit| (hit.fraction, hit.collider));
         let first = handles
             .iter()
             .filter_map(|(handle, shape, at)| {
-                cast(
+                shape_cast(
                     &query,
                     &Sweep::linear(&xf, delta),
                     shape,
@@ -285,7 +324,7 @@ fn shape_queries_agree_with_testing_every_collider_when_offsets_cancel() {
 /// still return what testing every collider returns, with every broad phase.
 #[test]
 fn far_rays_agree_with_testing_every_collider() {
-    use collide2d::query::Ray;
+    use collide2d::shape::Ray;
     use collide2d::shape::{Circle, Polygon, Shape};
     use collide2d::world::QueryFilter;
     let mut rng = Rng(0x1234_5678);
@@ -310,7 +349,7 @@ fn far_rays_agree_with_testing_every_collider() {
             };
             let at = Transform::new(rng.point(4.0 * size), rng.angle());
             let handle = world
-                .insert(Collider::new(shape.clone()).transform(at))
+                .insert(Collider::new(shape.clone()).with_transform(at))
                 .unwrap();
             colliders.push((handle, shape, at));
         }
@@ -319,9 +358,9 @@ fn far_rays_agree_with_testing_every_collider() {
         let origin = rng.point(4.0 * size) - direction * far;
         let ray = Ray::new(origin, direction, 2.0 * far).unwrap();
         let found = world
-            .cast_ray(&ray, &QueryFilter::default())
+            .ray_cast(&ray, &QueryFilter::default())
             .unwrap()
-            .map(|hit| (hit.hit.distance, hit.collider));
+            .map(|hit| (hit.distance, hit.collider));
         let expected = colliders
             .iter()
             .filter_map(|(handle, shape, at)| {

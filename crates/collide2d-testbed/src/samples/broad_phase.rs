@@ -172,7 +172,7 @@ impl BroadPhaseStress {
         // A box query in the middle of the arena, as a game's area query would do.
         let start = Instant::now();
         let mut hits = 0;
-        self.broad.query_aabb(
+        self.broad.overlap_aabb_each(
             Aabb::from_center(Vec2::ZERO, Vec2::splat(5.0)),
             &mut |_, _| {
                 hits += 1;

@@ -74,7 +74,7 @@ impl Default for Character {
         // Standing on the one-way platform at the left.
         let start = Vec2::new(5.5, 5.0 + 0.75 + 0.02);
         let hero = world
-            .insert(Collider::new(body).transform(Transform::from_translation(start)))
+            .insert(Collider::new(body).with_transform(Transform::from_translation(start)))
             .expect("valid collider");
         world.update();
         Character {
@@ -96,7 +96,7 @@ impl Character {
     fn position(&self) -> Vec2 {
         self.world
             .get(self.hero)
-            .map(|c| c.object_transform().p)
+            .map(|c| c.transform().p)
             .unwrap_or_default()
     }
 
@@ -230,7 +230,7 @@ impl Sample for Character {
             if handle == self.hero {
                 continue;
             }
-            let color = if collider.one_way_setting().is_some() {
+            let color = if collider.one_way().is_some() {
                 ONE_WAY
             } else {
                 OUTLINE

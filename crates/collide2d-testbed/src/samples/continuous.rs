@@ -53,7 +53,9 @@ impl Default for Continuous {
             .map(|&x| {
                 let wall = Shape::from(Polygon::rect(0.05, 8.0).expect("valid wall"));
                 world
-                    .insert(Collider::new(wall).transform(Transform::new(Vec2::new(x, 0.0), 0.0)))
+                    .insert(
+                        Collider::new(wall).with_transform(Transform::new(Vec2::new(x, 0.0), 0.0)),
+                    )
                     .expect("valid collider")
             })
             .collect();
@@ -63,8 +65,8 @@ impl Default for Continuous {
             world
                 .insert(
                     Collider::new(coin)
-                        .sensor(true)
-                        .transform(Transform::new(at, 0.0)),
+                        .with_sensor(true)
+                        .with_transform(Transform::new(at, 0.0)),
                 )
                 .expect("valid collider");
         }
@@ -81,7 +83,7 @@ impl Default for Continuous {
                     .insert(
                         Collider::new(shape)
                             .with_continuous(true)
-                            .transform(Transform::new(at, 0.0)),
+                            .with_transform(Transform::new(at, 0.0)),
                     )
                     .expect("valid collider");
                 let velocity = Vec2::new(rng.range(2.5, 7.0), rng.range(-0.2, 0.2));
@@ -166,7 +168,7 @@ impl Sample for Continuous {
             let Ok(collider) = self.world.get(bullet.handle) else {
                 continue;
             };
-            let from = collider.object_transform().p;
+            let from = collider.transform().p;
             let to = from + bullet.velocity;
             if to.x > END_X {
                 // Back to the left without sweeping across the whole field.

@@ -47,7 +47,7 @@ pub struct MoverLab {
 
 fn add(world: &mut World, shape: Shape, at: Vec2, angle: f32) -> ColliderHandle {
     world
-        .insert(Collider::new(shape).transform(Transform::new(at, angle)))
+        .insert(Collider::new(shape).with_transform(Transform::new(at, angle)))
         .expect("valid collider")
 }
 
@@ -209,7 +209,7 @@ impl Sample for MoverLab {
         let before = self
             .world
             .get(self.platform)
-            .map(|c| c.object_transform())
+            .map(|c| c.transform())
             .unwrap_or(Transform::IDENTITY);
         let platform_at = Vec2::new(33.0 + 2.5 * (0.8 * t).sin(), 3.0 + 0.5 * (1.3 * t).sin());
         if self
@@ -223,7 +223,7 @@ impl Sample for MoverLab {
             let position = self
                 .world
                 .get(walker.handle)
-                .map(|c| c.object_transform().p)
+                .map(|c| c.transform().p)
                 .unwrap_or_default();
             walker.velocity.y += GRAVITY * DT;
             let request = match walker.drive {
@@ -317,7 +317,7 @@ mod tests {
             lab.step();
         }
         for walker in &lab.walkers {
-            let p = lab.world.get(walker.handle).unwrap().object_transform().p;
+            let p = lab.world.get(walker.handle).unwrap().transform().p;
             assert!(p.y > 2.0, "fell out of the lab: {p:?} ({:?})", walker.drive);
         }
         // Every walker covers most of its walking speed's distance (2.5 units/s, 30 frames).
@@ -325,7 +325,7 @@ mod tests {
             lab.walkers
                 .iter()
                 .filter(|w| matches!(w.drive, Drive::Walk { .. }))
-                .map(|w| lab.world.get(w.handle).unwrap().object_transform().p.x)
+                .map(|w| lab.world.get(w.handle).unwrap().transform().p.x)
                 .collect()
         };
         let mut path = vec![0.0f32; walker_x(&lab).len()];

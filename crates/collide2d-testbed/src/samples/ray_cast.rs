@@ -1,7 +1,8 @@
 //! Ray casts against every kind of shape: a fan of rays from a draggable, turnable emitter.
 
 use collide2d::debug::{draw_shape, Color, DebugDraw};
-use collide2d::query::{Ray, RayHit, RayInside};
+use collide2d::query::{RayHit, RayInside};
+use collide2d::shape::Ray;
 use collide2d::shape::{Circle, Shape};
 use collide2d::Vec2;
 

@@ -2,7 +2,7 @@
 //! the way, and stops where it first touches B.
 
 use collide2d::debug::{draw_shape, Color, DebugDraw};
-use collide2d::query::{cast, CastHit, CastOptions, Sweep};
+use collide2d::query::{shape_cast, CastHit, CastOptions, Sweep};
 use collide2d::{Transform, Vec2};
 
 use super::kinds::{shape_kind_menu, ShapeKind};
@@ -63,7 +63,7 @@ impl ShapeCast {
             ..CastOptions::default()
         };
         let b = &self.bodies[1];
-        self.hit = cast(
+        self.hit = shape_cast(
             &self.bodies[0].shape,
             &self.sweep(),
             &b.shape,

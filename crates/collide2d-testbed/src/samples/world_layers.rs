@@ -97,8 +97,8 @@ impl WorldLayers {
             (Vec2::new(0.0, 0.0), 3.0, 3.0),
         ] {
             let collider = Collider::new(wall(w, h))
-                .layer(walls)
-                .transform(Transform::new(p, 0.0));
+                .with_layer(walls)
+                .with_transform(Transform::new(p, 0.0));
             self.world.insert(collider).expect("valid collider");
         }
         let mut rng = Rng::new(0x3071D);
@@ -127,16 +127,16 @@ impl WorldLayers {
                 phase: rng.range(0.0, std::f32::consts::TAU),
             };
             let collider = Collider::new(shape)
-                .layer(layer)
-                .sensor(sensor)
-                .transform(orbit.transform_at(0.0));
+                .with_layer(layer)
+                .with_sensor(sensor)
+                .with_transform(orbit.transform_at(0.0));
             let handle = self.world.insert(collider).expect("valid collider");
             self.actors.push(Actor { handle, orbit });
         }
     }
 
     fn layer_name(&self, handle: ColliderHandle) -> String {
-        let layer = self.world.get(handle).map(|c| c.layer_id());
+        let layer = self.world.get(handle).map(|c| c.layer());
         let name = layer
             .ok()
             .and_then(|l| self.world.layers().name(l))
@@ -241,18 +241,18 @@ impl Sample for WorldLayers {
         if input.pressed {
             self.held = input.mouse.and_then(|mouse| {
                 let filter = QueryFilter::default().with_sensors();
-                let hits = self.world.query_point(mouse, &filter).ok()?;
+                let hits = self.world.overlap_point(mouse, &filter).ok()?;
                 let handle = *hits
                     .iter()
                     .rev()
                     .find(|h| self.actors.iter().any(|a| a.handle == **h))?;
-                let xf = self.world.get(handle).ok()?.object_transform();
+                let xf = self.world.get(handle).ok()?.transform();
                 Some((handle, xf.apply_inv(mouse)))
             });
         }
         if let (Some((handle, local)), Some(mouse)) = (self.held, input.mouse) {
             if let Ok(collider) = self.world.get(handle) {
-                let mut xf = collider.object_transform();
+                let mut xf = collider.transform();
                 xf.q = collide2d::Rot::from_angle(xf.angle() + input.rotate);
                 xf.p += mouse - xf.apply(local);
                 let _ = self.world.set_transform(handle, xf);
@@ -290,12 +290,12 @@ impl Sample for WorldLayers {
 
     fn draw(&mut self, draw: &mut dyn DebugDraw) {
         for (handle, collider) in self.world.iter() {
-            let is_wall = collider.layer_id() == self.layers[0];
+            let is_wall = collider.layer() == self.layers[0];
             let color = if !is_wall && self.world.is_touching(handle) {
                 Color::OVERLAPPING
             } else {
                 LAYER_COLORS
-                    .get(collider.layer_id().index())
+                    .get(collider.layer().index())
                     .copied()
                     .unwrap_or(WALL)
             };

@@ -1,7 +1,7 @@
 //! The cast benchmark's configurations, shared by `benches/cast.rs` and
 //! `examples/profile_cast.rs`, so the profiler runs exactly the benchmark's cases.
 
-use collide2d::query::Ray;
+use collide2d::shape::Ray;
 use collide2d::{Transform, Vec2};
 
 /// How many configurations each case cycles through.

@@ -51,7 +51,7 @@ impl Scene {
             let angle = scene.random() * 6.0;
             let handle = scene
                 .world
-                .insert(Collider::new(shape).transform(Transform::new(position, angle)))
+                .insert(Collider::new(shape).with_transform(Transform::new(position, angle)))
                 .unwrap();
             scene.bodies.push((handle, position, velocity));
         }
@@ -77,6 +77,9 @@ impl Scene {
         if self.batched {
             self.world.set_transforms(&self.moves).unwrap();
         }
-        self.world.update().len()
+        {
+            self.world.update();
+            self.world.events().len()
+        }
     }
 }

@@ -10,7 +10,7 @@ const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 /// Each word is folded in as `hash = (hash.rotate_left(5) ^ word) * SEED`. Not resistant to
 /// adversarial keys, which is fine for cell coordinates.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct FxHasher {
+pub(crate) struct FxHasher {
     hash: u64,
 }
 
@@ -53,7 +53,7 @@ impl Hasher for FxHasher {
 }
 
 /// Builds [`FxHasher`]s for `HashMap`/`HashSet` (deterministic: no per-map random state).
-pub type FxBuildHasher = BuildHasherDefault<FxHasher>;
+pub(crate) type FxBuildHasher = BuildHasherDefault<FxHasher>;
 
 #[cfg(test)]
 mod tests {

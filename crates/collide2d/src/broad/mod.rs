@@ -60,10 +60,10 @@ pub mod sweep_and_prune;
 
 pub(crate) use error::check_aabb;
 pub use error::BroadPhaseError;
-pub use fx_hasher::{FxBuildHasher, FxHasher};
+pub(crate) use fx_hasher::FxBuildHasher;
 pub use pairs::{Pair, PairChanges};
 pub use proxy_id::ProxyId;
-pub use ray::{ray_entry_distance, RayControl, RayHit, RAY_PADDING};
+pub use ray::{ray_entry_distance, ProxyRayHit, RayControl, RAY_PADDING};
 
 pub use dynamic_tree::DynamicTree;
 pub use hash_grid::HashGrid;
@@ -94,7 +94,7 @@ use crate::shape::Aabb;
 ///
 /// // A ray along y = 0.5 enters a first, at distance 1.
 /// let mut hits = Vec::new();
-/// tree.ray_cast(Vec2::new(-1.0, 0.5), Vec2::X, 10.0, &mut |hit| {
+/// tree.ray_cast_each(Vec2::new(-1.0, 0.5), Vec2::X, 10.0, &mut |hit| {
 ///     hits.push((hit.key, hit.distance));
 ///     RayControl::Continue
 /// })?;
@@ -200,12 +200,12 @@ pub trait BroadPhase {
 
     /// Calls `callback(id, key)` for every proxy whose box overlaps `aabb`, until it returns
     /// `false`. An invalid `aabb` (NaN, inverted) matches nothing.
-    fn query_aabb(&self, aabb: Aabb, callback: &mut dyn FnMut(ProxyId, u64) -> bool);
+    fn overlap_aabb_each(&self, aabb: Aabb, callback: &mut dyn FnMut(ProxyId, u64) -> bool);
 
     /// Calls `callback(id, key)` for every proxy whose box contains `point`, until it returns
     /// `false`.
-    fn query_point(&self, point: Vec2, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {
-        self.query_aabb(
+    fn overlap_point_each(&self, point: Vec2, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {
+        self.overlap_aabb_each(
             Aabb {
                 min: point,
                 max: point,
@@ -219,12 +219,12 @@ pub trait BroadPhase {
     /// order). The callback can [`RayControl::Clip`] the distance or [`RayControl::Stop`].
     /// Boxes are tested grown by a few ulps ([`ray_entry_distance`]), so a box that a ray from
     /// far away only grazes is still visited.
-    fn ray_cast(
+    fn ray_cast_each(
         &self,
         origin: Vec2,
         direction: Vec2,
         max_distance: f32,
-        callback: &mut dyn FnMut(RayHit) -> RayControl,
+        callback: &mut dyn FnMut(ProxyRayHit) -> RayControl,
     ) -> Result<(), BroadPhaseError>;
 }
 

@@ -8,7 +8,7 @@ use crate::shape::Aabb;
 
 /// One box reached by a broad-phase ray cast.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RayHit {
+pub struct ProxyRayHit {
     /// The proxy whose box the ray entered.
     pub id: ProxyId,
     /// The user key stored with the proxy.
@@ -122,7 +122,7 @@ impl RaySegment {
 /// the origin and the box (`8 · f32::EPSILON · that`), so that no box is left out whose shape
 /// an exact ray test, which rounds at the scale of the origin, can hit.
 ///
-/// This is exactly the number every broad phase reports in [`RayHit::distance`].
+/// This is exactly the number every broad phase reports in [`ProxyRayHit::distance`].
 pub fn ray_entry_distance(
     origin: Vec2,
     direction: Vec2,

@@ -6,7 +6,7 @@ use crate::broad::proxy_table::ProxyTable;
 use crate::broad::ray::{RayCandidate, RaySegment};
 use crate::broad::{
     apply_ray_control, check_aabb, BroadPhase, BroadPhaseError, Pair, PairChanges, ProxyId,
-    RayControl, RayHit,
+    ProxyRayHit, RayControl,
 };
 use crate::math::Vec2;
 use crate::shape::Aabb;
@@ -305,7 +305,7 @@ impl BroadPhase for SweepAndPrune {
         );
     }
 
-    fn query_aabb(&self, aabb: Aabb, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {
+    fn overlap_aabb_each(&self, aabb: Aabb, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {
         if !aabb.is_valid() {
             return;
         }
@@ -315,12 +315,12 @@ impl BroadPhase for SweepAndPrune {
     }
 
     /// Tests the boxes under the ray's x extent, then reports the hits sorted by distance.
-    fn ray_cast(
+    fn ray_cast_each(
         &self,
         origin: Vec2,
         direction: Vec2,
         max_distance: f32,
-        callback: &mut dyn FnMut(RayHit) -> RayControl,
+        callback: &mut dyn FnMut(ProxyRayHit) -> RayControl,
     ) -> Result<(), BroadPhaseError> {
         let ray = RaySegment::new(origin, direction, max_distance)?;
         let end_x = ray.origin.x + ray.direction.x * ray.max_distance;
@@ -357,7 +357,7 @@ impl BroadPhase for SweepAndPrune {
             if candidate.distance > limit {
                 break;
             }
-            let hit = RayHit {
+            let hit = ProxyRayHit {
                 id: self.proxies.id_of(candidate.index),
                 key: self.proxies.keys[candidate.index as usize],
                 distance: candidate.distance,

@@ -4,6 +4,7 @@
 //! Imports go one way: this file uses none of its siblings; `labelling.rs`, `outline.rs` and
 //! `rectangles.rs` use only this file; `region.rs` uses those; `tile_map.rs` uses them all.
 
+use crate::layer::LayerId;
 use crate::math::Vec2;
 
 /// What one cell holds. Plain data: any value is valid.
@@ -21,7 +22,7 @@ pub struct Tile {
     /// Whether the cell is a one-way platform (solid only from above, as the game decides).
     pub one_way: bool,
     /// A game-defined collision layer.
-    pub layer: u8,
+    pub layer: LayerId,
 }
 
 impl Tile {
@@ -29,14 +30,14 @@ impl Tile {
     pub const EMPTY: Tile = Tile {
         solid: false,
         one_way: false,
-        layer: 0,
+        layer: LayerId::DEFAULT,
     };
 
     /// A plain solid cell on layer 0.
     pub const SOLID: Tile = Tile {
         solid: true,
         one_way: false,
-        layer: 0,
+        layer: LayerId::DEFAULT,
     };
 
     /// The same tile with the one-way flag set to `one_way`.
@@ -47,7 +48,7 @@ impl Tile {
 
     /// The same tile on layer `layer`.
     #[inline]
-    pub const fn with_layer(self, layer: u8) -> Tile {
+    pub const fn with_layer(self, layer: LayerId) -> Tile {
         Tile { layer, ..self }
     }
 }

@@ -5,12 +5,12 @@ use super::distance::{
 };
 use super::manifold::FACE_TOLERANCE;
 use super::support::ConvexProxy;
-use super::sweep::{sweep_circle_segment, sweep_circles, Sweep};
+use super::sweep::{sweep_circle_segment, sweep_circles, Sweep, SweepHit};
 use super::types::SimplexCache;
 use crate::math::{cross, left_perp, Transform, Vec2};
 use crate::shape::{Aabb, Chain, Joint, Segment, Shape};
 
-/// Settings for [`cast`].
+/// Settings for [`shape_cast`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CastOptions {
@@ -66,18 +66,18 @@ pub struct CastHit {
 /// ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE)) gives `None`.
 ///
 /// ```
-/// use collide2d::{query::{cast, CastOptions, Sweep}, shape::{Circle, Polygon, Shape}, Transform, Vec2};
+/// use collide2d::{query::{shape_cast, CastOptions, Sweep}, shape::{Circle, Polygon, Shape}, Transform, Vec2};
 /// let bullet = Shape::from(Circle::with_radius(0.05)?);
 /// let wall = Shape::from(Polygon::rect(0.01, 4.0)?);
 /// // 1,000 units in one step, through a wall 1 cm thick.
 /// let shot = Sweep::linear(&Transform::IDENTITY, Vec2::new(1000.0, 0.0));
 /// let wall_at = Sweep::fixed(&Transform::new(Vec2::new(500.0, 0.0), 0.0));
-/// let hit = cast(&bullet, &shot, &wall, &wall_at, CastOptions::default()).unwrap();
+/// let hit = shape_cast(&bullet, &shot, &wall, &wall_at, CastOptions::default()).unwrap();
 /// assert!((hit.t * 1000.0 - (500.0 - 0.005 - 0.05)).abs() < 1e-3);
 /// assert!((hit.normal - Vec2::X).length() < 1e-4);
 /// # Ok::<(), collide2d::ShapeError>(())
 /// ```
-pub fn cast(
+pub fn shape_cast(
     a: &Shape,
     sweep_a: &Sweep,
     b: &Shape,
@@ -102,7 +102,7 @@ pub fn cast(
     match (a, b) {
         (Shape::Chain(_), Shape::Chain(_)) => None,
         (Shape::Chain(chain), _) => cast_chain(chain, sweep_a, b, sweep_b, opts),
-        (_, Shape::Chain(_)) => cast(b, sweep_b, a, sweep_a, opts).map(|hit| CastHit {
+        (_, Shape::Chain(_)) => shape_cast(b, sweep_b, a, sweep_a, opts).map(|hit| CastHit {
             normal: -hit.normal,
             ..hit
         }),
@@ -110,7 +110,7 @@ pub fn cast(
             let mut best: Option<CastHit> = None;
             for (child_xf, child) in compound.children() {
                 let child_sweep = child_sweep(sweep_a, child_xf);
-                if let Some(hit) = cast(child, &child_sweep, b, sweep_b, opts) {
+                if let Some(hit) = shape_cast(child, &child_sweep, b, sweep_b, opts) {
                     if best.is_none_or(|best| hit.t < best.t) {
                         best = Some(hit);
                     }
@@ -118,7 +118,7 @@ pub fn cast(
             }
             best
         }
-        (_, Shape::Compound(_)) => cast(b, sweep_b, a, sweep_a, opts).map(|hit| CastHit {
+        (_, Shape::Compound(_)) => shape_cast(b, sweep_b, a, sweep_a, opts).map(|hit| CastHit {
             normal: -hit.normal,
             ..hit
         }),
@@ -218,7 +218,7 @@ fn cast_chain(
         let (start, end) = chain.segment_points(index);
         let face_normal = chain.normals()[index];
         let segment = Shape::Segment(Segment::new_unchecked(start, end));
-        let Some(hit) = cast(&segment, sweep_a, b, sweep_b, opts) else {
+        let Some(hit) = shape_cast(&segment, sweep_a, b, sweep_b, opts) else {
             return true;
         };
         if best.is_some_and(|best| best.t <= hit.t) {
@@ -326,7 +326,7 @@ fn cast_analytic(
                 end_b.apply(cb.center()),
                 cb.radius(),
             )
-            .and_then(|(t, normal)| {
+            .and_then(|SweepHit { t, normal }| {
                 let center_a = sweep_a.transform_at(t).apply(ca.center());
                 let center_b = sweep_b.transform_at(t).apply(cb.center());
                 let relative = sweep_b.translation() - sweep_a.translation();
@@ -347,19 +347,24 @@ fn cast_analytic(
             let end = start + start_b.rotate_inv(relative);
             let radius = circle.radius() + opts.target_separation;
             let result = sweep_circle_segment(start, end, radius, segment.a(), segment.b())
-                .and_then(|(t, local_normal)| {
-                    let normal = start_b.rotate(local_normal);
-                    (t > 0.0 || relative.dot(normal) > 0.0).then(|| {
-                        let center = sweep_a.transform_at(t).apply(circle.center());
-                        CastHit {
-                            t,
-                            point: center
-                                + normal * (circle.radius() + 0.5 * opts.target_separation),
-                            normal,
-                            converged: true,
-                        }
-                    })
-                });
+                .and_then(
+                    |SweepHit {
+                         t,
+                         normal: local_normal,
+                     }| {
+                        let normal = start_b.rotate(local_normal);
+                        (t > 0.0 || relative.dot(normal) > 0.0).then(|| {
+                            let center = sweep_a.transform_at(t).apply(circle.center());
+                            CastHit {
+                                t,
+                                point: center
+                                    + normal * (circle.radius() + 0.5 * opts.target_separation),
+                                normal,
+                                converged: true,
+                            }
+                        })
+                    },
+                );
             Some(result)
         }
         (Shape::Segment(_), Shape::Circle(_)) => {

@@ -13,15 +13,16 @@ mod support;
 mod sweep;
 mod types;
 
-pub use cast::{cast, CastHit, CastOptions};
+pub use cast::{shape_cast, CastHit, CastOptions};
 pub use distance::{distance, distance_with_cache};
 pub(crate) use manifold::contacts_of_valid;
-#[doc(hidden)]
-pub use manifold::sat_axis_gap;
 pub use manifold::AabbManifold;
-pub use manifold::{collide, collide_all, contacts};
+pub use manifold::{collide, collide_all, collide_speculative};
 pub use overlap::overlaps;
 pub(crate) use overlap::overlaps_of_valid;
-pub use ray::{AabbRayCast, Ray, RayError, RayHit, RayInside};
-pub use sweep::{sweep_aabbs, sweep_circle_half_plane, sweep_circle_segment, sweep_circles, Sweep};
+pub use ray::{AabbRayCast, RayHit, RayInside};
+pub use sweep::{
+    sweep_aabbs, sweep_circle_half_plane, sweep_circle_segment, sweep_circles, HalfPlaneHit, Sweep,
+    SweepHit,
+};
 pub use types::{ContactPoint, DistanceOutput, Feature, FeatureId, Manifold, SimplexCache};

@@ -6,8 +6,9 @@
 //! vertices and stores the one or two points of a circle, capsule or segment inline, so building
 //! one never allocates.
 
-use crate::math::{Lanes, Vec2};
+use crate::math::Vec2;
 use crate::shape::{PaddedOutline, Shape};
+use glam::Vec4;
 
 /// The core points of a convex shape in its local frame, and the radius around them.
 #[derive(Clone, Copy, Debug)]
@@ -26,6 +27,7 @@ pub(crate) struct ConvexProxy<'a> {
 
 impl<'a> ConvexProxy<'a> {
     /// The proxy of a convex shape; `None` for a compound or a chain.
+    #[inline(always)]
     pub(crate) fn from_shape(shape: &'a Shape) -> Option<ConvexProxy<'a>> {
         match shape {
             Shape::Circle(circle) => Some(ConvexProxy::from_inline(
@@ -52,6 +54,7 @@ impl<'a> ConvexProxy<'a> {
         }
     }
 
+    #[inline(always)]
     fn from_inline(points: [Vec2; 2], count: usize, radius: f32) -> ConvexProxy<'static> {
         ConvexProxy {
             inline_points: points,
@@ -111,51 +114,23 @@ impl<'a> ConvexProxy<'a> {
 }
 
 /// [`ConvexProxy::support_index`] on a padded outline: the same dot products (`x·dx + y·dy`,
-/// in that order) in four lanes, then the largest, the first index on ties. Padding slots
-/// repeat vertex 0, so they tie with it and lose.
+/// in that order) in two chunks of four lanes, their largest value, and the first index that
+/// holds it, without a branch (glam's four-lane vectors: SSE2 on x86-64). Padding slots repeat
+/// vertex 0, so they tie with it and lose; a direction that makes every product NaN gives
+/// index 0, as the point loop does.
 #[inline(always)]
 fn padded_support_index(outline: &PaddedOutline<2>, direction: Vec2) -> usize {
-    let [values, tags] = support_lanes(outline, direction);
-    let (v, g) = (values.0, tags.0);
-    // The larger value; on a tie the smaller index (tags compare as their bit patterns).
-    let pick = |a: (f32, u32), b: (f32, u32)| {
-        if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
-            b
-        } else {
-            a
-        }
+    let (direction_x, direction_y) = (Vec4::splat(direction.x), Vec4::splat(direction.y));
+    let lanes = |chunk: usize| {
+        let x = Vec4::from_array(outline.vertex_x[chunk].0);
+        let y = Vec4::from_array(outline.vertex_y[chunk].0);
+        x * direction_x + y * direction_y
     };
-    let lane = |k: usize| (v[k], g[k].to_bits());
-    let (_, index) = pick(pick(lane(0), lane(1)), pick(lane(2), lane(3)));
-    index as usize & 7
-}
-
-/// The dot products of the outline's vertices with `direction`, folded to four lanes: lane `k`
-/// holds the larger of vertices `k` and `k + 4` (vertex `k` on a tie) and, as the bit pattern
-/// of a float, its index.
-///
-/// Kept out of line on purpose, like the separating-axis kernel: on its own it compiles to
-/// straight SIMD arithmetic, while inlined into GJK's loop LLVM's SLP vectoriser falls back to
-/// scalar code.
-#[inline(never)]
-fn support_lanes(outline: &PaddedOutline<2>, direction: Vec2) -> [Lanes; 2] {
-    let (direction_x, direction_y) = (Lanes::splat(direction.x), Lanes::splat(direction.y));
-    let low = outline.vertex_x[0] * direction_x + outline.vertex_y[0] * direction_y;
-    let high = outline.vertex_x[1] * direction_x + outline.vertex_y[1] * direction_y;
-    let tag = |index: u32| f32::from_bits(index);
-    let (l, h) = (low.0, high.0);
-    let choose = |k: usize| {
-        if h[k] > l[k] {
-            (h[k], tag(k as u32 + 4))
-        } else {
-            (l[k], tag(k as u32))
-        }
-    };
-    let chosen = [choose(0), choose(1), choose(2), choose(3)];
-    [
-        Lanes(chosen.map(|(value, _)| value)),
-        Lanes(chosen.map(|(_, index)| index)),
-    ]
+    let (low, high) = (lanes(0), lanes(1));
+    let largest = Vec4::splat(low.max(high).max_element());
+    let mask = low.cmpeq(largest).bitmask() | high.cmpeq(largest).bitmask() << 4;
+    // No lane holds it only when the products are NaN: then index 0 (32 & 7).
+    mask.trailing_zeros() as usize & 7
 }
 
 #[cfg(test)]

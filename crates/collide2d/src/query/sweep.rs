@@ -151,6 +151,27 @@ impl Sweep {
     }
 }
 
+/// When and with which normal a closed-form sweep first touches: [`sweep_circles`],
+/// [`sweep_circle_segment`], [`sweep_aabbs`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SweepHit {
+    /// Fraction of the step, in `[0, 1]`, at which the shapes first touch.
+    pub t: f32,
+    /// Unit normal from the moving shape to the other at that time.
+    pub normal: Vec2,
+}
+
+/// When and where a circle first touches a half-plane ([`sweep_circle_half_plane`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct HalfPlaneHit {
+    /// Fraction of the step, in `[0, 1]`, at which the circle first touches.
+    pub t: f32,
+    /// The touching point on the half-plane's boundary (deepest point when already overlapping).
+    pub point: Vec2,
+}
+
 /// First time `t ∈ [0, 1]` at which a circle moving from `start` to `end` touches a circle moving
 /// from `other_start` to `other_end`, with the contact normal from the first to the second.
 ///
@@ -163,7 +184,7 @@ pub fn sweep_circles(
     other_start: Vec2,
     other_end: Vec2,
     other_radius: f32,
-) -> Option<(f32, Vec2)> {
+) -> Option<SweepHit> {
     if !(points_within_range([start, end, other_start, other_end])
         && within_range([radius, other_radius])
         && radius >= 0.0
@@ -181,10 +202,16 @@ pub fn sweep_circles(
             .unwrap_or(Vec2::X)
     };
     if offset.length_squared() <= reach * reach {
-        return Some((0.0, normal_at(0.0)));
+        return Some(SweepHit {
+            t: 0.0,
+            normal: normal_at(0.0),
+        });
     }
     let t = smallest_root_in_unit(relative_motion, offset, reach)?;
-    Some((t, normal_at(t)))
+    Some(SweepHit {
+        t,
+        normal: normal_at(t),
+    })
 }
 
 /// The smallest `t ∈ [0, 1]` with `|offset + motion t| = reach`, starting outside.
@@ -217,7 +244,7 @@ pub fn sweep_circle_half_plane(
     radius: f32,
     normal: Vec2,
     offset: f32,
-) -> Option<(f32, Vec2)> {
+) -> Option<HalfPlaneHit> {
     if !(points_within_range([start, end, normal])
         && within_range([radius, offset])
         && radius >= 0.0)
@@ -226,7 +253,10 @@ pub fn sweep_circle_half_plane(
     }
     let distance_start = normal.dot(start) - offset;
     if distance_start <= radius {
-        return Some((0.0, start - normal * distance_start.min(radius)));
+        return Some(HalfPlaneHit {
+            t: 0.0,
+            point: start - normal * distance_start.min(radius),
+        });
     }
     let distance_end = normal.dot(end) - offset;
     if distance_end > radius {
@@ -234,7 +264,10 @@ pub fn sweep_circle_half_plane(
     }
     let t = (distance_start - radius) / (distance_start - distance_end);
     let center = start + (end - start) * t;
-    Some((t, center - normal * radius))
+    Some(HalfPlaneHit {
+        t,
+        point: center - normal * radius,
+    })
 }
 
 /// First time a circle moving from `start` to `end` touches the segment `a`–`b`, with the
@@ -245,7 +278,7 @@ pub fn sweep_circle_segment(
     radius: f32,
     a: Vec2,
     b: Vec2,
-) -> Option<(f32, Vec2)> {
+) -> Option<SweepHit> {
     if !(points_within_range([start, end, a, b]) && within_range([radius]) && radius >= 0.0) {
         return None;
     }
@@ -256,7 +289,7 @@ pub fn sweep_circle_segment(
             .try_normalize()
             .or_else(|| (end - start).try_normalize())
             .unwrap_or(Vec2::X);
-        return Some((0.0, normal));
+        return Some(SweepHit { t: 0.0, normal });
     }
     let motion = end - start;
     let mut best: Option<(f32, Vec2)> = None;
@@ -280,13 +313,15 @@ pub fn sweep_circle_segment(
     }
     // The end points, as circles of zero radius.
     for end_point in [a, b] {
-        if let Some((t, normal)) = sweep_circles(start, end, radius, end_point, end_point, 0.0) {
+        if let Some(SweepHit { t, normal }) =
+            sweep_circles(start, end, radius, end_point, end_point, 0.0)
+        {
             if best.is_none_or(|(best_t, _)| t < best_t) {
                 best = Some((t, normal));
             }
         }
     }
-    best
+    best.map(|(t, normal)| SweepHit { t, normal })
 }
 
 /// First time box `moving` displaced by `delta` over the step touches the fixed box `fixed`, with
@@ -294,7 +329,7 @@ pub fn sweep_circle_segment(
 ///
 /// Per-axis entry and exit times (Gomez 1999): boxes overlap on both axes between the later entry
 /// and the earlier exit. Boxes already touching report `t = 0`.
-pub fn sweep_aabbs(moving: &Aabb, delta: Vec2, fixed: &Aabb) -> Option<(f32, Vec2)> {
+pub fn sweep_aabbs(moving: &Aabb, delta: Vec2, fixed: &Aabb) -> Option<SweepHit> {
     if !(moving.is_valid()
         && fixed.is_valid()
         && points_within_range([moving.min, moving.max, fixed.min, fixed.max, delta]))
@@ -309,7 +344,7 @@ pub fn sweep_aabbs(moving: &Aabb, delta: Vec2, fixed: &Aabb) -> Option<(f32, Vec
         } else {
             Vec2::new(0.0, center_offset.y.signum())
         };
-        return Some((0.0, normal));
+        return Some(SweepHit { t: 0.0, normal });
     }
     let mut entry = 0.0f32;
     let mut exit = 1.0f32;
@@ -343,7 +378,7 @@ pub fn sweep_aabbs(moving: &Aabb, delta: Vec2, fixed: &Aabb) -> Option<(f32, Vec
         }
         exit = exit.min(axis_exit);
     }
-    (entry <= exit && entry <= 1.0 && normal != Vec2::ZERO).then_some((entry, normal))
+    (entry <= exit && entry <= 1.0 && normal != Vec2::ZERO).then_some(SweepHit { t: entry, normal })
 }
 
 #[cfg(test)]
@@ -357,7 +392,7 @@ mod tests {
     #[test]
     fn head_on_circles_meet_at_the_right_time() {
         // Gap of 8 between surfaces, closing speed 10 per step.
-        let (t, normal) = sweep_circles(
+        let SweepHit { t, normal } = sweep_circles(
             v(0.0, 0.0),
             v(5.0, 0.0),
             1.0,
@@ -371,7 +406,7 @@ mod tests {
         assert!(
             sweep_circles(v(0.0, 0.0), v(5.0, 0.0), 1.0, v(0.0, 3.0), v(5.0, 3.0), 1.0).is_none()
         );
-        let (t, _) =
+        let SweepHit { t, .. } =
             sweep_circles(v(0.0, 0.0), v(5.0, 0.0), 1.0, v(1.5, 0.0), v(9.0, 0.0), 1.0).unwrap();
         assert_eq!(t, 0.0);
     }
@@ -379,14 +414,14 @@ mod tests {
     #[test]
     fn fast_circle_does_not_tunnel_through_a_half_plane() {
         // The floor y <= 0; a circle falling 1000 units in one step.
-        let (t, point) =
+        let HalfPlaneHit { t, point } =
             sweep_circle_half_plane(v(0.0, 10.0), v(0.0, -990.0), 0.5, v(0.0, 1.0), 0.0).unwrap();
         assert!((t - 9.5 / 1000.0).abs() < 1e-6);
         assert!((point - v(0.0, 0.0)).length() < 1e-4);
         assert_eq!(
             sweep_circle_half_plane(v(0.0, 0.2), v(0.0, 5.0), 0.5, v(0.0, 1.0), 0.0)
                 .unwrap()
-                .0,
+                .t,
             0.0
         );
         assert!(sweep_circle_half_plane(v(0.0, 2.0), v(5.0, 2.0), 0.5, v(0.0, 1.0), 0.0).is_none());
@@ -394,13 +429,13 @@ mod tests {
 
     #[test]
     fn circle_against_segment_face_and_end() {
-        let (t, normal) =
+        let SweepHit { t, normal } =
             sweep_circle_segment(v(0.0, 5.0), v(0.0, -5.0), 1.0, v(-1.0, 0.0), v(1.0, 0.0))
                 .unwrap();
         assert!((t - 0.4).abs() < 1e-6);
         assert_eq!(normal, v(0.0, -1.0));
         // Passing the end point at a distance of 0.5: touches the end cap.
-        let (t, normal) =
+        let SweepHit { t, normal } =
             sweep_circle_segment(v(-5.0, 0.5), v(5.0, 0.5), 1.0, v(0.0, -3.0), v(0.0, 0.0))
                 .unwrap();
         let expected = (5.0 - (1.0f32 - 0.25).sqrt()) / 10.0;
@@ -412,12 +447,12 @@ mod tests {
     fn boxes_sweep_and_miss() {
         let moving = Aabb::new(v(0.0, 0.0), v(1.0, 1.0)).unwrap();
         let wall = Aabb::new(v(5.0, -10.0), v(5.01, 10.0)).unwrap();
-        let (t, normal) = sweep_aabbs(&moving, v(1000.0, 0.0), &wall).unwrap();
+        let SweepHit { t, normal } = sweep_aabbs(&moving, v(1000.0, 0.0), &wall).unwrap();
         assert!((t - 0.004).abs() < 1e-6);
         assert_eq!(normal, v(1.0, 0.0));
         assert!(sweep_aabbs(&moving, v(3.0, 0.0), &wall).is_none());
         assert!(sweep_aabbs(&moving, v(0.0, 1000.0), &wall).is_none());
-        let (t, normal) = sweep_aabbs(
+        let SweepHit { t, normal } = sweep_aabbs(
             &moving,
             v(-1.0, 0.0),
             &Aabb::new(v(0.5, 0.5), v(3.0, 3.0)).unwrap(),

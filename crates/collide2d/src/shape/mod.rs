@@ -14,6 +14,7 @@ mod error;
 mod hull;
 mod padded_outline;
 mod polygon;
+mod ray;
 
 pub use aabb::Aabb;
 pub use capsule::Capsule;
@@ -26,6 +27,7 @@ pub use error::{ShapeError, MAX_COORDINATE, MIN_EDGE_LENGTH};
 pub use hull::WELD_TOLERANCE;
 pub(crate) use padded_outline::PaddedOutline;
 pub use polygon::Polygon;
+pub use ray::{Ray, RayError};
 
 use crate::math::{Transform, Vec2};
 

@@ -1,9 +1,10 @@
 //! Colliders: a shape placed on an object, with its layer and flags.
 
+use super::error::WorldError;
+use super::groups::CollisionGroups;
 use super::layers::LayerId;
-use super::WorldError;
 use crate::math::{Transform, Vec2};
-use crate::shape::{Aabb, Shape};
+use crate::shape::{Aabb, Capsule, Circle, Polygon, Segment, Shape, ShapeError};
 
 /// A platform that only blocks from one side (e.g. jump up through it, stand on it).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -20,15 +21,15 @@ pub struct OneWay {
 /// A shape with its placement, layer and flags, ready to insert into a [`World`](crate::World).
 ///
 /// The shape is placed by `transform ∘ offset`: the game sets `transform` (its object's pose)
-/// every frame, and `offset` places the shape relative to the object (seed 003).
+/// every frame, and `offset` places the shape relative to the object.
 ///
 /// ```
-/// use collide2d::{shape::{Circle, Shape}, world::Collider, Transform, Vec2};
-/// let collider = Collider::new(Shape::from(Circle::with_radius(0.5)?))
-///     .transform(Transform::new(Vec2::new(3.0, 1.0), 0.0))
-///     .offset(Transform::new(Vec2::new(0.0, 0.5), 0.0))
-///     .sensor(true)
-///     .user_data(42);
+/// use collide2d::{world::Collider, Transform, Vec2};
+/// let collider = Collider::circle(0.5)?
+///     .with_transform(Transform::new(Vec2::new(3.0, 1.0), 0.0))
+///     .with_offset(Transform::new(Vec2::new(0.0, 0.5), 0.0))
+///     .with_sensor(true)
+///     .with_user_data(42);
 /// assert_eq!(collider.world_transform().p, Vec2::new(3.0, 1.5));
 /// # Ok::<(), collide2d::ShapeError>(())
 /// ```
@@ -44,8 +45,7 @@ pub struct Collider {
     pub(crate) offset: Transform,
     pub(crate) user_data: u64,
     pub(crate) one_way: Option<OneWay>,
-    pub(crate) category: u32,
-    pub(crate) mask: u32,
+    pub(crate) groups: CollisionGroups,
     pub(crate) layer: LayerId,
     pub(crate) sensor: bool,
     pub(crate) enabled: bool,
@@ -56,10 +56,11 @@ pub struct Collider {
 }
 
 impl Collider {
-    /// A collider of `shape` at the origin, on the default layer, solid, enabled.
-    pub fn new(shape: Shape) -> Collider {
+    /// A collider of `shape` (a [`Shape`] or any one shape) at the origin, on the default
+    /// layer, solid, enabled.
+    pub fn new(shape: impl Into<Shape>) -> Collider {
         Collider {
-            shape,
+            shape: shape.into(),
             transform: Transform::IDENTITY,
             offset: Transform::IDENTITY,
             layer: LayerId::DEFAULT,
@@ -67,59 +68,82 @@ impl Collider {
             enabled: true,
             user_data: 0,
             one_way: None,
-            category: 1,
-            mask: u32::MAX,
+            groups: CollisionGroups::ALL,
             continuous: false,
         }
     }
 
+    /// A collider of a circle of `radius` centred on its object ([`Circle::with_radius`]).
+    pub fn circle(radius: f32) -> Result<Collider, ShapeError> {
+        Ok(Collider::new(Circle::with_radius(radius)?))
+    }
+
+    /// A collider of a `width × height` rectangle centred on its object ([`Polygon::rect`]).
+    pub fn rect(width: f32, height: f32) -> Result<Collider, ShapeError> {
+        Ok(Collider::new(Polygon::rect(width, height)?))
+    }
+
+    /// A collider of the capsule around segment `a`–`b` with `radius` ([`Capsule::new`]).
+    pub fn capsule(a: Vec2, b: Vec2, radius: f32) -> Result<Collider, ShapeError> {
+        Ok(Collider::new(Capsule::new(a, b, radius)?))
+    }
+
+    /// A collider of the segment `a`–`b` ([`Segment::new`]).
+    pub fn segment(a: Vec2, b: Vec2) -> Result<Collider, ShapeError> {
+        Ok(Collider::new(Segment::new(a, b)?))
+    }
+
+    /// A collider of a convex outline, in either winding ([`Polygon::new`]).
+    pub fn polygon(outline: &[Vec2]) -> Result<Collider, ShapeError> {
+        Ok(Collider::new(Polygon::new(outline)?))
+    }
+
     /// Sets the object transform.
-    pub fn transform(mut self, transform: Transform) -> Collider {
+    pub fn with_transform(mut self, transform: Transform) -> Collider {
         self.transform = transform;
         self
     }
 
     /// Sets the offset of the shape on its object.
-    pub fn offset(mut self, offset: Transform) -> Collider {
+    pub fn with_offset(mut self, offset: Transform) -> Collider {
         self.offset = offset;
         self
     }
 
     /// Sets the layer.
-    pub fn layer(mut self, layer: LayerId) -> Collider {
+    pub fn with_layer(mut self, layer: LayerId) -> Collider {
         self.layer = layer;
         self
     }
 
     /// Makes the collider a sensor: it reports overlaps but has no manifold and blocks nothing.
-    pub fn sensor(mut self, sensor: bool) -> Collider {
+    pub fn with_sensor(mut self, sensor: bool) -> Collider {
         self.sensor = sensor;
         self
     }
 
     /// Starts the collider enabled or disabled.
-    pub fn enabled(mut self, enabled: bool) -> Collider {
+    pub fn with_enabled(mut self, enabled: bool) -> Collider {
         self.enabled = enabled;
         self
     }
 
     /// Sets the game's own data for this collider.
-    pub fn user_data(mut self, user_data: u64) -> Collider {
+    pub fn with_user_data(mut self, user_data: u64) -> Collider {
         self.user_data = user_data;
         self
     }
 
     /// Makes the collider one-way (see [`OneWay`]).
-    pub fn one_way(mut self, direction: Vec2, margin: f32) -> Collider {
+    pub fn with_one_way(mut self, direction: Vec2, margin: f32) -> Collider {
         self.one_way = Some(OneWay { direction, margin });
         self
     }
 
-    /// Box2D-style filter bits: a pair passes when each one's `category` meets the other's
-    /// `mask`. Defaults: category `1`, mask all bits. Applied together with the layer matrix.
-    pub fn category_mask(mut self, category: u32, mask: u32) -> Collider {
-        self.category = category;
-        self.mask = mask;
+    /// Sets the collision groups (default [`CollisionGroups::ALL`]); applied together with the
+    /// layer matrix.
+    pub fn with_groups(mut self, groups: CollisionGroups) -> Collider {
+        self.groups = groups;
         self
     }
 
@@ -146,12 +170,12 @@ impl Collider {
     }
 
     /// The object transform.
-    pub fn object_transform(&self) -> Transform {
+    pub fn transform(&self) -> Transform {
         self.transform
     }
 
     /// The offset of the shape on its object.
-    pub fn shape_offset(&self) -> Transform {
+    pub fn offset(&self) -> Transform {
         self.offset
     }
 
@@ -178,7 +202,7 @@ impl Collider {
     }
 
     /// The layer.
-    pub fn layer_id(&self) -> LayerId {
+    pub fn layer(&self) -> LayerId {
         self.layer
     }
 
@@ -193,18 +217,18 @@ impl Collider {
     }
 
     /// The game's data.
-    pub fn data(&self) -> u64 {
+    pub fn user_data(&self) -> u64 {
         self.user_data
     }
 
     /// The one-way setting, if any.
-    pub fn one_way_setting(&self) -> Option<OneWay> {
+    pub fn one_way(&self) -> Option<OneWay> {
         self.one_way
     }
 
-    /// The filter category and mask bits.
-    pub fn filter_bits(&self) -> (u32, u32) {
-        (self.category, self.mask)
+    /// The collision groups.
+    pub fn groups(&self) -> CollisionGroups {
+        self.groups
     }
 
     /// The one-way blocking direction in world space.
@@ -226,20 +250,36 @@ impl Collider {
                 .try_normalize()
                 .ok_or(WorldError::InvalidOneWay)?;
         }
-        if !self.world_transform().is_valid() || !self.aabb().is_valid() {
-            return Err(WorldError::NonFiniteTransform);
-        }
-        Ok(())
+        check_placement(&self.world_transform(), &self.aabb())
     }
 }
 
 /// A transform is usable when finite, within ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE)
-/// (beyond it, products in the narrow phase overflow `f32`), with a (nearly) unit rotation.
+/// (beyond it, products in the narrow phase overflow `f32`), with a (nearly) unit rotation;
+/// the error names the first of these that fails.
 pub(crate) fn check_transform(xf: &Transform) -> Result<(), WorldError> {
-    if !xf.is_valid() {
-        return Err(WorldError::NonFiniteTransform);
+    if xf.is_valid() {
+        return Ok(());
     }
-    Ok(())
+    let numbers = [xf.p.x, xf.p.y, xf.q.c, xf.q.s];
+    Err(if numbers.iter().any(|number| !number.is_finite()) {
+        WorldError::NonFiniteTransform
+    } else if xf.p.abs().max_element() > crate::shape::MAX_COORDINATE {
+        WorldError::TransformOutOfRange
+    } else {
+        WorldError::RotationNotUnit
+    })
+}
+
+/// Checks where a valid transform and offset put the shape: their product and the shape's box
+/// there. Both inputs being finite and in range, a product that is not is out of range.
+pub(crate) fn check_placement(placement: &Transform, aabb: &Aabb) -> Result<(), WorldError> {
+    match check_transform(placement) {
+        Err(WorldError::RotationNotUnit) => Err(WorldError::RotationNotUnit),
+        Err(_) => Err(WorldError::TransformOutOfRange),
+        Ok(()) if !aabb.is_valid() => Err(WorldError::TransformOutOfRange),
+        Ok(()) => Ok(()),
+    }
 }
 
 /// `shape`'s box at `placement`, padded by a few ulps of the largest coordinate involved: of
@@ -259,5 +299,42 @@ pub(crate) fn padded_aabb(shape: &Shape, placement: &Transform) -> Aabb {
     Aabb {
         min: tight.min - pad,
         max: tight.max + pad,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_constructors_build_the_shape_they_name_and_refuse_bad_numbers() {
+        let circle = Collider::circle(0.5).unwrap();
+        assert_eq!(
+            circle.shape(),
+            &Shape::from(Circle::with_radius(0.5).unwrap())
+        );
+        let rect = Collider::rect(2.0, 1.0).unwrap();
+        assert_eq!(rect.shape(), &Shape::from(Polygon::rect(2.0, 1.0).unwrap()));
+        let (a, b) = (Vec2::ZERO, Vec2::X);
+        let capsule = Collider::capsule(a, b, 0.25).unwrap();
+        assert_eq!(
+            capsule.shape(),
+            &Shape::from(Capsule::new(a, b, 0.25).unwrap())
+        );
+        let segment = Collider::segment(a, b).unwrap();
+        assert_eq!(segment.shape(), &Shape::from(Segment::new(a, b).unwrap()));
+        let outline = [Vec2::ZERO, Vec2::X, Vec2::Y];
+        let polygon = Collider::polygon(&outline).unwrap();
+        assert_eq!(
+            polygon.shape(),
+            &Shape::from(Polygon::new(&outline).unwrap())
+        );
+        assert_eq!(Collider::new(Circle::with_radius(0.5).unwrap()), circle);
+
+        assert!(Collider::circle(-1.0).is_err());
+        assert!(Collider::rect(f32::NAN, 1.0).is_err());
+        assert!(Collider::capsule(a, b, -0.1).is_err());
+        assert!(Collider::segment(a, a).is_err());
+        assert!(Collider::polygon(&[Vec2::ZERO, Vec2::X, Vec2::new(2.0, 0.0)]).is_err());
     }
 }

@@ -12,7 +12,7 @@
 //!    pairs of two sweeping colliders come from a sort-and-sweep of their swept boxes on `x`.
 //! 3. **Filter.** Enabled, layer matrix, category and mask bits, as for the narrow phase. A
 //!    pair touching at the previous update is decided at the end of the step as before.
-//! 4. **Cast.** [`cast`] gives the first contact over the step, translation and rotation,
+//! 4. **Cast.** [`shape_cast`] gives the first contact over the step, translation and rotation,
 //!    both sides moving when both sweep; a one-way collider counts it only from its blocking
 //!    side.
 //! 5. **Answers.** A pair hit by a sweep touches as of this update, with the contact at the
@@ -24,7 +24,9 @@
 use super::touching::PairTest;
 use super::{ordered, ColliderHandle, Entry, PairFilter, World, WorldCastHit, WorldError};
 use crate::math::{Transform, Vec2};
-use crate::query::{cast, CastHit, CastOptions, ContactPoint, Feature, FeatureId, Manifold, Sweep};
+use crate::query::{
+    shape_cast, CastHit, CastOptions, ContactPoint, Feature, FeatureId, Manifold, Sweep,
+};
 use crate::shape::{Aabb, Shape};
 
 /// Most distance evaluations of one swept pair: rotating sweeps that graze a surface advance
@@ -377,11 +379,11 @@ impl World {
     /// use collide2d::{shape::{Circle, Polygon, Shape}, world::{Collider, World}, Transform, Vec2};
     /// let mut world = World::new();
     /// let wall = world.insert(Collider::new(Shape::from(Polygon::rect(0.1, 10.0)?))
-    ///     .transform(Transform::new(Vec2::new(50.0, 0.0), 0.0)))?;
+    ///     .with_transform(Transform::new(Vec2::new(50.0, 0.0), 0.0)))?;
     /// let bullet = world.insert(Collider::new(Shape::from(Circle::with_radius(0.05)?)))?;
     /// let hit = world.sweep_to(bullet, Transform::new(Vec2::new(100.0, 0.0), 0.0))?.unwrap();
     /// assert_eq!(hit.collider, wall);
-    /// let stopped = world.get(bullet)?.object_transform().p;
+    /// let stopped = world.get(bullet)?.transform().p;
     /// assert!((stopped.x - (50.0 - 0.05 - 0.05)).abs() < 1e-3);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -397,7 +399,7 @@ impl World {
         if entry.filter.enabled {
             let opts = cast_options(&sweep, &sweep);
             let (bounds, _) = swept_bounds(&entry.collider.shape, &sweep, opts.tolerance);
-            self.broad.get().query_aabb(bounds, &mut |_, key| {
+            self.broad.get().overlap_aabb_each(bounds, &mut |_, key| {
                 let other = ColliderHandle::from_key(key);
                 if other == handle {
                     return true;
@@ -410,7 +412,7 @@ impl World {
                     return true;
                 }
                 let other_sweep = Sweep::fixed(&other_entry.placement);
-                let Some(hit) = cast(
+                let Some(hit) = shape_cast(
                     &entry.collider.shape,
                     &sweep,
                     &other_entry.collider.shape,
@@ -422,12 +424,10 @@ impl World {
                 if !one_way_blocks((entry, &sweep), (other_entry, &other_sweep), &hit) {
                     return true;
                 }
-                let earlier = first.is_none_or(|best| (hit.t, other) < (best.hit.t, best.collider));
+                let earlier =
+                    first.is_none_or(|best| (hit.t, other) < (best.fraction, best.collider));
                 if earlier {
-                    first = Some(WorldCastHit {
-                        collider: other,
-                        hit,
-                    });
+                    first = Some(WorldCastHit::new(other, hit));
                 }
                 true
             });
@@ -437,7 +437,7 @@ impl World {
             Some(found) => {
                 let entry = self.entry(handle)?;
                 let stop = sweep
-                    .transform_at(found.hit.t)
+                    .transform_at(found.fraction)
                     .mul(&entry.collider.offset.inv());
                 let stop = Transform {
                     p: stop.p,
@@ -625,7 +625,7 @@ impl World {
     fn sweep_against_still(&self, state: &ContinuousColliders, hits: &mut Vec<SweptHit>) {
         let sweep_one = |mover: &Mover, found: &mut Vec<SweptHit>| {
             let broad = self.broad.get();
-            broad.query_aabb(mover.bounds, &mut |proxy, key| {
+            broad.overlap_aabb_each(mover.bounds, &mut |proxy, key| {
                 let other = ColliderHandle::from_key(key);
                 if other == mover.handle || super::bit_is_set(&state.moving, other.index) {
                     return true;
@@ -689,7 +689,7 @@ impl World {
             separating_overlap_hits: true,
             ..cast_options(first_sweep, second_sweep)
         };
-        let hit = cast(
+        let hit = shape_cast(
             &first_entry.collider.shape,
             first_sweep,
             &second_entry.collider.shape,

@@ -48,10 +48,32 @@ impl<'de> serde::Deserialize<'de> for TimeOfImpact {
     }
 }
 
+/// Why a contact ended (see [`CollisionEvent::End`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum EndReason {
+    /// The two no longer touch by the world's rules: their shapes moved (or were reshaped)
+    /// apart, or a one-way collider let the other pass.
+    #[default]
+    Separated,
+    /// One of the two was removed ([`World::remove`](super::World::remove)).
+    Removed,
+    /// One of the two was disabled ([`World::set_enabled`](super::World::set_enabled)).
+    Disabled,
+    /// The pair may no longer touch: a layer, layer-matrix or groups change filters it out.
+    Filtered,
+}
+
 /// A change, or continuation, of contact between two colliders, with `a < b`.
 ///
 /// Sensor pairs carry no manifold. Every `Begin` is followed by exactly one `End`, whatever
-/// ends the contact: moving apart, removal, disabling, or a layer or filter change.
+/// ends the contact: moving apart, removal, disabling, or a layer or filter change; the `End`
+/// says which ([`EndReason`]), and carries what a game needs to act on it once a collider is
+/// gone: whether the pair was a sensor pair and both colliders' user data.
+///
+/// `Begin` and `End` carry both colliders' user data as it was when the event was written (an
+/// `End` caused by a removal keeps the removed collider's). Use [`CollisionEvent::involves`]
+/// and [`CollisionEvent::other`] to read an event from one collider's side.
 ///
 /// A `Begin` found by a continuous collider's sweep (see
 /// [`Collider::with_continuous`](super::Collider::with_continuous)) carries its time of
@@ -62,8 +84,9 @@ impl<'de> serde::Deserialize<'de> for TimeOfImpact {
 /// comes in this update and the `End` in the next one, so an update still names a pair at most
 /// once.
 ///
-/// `Debug` leaves out `time_of_impact` when it is `None`, so that logs of worlds without
-/// continuous colliders read as they always did.
+/// `Debug` leaves out what has its plain value (`time_of_impact` when `None`, `user_data` when
+/// both are 0, an `End`'s `reason` when `Separated` and `sensor` when `false`), so that logs of
+/// worlds that use none of these read as they always did.
 #[derive(Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum CollisionEvent {
@@ -80,6 +103,9 @@ pub enum CollisionEvent {
         /// contacts found at the end of the step only.
         #[cfg_attr(feature = "serde", serde(default))]
         time_of_impact: Option<TimeOfImpact>,
+        /// `a`'s and `b`'s user data.
+        #[cfg_attr(feature = "serde", serde(default))]
+        user_data: [u64; 2],
     },
     /// `a` and `b` touched at the previous update and still do.
     Stay {
@@ -96,12 +122,21 @@ pub enum CollisionEvent {
         a: ColliderHandle,
         /// The other collider (possibly removed by now).
         b: ColliderHandle,
+        /// Why the contact ended.
+        #[cfg_attr(feature = "serde", serde(default))]
+        reason: EndReason,
+        /// Whether the pair was a sensor pair while it touched.
+        #[cfg_attr(feature = "serde", serde(default))]
+        sensor: bool,
+        /// `a`'s and `b`'s user data (a removed collider's as it was when removed).
+        #[cfg_attr(feature = "serde", serde(default))]
+        user_data: [u64; 2],
     },
 }
 
-// The touching pairs are kept as events, copied once per update: a time of impact must not
-// make them bigger.
-const _: () = assert!(std::mem::size_of::<CollisionEvent>() == 80);
+// The touching pairs are kept as events, copied once per update: what a `Begin` carries beside
+// its manifold sets the size of every stored pair.
+const _: () = assert!(std::mem::size_of::<CollisionEvent>() == 96);
 
 impl CollisionEvent {
     /// The two colliders.
@@ -109,7 +144,62 @@ impl CollisionEvent {
         match *self {
             CollisionEvent::Begin { a, b, .. }
             | CollisionEvent::Stay { a, b, .. }
-            | CollisionEvent::End { a, b } => (a, b),
+            | CollisionEvent::End { a, b, .. } => (a, b),
+        }
+    }
+
+    /// Whether `handle` is one of the two colliders.
+    pub fn involves(&self, handle: ColliderHandle) -> bool {
+        let (a, b) = self.pair();
+        a == handle || b == handle
+    }
+
+    /// The collider paired with `handle`, or `None` when `handle` is not in the event.
+    pub fn other(&self, handle: ColliderHandle) -> Option<ColliderHandle> {
+        match self.pair() {
+            (a, b) if a == handle => Some(b),
+            (a, b) if b == handle => Some(a),
+            _ => None,
+        }
+    }
+
+    /// Whether the pair is a sensor pair (for `Begin` and `Stay`: it has no manifold).
+    pub fn is_sensor(&self) -> bool {
+        match *self {
+            CollisionEvent::Begin { manifold, .. } | CollisionEvent::Stay { manifold, .. } => {
+                manifold.is_none()
+            }
+            CollisionEvent::End { sensor, .. } => sensor,
+        }
+    }
+
+    /// `a`'s and `b`'s user data, carried by `Begin` and `End` (`None` for `Stay`: read the
+    /// live colliders).
+    pub fn user_data(&self) -> Option<[u64; 2]> {
+        match *self {
+            CollisionEvent::Begin { user_data, .. } | CollisionEvent::End { user_data, .. } => {
+                Some(user_data)
+            }
+            CollisionEvent::Stay { .. } => None,
+        }
+    }
+
+    /// The user data of `handle`'s partner in a `Begin` or `End` (`None` for `Stay` or when
+    /// `handle` is not in the event).
+    pub fn other_user_data(&self, handle: ColliderHandle) -> Option<u64> {
+        let [data_a, data_b] = self.user_data()?;
+        match self.pair() {
+            (a, _) if a == handle => Some(data_b),
+            (_, b) if b == handle => Some(data_a),
+            _ => None,
+        }
+    }
+
+    /// Why an `End` happened (`None` for `Begin` and `Stay`).
+    pub fn end_reason(&self) -> Option<EndReason> {
+        match *self {
+            CollisionEvent::End { reason, .. } => Some(reason),
+            _ => None,
         }
     }
 
@@ -140,11 +230,15 @@ impl std::fmt::Debug for CollisionEvent {
                 b,
                 manifold,
                 time_of_impact,
+                user_data,
             } => {
                 let mut out = f.debug_struct("Begin");
                 out.field("a", a).field("b", b).field("manifold", manifold);
                 if let Some(time) = time_of_impact {
                     out.field("time_of_impact", time);
+                }
+                if *user_data != [0, 0] {
+                    out.field("user_data", user_data);
                 }
                 out.finish()
             }
@@ -154,8 +248,25 @@ impl std::fmt::Debug for CollisionEvent {
                 .field("b", b)
                 .field("manifold", manifold)
                 .finish(),
-            CollisionEvent::End { a, b } => {
-                f.debug_struct("End").field("a", a).field("b", b).finish()
+            CollisionEvent::End {
+                a,
+                b,
+                reason,
+                sensor,
+                user_data,
+            } => {
+                let mut out = f.debug_struct("End");
+                out.field("a", a).field("b", b);
+                if *reason != EndReason::Separated {
+                    out.field("reason", reason);
+                }
+                if *sensor {
+                    out.field("sensor", sensor);
+                }
+                if *user_data != [0, 0] {
+                    out.field("user_data", user_data);
+                }
+                out.finish()
             }
         }
     }

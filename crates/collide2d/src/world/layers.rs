@@ -2,61 +2,14 @@
 
 use super::WorldError;
 
-/// Most layers a world can have.
-pub const MAX_LAYERS: usize = 32;
+pub use crate::layer::{LayerId, LayerMask, MAX_LAYERS};
 
-/// A layer, by its index in [`Layers`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct LayerId(pub(crate) u8);
-
-impl LayerId {
-    /// The layer every world starts with, named `"default"`.
-    pub const DEFAULT: LayerId = LayerId(0);
-
-    /// The layer's index (0 to 31).
-    pub fn index(self) -> usize {
-        usize::from(self.0)
-    }
-}
-
-/// A set of layers, for query filters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct LayerMask(pub u32);
-
-impl LayerMask {
-    /// Every layer.
-    pub const ALL: LayerMask = LayerMask(u32::MAX);
-    /// No layer.
-    pub const NONE: LayerMask = LayerMask(0);
-
-    /// Whether `layer` is in the set.
-    pub fn contains(self, layer: LayerId) -> bool {
-        self.0 & (1 << layer.0) != 0
-    }
-
-    /// The set with `layer` added.
-    pub fn with(self, layer: LayerId) -> LayerMask {
-        LayerMask(self.0 | (1 << layer.0))
-    }
-
-    /// The set of just `layer`.
-    pub fn only(layer: LayerId) -> LayerMask {
-        LayerMask(1 << layer.0)
-    }
-}
-
-impl Default for LayerMask {
-    fn default() -> Self {
-        LayerMask::ALL
-    }
-}
-
-/// Up to 32 named layers and which pairs of them collide (the seed's `LayerCheck`).
+/// Up to 32 named layers and which pairs of them collide.
 ///
 /// **Default:** a world starts with one layer, `"default"`. A new layer collides with every
-/// layer, itself included, until [`disable`](Layers::disable) says otherwise. The matrix is
+/// layer, itself included, until [`disable`](Layers::disable) says otherwise, except the
+/// layers restricted by [`collide_only`](Layers::collide_only) (which collide only with the
+/// layers they list). The matrix is
 /// symmetric: `enable(a, b)` is `enable(b, a)`.
 ///
 /// Two `Layers` are equal when their names and matrix are: the world compares the matrix it
@@ -171,6 +124,37 @@ impl Layers {
         let (a, b) = (self.id(a)?, self.id(b)?);
         self.disable(a, b);
         Ok(())
+    }
+
+    /// Makes `layer` collide with exactly the layers of `others` (itself only if listed), now
+    /// and later: the rule for every layer slot, present or future, is rewritten, so a layer
+    /// added afterwards does not collide with `layer` until [`enable`](Self::enable) says so.
+    /// Other pairs are left alone. For bullets that hit only enemies and walls:
+    ///
+    /// ```
+    /// use collide2d::world::Layers;
+    /// let mut layers = Layers::default();
+    /// let (bullet, enemy, wall) = (layers.add("bullet")?, layers.add("enemy")?, layers.add("wall")?);
+    /// layers.collide_only(bullet, &[enemy, wall]);
+    /// let pickup = layers.add("pickup")?; // added later: bullets still pass through it
+    /// assert!(layers.collides(bullet, enemy) && layers.collides(wall, bullet));
+    /// assert!(!layers.collides(bullet, bullet) && !layers.collides(bullet, pickup));
+    /// assert!(layers.collides(pickup, enemy));
+    /// # Ok::<(), collide2d::world::WorldError>(())
+    /// ```
+    pub fn collide_only(&mut self, layer: LayerId, others: &[LayerId]) {
+        let row = others
+            .iter()
+            .fold(0u32, |row, other| row | (1 << (other.0 % 32)));
+        let bit = 1u32 << (layer.0 % 32);
+        for (index, other_row) in self.matrix.iter_mut().enumerate() {
+            if row & (1 << index) != 0 {
+                *other_row |= bit;
+            } else {
+                *other_row &= !bit;
+            }
+        }
+        self.matrix[layer.index() % MAX_LAYERS] = row;
     }
 
     /// Whether layers `a` and `b` collide.

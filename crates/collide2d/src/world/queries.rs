@@ -1,80 +1,208 @@
 //! World queries: points, boxes, shapes, rays and shape casts, each with a filter.
 
-use super::{check_vector, Collider, ColliderHandle, LayerMask, World, WorldError};
+use super::{
+    check_vector, Collider, ColliderHandle, CollisionGroups, LayerMask, World, WorldError,
+};
 use crate::broad::RayControl;
 use crate::math::{Transform, Vec2};
-use crate::query::{cast, collide, overlaps, CastHit, CastOptions, Ray, RayHit, Sweep};
+use crate::query::{collide, overlaps, shape_cast, CastHit, CastOptions, RayHit, Sweep};
+use crate::shape::Ray;
 use crate::shape::{Aabb, Shape};
 
+/// A test a query asks of each collider it would consider (see [`QueryFilter::with_predicate`]).
+pub type QueryPredicate = dyn Fn(ColliderHandle, &Collider) -> bool;
+
 /// Which colliders a query considers.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct QueryFilter {
+///
+/// A collider is considered when it is enabled and passes every test the filter sets: its
+/// layer is in `layers`; it is solid, or `include_sensors` is set; it is not in `exclude`;
+/// its groups meet `groups` when set (the pair rule of [`CollisionGroups`], the query taking the
+/// place of the other collider); it is not one-way when `skip_one_way` is set; and `predicate`,
+/// when set, accepts it. The filter borrows its exclusion list and predicate, so it is `Copy`:
+///
+/// ```
+/// use collide2d::{shape::{Circle, Shape}, world::{Collider, QueryFilter, World}, Vec2};
+/// let mut world = World::new();
+/// let ball = Shape::from(Circle::with_radius(1.0)?);
+/// let player = world.insert(Collider::new(ball.clone()).user_data(1))?;
+/// let gun = world.insert(Collider::new(ball.clone()).user_data(2))?;
+/// let ghost = world.insert(Collider::new(ball.clone()).user_data(3))?;
+/// let crate_ = world.insert(Collider::new(ball).user_data(4))?;
+/// let not_ghosts = |_, collider: &Collider| collider.data() != 3;
+/// let skipped = [player, gun]; // the filter borrows the list: keep it in a variable
+/// let filter = QueryFilter::new().excluding(&skipped).with_predicate(&not_ghosts);
+/// assert_eq!(world.overlap_point(Vec2::ZERO, &filter)?, [crate_]);
+/// # let _ = ghost;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct QueryFilter<'a> {
     /// Only colliders on these layers.
     pub layers: LayerMask,
     /// Whether sensors count (default `false`).
     pub include_sensors: bool,
-    /// A collider to skip, e.g. the one doing the query.
-    pub exclude: Option<ColliderHandle>,
+    /// Colliders to skip, e.g. the one doing the query and what it carries.
+    pub exclude: &'a [ColliderHandle],
+    /// When set, only colliders whose groups interact with these (default `None`: groups are
+    /// not consulted).
+    pub groups: Option<CollisionGroups>,
+    /// Whether one-way colliders are skipped (default `false`), e.g. to drop through a
+    /// platform.
+    pub skip_one_way: bool,
+    /// When set, only colliders for which it returns `true` (asked last, after every other
+    /// test passed).
+    pub predicate: Option<&'a QueryPredicate>,
+    /// Colliders the world itself leaves out besides `exclude` (a moving character and the
+    /// platform carrying it).
+    pub(super) also_exclude: [Option<ColliderHandle>; 2],
 }
 
-impl Default for QueryFilter {
+impl Default for QueryFilter<'_> {
     fn default() -> Self {
         QueryFilter {
             layers: LayerMask::ALL,
             include_sensors: false,
-            exclude: None,
+            exclude: &[],
+            groups: None,
+            skip_one_way: false,
+            predicate: None,
+            also_exclude: [None; 2],
         }
     }
 }
 
-impl QueryFilter {
+impl std::fmt::Debug for QueryFilter<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QueryFilter")
+            .field("layers", &self.layers)
+            .field("include_sensors", &self.include_sensors)
+            .field("exclude", &self.exclude)
+            .field("groups", &self.groups)
+            .field("skip_one_way", &self.skip_one_way)
+            .field("predicate", &self.predicate.map(|_| ".."))
+            .finish()
+    }
+}
+
+impl<'a> QueryFilter<'a> {
     /// Every solid collider.
-    pub fn new() -> QueryFilter {
+    pub fn new() -> QueryFilter<'a> {
         QueryFilter::default()
     }
 
     /// Only these layers.
-    pub fn layers(mut self, layers: LayerMask) -> QueryFilter {
+    pub fn layers(mut self, layers: LayerMask) -> QueryFilter<'a> {
         self.layers = layers;
         self
     }
 
     /// Sensors too.
-    pub fn with_sensors(mut self) -> QueryFilter {
+    pub fn with_sensors(mut self) -> QueryFilter<'a> {
         self.include_sensors = true;
         self
     }
 
-    /// Everything but `handle`.
-    pub fn excluding(mut self, handle: ColliderHandle) -> QueryFilter {
-        self.exclude = Some(handle);
+    /// Everything but these colliders (replaces the list).
+    pub fn excluding(mut self, handles: &'a [ColliderHandle]) -> QueryFilter<'a> {
+        self.exclude = handles;
         self
     }
 
-    fn accepts(&self, handle: ColliderHandle, collider: &Collider) -> bool {
+    /// Only colliders whose groups interact with `groups` (see [`CollisionGroups`]).
+    pub fn with_groups(mut self, groups: CollisionGroups) -> QueryFilter<'a> {
+        self.groups = Some(groups);
+        self
+    }
+
+    /// One-way colliders skipped (`true`) or considered (`false`, the default).
+    pub fn with_skip_one_way(mut self, skip: bool) -> QueryFilter<'a> {
+        self.skip_one_way = skip;
+        self
+    }
+
+    /// Only colliders that `predicate(handle, collider)` accepts.
+    pub fn with_predicate(mut self, predicate: &'a QueryPredicate) -> QueryFilter<'a> {
+        self.predicate = Some(predicate);
+        self
+    }
+
+    /// The filter with `handle` left out as well, keeping the caller's exclusions.
+    pub(super) fn also_excluding(mut self, handle: ColliderHandle) -> QueryFilter<'a> {
+        if let Some(free) = self.also_exclude.iter_mut().find(|slot| slot.is_none()) {
+            *free = Some(handle);
+        }
+        self
+    }
+
+    /// Whether the query considers `collider`.
+    pub fn accepts(&self, handle: ColliderHandle, collider: &Collider) -> bool {
         collider.enabled
             && self.layers.contains(collider.layer)
             && (self.include_sensors || !collider.sensor)
-            && self.exclude != Some(handle)
+            && !self.exclude.contains(&handle)
+            && !self.also_exclude.contains(&Some(handle))
+            && self
+                .groups
+                .is_none_or(|groups| groups.interacts_with(collider.groups))
+            && !(self.skip_one_way && collider.one_way.is_some())
+            && self
+                .predicate
+                .is_none_or(|predicate| predicate(handle, collider))
     }
 }
 
-/// A ray hit on a collider.
+/// A ray hit on a collider (world space).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldRayHit {
     /// The collider hit.
     pub collider: ColliderHandle,
-    /// Where and how (world space).
-    pub hit: RayHit,
+    /// Distance along the ray (0 when the ray starts inside).
+    pub distance: f32,
+    /// The hit point.
+    pub point: Vec2,
+    /// The unit surface normal at the hit, facing the ray.
+    pub normal: Vec2,
+    /// For a compound, the index of the child that was hit (0 otherwise).
+    pub child: u32,
 }
 
-/// A shape-cast hit on a collider.
+impl WorldRayHit {
+    fn new(collider: ColliderHandle, hit: RayHit) -> WorldRayHit {
+        WorldRayHit {
+            collider,
+            distance: hit.distance,
+            point: hit.point,
+            normal: hit.normal,
+            child: hit.child,
+        }
+    }
+}
+
+/// A shape-cast hit on a collider (world space).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldCastHit {
     /// The collider hit.
     pub collider: ColliderHandle,
-    /// When and where; `normal` points from the moving shape to the collider.
-    pub hit: CastHit,
+    /// Time of impact as a fraction of the motion, in `[0, 1]` (0 when already touching).
+    pub fraction: f32,
+    /// The point midway between the shapes at the time of impact.
+    pub point: Vec2,
+    /// Unit normal from the moving shape to the collider.
+    pub normal: Vec2,
+    /// Whether the cast converged (see [`CastHit::converged`]).
+    pub converged: bool,
+}
+
+impl WorldCastHit {
+    pub(super) fn new(collider: ColliderHandle, hit: CastHit) -> WorldCastHit {
+        WorldCastHit {
+            collider,
+            fraction: hit.t,
+            point: hit.point,
+            normal: hit.normal,
+            converged: hit.converged,
+        }
+    }
 }
 
 impl World {
@@ -86,7 +214,7 @@ impl World {
         filter: &QueryFilter,
         mut visit: impl FnMut(ColliderHandle, &Collider),
     ) {
-        self.broad.get().query_aabb(aabb, &mut |_, key| {
+        self.broad.get().overlap_aabb_each(aabb, &mut |_, key| {
             let handle = ColliderHandle::from_key(key);
             if let Ok(entry) = self.entry(handle) {
                 if filter.accepts(handle, &entry.collider) {
@@ -98,7 +226,7 @@ impl World {
     }
 
     /// Colliders containing `point` (boundary included), sorted by handle.
-    pub fn query_point(
+    pub fn overlap_point(
         &self,
         point: Vec2,
         filter: &QueryFilter,
@@ -122,7 +250,7 @@ impl World {
     }
 
     /// Colliders whose bounding box overlaps `aabb`, sorted by handle.
-    pub fn query_aabb(
+    pub fn overlap_aabb(
         &self,
         aabb: Aabb,
         filter: &QueryFilter,
@@ -162,24 +290,23 @@ impl World {
 
     /// The nearest collider hit by `ray`. One-way colliders are hit only from their blocking
     /// side.
-    pub fn cast_ray(
+    pub fn ray_cast(
         &self,
         ray: &Ray,
         filter: &QueryFilter,
     ) -> Result<Option<WorldRayHit>, WorldError> {
         let mut best: Option<WorldRayHit> = None;
         self.ray_candidates(ray, filter, &mut |hit| {
-            if best.is_none_or(|b| (hit.hit.distance, hit.collider) < (b.hit.distance, b.collider))
-            {
+            if best.is_none_or(|b| (hit.distance, hit.collider) < (b.distance, b.collider)) {
                 best = Some(hit);
             }
-            RayControl::Clip(best.map_or(f32::INFINITY, |b| b.hit.distance))
+            RayControl::Clip(best.map_or(f32::INFINITY, |b| b.distance))
         })?;
         Ok(best)
     }
 
     /// Every collider hit by `ray`, nearest first (ties by handle).
-    pub fn cast_ray_all(
+    pub fn ray_cast_all(
         &self,
         ray: &Ray,
         filter: &QueryFilter,
@@ -190,9 +317,8 @@ impl World {
             RayControl::Continue
         })?;
         all.sort_by(|x, y| {
-            x.hit
-                .distance
-                .total_cmp(&y.hit.distance)
+            x.distance
+                .total_cmp(&y.distance)
                 .then(x.collider.cmp(&y.collider))
         });
         Ok(all)
@@ -213,7 +339,7 @@ impl World {
         } else {
             checked
         };
-        self.broad.get().ray_cast(
+        self.broad.get().ray_cast_each(
             ray.origin,
             ray.direction,
             ray.max_distance,
@@ -227,10 +353,9 @@ impl World {
                     return RayControl::Continue;
                 }
                 match collider.shape.ray_cast(&collider.world_transform(), &ray) {
-                    Some(hit) if ray_respects_one_way(collider, &hit) => on_hit(WorldRayHit {
-                        collider: handle,
-                        hit,
-                    }),
+                    Some(hit) if ray_respects_one_way(collider, &hit) => {
+                        on_hit(WorldRayHit::new(handle, hit))
+                    }
                     _ => RayControl::Continue,
                 }
             },
@@ -241,7 +366,7 @@ impl World {
     /// The first collider that `shape`, starting at `xf` and moving by `delta` (no rotation),
     /// would hit, with the time of impact in `[0, 1]`. One-way colliders block only motion
     /// into their blocking side.
-    pub fn cast_shape(
+    pub fn shape_cast(
         &self,
         shape: &Shape,
         xf: &Transform,
@@ -263,7 +388,7 @@ impl World {
         let mut best: Option<WorldCastHit> = None;
         self.candidates(swept, filter, |handle, collider| {
             let collider_xf = collider.world_transform();
-            let Some(hit) = cast(
+            let Some(hit) = shape_cast(
                 shape,
                 &sweep,
                 &collider.shape,
@@ -275,11 +400,8 @@ impl World {
             if !cast_respects_one_way(shape, xf, delta, collider, &collider_xf, &hit) {
                 return;
             }
-            if best.is_none_or(|b| (hit.t, handle) < (b.hit.t, b.collider)) {
-                best = Some(WorldCastHit {
-                    collider: handle,
-                    hit,
-                });
+            if best.is_none_or(|b| (hit.t, handle) < (b.fraction, b.collider)) {
+                best = Some(WorldCastHit::new(handle, hit));
             }
         });
         Ok(best)

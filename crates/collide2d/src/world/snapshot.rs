@@ -2,9 +2,10 @@
 
 use super::continuous::Track;
 use super::layers::matrix_is_symmetric;
+use super::touching::PendingEnd;
 use super::{
-    BroadPhaseKind, Collider, ColliderHandle, Contact, Entry, Layers, Slot, Touching, TouchingPair,
-    World, WorldError, MAX_LAYERS,
+    BroadPhaseKind, Collider, ColliderHandle, Contact, EndReason, Entry, Layers, Slot, Touching,
+    TouchingPair, World, WorldError, MAX_LAYERS,
 };
 
 /// Everything a [`World`] knows, as plain data: colliders with their handles, layers and the
@@ -27,6 +28,10 @@ pub struct WorldSnapshot {
     free: Vec<u32>,
     contacts: Vec<Contact>,
     pending_ends: Vec<(ColliderHandle, ColliderHandle)>,
+    /// What each pending `End` says, beside `pending_ends` (old snapshots without it end those
+    /// pairs as removed or disabled, with the live colliders' data).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pending_end_details: Vec<(EndReason, bool, [u64; 2])>,
     report_stay: bool,
     /// The continuous colliders' placements at the last update, by slot (old snapshots without
     /// them sweep from where the colliders are).
@@ -111,7 +116,12 @@ impl World {
                     manifold: manifold.copied(),
                 })
                 .collect(),
-            pending_ends: self.touching.detached().to_vec(),
+            pending_ends: self.touching.detached().collect(),
+            pending_end_details: self
+                .touching
+                .pending_ends()
+                .map(|end| (end.reason, end.sensor, end.user_data))
+                .collect(),
             report_stay: self.report_stay,
             continuous_tracks: self.continuous.saved_tracks(),
             passed_pairs: self.continuous.passed().to_vec(),
@@ -194,19 +204,30 @@ impl World {
                 a: contact.a,
                 b: contact.b,
                 manifold: contact.manifold,
-                detached: false,
+                detached: None,
             });
             // The rebuilt broad phase cannot say which of these pairs' boxes came apart since
             // the last update: re-test them all at the next one.
             world.retest_pending.push((contact.a, contact.b));
         }
         // Pending ends are kept as detached pairs (disjoint from the contacts, checked above).
-        touching.extend(snapshot.pending_ends.iter().map(|&(a, b)| TouchingPair {
-            a,
-            b,
-            manifold: None,
-            detached: true,
-        }));
+        let details_match = snapshot.pending_end_details.len() == snapshot.pending_ends.len();
+        for (index, &(a, b)) in snapshot.pending_ends.iter().enumerate() {
+            let end = match snapshot.pending_end_details.get(index) {
+                Some(&(reason, sensor, user_data)) if details_match => PendingEnd {
+                    reason,
+                    sensor,
+                    user_data,
+                },
+                _ => world.guess_pending_end(a, b),
+            };
+            touching.push(TouchingPair {
+                a,
+                b,
+                manifold: None,
+                detached: Some(end),
+            });
+        }
         touching.sort_by_key(TouchingPair::pair);
         world.touching = Touching::from_sorted(touching);
         // Partner lists come back from the rebuilt broad phase, where every pair begins now.
@@ -367,5 +388,27 @@ impl World {
         passed.dedup();
         self.continuous.set_passed(passed);
         Ok(())
+    }
+}
+
+impl World {
+    /// The `End` of a pending pair restored without its details: removed when a collider is
+    /// gone, else disabled, with the live colliders' data.
+    fn guess_pending_end(&self, a: ColliderHandle, b: ColliderHandle) -> PendingEnd {
+        let (entry_a, entry_b) = (self.entry(a).ok(), self.entry(b).ok());
+        let reason = if entry_a.is_some() && entry_b.is_some() {
+            EndReason::Disabled
+        } else {
+            EndReason::Removed
+        };
+        let data = |entry: Option<&super::Entry>| entry.map_or(0, |e| e.collider.user_data);
+        let sensor = [entry_a, entry_b]
+            .iter()
+            .any(|entry| entry.is_some_and(|e| e.collider.sensor));
+        PendingEnd {
+            reason,
+            sensor,
+            user_data: [data(entry_a), data(entry_b)],
+        }
     }
 }

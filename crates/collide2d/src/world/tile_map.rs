@@ -1,6 +1,6 @@
 //! Tile maps in a world: each merged region becomes a few colliders, kept current by edits.
 
-use super::{Collider, ColliderHandle, LayerId, World, WorldError};
+use super::{Collider, ColliderHandle, World, WorldError};
 use crate::level::{Region, RegionChange, RegionId, TileMap};
 use crate::math::Vec2;
 use crate::shape::{Chain, Shape};
@@ -24,7 +24,8 @@ pub enum TileGeometry {
 ///
 /// Every collider of a region is static, on the layer whose index is the region's
 /// [`Tile::layer`](crate::level::Tile::layer), one-way upwards (margin: a quarter of a cell)
-/// when the region's tiles are one-way, and carries the region's index in its user data. After
+/// when the region's tiles are one-way; [`region_of`](Self::region_of) names the region a
+/// collider stands for, and its user data is left to the game. After
 /// [`TileMap::set_tile`], pass the returned [`RegionChange`] to [`TileMapColliders::apply`]: only
 /// the colliders of the regions the edit touched are replaced.
 ///
@@ -47,6 +48,7 @@ pub enum TileGeometry {
 pub struct TileMapColliders {
     geometry: TileGeometry,
     by_region: BTreeMap<RegionId, Vec<ColliderHandle>>,
+    region_of: BTreeMap<ColliderHandle, RegionId>,
 }
 
 impl TileMapColliders {
@@ -60,6 +62,7 @@ impl TileMapColliders {
         let mut colliders = TileMapColliders {
             geometry,
             by_region: BTreeMap::new(),
+            region_of: BTreeMap::new(),
         };
         for (id, region) in map.regions() {
             if let Err(e) = colliders.insert_region(world, map, id, region) {
@@ -79,6 +82,7 @@ impl TileMapColliders {
     ) -> Result<(), WorldError> {
         for id in &change.removed {
             for handle in self.by_region.remove(id).unwrap_or_default() {
+                self.region_of.remove(&handle);
                 // A handle the game removed itself is simply gone already.
                 let _ = world.remove(handle);
             }
@@ -93,6 +97,7 @@ impl TileMapColliders {
 
     /// Removes every collider of the map from the world.
     pub fn remove_all(&mut self, world: &mut World) {
+        self.region_of.clear();
         for (_, handles) in std::mem::take(&mut self.by_region) {
             for handle in handles {
                 let _ = world.remove(handle);
@@ -115,6 +120,12 @@ impl TileMapColliders {
         self.by_region.get(&id).map_or(&[], Vec::as_slice)
     }
 
+    /// The region a collider stands for (`None` for a collider not of this map), e.g. to find
+    /// the tile under a contact: `map.region(id)` then `Region::tile`.
+    pub fn region_of(&self, handle: ColliderHandle) -> Option<RegionId> {
+        self.region_of.get(&handle).copied()
+    }
+
     /// Every collider, region by region.
     pub fn handles(&self) -> impl Iterator<Item = ColliderHandle> + '_ {
         self.by_region.values().flatten().copied()
@@ -133,7 +144,7 @@ impl TileMapColliders {
         region: &Region,
     ) -> Result<(), WorldError> {
         let tile = region.tile();
-        let layer = LayerId(tile.layer);
+        let layer = tile.layer;
         if !world.layers().contains(layer) {
             return Err(WorldError::InvalidLayer(layer));
         }
@@ -149,11 +160,9 @@ impl TileMapColliders {
         };
         let mut handles = Vec::with_capacity(shapes.len());
         for shape in shapes {
-            let mut collider = Collider::new(shape)
-                .layer(layer)
-                .user_data(u64::from(id.index()));
+            let mut collider = Collider::new(shape).with_layer(layer);
             if tile.one_way {
-                collider = collider.one_way(Vec2::Y, 0.25 * map.cell_size());
+                collider = collider.with_one_way(Vec2::Y, 0.25 * map.cell_size());
             }
             match world.insert(collider) {
                 Ok(handle) => handles.push(handle),
@@ -164,6 +173,9 @@ impl TileMapColliders {
                     return Err(e);
                 }
             }
+        }
+        for &handle in &handles {
+            self.region_of.insert(handle, id);
         }
         self.by_region.insert(id, handles);
         Ok(())

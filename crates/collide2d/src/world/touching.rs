@@ -1,8 +1,34 @@
 //! The pairs touching as of the last update: a vector sorted by handle pair, merged with the
 //! update's re-tested pairs in one pass that also writes the events.
 
-use super::{ColliderHandle, CollisionEvent};
+use super::{ColliderHandle, CollisionEvent, EndReason};
 use crate::query::Manifold;
+
+/// What the `End` of a detached pair says: written when the pair is detached, since by its
+/// update a removed collider is gone.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct PendingEnd {
+    pub reason: EndReason,
+    pub sensor: bool,
+    pub user_data: [u64; 2],
+}
+
+/// A detached pair and its pending `End`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Detached {
+    pub pair: (ColliderHandle, ColliderHandle),
+    pub end: PendingEnd,
+}
+
+/// What the merge asks the world about a pair of live colliders when it writes their `Begin`
+/// or `End`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PairFacts {
+    /// Both colliders' user data.
+    pub user_data: [u64; 2],
+    /// Whether layers and groups let the pair touch.
+    pub allowed: bool,
+}
 
 /// One touching pair (`a < b`), as a snapshot restore hands it over.
 #[derive(Clone, Copy, Debug)]
@@ -12,8 +38,8 @@ pub(super) struct TouchingPair {
     /// The last manifold; `None` for sensor pairs.
     pub manifold: Option<Manifold>,
     /// One of the two colliders was removed or disabled since the last update: the pair no
-    /// longer counts as touching and its `End` is due at the next update.
-    pub detached: bool,
+    /// longer counts as touching and this `End` is due at the next update.
+    pub detached: Option<PendingEnd>,
 }
 
 impl TouchingPair {
@@ -64,18 +90,20 @@ pub(super) struct Touching {
     store: Vec<CollisionEvent>,
     /// The merge's output buffer, kept between updates so merging allocates nothing.
     next: Vec<CollisionEvent>,
-    /// The events reported when `Stay` is off: `store` without its `Stay` entries (left empty
-    /// when `store` has none, see `store_has_stay`).
+    /// The events reported when `Stay` is off: `store` without its `Stay` entries, written by
+    /// the merge beside them (empty when `Stay` is reported).
     reported: Vec<CollisionEvent>,
-    /// Whether `store` has `Stay` entries; without them it is reported as it is.
-    store_has_stay: bool,
+    /// The last update's `Begin` events, in pair order.
+    began: Vec<CollisionEvent>,
+    /// The last update's `End` events, in pair order.
+    ended: Vec<CollisionEvent>,
     /// Whether the last merge reported `Stay`.
     report_stay: bool,
     /// Whether `store` holds events of an update (and not pairs handed over by a restore).
     merged: bool,
     /// Touching pairs one of whose colliders was removed or disabled since the last update,
-    /// sorted: they no longer touch, and their `End` comes at the next update.
-    detached: Vec<(ColliderHandle, ColliderHandle)>,
+    /// sorted by pair: they no longer touch, and their `End` comes at the next update.
+    detached: Vec<Detached>,
 }
 
 impl Touching {
@@ -84,8 +112,12 @@ impl Touching {
         debug_assert!(pairs.windows(2).all(|w| w[0].pair() < w[1].pair()));
         let detached = pairs
             .iter()
-            .filter(|pair| pair.detached)
-            .map(TouchingPair::pair)
+            .filter_map(|pair| {
+                pair.detached.map(|end| Detached {
+                    pair: pair.pair(),
+                    end,
+                })
+            })
             .collect();
         let store = pairs
             .into_iter()
@@ -107,9 +139,38 @@ impl Touching {
         match (self.merged, self.report_stay) {
             (false, _) => &[],
             (true, true) => &self.store,
-            (true, false) if self.store_has_stay => &self.reported,
-            (true, false) => &self.store,
+            (true, false) => &self.reported,
         }
+    }
+
+    /// The last update's `Begin` events, in pair order.
+    pub fn began(&self) -> &[CollisionEvent] {
+        &self.began
+    }
+
+    /// The last update's `End` events, in pair order.
+    pub fn ended(&self) -> &[CollisionEvent] {
+        &self.ended
+    }
+
+    /// The manifold of a touching pair (in canonical order): `Some(None)` for a sensor pair,
+    /// `None` when the pair does not touch.
+    pub fn manifold(&self, pair: (ColliderHandle, ColliderHandle)) -> Option<Option<&Manifold>> {
+        if self.is_detached(pair) {
+            return None;
+        }
+        self.find(pair).map(|index| match &self.store[index] {
+            CollisionEvent::Begin { manifold, .. } | CollisionEvent::Stay { manifold, .. } => {
+                manifold.as_ref()
+            }
+            CollisionEvent::End { .. } => None,
+        })
+    }
+
+    fn is_detached(&self, pair: (ColliderHandle, ColliderHandle)) -> bool {
+        self.detached
+            .binary_search_by(|probe| probe.pair.cmp(&pair))
+            .is_ok()
     }
 
     /// The pairs that touch (not detached), in order, with their manifolds.
@@ -122,8 +183,8 @@ impl Touching {
             if matches!(event, CollisionEvent::End { .. }) {
                 return None;
             }
-            while detached.next_if(|&&pair| pair < (a, b)).is_some() {}
-            if detached.next_if(|&&pair| pair == (a, b)).is_some() {
+            while detached.next_if(|pending| pending.pair < (a, b)).is_some() {}
+            if detached.next_if(|pending| pending.pair == (a, b)).is_some() {
                 return None;
             }
             Some((a, b, event.manifold()))
@@ -131,13 +192,18 @@ impl Touching {
     }
 
     /// The detached pairs, in order: their `End` is due.
-    pub fn detached(&self) -> &[(ColliderHandle, ColliderHandle)] {
-        &self.detached
+    pub fn detached(&self) -> impl Iterator<Item = (ColliderHandle, ColliderHandle)> + '_ {
+        self.detached.iter().map(|pending| pending.pair)
+    }
+
+    /// The detached pairs' pending `End`s, in pair order.
+    pub fn pending_ends(&self) -> impl Iterator<Item = PendingEnd> + '_ {
+        self.detached.iter().map(|pending| pending.end)
     }
 
     /// Whether the pair (in canonical order) touches.
     pub fn contains(&self, pair: (ColliderHandle, ColliderHandle)) -> bool {
-        self.find(pair).is_some() && self.detached.binary_search(&pair).is_err()
+        self.find(pair).is_some() && !self.is_detached(pair)
     }
 
     /// The position of the pair's `Begin` or `Stay` entry.
@@ -148,15 +214,30 @@ impl Touching {
             .filter(|&index| !matches!(self.store[index], CollisionEvent::End { .. }))
     }
 
-    /// Marks a touching pair detached (its collider leaves); returns whether it was touching.
-    pub fn detach(&mut self, pair: (ColliderHandle, ColliderHandle)) -> bool {
-        if self.find(pair).is_none() {
+    /// Marks a touching pair detached (its collider leaves) with the reason and the user data
+    /// its `End` will carry; returns whether it was touching.
+    pub fn detach(
+        &mut self,
+        pair: (ColliderHandle, ColliderHandle),
+        reason: EndReason,
+        user_data: [u64; 2],
+    ) -> bool {
+        let Some(index) = self.find(pair) else {
             return false;
-        }
-        match self.detached.binary_search(&pair) {
+        };
+        let sensor = self.store[index].manifold().is_none();
+        match self
+            .detached
+            .binary_search_by(|probe| probe.pair.cmp(&pair))
+        {
             Ok(_) => false,
             Err(position) => {
-                self.detached.insert(position, pair);
+                let end = PendingEnd {
+                    reason,
+                    sensor,
+                    user_data,
+                };
+                self.detached.insert(position, Detached { pair, end });
                 true
             }
         }
@@ -166,7 +247,8 @@ impl Touching {
     ///
     /// `tests` is sorted by pair, each pair once; `answer(chunk, results)` fills `results` with
     /// the answers to a chunk of them, `results[i]` answering `chunk[i]`: `Some(manifold)` when
-    /// touching, `None` when apart. The tests are answered [`MERGE_CHUNK`] at a time as the
+    /// touching, `None` when apart. `facts(a, b)` tells what a `Begin` or `End` of the live pair
+    /// `(a, b)` carries (asked only for those). The tests are answered [`MERGE_CHUNK`] at a time as the
     /// merge reaches them, so the answers never take more memory than one chunk's, however
     /// many pairs are tested (a pile of `n` colliders tests `n²/2`). Pairs not tested keep
     /// their state, except detached ones, which end. A detached pair that touches again by this
@@ -175,6 +257,7 @@ impl Touching {
         &mut self,
         tests: &[PairTest],
         mut answer: impl FnMut(&[PairTest], &mut Vec<Option<Option<Manifold>>>),
+        facts: impl Fn(ColliderHandle, ColliderHandle) -> PairFacts,
         results: &mut Vec<Option<Option<Manifold>>>,
         report_stay: bool,
     ) {
@@ -182,6 +265,13 @@ impl Touching {
         let mut next = std::mem::take(&mut self.next);
         next.clear();
         next.reserve(old.len() + tests.len());
+        let mut changes = Changes {
+            began: std::mem::take(&mut self.began),
+            ended: std::mem::take(&mut self.ended),
+            reported: std::mem::take(&mut self.reported),
+            report_all: !report_stay,
+        };
+        changes.clear();
         let detached = std::mem::take(&mut self.detached);
         let mut detached_left = detached.as_slice();
         let mut position = 0;
@@ -195,12 +285,19 @@ impl Touching {
                     .is_some_and(|event| event_key(event) < key)
                 {
                     let run_end = position + first_not_below(&old[position..], key);
-                    keep_run(&old[position..run_end], &mut detached_left, &mut next);
+                    keep_run(
+                        &old[position..run_end],
+                        &mut detached_left,
+                        &mut next,
+                        &mut changes,
+                    );
                     position = run_end;
                 }
-                let was_touching = old.get(position).is_some_and(|event| {
+                let old_touching = old.get(position).filter(|event| {
                     event_key(event) == key && !matches!(event, CollisionEvent::End { .. })
                 });
+                let was_touching = old_touching.is_some();
+                let was_sensor = old_touching.is_some_and(|event| event.manifold().is_none());
                 if old
                     .get(position)
                     .is_some_and(|event| event_key(event) == key)
@@ -209,47 +306,108 @@ impl Touching {
                 }
                 // A tested pair that was detached was re-enabled since: its state comes from the
                 // test.
-                while let Some((&first, rest)) = detached_left.split_first() {
-                    if order_key(first) > key {
+                // A tested pair detached since the last update that ends anyway ends for the
+                // reason it was detached.
+                let mut pending = None;
+                while let Some((first, rest)) = detached_left.split_first() {
+                    if order_key(first.pair) > key {
                         break;
+                    }
+                    if order_key(first.pair) == key {
+                        pending = Some(first.end);
                     }
                     detached_left = rest;
                 }
                 let (a, b) = (test.a, test.b);
                 match (was_touching, result) {
                     (true, Some(manifold)) => next.push(CollisionEvent::Stay { a, b, manifold }),
-                    (true, None) => next.push(CollisionEvent::End { a, b }),
-                    (false, Some(manifold)) => next.push(CollisionEvent::Begin {
-                        a,
-                        b,
-                        manifold,
-                        time_of_impact: None,
-                    }),
+                    (true, None) => {
+                        let end = pending.unwrap_or_else(|| {
+                            let facts = facts(a, b);
+                            PendingEnd {
+                                reason: if facts.allowed {
+                                    EndReason::Separated
+                                } else {
+                                    EndReason::Filtered
+                                },
+                                sensor: was_sensor,
+                                user_data: facts.user_data,
+                            }
+                        });
+                        changes.push_end(
+                            &mut next,
+                            CollisionEvent::End {
+                                a,
+                                b,
+                                reason: end.reason,
+                                sensor: end.sensor,
+                                user_data: end.user_data,
+                            },
+                        );
+                    }
+                    (false, Some(manifold)) => changes.push_begin(
+                        &mut next,
+                        CollisionEvent::Begin {
+                            a,
+                            b,
+                            manifold,
+                            time_of_impact: None,
+                            user_data: facts(a, b).user_data,
+                        },
+                    ),
                     (false, None) => {}
                 }
             }
         }
-        keep_run(&old[position..], &mut detached_left, &mut next);
+        keep_run(
+            &old[position..],
+            &mut detached_left,
+            &mut next,
+            &mut changes,
+        );
         self.next = old;
         self.store = next;
         self.detached = detached;
         self.detached.clear();
         self.merged = true;
         self.report_stay = report_stay;
+        self.began = changes.began;
+        self.ended = changes.ended;
+        self.reported = changes.reported;
+    }
+}
+
+/// The merge's `Begin` and `End` events, written beside the stored ones.
+struct Changes {
+    began: Vec<CollisionEvent>,
+    ended: Vec<CollisionEvent>,
+    /// `Begin` and `End` in pair order, kept only when `Stay` is not reported.
+    reported: Vec<CollisionEvent>,
+    report_all: bool,
+}
+
+impl Changes {
+    fn clear(&mut self) {
+        self.began.clear();
+        self.ended.clear();
         self.reported.clear();
-        // Asked only when `Stay` is off (where it decides what is reported).
-        self.store_has_stay = !report_stay
-            && self
-                .store
-                .iter()
-                .any(|event| matches!(event, CollisionEvent::Stay { .. }));
-        if !report_stay && self.store_has_stay {
-            self.reported.extend(
-                self.store
-                    .iter()
-                    .filter(|event| !matches!(event, CollisionEvent::Stay { .. }))
-                    .copied(),
-            );
+    }
+
+    #[inline]
+    fn push_begin(&mut self, next: &mut Vec<CollisionEvent>, event: CollisionEvent) {
+        next.push(event);
+        self.began.push(event);
+        if self.report_all {
+            self.reported.push(event);
+        }
+    }
+
+    #[inline]
+    fn push_end(&mut self, next: &mut Vec<CollisionEvent>, event: CollisionEvent) {
+        next.push(event);
+        self.ended.push(event);
+        if self.report_all {
+            self.reported.push(event);
         }
     }
 }
@@ -259,7 +417,7 @@ impl Touching {
     /// events of those pairs (other events of them are left alone). Many times are merged in
     /// one pass over the events; a few are searched for.
     pub fn set_times_of_impact(&mut self, times: &[((ColliderHandle, ColliderHandle), f32)]) {
-        for list in [&mut self.store, &mut self.reported] {
+        for list in [&mut self.store, &mut self.reported, &mut self.began] {
             let set = |event: &mut CollisionEvent, time: f32| {
                 if let CollisionEvent::Begin { time_of_impact, .. } = event {
                     *time_of_impact = Some(super::events::TimeOfImpact::new(time));
@@ -313,8 +471,9 @@ impl Touching {
 #[inline]
 fn keep_run(
     run: &[CollisionEvent],
-    detached: &mut &[(ColliderHandle, ColliderHandle)],
+    detached: &mut &[Detached],
     next: &mut Vec<CollisionEvent>,
+    changes: &mut Changes,
 ) {
     if detached.is_empty() {
         // Most of a run is `Stay` events, copied as they are in blocks; a `Begin` becomes a
@@ -344,15 +503,25 @@ fn keep_run(
             }
             CollisionEvent::End { .. } => continue,
         };
-        while let Some((&first, rest)) = detached.split_first() {
-            if first >= (a, b) {
+        while let Some((first, rest)) = detached.split_first() {
+            if first.pair >= (a, b) {
                 break;
             }
             *detached = rest;
         }
-        if detached.first() == Some(&(a, b)) {
+        if let Some(pending) = detached.first().filter(|pending| pending.pair == (a, b)) {
+            let end = pending.end;
             *detached = &detached[1..];
-            next.push(CollisionEvent::End { a, b });
+            changes.push_end(
+                next,
+                CollisionEvent::End {
+                    a,
+                    b,
+                    reason: end.reason,
+                    sensor: end.sensor,
+                    user_data: end.user_data,
+                },
+            );
         } else {
             next.push(CollisionEvent::Stay { a, b, manifold });
         }
@@ -392,7 +561,7 @@ mod tests {
                     a: handle(a),
                     b: handle(b),
                     manifold: None,
-                    detached: false,
+                    detached: None,
                 })
                 .collect(),
         )
@@ -422,7 +591,7 @@ mod tests {
     #[test]
     fn merge_reports_begin_stay_and_end_in_pair_order() {
         let mut set = touching(&[(0, 1), (1, 2), (2, 3), (4, 5)]);
-        assert!(set.detach((handle(4), handle(5))));
+        assert!(set.detach((handle(4), handle(5)), EndReason::Removed, [40, 50]));
         assert!(!set.contains((handle(4), handle(5))));
         let test = |a, b| PairTest {
             a: handle(a),
@@ -436,6 +605,10 @@ mod tests {
             |_, answers| {
                 answers.clear();
                 answers.extend_from_slice(&results);
+            },
+            |a, b| PairFacts {
+                user_data: [u64::from(a.index) * 10, u64::from(b.index) * 10],
+                allowed: true,
             },
             &mut Vec::new(),
             true,
@@ -466,5 +639,18 @@ mod tests {
         );
         let left: Vec<_> = set.live().map(|(a, b, _)| (a.index, b.index)).collect();
         assert_eq!(left, [(0, 1), (0, 2), (2, 3), (3, 4)]);
+        let pairs = |events: &[CollisionEvent]| -> Vec<(u32, u32)> {
+            events
+                .iter()
+                .map(|e| (e.pair().0.index, e.pair().1.index))
+                .collect()
+        };
+        assert_eq!(pairs(set.began()), [(0, 2), (3, 4)]);
+        assert_eq!(pairs(set.ended()), [(1, 2), (4, 5)]);
+        assert_eq!(set.began()[1].user_data(), Some([30, 40]));
+        assert_eq!(set.ended()[0].end_reason(), Some(EndReason::Separated));
+        assert_eq!(set.ended()[0].user_data(), Some([10, 20]));
+        assert_eq!(set.ended()[1].end_reason(), Some(EndReason::Removed));
+        assert_eq!(set.ended()[1].user_data(), Some([40, 50]));
     }
 }

@@ -1,8 +1,8 @@
 //! `World::update`: broad phase, filter, narrow phase and events.
 
-use super::touching::PairTest;
+use super::touching::{PairFacts, PairTest};
 use super::{
-    bit_is_set, one_way_allows, ordered, prefetch_shape_heap, ColliderHandle, CollisionEvent,
+    bit_is_set, one_way_allows, ordered, prefetch_shape_heap, ColliderHandle, EndReason,
     UpdateStats, World,
 };
 use crate::prefetch::prefetch;
@@ -159,10 +159,23 @@ const NARROW_BATCH: usize = 32;
 impl World {
     /// Forgets a collider's box pairs (it is being removed or disabled) and detaches the pairs
     /// it was touching: their `End` comes at the next update.
-    pub(super) fn detach(&mut self, handle: ColliderHandle) {
-        let partners = match self.entry_mut(handle) {
-            Ok(entry) => std::mem::take(&mut entry.partners),
+    pub(super) fn detach(&mut self, handle: ColliderHandle, reason: EndReason) {
+        let (partners, own_data) = match self.entry_mut(handle) {
+            Ok(entry) => (
+                std::mem::take(&mut entry.partners),
+                entry.collider.user_data,
+            ),
             Err(_) => return,
+        };
+        let user_data = |world: &World, a: ColliderHandle, b: ColliderHandle| {
+            let data = |h: ColliderHandle| {
+                if h == handle {
+                    own_data
+                } else {
+                    world.entry(h).map_or(0, |entry| entry.collider.user_data)
+                }
+            };
+            [data(a), data(b)]
         };
         self.box_pairs -= partners.len();
         for partner in partners {
@@ -171,18 +184,24 @@ impl World {
                     other.partners.swap_remove(position);
                 }
             }
-            self.touching.detach(ordered(handle, partner));
+            let (a, b) = ordered(handle, partner);
+            let data = user_data(self, a, b);
+            self.touching.detach((a, b), reason, data);
         }
         // After a restore or origin shift, a touching pair's boxes may no longer overlap (so
         // the two are not partners) while the pair still waits for its re-test.
-        for &(a, b) in &self.retest_pending {
+        for index in 0..self.retest_pending.len() {
+            let (a, b) = self.retest_pending[index];
             if a == handle || b == handle {
-                self.touching.detach((a, b));
+                let data = user_data(self, a, b);
+                self.touching.detach((a, b), reason, data);
             }
         }
     }
 
-    /// Runs broad phase → filter → narrow phase and returns this update's events.
+    /// Runs broad phase → filter → narrow phase and returns the update's counts and timings;
+    /// the events are read after it with [`World::events`], [`World::began`] and
+    /// [`World::ended`], while the world can be read as well.
     ///
     /// 1. The broad phase reports which box pairs began and ended overlapping; partner lists
     ///    follow.
@@ -192,7 +211,7 @@ impl World {
     /// 3. Events: one pass merges the answers into the sorted touching pairs and writes `End`
     ///    for pairs no longer touching (including removed and disabled colliders), `Begin` for
     ///    new ones, `Stay` for the rest, in pair order.
-    pub fn update(&mut self) -> &[CollisionEvent] {
+    pub fn update(&mut self) -> UpdateStats {
         let started = std::time::Instant::now();
         // 1. Broad phase, partner lists, and the pairs to test.
         self.follow_broad_phase();
@@ -231,6 +250,7 @@ impl World {
                     narrow += chunk_started.elapsed();
                 }
             },
+            |a, b| self.pair_facts(a, b),
             &mut scratch.results,
             self.report_stay,
         );
@@ -254,9 +274,25 @@ impl World {
             events: (done - broad_done).saturating_sub(narrow),
             candidate_pairs: self.box_pairs,
             narrow_tests: scratch.tests.iter().filter(|t| !t.boxes_apart).count(),
+            began: self.touching.began().len(),
+            ended: self.touching.ended().len(),
         };
         self.scratch = scratch;
-        self.touching.events()
+        self.stats
+    }
+
+    /// What a `Begin` or `End` of two live colliders carries, for the merge.
+    fn pair_facts(&self, a: ColliderHandle, b: ColliderHandle) -> PairFacts {
+        match (self.entry(a), self.entry(b)) {
+            (Ok(entry_a), Ok(entry_b)) => PairFacts {
+                user_data: [entry_a.collider.user_data, entry_b.collider.user_data],
+                allowed: self.pair_allowed(&entry_a.filter, &entry_b.filter),
+            },
+            _ => PairFacts {
+                user_data: [0, 0],
+                allowed: true,
+            },
+        }
     }
 
     /// Fetches the broad phase's began and ended box pairs and updates the partner lists.

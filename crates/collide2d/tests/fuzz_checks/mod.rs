@@ -9,8 +9,10 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use collide2d::broad::{BroadPhase, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
-use collide2d::query::{cast, collide_all, contacts, CastOptions, Manifold, Ray, Sweep};
-use collide2d::shape::{Aabb, Capsule, Chain, Circle, Compound, Polygon, Segment, Shape};
+use collide2d::query::{
+    collide_all, collide_speculative, shape_cast, CastOptions, Manifold, Sweep,
+};
+use collide2d::shape::{Aabb, Capsule, Chain, Circle, Compound, Polygon, Ray, Segment, Shape};
 use collide2d::world::{Collider, ColliderHandle, CollisionEvent, LayerId, QueryFilter, World};
 use collide2d::{collide, distance, overlaps, Transform, Vec2};
 use std::collections::{BTreeMap, BTreeSet};
@@ -269,7 +271,7 @@ pub fn run_pairs(data: &[u8]) {
         );
     }
     let margin = bounded(input.margin, 10.0);
-    check_manifold(&contacts(&a, &xa, &b, &xb, margin), "contacts");
+    check_manifold(&collide_speculative(&a, &xa, &b, &xb, margin), "contacts");
     let mut all = Vec::new();
     collide_all(&a, &xa, &b, &xb, margin, &mut all);
     for manifold in &all {
@@ -292,7 +294,7 @@ pub fn run_pairs(data: &[u8]) {
         max_iterations: 32,
         ..CastOptions::default()
     };
-    if let Some(hit) = cast(
+    if let Some(hit) = shape_cast(
         &a,
         &sweep(&xa, input.motion_a),
         &b,
@@ -455,7 +457,7 @@ pub fn run_broad(data: &[u8]) {
                     .collect();
                 for s in &structures {
                     let mut found = BTreeSet::new();
-                    s.query_aabb(query, &mut |_, key| {
+                    s.overlap_aabb_each(query, &mut |_, key| {
                         assert!(found.insert(key), "key {key} reported twice");
                         true
                     });
@@ -471,7 +473,7 @@ pub fn run_broad(data: &[u8]) {
                     .collect();
                 for s in &structures {
                     let mut found = BTreeSet::new();
-                    s.query_point(p, &mut |_, key| {
+                    s.overlap_point_each(p, &mut |_, key| {
                         found.insert(key);
                         true
                     });
@@ -547,7 +549,7 @@ fn reference_pairs(world: &World) -> BTreeSet<(ColliderHandle, ColliderHandle)> 
     for i in 0..live.len() {
         for j in i + 1..live.len() {
             let ((ha, a), (hb, b)) = (live[i], live[j]);
-            if !world.layers().collides(a.layer_id(), b.layer_id()) {
+            if !world.layers().collides(a.layer(), b.layer()) {
                 continue;
             }
             let (xa, xb) = (a.world_transform(), b.world_transform());
@@ -589,9 +591,9 @@ pub fn run_world(data: &[u8]) {
                     continue;
                 };
                 let collider = Collider::new(shape)
-                    .transform(place.transform(12.0))
-                    .layer(layers[*layer as usize % layers.len()])
-                    .sensor(*sensor);
+                    .with_transform(place.transform(12.0))
+                    .with_layer(layers[*layer as usize % layers.len()])
+                    .with_sensor(*sensor);
                 handles.push(world.insert(collider).expect("a valid collider"));
             }
             WorldOp::Remove(which) => {
@@ -667,7 +669,11 @@ pub fn run_world(data: &[u8]) {
                 }
             }
             WorldOp::Update => {
-                let events = world.update().to_vec();
+                let events = {
+                    world.update();
+                    world.events()
+                }
+                .to_vec();
                 for event in &events {
                     match event {
                         CollisionEvent::Begin { a, b, .. } => {
@@ -676,7 +682,7 @@ pub fn run_world(data: &[u8]) {
                         CollisionEvent::Stay { a, b, .. } => {
                             assert!(open.contains(&(*a, *b)), "Stay without Begin")
                         }
-                        CollisionEvent::End { a, b } => {
+                        CollisionEvent::End { a, b, .. } => {
                             assert!(open.remove(&(*a, *b)), "End without Begin for {a:?} {b:?}")
                         }
                     }
@@ -700,7 +706,7 @@ pub fn run_world(data: &[u8]) {
             WorldOp::QueryPoint(p) => {
                 let p = point(*p, 20.0);
                 let found = world
-                    .query_point(p, &QueryFilter::default().with_sensors())
+                    .overlap_point(p, &QueryFilter::default().with_sensors())
                     .unwrap();
                 let mut expected: Vec<ColliderHandle> = world
                     .iter()
@@ -712,8 +718,8 @@ pub fn run_world(data: &[u8]) {
             }
             WorldOp::CastRay(origin, direction) => {
                 if let Ok(ray) = Ray::new(point(*origin, 20.0), point(*direction, 1.0), 50.0) {
-                    if let Some(hit) = world.cast_ray(&ray, &QueryFilter::default()).unwrap() {
-                        assert!(hit.hit.distance.is_finite() && finite(hit.hit.normal));
+                    if let Some(hit) = world.ray_cast(&ray, &QueryFilter::default()).unwrap() {
+                        assert!(hit.distance.is_finite() && finite(hit.normal));
                     }
                 }
             }

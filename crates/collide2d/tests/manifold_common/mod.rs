@@ -1,6 +1,7 @@
 //! Shape and placement generators shared by the manifold property and differential tests.
 #![allow(dead_code)]
 
+pub mod axis_gap;
 pub mod exact;
 
 use collide2d::shape::{Capsule, Circle, Compound, Polygon, Segment, Shape};

@@ -198,8 +198,10 @@ pub fn touches(
     a: &collide2d::world::Collider,
     b: &collide2d::world::Collider,
 ) -> bool {
-    let ((category_a, mask_a), (category_b, mask_b)) = (a.filter_bits(), b.filter_bits());
-    if !world.layers().collides(a.layer_id(), b.layer_id())
+    let (groups_a, groups_b) = (a.groups(), b.groups());
+    let (category_a, mask_a) = (groups_a.category, groups_a.mask);
+    let (category_b, mask_b) = (groups_b.category, groups_b.mask);
+    if !world.layers().collides(a.layer(), b.layer())
         || category_a & mask_b == 0
         || category_b & mask_a == 0
     {

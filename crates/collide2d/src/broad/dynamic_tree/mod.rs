@@ -20,7 +20,7 @@ use crate::broad::pairs::dense_pairs::{DenseInput, DensePairs, SlotBox};
 use crate::broad::pairs::pair_tracker::MarkedSlots;
 use crate::broad::proxy_table::{check_id, ProxyTable};
 use crate::broad::{
-    check_aabb, BroadPhase, BroadPhaseError, Pair, PairChanges, ProxyId, RayControl, RayHit,
+    check_aabb, BroadPhase, BroadPhaseError, Pair, PairChanges, ProxyId, ProxyRayHit, RayControl,
 };
 use crate::huge_pages;
 use crate::math::Vec2;
@@ -172,7 +172,7 @@ const _: () = assert!(std::mem::align_of::<SlotInfo>() == 32);
 /// assert_eq!(tree.update_pairs().began.len(), 99);
 ///
 /// let mut hits = Vec::new();
-/// tree.query_point(Vec2::new(10.2, 1.0), &mut |id, key| {
+/// tree.overlap_point_each(Vec2::new(10.2, 1.0), &mut |id, key| {
 ///     hits.push(key);
 ///     true
 /// });
@@ -656,18 +656,18 @@ impl BroadPhase for DynamicTree {
         });
     }
 
-    fn query_aabb(&self, aabb: Aabb, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {
-        self.query_aabb_with(aabb, callback);
+    fn overlap_aabb_each(&self, aabb: Aabb, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {
+        self.overlap_aabb_each(aabb, callback);
     }
 
-    fn ray_cast(
+    fn ray_cast_each(
         &self,
         origin: Vec2,
         direction: Vec2,
         max_distance: f32,
-        callback: &mut dyn FnMut(RayHit) -> RayControl,
+        callback: &mut dyn FnMut(ProxyRayHit) -> RayControl,
     ) -> Result<(), BroadPhaseError> {
-        self.ray_cast_with(origin, direction, max_distance, callback)
+        self.ray_cast_each(origin, direction, max_distance, callback)
     }
 }
 

@@ -6,7 +6,7 @@ use std::collections::BinaryHeap;
 use super::pairs::CompactTree;
 use super::{DynamicTree, TreeNode, NULL_NODE};
 use crate::broad::ray::{RayCandidate, RaySegment};
-use crate::broad::{apply_ray_control, BroadPhaseError, ProxyId, RayControl, RayHit};
+use crate::broad::{apply_ray_control, BroadPhaseError, ProxyId, ProxyRayHit, RayControl};
 use crate::math::Vec2;
 use crate::prefetch::prefetch;
 use crate::shape::Aabb;
@@ -195,8 +195,8 @@ pub(super) fn collect_pairs_parallel(
 }
 
 impl DynamicTree {
-    /// Box query with a generic callback (no dynamic dispatch); see [`crate::broad::BroadPhase::query_aabb`].
-    pub fn query_aabb_with(&self, aabb: Aabb, mut callback: impl FnMut(ProxyId, u64) -> bool) {
+    /// Box query with a generic callback (no dynamic dispatch); see [`crate::broad::BroadPhase::overlap_aabb_each`].
+    pub fn overlap_aabb_each(&self, aabb: Aabb, mut callback: impl FnMut(ProxyId, u64) -> bool) {
         if self.root == NULL_NODE || !aabb.is_valid() {
             return;
         }
@@ -219,19 +219,19 @@ impl DynamicTree {
         }
     }
 
-    /// Best-first ray cast; see [`crate::broad::BroadPhase::ray_cast`].
+    /// Best-first ray cast; see [`crate::broad::BroadPhase::ray_cast_each`].
     ///
     /// 1. A min-heap holds nodes keyed by the ray's entry distance into their box (fat for
     ///    internal nodes, exact for leaves); a box's entry distance never exceeds that of any box
     ///    inside it, so a leaf popped from the heap is the nearest one left.
     /// 2. Popping a leaf reports it; popping an internal node pushes the children the ray enters
     ///    within the current limit, which the callback may lower.
-    pub fn ray_cast_with(
+    pub fn ray_cast_each(
         &self,
         origin: Vec2,
         direction: Vec2,
         max_distance: f32,
-        callback: &mut dyn FnMut(RayHit) -> RayControl,
+        callback: &mut dyn FnMut(ProxyRayHit) -> RayControl,
     ) -> Result<(), BroadPhaseError> {
         let ray = RaySegment::new(origin, direction, max_distance)?;
         if self.root == NULL_NODE {
@@ -254,7 +254,7 @@ impl DynamicTree {
             if node.is_leaf() {
                 // 2. Report.
                 let slot = node.proxy();
-                let hit = RayHit {
+                let hit = ProxyRayHit {
                     id: self.proxies.id_of(slot),
                     key: self.proxies.keys[slot as usize],
                     distance: candidate.distance,

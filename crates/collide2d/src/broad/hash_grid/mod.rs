@@ -13,8 +13,8 @@ use std::collections::HashMap;
 use crate::broad::pairs::pair_tracker::{CandidateSource, PairTracker};
 use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{
-    check_aabb, BroadPhase, BroadPhaseError, FxBuildHasher, Pair, PairChanges, ProxyId, RayControl,
-    RayHit,
+    check_aabb, BroadPhase, BroadPhaseError, FxBuildHasher, Pair, PairChanges, ProxyId,
+    ProxyRayHit, RayControl,
 };
 use crate::math::Vec2;
 use crate::shape::Aabb;
@@ -94,7 +94,7 @@ pub(crate) struct GridCell {
 }
 
 /// A spatial hash grid: boxes are registered in every cell they touch, cells are found by hashing
-/// their integer coordinates with [`FxHasher`](crate::broad::FxHasher).
+/// their integer coordinates with `FxHasher` (crate-private).
 ///
 /// * No duplicates: a pair (or a query hit) is reported only from the first cell the two boxes
 ///   share, `(max(min cell x), max(min cell y))`.
@@ -489,7 +489,7 @@ impl BroadPhase for HashGrid {
         self.for_each_id_pair(&mut |first, second| callback(Pair::new(first, second)));
     }
 
-    fn query_aabb(&self, aabb: Aabb, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {
+    fn overlap_aabb_each(&self, aabb: Aabb, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {
         if !aabb.is_valid() {
             return;
         }
@@ -498,7 +498,7 @@ impl BroadPhase for HashGrid {
         });
     }
 
-    fn query_point(&self, point: Vec2, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {
+    fn overlap_point_each(&self, point: Vec2, callback: &mut dyn FnMut(ProxyId, u64) -> bool) {
         if !point.is_finite() {
             return;
         }
@@ -507,14 +507,14 @@ impl BroadPhase for HashGrid {
         });
     }
 
-    fn ray_cast(
+    fn ray_cast_each(
         &self,
         origin: Vec2,
         direction: Vec2,
         max_distance: f32,
-        callback: &mut dyn FnMut(RayHit) -> RayControl,
+        callback: &mut dyn FnMut(ProxyRayHit) -> RayControl,
     ) -> Result<(), BroadPhaseError> {
-        self.ray_cast_with(origin, direction, max_distance, callback)
+        self.ray_cast_each(origin, direction, max_distance, callback)
     }
 }
 
@@ -555,7 +555,7 @@ mod tests {
         assert_eq!(grid.cell_count(), 4);
         assert_eq!(grid.find_pairs(), vec![Pair::new(spanning, other)]);
         let mut hits = Vec::new();
-        grid.query_aabb(square(0.0, 0.0, 3.0), &mut |id, _| {
+        grid.overlap_aabb_each(square(0.0, 0.0, 3.0), &mut |id, _| {
             hits.push(id);
             true
         });
@@ -571,7 +571,7 @@ mod tests {
         assert_eq!(grid.cell_count(), 1);
         assert_eq!(grid.find_pairs(), vec![Pair::new(world, small)]);
         let mut hits = 0;
-        grid.query_point(Vec2::new(1.0e6 - 0.4, 0.1), &mut |_, _| {
+        grid.overlap_point_each(Vec2::new(1.0e6 - 0.4, 0.1), &mut |_, _| {
             hits += 1;
             true
         });

@@ -4,12 +4,12 @@ use std::collections::{BinaryHeap, HashSet};
 
 use super::{CellKey, HashGrid, Placement, CELL_COORDINATE_LIMIT};
 use crate::broad::ray::{RayCandidate, RaySegment};
-use crate::broad::{apply_ray_control, BroadPhaseError, FxBuildHasher, RayControl, RayHit};
+use crate::broad::{apply_ray_control, BroadPhaseError, FxBuildHasher, ProxyRayHit, RayControl};
 use crate::math::Vec2;
 use crate::shape::Aabb;
 
 impl HashGrid {
-    /// Ray cast; see [`crate::broad::BroadPhase::ray_cast`].
+    /// Ray cast; see [`crate::broad::BroadPhase::ray_cast_each`].
     ///
     /// Cell walk of Amanatides and Woo (*A Fast Voxel Traversal Algorithm*, 1987), with a heap
     /// so that hits come out in order of entry distance:
@@ -22,12 +22,12 @@ impl HashGrid {
     ///    `t`, every box entered before `t` is in the heap: report those (with a small tolerance
     ///    for rounding, and both side cells visited when the ray passes near a cell corner).
     /// 4. After the walk, report what is left in the heap.
-    pub fn ray_cast_with(
+    pub fn ray_cast_each(
         &self,
         origin: Vec2,
         direction: Vec2,
         max_distance: f32,
-        callback: &mut dyn FnMut(RayHit) -> RayControl,
+        callback: &mut dyn FnMut(ProxyRayHit) -> RayControl,
     ) -> Result<(), BroadPhaseError> {
         let ray = RaySegment::new(origin, direction, max_distance)?;
         let mut limit = ray.max_distance;
@@ -39,7 +39,7 @@ impl HashGrid {
                         break;
                     }
                     heap.pop();
-                    let hit = RayHit {
+                    let hit = ProxyRayHit {
                         id: self.proxies.id_of(candidate.index),
                         key: self.proxies.keys[candidate.index as usize],
                         distance: candidate.distance,

@@ -16,7 +16,7 @@
 //! ```
 //! Gottschalk, Lin, Manocha, "OBBTree", SIGGRAPH 1996 (separating axes of oriented boxes).
 //!
-//! [`contacts_box_box`] serves [`contacts`](super::contacts) for two boxes: with the canonical
+//! [`contacts_box_box`] serves [`collide_speculative`](super::collide_speculative) for two boxes: with the canonical
 //! argument order, the frame change and the turning round of the general dispatch folded in,
 //! and its three coin-flip choices (argument order, reference face, clipped end) made without
 //! branches. Rare cases (cores apart, a clipped edge shrunk to a point, equal first coordinates)
@@ -190,7 +190,7 @@ fn box_size(half: Vec2, radius: f32) -> f32 {
 }
 
 /// Box A against box B in A's frame (`b_in_a` places B); `half_a`, `half_b` are their
-/// [`Polygon::box_half_extents`]. (Box pairs given to [`contacts`](super::contacts) take
+/// [`Polygon::box_half_extents`]. (Box pairs given to [`collide_speculative`](super::collide_speculative) take
 /// [`contacts_box_box`]; this serves the other routes.)
 #[inline(never)]
 pub(crate) fn collide_box_box(
@@ -771,7 +771,7 @@ mod tests {
                 (&shape_a, &xf_a, &shape_b, &xf_b),
                 (&shape_b, &xf_b, &shape_a, &xf_a),
             ] {
-                let boxes = crate::query::manifold::contacts(a, xf_a, b, xf_b, margin);
+                let boxes = crate::query::manifold::collide_speculative(a, xf_a, b, xf_b, margin);
                 let general =
                     crate::query::manifold::contacts_polygon_pair(a, xf_a, b, xf_b, margin);
                 assert_eq!(

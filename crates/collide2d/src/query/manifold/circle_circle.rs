@@ -33,7 +33,7 @@ pub(crate) fn collide_circle_circle(
 }
 
 /// Circle A against circle B placed in the world, result in world space: the top-level fast
-/// path of [`contacts`](crate::contacts) and [`overlaps`](crate::overlaps).
+/// path of [`collide_speculative`](crate::collide_speculative) and [`overlaps`](crate::overlaps).
 ///
 /// Works relative to A's position (`xf_b.p − xf_a.p` first, then the rotated centre offsets), so
 /// it is as accurate far from the origin as the A-frame path, with no frame change to undo.

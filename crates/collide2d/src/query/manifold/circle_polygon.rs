@@ -159,8 +159,9 @@ mod tests {
             };
             let (xf_p, xf_c) = (place(&mut numbers), place(&mut numbers));
             let margin = if round % 2 == 0 { 0.0 } else { 0.1 };
-            let direct = crate::contacts(&polygon, &xf_p, &circle, &xf_c, margin);
-            let swapped = crate::contacts(&circle, &xf_c, &polygon, &xf_p, margin).swapped();
+            let direct = crate::collide_speculative(&polygon, &xf_p, &circle, &xf_c, margin);
+            let swapped =
+                crate::collide_speculative(&circle, &xf_c, &polygon, &xf_p, margin).swapped();
             assert_eq!(
                 all_manifold_bits(&direct),
                 all_manifold_bits(&swapped),

@@ -18,7 +18,6 @@
 //! | `aabb.rs` | the [`Aabb`](crate::Aabb) manifolds |
 
 mod aabb;
-mod axis_gap;
 pub(crate) mod box_box;
 mod capsule_capsule;
 mod chain;
@@ -39,7 +38,6 @@ use crate::shape::{Circle, Polygon, Shape};
 use box_box::{collide_box_box, contacts_box_box};
 
 pub use aabb::AabbManifold;
-pub use axis_gap::sat_axis_gap;
 pub(crate) use capsule_capsule::{
     collide_capsule_capsule, collide_capsule_segment, collide_segment_segment,
 };
@@ -58,7 +56,7 @@ pub(crate) use polygon_polygon::{
 ///
 /// Touching counts: shapes whose surfaces meet exactly give points with penetration `0`.
 /// For compounds this is the deepest child-pair manifold (see [`collide_all`] for all of them).
-/// Same as [`contacts`] with a zero margin. Empty when either transform is not
+/// Same as [`collide_speculative`] with a zero margin. Empty when either transform is not
 /// [valid](Transform::is_valid).
 ///
 /// ```
@@ -73,31 +71,37 @@ pub(crate) use polygon_polygon::{
 /// ```
 #[inline]
 pub fn collide(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform) -> Manifold {
-    contacts(a, xf_a, b, xf_b, 0.0)
+    collide_speculative(a, xf_a, b, xf_b, 0.0)
 }
 
 /// The speculative contact manifold: like [`collide`], but also reports points whose
 /// separation is at most `margin` (their penetration is then negative, down to `-margin`).
 ///
 /// ```
-/// use collide2d::{contacts, shape::{Polygon, Shape}, Transform, Vec2};
+/// use collide2d::{collide_speculative, shape::{Polygon, Shape}, Transform, Vec2};
 /// let box_shape = Shape::from(Polygon::rect(1.0, 1.0)?);
 /// let above = Transform::new(Vec2::new(0.0, 1.05), 0.0); // 0.05 above the other box
-/// let manifold = contacts(&box_shape, &Transform::IDENTITY, &box_shape, &above, 0.1);
+/// let manifold = collide_speculative(&box_shape, &Transform::IDENTITY, &box_shape, &above, 0.1);
 /// assert_eq!(manifold.count, 2); // face against face
 /// assert!((manifold.points[0].penetration + 0.05).abs() < 1e-5);
-/// assert!(contacts(&box_shape, &Transform::IDENTITY, &box_shape, &above, 0.0).is_empty());
+/// assert!(collide_speculative(&box_shape, &Transform::IDENTITY, &box_shape, &above, 0.0).is_empty());
 /// # Ok::<(), collide2d::ShapeError>(())
 /// ```
 #[inline]
-pub fn contacts(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, margin: f32) -> Manifold {
+pub fn collide_speculative(
+    a: &Shape,
+    xf_a: &Transform,
+    b: &Shape,
+    xf_b: &Transform,
+    margin: f32,
+) -> Manifold {
     if !both_valid(xf_a, xf_b) {
         return Manifold::EMPTY;
     }
     contacts_of_valid(a, xf_a, b, xf_b, margin)
 }
 
-/// [`contacts`] for transforms the caller has already found
+/// [`collide_speculative`] for transforms the caller has already found
 /// [valid](Transform::is_valid) (the world checks every placement when it is set).
 #[inline(always)]
 pub(crate) fn contacts_of_valid(
@@ -177,7 +181,7 @@ pub(crate) fn contacts_of_valid(
     }
 }
 
-/// [`contacts`] of two polygons (world space), in either order.
+/// [`collide_speculative`] of two polygons (world space), in either order.
 #[inline(always)]
 fn contacts_polygons(
     a: &Shape,
@@ -201,7 +205,7 @@ fn contacts_polygons(
     manifold
 }
 
-/// [`contacts`] of two polygons given as shapes (empty for other shapes), through the general
+/// [`collide_speculative`] of two polygons given as shapes (empty for other shapes), through the general
 /// steps: for the box pairs the box path leaves to them.
 #[cold]
 #[inline(never)]
@@ -218,7 +222,7 @@ pub(crate) fn contacts_polygon_pair(
     contacts_polygons(a, polygon_a, xf_a, b, polygon_b, xf_b, margin)
 }
 
-/// [`contacts`] for the pairs it does not dispatch itself: those with a segment, a compound
+/// [`collide_speculative`] for the pairs it does not dispatch itself: those with a segment, a compound
 /// or a chain.
 fn contacts_general(
     a: &Shape,
@@ -286,7 +290,7 @@ pub(crate) fn placement_in_a(xf_a: &Transform, xf_b: &Transform) -> Transform {
     }
 }
 
-/// [`contacts`] of two polygons (world space), already in the canonical order; centred boxes
+/// [`collide_speculative`] of two polygons (world space), already in the canonical order; centred boxes
 /// take the box–box path.
 #[inline]
 fn contacts_polygon_polygon(
@@ -307,7 +311,7 @@ fn contacts_polygon_polygon(
     finish_local(local, xf_a)
 }
 
-/// [`contacts`] of a polygon and a circle (world space): `contacts_circle_polygon` with the
+/// [`collide_speculative`] of a polygon and a circle (world space): `contacts_circle_polygon` with the
 /// arguments exchanged, then swapped. That computes the polygon's manifold first and turns it
 /// round twice (once into the circle's view, once back); the two turnings cancel exactly
 /// (negation commutes with rotation bit for bit), so they are left out. An empty result is
@@ -335,7 +339,7 @@ fn contacts_polygon_circle(
     world
 }
 
-/// [`contacts`] of two shapes through `local`, their manifold in A's frame: B is placed in A's
+/// [`collide_speculative`] of two shapes through `local`, their manifold in A's frame: B is placed in A's
 /// frame, the margin sanitized, and the result moved back to world space.
 #[inline(always)]
 fn in_frame_of_a<A, B>(
@@ -354,7 +358,7 @@ fn in_frame_of_a<A, B>(
 /// a single manifold for two convex shapes. Nothing is appended when the shapes are apart or
 /// either transform is not [valid](Transform::is_valid).
 ///
-/// Points are reported down to a separation of `margin`, as in [`contacts`].
+/// Points are reported down to a separation of `margin`, as in [`collide_speculative`].
 pub fn collide_all(
     a: &Shape,
     xf_a: &Transform,

@@ -19,15 +19,32 @@ mod planes;
 
 use super::{check_vector, ColliderHandle, QueryFilter, World, WorldError};
 use crate::math::Vec2;
-use crate::query::{CastOptions, Ray};
+use crate::query::CastOptions;
+use crate::shape::Ray;
 use crate::shape::Shape;
 use crate::Transform;
 use planes::{solve_planes, solve_push, Plane, Surface};
 
 /// Settings for [`World::move_and_slide`]. The defaults suit a platformer whose tiles are one
 /// unit: a 45° walkable slope, a 0.01 skin, steps up to 0.2 and snapping down 0.2.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MoveOptions {
+///
+/// The options borrow the filter's exclusion list and predicate (see [`QueryFilter`]); a
+/// one-call drop-through or "ignore what I carry" is written on the options of that call:
+///
+/// ```
+/// use collide2d::{shape::{Circle, Polygon, Shape}, world::{Collider, MoveOptions, World}, Transform, Vec2};
+/// let mut world = World::new();
+/// let platform = world.insert(Collider::new(Shape::from(Polygon::rect(4.0, 0.2)?)).one_way(Vec2::Y, 0.1))?;
+/// let hero = world.insert(Collider::new(Shape::from(Circle::with_radius(0.5)?)).transform(Transform::new(Vec2::new(0.0, 0.61), 0.0)))?;
+/// let fall = Vec2::new(0.0, -1.0);
+/// assert!(world.move_and_slide(hero, fall, MoveOptions::default())?.on_floor);
+/// let dropped = world.move_and_slide(hero, fall, MoveOptions::default().with_skip_one_way(true))?;
+/// assert!(!dropped.on_floor);
+/// # let _ = platform;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct MoveOptions<'a> {
     /// The "up" direction, for floor and ceiling detection (normalised here).
     pub up: Vec2,
     /// Steepest slope still counted as floor, in radians (default 45°).
@@ -37,8 +54,9 @@ pub struct MoveOptions {
     pub skin: f32,
     /// Most solve-and-cast rounds per call (default 4).
     pub max_iterations: u32,
-    /// What the character collides with (the character itself is always excluded).
-    pub filter: QueryFilter,
+    /// What the character collides with (the character itself is always excluded, besides
+    /// the filter's own exclusions).
+    pub filter: QueryFilter<'a>,
     /// Highest ledge the character steps up onto while walking into it, only onto walkable
     /// floor and only when it stood on the floor (default 0.2; 0 turns stepping off).
     pub step_height: f32,
@@ -53,7 +71,7 @@ pub struct MoveOptions {
     pub max_recovery: f32,
 }
 
-impl Default for MoveOptions {
+impl Default for MoveOptions<'_> {
     fn default() -> Self {
         MoveOptions {
             up: Vec2::Y,
@@ -69,7 +87,7 @@ impl Default for MoveOptions {
     }
 }
 
-impl MoveOptions {
+impl<'a> MoveOptions<'a> {
     /// With another "up" direction.
     pub fn with_up(mut self, up: Vec2) -> Self {
         self.up = up;
@@ -86,8 +104,20 @@ impl MoveOptions {
         self
     }
     /// With another filter.
-    pub fn with_filter(mut self, filter: QueryFilter) -> Self {
+    pub fn with_filter(mut self, filter: QueryFilter<'a>) -> Self {
         self.filter = filter;
+        self
+    }
+    /// Passing through these colliders for this call (beside the character itself), e.g. what
+    /// it carries; replaces the filter's exclusion list.
+    pub fn excluding(mut self, handles: &'a [ColliderHandle]) -> Self {
+        self.filter.exclude = handles;
+        self
+    }
+    /// Passing through every one-way collider for this call (`true`), e.g. to drop through a
+    /// platform the character stands on.
+    pub fn with_skip_one_way(mut self, skip: bool) -> Self {
+        self.filter.skip_one_way = skip;
         self
     }
     /// With another step height (0 turns stepping off).
@@ -153,7 +183,7 @@ pub struct MoveResult {
 /// The per-call constants of a move.
 struct Mover<'a> {
     shape: &'a Shape,
-    filter: QueryFilter,
+    filter: QueryFilter<'a>,
     up: Vec2,
     skin: f32,
     floor_cos: f32,
@@ -193,7 +223,7 @@ impl World {
     /// let mut world = World::new();
     /// world.insert(Collider::new(Shape::from(Polygon::rect(20.0, 1.0)?)))?; // floor, top at y = 0.5
     /// let hero = world.insert(
-    ///     Collider::new(Shape::from(Polygon::rect(1.0, 1.0)?)).transform(Transform::new(Vec2::new(0.0, 1.2), 0.0)),
+    ///     Collider::new(Shape::from(Polygon::rect(1.0, 1.0)?)).with_transform(Transform::new(Vec2::new(0.0, 1.2), 0.0)),
     /// )?;
     /// let result = world.move_and_slide(hero, Vec2::new(1.0, -1.0), MoveOptions::default())?;
     /// assert!(result.on_floor && !result.on_wall);
@@ -233,7 +263,7 @@ impl World {
         let start = collider.world_transform();
         let mover = Mover {
             shape: &shape,
-            filter: opts.filter.excluding(handle),
+            filter: opts.filter.also_excluding(handle),
             up,
             skin: opts.skin,
             floor_cos: opts.max_slope.clamp(0.0, std::f32::consts::PI).cos(),
@@ -273,12 +303,12 @@ impl World {
             }
             let target = cast_target(&surfaces, opts.skin);
             let hit =
-                self.cast_shape(&shape, &xf, step, &mover.filter, mover.cast_options(target))?;
+                self.shape_cast(&shape, &xf, step, &mover.filter, mover.cast_options(target))?;
             let Some(hit) = hit else {
                 xf.p += step;
                 break;
             };
-            xf.p += step * hit.hit.t;
+            xf.p += step * hit.fraction;
             let made = xf.p - origin;
             surfaces.clear();
             self.surfaces_near(&shape, &xf, reach, delta, &mover.filter, &mut surfaces);
@@ -289,12 +319,12 @@ impl World {
                 &mover,
                 (only_gravity, supported),
             );
-            let normal = -hit.hit.normal;
+            let normal = -hit.normal;
             planes.push(Plane {
                 normal,
                 offset: normal.dot(made).min(0.0),
                 collider: hit.collider,
-                point: hit.hit.point,
+                point: hit.point,
                 separation: target,
             });
         }
@@ -365,17 +395,17 @@ impl World {
             && stood_on_floor(self)?
         {
             let drop = -up * (opts.snap_distance + opts.skin);
-            let hit = self.cast_shape(
+            let hit = self.shape_cast(
                 &shape,
                 &xf,
                 drop,
                 &mover.filter,
                 mover.cast_options(opts.skin),
             )?;
-            if let Some(hit) = hit.filter(|h| mover.is_walkable(-h.hit.normal)) {
-                xf.p += drop * hit.hit.t;
-                result.snap = drop.length() * hit.hit.t;
-                floor = Some((hit.collider, -hit.hit.normal));
+            if let Some(hit) = hit.filter(|h| mover.is_walkable(-h.normal)) {
+                xf.p += drop * hit.fraction;
+                result.snap = drop.length() * hit.fraction;
+                floor = Some((hit.collider, -hit.normal));
             }
         }
         if let Some((collider, normal)) = floor {
@@ -401,12 +431,12 @@ impl World {
     /// let mut world = World::new();
     /// let platform = world.insert(Collider::new(Shape::from(Polygon::rect(4.0, 0.5)?)))?;
     /// let hero = world.insert(
-    ///     Collider::new(Shape::from(Polygon::rect(1.0, 1.0)?)).transform(Transform::new(Vec2::new(0.0, 0.76), 0.0)),
+    ///     Collider::new(Shape::from(Polygon::rect(1.0, 1.0)?)).with_transform(Transform::new(Vec2::new(0.0, 0.76), 0.0)),
     /// )?;
-    /// let before = world.get(platform)?.object_transform();
+    /// let before = world.get(platform)?.transform();
     /// world.set_transform(platform, Transform::new(Vec2::new(1.0, 0.0), 0.0))?;
     /// world.carry(hero, platform, before, MoveOptions::default())?;
-    /// assert!((world.get(hero)?.object_transform().p.x - 1.0).abs() < 1e-4);
+    /// assert!((world.get(hero)?.transform().p.x - 1.0).abs() < 1e-4);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn carry(
@@ -417,11 +447,11 @@ impl World {
         opts: MoveOptions,
     ) -> Result<MoveResult, WorldError> {
         super::collider::check_transform(&previous)?;
-        let now = self.get(platform)?.object_transform();
-        let point = self.get(character)?.object_transform().p;
+        let now = self.get(platform)?.transform();
+        let point = self.get(character)?.transform().p;
         let delta = now.apply(previous.apply_inv(point)) - point;
         let opts = MoveOptions {
-            filter: opts.filter.excluding(platform),
+            filter: opts.filter.also_excluding(platform),
             ..opts
         };
         self.move_and_slide(character, delta, opts)
@@ -479,15 +509,15 @@ impl World {
         let cast_options = mover.cast_options(0.5 * mover.skin);
         let lift = mover.up * height;
         let lifted = self
-            .cast_shape(mover.shape, xf, lift, &mover.filter, cast_options)?
-            .map_or(1.0, |h| h.hit.t);
+            .shape_cast(mover.shape, xf, lift, &mover.filter, cast_options)?
+            .map_or(1.0, |h| h.fraction);
         let raised = Transform {
             p: xf.p + lift * lifted,
             q: xf.q,
         };
         let ahead = self
-            .cast_shape(mover.shape, &raised, forward, &mover.filter, cast_options)?
-            .map_or(1.0, |h| h.hit.t);
+            .shape_cast(mover.shape, &raised, forward, &mover.filter, cast_options)?
+            .map_or(1.0, |h| h.fraction);
         if forward.length() * ahead <= mover.skin {
             return Ok(None);
         }
@@ -496,7 +526,7 @@ impl World {
             q: xf.q,
         };
         let drop = -mover.up * (height * lifted + 2.0 * mover.skin);
-        let Some(landing) = self.cast_shape(
+        let Some(landing) = self.shape_cast(
             mover.shape,
             &over,
             drop,
@@ -506,11 +536,11 @@ impl World {
         else {
             return Ok(None);
         };
-        let mut landed = over.p + drop * landing.hit.t;
-        if !mover.is_walkable(-landing.hit.normal) {
+        let mut landed = over.p + drop * landing.fraction;
+        if !mover.is_walkable(-landing.normal) {
             // Came down on the ledge's edge (a rounded bottom meets it on its side): with
             // walkable floor just beyond, lift onto the ledge's top, a skin above it.
-            let Some(top) = self.ledge_top_at(mover, landing.hit.point, forward)? else {
+            let Some(top) = self.ledge_top_at(mover, landing.point, forward)? else {
                 return Ok(None);
             };
             let at = Transform { p: landed, q: xf.q };
@@ -528,8 +558,8 @@ impl World {
             if lift > 0.0 {
                 let up = mover.up * lift;
                 let t = self
-                    .cast_shape(mover.shape, &at, up, &mover.filter, cast_options)?
-                    .map_or(1.0, |h| h.hit.t);
+                    .shape_cast(mover.shape, &at, up, &mover.filter, cast_options)?
+                    .map_or(1.0, |h| h.fraction);
                 landed += up * t;
             }
         }
@@ -555,9 +585,9 @@ impl World {
             return Ok(None);
         };
         Ok(self
-            .cast_ray(&ray, &mover.filter)?
-            .filter(|hit| mover.is_walkable(hit.hit.normal))
-            .map(|hit| hit.hit.point.dot(mover.up)))
+            .ray_cast(&ray, &mover.filter)?
+            .filter(|hit| mover.is_walkable(hit.normal))
+            .map(|hit| hit.point.dot(mover.up)))
     }
 
     /// The walkable surface under the character within `depth`: its collider and normal.
@@ -567,7 +597,7 @@ impl World {
         xf: &Transform,
         depth: f32,
     ) -> Result<Option<(ColliderHandle, Vec2)>, WorldError> {
-        let hit = self.cast_shape(
+        let hit = self.shape_cast(
             mover.shape,
             xf,
             -mover.up * depth,
@@ -575,8 +605,8 @@ impl World {
             mover.cast_options(0.0),
         )?;
         Ok(hit
-            .filter(|h| mover.is_walkable(-h.hit.normal))
-            .map(|h| (h.collider, -h.hit.normal)))
+            .filter(|h| mover.is_walkable(-h.normal))
+            .map(|h| (h.collider, -h.normal)))
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::super::{Collider, ColliderHandle, QueryFilter, World};
 use crate::math::{cross, Transform, Vec2};
-use crate::query::{contacts, distance};
+use crate::query::{collide_speculative, distance};
 use crate::shape::{Segment, Shape};
 
 /// One surface near the character, linearised: the displacement `d` (from the start of the
@@ -174,7 +174,7 @@ fn convex_surface(
         push(-closest.normal, closest.distance, closest.point_b);
         return;
     }
-    let manifold = contacts(shape, xf, other, other_xf, 0.0);
+    let manifold = collide_speculative(shape, xf, other, other_xf, 0.0);
     if manifold.is_empty() {
         return;
     }
