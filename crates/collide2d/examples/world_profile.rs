@@ -12,9 +12,10 @@
 //!
 //! Arguments: collider count, `every` (10 = 10% moving per frame, 1 = all), frames, `batched` or
 //! `single` (one `World::set_transforms` call per frame, or one `set_transform` per collider),
-//! and warm-up frames before the measured ones (default 300: the benchmark measures the steady
+//! warm-up frames before the measured ones (default 300: the benchmark measures the steady
 //! state, in which moving colliders keep leaving their fat boxes; the first frames after the
-//! build are cheaper). Prints the
+//! build are cheaper), and with the `rayon` feature the threads of the pool the frames run on
+//! (default: rayon's global pool). Prints the
 //! mean frame time (moves and update) and its per-phase split from `World::stats()`.
 
 use std::hint::black_box;
@@ -77,9 +78,22 @@ fn main() {
     let warm_up = number(5, 300);
     settle(&mut scene, every, warm_up);
     let mut totals = [Duration::ZERO; 3];
-    let started = Instant::now();
-    let events = run(&mut scene, every, warm_up, frames, &mut totals);
-    let per_frame = started.elapsed() / frames.max(1) as u32;
+    let mut measure = || {
+        let started = Instant::now();
+        let events = run(&mut scene, every, warm_up, frames, &mut totals);
+        (events, started.elapsed() / frames.max(1) as u32)
+    };
+    #[cfg(feature = "rayon")]
+    let (events, per_frame) = match arguments.get(6).and_then(|text| text.parse().ok()) {
+        Some(threads) => rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool")
+            .install(measure),
+        None => measure(),
+    };
+    #[cfg(not(feature = "rayon"))]
+    let (events, per_frame) = measure();
     let [broad, narrow, update_events] = totals.map(|total| total / frames.max(1) as u32);
     let stats = scene.world.stats();
     println!(

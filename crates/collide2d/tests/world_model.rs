@@ -477,6 +477,103 @@ fn a_layer_preset_assigned_whole_ends_the_pairs_it_filters() {
     }
 }
 
+/// Runs `work` with `threads` threads: on a rayon pool of that many (feature `rayon`), or
+/// directly (the serial update, whatever the count).
+fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    #[cfg(feature = "rayon")]
+    {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(work)
+    }
+    #[cfg(not(feature = "rayon"))]
+    {
+        let _ = threads;
+        work()
+    }
+}
+
+#[test]
+fn the_same_operations_give_the_same_events_on_1_2_and_4_threads() {
+    for scenario in 0..20 {
+        let digests: Vec<u64> = [1, 2, 4]
+            .into_iter()
+            .map(|threads| {
+                on_threads(threads, || {
+                    run_scenario(
+                        0x9100 + scenario,
+                        BroadPhaseKind::Tree,
+                        250,
+                        scenario % 2 == 1,
+                    )
+                })
+            })
+            .collect();
+        assert_eq!(
+            digests[0], digests[1],
+            "scenario {scenario}: 1 and 2 threads"
+        );
+        assert_eq!(
+            digests[0], digests[2],
+            "scenario {scenario}: 1 and 4 threads"
+        );
+    }
+}
+
+/// A crowd large enough for every parallel part of the update (thousands of moved colliders
+/// and narrow-phase tests each frame; between a quarter and a half moving, so the tree takes
+/// its incremental refresh, and every collider moving, so it finds pairs from scratch): the
+/// same events, manifolds included, on 1, 2 and 4 threads and with the grid broad phase (which
+/// finds its pairs another way), and each frame's `Begin`/`End`/`Stay` agree with the pairs the
+/// broad phase reports and the narrow phase confirms.
+#[test]
+fn a_large_crowd_gives_the_same_events_on_1_2_and_4_threads() {
+    fn crowd_events(kind: BroadPhaseKind) -> Vec<Vec<CollisionEvent>> {
+        let mut rng = Rng(0x1a_c4d5);
+        let mut world = World::with_broad_phase(kind).unwrap();
+        let layers = [LayerId::DEFAULT];
+        let handles: Vec<ColliderHandle> = (0..16_000)
+            .map(|_| {
+                let collider = random_collider(&mut rng, &layers)
+                    .with_transform(Transform::new(rng.point(260.0), rng.angle()));
+                world.insert(collider).unwrap()
+            })
+            .collect();
+        world.update();
+        let mut frames = vec![world.events().to_vec()];
+        for frame in 0..12 {
+            let share = [0.3, 0.45, 1.0][frame % 3];
+            let mut moves = Vec::new();
+            for &handle in &handles {
+                if rng.range(0.0, 1.0) < share {
+                    let placement = world.get(handle).unwrap().transform();
+                    moves.push((
+                        handle,
+                        Transform::new(placement.p + rng.point(0.4), rng.angle()),
+                    ));
+                }
+            }
+            world.set_transforms(&moves).unwrap();
+            world.update();
+            frames.push(world.events().to_vec());
+        }
+        frames
+    }
+    let serial = on_threads(1, || crowd_events(BroadPhaseKind::Tree));
+    let grid = on_threads(1, || crowd_events(BroadPhaseKind::Grid { cell_size: 2.0 }));
+    assert!(serial == grid, "tree and grid differ");
+    let events: usize = serial.iter().map(Vec::len).sum();
+    assert!(events > 20_000, "only {events} events");
+    for threads in [2, 4] {
+        let parallel = on_threads(threads, || crowd_events(BroadPhaseKind::Tree));
+        for (frame, (one, many)) in serial.iter().zip(&parallel).enumerate() {
+            assert!(one == many, "frame {frame}: 1 and {threads} threads differ");
+        }
+    }
+}
+
 #[test]
 fn the_same_operations_give_the_same_events() {
     for scenario in 0..50 {
