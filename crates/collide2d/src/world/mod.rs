@@ -39,13 +39,13 @@
 //!
 //! let mut world = World::new();
 //! let ball = Shape::from(Circle::with_radius(0.5)?);
-//! let player = world.insert(Collider::new(ball.clone()).user_data(1))?;
-//! let coin = world.insert(Collider::new(ball).sensor(true).user_data(7).transform(Transform::new(Vec2::new(0.5, 0.0), 0.0)))?;
+//! let player = world.insert(Collider::new(ball.clone()).with_user_data(1))?;
+//! let coin = world.insert(Collider::new(ball).with_sensor(true).with_user_data(7).with_transform(Transform::new(Vec2::new(0.5, 0.0), 0.0)))?;
 //! world.update();
 //! for event in world.began() {
 //!     // The world is free to read (and `world.remove` may follow the loop).
 //!     let Some(other) = event.other(player) else { continue };
-//!     if event.is_sensor() && world.get(other)?.data() == 7 {
+//!     if event.is_sensor() && world.get(other)?.user_data() == 7 {
 //!         assert_eq!(other, coin);
 //!     }
 //! }
@@ -259,13 +259,13 @@ pub struct UpdateStats {
 /// use collide2d::{shape::{Circle, Shape}, world::{Collider, World}};
 /// let mut world = World::new();
 /// let ball = Shape::from(Circle::with_radius(0.5)?);
-/// world.insert(Collider::new(ball.clone()).user_data(1))?;
-/// world.insert(Collider::new(ball).user_data(2))?;
+/// world.insert(Collider::new(ball.clone()).with_user_data(1))?;
+/// world.insert(Collider::new(ball).with_user_data(2))?;
 /// let stats = world.update();
 /// assert_eq!(stats.began, 1);
 /// for event in world.events() {
 ///     let (a, b) = event.pair();
-///     assert_eq!(world.get(a)?.data() + world.get(b)?.data(), 3);
+///     assert_eq!(world.get(a)?.user_data() + world.get(b)?.user_data(), 3);
 /// }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -497,7 +497,7 @@ impl World {
     /// let mut world = World::new();
     /// let ball = Shape::from(Circle::with_radius(0.5)?);
     /// let handles = world.insert_many((0..100).map(|i| {
-    ///     Collider::new(ball.clone()).transform(Transform::new(Vec2::new(i as f32 * 0.9, 0.0), 0.0))
+    ///     Collider::new(ball.clone()).with_transform(Transform::new(Vec2::new(i as f32 * 0.9, 0.0), 0.0))
     /// }))?;
     /// assert_eq!(handles.len(), 100);
     /// assert_eq!(world.update().began, 99); // neighbours overlap
@@ -1015,9 +1015,9 @@ impl World {
     /// let mut world = World::new();
     /// let ball = Shape::from(Circle::with_radius(0.5)?);
     /// let at = |x: f32| Transform::new(Vec2::new(x, 0.0), 0.0);
-    /// let left = world.insert(Collider::new(ball.clone()).transform(at(-0.8)))?;
-    /// let middle = world.insert(Collider::new(ball.clone()).transform(at(0.0)))?;
-    /// let right = world.insert(Collider::new(ball).transform(at(0.8)))?;
+    /// let left = world.insert(Collider::new(ball.clone()).with_transform(at(-0.8)))?;
+    /// let middle = world.insert(Collider::new(ball.clone()).with_transform(at(0.0)))?;
+    /// let right = world.insert(Collider::new(ball).with_transform(at(0.8)))?;
     /// world.update();
     /// let partners: Vec<_> = world.contacts_of(middle).map(|(a, b, _)| if a == middle { b } else { a }).collect();
     /// assert_eq!(partners, [left, right]);

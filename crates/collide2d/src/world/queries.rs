@@ -24,11 +24,11 @@ pub type QueryPredicate = dyn Fn(ColliderHandle, &Collider) -> bool;
 /// use collide2d::{shape::{Circle, Shape}, world::{Collider, QueryFilter, World}, Vec2};
 /// let mut world = World::new();
 /// let ball = Shape::from(Circle::with_radius(1.0)?);
-/// let player = world.insert(Collider::new(ball.clone()).user_data(1))?;
-/// let gun = world.insert(Collider::new(ball.clone()).user_data(2))?;
-/// let ghost = world.insert(Collider::new(ball.clone()).user_data(3))?;
-/// let crate_ = world.insert(Collider::new(ball).user_data(4))?;
-/// let not_ghosts = |_, collider: &Collider| collider.data() != 3;
+/// let player = world.insert(Collider::new(ball.clone()).with_user_data(1))?;
+/// let gun = world.insert(Collider::new(ball.clone()).with_user_data(2))?;
+/// let ghost = world.insert(Collider::new(ball.clone()).with_user_data(3))?;
+/// let crate_ = world.insert(Collider::new(ball).with_user_data(4))?;
+/// let not_ghosts = |_, collider: &Collider| collider.user_data() != 3;
 /// let skipped = [player, gun]; // the filter borrows the list: keep it in a variable
 /// let filter = QueryFilter::new().excluding(&skipped).with_predicate(&not_ghosts);
 /// assert_eq!(world.overlap_point(Vec2::ZERO, &filter)?, [crate_]);
