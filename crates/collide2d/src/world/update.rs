@@ -273,7 +273,7 @@ impl World {
     /// let ball = Shape::from(Circle::with_radius(0.5).unwrap());
     /// for i in 0..1_000 {
     ///     let position = Vec2::new((i % 40) as f32 * 0.9, (i / 40) as f32 * 0.9);
-    ///     let collider = Collider::new(ball.clone()).transform(Transform::new(position, 0.0));
+    ///     let collider = Collider::new(ball.clone()).with_transform(Transform::new(position, 0.0));
     ///     world.insert(collider).unwrap();
     /// }
     /// # #[cfg(feature = "rayon")]
