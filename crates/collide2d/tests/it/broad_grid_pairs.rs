@@ -1,7 +1,7 @@
 //! The grid's pairs from scratch (`for_each_pair`) against brute force on scenes that exercise
 //! the dense pass and its fallback: every overlapping pair exactly once, nothing else.
 
-mod support;
+use crate::support;
 
 use collide2d::broad::{BroadPhase, HashGrid, Pair, ProxyId};
 use collide2d::{Aabb, Vec2};

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::support::Rng;
 use collide2d::broad::{
     ray_entry_distance, BroadPhase, BroadPhaseError, DynamicTree, HashGrid, Pair, ProxyId,
     RayControl, SweepAndPrune,
@@ -10,31 +11,14 @@ use collide2d::broad::{
 use collide2d::{Aabb, Vec2};
 
 // ---------------------------------------------------------------------------------------------
-// Deterministic random numbers (SplitMix64).
+// Deterministic random numbers (the shared SplitMix64 generator).
 
-struct Rng(u64);
-
+/// Helpers of these tests on the shared generator.
 impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-    fn chance(&mut self, probability: f64) -> bool {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= probability
-    }
     /// A multiple of 0.5 in [-half, half]: exact touches happen often.
     fn lattice(&mut self, half: f32) -> f32 {
         let steps = (2.0 * half) as usize * 2;
         self.below(steps + 1) as f32 * 0.5 - half
-    }
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
     }
 }
 

@@ -2,18 +2,14 @@
 //! in the same order.
 #![cfg(feature = "rayon")]
 
+use crate::support::Rng;
 use collide2d::broad::{BroadPhase, DynamicTree, HashGrid, Pair, SweepAndPrune};
 use collide2d::{Aabb, Vec2};
 
 /// Deterministic boxes: a dense field of small boxes plus a few large and far ones.
 fn scene(count: usize, seed: u64) -> Vec<(Aabb, u64)> {
-    let mut state = seed;
-    let mut next = move || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 40) as f32 / (1u64 << 24) as f32
-    };
+    let mut rng = Rng(seed);
+    let mut next = move || rng.unit();
     let side = (4.0 * count as f32 / 1.5).sqrt();
     (0..count)
         .map(|key| {

@@ -1,7 +1,7 @@
 //! Shape casts: hits are touching and were apart just before; misses never overlap; fast,
 //! thin and spinning shapes never tunnel.
 
-mod support;
+use crate::support;
 
 use collide2d::query::{distance, shape_cast, CastOptions, Sweep};
 use collide2d::shape::{Circle, Compound, Polygon, Segment, Shape};

@@ -1,6 +1,6 @@
 //! Differential test: linear shape casts against parry2d's `cast_shapes`.
 
-mod support;
+use crate::support;
 
 use collide2d::query::{distance, shape_cast, CastOptions, Sweep};
 use collide2d::Transform;

@@ -1,6 +1,6 @@
 //! Casts that start within the skin band: motion that does not close the gap is never a hit.
 
-mod support;
+use crate::support;
 
 use collide2d::query::{distance, shape_cast, CastOptions, Sweep};
 use collide2d::shape::{Capsule, Chain, Circle, Polygon, Segment, Shape};

@@ -1,6 +1,6 @@
 //! Chains: one-sided segments with neighbours, and the absence of ghost collisions.
 
-mod support;
+use crate::support;
 
 use collide2d::query::{collide_all, shape_cast, CastOptions, Sweep};
 use collide2d::shape::Ray;

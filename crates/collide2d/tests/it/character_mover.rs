@@ -1,7 +1,7 @@
 //! The character mover's acceptance runs: the reported cases, creases, steps and ledges, floors,
 //! the game features, and levels after Box2D v3's mover samples. All seeded and deterministic.
 
-mod support;
+use crate::support;
 
 use collide2d::level::{Tile, TileMap};
 use collide2d::query::collide_all;

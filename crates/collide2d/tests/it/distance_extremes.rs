@@ -2,7 +2,7 @@
 //! [`MAX_COORDINATE`](collide2d::shape::MAX_COORDINATE) and size ratios up to 1e8. Distance is
 //! zero exactly when `overlaps` says so, `collide` is non-empty exactly then, and nothing is NaN.
 
-mod support;
+use crate::support;
 
 use collide2d::query::DistanceOutput;
 use collide2d::shape::{Polygon, Shape, ShapeError, MAX_COORDINATE};

@@ -1,8 +1,8 @@
 //! Replays every input committed under `tests/regressions/<target>/` through the same checks the
-//! fuzz targets run (`tests/fuzz_checks/`): crashes found once stay fixed, and the seed corpus
+//! fuzz targets run (`tests/it/fuzz_checks/`): crashes found once stay fixed, and the seed corpus
 //! keeps exercising the checks under `cargo test`.
 
-mod fuzz_checks;
+use crate::fuzz_checks;
 
 use std::path::PathBuf;
 

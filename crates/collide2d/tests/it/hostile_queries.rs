@@ -2,7 +2,7 @@
 //! directions, rotations that are not unit length): each answer is the documented one for
 //! input it cannot use, and no answer anywhere holds a NaN.
 
-mod support;
+use crate::support;
 
 use collide2d::broad::{BroadPhase, DynamicTree, HashGrid, RayControl, SweepAndPrune};
 use collide2d::query::{

@@ -16,15 +16,14 @@
 //! family prints its rates of agreement with Box2D, including how often both report the same
 //! number of points.
 
-#[path = "../benches/support/box2d.rs"]
-mod box2d;
-mod manifold_common;
+use crate::box2d;
+use crate::manifold_common;
 
 use box2d::{b2LocalManifold, b2Transform};
 use collide2d::shape::Shape;
 use collide2d::{collide, Transform, Vec2};
 use manifold_common::axis_gap::sat_axis_gap;
-use manifold_common::{exact, make_shape, rounding, shape_size, Kind, Numbers};
+use manifold_common::{exact, make_shape, rounding, shape_size, Kind, Rng};
 
 const CASES: usize = 20_000;
 
@@ -114,10 +113,10 @@ struct Tally {
 
 fn run_family(kind_a: Kind, kind_b: Kind, seed: u64) -> Tally {
     let mut tally = Tally::default();
-    let mut rng = Numbers(seed);
+    let mut rng = Rng(seed);
     for case in 0..CASES {
-        let a = make_shape(kind_a, rng.size(0.1, 10.0), &mut rng);
-        let b = make_shape(kind_b, rng.size(0.1, 10.0), &mut rng);
+        let a = make_shape(kind_a, rng.log_size(0.1, 10.0), &mut rng);
+        let b = make_shape(kind_b, rng.log_size(0.1, 10.0), &mut rng);
         let xf_a = Transform::new(
             Vec2::new(rng.range(-1000.0, 1000.0), rng.range(-1000.0, 1000.0)),
             rng.range(0.0, std::f32::consts::TAU),

@@ -10,12 +10,12 @@
 //! `r` minus the core's height would overstate the cap's depth by `r (1 - cos tilt)`).
 //! Everything is measured in `f64` against the exact shapes.
 
-mod manifold_common;
+use crate::manifold_common;
 
 use collide2d::query::{Feature, Manifold};
 use collide2d::shape::{Capsule, Polygon, Shape};
 use collide2d::{collide, collide_speculative, Rot, Transform, Vec2};
-use manifold_common::{random_polygon, shape_size, Numbers};
+use manifold_common::{random_polygon, shape_size, Rng};
 use std::f32::consts::TAU;
 
 type Point = [f64; 2];
@@ -228,10 +228,10 @@ fn core_outline(shape: &Shape) -> (Vec<Vec2>, Vec<Vec2>, f32) {
 /// (up to 0.5 rad) off flat,
 /// its deepest point up to its radius deep, within the face's extent; both argument orders.
 fn resting_rounded(
-    rng: &mut Numbers,
+    rng: &mut Rng,
     round: usize,
 ) -> Option<(Shape, Transform, Shape, Transform, bool)> {
-    let size = rng.size(0.1, 10.0);
+    let size = rng.log_size(0.1, 10.0);
     let base_polygon = match round % 3 {
         0 => Polygon::rect(size * rng.range(6.0, 12.0), size * rng.range(0.5, 2.0)).unwrap(),
         1 => Polygon::regular(3 + round % 4, size * rng.range(8.0, 12.0)).unwrap(),
@@ -282,7 +282,7 @@ fn resting_rounded(
     let sign = if rng.unit() < 0.5 { -1.0 } else { 1.0 };
     let tilt = sign
         * if capsule_base && round % 2 == 0 {
-            rng.size(1e-6, 0.01)
+            rng.log_size(1e-6, 0.01)
         } else {
             rng.range(0.0, 0.5)
         };
@@ -322,7 +322,7 @@ fn resting_rounded(
 /// cap, within 1e-4 × size.
 #[test]
 fn points_of_rounded_core_vertices_report_their_caps_deepest_overlap() {
-    let mut rng = Numbers(0x2f1c_84d3_a9b7_0e65);
+    let mut rng = Rng(0x2f1c_84d3_a9b7_0e65);
     let (mut placements, mut checked, mut upper_ends, mut on_capsules) = (0, 0, 0, 0);
     let mut worst = (0.0f64, String::new());
     for round in 0..40_000 {

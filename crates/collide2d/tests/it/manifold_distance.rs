@@ -2,7 +2,7 @@
 //! shapes overlap (away from float noise at the boundary), and pushing B out along the normal by
 //! the penetration plus a gap leaves exactly that gap.
 
-mod support;
+use crate::support;
 
 use collide2d::query::{collide, distance, overlaps};
 use collide2d::Transform;

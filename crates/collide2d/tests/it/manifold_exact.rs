@@ -5,13 +5,13 @@
 //! from the contact, shapes missing their own copies, nearly parallel capsules reported apart
 //! and understated second points.
 
-mod manifold_common;
+use crate::manifold_common;
 
 use collide2d::query::Manifold;
 use collide2d::shape::{Capsule, Compound, Polygon, Segment, Shape, MIN_EDGE_LENGTH};
 use collide2d::{collide, collide_speculative, distance, overlaps, Rot, Transform, Vec2};
 use manifold_common::exact::{core, corner_distance, line_extent, signed_distance, Core};
-use manifold_common::{make_shape, placements, random_polygon, shape_size, Kind, Numbers};
+use manifold_common::{make_shape, placements, random_polygon, shape_size, Kind, Rng};
 use std::f32::consts::TAU;
 
 /// How far a point's placement and penetration are from the exact surfaces, relative to the
@@ -107,9 +107,9 @@ fn depth_error(
 fn worst_over(
     cases: usize,
     seed: u64,
-    mut make: impl FnMut(&mut Numbers, usize) -> (Shape, Transform, Shape, Transform),
+    mut make: impl FnMut(&mut Rng, usize) -> (Shape, Transform, Shape, Transform),
 ) -> (Errors, String) {
-    let mut rng = Numbers(seed);
+    let mut rng = Rng(seed);
     let mut worst = Errors::default();
     let mut worst_cases = [String::new(), String::new()];
     for round in 0..cases {
@@ -136,7 +136,7 @@ fn worst_over(
 fn assert_exact(
     cases: usize,
     seed: u64,
-    make: impl FnMut(&mut Numbers, usize) -> (Shape, Transform, Shape, Transform),
+    make: impl FnMut(&mut Rng, usize) -> (Shape, Transform, Shape, Transform),
 ) {
     let (worst, case) = worst_over(cases, seed, make);
     println!(
@@ -150,7 +150,7 @@ fn assert_exact(
 }
 
 /// A box, a rounded box or an n-gon about `size` across.
-fn random_outline(rng: &mut Numbers, round: usize, size: f32) -> Polygon {
+fn random_outline(rng: &mut Rng, round: usize, size: f32) -> Polygon {
     let polygon = match round % 3 {
         0 => Polygon::rect(size * rng.range(0.2, 1.0), size * rng.range(0.2, 1.0)).unwrap(),
         1 => Polygon::regular(3 + (rng.unit() * 6.0) as usize, 0.5 * size).unwrap(),
@@ -191,7 +191,7 @@ fn resting_on(
     xf_a.mul(&b_in_a)
 }
 
-fn random_pose(rng: &mut Numbers, spread: f32) -> Transform {
+fn random_pose(rng: &mut Rng, spread: f32) -> Transform {
     Transform::new(
         Vec2::new(rng.range(-spread, spread), rng.range(-spread, spread)),
         rng.range(0.0, TAU),
@@ -200,8 +200,8 @@ fn random_pose(rng: &mut Numbers, spread: f32) -> Transform {
 
 /// Resting, nearly parallel polygon faces: tilts of 1e-7 to 1e-2 rad, depths within ±1e-6
 /// and up to 1e-3 of the size.
-fn resting_polygons(rng: &mut Numbers, round: usize) -> (Shape, Transform, Shape, Transform) {
-    let (size_a, size_b) = (rng.size(0.1, 10.0), rng.size(0.1, 10.0));
+fn resting_polygons(rng: &mut Rng, round: usize) -> (Shape, Transform, Shape, Transform) {
+    let (size_a, size_b) = (rng.log_size(0.1, 10.0), rng.log_size(0.1, 10.0));
     let a = random_outline(rng, round, size_a);
     let b = random_outline(rng, round / 3 + round, size_b);
     let xf_a = random_pose(rng, 100.0);
@@ -212,7 +212,7 @@ fn resting_polygons(rng: &mut Numbers, round: usize) -> (Shape, Transform, Shape
         * if round % 4 == 0 {
             0.0
         } else {
-            rng.size(1e-7, 1e-2)
+            rng.log_size(1e-7, 1e-2)
         };
     let size = shape_size(&Shape::from(a.clone())).min(shape_size(&Shape::from(b.clone())));
     let depth = if round % 2 == 0 {
@@ -226,8 +226,8 @@ fn resting_polygons(rng: &mut Numbers, round: usize) -> (Shape, Transform, Shape
 }
 
 /// Two random polygons (boxes, rounded boxes, n-gons) placed near each other.
-fn general_polygons(rng: &mut Numbers, round: usize) -> (Shape, Transform, Shape, Transform) {
-    let (size_a, size_b) = (rng.size(0.1, 10.0), rng.size(0.1, 10.0));
+fn general_polygons(rng: &mut Rng, round: usize) -> (Shape, Transform, Shape, Transform) {
+    let (size_a, size_b) = (rng.log_size(0.1, 10.0), rng.log_size(0.1, 10.0));
     let a = Shape::from(random_outline(rng, round, size_a));
     let b = Shape::from(random_outline(rng, round / 3 + round, size_b));
     let (xf_a, xf_b) = placements(shape_size(&a), shape_size(&b), 100.0, rng);
@@ -259,7 +259,7 @@ fn every_family_reports_each_points_own_depth() {
         for (j, &kind_b) in FAMILIES.iter().enumerate() {
             let seed = 0x5851_f42d_4c95_7f2d ^ ((i * 8 + j) as u64 + 1);
             assert_exact(4_000, seed, |rng, _| {
-                let (size_a, size_b) = (rng.size(0.1, 10.0), rng.size(0.1, 10.0));
+                let (size_a, size_b) = (rng.log_size(0.1, 10.0), rng.log_size(0.1, 10.0));
                 let a = make_shape(kind_a, size_a, rng);
                 let b = make_shape(kind_b, size_b, rng);
                 let (xf_a, xf_b) = placements(shape_size(&a), shape_size(&b), 100.0, rng);
@@ -271,8 +271,8 @@ fn every_family_reports_each_points_own_depth() {
 
 /// A capsule (or segment) lying tilted against a polygon face, its lower end up to its
 /// radius deep.
-fn capsule_on_face(rng: &mut Numbers, round: usize) -> (Shape, Transform, Shape, Transform) {
-    let size = rng.size(0.1, 10.0);
+fn capsule_on_face(rng: &mut Rng, round: usize) -> (Shape, Transform, Shape, Transform) {
+    let size = rng.log_size(0.1, 10.0);
     let polygon = random_outline(rng, round, size);
     let xf_polygon = random_pose(rng, 100.0);
     let face = (rng.unit() * polygon.vertices().len() as f32) as usize % polygon.vertices().len();
@@ -355,8 +355,8 @@ fn resting_boxes_report_their_contact_on_both_surfaces() {
 }
 
 /// Every convex shape kind, and a compound, at random poses (near and far from the origin).
-fn random_shape_of_every_kind(rng: &mut Numbers, round: usize) -> Shape {
-    let size = rng.size(1e-3, 1e3);
+fn random_shape_of_every_kind(rng: &mut Rng, round: usize) -> Shape {
+    let size = rng.log_size(1e-3, 1e3);
     match round % 10 {
         0 => make_shape(Kind::Circle, size, rng),
         1 => make_shape(Kind::Capsule, size, rng),
@@ -416,7 +416,7 @@ fn every_shape_overlaps_its_copy_at_the_same_pose() {
         assert!(overlaps(&segment, &pose, &segment, &pose), "pose {pose:?}");
         assert!(!collide(&segment, &pose, &segment, &pose).is_empty());
     }
-    let mut rng = Numbers(0x6a09_e667_f3bc_c908);
+    let mut rng = Rng(0x6a09_e667_f3bc_c908);
     for round in 0..20_000 {
         let shape = random_shape_of_every_kind(&mut rng, round);
         let spread = [1.0, 1e3, 1e6][round % 3];
@@ -492,13 +492,13 @@ fn nearly_parallel_capsules_overlapping_slightly_overlap() {
 /// `overlaps` agrees with it.
 #[test]
 fn nearly_parallel_segments_and_capsules_match_the_exact_depth() {
-    let mut rng = Numbers(0xbb67_ae85_84ca_a73b);
+    let mut rng = Rng(0xbb67_ae85_84ca_a73b);
     let mut worst = 0.0f64;
     for round in 0..100_000 {
-        let size = rng.size(0.01, 100.0);
+        let size = rng.log_size(0.01, 100.0);
         let length_a = size * rng.range(0.2, 1.0);
         let length_b = size * rng.range(0.2, 1.0);
-        let radius = |rng: &mut Numbers, round: usize| {
+        let radius = |rng: &mut Rng, round: usize| {
             if round % 3 == 0 {
                 0.0
             } else {
@@ -509,7 +509,7 @@ fn nearly_parallel_segments_and_capsules_match_the_exact_depth() {
         let turn = if round % 5 == 0 {
             0.0
         } else {
-            rng.size(1e-8, 1e-2) * if rng.unit() < 0.5 { -1.0 } else { 1.0 }
+            rng.log_size(1e-8, 1e-2) * if rng.unit() < 0.5 { -1.0 } else { 1.0 }
         };
         let gap = rng.range(-0.1, 0.1) * size;
         let slide = rng.range(-1.0, 1.0) * size;

@@ -16,12 +16,12 @@
 //! us. Each family prints its rates of agreement with parry and the configurations of the
 //! first failures.
 
-mod manifold_common;
+use crate::manifold_common;
 
 use collide2d::shape::Shape;
 use collide2d::{collide, overlaps, Transform};
 use manifold_common::axis_gap::sat_axis_gap;
-use manifold_common::{exact, make_shape, part, rounding, shape_size, Kind, Numbers};
+use manifold_common::{exact, make_shape, part, rounding, shape_size, Kind, Rng};
 use parry2d::math::{Pose, Rot2, Vector};
 use parry2d::shape::{ConvexPolygon, RoundShape, SharedShape};
 
@@ -107,10 +107,10 @@ struct Tally {
 
 fn run_family(kind_a: Kind, kind_b: Kind, seed: u64) -> Tally {
     let mut tally = Tally::default();
-    let mut rng = Numbers(seed);
+    let mut rng = Rng(seed);
     for case in 0..CASES {
-        let size_a = rng.size(0.01, 100.0);
-        let size_b = rng.size(0.01, 100.0);
+        let size_a = rng.log_size(0.01, 100.0);
+        let size_b = rng.log_size(0.01, 100.0);
         let a = centred(make_shape(kind_a, size_a, &mut rng));
         let b = centred(make_shape(kind_b, size_b, &mut rng));
         let xf_a = Transform::new(

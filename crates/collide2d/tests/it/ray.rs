@@ -1,6 +1,6 @@
 //! Ray casts: hand-computed cases and properties checked against point projection.
 
-mod support;
+use crate::support;
 
 use collide2d::query::{AabbRayCast, RayInside};
 use collide2d::shape::{Capsule, Circle, Compound, Polygon, Segment, Shape};

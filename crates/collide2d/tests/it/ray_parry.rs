@@ -1,6 +1,6 @@
 //! Differential test: our ray casts against parry2d's on random shapes and rays.
 
-mod support;
+use crate::support;
 
 use collide2d::shape::Ray;
 use collide2d::Transform;

@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
+use crate::support::Rng;
 use collide2d::level::{
     CellRect, Region, RegionChange, RegionId, Tile, TileMap, TileMapError, MAX_CELLS,
     MAX_COORDINATE_IN_CELLS,
@@ -15,30 +16,13 @@ use collide2d::{Aabb, LayerId, Vec2};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------------
-// Deterministic random numbers (SplitMix64).
+// Deterministic random numbers (the shared SplitMix64 generator).
 
-struct Rng(u64);
-
+/// Helpers of these tests on the shared generator.
 impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u32) -> u32 {
+    /// A number in `0..n` (`n` > 0).
+    fn below_u32(&mut self, n: u32) -> u32 {
         (self.next_u64() % u64::from(n)) as u32
-    }
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn chance(&mut self, probability: f64) -> bool {
-        self.unit() < probability
-    }
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len() as u32) as usize]
     }
 }
 
@@ -767,8 +751,8 @@ fn check_points(map: &TileMap, rng: &mut Rng, count: usize) {
     let candidates = candidates_by_cell(map);
     let mut sampled = 0;
     while sampled < count {
-        let local_x = rng.unit() * f64::from(width + 2) - 1.0;
-        let local_y = rng.unit() * f64::from(height + 2) - 1.0;
+        let local_x = rng.unit_f64() * f64::from(width + 2) - 1.0;
+        let local_y = rng.unit_f64() * f64::from(height + 2) - 1.0;
         let point = Vec2::new(
             (f64::from(origin.x) + local_x * f64::from(size)) as f32,
             (f64::from(origin.y) + local_y * f64::from(size)) as f32,
@@ -851,9 +835,9 @@ fn random_maps_regions_match_cells_and_sampled_points() {
     for map_index in 0..400 {
         let large = map_index % 50 == 49;
         let (width, height) = if large {
-            (150 + rng.below(51), 150 + rng.below(51))
+            (150 + rng.below_u32(51), 150 + rng.below_u32(51))
         } else {
-            (1 + rng.below(48), 1 + rng.below(48))
+            (1 + rng.below_u32(48), 1 + rng.below_u32(48))
         };
         let density = rng.pick(&[0.1, 0.3, 0.5, 0.6, 0.75, 0.9, 1.0]);
         let palette = rng.pick(&palettes);
@@ -1042,7 +1026,7 @@ fn random_edit_sequences_match_fresh_builds() {
         );
         let mut ever_seen: HashSet<RegionId> = map.regions().map(|(id, _)| id).collect();
         for step in 0..steps {
-            let (x, y) = (rng.below(width), rng.below(height));
+            let (x, y) = (rng.below_u32(width), rng.below_u32(height));
             // Sometimes copy a neighbour's tile, which makes merges likely.
             let tile = if rng.chance(0.3) {
                 let (nx, ny) = rng.pick(&[(1i64, 0i64), (-1, 0), (0, 1), (0, -1)]);

@@ -1,7 +1,7 @@
 //! Tile maps in a world: merged floors without ghost collisions, edits that touch only their
 //! regions, characters on tile levels.
 
-mod support;
+use crate::support;
 
 use collide2d::level::{Tile, TileMap};
 use collide2d::query::collide_all;

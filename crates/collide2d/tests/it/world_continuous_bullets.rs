@@ -12,6 +12,7 @@
 //! cores rounded by the radius; turning paths by conservative advancement in `f64` on the
 //! exact distance between the cores, which never steps over a contact.
 
+use crate::support::Rng;
 use collide2d::shape::{Capsule, Circle, Polygon, Shape};
 use collide2d::world::{BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, World};
 use collide2d::{Transform, Vec2};
@@ -21,22 +22,11 @@ const LANES: usize = 500;
 const LANE_SPACING: f32 = 6.0;
 const WALL_LENGTH: f32 = 4.0;
 
-/// A small deterministic generator (64-bit LCG, high bits).
-struct Rng(u64);
-
+/// Helpers of these tests on the shared generator.
 impl Rng {
-    fn unit(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, low: f64, high: f64) -> f64 {
-        low + (high - low) * self.unit()
-    }
+    /// Log-uniform in `[low, high]`, in `f64`.
     fn log_range(&mut self, low: f64, high: f64) -> f64 {
-        (low.ln() + (high.ln() - low.ln()) * self.unit()).exp()
+        (low.ln() + (high.ln() - low.ln()) * self.unit_f64()).exp()
     }
 }
 
@@ -51,14 +41,14 @@ struct Bullet {
 impl Bullet {
     fn random(rng: &mut Rng) -> Bullet {
         let size = rng.log_range(0.01, 0.1) as f32;
-        match (rng.unit() * 3.0) as u32 {
+        match (rng.unit_f64() * 3.0) as u32 {
             0 => Bullet {
                 core: vec![Vec2::ZERO],
                 radius: 0.5 * size,
                 shape: Shape::from(Circle::with_radius(0.5 * size).unwrap()),
             },
             1 => {
-                let radius = size * rng.range(0.05, 0.25) as f32;
+                let radius = size * rng.range_f64(0.05, 0.25) as f32;
                 let half = 0.5 * size - radius;
                 let (p, q) = (Vec2::new(-half, 0.0), Vec2::new(half, 0.0));
                 Bullet {
@@ -68,7 +58,7 @@ impl Bullet {
                 }
             }
             _ => {
-                let (width, height) = (size, size * rng.range(0.1, 0.3) as f32);
+                let (width, height) = (size, size * rng.range_f64(0.1, 0.3) as f32);
                 let (x, y) = (0.5 * width, 0.5 * height);
                 Bullet {
                     core: vec![
@@ -111,16 +101,16 @@ impl Lane {
             let bullet = Bullet::random(rng);
             let lane = Lane {
                 thickness: rng.log_range(0.01, 1.0) as f32,
-                slant: rng.range(-1.2, 1.2) as f32,
-                offset: rng.range(-0.5, 0.5) as f32,
+                slant: rng.range_f64(-1.2, 1.2) as f32,
+                offset: rng.range_f64(-0.5, 0.5) as f32,
                 length: rng.log_range(1.0, 10_000.0) as f32,
-                before: rng.unit() as f32,
-                start_angle: rng.range(-std::f64::consts::PI, std::f64::consts::PI) as f32,
-                turn: (rng.unit() < 0.25).then(|| {
-                    if rng.unit() < 0.5 {
-                        rng.range(-100.0, 100.0) as f32
+                before: rng.unit_f64() as f32,
+                start_angle: rng.range_f64(-std::f64::consts::PI, std::f64::consts::PI) as f32,
+                turn: (rng.unit_f64() < 0.25).then(|| {
+                    if rng.unit_f64() < 0.5 {
+                        rng.range_f64(-100.0, 100.0) as f32
                     } else {
-                        rng.range(-3.0, 3.0) as f32
+                        rng.range_f64(-3.0, 3.0) as f32
                     }
                 }),
                 bullet,

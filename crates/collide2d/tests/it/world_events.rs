@@ -1,7 +1,7 @@
 //! What game code reads from a world: event fields and helpers, touching pairs, bulk insertion,
 //! query filters, drop-through and "collides only with" layers.
 
-mod support;
+use crate::support;
 
 use collide2d::shape::{Circle, Polygon, Shape};
 use collide2d::world::{

@@ -1,6 +1,6 @@
 //! Model-based test of the world: random operations checked against a brute-force reference.
 
-mod support;
+use crate::support;
 
 use collide2d::query::collide;
 use collide2d::shape::{Circle, Polygon, Shape};

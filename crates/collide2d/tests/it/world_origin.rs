@@ -1,6 +1,6 @@
 //! Far from the origin: `World::shift_origin` keeps full accuracy at ±1e5 and ±1e6.
 
-mod support;
+use crate::support;
 
 use collide2d::world::{BroadPhaseKind, Collider, CollisionEvent, EndReason, World};
 use collide2d::{Transform, Vec2};

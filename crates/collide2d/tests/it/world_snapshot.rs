@@ -1,7 +1,7 @@
 //! Snapshot and restore: continuing after a restore gives the same events as not stopping.
 #![cfg(feature = "serde")]
 
-mod support;
+use crate::support;
 
 use collide2d::shape::{Circle, Polygon, Shape};
 use collide2d::world::{

@@ -19,27 +19,11 @@ pub enum Kind {
     Compound,
 }
 
-/// A small deterministic generator (xorshift) so that failing cases can be replayed by seed.
-pub struct Numbers(pub u64);
-
-impl Numbers {
-    pub fn unit(&mut self) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-    pub fn range(&mut self, low: f32, high: f32) -> f32 {
-        low + (high - low) * self.unit()
-    }
-    /// Log-uniform in `[low, high]`.
-    pub fn size(&mut self, low: f32, high: f32) -> f32 {
-        (low.ln() + (high.ln() - low.ln()) * self.unit()).exp()
-    }
-}
+/// The shared seeded generator, so that failing cases can be replayed by seed.
+pub use crate::support::Rng;
 
 /// A random shape of `kind` about `size` across, centred near its local origin.
-pub fn make_shape(kind: Kind, size: f32, rng: &mut Numbers) -> Shape {
+pub fn make_shape(kind: Kind, size: f32, rng: &mut Rng) -> Shape {
     let half = 0.5 * size;
     let offset = Vec2::new(rng.range(-0.1, 0.1), rng.range(-0.1, 0.1)) * size;
     match kind {
@@ -69,7 +53,7 @@ pub fn make_shape(kind: Kind, size: f32, rng: &mut Numbers) -> Shape {
             let second_kind = [Kind::Circle, Kind::Capsule, Kind::RoundedPolygon]
                 [(rng.unit() * 3.0) as usize % 3];
             let second = make_shape(second_kind, 0.6 * size, rng);
-            let place = |rng: &mut Numbers| {
+            let place = |rng: &mut Rng| {
                 Transform::new(
                     Vec2::new(rng.range(-0.3, 0.3), rng.range(-0.3, 0.3)) * size,
                     rng.range(0.0, TAU),
@@ -82,7 +66,7 @@ pub fn make_shape(kind: Kind, size: f32, rng: &mut Numbers) -> Shape {
 }
 
 /// A convex polygon of 3 to 8 vertices inside a circle of radius `half`.
-pub fn random_polygon(half: f32, offset: Vec2, rng: &mut Numbers) -> Polygon {
+pub fn random_polygon(half: f32, offset: Vec2, rng: &mut Rng) -> Polygon {
     let count = 3 + (rng.unit() * 6.0) as usize;
     let points: Vec<Vec2> = (0..count)
         .map(|_| {
@@ -111,12 +95,7 @@ pub fn shape_size(shape: &Shape) -> f32 {
 }
 
 /// Places B near A: A anywhere within `spread`, B at a distance that makes touching likely.
-pub fn placements(
-    size_a: f32,
-    size_b: f32,
-    spread: f32,
-    rng: &mut Numbers,
-) -> (Transform, Transform) {
+pub fn placements(size_a: f32, size_b: f32, spread: f32, rng: &mut Rng) -> (Transform, Transform) {
     let xf_a = Transform::new(
         Vec2::new(rng.range(-spread, spread), rng.range(-spread, spread)),
         rng.range(0.0, TAU),

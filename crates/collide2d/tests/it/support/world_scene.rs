@@ -1,7 +1,8 @@
-//! The world benchmark's scene, shared by `benches/world.rs` and `examples/world_profile.rs`:
+//! The world benchmark's scene, shared by `benches/world.rs` and the `world_profile` tool:
 //! mixed circles, boxes, capsules and hexagons about 1 unit across, uniform in a square sized
 //! so each collider's box overlaps about 1.5 others.
 
+use super::rng::Rng;
 use collide2d::shape::{Capsule, Circle, Polygon, Shape};
 use collide2d::world::{Collider, ColliderHandle, World};
 use collide2d::{Transform, Vec2};
@@ -15,18 +16,10 @@ pub struct Scene {
     /// `set_transform` call per body.
     pub batched: bool,
     moves: Vec<(ColliderHandle, Transform)>,
-    state: u64,
+    rng: Rng,
 }
 
 impl Scene {
-    fn random(&mut self) -> f32 {
-        self.state = self
-            .state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.state >> 40) as f32 / (1u64 << 24) as f32
-    }
-
     /// `count` colliders, updated once.
     pub fn new(count: usize) -> Scene {
         let mut scene = Scene {
@@ -34,7 +27,7 @@ impl Scene {
             bodies: Vec::with_capacity(count),
             batched: false,
             moves: Vec::new(),
-            state: 99,
+            rng: Rng(99),
         };
         let side = (count as f32 * 1.6).sqrt();
         for i in 0..count {
@@ -46,9 +39,9 @@ impl Scene {
                 ),
                 _ => Shape::from(Polygon::regular(6, 0.5).unwrap()),
             };
-            let position = Vec2::new(scene.random() * side, scene.random() * side);
-            let velocity = Vec2::new(scene.random() - 0.5, scene.random() - 0.5) * 0.05;
-            let angle = scene.random() * 6.0;
+            let position = Vec2::new(scene.rng.unit() * side, scene.rng.unit() * side);
+            let velocity = Vec2::new(scene.rng.unit() - 0.5, scene.rng.unit() - 0.5) * 0.05;
+            let angle = scene.rng.unit() * 6.0;
             let handle = scene
                 .world
                 .insert(Collider::new(shape).with_transform(Transform::new(position, angle)))

@@ -5,9 +5,9 @@
 //! as in the benchmark, and not timed):
 //!
 //! ```text
-//! cargo build -p collide2d --release --example broad_profile
+//! cargo build --release -p collide2d-tools --bin broad_profile
 //! valgrind --tool=callgrind --toggle-collect='*broad_profile*run_*' \
-//!     target/release/examples/broad_profile frame tree 100000 10
+//!     target/release/broad_profile frame tree 100000 10
 //! ```
 //!
 //! `frame` first runs the benchmark's unmeasured settling frames, outside `run_frame` (as many
@@ -28,10 +28,7 @@ use std::hint::black_box;
 use collide2d::broad::{BroadPhase, DynamicTree, HashGrid, ProxyId, SweepAndPrune};
 use collide2d::Aabb;
 
-#[path = "../benches/support/broad_scene.rs"]
-mod broad_scene;
-
-use broad_scene::{
+use collide2d_testkit::broad_scene::{
     keyed, scene_boxes, Mover, Scene, SETTLING_FRAMES, SETTLING_FRAMES_WITHOUT_FAT_BOXES,
 };
 

@@ -2,8 +2,8 @@
 //! many times over, for `valgrind --tool=callgrind`.
 //!
 //! ```text
-//! cargo build --release -p collide2d --example profile_cast
-//! valgrind --tool=callgrind target/release/examples/profile_cast ray 100000
+//! cargo build --release -p collide2d-tools --bin profile_cast
+//! valgrind --tool=callgrind target/release/profile_cast ray 100000
 //! ```
 //! Cases: `ray` (ray vs 8-gon), `linear` (linear cast 8-gon vs 8-gon), `rotating` (the same
 //! turning up to ±3 rad), `rotating_pi4` (turning within ±π/4), `setup` (builds the inputs
@@ -14,12 +14,10 @@ use collide2d::query::{shape_cast, CastOptions, Sweep};
 use collide2d::shape::{Polygon, Shape};
 use std::hint::black_box;
 
-#[path = "../benches/support/box2d.rs"]
+#[path = "../../../collide2d/benches/support/box2d.rs"]
 mod box2d;
-#[path = "../benches/support/cast_cases.rs"]
-mod cast_cases;
 
-use cast_cases::{cast_cases, cast_cases_turning, ray_cases, CASES};
+use collide2d_testkit::cast_cases::{cast_cases, cast_cases_turning, ray_cases, CASES};
 use std::f32::consts::FRAC_PI_4;
 
 fn main() {

@@ -2,8 +2,8 @@
 //! `benches/narrow_phase.rs`, many times over, for `valgrind --tool=callgrind`.
 //!
 //! ```text
-//! cargo build --release -p collide2d --example profile_narrow
-//! valgrind --tool=callgrind target/release/examples/profile_narrow octagon 100000
+//! cargo build --release -p collide2d-tools --bin profile_narrow
+//! valgrind --tool=callgrind target/release/profile_narrow octagon 100000
 //! ```
 //! Cases: `octagon`, `box`, `box_overlap`, `circle`, `circle_polygon`, `capsule`, `setup`
 //! (`setup` builds the inputs only, to subtract the fixed cost), and the pairs of the world
@@ -20,12 +20,12 @@ use collide2d::shape::{Capsule, Circle, Polygon, Shape};
 use collide2d::{collide, distance, distance_with_cache, overlaps, Transform, Vec2};
 use std::hint::black_box;
 
-#[path = "../benches/support/box2d.rs"]
+#[path = "../../../collide2d/benches/support/box2d.rs"]
 mod box2d;
-#[path = "../benches/support/narrow_placements.rs"]
-mod narrow_placements;
 
-use narrow_placements::{box_placements, placements, separated_placements, CONFIGURATIONS};
+use collide2d_testkit::narrow_placements::{
+    box_placements, placements, separated_placements, CONFIGURATIONS,
+};
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -1,7 +1,7 @@
 //! Reads the criterion results of `benches/broad_phase.rs` and writes the broad-phase table
 //! (Markdown, to stdout) and a log-log plot (`docs/broad_phase.svg`, hand-written SVG).
 //!
-//! Run after the bench: `cargo run -p collide2d --release --example broad_plot`.
+//! Run after the bench: `cargo run --release -p collide2d-tools --bin broad_plot`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -1,26 +1,14 @@
 //! The narrow-phase benchmark's placements, shared by `benches/narrow_phase.rs` and
-//! `examples/profile_narrow.rs`, so the profiler runs exactly the benchmark's configurations.
+//! the `profile_narrow` tool, so the profiler runs exactly the benchmark's configurations.
 
+use super::rng::Rng;
 use collide2d::{Transform, Vec2};
 
 /// How many placements each case cycles through.
 pub const CONFIGURATIONS: usize = 256;
 
-/// Deterministic random numbers (xorshift64).
-pub struct Numbers(pub u64);
-
-impl Numbers {
-    /// A number in [0, 1).
-    pub fn unit(&mut self) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
-
 /// A transform anywhere in a 100-unit square, at any angle.
-fn scattered(rng: &mut Numbers) -> Transform {
+fn scattered(rng: &mut Rng) -> Transform {
     Transform::new(
         Vec2::new(rng.unit() * 100.0, rng.unit() * 100.0),
         rng.unit() * std::f32::consts::TAU,
@@ -29,7 +17,7 @@ fn scattered(rng: &mut Numbers) -> Transform {
 
 /// Pairs of transforms placing B overlapping A (centres `reach` apart at most), random rotations.
 pub fn placements(reach: f32) -> Vec<(Transform, Transform)> {
-    let mut rng = Numbers(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     (0..CONFIGURATIONS)
         .map(|_| {
             let a = scattered(&mut rng);
@@ -45,7 +33,7 @@ pub fn placements(reach: f32) -> Vec<(Transform, Transform)> {
 
 /// Axis-aligned placements for the box–box cases (rotations by small angles only).
 pub fn box_placements() -> Vec<(Transform, Transform)> {
-    let mut rng = Numbers(0x2545_f491_4f6c_dd1d);
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     (0..CONFIGURATIONS)
         .map(|_| {
             let a = scattered(&mut rng);
@@ -59,7 +47,7 @@ pub fn box_placements() -> Vec<(Transform, Transform)> {
 /// Pairs of transforms placing B apart from A (circumradius-1 shapes: centres 2.2 to 4 apart),
 /// random rotations: the distance cases.
 pub fn separated_placements() -> Vec<(Transform, Transform)> {
-    let mut rng = Numbers(0x6a09_e667_f3bc_c908);
+    let mut rng = Rng(0x6a09_e667_f3bc_c908);
     (0..CONFIGURATIONS)
         .map(|_| {
             let a = scattered(&mut rng);

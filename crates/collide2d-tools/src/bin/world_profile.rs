@@ -4,9 +4,9 @@
 //! to be measured:
 //!
 //! ```text
-//! cargo build -p collide2d --release --example world_profile
+//! cargo build --release -p collide2d-tools --bin world_profile
 //! valgrind --tool=callgrind --toggle-collect='world_profile::run' \
-//!     target/release/examples/world_profile 100000 10 5
+//!     target/release/world_profile 100000 10 5
 //! callgrind_annotate --inclusive=yes callgrind.out.<pid>
 //! ```
 //!
@@ -20,10 +20,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-#[path = "../benches/support/world_scene.rs"]
-mod world_scene;
-
-use world_scene::Scene;
+use collide2d_testkit::world_scene::Scene;
 
 /// The measured part: `frames` frames.
 #[inline(never)]

@@ -5,8 +5,8 @@
 //! the size of one update's event list.
 //!
 //! ```text
-//! cargo run -p collide2d --release --example dense_stacks -- 1000 2000 3000 5000
-//! cargo run -p collide2d --release --example dense_stacks -- 10000 tree quiet
+//! cargo run --release -p collide2d-tools --bin dense_stacks -- 1000 2000 3000 5000
+//! cargo run --release -p collide2d-tools --bin dense_stacks -- 10000 tree quiet
 //! ```
 //!
 //! Arguments: stack sizes; optionally `tree`, `grid` or `sap` to run only those broad phases;

@@ -1,23 +1,8 @@
 //! The broad-phase benchmark's scenes and motion, shared by `benches/broad_phase.rs` and
-//! `examples/broad_profile.rs`, so the profiler runs exactly the benchmark's boxes and frames.
+//! the `broad_profile` tool, so the profiler runs exactly the benchmark's boxes and frames.
 
+use super::rng::Rng;
 use collide2d::{Aabb, Vec2};
-
-/// Deterministic random numbers (SplitMix64).
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next_f32(&mut self) -> f32 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
-    }
-    pub fn range(&mut self, low: f32, high: f32) -> f32 {
-        low + (high - low) * self.next_f32()
-    }
-}
 
 /// Side of the square holding `n` boxes of mean side 1 so each overlaps about 1.5 others:
 /// two boxes overlap with probability (a₁ + b₁)(a₂ + b₂) / L² ≈ 4 / L², so L² = 4n / 1.5.
@@ -61,7 +46,7 @@ pub fn scene_boxes(scene: Scene, n: usize) -> Vec<Aabb> {
                 }
                 _ => Vec2::new(rng.range(0.0, side), rng.range(0.0, side)),
             };
-            let size_roll = rng.next_f32();
+            let size_roll = rng.unit();
             let (low, high) = match scene {
                 Scene::Mixed if size_roll < 0.01 => (10.0, 40.0),
                 Scene::Mixed if size_roll < 0.10 => (2.0, 8.0),

@@ -4,27 +4,15 @@
 //! loop, which moves every tenth box of an array of 16-byte boxes).
 //!
 //! ```text
-//! cargo run -p collide2d --release --example memory_probe
+//! cargo run --release -p collide2d-tools --bin memory_probe
 //! ```
 //!
 //! The broad-phase frame at 100k boxes works on about 19 MB, at 1M on about 190 MB; the two
 //! columns say what one cache miss costs at each size.
 
+use collide2d_testkit::Rng;
 use std::hint::black_box;
 use std::time::Instant;
-
-/// Deterministic random numbers (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
 
 /// One 64-byte cache line; the chase stores the next line's index in the first word.
 #[derive(Clone, Copy)]
@@ -37,7 +25,7 @@ fn chase_latency(megabytes: usize) -> f64 {
     let mut order: Vec<usize> = (0..count).collect();
     let mut rng = Rng(megabytes as u64);
     for i in (1..count).rev() {
-        order.swap(i, (rng.next() % (i as u64 + 1)) as usize);
+        order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
     }
     let mut lines = vec![Line([0; 8]); count];
     for (i, &line) in order.iter().enumerate() {
