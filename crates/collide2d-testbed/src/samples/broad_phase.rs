@@ -9,8 +9,8 @@ use collide2d::debug::{draw_aabb, Color, DebugDraw};
 use collide2d::{Aabb, Vec2};
 
 use super::shape_pair::TEXT;
-use collide2d_testkit::Rng;
 use crate::sample::{Category, Sample, View};
+use collide2d_testkit::Rng;
 
 /// Boxes per unit of area: the arena grows with the count so the density stays the same.
 const DENSITY: f32 = 0.25;

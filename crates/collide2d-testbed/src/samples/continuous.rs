@@ -9,8 +9,8 @@ use collide2d::world::{Collider, ColliderHandle, CollisionEvent, World};
 use collide2d::{Transform, Vec2};
 
 use super::shape_pair::TEXT;
-use collide2d_testkit::Rng;
 use crate::sample::{Category, Sample, View};
+use collide2d_testkit::Rng;
 
 const WALL: Color = Color::rgb(150, 150, 165);
 const COIN: Color = Color::rgb(230, 220, 80);

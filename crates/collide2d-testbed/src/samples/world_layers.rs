@@ -9,8 +9,8 @@ use collide2d::world::{Collider, ColliderHandle, CollisionEvent, LayerId, QueryF
 use collide2d::{Transform, Vec2};
 
 use super::shape_pair::TEXT;
-use collide2d_testkit::Rng;
 use crate::sample::{Category, Input, Sample, View};
+use collide2d_testkit::Rng;
 
 /// Events kept in the log.
 const LOG_LENGTH: usize = 200;

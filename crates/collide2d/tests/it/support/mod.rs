@@ -1,7 +1,7 @@
 //! Shared helpers for the integration tests and benchmarks: the seeded random number generator,
 //! random shapes, the benchmarks' scenes, conversion of our shapes to parry2d's, and a touch
 //! reference for the world.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)] // each test module and benchmark uses a different part
 
 pub mod broad_scene;
 pub mod cast_cases;
