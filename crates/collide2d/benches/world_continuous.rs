@@ -8,8 +8,6 @@
 //! the update only tests where the bullets end; with it, each bullet is also swept along its
 //! 20 units against everything its path's box meets.
 
-// The bullets move themselves: the scene's own frame is not used here.
-#[allow(dead_code)]
 #[path = "../tests/it/support/mod.rs"]
 mod support;
 

@@ -81,6 +81,12 @@ pub struct Mover {
     phase: usize,
 }
 
+impl Default for Mover {
+    fn default() -> Mover {
+        Mover::new()
+    }
+}
+
 impl Mover {
     pub fn new() -> Mover {
         Mover {
