@@ -3,7 +3,7 @@
 //! Box2D v3's dynamic tree on the same boxes.
 //!
 //! Run: `cargo bench -p collide2d --bench broad_phase` (a few minutes), then
-//! `cargo run -p collide2d --release --example broad_plot` for the table and the plot.
+//! `cargo run --release -p collide2d-tools --bin broad_plot` for the table and the plot.
 //! Filter with e.g. `-- frame/uniform`.
 
 use std::cell::RefCell;
@@ -20,10 +20,10 @@ use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
 
 #[path = "support/box2d.rs"]
 mod box2d;
-#[path = "support/broad_scene.rs"]
-mod broad_scene;
+#[path = "../tests/it/support/mod.rs"]
+mod support;
 
-use broad_scene::{
+use support::broad_scene::{
     keyed, scene_boxes, Mover, Scene, SETTLING_FRAMES, SETTLING_FRAMES_WITHOUT_FAT_BOXES,
 };
 

@@ -17,11 +17,13 @@ use std::hint::black_box;
 
 #[path = "support/box2d.rs"]
 mod box2d;
-#[path = "support/narrow_placements.rs"]
-mod narrow_placements;
+#[path = "../tests/it/support/mod.rs"]
+mod support;
 
 use box2d::b2Transform;
-use narrow_placements::{box_placements, placements, separated_placements, CONFIGURATIONS};
+use support::narrow_placements::{
+    box_placements, placements, separated_placements, CONFIGURATIONS,
+};
 
 fn pose(xf: &Transform) -> Pose {
     Pose::from_parts(

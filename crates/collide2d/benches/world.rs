@@ -6,12 +6,12 @@
 //! Each scene runs twice: moving the colliders one `set_transform` call at a time, and with one
 //! `set_transforms` call per frame.
 
-#[path = "support/world_scene.rs"]
-mod world_scene;
+#[path = "../tests/it/support/mod.rs"]
+mod support;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::Duration;
-use world_scene::Scene;
+use support::world_scene::Scene;
 
 fn world_updates(c: &mut Criterion) {
     let mut group = c.benchmark_group("world update");

@@ -466,7 +466,7 @@ fn clipped_point_fallback(
 /// the other unclipped end keeps w + r_inc n_inc: its cap (the directions between the normals
 ///     of its two edges) does not hold -n, so it is deepest where it meets the flat side; the
 ///     point w - r_inc n lies inside the incident shape, and r minus the core's height there
-///     would overstate that end's depth by r_inc (1 - cos tilt) (`tests/manifold_caps.rs`)
+///     would overstate that end's depth by r_inc (1 - cos tilt) (`tests/it/manifold_caps.rs`)
 /// for each point q: s = n · (q - v1) - r_ref; keep if s <= margin; place it midway, q - s/2 n
 /// ```
 #[inline(always)]
