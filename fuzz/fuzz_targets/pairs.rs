@@ -1,7 +1,7 @@
-//! Fuzz target `pairs`: see `run_pairs` in `crates/collide2d/tests/fuzz_checks/mod.rs`.
+//! Fuzz target `pairs`: see `run_pairs` in `crates/collide2d/tests/it/fuzz_checks/mod.rs`.
 #![no_main]
 
-#[path = "../../crates/collide2d/tests/fuzz_checks/mod.rs"]
+#[path = "../../crates/collide2d/tests/it/fuzz_checks/mod.rs"]
 mod fuzz_checks;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz_checks::run_pairs(data));

@@ -1,5 +1,5 @@
 //! Fuzz target `scene`: scene files from arbitrary bytes are parsed without a panic (errors are
-//! fine). The same check replays in `crates/collide2d-cli/tests/fuzz_regressions.rs`.
+//! fine). The same check replays in `crates/collide2d-cli/tests/it/fuzz_regressions.rs`.
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {

@@ -14,7 +14,6 @@ pub mod body;
 pub mod camera;
 pub mod painter;
 pub mod recorder;
-pub mod rng;
 pub mod sample;
 pub mod samples;
 pub mod screenshot;

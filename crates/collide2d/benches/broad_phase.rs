@@ -1,8 +1,9 @@
 //! Broad-phase benchmarks: build, all pairs from scratch, and a frame where 10% of the boxes
-//! move a little; ours (tree, grid, sweep and prune) beside parry2d's `Bvh` on the same boxes.
+//! move a little; ours (tree, grid, sweep and prune) beside parry2d's `Bvh` and, for the frame,
+//! Box2D v3's dynamic tree on the same boxes.
 //!
 //! Run: `cargo bench -p collide2d --bench broad_phase` (a few minutes), then
-//! `cargo run -p collide2d --release --example broad_plot` for the table and the plot.
+//! `cargo run --release -p collide2d-tools --bin broad_plot` for the table and the plot.
 //! Filter with e.g. `-- frame/uniform`.
 
 use std::cell::RefCell;
@@ -17,10 +18,12 @@ use parry2d::bounding_volume::Aabb as ParryAabb;
 use parry2d::math::Vector as ParryVector;
 use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
 
-#[path = "support/broad_scene.rs"]
-mod broad_scene;
+#[path = "support/box2d.rs"]
+mod box2d;
+#[path = "../tests/it/support/mod.rs"]
+mod support;
 
-use broad_scene::{
+use support::broad_scene::{
     keyed, scene_boxes, Mover, Scene, SETTLING_FRAMES, SETTLING_FRAMES_WITHOUT_FAT_BOXES,
 };
 
@@ -186,6 +189,88 @@ fn bench_parry(c: &mut Criterion, scene: Scene, n: usize) {
     group.finish();
 }
 
+/// How a Box2D frame updates the leaves of moved boxes that left their fat boxes.
+#[derive(Clone, Copy)]
+enum Box2dUpdate {
+    /// As Box2D's solver does for dynamic bodies: `EnlargeProxy` on each leaf, then one partial
+    /// `Rebuild` of the enlarged nodes.
+    Enlarge,
+    /// `MoveProxy` on each leaf (remove and insert again), as Box2D does for teleported bodies.
+    Move,
+}
+
+/// The frame in Box2D v3's dynamic tree, as its broad phase runs it: a moved box that leaves
+/// its fat box (grown by 0.1, as ours) gets a new fat box and is marked moved; then each marked
+/// leaf queries the tree with its fat box, and every other leaf it meets is a pair (a pair of
+/// two marked leaves is counted from the larger id only, as Box2D removes such duplicates).
+/// Box2D's pair set, which tells new pairs from known ones, is left out.
+fn bench_box2d(c: &mut Criterion, scene: Scene, n: usize, update: Box2dUpdate) {
+    const MARGIN: f32 = 0.1;
+    let boxes = scene_boxes(scene, n);
+    let name = match update {
+        Box2dUpdate::Enlarge => "box2d",
+        Box2dUpdate::Move => "box2d-move",
+    };
+    let label = |what: &str| format!("{what}/{}/{name}/{n}", scene.name());
+    let mut group = configure(c, n);
+    let fat = |aabb: &Aabb| Aabb {
+        min: aabb.min - collide2d::Vec2::splat(MARGIN),
+        max: aabb.max + collide2d::Vec2::splat(MARGIN),
+    };
+    let mut tree = box2d::DynamicTree::new(n);
+    let mut fat_boxes: Vec<Aabb> = boxes.iter().map(fat).collect();
+    let proxies: Vec<i32> = fat_boxes
+        .iter()
+        .enumerate()
+        .map(|(index, aabb)| tree.create_proxy(box2d::aabb(aabb), index as u64))
+        .collect();
+    tree.rebuild(true);
+    let mut moving = boxes.clone();
+    let mut mover = Mover::new();
+    let mut marked = vec![false; n];
+    let mut moved: Vec<usize> = Vec::with_capacity(n);
+    let prepare = || mover.moves(&mut moving, |index| index);
+    let apply = |moves: &mut Vec<(usize, Aabb)>| {
+        moved.clear();
+        for &(index, aabb) in moves.iter() {
+            let known = &fat_boxes[index];
+            let inside = known.min.x <= aabb.min.x
+                && known.min.y <= aabb.min.y
+                && aabb.max.x <= known.max.x
+                && aabb.max.y <= known.max.y;
+            if !inside {
+                fat_boxes[index] = fat(&aabb);
+                let new_box = box2d::aabb(&fat_boxes[index]);
+                match update {
+                    Box2dUpdate::Enlarge => tree.enlarge_proxy(proxies[index], new_box),
+                    Box2dUpdate::Move => tree.move_proxy(proxies[index], new_box),
+                }
+                marked[index] = true;
+                moved.push(index);
+            }
+        }
+        if let Box2dUpdate::Enlarge = update {
+            tree.rebuild(false);
+        }
+        let mut pairs = 0usize;
+        for &index in &moved {
+            tree.query(box2d::aabb(&fat_boxes[index]), &mut |_, user_data| {
+                let other = user_data as usize;
+                if other != index && !(marked[other] && other < index) {
+                    pairs += 1;
+                }
+                true
+            });
+        }
+        for &index in &moved {
+            marked[index] = false;
+        }
+        pairs
+    };
+    bench_settled_frames(&mut group, label("frame"), SETTLING_FRAMES, prepare, apply);
+    group.finish();
+}
+
 fn broad_phase(c: &mut Criterion) {
     let sizes = [1_000usize, 10_000, 100_000, 1_000_000];
     for &n in &sizes {
@@ -193,12 +278,15 @@ fn broad_phase(c: &mut Criterion) {
         bench_ours::<HashGrid>(c, Scene::Uniform, n);
         bench_ours::<SweepAndPrune>(c, Scene::Uniform, n);
         bench_parry(c, Scene::Uniform, n);
+        bench_box2d(c, Scene::Uniform, n, Box2dUpdate::Enlarge);
+        bench_box2d(c, Scene::Uniform, n, Box2dUpdate::Move);
     }
     for scene in [Scene::Clustered, Scene::Mixed] {
         bench_ours::<DynamicTree>(c, scene, 100_000);
         bench_ours::<HashGrid>(c, scene, 100_000);
         bench_ours::<SweepAndPrune>(c, scene, 100_000);
         bench_parry(c, scene, 100_000);
+        bench_box2d(c, scene, 100_000, Box2dUpdate::Enlarge);
     }
 }
 

@@ -20,10 +20,10 @@ use std::hint::black_box;
 
 #[path = "support/box2d.rs"]
 mod box2d;
-#[path = "support/cast_cases.rs"]
-mod cast_cases;
+#[path = "../tests/it/support/mod.rs"]
+mod support;
 
-use cast_cases::{cast_cases, cast_cases_turning, ray_cases, CASES};
+use support::cast_cases::{cast_cases, cast_cases_turning, ray_cases, CASES};
 
 fn octagon() -> (Shape, ConvexPolygon) {
     let ours = Polygon::regular(8, 1.0).unwrap();

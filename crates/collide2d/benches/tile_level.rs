@@ -12,20 +12,13 @@ use collide2d::{Transform, Vec2};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use std::time::Duration;
 
-/// A tiny xorshift generator, so the levels are the same on every run.
-struct Xorshift(u64);
+#[path = "../tests/it/support/mod.rs"]
+mod support;
 
-impl Xorshift {
-    fn unit(&mut self) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
+use support::Rng;
 
 fn random_map() -> TileMap {
-    let mut rng = Xorshift(0x1e7e1);
+    let mut rng = Rng(0x1e7e1);
     TileMap::from_fn(1000, 1000, 1.0, Vec2::ZERO, |_, _| {
         if rng.unit() < 0.5 {
             Tile::SOLID
@@ -37,7 +30,7 @@ fn random_map() -> TileMap {
 }
 
 fn platformer_map() -> TileMap {
-    let mut rng = Xorshift(0x91a7);
+    let mut rng = Rng(0x91a7);
     let heights: Vec<u32> = (0..1000)
         .map(|x| (12.0 + 6.0 * (x as f32 * 0.05).sin() + 3.0 * (x as f32 * 0.13).cos()) as u32)
         .collect();
@@ -103,7 +96,7 @@ impl Scene {
                 }
             }
         }
-        let mut rng = Xorshift(0x5ca1e);
+        let mut rng = Rng(0x5ca1e);
         let size = map.aabb().extents();
         let movers = (0..2000)
             .map(|i| {

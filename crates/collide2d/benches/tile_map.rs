@@ -10,34 +10,22 @@ use collide2d::{LayerId, Vec2};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 
-/// Marsaglia's xorshift64: tiny, fast, reproducible.
-struct XorShift(u64);
+#[path = "../tests/it/support/mod.rs"]
+mod support;
 
-impl XorShift {
-    fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// True with probability `1 / n`.
-    fn one_in(&mut self, n: u64) -> bool {
-        self.next_u64() % n == 0
-    }
-}
+use support::Rng;
 
 const SIDE: u32 = 1_000;
 
 /// The tiles of the benchmark map, row-major.
 fn random_tiles(seed: u64) -> Vec<Tile> {
-    let mut rng = XorShift(seed);
+    let mut rng = Rng(seed);
     (0..SIDE * SIDE)
         .map(|_| {
-            if rng.one_in(2) {
+            if rng.below(2) == 0 {
                 Tile::SOLID
-                    .with_one_way(rng.one_in(8))
-                    .with_layer(LayerId::new(u8::from(rng.one_in(4))).unwrap_or_default())
+                    .with_one_way(rng.below(8) == 0)
+                    .with_layer(LayerId::new(u8::from(rng.below(4) == 0)).unwrap_or_default())
             } else {
                 Tile::EMPTY
             }
@@ -63,7 +51,7 @@ fn tile_map(c: &mut Criterion) {
     // the density stays near 0.5 while the benchmark runs.
     let mut map = build(&tiles);
     println!("1000 x 1000 random map: {} regions", map.region_count());
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     group.bench_function("set_tile", |b| {
         b.iter(|| {
             let (x, y) = (

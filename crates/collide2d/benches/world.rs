@@ -6,12 +6,12 @@
 //! Each scene runs twice: moving the colliders one `set_transform` call at a time, and with one
 //! `set_transforms` call per frame.
 
-#[path = "support/world_scene.rs"]
-mod world_scene;
+#[path = "../tests/it/support/mod.rs"]
+mod support;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::Duration;
-use world_scene::Scene;
+use support::world_scene::Scene;
 
 fn world_updates(c: &mut Criterion) {
     let mut group = c.benchmark_group("world update");
@@ -60,5 +60,64 @@ fn world_updates(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, world_updates);
+/// The same update on one and on two threads (feature `rayon`; each run inside a pool of that
+/// many threads), at 1k, 10k, 100k and 1M colliders: how the update scales with cores, and how
+/// the frame grows with the collider count at a fixed thread count.
+#[cfg(feature = "rayon")]
+fn world_updates_on_threads(c: &mut Criterion) {
+    let mut group = c.benchmark_group("world update threads");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    for (name, count, every) in [
+        ("1k mixed, 10% moving", 1_000, 10),
+        ("10k mixed, all moving", 10_000, 1),
+        ("100k mixed, 10% moving", 100_000, 10),
+        ("1M mixed, 10% moving", 1_000_000, 10),
+    ] {
+        let mut scene = Scene::new(count);
+        scene.batched = true;
+        let mut frame = 0;
+        // Into the steady state, where moving colliders keep leaving their fat boxes.
+        for _ in 0..30 {
+            frame += 1;
+            scene.frame(every, frame);
+        }
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a thread pool");
+            let mut totals = [Duration::ZERO; 3];
+            let mut frames = 0u32;
+            group.bench_function(format!("{name}, {threads} thread(s)"), |b| {
+                b.iter(|| {
+                    frame += 1;
+                    let events = pool.install(|| scene.frame(every, frame));
+                    let stats = scene.world.stats();
+                    totals[0] += stats.broad;
+                    totals[1] += stats.narrow;
+                    totals[2] += stats.events;
+                    frames += 1;
+                    events
+                })
+            });
+            if frames == 0 {
+                continue;
+            }
+            let [broad, narrow, events] = totals.map(|total| total / frames);
+            println!(
+                "{name}, {threads} thread(s): per frame broad {broad:?}, narrow {narrow:?}, \
+                 events {events:?}"
+            );
+        }
+    }
+    group.finish();
+}
+
+#[cfg(not(feature = "rayon"))]
+fn world_updates_on_threads(_: &mut Criterion) {}
+
+criterion_group!(benches, world_updates, world_updates_on_threads);
 criterion_main!(benches);

@@ -8,17 +8,16 @@
 //! the update only tests where the bullets end; with it, each bullet is also swept along its
 //! 20 units against everything its path's box meets.
 
-// The bullets move themselves: the scene's own frame is not used here.
-#[allow(dead_code)]
-#[path = "support/world_scene.rs"]
-mod world_scene;
+#[path = "../tests/it/support/mod.rs"]
+mod support;
 
 use collide2d::shape::{Circle, Shape};
 use collide2d::world::{Collider, ColliderHandle};
 use collide2d::{Transform, Vec2};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::Duration;
-use world_scene::Scene;
+use support::world_scene::Scene;
+use support::Rng;
 
 /// The static scene with `bullets` bullets added, continuous or not.
 struct Shooting {
@@ -32,13 +31,8 @@ impl Shooting {
     fn new(statics: usize, bullets: usize, continuous: bool) -> Shooting {
         let mut scene = Scene::new(statics);
         let side = (statics as f32 * 1.6).sqrt();
-        let mut state = 7u64;
-        let mut random = || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 40) as f32 / (1u64 << 24) as f32
-        };
+        let mut rng = Rng(7);
+        let mut random = || rng.unit();
         let bullet = Shape::from(Circle::with_radius(0.05).unwrap());
         let bullets = (0..bullets)
             .map(|_| {

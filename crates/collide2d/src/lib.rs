@@ -11,10 +11,22 @@
 //!   [`Compound`] (several convex children, e.g. from a concave outline), [`Chain`] (one-sided
 //!   polylines for level geometry, without ghost collisions at joints) and [`Aabb`], gathered
 //!   in the [`Shape`] enum. Every shape answers `aabb`, `contains`, `project_point`, `area` and
-//!   `centroid` when placed by a [`Transform`].
-//! - [`query`]: narrow-phase queries between two placed shapes.
+//!   `centroid` when placed by a [`Transform`]. [`Ray`] is the half-line every ray cast takes.
+//! - [`query`]: questions about two placed shapes: [`overlaps`], contact manifolds
+//!   ([`collide`]), [`distance`], ray casts and time of impact ([`shape_cast`]).
+//! - [`broad`]: three spatial indexes behind one [`BroadPhase`] trait ([`DynamicTree`],
+//!   [`HashGrid`], [`SweepAndPrune`]) that find the overlapping pairs among many boxes and the
+//!   boxes a point, box or ray reaches; they give the same answers and differ only in speed.
 //! - [`layer`]: [`LayerId`] and [`LayerMask`], shared by tile maps and the world.
 //! - [`level`]: tile maps merged into region outlines and rectangles, kept current under edits.
+//! - [`world`]: the [`World`], which puts the layers together: colliders behind handles, named
+//!   layers, begin/stay/end events, queries with filters, `move_and_slide` character movement,
+//!   continuous colliders, tile-map colliders and snapshots.
+//! - [`debug`]: one small drawing interface, [`debug::DebugDraw`], through which shapes,
+//!   contacts and worlds are drawn, and a PNG canvas behind the `render` feature.
+//!
+//! `shape` and `query` are stateless and usable on their own, as is `broad` (its proxies carry a
+//! `u64` key); `world` is the only module that keeps colliders, layers and events.
 //!
 //! ```
 //! use collide2d::{shape::{Circle, Polygon, Shape}, Transform, Vec2};
@@ -105,8 +117,9 @@
 //!
 //! | feature | what it adds |
 //! |---|---|
-//! | `serde` | `Serialize`/`Deserialize` for shapes, transforms and results; deserialising re-validates every shape |
-//! | `rayon` | parallel pair finding, narrow phase and continuous colliders' sweeps, with output identical to the serial path |
+//! | `serde` | `Serialize`/`Deserialize` for shapes, transforms, results, colliders, layers and whole-world snapshots ([`World::snapshot`], [`World::restore`]); deserialising re-validates every shape, and a restore checks the snapshot |
+//! | `rayon` | `World::update` and `set_transforms` on the current rayon pool (moved proxies' pair refresh, narrow phase, events merge, move checks), parallel pair finding and continuous colliders' sweeps; output identical to the serial path, which small worlds keep |
+//! | `render` | `debug::Canvas`: a [`debug::DebugDraw`] that draws into a picture and writes it as a PNG (through `tiny-skia`) |
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

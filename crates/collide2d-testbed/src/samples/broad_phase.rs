@@ -9,8 +9,8 @@ use collide2d::debug::{draw_aabb, Color, DebugDraw};
 use collide2d::{Aabb, Vec2};
 
 use super::shape_pair::TEXT;
-use crate::rng::Rng;
 use crate::sample::{Category, Sample, View};
+use collide2d_testkit::Rng;
 
 /// Boxes per unit of area: the arena grows with the count so the density stays the same.
 const DENSITY: f32 = 0.25;
@@ -106,7 +106,7 @@ impl Default for BroadPhaseStress {
 impl BroadPhaseStress {
     /// New boxes (same seed every time) and a fresh structure holding them.
     fn rebuild(&mut self) {
-        let mut rng = Rng::new(0xB0A5);
+        let mut rng = Rng(0xB0A5);
         self.half_size = 0.5 * (self.count as f32 / DENSITY).sqrt();
         let half_size = self.half_size;
         self.movers = (0..self.count)

@@ -9,8 +9,8 @@ use collide2d::world::{Collider, ColliderHandle, CollisionEvent, World};
 use collide2d::{Transform, Vec2};
 
 use super::shape_pair::TEXT;
-use crate::rng::Rng;
 use crate::sample::{Category, Sample, View};
+use collide2d_testkit::Rng;
 
 const WALL: Color = Color::rgb(150, 150, 165);
 const COIN: Color = Color::rgb(230, 220, 80);
@@ -70,7 +70,7 @@ impl Default for Continuous {
                 )
                 .expect("valid collider");
         }
-        let mut rng = Rng::new(0xB011E7);
+        let mut rng = Rng(0xB011E7);
         let bullets = (0..14)
             .map(|i| {
                 let shape = if i % 2 == 0 {

@@ -9,8 +9,8 @@ use collide2d::world::{Collider, ColliderHandle, CollisionEvent, LayerId, QueryF
 use collide2d::{Transform, Vec2};
 
 use super::shape_pair::TEXT;
-use crate::rng::Rng;
 use crate::sample::{Category, Input, Sample, View};
+use collide2d_testkit::Rng;
 
 /// Events kept in the log.
 const LOG_LENGTH: usize = 200;
@@ -101,7 +101,7 @@ impl WorldLayers {
                 .with_transform(Transform::new(p, 0.0));
             self.world.insert(collider).expect("valid collider");
         }
-        let mut rng = Rng::new(0x3071D);
+        let mut rng = Rng(0x3071D);
         for i in 0..30 {
             let (layer, shape, sensor) = match i % 3 {
                 0 => (

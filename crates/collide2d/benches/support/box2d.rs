@@ -62,6 +62,29 @@ pub fn rotate_inv(q: &b2Rot, v: b2Vec2) -> b2Vec2 {
     }
 }
 
+/// A manifold of Box2D's pair functions (in A's frame) moved into world space by A's
+/// placement `xf_a`, as Box2D's contact update does after each call: the normal rotated, each
+/// point rotated and moved. collide2d's pair queries answer in world space, so the benchmarks
+/// add this step to Box2D's calls.
+#[inline]
+pub fn to_world(xf_a: &b2Transform, mut manifold: b2LocalManifold) -> b2LocalManifold {
+    let q = xf_a.q;
+    let rotate = |v: b2Vec2| b2Vec2 {
+        x: q.c * v.x - q.s * v.y,
+        y: q.s * v.x + q.c * v.y,
+    };
+    manifold.normal = rotate(manifold.normal);
+    let count = manifold.pointCount.clamp(0, 2) as usize;
+    for point in &mut manifold.points[..count] {
+        let turned = rotate(point.point);
+        point.point = b2Vec2 {
+            x: turned.x + xf_a.p.x,
+            y: turned.y + xf_a.p.y,
+        };
+    }
+    manifold
+}
+
 /// A convex collide2d polygon (with its rounding radius) as a Box2D polygon, through Box2D's own
 /// hull and polygon builders. Panics if Box2D refuses the outline (benchmark setup only).
 pub fn polygon(polygon: &Polygon) -> b2Polygon {
@@ -233,4 +256,91 @@ pub fn ray_cast_polygon(polygon: &b2Polygon, origin: b2Vec2, translation: b2Vec2
     };
     // SAFETY: both pointers address live, initialised values.
     unsafe { ffi::b2RayCastPolygon(polygon, &input) }
+}
+
+/// A collide2d box as Box2D's.
+pub fn aabb(aabb: &collide2d::Aabb) -> ffi::b2AABB {
+    ffi::b2AABB {
+        lowerBound: vec(aabb.min),
+        upperBound: vec(aabb.max),
+    }
+}
+
+/// Box2D v3's dynamic AABB tree (`b2DynamicTree`), owned: destroyed when dropped.
+pub struct DynamicTree {
+    tree: ffi::b2DynamicTree,
+}
+
+impl DynamicTree {
+    /// An empty tree with room for `capacity` proxies before it grows.
+    pub fn new(capacity: usize) -> DynamicTree {
+        // SAFETY: `b2DynamicTree_Create` only allocates; any capacity is valid.
+        let tree = unsafe { ffi::b2DynamicTree_Create(capacity as i32) };
+        DynamicTree { tree }
+    }
+
+    /// `b2DynamicTree_CreateProxy`: a leaf holding `aabb` (category 1) and `user_data`; its id.
+    pub fn create_proxy(&mut self, aabb: ffi::b2AABB, user_data: u64) -> i32 {
+        // SAFETY: `self.tree` is a live tree made by `b2DynamicTree_Create`; the box is a value.
+        unsafe { ffi::b2DynamicTree_CreateProxy(&mut self.tree, aabb, 1, user_data) }
+    }
+
+    /// `b2DynamicTree_EnlargeProxy`: the leaf's box becomes `aabb`, which must not lie inside
+    /// its current box; its ancestors grow and are marked for [`DynamicTree::rebuild`].
+    #[inline]
+    pub fn enlarge_proxy(&mut self, proxy: i32, aabb: ffi::b2AABB) {
+        // SAFETY: `proxy` is a leaf this tree returned from `create_proxy`; the tree is live.
+        unsafe { ffi::b2DynamicTree_EnlargeProxy(&mut self.tree, proxy, aabb) }
+    }
+
+    /// `b2DynamicTree_MoveProxy`: the leaf is taken out and inserted again with `aabb`.
+    #[inline]
+    pub fn move_proxy(&mut self, proxy: i32, aabb: ffi::b2AABB) {
+        // SAFETY: `proxy` is a leaf this tree returned from `create_proxy`; the tree is live.
+        unsafe { ffi::b2DynamicTree_MoveProxy(&mut self.tree, proxy, aabb) }
+    }
+
+    /// `b2DynamicTree_Rebuild`: rebuilds the enlarged part of the tree (all of it when
+    /// `full`); the number of leaves rebuilt.
+    #[inline]
+    pub fn rebuild(&mut self, full: bool) -> i32 {
+        // SAFETY: the tree is live and owned here, so nothing else reads it meanwhile.
+        unsafe { ffi::b2DynamicTree_Rebuild(&mut self.tree, full) }
+    }
+
+    /// `b2DynamicTree_Query`: calls `found(proxy, user_data)` for every leaf whose box overlaps
+    /// `aabb`, until it returns `false`.
+    #[inline]
+    pub fn query<F: FnMut(i32, u64) -> bool>(&self, aabb: ffi::b2AABB, found: &mut F) {
+        /// Box2D's callback: `context` is the `&mut F` passed below.
+        unsafe extern "C" fn trampoline<F: FnMut(i32, u64) -> bool>(
+            proxy: i32,
+            user_data: u64,
+            context: *mut std::os::raw::c_void,
+        ) -> bool {
+            // SAFETY: `context` is the `&mut F` given to `b2DynamicTree_Query` below, alive and
+            // not otherwise borrowed for the whole query.
+            let found = unsafe { &mut *context.cast::<F>() };
+            found(proxy, user_data)
+        }
+        let context: *mut F = found;
+        // SAFETY: the tree is live; the callback matches Box2D's signature and only
+        // dereferences `context`, which outlives the call (Box2D keeps no pointer after it).
+        unsafe {
+            ffi::b2DynamicTree_Query(
+                &self.tree,
+                aabb,
+                u64::MAX,
+                Some(trampoline::<F>),
+                context.cast(),
+            );
+        }
+    }
+}
+
+impl Drop for DynamicTree {
+    fn drop(&mut self) {
+        // SAFETY: the tree was made by `b2DynamicTree_Create` and is destroyed once, here.
+        unsafe { ffi::b2DynamicTree_Destroy(&mut self.tree) }
+    }
 }

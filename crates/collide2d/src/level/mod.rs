@@ -80,8 +80,8 @@
 //! # Cost
 //!
 //! [`TileMap::from_fn`] is linear in the number of cells plus outline length, using flat arrays
-//! only: about 80 ms in release builds for the benchmark's random 1,000 × 1,000 map, which has
-//! 268,000 regions. [`TileMap::set_tile`] costs `O(k log k)` for the `k` cells of the regions it
+//! only (the time for a random 1,000 × 1,000 map of about 268,000 regions is in the
+//! repository's `BENCHMARKS.md`). [`TileMap::set_tile`] costs `O(k log k)` for the `k` cells of the regions it
 //! removes and creates, whatever the size of the map.
 //! [`TileMap::region_at`] and [`TileMap::is_solid_at`] are O(1); [`Region::contains`] is linear
 //! in the region's outline length.

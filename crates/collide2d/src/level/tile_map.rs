@@ -59,8 +59,9 @@ impl TileMap {
     /// A map whose cell `(x, y)` holds `tile_at(x, y)`, with every region built at once.
     ///
     /// `tile_at` is called once per cell, row by row from the bottom, each row left to right.
-    /// Building is linear in the number of cells plus the length of the outlines (about 80 ms
-    /// for a random 1,000 × 1,000 map). Fails like [`TileMap::new`], before calling `tile_at`.
+    /// Building is linear in the number of cells plus the length of the outlines (the time for a
+    /// random 1,000 × 1,000 map is in the repository's `BENCHMARKS.md`). Fails like
+    /// [`TileMap::new`], before calling `tile_at`.
     pub fn from_fn(
         width: u32,
         height: u32,

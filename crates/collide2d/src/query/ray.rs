@@ -8,6 +8,7 @@ use crate::math::{left_perp, Lanes, Transform, Vec2};
 use crate::shape::{
     Aabb, Capsule, Chain, Circle, Compound, PaddedOutline, Polygon, Ray, Segment, Shape,
 };
+use glam::Vec4;
 
 /// A non-zero finite `direction` scaled to unit length, also when its squared length
 /// underflows or overflows `f32` (zero for a zero direction).
@@ -403,35 +404,49 @@ fn ray_cast_small_polygon(
 /// holds the later entering bound of edges `k` and `k + 4` (−∞ for none) and that edge's index,
 /// and the earlier leaving bound (+∞ for none, −∞ for a parallel edge outside) and its index.
 ///
-/// Kept out of line on purpose, like the separating-axis kernel: on its own it compiles to
-/// straight SIMD arithmetic, while inlined next to scalar code (or given lane shuffles) LLVM's
-/// SLP vectoriser falls back to scalar code and branches.
-#[inline(never)]
+/// In glam's four-lane vectors, so it stays SIMD when inlined (written lane by lane it had to
+/// be kept out of line, and the call spilled the caller's registers). Each select is
+/// `if condition { value } else { otherwise }` lane by lane; a NaN comparison is false.
+#[inline(always)]
 fn clip_ray(outline: &PaddedOutline<2>, origin: Vec2, direction: Vec2) -> [Lanes; 4] {
-    let (origin_x, origin_y) = (Lanes::splat(origin.x), Lanes::splat(origin.y));
-    let (direction_x, direction_y) = (Lanes::splat(direction.x), Lanes::splat(direction.y));
-    let mut entering = [Lanes::splat(0.0); 2];
-    let mut leaving = [Lanes::splat(0.0); 2];
+    let lanes = |values: Lanes| Vec4::from_array(values.0);
+    let (origin_x, origin_y) = (Vec4::splat(origin.x), Vec4::splat(origin.y));
+    let (direction_x, direction_y) = (Vec4::splat(direction.x), Vec4::splat(direction.y));
+    let zero = Vec4::ZERO;
+    let mut entering = [zero; 2];
+    let mut leaving = [zero; 2];
     for chunk in 0..2 {
-        let (normal_x, normal_y) = (outline.normal_x[chunk], outline.normal_y[chunk]);
-        let numerator = normal_x * (outline.vertex_x[chunk] - origin_x)
-            + normal_y * (outline.vertex_y[chunk] - origin_y);
+        let (normal_x, normal_y) = (
+            lanes(outline.normal_x[chunk]),
+            lanes(outline.normal_y[chunk]),
+        );
+        let numerator = normal_x * (lanes(outline.vertex_x[chunk]) - origin_x)
+            + normal_y * (lanes(outline.vertex_y[chunk]) - origin_y);
         let denominator = normal_x * direction_x + normal_y * direction_y;
-        let t = lane_quotient(numerator, denominator);
-        entering[chunk] = lane_entering(denominator, t);
-        leaving[chunk] = lane_leaving(numerator, denominator, t);
+        let t = numerator / denominator;
+        // Entering bound: `t` where the ray crosses the edge inwards (`denominator < 0`).
+        entering[chunk] = Vec4::select(denominator.cmplt(zero), t, Vec4::NEG_INFINITY);
+        // Leaving bound: `t` where it crosses outwards (`denominator > 0`); −∞ (an empty range)
+        // when it runs parallel to the edge outside it; else +∞.
+        let outside = Vec4::select(numerator.cmplt(zero), Vec4::NEG_INFINITY, Vec4::INFINITY);
+        let parallel = Vec4::select(denominator.cmpeq(zero), outside, Vec4::INFINITY);
+        leaving[chunk] = Vec4::select(zero.cmplt(denominator), t, parallel);
     }
     // Edge indices travel as the bit patterns of (tiny, subnormal) floats: the selects only
     // move bits, and `to_bits` reads them back without a float-to-integer conversion.
     let tag = |edge: u32| f32::from_bits(edge);
-    let low_edges = Lanes([tag(0), tag(1), tag(2), tag(3)]);
-    let high_edges = Lanes([tag(4), tag(5), tag(6), tag(7)]);
+    let low_edges = Vec4::new(tag(0), tag(1), tag(2), tag(3));
+    let high_edges = Vec4::new(tag(4), tag(5), tag(6), tag(7));
     // The later entry and the earlier exit of each pair; on a tie the lower edge.
-    let entering_edge = lane_select_below_or(entering[0], entering[1], high_edges, low_edges);
-    let entering_bound = lane_select_below_or(entering[0], entering[1], entering[1], entering[0]);
-    let leaving_edge = lane_select_below_or(leaving[1], leaving[0], high_edges, low_edges);
-    let leaving_bound = leaving[1].lesser(leaving[0]);
-    [entering_bound, entering_edge, leaving_bound, leaving_edge]
+    let later_entry = entering[0].cmplt(entering[1]);
+    let earlier_exit = leaving[1].cmplt(leaving[0]);
+    [
+        Vec4::select(later_entry, entering[1], entering[0]),
+        Vec4::select(later_entry, high_edges, low_edges),
+        Vec4::select(earlier_exit, leaving[1], leaving[0]),
+        Vec4::select(earlier_exit, high_edges, low_edges),
+    ]
+    .map(|vector| Lanes(vector.to_array()))
 }
 
 /// The lane of `values` that `pick` prefers, with the matching lane of `tags`, by a pairwise
@@ -447,67 +462,6 @@ fn reduce_lanes(
         pick((v[0], g[0]), (v[1], g[1])),
         pick((v[2], g[2]), (v[3], g[3])),
     )
-}
-
-/// Lane-wise `numerator / denominator`.
-#[inline(always)]
-fn lane_quotient(numerator: Lanes, denominator: Lanes) -> Lanes {
-    let (n, d) = (numerator.0, denominator.0);
-    Lanes([n[0] / d[0], n[1] / d[1], n[2] / d[2], n[3] / d[3]])
-}
-
-/// Lane-wise entering bound: `t` where the ray crosses the edge inwards (`denominator < 0`),
-/// else −∞ (no bound).
-#[inline(always)]
-fn lane_entering(denominator: Lanes, t: Lanes) -> Lanes {
-    lane_select_below(denominator, Lanes::splat(0.0), t, f32::NEG_INFINITY)
-}
-
-/// Lane-wise leaving bound: `t` where the ray crosses the edge outwards (`denominator > 0`);
-/// −∞ (an empty range) when it runs parallel to the edge outside it; else +∞ (no bound).
-///
-/// Written as three one-way selects: a nested `if` here compiles to branches.
-#[inline(always)]
-fn lane_leaving(numerator: Lanes, denominator: Lanes, t: Lanes) -> Lanes {
-    let zero = Lanes::splat(0.0);
-    let outside = lane_select_below(
-        numerator,
-        zero,
-        Lanes::splat(f32::NEG_INFINITY),
-        f32::INFINITY,
-    );
-    let parallel = lane_select_equal(denominator, zero, outside, f32::INFINITY);
-    lane_select_below_or(zero, denominator, t, parallel)
-}
-
-/// Lane-wise `if low < high { value } else { otherwise }`.
-#[inline(always)]
-fn lane_select_below(low: Lanes, high: Lanes, value: Lanes, otherwise: f32) -> Lanes {
-    lane_select_below_or(low, high, value, Lanes::splat(otherwise))
-}
-
-/// Lane-wise `if low < high { value } else { otherwise }`, with lane-wise `otherwise`.
-#[inline(always)]
-fn lane_select_below_or(low: Lanes, high: Lanes, value: Lanes, otherwise: Lanes) -> Lanes {
-    let (l, h, v, o) = (low.0, high.0, value.0, otherwise.0);
-    Lanes([
-        if l[0] < h[0] { v[0] } else { o[0] },
-        if l[1] < h[1] { v[1] } else { o[1] },
-        if l[2] < h[2] { v[2] } else { o[2] },
-        if l[3] < h[3] { v[3] } else { o[3] },
-    ])
-}
-
-/// Lane-wise `if a == b { value } else { otherwise }`.
-#[inline(always)]
-fn lane_select_equal(a: Lanes, b: Lanes, value: Lanes, otherwise: f32) -> Lanes {
-    let (a, b, v) = (a.0, b.0, value.0);
-    Lanes([
-        if a[0] == b[0] { v[0] } else { otherwise },
-        if a[1] == b[1] { v[1] } else { otherwise },
-        if a[2] == b[2] { v[2] } else { otherwise },
-        if a[3] == b[3] { v[3] } else { otherwise },
-    ])
 }
 
 /// Ray against a convex core (1, 2 or more vertices with outward edge normals) inflated by
@@ -745,5 +699,78 @@ impl Shape {
     /// Whether the shape encloses area (everything but a segment).
     fn is_solid(&self) -> bool {
         !matches!(self, Shape::Segment(_))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::manifold::test_numbers::Numbers;
+
+    /// [`clip_ray`] by its definition, one edge at a time.
+    fn clip_ray_by_edges(outline: &PaddedOutline<2>, origin: Vec2, direction: Vec2) -> [u32; 16] {
+        let mut entering = [0.0f32; 8];
+        let mut leaving = [0.0f32; 8];
+        for edge in 0..8 {
+            let (normal, vertex) = (outline.normal(edge), outline.vertex(edge));
+            let numerator = normal.x * (vertex.x - origin.x) + normal.y * (vertex.y - origin.y);
+            let denominator = normal.x * direction.x + normal.y * direction.y;
+            let t = numerator / denominator;
+            entering[edge] = if denominator < 0.0 {
+                t
+            } else {
+                f32::NEG_INFINITY
+            };
+            leaving[edge] = if 0.0 < denominator {
+                t
+            } else if denominator == 0.0 && numerator < 0.0 {
+                f32::NEG_INFINITY
+            } else {
+                f32::INFINITY
+            };
+        }
+        let mut bits = [0u32; 16];
+        for lane in 0..4 {
+            let later = entering[lane] < entering[lane + 4];
+            let earlier = leaving[lane + 4] < leaving[lane];
+            let pick = |upper: bool| lane as u32 + if upper { 4 } else { 0 };
+            bits[lane] = entering[pick(later) as usize].to_bits();
+            bits[4 + lane] = pick(later);
+            bits[8 + lane] = leaving[pick(earlier) as usize].to_bits();
+            bits[12 + lane] = pick(earlier);
+        }
+        bits
+    }
+
+    #[test]
+    fn clip_ray_is_the_edge_by_edge_clipping_bit_for_bit() {
+        let mut numbers = Numbers(0x5851_f42d_4c95_7f2d);
+        for round in 0..20_000 {
+            let sides = 3 + round % 6;
+            let polygon = if round % 4 == 0 {
+                Polygon::rect(0.1 + numbers.unit() * 3.0, 0.1 + numbers.unit() * 3.0).unwrap()
+            } else {
+                Polygon::regular(sides, 0.1 + numbers.unit() * 3.0).unwrap()
+            };
+            let outline = polygon.padded_outline().unwrap();
+            let mut origin = Vec2::new(numbers.unit() * 8.0 - 4.0, numbers.unit() * 8.0 - 4.0);
+            let angle = numbers.unit() * std::f32::consts::TAU;
+            let mut direction = Vec2::new(angle.cos(), angle.sin());
+            if round % 5 == 0 {
+                // Axis-aligned rays on a coarse grid: parallel edges, origins on edge lines.
+                origin = (origin * 2.0).round() * 0.5;
+                direction = [Vec2::X, Vec2::Y, -Vec2::X, -Vec2::Y][round % 4];
+            }
+            let got = clip_ray(outline, origin, direction);
+            let got_bits: Vec<u32> = got
+                .iter()
+                .flat_map(|lanes| lanes.0.map(f32::to_bits))
+                .collect();
+            assert_eq!(
+                got_bits,
+                clip_ray_by_edges(outline, origin, direction),
+                "round {round}"
+            );
+        }
     }
 }

@@ -1,4 +1,4 @@
-//! Motion over a step and the analytic sweeps of seed 001 (circles, half-planes, boxes).
+//! Motion over a step, and closed-form sweeps for circles, half-planes and boxes.
 //!
 //! A [`Sweep`] moves a shape from `start` to `end` over normalised time `t ∈ [0, 1]`: the
 //! position along a straight line and the angle linearly (the shortest way round is *not*
@@ -237,7 +237,7 @@ fn smallest_root_in_unit(motion: Vec2, offset: Vec2, reach: f32) -> Option<f32> 
 /// First time a circle moving from `start` to `end` touches the half-plane
 /// `{ p : normal · p <= offset }` (unit `normal` pointing out of the solid side), and where.
 ///
-/// Seed 001, listing 1: a circle already overlapping at `t = 0` reports `t = 0`.
+/// A circle already overlapping the half-plane at `t = 0` reports `t = 0`.
 pub fn sweep_circle_half_plane(
     start: Vec2,
     end: Vec2,

@@ -76,8 +76,9 @@ impl Ray {
     /// Whether every ray cast accepts the ray: finite origin and direction, a non-zero
     /// direction (not necessarily unit), and a max distance that is not NaN or negative
     /// (infinity is fine). [`Ray::new`] builds only such rays; one built by hand that is not
-    /// misses in every ray cast ([`Shape::ray_cast`](super::Shape::ray_cast), [`Aabb::ray_cast`](super::Aabb::ray_cast)) and is refused with
-    /// an error by the broad phases and the world.
+    /// misses in every ray cast ([`Shape::ray_cast`](super::Shape::ray_cast),
+    /// [`Aabb::ray_cast`](crate::AabbRayCast::ray_cast)) and is refused with an error by the
+    /// broad phases and the world.
     #[inline]
     pub fn is_valid(&self) -> bool {
         let numbers = Vec4::new(

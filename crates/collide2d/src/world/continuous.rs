@@ -22,6 +22,7 @@
 //!    sweep touches it again.
 
 use super::touching::PairTest;
+use super::update::PairAnswer;
 use super::{ordered, ColliderHandle, Entry, PairFilter, World, WorldCastHit, WorldError};
 use crate::math::{Transform, Vec2};
 use crate::query::{
@@ -86,7 +87,7 @@ pub(super) struct ContinuousColliders {
     moving: Vec<u64>,
     hits: Vec<SweptHit>,
     merged_tests: Vec<PairTest>,
-    merged_results: Vec<Option<Option<Manifold>>>,
+    merged_results: Vec<PairAnswer>,
 }
 
 impl ContinuousColliders {
@@ -459,7 +460,7 @@ impl World {
     pub(super) fn run_continuous_phase(
         &mut self,
         tests: &mut Vec<PairTest>,
-        results: &mut Vec<Option<Option<Manifold>>>,
+        results: &mut Vec<PairAnswer>,
     ) {
         let mut state = std::mem::take(&mut self.continuous);
         // 1. Motion.
@@ -542,7 +543,7 @@ impl World {
             hit: &SweptHit,
             touching_at_end: bool,
             tests: &mut Vec<PairTest>,
-            results: &mut Vec<Option<Option<Manifold>>>,
+            results: &mut Vec<PairAnswer>,
             passed: &mut Vec<(ColliderHandle, ColliderHandle)>,
         ) {
             tests.push(PairTest {
@@ -550,7 +551,7 @@ impl World {
                 b: hit.b,
                 boxes_apart: false,
             });
-            results.push(Some((!hit.sensor).then_some(Manifold {
+            let contact = Manifold {
                 normal: hit.normal,
                 points: [ContactPoint {
                     point: hit.point,
@@ -562,7 +563,11 @@ impl World {
                 }; 2],
                 count: 1,
                 ..Manifold::EMPTY
-            })));
+            };
+            results.push(match hit.sensor {
+                true => PairAnswer::SensorOverlap,
+                false => PairAnswer::Touching(contact),
+            });
             if !touching_at_end {
                 passed.push((hit.a, hit.b));
             }
@@ -575,7 +580,7 @@ impl World {
             match hits.next_if(|hit| (hit.a, hit.b) == (test.a, test.b)) {
                 Some(hit) => push_hit(
                     hit,
-                    result.is_some(),
+                    result.is_touching(),
                     merged_tests,
                     merged_results,
                     &mut state.passed,

@@ -4,7 +4,7 @@ use super::WorldError;
 
 pub use crate::layer::{LayerId, LayerMask, MAX_LAYERS};
 
-/// Up to 32 named layers and which pairs of them collide .
+/// Up to 32 named layers and which pairs of them collide.
 ///
 /// **Default:** a world starts with one layer, `"default"`. A new layer collides with every
 /// layer, itself included, until [`disable`](Layers::disable) says otherwise, except the

@@ -39,13 +39,13 @@
 //!
 //! let mut world = World::new();
 //! let ball = Shape::from(Circle::with_radius(0.5)?);
-//! let player = world.insert(Collider::new(ball.clone()).user_data(1))?;
-//! let coin = world.insert(Collider::new(ball).sensor(true).user_data(7).transform(Transform::new(Vec2::new(0.5, 0.0), 0.0)))?;
+//! let player = world.insert(Collider::new(ball.clone()).with_user_data(1))?;
+//! let coin = world.insert(Collider::new(ball).with_sensor(true).with_user_data(7).with_transform(Transform::new(Vec2::new(0.5, 0.0), 0.0)))?;
 //! world.update();
 //! for event in world.began() {
 //!     // The world is free to read (and `world.remove` may follow the loop).
 //!     let Some(other) = event.other(player) else { continue };
-//!     if event.is_sensor() && world.get(other)?.data() == 7 {
+//!     if event.is_sensor() && world.get(other)?.user_data() == 7 {
 //!         assert_eq!(other, coin);
 //!     }
 //! }
@@ -207,6 +207,10 @@ impl PairFilter {
 /// enough that the batch's data stays in the first-level cache.
 const MOVE_BATCH: usize = 32;
 
+/// The fewest moves a `set_transforms` batch checks on several threads (feature `rayon`).
+#[cfg(feature = "rayon")]
+const PARALLEL_MOVES: usize = 4096;
+
 /// A collider slot. Aligned to 64 bytes so the data a pair test reads, at its start, is one
 /// cache line.
 #[derive(Clone, Debug, Default)]
@@ -255,13 +259,13 @@ pub struct UpdateStats {
 /// use collide2d::{shape::{Circle, Shape}, world::{Collider, World}};
 /// let mut world = World::new();
 /// let ball = Shape::from(Circle::with_radius(0.5)?);
-/// world.insert(Collider::new(ball.clone()).user_data(1))?;
-/// world.insert(Collider::new(ball).user_data(2))?;
+/// world.insert(Collider::new(ball.clone()).with_user_data(1))?;
+/// world.insert(Collider::new(ball).with_user_data(2))?;
 /// let stats = world.update();
 /// assert_eq!(stats.began, 1);
 /// for event in world.events() {
 ///     let (a, b) = event.pair();
-///     assert_eq!(world.get(a)?.data() + world.get(b)?.data(), 3);
+///     assert_eq!(world.get(a)?.user_data() + world.get(b)?.user_data(), 3);
 /// }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -311,13 +315,15 @@ struct UpdateScratch {
     merge_buffer: Vec<update::PairKey>,
     /// The placements, boxes and proxies of a `set_transforms` batch, once checked.
     moves: Vec<(Transform, Aabb, Option<ProxyId>)>,
+    /// The plans of the parts of a batch checked on several threads.
+    move_parts: Vec<Vec<(Transform, Aabb, Option<ProxyId>)>>,
     /// The batch's moves of colliders in the broad phase.
     proxy_moves: Vec<(ProxyId, Aabb)>,
     tests: Vec<PairTest>,
-    results: Vec<Option<Option<Manifold>>>,
+    results: Vec<update::PairAnswer>,
     /// Every test's answer at once, for an update with continuous colliders (whose sweeps
     /// need them before the merge).
-    answers: Vec<Option<Option<Manifold>>>,
+    answers: Vec<update::PairAnswer>,
 }
 
 impl Default for World {
@@ -492,7 +498,7 @@ impl World {
     /// let mut world = World::new();
     /// let ball = Shape::from(Circle::with_radius(0.5)?);
     /// let handles = world.insert_many((0..100).map(|i| {
-    ///     Collider::new(ball.clone()).transform(Transform::new(Vec2::new(i as f32 * 0.9, 0.0), 0.0))
+    ///     Collider::new(ball.clone()).with_transform(Transform::new(Vec2::new(i as f32 * 0.9, 0.0), 0.0))
     /// }))?;
     /// assert_eq!(handles.len(), 100);
     /// assert_eq!(world.update().began, 99); // neighbours overlap
@@ -675,27 +681,9 @@ impl World {
         moves: &[(ColliderHandle, Transform)],
     ) -> Result<(), WorldError> {
         let mut planned = std::mem::take(&mut self.scratch.moves);
-        planned.clear();
-        let mut checked = Ok(());
-        'check: for batch in moves.chunks(MOVE_BATCH) {
-            // Ask for the batch's colliders and outlines first, so that their misses overlap.
-            for entry in batch
-                .iter()
-                .filter_map(|&(handle, _)| self.entry(handle).ok())
-            {
-                prefetch_item(&entry.collider.offset);
-                prefetch_shape_heap(&entry.collider.shape);
-            }
-            for (handle, xf) in batch {
-                match self.plan_move(*handle, xf) {
-                    Ok(plan) => planned.push(plan),
-                    Err(error) => {
-                        checked = Err(error);
-                        break 'check;
-                    }
-                }
-            }
-        }
+        let mut parts = std::mem::take(&mut self.scratch.move_parts);
+        let checked = self.plan_moves(moves, &mut planned, &mut parts);
+        self.scratch.move_parts = parts;
         let mut applied = checked;
         if applied.is_ok() {
             // The broad phase takes the whole batch in one call (which reads its records
@@ -726,6 +714,70 @@ impl World {
         }
         self.scratch.moves = planned;
         applied
+    }
+
+    /// Checks every move of a `set_transforms` batch into `planned` (one plan a move, in
+    /// order), or returns the error of the first move refused. With the `rayon` feature and at
+    /// least [`PARALLEL_MOVES`] moves, parts of the batch are checked on the threads of the
+    /// current pool into `parts` (reads only); the plans and the error are the same.
+    #[cfg_attr(not(feature = "rayon"), allow(clippy::ptr_arg))]
+    fn plan_moves(
+        &self,
+        moves: &[(ColliderHandle, Transform)],
+        planned: &mut Vec<(Transform, Aabb, Option<ProxyId>)>,
+        parts: &mut Vec<Vec<(Transform, Aabb, Option<ProxyId>)>>,
+    ) -> Result<(), WorldError> {
+        /// Plans a part of the batch in order, stopping at its first refused move.
+        fn plan_part(
+            world: &World,
+            part: &[(ColliderHandle, Transform)],
+            planned: &mut Vec<(Transform, Aabb, Option<ProxyId>)>,
+        ) -> Result<(), WorldError> {
+            for batch in part.chunks(MOVE_BATCH) {
+                // Ask for the batch's colliders and outlines first, so that their misses overlap.
+                for entry in batch
+                    .iter()
+                    .filter_map(|&(handle, _)| world.entry(handle).ok())
+                {
+                    prefetch_item(&entry.collider.offset);
+                    prefetch_shape_heap(&entry.collider.shape);
+                }
+                for (handle, xf) in batch {
+                    planned.push(world.plan_move(*handle, xf)?);
+                }
+            }
+            Ok(())
+        }
+        planned.clear();
+        #[cfg(not(feature = "rayon"))]
+        let _ = parts;
+        #[cfg(feature = "rayon")]
+        if moves.len() >= PARALLEL_MOVES && rayon::current_num_threads() > 1 {
+            use rayon::prelude::*;
+            let part_len = moves.len().div_ceil(4 * rayon::current_num_threads());
+            let part_count = moves.len().div_ceil(part_len);
+            if parts.len() < part_count {
+                parts.resize_with(part_count, Vec::new);
+            }
+            // The first refused move of the batch is the first of the first part with one.
+            let first_refused = parts[..part_count]
+                .par_iter_mut()
+                .zip(moves.par_chunks(part_len))
+                .enumerate()
+                .filter_map(|(position, (part_plans, part))| {
+                    part_plans.clear();
+                    plan_part(self, part, part_plans)
+                        .err()
+                        .map(|error| (position, error))
+                })
+                .min_by_key(|&(position, _)| position);
+            if let Some((_, error)) = first_refused {
+                return Err(error);
+            }
+            planned.extend(parts[..part_count].iter().flatten());
+            return Ok(());
+        }
+        plan_part(self, moves, planned)
     }
 
     /// Checks a move of `handle`'s object to `xf` and returns the collider's new placement and
@@ -952,9 +1004,9 @@ impl World {
     /// let mut world = World::new();
     /// let ball = Shape::from(Circle::with_radius(0.5)?);
     /// let at = |x: f32| Transform::new(Vec2::new(x, 0.0), 0.0);
-    /// let left = world.insert(Collider::new(ball.clone()).transform(at(-0.8)))?;
-    /// let middle = world.insert(Collider::new(ball.clone()).transform(at(0.0)))?;
-    /// let right = world.insert(Collider::new(ball).transform(at(0.8)))?;
+    /// let left = world.insert(Collider::new(ball.clone()).with_transform(at(-0.8)))?;
+    /// let middle = world.insert(Collider::new(ball.clone()).with_transform(at(0.0)))?;
+    /// let right = world.insert(Collider::new(ball).with_transform(at(0.8)))?;
     /// world.update();
     /// let partners: Vec<_> = world.contacts_of(middle).map(|(a, b, _)| if a == middle { b } else { a }).collect();
     /// assert_eq!(partners, [left, right]);

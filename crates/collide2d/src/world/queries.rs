@@ -9,8 +9,9 @@ use crate::query::{collide, overlaps, shape_cast, CastHit, CastOptions, RayHit, 
 use crate::shape::Ray;
 use crate::shape::{Aabb, Shape};
 
-/// A test a query asks of each collider it would consider (see [`QueryFilter::with_predicate`]).
-pub type QueryPredicate = dyn Fn(ColliderHandle, &Collider) -> bool;
+/// A test a query asks of each collider it would consider (see [`QueryFilter::with_predicate`]);
+/// it may borrow the game's own data for as long as the filter lives.
+pub type QueryPredicate<'a> = dyn Fn(ColliderHandle, &Collider) -> bool + 'a;
 
 /// Which colliders a query considers.
 ///
@@ -24,11 +25,11 @@ pub type QueryPredicate = dyn Fn(ColliderHandle, &Collider) -> bool;
 /// use collide2d::{shape::{Circle, Shape}, world::{Collider, QueryFilter, World}, Vec2};
 /// let mut world = World::new();
 /// let ball = Shape::from(Circle::with_radius(1.0)?);
-/// let player = world.insert(Collider::new(ball.clone()).user_data(1))?;
-/// let gun = world.insert(Collider::new(ball.clone()).user_data(2))?;
-/// let ghost = world.insert(Collider::new(ball.clone()).user_data(3))?;
-/// let crate_ = world.insert(Collider::new(ball).user_data(4))?;
-/// let not_ghosts = |_, collider: &Collider| collider.data() != 3;
+/// let player = world.insert(Collider::new(ball.clone()).with_user_data(1))?;
+/// let gun = world.insert(Collider::new(ball.clone()).with_user_data(2))?;
+/// let ghost = world.insert(Collider::new(ball.clone()).with_user_data(3))?;
+/// let crate_ = world.insert(Collider::new(ball).with_user_data(4))?;
+/// let not_ghosts = |_, collider: &Collider| collider.user_data() != 3;
 /// let skipped = [player, gun]; // the filter borrows the list: keep it in a variable
 /// let filter = QueryFilter::new().excluding(&skipped).with_predicate(&not_ghosts);
 /// assert_eq!(world.overlap_point(Vec2::ZERO, &filter)?, [crate_]);
@@ -51,7 +52,7 @@ pub struct QueryFilter<'a> {
     pub skip_one_way: bool,
     /// When set, only colliders for which it returns `true` (asked last, after every other
     /// test passed).
-    pub predicate: Option<&'a QueryPredicate>,
+    pub predicate: Option<&'a QueryPredicate<'a>>,
     /// Colliders the world itself leaves out besides `exclude` (a moving character and the
     /// platform carrying it).
     pub(super) also_exclude: [Option<ColliderHandle>; 2],
@@ -121,7 +122,7 @@ impl<'a> QueryFilter<'a> {
     }
 
     /// Only colliders that `predicate(handle, collider)` accepts.
-    pub fn with_predicate(mut self, predicate: &'a QueryPredicate) -> QueryFilter<'a> {
+    pub fn with_predicate(mut self, predicate: &'a QueryPredicate<'a>) -> QueryFilter<'a> {
         self.predicate = Some(predicate);
         self
     }

@@ -3,6 +3,7 @@
 use super::continuous::Track;
 use super::layers::matrix_is_symmetric;
 use super::touching::PendingEnd;
+use super::update::PairAnswer;
 use super::{
     BroadPhaseKind, Collider, ColliderHandle, Contact, EndReason, Entry, Layers, Slot, Touching,
     TouchingPair, World, WorldError, MAX_LAYERS,
@@ -338,8 +339,10 @@ impl World {
             let stored = contacts
                 .binary_search_by(|contact| (contact.a, contact.b).cmp(&(a, b)))
                 .ok()
-                .map(|position| contacts[position].manifold);
-            checked += usize::from(stored.is_some());
+                .map_or(PairAnswer::Apart, |position| {
+                    PairAnswer::touching_with(contacts[position].manifold)
+                });
+            checked += usize::from(stored.is_touching());
             agree &= fresh == stored;
         }
         self.layers = current;

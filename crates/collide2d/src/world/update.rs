@@ -8,6 +8,43 @@ use super::{
 use crate::prefetch::prefetch;
 use crate::query::{contacts_of_valid, overlaps_of_valid, Manifold};
 
+/// What the narrow phase answers for one re-tested pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum PairAnswer {
+    /// Not touching: boxes apart, filtered out, shapes apart, or refused by a one-way setting.
+    Apart,
+    /// Touching, with a sensor on either side: no manifold.
+    SensorOverlap,
+    /// Two solid colliders touching, with their manifold.
+    Touching(Manifold),
+}
+
+impl PairAnswer {
+    /// The answer for a pair known to touch, from its stored manifold (`None` for sensors).
+    #[inline]
+    pub fn touching_with(manifold: Option<Manifold>) -> PairAnswer {
+        match manifold {
+            Some(manifold) => PairAnswer::Touching(manifold),
+            None => PairAnswer::SensorOverlap,
+        }
+    }
+
+    /// Whether the pair touches.
+    #[inline]
+    pub fn is_touching(&self) -> bool {
+        !matches!(self, PairAnswer::Apart)
+    }
+
+    /// The manifold of a solid touching pair; `None` for sensors and apart pairs.
+    #[inline]
+    pub fn manifold(&self) -> Option<Manifold> {
+        match self {
+            PairAnswer::Touching(manifold) => Some(*manifold),
+            PairAnswer::Apart | PairAnswer::SensorOverlap => None,
+        }
+    }
+}
+
 /// A pair of live colliders (`a < b`) to re-test, as one sortable number
 /// `(a.index << 32) | b.index` (handle order is index order among live colliders, so sorting
 /// keys sorts pairs) and the two generations, so the handles come back without reading the
@@ -156,6 +193,11 @@ fn merge_keys(first: &[PairKey], second: &[PairKey], merged: &mut Vec<PairKey>) 
 /// many cache misses, few enough that the batch's data stays in the first-level cache.
 const NARROW_BATCH: usize = 32;
 
+/// The fewest tests the narrow phase splits over threads (feature `rayon`): below it, handing
+/// batches to other threads costs more than the tests.
+#[cfg(feature = "rayon")]
+const PARALLEL_NARROW_TESTS: usize = 512;
+
 impl World {
     /// Forgets a collider's box pairs (it is being removed or disabled) and detaches the pairs
     /// it was touching: their `End` comes at the next update.
@@ -211,6 +253,44 @@ impl World {
     /// 3. Events: one pass merges the answers into the sorted touching pairs and writes `End`
     ///    for pairs no longer touching (including removed and disabled colliders), `Begin` for
     ///    new ones, `Stay` for the rest, in pair order.
+    ///
+    /// # Threads
+    ///
+    /// With the `rayon` feature, the parts of an update that grow with the number of colliders
+    /// (the broad phase's pair refresh and the narrow phase) run on the rayon thread pool
+    /// current at the call: the global pool, or the caller's own pool when the update is
+    /// called inside `ThreadPool::install`, so that a game shares one pool with the rest of its
+    /// frame. Small updates (a few thousand moved colliders or a few hundred pair tests) and
+    /// one-thread pools stay on the calling thread. The events are the same, bit for bit and
+    /// in the same order, whatever the pool.
+    ///
+    /// ```
+    /// use collide2d::shape::{Circle, Shape};
+    /// use collide2d::world::{Collider, World};
+    /// use collide2d::{Transform, Vec2};
+    ///
+    /// let mut world = World::new();
+    /// let ball = Shape::from(Circle::with_radius(0.5).unwrap());
+    /// for i in 0..1_000 {
+    ///     let position = Vec2::new((i % 40) as f32 * 0.9, (i / 40) as f32 * 0.9);
+    ///     let collider = Collider::new(ball.clone()).with_transform(Transform::new(position, 0.0));
+    ///     world.insert(collider).unwrap();
+    /// }
+    /// # #[cfg(feature = "rayon")]
+    /// let touching = {
+    ///     // The game's own pool, shared with the rest of its frame.
+    ///     let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    ///     pool.install(|| world.update());
+    ///     world.events().len()
+    /// };
+    /// # #[cfg(not(feature = "rayon"))]
+    /// # let touching = {
+    /// #     world.update();
+    /// #     world.events().len()
+    /// # };
+    /// // Neighbours in a row (39 a row) and in a column (24 a column) touch.
+    /// assert_eq!(touching, 39 * 25 + 40 * 24);
+    /// ```
     pub fn update(&mut self) -> UpdateStats {
         let started = std::time::Instant::now();
         // 1. Broad phase, partner lists, and the pairs to test.
@@ -236,24 +316,32 @@ impl World {
             narrow = narrow_started.elapsed();
         }
         let mut touching = std::mem::take(&mut self.touching);
-        let mut answered = 0;
-        touching.merge(
+        // Time in the narrow phase, summed over the threads the merge runs on.
+        let narrow_nanos = std::sync::atomic::AtomicU64::new(0);
+        let merge_threads = touching.merge(
             &scratch.tests,
-            |chunk, results| {
+            |first, chunk, results| {
                 if sweeping {
                     results.clear();
-                    results.extend_from_slice(&answers[answered..answered + chunk.len()]);
-                    answered += chunk.len();
+                    results.extend_from_slice(&answers[first..first + chunk.len()]);
                 } else {
                     let chunk_started = std::time::Instant::now();
                     self.run_narrow_phase(chunk, results);
-                    narrow += chunk_started.elapsed();
+                    let nanos = chunk_started.elapsed().as_nanos();
+                    narrow_nanos.fetch_add(
+                        u64::try_from(nanos).unwrap_or(u64::MAX),
+                        std::sync::atomic::Ordering::Relaxed,
+                    );
                 }
             },
             |a, b| self.pair_facts(a, b),
             &mut scratch.results,
             self.report_stay,
         );
+        // Split over threads, the merge's narrow phase takes about its summed time over the
+        // thread count.
+        narrow += std::time::Duration::from_nanos(narrow_nanos.into_inner())
+            / merge_threads.max(1) as u32;
         self.touching = touching;
         answers.clear();
         scratch.answers = answers;
@@ -471,43 +559,40 @@ impl World {
         );
     }
 
-    /// The narrow-phase answer for each pair, into `results`: `Some(manifold)` when touching
-    /// (`None` inside for sensors), `None` when apart. With the `rayon` feature, large batches
-    /// run in parallel; the answers are the same and in the same order.
+    /// The narrow-phase answer for each pair, into `results` (`results[i]` answers `tests[i]`).
+    /// With the `rayon` feature and at least [`PARALLEL_NARROW_TESTS`] tests, batches run on
+    /// the threads of the current rayon pool, each writing its own part of `results`: the
+    /// answers are the same and in the same order.
     ///
-    /// Pairs go in batches of [`NARROW_BATCH`]: first a short loop reads the colliders and asks
-    /// for the shape outlines of the whole batch ([`World::touch_pairs`]), then the tests run on
-    /// data in cache. In a large world the colliders of a pair lie anywhere in memory; asked for
-    /// in a tight loop, the batch's cache misses overlap, while inside the tests each would
-    /// stall.
-    fn run_narrow_phase(&self, tests: &[PairTest], results: &mut Vec<Option<Option<Manifold>>>) {
-        let answer = |test: &PairTest| {
-            if test.boxes_apart {
-                None
-            } else {
-                self.narrow_pair(test.a, test.b)
+    /// Pairs go in batches of [`NARROW_BATCH`]: first a short loop reads the colliders and
+    /// shape outlines of the whole batch ([`World::touch_pairs`]), then the tests run on data
+    /// in cache. In a large world the colliders of a pair lie anywhere in memory; read in a
+    /// tight loop, the batch's cache misses overlap, while inside the tests each would stall.
+    fn run_narrow_phase(&self, tests: &[PairTest], results: &mut Vec<PairAnswer>) {
+        results.clear();
+        results.resize(tests.len(), PairAnswer::Apart);
+        let answer_batch = |batch: &[PairTest], answers: &mut [PairAnswer]| {
+            self.touch_pairs(batch);
+            for (test, answer) in batch.iter().zip(answers) {
+                if !test.boxes_apart {
+                    *answer = self.narrow_pair(test.a, test.b);
+                }
             }
         };
         #[cfg(feature = "rayon")]
-        {
+        if tests.len() >= PARALLEL_NARROW_TESTS && rayon::current_num_threads() > 1 {
             use rayon::prelude::*;
-            if tests.len() >= 256 {
-                let batches: Vec<Vec<Option<Option<Manifold>>>> = tests
-                    .par_chunks(NARROW_BATCH)
-                    .map(|batch| {
-                        self.touch_pairs(batch);
-                        batch.iter().map(answer).collect()
-                    })
-                    .collect();
-                results.clear();
-                results.extend(batches.into_iter().flatten());
-                return;
-            }
+            tests
+                .par_chunks(NARROW_BATCH)
+                .zip(results.par_chunks_mut(NARROW_BATCH))
+                .for_each(|(batch, answers)| answer_batch(batch, answers));
+            return;
         }
-        results.clear();
-        for batch in tests.chunks(NARROW_BATCH) {
-            self.touch_pairs(batch);
-            results.extend(batch.iter().map(answer));
+        for (batch, answers) in tests
+            .chunks(NARROW_BATCH)
+            .zip(results.chunks_mut(NARROW_BATCH))
+        {
+            answer_batch(batch, answers);
         }
     }
 
@@ -529,28 +614,29 @@ impl World {
     }
 
     /// Whether colliders `a` and `b` touch now, with their manifold for solid pairs.
-    pub(super) fn narrow_pair(
-        &self,
-        a: ColliderHandle,
-        b: ColliderHandle,
-    ) -> Option<Option<Manifold>> {
-        let (entry_a, entry_b) = (self.entry(a).ok()?, self.entry(b).ok()?);
+    pub(super) fn narrow_pair(&self, a: ColliderHandle, b: ColliderHandle) -> PairAnswer {
+        let (Ok(entry_a), Ok(entry_b)) = (self.entry(a), self.entry(b)) else {
+            return PairAnswer::Apart;
+        };
         let (fa, fb) = (&entry_a.filter, &entry_b.filter);
         if !fa.enabled || !fb.enabled || !self.pair_allowed(fa, fb) {
-            return None;
+            return PairAnswer::Apart;
         }
         let (ca, cb) = (&entry_a.collider, &entry_b.collider);
         let (xa, xb) = (&entry_a.placement, &entry_b.placement);
         // Placements are checked when they are set, so the queries' own check is skipped.
         if fa.sensor || fb.sensor {
-            return overlaps_of_valid(&ca.shape, xa, &cb.shape, xb).then_some(None);
+            return match overlaps_of_valid(&ca.shape, xa, &cb.shape, xb) {
+                true => PairAnswer::SensorOverlap,
+                false => PairAnswer::Apart,
+            };
         }
         let manifold = contacts_of_valid(&ca.shape, xa, &cb.shape, xb, 0.0);
         if manifold.is_empty() || ((fa.one_way || fb.one_way) && !one_way_allows(ca, cb, &manifold))
         {
-            return None;
+            return PairAnswer::Apart;
         }
-        Some(Some(manifold))
+        PairAnswer::Touching(manifold)
     }
 }
 

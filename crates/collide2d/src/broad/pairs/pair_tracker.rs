@@ -369,16 +369,24 @@ pub(crate) struct PairsByLower {
     starts: Vec<u32>,
     /// See `starts`.
     higher_of: Vec<u32>,
+    /// The pairs each part of the grid found, when the search is split over threads.
+    #[cfg(feature = "rayon")]
+    parts: Vec<Vec<(u32, u32)>>,
 }
 
+/// The fewest slots whose pairs [`PairsByLower::group`] finds on several threads (feature
+/// `rayon`).
+#[cfg(feature = "rayon")]
+const PARALLEL_GROUP_SLOTS: usize = 4096;
+
 impl PairsByLower {
-    /// Groups the pairs of `dense` among `slots` slots.
+    /// Groups the pairs of `dense` among `slots` slots. With the `rayon` feature and at least
+    /// [`PARALLEL_GROUP_SLOTS`] slots, the grid's rows are searched in parts on the current
+    /// pool's threads and the parts' pairs concatenated in order: the same pairs, grouped the
+    /// same way.
     pub fn group(&mut self, dense: &DensePairs, slots: usize) {
+        self.find_all(dense, slots);
         let all_pairs = &mut self.all_pairs;
-        all_pairs.clear();
-        dense.for_each_pair(&mut |first, second| {
-            all_pairs.push((first.min(second), first.max(second)))
-        });
         let starts = &mut self.starts;
         starts.clear();
         starts.resize(slots + 1, 0);
@@ -398,6 +406,38 @@ impl PairsByLower {
             *start -= 1;
             higher_of[*start as usize] = higher;
         }
+    }
+
+    /// Every pair of `dense` into `all_pairs`, `(lower, higher)`, in the grid's order.
+    fn find_all(&mut self, dense: &DensePairs, slots: usize) {
+        self.all_pairs.clear();
+        #[cfg(feature = "rayon")]
+        if slots >= PARALLEL_GROUP_SLOTS && rayon::current_num_threads() > 1 {
+            use rayon::prelude::*;
+            let units = dense.units(dense.rows_for_parts(4 * rayon::current_num_threads()));
+            if self.parts.len() < units.len() {
+                self.parts.resize_with(units.len(), Vec::new);
+            }
+            let parts = &mut self.parts[..units.len()];
+            parts
+                .par_iter_mut()
+                .zip(units.par_iter())
+                .for_each(|(found, (level, rows))| {
+                    found.clear();
+                    dense.rows_pairs(*level, rows.clone(), &mut |first, second| {
+                        found.push((first.min(second), first.max(second)))
+                    });
+                });
+            for found in parts.iter() {
+                self.all_pairs.extend_from_slice(found);
+            }
+            return;
+        }
+        let _ = slots;
+        let all_pairs = &mut self.all_pairs;
+        dense.for_each_pair(&mut |first, second| {
+            all_pairs.push((first.min(second), first.max(second)))
+        });
     }
 
     /// The higher slots paired with slot `slot`.

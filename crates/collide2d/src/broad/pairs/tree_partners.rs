@@ -12,6 +12,7 @@ use crate::broad::proxy_table::ProxyTable;
 use crate::broad::{Pair, PairChanges};
 use crate::huge_pages;
 use crate::prefetch::prefetch;
+use crate::shape::Aabb;
 
 /// The flag bit of a list entry: the pair is reported.
 pub(crate) const REPORTED: u32 = 1 << 31;
@@ -25,6 +26,88 @@ pub(crate) const MAX_SLOTS: usize = REPORTED as usize;
 /// How many moved proxies ahead the refresh asks for a proxy's candidate boxes; its list is
 /// asked for twice as far ahead.
 const PREFETCH_DISTANCE: usize = 4;
+
+/// The fewest moved proxies whose refresh is split over threads (feature `rayon`).
+#[cfg(feature = "rayon")]
+pub(super) const PARALLEL_MOVED: usize = 4096;
+
+/// How many moved proxies one part of the refresh takes: all of them without the `rayon`
+/// feature, below [`PARALLEL_MOVED`] or on one thread; else about four parts a thread (so that
+/// a slow thread does not hold up the others), of at least 1,024.
+fn flip_part_len(moved: usize) -> usize {
+    #[cfg(feature = "rayon")]
+    {
+        let threads = rayon::current_num_threads();
+        if moved >= PARALLEL_MOVED && threads > 1 {
+            return moved.div_ceil(4 * threads).max(1024);
+        }
+    }
+    moved.max(1)
+}
+
+/// A pair whose overlap a moved proxy found different from its flag.
+#[derive(Clone, Copy, Debug)]
+struct Flip {
+    /// The moved proxy's slot.
+    slot: u32,
+    /// Where the partner's entry is in the moved proxy's list.
+    position: u32,
+    /// The partner's slot with the new flag ([`REPORTED`] when the pair now overlaps).
+    partner: u32,
+}
+
+/// Step 1 of [`TreePairs::refresh`]: what it reads, shared by every thread.
+struct FlipFinder<'a> {
+    lists: &'a [FatPartnerList],
+    moved: &'a MarkedSlots,
+    alive: &'a [bool],
+    tight: &'a [Aabb],
+    /// Whether a pair of two moved proxies is tested by the lower one only.
+    mutual: bool,
+}
+
+impl FlipFinder<'_> {
+    /// Appends to `flips` the pairs of the moved proxies `moved` (slots; a slot no longer
+    /// marked is skipped) whose overlap differs from their flag. Reads only; a proxy's list
+    /// and boxes are asked for a few proxies ahead.
+    fn find(&self, moved: &[u32], flips: &mut Vec<Flip>) {
+        let (lists, tight) = (self.lists, self.tight);
+        for (position, &index) in moved.iter().enumerate() {
+            if let Some(&ahead) = moved.get(position + 2 * PREFETCH_DISTANCE) {
+                prefetch(lists, ahead as usize);
+                prefetch(tight, ahead as usize);
+            }
+            if let Some(&near) = moved.get(position + PREFETCH_DISTANCE) {
+                if let Some(list) = lists.get(near as usize) {
+                    for &entry in list.as_slice() {
+                        prefetch(tight, (entry & SLOT_BITS) as usize);
+                    }
+                }
+            }
+            let slot = index as usize;
+            if !self.moved.contains(slot) || !self.alive[slot] {
+                continue;
+            }
+            let own = tight[slot];
+            for (entry_position, &entry) in lists[slot].as_slice().iter().enumerate() {
+                let partner = entry & SLOT_BITS;
+                if self.mutual && partner < index && self.moved.contains(partner as usize) {
+                    continue;
+                }
+                let overlapping = own.overlaps(&tight[partner as usize]);
+                if overlapping == (entry & REPORTED != 0) {
+                    continue;
+                }
+                let flag = if overlapping { REPORTED } else { 0 };
+                flips.push(Flip {
+                    slot: index,
+                    position: entry_position as u32,
+                    partner: partner | flag,
+                });
+            }
+        }
+    }
+}
 
 /// Fat-partner lists with reported flags, the moved proxies, and the changes of the last refresh.
 ///
@@ -48,9 +131,9 @@ pub(crate) struct TreePairs {
     /// (`(a, b)` and `(b, a)`); see [`TreePairs::restore_lifted`].
     lifted: Vec<(u32, u32)>,
     changes: PairChanges,
-    /// [`TreePairs::refresh`]: the pairs whose flags the moved proxies flipped in their own
-    /// lists, `(moved slot, partner slot | new flag)`, for the partners' side.
-    flips: Vec<(u32, u32)>,
+    /// [`TreePairs::refresh`]: the flips each part of the moved proxies found, in the order of
+    /// the parts.
+    flip_parts: Vec<Vec<Flip>>,
     scratch: Vec<u32>,
     /// [`TreePairs::refresh_from_all`]: the pairs found.
     found: PairsByLower,
@@ -196,78 +279,78 @@ impl TreePairs {
     /// Brings the reported set up to date after moves and returns what changed.
     ///
     /// 1. Each moved proxy tests its exact box against the exact box of every fat partner: a
-    ///    pair whose overlap differs from its flag began or ended; its flag is flipped in the
-    ///    moved proxy's list and the flip noted. When a quarter or more of the proxies moved, a
-    ///    partner still waiting for its own turn is skipped: that turn settles the pair (the
-    ///    lists are symmetric), so pairs of two moved proxies are tested once.
-    /// 2. The noted flips are applied to the partners' lists and reported, in a second loop
-    ///    whose scattered reads are asked for ahead. (Until then a moved partner may read the
-    ///    old flag in its own list: it then finds the same change from its side, since both see
-    ///    the final boxes, and notes the same flip.)
+    ///    pair whose overlap differs from its flag began or ended, and is noted as a flip
+    ///    (nothing is written yet, so the moved proxies can be split over threads: feature
+    ///    `rayon`, from [`PARALLEL_MOVED`] moved proxies on). When a quarter or more of the
+    ///    proxies moved, a pair of two moved proxies is tested by its lower slot only (each
+    ///    skip saves a box test).
+    /// 2. The noted flips are applied to both lists and reported, in a loop whose scattered
+    ///    reads are asked for ahead. Setting a flag is idempotent, so a pair of two moved
+    ///    proxies that both sides tested (same boxes, same answer) is set twice to one value.
     /// 3. Both lists of changes are sorted, and a change found from both sides kept once.
     ///
-    /// The lists must be up to date with the fat boxes.
+    /// The lists must be up to date with the fat boxes. The changes and the lists come out the
+    /// same whatever the number of threads.
     pub fn refresh(&mut self, proxies: &ProxyTable) -> &PairChanges {
         self.reserve_slots(proxies.slot_count());
         self.changes.began.clear();
         self.changes.ended.clear();
         self.changes.ended.append(&mut self.pending_ended);
         let moved = self.moved.take_list();
-        // Worth its extra read only when many moved (each skip saves a box test).
-        let mutual = moved.len() * 4 >= proxies.len();
-        let tight = &proxies.tight;
-        for (position, &index) in moved.iter().enumerate() {
-            if let Some(&ahead) = moved.get(position + 2 * PREFETCH_DISTANCE) {
-                prefetch(&self.lists, ahead as usize);
-                prefetch(tight, ahead as usize);
-            }
-            if let Some(&near) = moved.get(position + PREFETCH_DISTANCE) {
-                if let Some(list) = self.lists.get(near as usize) {
-                    for &entry in list.as_slice() {
-                        prefetch(tight, (entry & SLOT_BITS) as usize);
-                    }
-                }
-            }
-            let slot = index as usize;
-            if !self.moved.contains(slot) || !proxies.alive[slot] {
-                continue;
-            }
-            self.moved.unmark(slot);
-            let own = tight[slot];
-            for position in 0..self.lists[slot].len() as usize {
-                let entry = self.lists[slot].as_slice()[position];
-                let partner = entry & SLOT_BITS;
-                if mutual && self.moved.contains(partner as usize) {
-                    continue;
-                }
-                let overlapping = own.overlaps(&tight[partner as usize]);
-                if overlapping == (entry & REPORTED != 0) {
-                    continue;
-                }
-                self.lists[slot].as_mut_slice()[position] = entry ^ REPORTED;
-                let flag = if overlapping { REPORTED } else { 0 };
-                self.flips.push((index, partner | flag));
-            }
+
+        // 1. Flips, per part of the moved proxies.
+        let finder = FlipFinder {
+            lists: &self.lists,
+            moved: &self.moved,
+            alive: &proxies.alive,
+            tight: &proxies.tight,
+            // Worth its extra read only when many moved.
+            mutual: moved.len() * 4 >= proxies.len(),
+        };
+        let parts = &mut self.flip_parts;
+        let part_len = flip_part_len(moved.len());
+        let part_count = moved.len().div_ceil(part_len).max(1);
+        if parts.len() < part_count {
+            parts.resize_with(part_count, Vec::new);
+        }
+        parts.iter_mut().for_each(Vec::clear);
+        let parts = &mut parts[..part_count];
+        #[cfg(feature = "rayon")]
+        if part_count > 1 {
+            use rayon::prelude::*;
+            parts
+                .par_iter_mut()
+                .zip(moved.par_chunks(part_len))
+                .for_each(|(flips, chunk)| finder.find(chunk, flips));
+        }
+        if part_count == 1 {
+            finder.find(&moved, &mut parts[0]);
+        }
+        for &index in &moved {
+            self.moved.unmark(index as usize);
         }
         self.moved.give_back(moved);
 
-        // The partners' sides, asking for their lists and generations a few flips ahead.
-        for position in 0..self.flips.len() {
-            if let Some(&(_, ahead)) = self.flips.get(position + 2 * PREFETCH_DISTANCE) {
-                prefetch(&self.lists, (ahead & SLOT_BITS) as usize);
-                prefetch(&proxies.generations, (ahead & SLOT_BITS) as usize);
-            }
-            let (index, flagged) = self.flips[position];
-            let (partner, flag) = (flagged & SLOT_BITS, flagged & REPORTED);
-            self.lists[partner as usize].set_flag(index, flag);
-            let pair = Pair::new(proxies.id_of(index), proxies.id_of(partner));
-            if flag != 0 {
-                self.changes.began.push(pair);
-            } else {
-                self.changes.ended.push(pair);
+        // 2. Both sides of each flip, asking for the lists and generations a few flips ahead.
+        for flips in self.flip_parts[..part_count].iter() {
+            for (position, flip) in flips.iter().enumerate() {
+                if let Some(ahead) = flips.get(position + 2 * PREFETCH_DISTANCE) {
+                    prefetch(&self.lists, ahead.slot as usize);
+                    prefetch(&self.lists, (ahead.partner & SLOT_BITS) as usize);
+                    prefetch(&proxies.generations, (ahead.partner & SLOT_BITS) as usize);
+                }
+                let (index, flagged) = (flip.slot, flip.partner);
+                let (partner, flag) = (flagged & SLOT_BITS, flagged & REPORTED);
+                self.lists[index as usize].as_mut_slice()[flip.position as usize] = flagged;
+                self.lists[partner as usize].set_flag(index, flag);
+                let pair = Pair::new(proxies.id_of(index), proxies.id_of(partner));
+                if flag != 0 {
+                    self.changes.began.push(pair);
+                } else {
+                    self.changes.ended.push(pair);
+                }
             }
         }
-        self.flips.clear();
         self.changes.began.sort_unstable();
         self.changes.began.dedup();
         self.changes.ended.sort_unstable();

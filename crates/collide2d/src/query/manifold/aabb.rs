@@ -1,4 +1,4 @@
-//! The seed's axis-aligned box tests: box–box, box–circle and box–polygon manifolds.
+//! Manifolds of axis-aligned boxes: box–box, box–circle and box–polygon.
 //!
 //! A box numbers its features like [`Aabb::to_polygon`]: vertices counter-clockwise from the
 //! lower left (`min`), edge `0` at the bottom, `1` on the right, `2` at the top, `3` on the left.

@@ -23,7 +23,7 @@
 //! go through the general steps.
 
 use crate::math::{Transform, Vec2};
-use crate::query::manifold::polygon_polygon::{
+use crate::query::manifold::clip::{
     clip_or_fallback, contact_from_axes, first_smallest, oriented, ClipSide, Side,
     REFERENCE_AXIS_TOLERANCE,
 };

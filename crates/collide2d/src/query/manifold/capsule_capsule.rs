@@ -5,7 +5,7 @@ use crate::query::manifold::circle_capsule::rounded_point_segment;
 use crate::query::manifold::closest_features::closest_points_on_segments;
 use crate::query::manifold::core_shape::SegmentCore;
 use crate::query::manifold::midpoint_between_surfaces;
-use crate::query::manifold::polygon_polygon::collide_cores;
+use crate::query::manifold::polygon_polygon::collide_two_vertex_cores;
 use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
 use crate::shape::{Capsule, Segment};
 
@@ -307,7 +307,8 @@ fn parallel_cores(
     manifold
 }
 
-/// Cores that cross or touch: the two-vertex polygon path (separating axes ±n of each core).
+/// Cores that cross or touch: the two-vertex polygon path (separating axes ±n of each core),
+/// as [`collide_cores`](super::polygon_polygon::collide_cores) takes it.
 #[cold]
 #[inline(never)]
 fn crossing_cores(
@@ -317,5 +318,5 @@ fn crossing_cores(
 ) -> Manifold {
     let core_a = SegmentCore::new(start_a, end_a, radius_a);
     let core_b = SegmentCore::new(start_b, end_b, radius_b);
-    collide_cores(&core_a.view(), &core_b.view(), &Transform::IDENTITY, margin)
+    collide_two_vertex_cores(&core_a.view(), &core_b.view(), &Transform::IDENTITY, margin)
 }

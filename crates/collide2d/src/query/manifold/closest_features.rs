@@ -30,6 +30,7 @@ pub(crate) struct SegmentClosest {
 /// to a sine of about 1e-7, below which both ends are equally close to within rounding.
 /// Exactly parallel segments take `s = 0` first, so the answer is one of the (equally close)
 /// pairs.
+#[inline]
 pub(crate) fn closest_points_on_segments(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> SegmentClosest {
     let d1 = q1 - p1;
     let d2 = q2 - p2;

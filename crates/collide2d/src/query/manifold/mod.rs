@@ -13,6 +13,7 @@
 //! | `capsule_capsule.rs` | capsule–capsule, capsule–segment, segment–segment |
 //! | `polygon_polygon.rs` | polygon–polygon, capsule–polygon, segment–polygon (SAT + clipping) |
 //! | `box_box.rs` | box–box (polygons built as centred boxes), bit-identical to polygon–polygon |
+//! | `clip.rs` | the reference/incident clipping steps both of the above share |
 //! | `compound.rs` | anything against a compound |
 //! | `chain.rs` | anything against a chain (one-sided segments, ghost normals removed) |
 //! | `aabb.rs` | the [`Aabb`](crate::Aabb) manifolds |
@@ -24,6 +25,7 @@ mod chain;
 mod circle_capsule;
 mod circle_circle;
 mod circle_polygon;
+mod clip;
 pub(crate) mod closest_features;
 mod compound;
 pub(crate) mod core_shape;

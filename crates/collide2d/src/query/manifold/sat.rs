@@ -8,6 +8,7 @@
 
 use crate::math::Lanes;
 use crate::shape::PaddedOutline;
+use glam::{Vec4, Vec4Swizzles};
 
 /// For each edge line `i` of `reference`: `min_j normal_i · vertex_j − normal_i · vertex_i`
 /// over the vertices `j` of `other` (the separation of `other` from that line). The outlines
@@ -49,9 +50,48 @@ pub(crate) fn max_separation_padded<const R: usize, const O: usize>(
 }
 
 /// The largest of padded lane values and its index (the first of equal ones); `(-∞, 0)` when
-/// every value is NaN.
+/// every value is NaN: the answer of [`first_largest_scan`].
+///
+/// ```text
+/// largest ← the lane-wise maximum of the chunks, then of the four lanes (two swaps)
+/// index ← the first lane equal to it (one bit per lane); value ← that lane's own bits
+/// ```
+/// The scan keeps the first of equal values (also `-0.0` before `0.0`), and so does the first
+/// lane equal to the maximum; `max` returns one of its operands, so some lane equals it. A NaN
+/// (never larger in the scan, but taken by `max` in some orders) sends the values to the scan.
+/// Written with four-lane vectors: the scan's eight dependent compare-and-select steps were
+/// the longest chain of circle–polygon and of each separating-axis pass.
 #[inline(always)]
 pub(crate) fn first_largest<const C: usize>(values: &[Lanes; C]) -> (f32, usize) {
+    let lanes: [Vec4; C] = std::array::from_fn(|k| Vec4::from_array(values[k].0));
+    let mut unordered = lanes[0].is_nan_mask();
+    for lane in &lanes[1..] {
+        unordered |= lane.is_nan_mask();
+    }
+    if unordered.any() {
+        return first_largest_scan(values);
+    }
+    let mut largest = lanes[0];
+    for lane in &lanes[1..] {
+        largest = largest.max(*lane);
+    }
+    let largest = largest.max(largest.zwxy());
+    let largest = largest.max(largest.yxwz());
+    let mut equal = 0u32;
+    for (k, lane) in lanes.iter().enumerate() {
+        equal |= lane.cmpeq(largest).bitmask() << (4 * k);
+    }
+    // Some lane equals the maximum, so a bit is set; the bound only spares a check.
+    let index = (equal.trailing_zeros() as usize).min(4 * C - 1);
+    // Read from memory: picking a vector lane by a varying index compiles to a jump table.
+    (values[index / 4].0[index % 4], index)
+}
+
+/// [`first_largest`] by its definition: the scan over the lanes in order, keeping a value
+/// when it is larger than the best so far (a NaN never is), from `(-∞, 0)`.
+#[cold]
+#[inline(never)]
+pub(crate) fn first_largest_scan<const C: usize>(values: &[Lanes; C]) -> (f32, usize) {
     let mut best_value = f32::NEG_INFINITY;
     let mut best_index = 0;
     for i in 0..4 * C {
@@ -65,16 +105,19 @@ pub(crate) fn first_largest<const C: usize>(values: &[Lanes; C]) -> (f32, usize)
 }
 
 /// For each edge `i` of `outline`: `normal_i · (point − vertex_i)`, the signed distance of
-/// `point` from the edge line, with the arithmetic of `Vec2::dot` and `Vec2::sub`.
+/// `point` from the edge line, with the arithmetic of `Vec2::dot` and `Vec2::sub` (in
+/// four-lane vectors: the lane-by-lane form was left scalar once inlined).
 #[inline(always)]
 pub(crate) fn point_separations<const C: usize>(
     outline: &PaddedOutline<C>,
     point: crate::math::Vec2,
 ) -> [Lanes; C] {
-    let (x, y) = (Lanes::splat(point.x), Lanes::splat(point.y));
+    let (x, y) = (Vec4::splat(point.x), Vec4::splat(point.y));
+    let lane = |lanes: Lanes| Vec4::from_array(lanes.0);
     std::array::from_fn(|k| {
-        outline.normal_x[k] * (x - outline.vertex_x[k])
-            + outline.normal_y[k] * (y - outline.vertex_y[k])
+        let separation = lane(outline.normal_x[k]) * (x - lane(outline.vertex_x[k]))
+            + lane(outline.normal_y[k]) * (y - lane(outline.vertex_y[k]));
+        Lanes(separation.to_array())
     })
 }
 
@@ -84,17 +127,7 @@ pub(crate) fn max_separation_value<const R: usize, const O: usize>(
     reference: &PaddedOutline<R>,
     other: &PaddedOutline<O>,
 ) -> f32 {
-    let separation = separations(reference, other);
-    let mut best_separation = f32::NEG_INFINITY;
-    for i in 0..4 * R {
-        let value = separation[i / 4].0[i % 4];
-        best_separation = if value > best_separation {
-            value
-        } else {
-            best_separation
-        };
-    }
-    best_separation
+    max_separation_padded(reference, other).0
 }
 
 #[cfg(test)]
@@ -121,6 +154,41 @@ mod tests {
         assert_eq!(max_separation_padded(&outline_b, &outline_a), slice_b);
         assert_eq!(max_separation_value(&outline_a, &outline_b), slice_a.0);
         assert_eq!(max_separation_value(&outline_b, &outline_a), slice_b.0);
+    }
+
+    #[test]
+    fn first_largest_is_the_scan_bit_for_bit() {
+        // Ties, signed zeros, infinities and NaN in every position, one and two chunks.
+        let pool = [
+            0.0,
+            -0.0,
+            1.5,
+            -1.5,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            f32::MIN_POSITIVE,
+        ];
+        let mut numbers = Numbers(0x0ddb_a11c_afe5_eed5);
+        for _ in 0..20_000 {
+            let mut pick = || pool[(numbers.unit() * pool.len() as f32) as usize % pool.len()];
+            let two = [
+                Lanes([pick(), pick(), pick(), pick()]),
+                Lanes([pick(), pick(), pick(), pick()]),
+            ];
+            let one = [two[1]];
+            let bits = |(value, index): (f32, usize)| (value.to_bits(), index);
+            assert_eq!(
+                bits(first_largest(&two)),
+                bits(first_largest_scan(&two)),
+                "{two:?}"
+            );
+            assert_eq!(
+                bits(first_largest(&one)),
+                bits(first_largest_scan(&one)),
+                "{one:?}"
+            );
+        }
     }
 
     #[test]

@@ -34,8 +34,8 @@ use planes::{solve_planes, solve_push, Plane, Surface};
 /// ```
 /// use collide2d::{shape::{Circle, Polygon, Shape}, world::{Collider, MoveOptions, World}, Transform, Vec2};
 /// let mut world = World::new();
-/// let platform = world.insert(Collider::new(Shape::from(Polygon::rect(4.0, 0.2)?)).one_way(Vec2::Y, 0.1))?;
-/// let hero = world.insert(Collider::new(Shape::from(Circle::with_radius(0.5)?)).transform(Transform::new(Vec2::new(0.0, 0.61), 0.0)))?;
+/// let platform = world.insert(Collider::new(Shape::from(Polygon::rect(4.0, 0.2)?)).with_one_way(Vec2::Y, 0.1))?;
+/// let hero = world.insert(Collider::new(Shape::from(Circle::with_radius(0.5)?)).with_transform(Transform::new(Vec2::new(0.0, 0.61), 0.0)))?;
 /// let fall = Vec2::new(0.0, -1.0);
 /// assert!(world.move_and_slide(hero, fall, MoveOptions::default())?.on_floor);
 /// let dropped = world.move_and_slide(hero, fall, MoveOptions::default().with_skip_one_way(true))?;

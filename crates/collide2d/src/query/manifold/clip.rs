@@ -1,0 +1,590 @@
+//! The clipping steps shared by every pair of outlines with straight edges (polygons, boxes,
+//! capsule and segment cores): the reference face chosen from the two best separating axes,
+//! the incident edge clipped against it, and the exact closest features when the cores are
+//! apart.
+//!
+//! The outlines come as [`ClipSide`]s: a [`Side`] of slices (any polygon, in
+//! [`polygon_polygon`](super::polygon_polygon)) or fixed arrays (boxes in
+//! [`box_box`](super::box_box), two-vertex cores), so that each caller's loops unroll to its
+//! outline's size while the arithmetic, and so every result bit, stays one.
+
+use crate::math::Vec2;
+use crate::query::manifold::closest_features::{
+    closest_features_exhaustive, closest_points_on_segments, feature_at, is_globally_closest,
+    CoreClosest, CoreFeature,
+};
+use crate::query::manifold::core_shape::CoreShape;
+use crate::query::manifold::midpoint_between_surfaces;
+use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
+
+/// Relative tolerance (of the smaller shape's size) by which B's axis must beat A's before B
+/// becomes the reference: keeps the choice stable while two faces rest on each other.
+pub(crate) const REFERENCE_AXIS_TOLERANCE: f32 = 1e-4;
+
+/// Closest core points whose direction is within this sine of a face normal make a face contact.
+const FACE_ALIGNMENT_SINE: f32 = 5e-4;
+
+/// The edge of an outline whose normal is most anti-parallel to `reference_normal`.
+#[inline(always)]
+fn incident_edge<S: ClipSide>(reference_normal: Vec2, incident: S) -> usize {
+    incident.most_anti_parallel(reference_normal)
+}
+
+/// The first of `products` that is smallest (0 when none is below infinity).
+#[inline(always)]
+pub(crate) fn first_smallest(products: impl Iterator<Item = f32>) -> usize {
+    let mut best_edge = 0;
+    let mut smallest = f32::INFINITY;
+    for (j, d) in products.enumerate() {
+        if d < smallest {
+            smallest = d;
+            best_edge = j;
+        }
+    }
+    best_edge
+}
+
+/// An outline taking part in the clipping, in the common frame: a [`Side`] of slices, or a
+/// box's fixed arrays.
+pub(crate) trait ClipSide: Copy {
+    /// How many vertices (and edges).
+    fn count(&self) -> usize;
+    /// Vertex `i`.
+    fn vertex(&self, i: usize) -> Vec2;
+    /// The outward unit normal of edge `i`.
+    fn normal(&self, i: usize) -> Vec2;
+    /// The rounding radius.
+    fn radius(&self) -> f32;
+    /// The vertex after `i`.
+    fn next(&self, i: usize) -> usize;
+    /// The same outline as slices (for the rare steps written once, on slices).
+    fn slices(&self) -> Side<'_>;
+
+    /// The edge whose normal is most anti-parallel to `reference_normal` (the first of equal
+    /// ones).
+    #[inline(always)]
+    fn most_anti_parallel(&self, reference_normal: Vec2) -> usize {
+        first_smallest((0..self.count()).map(|j| reference_normal.dot(self.normal(j))))
+    }
+
+    /// The feature id of edge `i` (both sides of a two-vertex core are edge 0).
+    #[inline(always)]
+    fn edge_feature(&self, i: usize) -> Feature {
+        if self.count() == 2 {
+            Feature::Edge(0)
+        } else {
+            Feature::Edge(i as u8)
+        }
+    }
+}
+
+impl ClipSide for Side<'_> {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.vertices.len()
+    }
+    #[inline(always)]
+    fn vertex(&self, i: usize) -> Vec2 {
+        self.vertices[i]
+    }
+    #[inline(always)]
+    fn normal(&self, i: usize) -> Vec2 {
+        self.normals[i]
+    }
+    #[inline(always)]
+    fn radius(&self) -> f32 {
+        self.radius
+    }
+    #[inline(always)]
+    fn next(&self, i: usize) -> usize {
+        Side::next(self, i)
+    }
+    #[inline(always)]
+    fn slices(&self) -> Side<'_> {
+        *self
+    }
+}
+
+/// A two-vertex outline (the core of a segment or a capsule) in fixed arrays: the same numbers
+/// as a [`Side`] of its slices, with every loop over it unrolled.
+#[derive(Clone, Copy)]
+pub(crate) struct TwoVertexSide {
+    /// The core's two ends.
+    pub vertices: [Vec2; 2],
+    /// `normals[0]` faces the core's right side, `normals[1] = -normals[0]`.
+    pub normals: [Vec2; 2],
+    /// Rounding radius.
+    pub radius: f32,
+}
+
+impl ClipSide for &TwoVertexSide {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        2
+    }
+    #[inline(always)]
+    fn vertex(&self, i: usize) -> Vec2 {
+        self.vertices[i & 1]
+    }
+    #[inline(always)]
+    fn normal(&self, i: usize) -> Vec2 {
+        self.normals[i & 1]
+    }
+    #[inline(always)]
+    fn radius(&self) -> f32 {
+        self.radius
+    }
+    #[inline(always)]
+    fn next(&self, i: usize) -> usize {
+        (i + 1) & 1
+    }
+    #[inline(always)]
+    fn slices(&self) -> Side<'_> {
+        Side {
+            vertices: &self.vertices,
+            normals: &self.normals,
+            radius: self.radius,
+        }
+    }
+}
+
+/// One outline taking part in the clipping, in the common frame.
+#[derive(Clone, Copy)]
+pub(crate) struct Side<'s> {
+    /// Counter-clockwise vertices.
+    pub vertices: &'s [Vec2],
+    /// `normals[i]`: outward unit normal of the edge from vertex `i` to vertex `i + 1`.
+    pub normals: &'s [Vec2],
+    /// Rounding radius.
+    pub radius: f32,
+}
+
+impl Side<'_> {
+    #[inline]
+    fn next(&self, i: usize) -> usize {
+        if i + 1 == self.vertices.len() {
+            0
+        } else {
+            i + 1
+        }
+    }
+
+    #[inline]
+    fn edge_feature(&self, i: usize) -> Feature {
+        if self.vertices.len() == 2 {
+            Feature::Edge(0)
+        } else {
+            Feature::Edge(i as u8)
+        }
+    }
+
+    #[inline]
+    fn feature(&self, feature: CoreFeature) -> Feature {
+        match feature {
+            CoreFeature::Vertex(i) => Feature::Vertex(i as u8),
+            CoreFeature::Edge(i) => self.edge_feature(i),
+        }
+    }
+}
+
+/// Steps 3 to 5 of [`collide_cores`](super::polygon_polygon::collide_cores), once both sides'
+/// best axes are known and neither separates the shapes: each side is
+/// `(outline, separation, edge, size)`.
+#[inline(always)]
+pub(crate) fn contact_from_axes<S: ClipSide>(
+    (side_a, separation_a, edge_a, size_a): (S, f32, usize, f32),
+    (side_b, separation_b, edge_b, size_b): (S, f32, usize, f32),
+    total_radius: f32,
+    margin: f32,
+) -> Manifold {
+    // 3. Reference face: A's unless B's is better by the tolerance.
+    let tolerance = REFERENCE_AXIS_TOLERANCE * size_a.min(size_b);
+    let flip = separation_b > separation_a + tolerance;
+    let (reference, incident, reference_edge, separation) = if flip {
+        (side_b, side_a, edge_b, separation_b)
+    } else {
+        (side_a, side_b, edge_a, separation_a)
+    };
+
+    // 4. Cores apart: the exact closest features decide between a corner and a face contact.
+    if separation > 0.0 {
+        return separated_cores(
+            reference.slices(),
+            incident.slices(),
+            reference_edge,
+            flip,
+            total_radius,
+            margin,
+        );
+    }
+
+    // 5. Cores overlap: clip the incident edge against the reference face.
+    let local = clip_or_fallback(reference, incident, reference_edge, total_radius, margin);
+    oriented(local, flip)
+}
+
+/// A manifold computed with `reference` as A, turned around when the reference was really B.
+#[inline(always)]
+pub(crate) fn oriented(mut manifold: Manifold, flip: bool) -> Manifold {
+    if flip {
+        manifold.swap_sides();
+        manifold.child_a = 0;
+        manifold.child_b = 0;
+    }
+    manifold
+}
+
+/// The contact of two cores whose separating axis shows a positive gap (within the radii):
+/// common for rounded shapes (capsules), so not marked cold.
+#[inline(never)]
+fn separated_cores(
+    reference: Side<'_>,
+    incident: Side<'_>,
+    reference_edge: usize,
+    flip: bool,
+    total_radius: f32,
+    margin: f32,
+) -> Manifold {
+    let reference_normal = reference.normals[reference_edge];
+    let incident_edge_index = incident_edge(reference_normal, incident);
+
+    // 1. Closest points of the reference and incident edges; check they are the global ones.
+    let segment = closest_points_on_segments(
+        reference.vertices[reference_edge],
+        reference.vertices[reference.next(reference_edge)],
+        incident.vertices[incident_edge_index],
+        incident.vertices[incident.next(incident_edge_index)],
+    );
+    let mut closest = CoreClosest {
+        feature1: feature_at(reference_edge, reference.vertices.len(), segment.fraction1),
+        feature2: feature_at(
+            incident_edge_index,
+            incident.vertices.len(),
+            segment.fraction2,
+        ),
+        point1: segment.point1,
+        point2: segment.point2,
+    };
+    let reference_core = CoreShape {
+        vertices: reference.vertices,
+        normals: reference.normals,
+        radius: reference.radius,
+        padded: None,
+    };
+    let mut exhaustive = false;
+    if !is_globally_closest(&reference_core, incident.normals, &closest) {
+        closest = closest_features_exhaustive(
+            (reference.vertices, reference.normals),
+            (incident.vertices, incident.normals),
+        );
+        exhaustive = true;
+    }
+
+    // 2. Too far apart even with the radii and margin.
+    let offset = closest.point2 - closest.point1;
+    let distance = crate::math::robust_length(offset);
+    if distance - total_radius > margin {
+        return Manifold::EMPTY;
+    }
+
+    // 3. Corner: one point along the line between the closest core points.
+    let corner = |closest: &CoreClosest| -> Manifold {
+        let normal = if distance > 0.0 {
+            // Renormalised: tiny offsets divide to not quite unit length.
+            (offset / distance)
+                .try_normalize()
+                .unwrap_or(reference_normal)
+        } else {
+            reference_normal
+        };
+        let mut manifold = Manifold::EMPTY;
+        manifold.normal = normal;
+        manifold.count = 1;
+        manifold.points[0] = ContactPoint {
+            point: midpoint_between_surfaces(
+                closest.point1,
+                closest.point2,
+                normal,
+                reference.radius,
+                incident.radius,
+            ),
+            penetration: total_radius - distance,
+            id: FeatureId {
+                a: reference.feature(closest.feature1),
+                b: incident.feature(closest.feature2),
+            },
+        };
+        manifold
+    };
+    // Closest points at two vertices along a face normal (parallel edges) are a face contact.
+    let along_face = |normal: Vec2| {
+        distance > 0.0
+            && normal.dot(offset) > 0.0
+            && crate::math::cross(normal, offset).abs() <= FACE_ALIGNMENT_SINE * distance
+    };
+    let local = match (closest.feature1, closest.feature2) {
+        (CoreFeature::Vertex(_), CoreFeature::Vertex(_))
+            if !along_face(reference_normal)
+                && !along_face(-incident.normals[incident_edge_index]) =>
+        {
+            corner(&closest)
+        }
+        // The closest feature of the incident side is the inside of one of its edges: that edge
+        // is the true reference (only possible after the exhaustive search, or within tolerance).
+        (CoreFeature::Vertex(_), CoreFeature::Edge(j)) if exhaustive => {
+            let local = clip_edges(incident, reference, j, margin);
+            if local.is_empty() {
+                return oriented(corner(&closest), flip);
+            }
+            return oriented(local, !flip);
+        }
+        (CoreFeature::Edge(i), _) if exhaustive => clip_edges(reference, incident, i, margin),
+        _ => clip_edges(reference, incident, reference_edge, margin),
+    };
+    if local.is_empty() {
+        return oriented(corner(&closest), flip);
+    }
+    oriented(local, flip)
+}
+
+/// Clipping for overlapping cores, with a fallback so that overlapping cores never give an
+/// empty manifold.
+#[inline(always)]
+pub(crate) fn clip_or_fallback<S: ClipSide>(
+    reference: S,
+    incident: S,
+    reference_edge: usize,
+    total_radius: f32,
+    margin: f32,
+) -> Manifold {
+    let local = clip_edges(reference, incident, reference_edge, margin);
+    if !local.is_empty() {
+        return local;
+    }
+    clipped_point_fallback(
+        reference.slices(),
+        incident.slices(),
+        reference_edge,
+        total_radius,
+        margin,
+    )
+}
+
+/// The contact of overlapping cores whose clipped points all lie beyond the margin.
+///
+/// Three ways to get here: the cores meet by no more than rounding (two nearly parallel faces
+/// resting on each other, the reference separation at or just below zero while the clipped
+/// ends round to just above it); the incident edge, chosen by its normal alone, lies beside
+/// the reference face (two nearly collinear incident edges have nearly equal normals, and the
+/// more anti-parallel one may be the one off the face); or rounded cores cross, and only the
+/// deepest incident vertex, rounded straight towards the reference face, reaches it.
+///
+/// The candidates are the clipped ends of the incident edge and of its two neighbours, taken
+/// without the margin, and the deepest incident vertex when it lies within the reference face's
+/// extent; the deepest of them stands for the contact. Each lies on both surfaces, within the
+/// reference face's extent (the deepest vertex beyond it may lie half a shape away from the
+/// contact). The penetration is limited to `-margin`, the least a point may report. Only when
+/// there is no candidate does the deepest incident vertex stand in.
+#[cold]
+#[inline(never)]
+fn clipped_point_fallback(
+    reference: Side<'_>,
+    incident: Side<'_>,
+    reference_edge: usize,
+    total_radius: f32,
+    margin: f32,
+) -> Manifold {
+    // 1. The deepest incident vertex, measured with the same arithmetic as `max_separation`.
+    let normal = reference.normal(reference_edge);
+    let v1 = reference.vertex(reference_edge);
+    let offset = normal.dot(v1);
+    let mut deepest = 0;
+    let mut smallest = f32::INFINITY;
+    for k in 0..incident.count() {
+        let d = normal.dot(incident.vertex(k));
+        if d < smallest {
+            smallest = d;
+            deepest = k;
+        }
+    }
+    let separation = smallest - offset;
+    let vertex = incident.vertex(deepest);
+    let mut best = Manifold::EMPTY;
+    best.normal = normal;
+    best.count = 1;
+    best.points[0] = ContactPoint {
+        point: vertex + normal * (0.5 * (reference.radius() - incident.radius() - separation)),
+        penetration: total_radius - separation,
+        id: FeatureId {
+            a: reference.edge_feature(reference_edge),
+            b: Feature::Vertex(deepest as u8),
+        },
+    };
+    let tangent = crate::math::left_perp(normal);
+    let along = (vertex - v1).dot(tangent);
+    let edge_length = (reference.vertex(reference.next(reference_edge)) - v1).dot(tangent);
+    if (0.0..=edge_length).contains(&along) {
+        // Rounded straight down, the deepest vertex is the deepest point of the incident
+        // shape: no clipped end is deeper (the common case here, crossing rounded cores).
+        return best;
+    }
+
+    // 2. The clipped ends of the incident edge and its neighbours.
+    let chosen = incident_edge(normal, incident);
+    let count = incident.count();
+    let mut found = false;
+    for incident_index in [chosen, (chosen + count - 1) % count, incident.next(chosen)] {
+        let clipped = clip_incident_edge(
+            reference,
+            incident,
+            reference_edge,
+            incident_index,
+            f32::INFINITY,
+        );
+        for point in clipped.points() {
+            if !found || point.penetration > best.points[0].penetration {
+                best.points[0] = *point;
+                found = true;
+            }
+        }
+    }
+    if found {
+        best.points[0].penetration = best.points[0].penetration.max(-margin);
+    }
+    best
+}
+
+/// Clips the incident edge (most anti-parallel to the reference normal) to the side planes of
+/// `reference_edge` and keeps the points whose surfaces are at most `margin` apart.
+///
+/// ```text
+/// t = unit tangent of the reference edge v1 -> v2, L = its length
+/// incident surface edge w1' -> w2' = incident edge pushed out by its radius along its normal
+/// clip w1' -> w2' to the side planes 0 <= (w - v1) · t <= L (interpolating along it)
+/// an unclipped end that is the deepest incident vertex w: use w - r_inc n instead (its
+///     rounded surface straight towards the reference face)
+/// the other unclipped end keeps w + r_inc n_inc: its cap (the directions between the normals
+///     of its two edges) does not hold -n, so it is deepest where it meets the flat side; the
+///     point w - r_inc n lies inside the incident shape, and r minus the core's height there
+///     would overstate that end's depth by r_inc (1 - cos tilt) (`tests/it/manifold_caps.rs`)
+/// for each point q: s = n · (q - v1) - r_ref; keep if s <= margin; place it midway, q - s/2 n
+/// ```
+#[inline(always)]
+fn clip_edges<S: ClipSide>(
+    reference: S,
+    incident: S,
+    reference_edge: usize,
+    margin: f32,
+) -> Manifold {
+    let incident_index = incident_edge(reference.normal(reference_edge), incident);
+    clip_incident_edge(reference, incident, reference_edge, incident_index, margin)
+}
+
+/// [`clip_edges`] with the incident edge given.
+#[inline(always)]
+fn clip_incident_edge<S: ClipSide>(
+    reference: S,
+    incident: S,
+    reference_edge: usize,
+    incident_index: usize,
+    margin: f32,
+) -> Manifold {
+    let normal = reference.normal(reference_edge);
+    let reference_next = reference.next(reference_edge);
+    let incident_next = incident.next(incident_index);
+    let v1 = reference.vertex(reference_edge);
+    let v2 = reference.vertex(reference_next);
+    let tangent = crate::math::left_perp(normal);
+    let edge_length = (v2 - v1).dot(tangent);
+
+    // 1. The incident surface edge with tangential coordinates, lower end first.
+    let w1 = incident.vertex(incident_index);
+    let w2 = incident.vertex(incident_next);
+    let incident_normal = incident.normal(incident_index);
+    let shift = incident_normal * incident.radius();
+    let (s1, s2) = (w1 + shift, w2 + shift);
+    let t1 = (s1 - v1).dot(tangent);
+    let t2 = (s2 - v1).dot(tangent);
+    let reference_face = reference.edge_feature(reference_edge);
+    let incident_edge_feature = incident.edge_feature(incident_index);
+    let (mut low, mut low_t, low_vertex, mut high, mut high_t, high_vertex) = if t1 <= t2 {
+        (s1, t1, incident_index, s2, t2, incident_next)
+    } else {
+        (s2, t2, incident_next, s1, t1, incident_index)
+    };
+    if high_t < 0.0 || low_t > edge_length {
+        return Manifold::EMPTY;
+    }
+    let mut low_id = FeatureId {
+        a: reference_face,
+        b: Feature::Vertex(low_vertex as u8),
+    };
+    let mut high_id = FeatureId {
+        a: reference_face,
+        b: Feature::Vertex(high_vertex as u8),
+    };
+
+    // 2. Clip to the side planes at 0 and L.
+    if low_t < 0.0 {
+        let fraction = (0.0 - low_t) / (high_t - low_t);
+        low += (high - low) * fraction;
+        low_t = 0.0;
+        low_id = FeatureId {
+            a: Feature::Vertex(reference_edge as u8),
+            b: incident_edge_feature,
+        };
+    }
+    if high_t > edge_length {
+        let fraction = (edge_length - low_t) / (high_t - low_t);
+        high = low + (high - low) * fraction;
+        high_t = edge_length;
+        high_id = FeatureId {
+            a: Feature::Vertex(reference_next as u8),
+            b: incident_edge_feature,
+        };
+    }
+
+    // 3. The deepest incident vertex reaches furthest straight down the reference normal.
+    let support_vertex = if normal.dot(w1) <= normal.dot(w2) {
+        incident_index
+    } else {
+        incident_next
+    };
+    let rounded_support = incident.vertex(support_vertex) - normal * incident.radius();
+    let use_support = incident.radius() > 0.0;
+    let support_feature = Feature::Vertex(support_vertex as u8);
+
+    let mut candidates = [(low, low_id), (high, high_id)];
+    let mut candidate_count = 2;
+    if high_t - low_t <= 1e-6 * edge_length {
+        // The clipped edge shrank to a point: one contact, the deeper end.
+        if normal.dot(high) < normal.dot(low) {
+            candidates[0] = candidates[1];
+        }
+        candidate_count = 1;
+    }
+
+    // 4. Keep the points within the margin; each sits midway between the two surfaces.
+    let offset = normal.dot(v1);
+    let mut manifold = Manifold::EMPTY;
+    manifold.normal = normal;
+    let mut count = 0;
+    for &(point, id) in &candidates[..candidate_count] {
+        let surface = if use_support && id.b == support_feature {
+            rounded_support
+        } else {
+            point
+        };
+        let separation = normal.dot(surface) - offset - reference.radius();
+        if separation <= margin {
+            manifold.points[count] = ContactPoint {
+                point: surface - normal * (0.5 * separation),
+                penetration: -separation,
+                id,
+            };
+            count += 1;
+        }
+    }
+    manifold.count = count;
+    manifold
+}

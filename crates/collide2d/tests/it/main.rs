@@ -1,0 +1,48 @@
+//! The library's integration tests, one module per area, built as a single test binary.
+//!
+//! `support`, `manifold_common` and `fuzz_checks` are the shared helpers (random numbers and
+//! shapes, scene builders, parry2d conversions, exact references, the fuzz targets' checks);
+//! `collide2d-testkit` exposes the same files to the other crates of the workspace.
+
+#[path = "../../benches/support/box2d.rs"]
+mod box2d;
+mod fuzz_checks;
+mod manifold_common;
+mod support;
+
+mod bad_input;
+mod broad_grid_pairs;
+mod broad_model;
+mod broad_parallel;
+mod cast;
+mod cast_parry;
+mod cast_skin_band;
+mod chain;
+mod character_mover;
+mod distance;
+mod distance_extremes;
+mod fuzz_regressions;
+mod hostile_queries;
+mod layering;
+mod manifold_box2d;
+mod manifold_caps;
+mod manifold_cases;
+mod manifold_distance;
+mod manifold_exact;
+mod manifold_parry;
+mod manifold_props;
+mod ray;
+mod ray_parry;
+mod serde;
+mod shape_props;
+mod shapes;
+mod tile_map;
+mod tile_map_world;
+mod world_character;
+mod world_continuous;
+mod world_continuous_bullets;
+mod world_determinism;
+mod world_events;
+mod world_model;
+mod world_origin;
+mod world_snapshot;

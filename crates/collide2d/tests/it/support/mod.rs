@@ -1,0 +1,40 @@
+//! Shared helpers for the integration tests and benchmarks: the seeded random number generator,
+//! random shapes, the benchmarks' scenes, conversion of our shapes to parry2d's, and a touch
+//! reference for the world.
+#![allow(dead_code, unused_imports)] // each test module and benchmark uses a different part
+
+pub mod broad_scene;
+pub mod cast_cases;
+pub mod narrow_placements;
+pub mod parry;
+pub mod rng;
+pub mod shapes;
+pub mod world_scene;
+
+pub use rng::Rng;
+pub use shapes::*;
+
+/// Whether two colliders of `world` touch now, by the rules the world applies (layer matrix,
+/// category and mask, sensors by overlap, solid pairs by a non-empty manifold), computed
+/// directly from their shapes and placements: the reference of the world model tests.
+pub fn touches(
+    world: &collide2d::World,
+    a: &collide2d::world::Collider,
+    b: &collide2d::world::Collider,
+) -> bool {
+    let (groups_a, groups_b) = (a.groups(), b.groups());
+    let (category_a, mask_a) = (groups_a.category, groups_a.mask);
+    let (category_b, mask_b) = (groups_b.category, groups_b.mask);
+    if !world.layers().collides(a.layer(), b.layer())
+        || category_a & mask_b == 0
+        || category_b & mask_a == 0
+    {
+        return false;
+    }
+    let (xa, xb) = (a.world_transform(), b.world_transform());
+    if a.is_sensor() || b.is_sensor() {
+        collide2d::overlaps(a.shape(), &xa, b.shape(), &xb)
+    } else {
+        !collide2d::collide(a.shape(), &xa, b.shape(), &xb).is_empty()
+    }
+}

@@ -1,0 +1,87 @@
+//! Random shapes of every kind, sized and placed from a seeded [`Rng`].
+
+use super::rng::Rng;
+use collide2d::shape::{Capsule, Circle, Compound, Polygon, Segment, Shape};
+use collide2d::{Transform, Vec2};
+
+/// The kinds of shape the random generator makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Circle,
+    Capsule,
+    Segment,
+    Polygon,
+    RoundedPolygon,
+    Compound,
+}
+
+pub const ALL_KINDS: [Kind; 6] = [
+    Kind::Circle,
+    Kind::Capsule,
+    Kind::Segment,
+    Kind::Polygon,
+    Kind::RoundedPolygon,
+    Kind::Compound,
+];
+
+/// A random convex polygon of 3..=8 vertices around the origin, about `size` across.
+pub fn random_polygon(rng: &mut Rng, size: f32) -> Polygon {
+    loop {
+        let count = 3 + rng.below(6);
+        let points: Vec<Vec2> = (0..count * 2).map(|_| rng.point(0.5 * size)).collect();
+        if let Ok(polygon) = Polygon::hull(&points) {
+            if polygon.vertices().len() <= 8 && polygon.area() > 0.05 * size * size {
+                return polygon;
+            }
+        }
+    }
+}
+
+/// A random shape of `kind` with its size drawn from `size`.
+pub fn random_shape(rng: &mut Rng, kind: Kind, size: f32) -> Shape {
+    match kind {
+        Kind::Circle => Shape::from(Circle::new(rng.point(0.2 * size), 0.5 * size).unwrap()),
+        Kind::Capsule => loop {
+            let a = rng.point(0.5 * size);
+            let b = rng.point(0.5 * size);
+            if let Ok(c) = Capsule::new(a, b, rng.range(0.05, 0.4) * size) {
+                if a.distance(b) > 0.01 * size {
+                    return Shape::from(c);
+                }
+            }
+        },
+        Kind::Segment => loop {
+            let a = rng.point(0.5 * size);
+            let b = rng.point(0.5 * size);
+            if a.distance(b) > 0.05 * size {
+                return Shape::from(Segment::new(a, b).unwrap());
+            }
+        },
+        Kind::Polygon => Shape::from(random_polygon(rng, size)),
+        Kind::RoundedPolygon => {
+            let radius = rng.range(0.02, 0.3) * size;
+            Shape::from(random_polygon(rng, size).with_radius(radius).unwrap())
+        }
+        Kind::Compound => {
+            let count = 1 + rng.below(3);
+            let children = (0..count)
+                .map(|_| {
+                    let child_kind = [
+                        Kind::Circle,
+                        Kind::Capsule,
+                        Kind::Polygon,
+                        Kind::RoundedPolygon,
+                    ][rng.below(4)];
+                    let child = random_shape(rng, child_kind, 0.5 * size);
+                    (Transform::new(rng.point(0.3 * size), rng.angle()), child)
+                })
+                .collect();
+            Shape::from(Compound::new(children).unwrap())
+        }
+    }
+}
+
+/// A rough size of the shape: its local bounding box's larger side.
+pub fn size_of(shape: &Shape) -> f32 {
+    shape.aabb(&Transform::IDENTITY).extents().max_element()
+}
