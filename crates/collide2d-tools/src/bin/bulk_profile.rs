@@ -4,10 +4,10 @@
 //! update. Only `run_*` are meant to be measured:
 //!
 //! ```text
-//! cargo build -p collide2d --release --example bulk_profile
-//! target/release/examples/bulk_profile many 1000000
+//! cargo build --release -p collide2d-tools --bin bulk_profile
+//! target/release/bulk_profile many 1000000
 //! valgrind --tool=callgrind --toggle-collect='*bulk_profile*run_*' \
-//!     target/release/examples/bulk_profile build 100000
+//!     target/release/bulk_profile build 100000
 //! ```
 //!
 //! Arguments: `one|many|build`, collider count; or `spawn|spawn-one`, collider count, extra
