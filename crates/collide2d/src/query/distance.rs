@@ -98,7 +98,7 @@ pub fn distance_with_cache(
 
 /// The distance between convex A and B, both placed in a common frame; the result is in that frame.
 #[inline(always)]
-fn distance_between_convex(
+pub(crate) fn distance_between_convex(
     proxy_a: &ConvexProxy,
     a_in_frame: &Transform,
     proxy_b: &ConvexProxy,
