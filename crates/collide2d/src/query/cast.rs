@@ -705,19 +705,17 @@ fn linear_advancement(
     })
 }
 
-/// The largest distance from a sweep's rotation centre to any point of the shape: how far a
-/// point of the shape can move per radian of rotation.
-fn reach_from_center(shape: &Shape, local_center: Vec2) -> f32 {
-    let aabb = shape.aabb(&Transform::IDENTITY);
-    [
-        aabb.min,
-        aabb.max,
-        Vec2::new(aabb.min.x, aabb.max.y),
-        Vec2::new(aabb.max.x, aabb.min.y),
-    ]
-    .iter()
-    .map(|corner| corner.distance(local_center))
-    .fold(0.0, f32::max)
+/// The largest distance from a sweep's rotation centre to any point of a convex shape: how far
+/// a point of the shape can move per radian of rotation. The farthest point of a core inflated
+/// by a radius is a core point pushed out by the radius; a few ulps are added for the rounding
+/// of the lengths.
+fn reach_from_center(proxy: &ConvexProxy, local_center: Vec2) -> f32 {
+    let farthest_core = proxy
+        .points()
+        .iter()
+        .map(|point| point.distance(local_center))
+        .fold(0.0, f32::max);
+    (farthest_core + proxy.radius()) * (1.0 + 4.0 * f32::EPSILON)
 }
 
 /// Two shapes moving with rotation, measured in world space with GJK at each time.
@@ -811,14 +809,15 @@ fn conservative_advancement(
         // Compounds and chains are taken apart before a pair gets here.
         return None;
     };
+    let angular_reach = sweep_a.rotation().abs() * reach_from_center(&proxy_a, sweep_a.local_center)
+        + sweep_b.rotation().abs() * reach_from_center(&proxy_b, sweep_b.local_center);
     let mut gaps = RotatingGap {
         proxy_a,
         placements_a: Placements::new(sweep_a),
         proxy_b,
         placements_b: Placements::new(sweep_b),
         relative_translation: sweep_b.translation() - sweep_a.translation(),
-        angular_reach: sweep_a.rotation().abs() * reach_from_center(a, sweep_a.local_center)
-            + sweep_b.rotation().abs() * reach_from_center(b, sweep_b.local_center),
+        angular_reach,
         tolerance: opts.tolerance,
         cache: SimplexCache::default(),
     };
