@@ -612,8 +612,8 @@ fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Pro
     for _ in 0..MAX_RAY_CAST_SUPPORTS {
         // 1. The part of the simplex nearest the origin; a triangle means the cores overlap
         //    (after a jump only by rounding, since every jump stops short of the aim).
-        simplex.solve();
-        if simplex.count == 3 || simplex.closest_point().length_squared() <= stop * stop {
+        let closest = simplex.solve();
+        if simplex.count == 3 || closest.length_squared() <= stop * stop {
             if jumps == 0 {
                 return time_of_impact(gaps, opts);
             }

@@ -373,19 +373,24 @@ impl Simplex {
     }
 
     /// Reduces the simplex to the smallest sub-simplex whose span holds the point closest to the
-    /// origin, and sets the barycentric weights of that point.
+    /// origin, sets the barycentric weights of that point, and returns it:
+    /// [`closest_point`](Self::closest_point) to the bit, from the values at hand rather than
+    /// read back from the weights just stored (a load that waits for those stores).
     #[inline(always)]
-    pub(crate) fn solve(&mut self) {
+    pub(crate) fn solve(&mut self) -> Vec2 {
         match self.count {
             2 => self.solve_segment(),
             3 => self.solve_triangle(),
-            _ => self.vertices[0].weight = 1.0,
+            _ => {
+                self.vertices[0].weight = 1.0;
+                self.vertices[0].difference
+            }
         }
     }
 
     /// Voronoi regions of the segment `w1 w2`: vertex 1, vertex 2 or the edge.
     #[inline(always)]
-    fn solve_segment(&mut self) {
+    fn solve_segment(&mut self) -> Vec2 {
         let w1 = self.vertices[0].difference;
         let w2 = self.vertices[1].difference;
         let edge = w2 - w1;
@@ -394,35 +399,40 @@ impl Simplex {
         if weight_2 <= 0.0 {
             self.vertices[0].weight = 1.0;
             self.count = 1;
-            return;
+            return w1;
         }
         let weight_1 = w2.dot(edge);
         if weight_1 <= 0.0 {
             self.vertices[0] = self.vertices[1];
             self.vertices[0].weight = 1.0;
             self.count = 1;
-            return;
+            return w2;
         }
         let inverse_sum = 1.0 / (weight_1 + weight_2);
         if !inverse_sum.is_finite() {
             // An edge so short that its weights underflow: it is a point.
-            if w2.length_squared() < w1.length_squared() {
+            let nearer = if w2.length_squared() < w1.length_squared() {
                 self.vertices[0] = self.vertices[1];
-            }
+                w2
+            } else {
+                w1
+            };
             self.vertices[0].weight = 1.0;
             self.count = 1;
-            return;
+            return nearer;
         }
-        self.vertices[0].weight = weight_1 * inverse_sum;
-        self.vertices[1].weight = weight_2 * inverse_sum;
+        let (scaled_1, scaled_2) = (weight_1 * inverse_sum, weight_2 * inverse_sum);
+        self.vertices[0].weight = scaled_1;
+        self.vertices[1].weight = scaled_2;
         self.count = 2;
+        scaled_1 * w1 + scaled_2 * w2
     }
 
     /// Voronoi regions of the triangle `w1 w2 w3`: three vertices, three edges or the inside.
     ///
     /// Ericson, *Real-Time Collision Detection*, §5.1.5 and §9.5.2: the signs of the edge
     /// barycentric numerators and of the triangle's (signed) sub-areas pick the region.
-    fn solve_triangle(&mut self) {
+    fn solve_triangle(&mut self) -> Vec2 {
         let [v1, v2, v3] = self.vertices;
         let (w1, w2, w3) = (v1.difference, v2.difference, v3.difference);
 
@@ -452,22 +462,22 @@ impl Simplex {
         let weight_123_3 = orientation * cross(w1, w2);
 
         if weight_12_2 <= 0.0 && weight_13_2 <= 0.0 {
-            self.set_vertex(v1);
+            self.set_vertex(v1)
         } else if weight_12_1 > 0.0 && weight_12_2 > 0.0 && weight_123_3 <= 0.0 {
-            self.set_edge(v1, weight_12_1, v2, weight_12_2);
+            self.set_edge(v1, weight_12_1, v2, weight_12_2)
         } else if weight_13_1 > 0.0 && weight_13_2 > 0.0 && weight_123_2 <= 0.0 {
-            self.set_edge(v1, weight_13_1, v3, weight_13_2);
+            self.set_edge(v1, weight_13_1, v3, weight_13_2)
         } else if weight_12_1 <= 0.0 && weight_23_2 <= 0.0 {
-            self.set_vertex(v2);
+            self.set_vertex(v2)
         } else if weight_13_1 <= 0.0 && weight_23_1 <= 0.0 {
-            self.set_vertex(v3);
+            self.set_vertex(v3)
         } else if weight_23_1 > 0.0 && weight_23_2 > 0.0 && weight_123_1 <= 0.0 {
-            self.set_edge(v2, weight_23_1, v3, weight_23_2);
+            self.set_edge(v2, weight_23_1, v3, weight_23_2)
         } else if twice_area.abs()
             <= 8.0 * f32::EPSILON * edge_12.length() * edge_13.length().max(edge_23.length())
         {
             // A sliver: the signs above are rounding noise. Keep the edge nearest the origin.
-            self.keep_nearest_edge(v1, v2, v3);
+            self.keep_nearest_edge(v1, v2, v3)
         } else {
             let inverse_sum = 1.0 / (weight_123_1 + weight_123_2 + weight_123_3);
             // Far from the origin a small triangle's signs are rounding noise too (the cross
@@ -476,20 +486,22 @@ impl Simplex {
             let origin_in_box = w1.min(w2).min(w3).cmple(Vec2::ZERO).all()
                 && w1.max(w2).max(w3).cmpge(Vec2::ZERO).all();
             if !(origin_in_box && inverse_sum.is_finite()) {
-                self.keep_nearest_edge(v1, v2, v3);
-                return;
+                return self.keep_nearest_edge(v1, v2, v3);
             }
             self.vertices[0].weight = weight_123_1 * inverse_sum;
             self.vertices[1].weight = weight_123_2 * inverse_sum;
             self.vertices[2].weight = weight_123_3 * inverse_sum;
             self.count = 3;
+            Vec2::ZERO
         }
     }
 
-    fn set_vertex(&mut self, vertex: SimplexVertex) {
+    /// Keeps one vertex; returns it (the closest point).
+    fn set_vertex(&mut self, vertex: SimplexVertex) -> Vec2 {
         self.vertices[0] = vertex;
         self.vertices[0].weight = 1.0;
         self.count = 1;
+        vertex.difference
     }
 
     fn set_edge(
@@ -498,7 +510,7 @@ impl Simplex {
         weight_first: f32,
         second: SimplexVertex,
         weight_second: f32,
-    ) {
+    ) -> Vec2 {
         let inverse_sum = 1.0 / (weight_first + weight_second);
         if !inverse_sum.is_finite() {
             // Weights that underflow: the edge is a point.
@@ -507,32 +519,42 @@ impl Simplex {
             } else {
                 first
             };
-            self.set_vertex(nearer);
-            return;
+            return self.set_vertex(nearer);
         }
+        let (scaled_first, scaled_second) =
+            (weight_first * inverse_sum, weight_second * inverse_sum);
         self.vertices[0] = first;
-        self.vertices[0].weight = weight_first * inverse_sum;
+        self.vertices[0].weight = scaled_first;
         self.vertices[1] = second;
-        self.vertices[1].weight = weight_second * inverse_sum;
+        self.vertices[1].weight = scaled_second;
         self.count = 2;
+        scaled_first * first.difference + scaled_second * second.difference
     }
 
-    fn keep_nearest_edge(&mut self, v1: SimplexVertex, v2: SimplexVertex, v3: SimplexVertex) {
-        let mut best: Option<(f32, Simplex)> = None;
+    /// Keeps the edge of the triangle nearest the origin (solved); returns its closest point.
+    fn keep_nearest_edge(
+        &mut self,
+        v1: SimplexVertex,
+        v2: SimplexVertex,
+        v3: SimplexVertex,
+    ) -> Vec2 {
+        let mut best: Option<(f32, Vec2, Simplex)> = None;
         for (first, second) in [(v1, v2), (v1, v3), (v2, v3)] {
             let mut edge = Simplex {
                 vertices: [first, second, second],
                 count: 2,
             };
-            edge.solve_segment();
-            let distance_squared = edge.closest_point().length_squared();
-            if best.is_none_or(|(found, _)| distance_squared < found) {
-                best = Some((distance_squared, edge));
+            let closest = edge.solve_segment();
+            let distance_squared = closest.length_squared();
+            if best.is_none_or(|(found, _, _)| distance_squared < found) {
+                best = Some((distance_squared, closest, edge));
             }
         }
-        if let Some((_, edge)) = best {
-            *self = edge;
-        }
+        let Some((_, closest, edge)) = best else {
+            return self.closest_point();
+        };
+        *self = edge;
+        closest
     }
 
     /// The point of the simplex closest to the origin (after [`solve`](Self::solve)).
