@@ -650,12 +650,12 @@ fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Pro
             let offset = motion * step;
             simplex.translate_b(offset);
             vertex.translate_b(offset);
-        } else if simplex.contains_indices(index_a, index_b) {
+        } else if simplex.contains_source(vertex.source()) {
             // 4. No better support point and no jump: the simplex is as good as rounding allows.
             break;
         }
         // 5. Grow the simplex (a repeated support point after a jump is already in it).
-        if !simplex.contains_indices(index_a, index_b) {
+        if !simplex.contains_source(vertex.source()) {
             simplex.push(vertex);
         }
     }

@@ -271,11 +271,13 @@ pub(crate) struct SimplexVertex {
     pub(crate) difference: Vec2,
     /// Barycentric weight of this vertex in the closest point.
     weight: f32,
-    /// Index of `point_a` among A's core points.
-    pub(crate) index_a: usize,
-    /// Index of `point_b` among B's core points.
-    pub(crate) index_b: usize,
+    /// The indices of `point_a` among A's core points and of `point_b` among B's, as one
+    /// [`source_key`].
+    source: u32,
 }
+
+// Two vertices fill a cache line.
+const _: () = assert!(std::mem::size_of::<SimplexVertex>() == 32);
 
 impl SimplexVertex {
     /// The difference of A's core point `index_a` and B's core point `index_b` placed by `b_in_a`.
@@ -294,9 +296,26 @@ impl SimplexVertex {
             point_b,
             difference: point_b - point_a,
             weight: 1.0,
-            index_a,
-            index_b,
+            source: source_key(index_a, index_b),
         }
+    }
+
+    /// The [`source_key`] of the core points this vertex came from.
+    #[inline]
+    pub(crate) fn source(&self) -> u32 {
+        self.source
+    }
+
+    /// The index of `point_a` among A's core points.
+    #[inline]
+    fn index_a(&self) -> u8 {
+        self.source as u8
+    }
+
+    /// The index of `point_b` among B's core points.
+    #[inline]
+    fn index_b(&self) -> u8 {
+        (self.source >> 16) as u8
     }
 
     /// The same vertex with B's point moved by `offset` (A's frame).
@@ -309,7 +328,7 @@ impl SimplexVertex {
 
 /// One number for a support point's pair of core point indices (each below 256).
 #[inline(always)]
-fn source_key(index_a: usize, index_b: usize) -> u32 {
+pub(crate) fn source_key(index_a: usize, index_b: usize) -> u32 {
     (index_a as u32) | (index_b as u32) << 16
 }
 
@@ -332,34 +351,38 @@ impl Simplex {
         proxy_b: &ConvexProxy,
         b_in_a: &Transform,
     ) -> Simplex {
-        let mut simplex = Simplex {
-            vertices: [SimplexVertex::default(); 3],
-            count: 0,
-        };
         let count = usize::from(cache.count);
         let valid = (1..=3).contains(&count)
             && (0..count).all(|i| {
                 usize::from(cache.index_a[i]) < proxy_a.count()
                     && usize::from(cache.index_b[i]) < proxy_b.count()
             });
-        if valid {
-            for i in 0..count {
-                simplex.vertices[i] = SimplexVertex::new(
-                    proxy_a,
-                    usize::from(cache.index_a[i]),
-                    proxy_b,
-                    usize::from(cache.index_b[i]),
-                    b_in_a,
-                );
-            }
-            simplex.count = count;
-        } else {
+        if !valid {
             let offset = b_in_a.p;
             let index_a = proxy_a.support_index(offset);
             let index_b = proxy_b.support_index(b_in_a.rotate_inv(-offset));
-            simplex.vertices[0] = SimplexVertex::new(proxy_a, index_a, proxy_b, index_b, b_in_a);
-            simplex.count = 1;
+            return Simplex::from_vertex(SimplexVertex::new(
+                proxy_a, index_a, proxy_b, index_b, b_in_a,
+            ));
         }
+        let vertex = |i: usize| {
+            SimplexVertex::new(
+                proxy_a,
+                usize::from(cache.index_a[i]),
+                proxy_b,
+                usize::from(cache.index_b[i]),
+                b_in_a,
+            )
+        };
+        let first = vertex(0);
+        let mut simplex = Simplex::from_vertex(first);
+        if count >= 2 {
+            simplex.vertices[1] = vertex(1);
+        }
+        if count == 3 {
+            simplex.vertices[2] = vertex(2);
+        }
+        simplex.count = count;
         simplex
     }
 
@@ -367,8 +390,8 @@ impl Simplex {
         cache.count = self.count as u8;
         for (i, vertex) in self.vertices[..self.count].iter().enumerate() {
             // Core point counts are at most MAX_POLYGON_VERTICES (64), so indices fit a byte.
-            cache.index_a[i] = vertex.index_a as u8;
-            cache.index_b[i] = vertex.index_b as u8;
+            cache.index_a[i] = vertex.index_a();
+            cache.index_b[i] = vertex.index_b();
         }
     }
 
@@ -619,23 +642,35 @@ impl Simplex {
     }
 
     /// The closest points on A and on B that the weights describe.
+    #[inline]
     pub(crate) fn witness_points(&self) -> (Vec2, Vec2) {
-        let used = &self.vertices[..self.count];
-        let point_a = used.iter().map(|v| v.weight * v.point_a).sum::<Vec2>();
-        if self.count == 3 {
-            return (point_a, point_a);
+        let [v1, v2, v3] = &self.vertices;
+        // The sums start from zero, as a sum over the vertices in use does (the same bits).
+        match self.count {
+            1 => (
+                Vec2::ZERO + v1.weight * v1.point_a,
+                Vec2::ZERO + v1.weight * v1.point_b,
+            ),
+            2 => (
+                Vec2::ZERO + v1.weight * v1.point_a + v2.weight * v2.point_a,
+                Vec2::ZERO + v1.weight * v1.point_b + v2.weight * v2.point_b,
+            ),
+            _ => {
+                let point_a = Vec2::ZERO
+                    + v1.weight * v1.point_a
+                    + v2.weight * v2.point_a
+                    + v3.weight * v3.point_a;
+                (point_a, point_a)
+            }
         }
-        let point_b = used.iter().map(|v| v.weight * v.point_b).sum::<Vec2>();
-        (point_a, point_b)
     }
 
     /// The [`source_key`] of each vertex in use; the unused places hold a key no vertex has.
     #[inline(always)]
     fn sources(&self) -> [u32; 3] {
         let key = |i: usize| {
-            let vertex = &self.vertices[i];
             if i < self.count {
-                source_key(vertex.index_a, vertex.index_b)
+                self.vertices[i].source
             } else {
                 u32::MAX
             }
@@ -643,10 +678,11 @@ impl Simplex {
         [key(0), key(1), key(2)]
     }
 
-    pub(crate) fn contains_indices(&self, index_a: usize, index_b: usize) -> bool {
+    /// Whether a vertex in use has the support point of these core point indices.
+    pub(crate) fn contains_source(&self, source: u32) -> bool {
         self.vertices[..self.count]
             .iter()
-            .any(|v| v.index_a == index_a && v.index_b == index_b)
+            .any(|vertex| vertex.source == source)
     }
 
     /// The simplex of one vertex.
@@ -728,7 +764,7 @@ pub(crate) fn gjk_distance(
         //    search direction stops too early when an edge of A and an edge of B are nearly
         //    parallel: the better vertex then looks no closer within rounding, though the edge
         //    it opens is. The next solve decides instead, and repeats end the loop.)
-        if previous.contains(&source_key(index_a, index_b)) {
+        if previous.contains(&vertex.source) {
             overlap_within_rounding = simplex.holds_origin_within_rounding(&vertex, direction);
             break;
         }
