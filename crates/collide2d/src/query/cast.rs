@@ -626,8 +626,9 @@ fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Pro
             break;
         }
         let axis = towards_origin / -length;
-        let index_a = proxy_a.support_index(-towards_origin);
-        let index_b = proxy_b.support_index(b_in_a.rotate_inv(towards_origin));
+        let (near_a, near_b) = simplex.first_indices();
+        let index_a = proxy_a.support_index_near(near_a, -towards_origin);
+        let index_b = proxy_b.support_index_near(near_b, b_in_a.rotate_inv(towards_origin));
         let mut vertex = SimplexVertex::new(proxy_a, index_a, proxy_b, index_b, &b_in_a);
         let plane = axis.dot(vertex.difference);
         if plane > if jumps == 0 { stop } else { aim } {

@@ -678,6 +678,13 @@ impl Simplex {
         [key(0), key(1), key(2)]
     }
 
+    /// The core point indices of the first vertex (a place to start the next support search).
+    #[inline(always)]
+    pub(crate) fn first_indices(&self) -> (usize, usize) {
+        let first = &self.vertices[0];
+        (usize::from(first.index_a()), usize::from(first.index_b()))
+    }
+
     /// Whether a vertex in use has the support point of these core point indices.
     pub(crate) fn contains_source(&self, source: u32) -> bool {
         self.vertices[..self.count]
@@ -755,8 +762,10 @@ pub(crate) fn gjk_distance(
         }
 
         // 5. New support point of B − A along the direction.
-        let index_a = proxy_a.support_index(-direction);
-        let index_b = proxy_b.support_index(b_in_a.rotate_inv(direction));
+        //    The walks start from the core points of the simplex's first vertex.
+        let (near_a, near_b) = simplex.first_indices();
+        let index_a = proxy_a.support_index_near(near_a, -direction);
+        let index_b = proxy_b.support_index_near(near_b, b_in_a.rotate_inv(direction));
         let vertex = SimplexVertex::new(proxy_a, index_a, proxy_b, index_b, b_in_a);
         iterations += 1;
 
