@@ -1,13 +1,13 @@
 //! Shape casts: the first time two moving shapes touch (time of impact).
 
 use super::distance::{
-    distance, distance_with_cache, gjk_distance, Simplex, SimplexVertex, MAX_GJK_ITERATIONS,
+    distance, distance_between_convex, gjk_distance, Simplex, SimplexVertex, MAX_GJK_ITERATIONS,
 };
 use super::manifold::FACE_TOLERANCE;
 use super::support::ConvexProxy;
 use super::sweep::{sweep_circle_segment, sweep_circles, Sweep, SweepHit};
-use super::types::SimplexCache;
-use crate::math::{cross, left_perp, Transform, Vec2};
+use super::types::{DistanceOutput, SimplexCache};
+use crate::math::{both_valid, cross, left_perp, Rot, Transform, Vec2};
 use crate::shape::{Aabb, Chain, Joint, Segment, Shape};
 
 /// Settings for [`shape_cast`].
@@ -612,8 +612,8 @@ fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Pro
     for _ in 0..MAX_RAY_CAST_SUPPORTS {
         // 1. The part of the simplex nearest the origin; a triangle means the cores overlap
         //    (after a jump only by rounding, since every jump stops short of the aim).
-        simplex.solve();
-        if simplex.count == 3 || simplex.closest_point().length_squared() <= stop * stop {
+        let closest = simplex.solve();
+        if simplex.count == 3 || closest.length_squared() <= stop * stop {
             if jumps == 0 {
                 return time_of_impact(gaps, opts);
             }
@@ -626,8 +626,9 @@ fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Pro
             break;
         }
         let axis = towards_origin / -length;
-        let index_a = proxy_a.support_index(-towards_origin);
-        let index_b = proxy_b.support_index(b_in_a.rotate_inv(towards_origin));
+        let (near_a, near_b) = simplex.first_indices();
+        let index_a = proxy_a.support_index_near(near_a, -towards_origin);
+        let index_b = proxy_b.support_index_near(near_b, b_in_a.rotate_inv(towards_origin));
         let mut vertex = SimplexVertex::new(proxy_a, index_a, proxy_b, index_b, &b_in_a);
         let plane = axis.dot(vertex.difference);
         if plane > if jumps == 0 { stop } else { aim } {
@@ -650,12 +651,12 @@ fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Pro
             let offset = motion * step;
             simplex.translate_b(offset);
             vertex.translate_b(offset);
-        } else if simplex.contains_indices(index_a, index_b) {
+        } else if simplex.contains_source(vertex.source()) {
             // 4. No better support point and no jump: the simplex is as good as rounding allows.
             break;
         }
         // 5. Grow the simplex (a repeated support point after a jump is already in it).
-        if !simplex.contains_indices(index_a, index_b) {
+        if !simplex.contains_source(vertex.source()) {
             simplex.push(vertex);
         }
     }
@@ -705,19 +706,17 @@ fn linear_advancement(
     })
 }
 
-/// The largest distance from a sweep's rotation centre to any point of the shape: how far a
-/// point of the shape can move per radian of rotation.
-fn reach_from_center(shape: &Shape, local_center: Vec2) -> f32 {
-    let aabb = shape.aabb(&Transform::IDENTITY);
-    [
-        aabb.min,
-        aabb.max,
-        Vec2::new(aabb.min.x, aabb.max.y),
-        Vec2::new(aabb.max.x, aabb.min.y),
-    ]
-    .iter()
-    .map(|corner| corner.distance(local_center))
-    .fold(0.0, f32::max)
+/// The largest distance from a sweep's rotation centre to any point of a convex shape: how far
+/// a point of the shape can move per radian of rotation. The farthest point of a core inflated
+/// by a radius is a core point pushed out by the radius; a few ulps are added for the rounding
+/// of the lengths.
+fn reach_from_center(proxy: &ConvexProxy, local_center: Vec2) -> f32 {
+    let farthest_core = proxy
+        .points()
+        .iter()
+        .map(|point| point.distance(local_center))
+        .fold(0.0, f32::max);
+    (farthest_core + proxy.radius()) * (1.0 + 4.0 * f32::EPSILON)
 }
 
 /// Two shapes moving with rotation, measured in world space with GJK at each time.
@@ -727,10 +726,10 @@ fn reach_from_center(shape: &Shape, local_center: Vec2) -> f32 {
 /// Simulation of Rigid Body Systems", 1996, §2.3; Coumans, "Continuous Collision Detection and
 /// Physics", 2005).
 struct RotatingGap<'a> {
-    a: &'a Shape,
-    sweep_a: &'a Sweep,
-    b: &'a Shape,
-    sweep_b: &'a Sweep,
+    proxy_a: ConvexProxy<'a>,
+    placements_a: Placements<'a>,
+    proxy_b: ConvexProxy<'a>,
+    placements_b: Placements<'a>,
     relative_translation: Vec2,
     angular_reach: f32,
     tolerance: f32,
@@ -739,9 +738,13 @@ struct RotatingGap<'a> {
 
 impl GapFunction for RotatingGap<'_> {
     fn probe(&mut self, t: f32, previous_normal: Option<Vec2>) -> Probe {
-        let xf_a = self.sweep_a.transform_at(t);
-        let xf_b = self.sweep_b.transform_at(t);
-        let output = distance_with_cache(self.a, &xf_a, self.b, &xf_b, &mut self.cache);
+        let xf_a = self.placements_a.at(t);
+        let xf_b = self.placements_b.at(t);
+        let output = if both_valid(&xf_a, &xf_b) {
+            distance_between_convex(&self.proxy_a, &xf_a, &self.proxy_b, &xf_b, &mut self.cache)
+        } else {
+            DistanceOutput::NONE
+        };
         // Near exact contact the normal is rounding noise: keep the previous step's.
         let well_defined = output.normal != Vec2::ZERO
             && (output.distance > 0.1 * self.tolerance || previous_normal.is_none());
@@ -763,6 +766,37 @@ impl GapFunction for RotatingGap<'_> {
     }
 }
 
+/// A sweep's placement at any time: [`Sweep::transform_at`], to the bit, with the rotation of
+/// a sweep that does not turn computed once instead of at every time (its angle is then the
+/// same at every `t`, so is its sine and cosine).
+struct Placements<'a> {
+    sweep: &'a Sweep,
+    still_rotation: Option<Rot>,
+}
+
+impl<'a> Placements<'a> {
+    fn new(sweep: &'a Sweep) -> Placements<'a> {
+        Placements {
+            sweep,
+            still_rotation: (sweep.rotation() == 0.0).then(|| sweep.transform_at(0.0).q),
+        }
+    }
+
+    /// The placement at time `t` in `[0, 1]`.
+    #[inline]
+    fn at(&self, t: f32) -> Transform {
+        let Some(q) = self.still_rotation else {
+            return self.sweep.transform_at(t);
+        };
+        let sweep = self.sweep;
+        let center = sweep.center_start + (sweep.center_end - sweep.center_start) * t;
+        Transform {
+            p: center - q.rotate(sweep.local_center),
+            q,
+        }
+    }
+}
+
 /// Time of impact for any convex pair, rotation included (see [`RotatingGap`]).
 fn conservative_advancement(
     a: &Shape,
@@ -771,14 +805,20 @@ fn conservative_advancement(
     sweep_b: &Sweep,
     opts: &CastOptions,
 ) -> Option<CastHit> {
+    let (Some(proxy_a), Some(proxy_b)) = (ConvexProxy::from_shape(a), ConvexProxy::from_shape(b))
+    else {
+        // Compounds and chains are taken apart before a pair gets here.
+        return None;
+    };
+    let angular_reach = sweep_a.rotation().abs() * reach_from_center(&proxy_a, sweep_a.local_center)
+        + sweep_b.rotation().abs() * reach_from_center(&proxy_b, sweep_b.local_center);
     let mut gaps = RotatingGap {
-        a,
-        sweep_a,
-        b,
-        sweep_b,
+        proxy_a,
+        placements_a: Placements::new(sweep_a),
+        proxy_b,
+        placements_b: Placements::new(sweep_b),
         relative_translation: sweep_b.translation() - sweep_a.translation(),
-        angular_reach: sweep_a.rotation().abs() * reach_from_center(a, sweep_a.local_center)
-            + sweep_b.rotation().abs() * reach_from_center(b, sweep_b.local_center),
+        angular_reach,
         tolerance: opts.tolerance,
         cache: SimplexCache::default(),
     };

@@ -98,7 +98,7 @@ pub fn distance_with_cache(
 
 /// The distance between convex A and B, both placed in a common frame; the result is in that frame.
 #[inline(always)]
-fn distance_between_convex(
+pub(crate) fn distance_between_convex(
     proxy_a: &ConvexProxy,
     a_in_frame: &Transform,
     proxy_b: &ConvexProxy,
@@ -271,11 +271,13 @@ pub(crate) struct SimplexVertex {
     pub(crate) difference: Vec2,
     /// Barycentric weight of this vertex in the closest point.
     weight: f32,
-    /// Index of `point_a` among A's core points.
-    pub(crate) index_a: usize,
-    /// Index of `point_b` among B's core points.
-    pub(crate) index_b: usize,
+    /// The indices of `point_a` among A's core points and of `point_b` among B's, as one
+    /// [`source_key`].
+    source: u32,
 }
+
+// Two vertices fill a cache line.
+const _: () = assert!(std::mem::size_of::<SimplexVertex>() == 32);
 
 impl SimplexVertex {
     /// The difference of A's core point `index_a` and B's core point `index_b` placed by `b_in_a`.
@@ -294,9 +296,26 @@ impl SimplexVertex {
             point_b,
             difference: point_b - point_a,
             weight: 1.0,
-            index_a,
-            index_b,
+            source: source_key(index_a, index_b),
         }
+    }
+
+    /// The [`source_key`] of the core points this vertex came from.
+    #[inline]
+    pub(crate) fn source(&self) -> u32 {
+        self.source
+    }
+
+    /// The index of `point_a` among A's core points.
+    #[inline]
+    fn index_a(&self) -> u8 {
+        self.source as u8
+    }
+
+    /// The index of `point_b` among B's core points.
+    #[inline]
+    fn index_b(&self) -> u8 {
+        (self.source >> 16) as u8
     }
 
     /// The same vertex with B's point moved by `offset` (A's frame).
@@ -309,7 +328,7 @@ impl SimplexVertex {
 
 /// One number for a support point's pair of core point indices (each below 256).
 #[inline(always)]
-fn source_key(index_a: usize, index_b: usize) -> u32 {
+pub(crate) fn source_key(index_a: usize, index_b: usize) -> u32 {
     (index_a as u32) | (index_b as u32) << 16
 }
 
@@ -332,34 +351,38 @@ impl Simplex {
         proxy_b: &ConvexProxy,
         b_in_a: &Transform,
     ) -> Simplex {
-        let mut simplex = Simplex {
-            vertices: [SimplexVertex::default(); 3],
-            count: 0,
-        };
         let count = usize::from(cache.count);
         let valid = (1..=3).contains(&count)
             && (0..count).all(|i| {
                 usize::from(cache.index_a[i]) < proxy_a.count()
                     && usize::from(cache.index_b[i]) < proxy_b.count()
             });
-        if valid {
-            for i in 0..count {
-                simplex.vertices[i] = SimplexVertex::new(
-                    proxy_a,
-                    usize::from(cache.index_a[i]),
-                    proxy_b,
-                    usize::from(cache.index_b[i]),
-                    b_in_a,
-                );
-            }
-            simplex.count = count;
-        } else {
+        if !valid {
             let offset = b_in_a.p;
             let index_a = proxy_a.support_index(offset);
             let index_b = proxy_b.support_index(b_in_a.rotate_inv(-offset));
-            simplex.vertices[0] = SimplexVertex::new(proxy_a, index_a, proxy_b, index_b, b_in_a);
-            simplex.count = 1;
+            return Simplex::from_vertex(SimplexVertex::new(
+                proxy_a, index_a, proxy_b, index_b, b_in_a,
+            ));
         }
+        let vertex = |i: usize| {
+            SimplexVertex::new(
+                proxy_a,
+                usize::from(cache.index_a[i]),
+                proxy_b,
+                usize::from(cache.index_b[i]),
+                b_in_a,
+            )
+        };
+        let first = vertex(0);
+        let mut simplex = Simplex::from_vertex(first);
+        if count >= 2 {
+            simplex.vertices[1] = vertex(1);
+        }
+        if count == 3 {
+            simplex.vertices[2] = vertex(2);
+        }
+        simplex.count = count;
         simplex
     }
 
@@ -367,25 +390,30 @@ impl Simplex {
         cache.count = self.count as u8;
         for (i, vertex) in self.vertices[..self.count].iter().enumerate() {
             // Core point counts are at most MAX_POLYGON_VERTICES (64), so indices fit a byte.
-            cache.index_a[i] = vertex.index_a as u8;
-            cache.index_b[i] = vertex.index_b as u8;
+            cache.index_a[i] = vertex.index_a();
+            cache.index_b[i] = vertex.index_b();
         }
     }
 
     /// Reduces the simplex to the smallest sub-simplex whose span holds the point closest to the
-    /// origin, and sets the barycentric weights of that point.
+    /// origin, sets the barycentric weights of that point, and returns it:
+    /// [`closest_point`](Self::closest_point) to the bit, from the values at hand rather than
+    /// read back from the weights just stored (a load that waits for those stores).
     #[inline(always)]
-    pub(crate) fn solve(&mut self) {
+    pub(crate) fn solve(&mut self) -> Vec2 {
         match self.count {
             2 => self.solve_segment(),
             3 => self.solve_triangle(),
-            _ => self.vertices[0].weight = 1.0,
+            _ => {
+                self.vertices[0].weight = 1.0;
+                self.vertices[0].difference
+            }
         }
     }
 
     /// Voronoi regions of the segment `w1 w2`: vertex 1, vertex 2 or the edge.
     #[inline(always)]
-    fn solve_segment(&mut self) {
+    fn solve_segment(&mut self) -> Vec2 {
         let w1 = self.vertices[0].difference;
         let w2 = self.vertices[1].difference;
         let edge = w2 - w1;
@@ -394,35 +422,40 @@ impl Simplex {
         if weight_2 <= 0.0 {
             self.vertices[0].weight = 1.0;
             self.count = 1;
-            return;
+            return w1;
         }
         let weight_1 = w2.dot(edge);
         if weight_1 <= 0.0 {
             self.vertices[0] = self.vertices[1];
             self.vertices[0].weight = 1.0;
             self.count = 1;
-            return;
+            return w2;
         }
         let inverse_sum = 1.0 / (weight_1 + weight_2);
         if !inverse_sum.is_finite() {
             // An edge so short that its weights underflow: it is a point.
-            if w2.length_squared() < w1.length_squared() {
+            let nearer = if w2.length_squared() < w1.length_squared() {
                 self.vertices[0] = self.vertices[1];
-            }
+                w2
+            } else {
+                w1
+            };
             self.vertices[0].weight = 1.0;
             self.count = 1;
-            return;
+            return nearer;
         }
-        self.vertices[0].weight = weight_1 * inverse_sum;
-        self.vertices[1].weight = weight_2 * inverse_sum;
+        let (scaled_1, scaled_2) = (weight_1 * inverse_sum, weight_2 * inverse_sum);
+        self.vertices[0].weight = scaled_1;
+        self.vertices[1].weight = scaled_2;
         self.count = 2;
+        scaled_1 * w1 + scaled_2 * w2
     }
 
     /// Voronoi regions of the triangle `w1 w2 w3`: three vertices, three edges or the inside.
     ///
     /// Ericson, *Real-Time Collision Detection*, §5.1.5 and §9.5.2: the signs of the edge
     /// barycentric numerators and of the triangle's (signed) sub-areas pick the region.
-    fn solve_triangle(&mut self) {
+    fn solve_triangle(&mut self) -> Vec2 {
         let [v1, v2, v3] = self.vertices;
         let (w1, w2, w3) = (v1.difference, v2.difference, v3.difference);
 
@@ -452,22 +485,22 @@ impl Simplex {
         let weight_123_3 = orientation * cross(w1, w2);
 
         if weight_12_2 <= 0.0 && weight_13_2 <= 0.0 {
-            self.set_vertex(v1);
+            self.set_vertex(v1)
         } else if weight_12_1 > 0.0 && weight_12_2 > 0.0 && weight_123_3 <= 0.0 {
-            self.set_edge(v1, weight_12_1, v2, weight_12_2);
+            self.set_edge(v1, weight_12_1, v2, weight_12_2)
         } else if weight_13_1 > 0.0 && weight_13_2 > 0.0 && weight_123_2 <= 0.0 {
-            self.set_edge(v1, weight_13_1, v3, weight_13_2);
+            self.set_edge(v1, weight_13_1, v3, weight_13_2)
         } else if weight_12_1 <= 0.0 && weight_23_2 <= 0.0 {
-            self.set_vertex(v2);
+            self.set_vertex(v2)
         } else if weight_13_1 <= 0.0 && weight_23_1 <= 0.0 {
-            self.set_vertex(v3);
+            self.set_vertex(v3)
         } else if weight_23_1 > 0.0 && weight_23_2 > 0.0 && weight_123_1 <= 0.0 {
-            self.set_edge(v2, weight_23_1, v3, weight_23_2);
+            self.set_edge(v2, weight_23_1, v3, weight_23_2)
         } else if twice_area.abs()
             <= 8.0 * f32::EPSILON * edge_12.length() * edge_13.length().max(edge_23.length())
         {
             // A sliver: the signs above are rounding noise. Keep the edge nearest the origin.
-            self.keep_nearest_edge(v1, v2, v3);
+            self.keep_nearest_edge(v1, v2, v3)
         } else {
             let inverse_sum = 1.0 / (weight_123_1 + weight_123_2 + weight_123_3);
             // Far from the origin a small triangle's signs are rounding noise too (the cross
@@ -476,20 +509,22 @@ impl Simplex {
             let origin_in_box = w1.min(w2).min(w3).cmple(Vec2::ZERO).all()
                 && w1.max(w2).max(w3).cmpge(Vec2::ZERO).all();
             if !(origin_in_box && inverse_sum.is_finite()) {
-                self.keep_nearest_edge(v1, v2, v3);
-                return;
+                return self.keep_nearest_edge(v1, v2, v3);
             }
             self.vertices[0].weight = weight_123_1 * inverse_sum;
             self.vertices[1].weight = weight_123_2 * inverse_sum;
             self.vertices[2].weight = weight_123_3 * inverse_sum;
             self.count = 3;
+            Vec2::ZERO
         }
     }
 
-    fn set_vertex(&mut self, vertex: SimplexVertex) {
+    /// Keeps one vertex; returns it (the closest point).
+    fn set_vertex(&mut self, vertex: SimplexVertex) -> Vec2 {
         self.vertices[0] = vertex;
         self.vertices[0].weight = 1.0;
         self.count = 1;
+        vertex.difference
     }
 
     fn set_edge(
@@ -498,7 +533,7 @@ impl Simplex {
         weight_first: f32,
         second: SimplexVertex,
         weight_second: f32,
-    ) {
+    ) -> Vec2 {
         let inverse_sum = 1.0 / (weight_first + weight_second);
         if !inverse_sum.is_finite() {
             // Weights that underflow: the edge is a point.
@@ -507,32 +542,42 @@ impl Simplex {
             } else {
                 first
             };
-            self.set_vertex(nearer);
-            return;
+            return self.set_vertex(nearer);
         }
+        let (scaled_first, scaled_second) =
+            (weight_first * inverse_sum, weight_second * inverse_sum);
         self.vertices[0] = first;
-        self.vertices[0].weight = weight_first * inverse_sum;
+        self.vertices[0].weight = scaled_first;
         self.vertices[1] = second;
-        self.vertices[1].weight = weight_second * inverse_sum;
+        self.vertices[1].weight = scaled_second;
         self.count = 2;
+        scaled_first * first.difference + scaled_second * second.difference
     }
 
-    fn keep_nearest_edge(&mut self, v1: SimplexVertex, v2: SimplexVertex, v3: SimplexVertex) {
-        let mut best: Option<(f32, Simplex)> = None;
+    /// Keeps the edge of the triangle nearest the origin (solved); returns its closest point.
+    fn keep_nearest_edge(
+        &mut self,
+        v1: SimplexVertex,
+        v2: SimplexVertex,
+        v3: SimplexVertex,
+    ) -> Vec2 {
+        let mut best: Option<(f32, Vec2, Simplex)> = None;
         for (first, second) in [(v1, v2), (v1, v3), (v2, v3)] {
             let mut edge = Simplex {
                 vertices: [first, second, second],
                 count: 2,
             };
-            edge.solve_segment();
-            let distance_squared = edge.closest_point().length_squared();
-            if best.is_none_or(|(found, _)| distance_squared < found) {
-                best = Some((distance_squared, edge));
+            let closest = edge.solve_segment();
+            let distance_squared = closest.length_squared();
+            if best.is_none_or(|(found, _, _)| distance_squared < found) {
+                best = Some((distance_squared, closest, edge));
             }
         }
-        if let Some((_, edge)) = best {
-            *self = edge;
-        }
+        let Some((_, closest, edge)) = best else {
+            return self.closest_point();
+        };
+        *self = edge;
+        closest
     }
 
     /// The point of the simplex closest to the origin (after [`solve`](Self::solve)).
@@ -597,23 +642,35 @@ impl Simplex {
     }
 
     /// The closest points on A and on B that the weights describe.
+    #[inline]
     pub(crate) fn witness_points(&self) -> (Vec2, Vec2) {
-        let used = &self.vertices[..self.count];
-        let point_a = used.iter().map(|v| v.weight * v.point_a).sum::<Vec2>();
-        if self.count == 3 {
-            return (point_a, point_a);
+        let [v1, v2, v3] = &self.vertices;
+        // The sums start from zero, as a sum over the vertices in use does (the same bits).
+        match self.count {
+            1 => (
+                Vec2::ZERO + v1.weight * v1.point_a,
+                Vec2::ZERO + v1.weight * v1.point_b,
+            ),
+            2 => (
+                Vec2::ZERO + v1.weight * v1.point_a + v2.weight * v2.point_a,
+                Vec2::ZERO + v1.weight * v1.point_b + v2.weight * v2.point_b,
+            ),
+            _ => {
+                let point_a = Vec2::ZERO
+                    + v1.weight * v1.point_a
+                    + v2.weight * v2.point_a
+                    + v3.weight * v3.point_a;
+                (point_a, point_a)
+            }
         }
-        let point_b = used.iter().map(|v| v.weight * v.point_b).sum::<Vec2>();
-        (point_a, point_b)
     }
 
     /// The [`source_key`] of each vertex in use; the unused places hold a key no vertex has.
     #[inline(always)]
     fn sources(&self) -> [u32; 3] {
         let key = |i: usize| {
-            let vertex = &self.vertices[i];
             if i < self.count {
-                source_key(vertex.index_a, vertex.index_b)
+                self.vertices[i].source
             } else {
                 u32::MAX
             }
@@ -621,10 +678,18 @@ impl Simplex {
         [key(0), key(1), key(2)]
     }
 
-    pub(crate) fn contains_indices(&self, index_a: usize, index_b: usize) -> bool {
+    /// The core point indices of the first vertex (a place to start the next support search).
+    #[inline(always)]
+    pub(crate) fn first_indices(&self) -> (usize, usize) {
+        let first = &self.vertices[0];
+        (usize::from(first.index_a()), usize::from(first.index_b()))
+    }
+
+    /// Whether a vertex in use has the support point of these core point indices.
+    pub(crate) fn contains_source(&self, source: u32) -> bool {
         self.vertices[..self.count]
             .iter()
-            .any(|v| v.index_a == index_a && v.index_b == index_b)
+            .any(|vertex| vertex.source == source)
     }
 
     /// The simplex of one vertex.
@@ -697,8 +762,10 @@ pub(crate) fn gjk_distance(
         }
 
         // 5. New support point of B − A along the direction.
-        let index_a = proxy_a.support_index(-direction);
-        let index_b = proxy_b.support_index(b_in_a.rotate_inv(direction));
+        //    The walks start from the core points of the simplex's first vertex.
+        let (near_a, near_b) = simplex.first_indices();
+        let index_a = proxy_a.support_index_near(near_a, -direction);
+        let index_b = proxy_b.support_index_near(near_b, b_in_a.rotate_inv(direction));
         let vertex = SimplexVertex::new(proxy_a, index_a, proxy_b, index_b, b_in_a);
         iterations += 1;
 
@@ -706,7 +773,7 @@ pub(crate) fn gjk_distance(
         //    search direction stops too early when an edge of A and an edge of B are nearly
         //    parallel: the better vertex then looks no closer within rounding, though the edge
         //    it opens is. The next solve decides instead, and repeats end the loop.)
-        if previous.contains(&source_key(index_a, index_b)) {
+        if previous.contains(&vertex.source) {
             overlap_within_rounding = simplex.holds_origin_within_rounding(&vertex, direction);
             break;
         }

@@ -82,6 +82,30 @@ fn rotating_rod_sweeps_into_a_post() {
     );
 }
 
+/// The turning part of a rotating cast's closing bound is the spin times the distance from the
+/// rotation centre to the shape's farthest point: for an octagon of circumradius 1 about its
+/// centre that is 1, where the corner of its bounding box is √2 away. With the tighter bound
+/// the cast reaches the wall in 9 distance evaluations (the bounding-box corner took 11), and
+/// the hit is still touching and was apart just before.
+#[test]
+fn a_spinning_polygon_is_bounded_by_its_farthest_vertex() {
+    let octagon = Shape::from(Polygon::regular(8, 1.0).unwrap());
+    let wall = Shape::from(Polygon::rect(0.2, 10.0).unwrap());
+    let wall_at = Transform::from_translation(v(2.2, 0.0));
+    let spin = Sweep::spinning(&Transform::new(Vec2::ZERO, 0.3), v(2.0, 0.3), 1.0);
+    let opts = CastOptions {
+        max_iterations: 9,
+        ..CastOptions::default()
+    };
+    let hit = shape_cast(&octagon, &spin, &wall, &Sweep::fixed(&wall_at), opts).unwrap();
+    assert!(hit.converged, "{hit:?}");
+    let gap = distance(&octagon, &spin.transform_at(hit.t), &wall, &wall_at).distance;
+    assert!(gap <= 2e-4, "gap {gap} at {hit:?}");
+    let mut before = spin.transform_at(hit.t - 1e-3);
+    before.p -= hit.normal * 2e-4;
+    assert!(distance(&octagon, &before, &wall, &wall_at).distance > 0.0);
+}
+
 /// Relative size-aware tolerance used by the random tests.
 fn tolerance_for(xf: &Transform) -> f32 {
     1e-4 + 2e-7 * xf.p.length()
