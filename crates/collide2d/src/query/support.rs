@@ -141,7 +141,7 @@ impl ConvexProxy<'_> {
                 best = next(best);
                 (previous_value, best_value) = (best_value, next_value);
                 next_value = value(next(best));
-                if !(next_value > best_value) {
+                if next_value.partial_cmp(&best_value) != Some(std::cmp::Ordering::Greater) {
                     break;
                 }
             }
@@ -150,7 +150,7 @@ impl ConvexProxy<'_> {
                 best = previous(best);
                 (next_value, best_value) = (best_value, previous_value);
                 previous_value = value(previous(best));
-                if !(previous_value > best_value) {
+                if previous_value.partial_cmp(&best_value) != Some(std::cmp::Ordering::Greater) {
                     break;
                 }
             }
