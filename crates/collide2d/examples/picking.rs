@@ -12,28 +12,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let at = |x: f32, y: f32| Transform::from_translation(Vec2::new(x, y));
     // User data names each collider for the printout.
     let names = ["player", "gun", "crate", "barrel", "lamp"];
-    let player = world.insert(Collider::circle(0.5)?.with_user_data(0))?;
-    let gun = world.insert(
-        Collider::rect(0.8, 0.2)?
-            .with_user_data(1)
-            .with_transform(at(0.6, 0.0)),
-    )?;
-    let crate_ = world.insert(
-        Collider::rect(1.0, 1.0)?
-            .with_user_data(2)
-            .with_transform(at(5.0, 0.0)),
-    )?;
-    let barrel = world.insert(
-        Collider::circle(0.4)?
-            .with_user_data(3)
-            .with_transform(at(3.0, 3.0)),
-    )?;
-    world.insert(
-        Collider::circle(0.3)?
-            .with_user_data(4)
-            .with_sensor(true)
-            .with_transform(at(4.0, 2.0)),
-    )?;
+    let mut put = |collider: Collider, data: u64, x: f32, y: f32| {
+        world.insert(collider.with_user_data(data).with_transform(at(x, y)))
+    };
+    let player = put(Collider::circle(0.5)?, 0, 0.0, 0.0)?;
+    let gun = put(Collider::rect(0.8, 0.2)?, 1, 0.6, 0.0)?;
+    let crate_ = put(Collider::rect(1.0, 1.0)?, 2, 5.0, 0.0)?;
+    let barrel = put(Collider::circle(0.4)?, 3, 3.0, 3.0)?;
+    put(Collider::circle(0.3)?.with_sensor(true), 4, 4.0, 2.0)?;
     let name = |world: &World, h| world.get(h).map_or("?", |c| names[c.user_data() as usize]);
 
     // Picking: which colliders are under the cursor (sensors included on request).
@@ -78,8 +64,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert_eq!(hit.collider, crate_);
 
     // A predicate for what a list cannot say: here, only things farther than 4.5 units.
-    // (The predicate is `'static`: it owns what it reads, hence `move`.)
-    let far = move |_, c: &Collider| c.transform().p.distance(origin) > 4.5;
+    let far = |_, c: &Collider| c.transform().p.distance(origin) > 4.5;
     let far_only = sight.with_predicate(&far);
     let high = world.ray_cast(&towards(Vec2::new(3.0, 3.0))?, &far_only)?;
     println!(

@@ -60,11 +60,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut remove = Vec::new();
         for event in world.began() {
             let ([kind_a, kind_b], (a, b)) = (event.user_data().unwrap_or_default(), event.pair());
-            let ((first, x), (second, y)) = if kind_a <= kind_b {
-                ((kind_a, a), (kind_b, b))
-            } else {
-                ((kind_b, b), (kind_a, a))
-            };
+            let mut sides = [(kind_a, a), (kind_b, b)];
+            sides.sort_by_key(|&(kind, _)| kind);
+            let [(first, x), (second, y)] = sides;
             match (first, second) {
                 (PLAYER, PICKUP) => {
                     ammo += 5;
@@ -92,10 +90,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     // The first bullet killed enemy A; the second hit the wall, so enemy B lives. Neither
     // touched the player, the pickup or the bush.
-    println!(
-        "ammo {ammo}, enemies killed {}, bullets stopped by the wall {stopped_by_wall}",
-        killed.len()
-    );
+    println!("ammo {ammo}, killed {killed:?}, bullets stopped by the wall {stopped_by_wall}");
     assert_eq!((ammo, killed, stopped_by_wall), (5, vec![enemy_a], 1));
     assert!(world.contains(enemy_b) && shots.is_empty());
     Ok(())
