@@ -12,7 +12,9 @@
 //!
 //! Arguments: `one|many|build`, collider count; or `spawn|spawn-one`, collider count, extra
 //! count and optionally `tree|sap|grid`: the extra colliders put into a world already holding
-//! the first ones (and updated once), with one `insert_many` or one `insert` at a time.
+//! the first ones (and updated once), with one `insert_many` or one `insert` at a time; or
+//! `despawn|despawn-one` with the same arguments: that many of the colliders, in a shuffled
+//! order, taken out with one `remove_many` or one `remove` at a time.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -71,6 +73,26 @@ fn run_many(world: &mut World, colliders: Vec<Collider>) -> Vec<ColliderHandle> 
 }
 
 #[inline(never)]
+fn run_remove(world: &mut World, handles: &[ColliderHandle], at_once: bool) -> usize {
+    if at_once {
+        world.remove_many(handles).expect("live handles").len()
+    } else {
+        handles
+            .iter()
+            .map(|&handle| world.remove(handle).expect("a live handle"))
+            .count()
+    }
+}
+
+fn broad_phase_kind(name: Option<&String>) -> BroadPhaseKind {
+    match name.map(String::as_str) {
+        Some("sap") => BroadPhaseKind::SweepAndPrune,
+        Some("grid") => BroadPhaseKind::Grid { cell_size: 2.0 },
+        _ => BroadPhaseKind::Tree,
+    }
+}
+
+#[inline(never)]
 fn run_build(boxes: &[(Aabb, u64)]) -> DynamicTree {
     DynamicTree::build(boxes).expect("valid boxes").0
 }
@@ -93,12 +115,8 @@ fn main() {
             .and_then(|a| a.parse().ok())
             .unwrap_or(count / 10);
         let side = ((count + extra) as f64).sqrt().ceil() as usize;
-        let kind = match args.get(4).map(String::as_str) {
-            Some("sap") => BroadPhaseKind::SweepAndPrune,
-            Some("grid") => BroadPhaseKind::Grid { cell_size: 2.0 },
-            _ => BroadPhaseKind::Tree,
-        };
-        let mut world = World::with_broad_phase(kind).expect("a valid broad phase");
+        let mut world =
+            World::with_broad_phase(broad_phase_kind(args.get(4))).expect("a valid broad phase");
         world
             .insert_many(colliders_from(0, count, side))
             .expect("valid colliders");
@@ -120,6 +138,36 @@ fn main() {
             inserted.as_secs_f64(),
             start.elapsed().as_secs_f64(),
             stats.began
+        );
+        return;
+    }
+    if mode == "despawn" || mode == "despawn-one" {
+        // `count` colliders (updated once), then `extra` of them, in a shuffled order, removed.
+        let extra: usize = args
+            .get(3)
+            .and_then(|a| a.parse().ok())
+            .unwrap_or(count / 10);
+        let mut world =
+            World::with_broad_phase(broad_phase_kind(args.get(4))).expect("a valid broad phase");
+        let mut handles = world
+            .insert_many(colliders(count))
+            .expect("valid colliders");
+        world.update();
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for index in (1..handles.len()).rev() {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            handles.swap(index, (state >> 33) as usize % (index + 1));
+        }
+        handles.truncate(extra);
+        let start = Instant::now();
+        let cpu_start = cpu_seconds();
+        black_box(run_remove(&mut world, &handles, mode == "despawn"));
+        let removed_cpu = cpu_seconds() - cpu_start;
+        println!(
+            "{mode} {extra} of {count}: remove {:.3} s (processor {removed_cpu:.2} s)",
+            start.elapsed().as_secs_f64()
         );
         return;
     }

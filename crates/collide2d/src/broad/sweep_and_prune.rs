@@ -39,7 +39,8 @@ impl SweepEntry {
 ///
 /// Pairs from scratch sweep the array once. `update_pairs` queries each moved box. Rays test the
 /// boxes under the ray's x extent. Inserting or removing one box shifts the array (O(n)); use
-/// [`SweepAndPrune::build`] or [`SweepAndPrune::insert_many`] (one merge) for many boxes at once. A few very wide boxes make every query scan
+/// [`SweepAndPrune::build`] or [`SweepAndPrune::insert_many`] (one merge) for many boxes at once,
+/// and [`SweepAndPrune::remove_many`] (one compaction) to remove many. A few very wide boxes make every query scan
 /// more: prefer the tree or the grid for such scenes.
 #[derive(Clone, Debug, Default)]
 pub struct SweepAndPrune {
@@ -98,6 +99,33 @@ impl SweepAndPrune {
         });
         self.merge_sorted(&new_entries);
         Ok(ids)
+    }
+
+    /// Removes many proxies: the same as `remove` on each id in order. All or none: every id
+    /// is checked first, and a stale id (or one named twice) is refused, changing nothing.
+    ///
+    /// The array is compacted once, `O(n)`, where `k` single removals shift it `k` times.
+    pub fn remove_many(&mut self, ids: &[ProxyId]) -> Result<(), BroadPhaseError> {
+        let mut leaving = vec![false; self.proxies.slot_count()];
+        for &id in ids {
+            let slot = self.proxies.resolve(id)?;
+            if std::mem::replace(&mut leaving[slot], true) {
+                return Err(BroadPhaseError::StaleProxy { id });
+            }
+        }
+        self.entries.retain(|entry| !leaving[entry.proxy as usize]);
+        let mut widest_left = false;
+        for id in ids {
+            let slot = id.index();
+            let old = self.proxies.tight[slot as usize];
+            widest_left |= old.max.x - old.min.x >= self.widest;
+            self.pairs.proxy_removed(slot, &self.proxies);
+            self.proxies.release(slot);
+        }
+        if widest_left {
+            self.recompute_widest();
+        }
+        Ok(())
     }
 
     /// Merges sorted entries into the sorted array, from the back: each step writes the later

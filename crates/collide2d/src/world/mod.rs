@@ -615,6 +615,64 @@ impl World {
         Ok(entry.collider)
     }
 
+    /// Removes many colliders and returns them in order; their contacts end at the next
+    /// update, as after [`remove`](World::remove) on each handle in order. All or nothing:
+    /// every handle is checked first, and a stale handle (or one named twice) is refused with
+    /// [`WorldError::StaleHandle`], removing nothing.
+    ///
+    /// Sweep and prune compacts its array once for the whole batch
+    /// ([`SweepAndPrune::remove_many`]) instead of shifting it once per collider.
+    ///
+    /// ```
+    /// use collide2d::{shape::{Circle, Shape}, world::{Collider, World}, Transform, Vec2};
+    /// let mut world = World::new();
+    /// let ball = Shape::from(Circle::with_radius(0.5)?);
+    /// let handles = world.insert_many((0..10).map(|i| {
+    ///     Collider::new(ball.clone()).with_transform(Transform::new(Vec2::new(i as f32 * 0.9, 0.0), 0.0))
+    /// }))?;
+    /// world.update();
+    /// let removed = world.remove_many(&handles[..5])?;
+    /// assert_eq!((removed.len(), world.len()), (5, 5));
+    /// assert_eq!(world.update().ended, 5); // four pairs among the removed, one across
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn remove_many(&mut self, handles: &[ColliderHandle]) -> Result<Vec<Collider>, WorldError> {
+        let mut named = vec![false; self.slots.len()];
+        for &handle in handles {
+            self.entry(handle)?;
+            if std::mem::replace(&mut named[handle.index as usize], true) {
+                return Err(WorldError::StaleHandle(handle));
+            }
+        }
+        let mut proxies = Vec::with_capacity(handles.len());
+        let mut removed = Vec::with_capacity(handles.len());
+        for &handle in handles {
+            self.detach(handle, EndReason::Removed);
+            let slot = &mut self.slots[handle.index as usize];
+            let Some(entry) = slot.entry.take() else {
+                continue; // checked above
+            };
+            slot.generation = slot.generation.wrapping_add(1);
+            self.clear_dirty(handle.index);
+            self.continuous.forget(handle.index);
+            proxies.extend(entry.proxy);
+            self.free.push(handle.index);
+            self.live -= 1;
+            removed.push(entry.collider);
+        }
+        // Cannot fail: every proxy belongs to a live collider checked above.
+        match &mut self.broad {
+            Broad::Sap(sweep) => sweep.remove_many(&proxies)?,
+            broad => {
+                let broad = broad.get_mut();
+                for proxy in proxies {
+                    broad.remove(proxy)?;
+                }
+            }
+        }
+        Ok(removed)
+    }
+
     /// The collider behind a handle.
     pub fn get(&self, handle: ColliderHandle) -> Result<&Collider, WorldError> {
         self.entry(handle).map(|e| &e.collider)

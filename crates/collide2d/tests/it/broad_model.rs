@@ -824,6 +824,56 @@ fn sweep_and_prune_insert_many_into_a_populated_array_matches_single_inserts_and
     );
 }
 
+/// `SweepAndPrune::remove_many` against `remove` one id at a time: the same pairs end (among
+/// the removed boxes and across), the array stays sorted, the remaining pairs are exactly the
+/// brute-force ones, and a batch naming a stale id, or one id twice, changes nothing.
+#[test]
+fn sweep_and_prune_remove_many_matches_single_removals_and_brute_force() {
+    let mut rng = Rng(0x4e40);
+    let mut sweep = SweepAndPrune::new();
+    let mut live: Vec<(ProxyId, Aabb)> = Vec::new();
+    for key in 0..300 {
+        let boxes: Vec<Aabb> = live.iter().map(|(_, b)| *b).collect();
+        let b = random_box(&mut rng, &boxes);
+        live.push((sweep.insert(b, key).unwrap(), b));
+    }
+    let (gone, _) = live.remove(1);
+    sweep.remove(gone).unwrap();
+    sweep.update_pairs();
+    let mut single = sweep.clone();
+    let mut leaving: Vec<ProxyId> = live.iter().step_by(2).map(|(id, _)| *id).collect();
+    for index in (1..leaving.len()).rev() {
+        leaving.swap(index, rng.below(index + 1));
+    }
+    for bad in [
+        vec![leaving[0], gone, leaving[1]],
+        vec![leaving[0], leaving[1], leaving[0]],
+    ] {
+        assert!(matches!(
+            sweep.remove_many(&bad),
+            Err(BroadPhaseError::StaleProxy { .. })
+        ));
+        sweep.validate().unwrap();
+        assert_eq!(sweep.len(), live.len());
+        assert!(sweep.update_pairs().is_empty());
+    }
+    for id in &leaving {
+        single.remove(*id).unwrap();
+    }
+    sweep.remove_many(&leaving).unwrap();
+    sweep.validate().unwrap();
+    let changes = sweep.update_pairs().clone();
+    assert!(changes.ended.len() > 20, "{}", changes.ended.len());
+    assert_eq!(&changes, single.update_pairs());
+    live.retain(|(id, _)| !leaving.contains(id));
+    let expected: Vec<Pair> = brute_force_pairs(&live).into_iter().collect();
+    assert_eq!(sweep.find_pairs(), expected);
+    assert_eq!(sweep.current_pairs(), expected);
+    // The freed slots are taken again as single removals leave them.
+    let b = aabb(0.0, 0.0, 1.0, 1.0);
+    assert_eq!(sweep.insert(b, 9).unwrap(), single.insert(b, 9).unwrap());
+}
+
 #[test]
 fn ten_thousand_identical_boxes() {
     let unit = aabb(-0.5, -0.5, 0.5, 0.5);

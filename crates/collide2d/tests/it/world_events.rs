@@ -290,6 +290,97 @@ fn insert_many_is_all_or_nothing() {
     assert_eq!(handles[0].index(), 1);
 }
 
+/// `remove_many` against `remove` one handle at a time, on every broad phase: the same
+/// colliders come back, the same `End`s (with reason, sensor flag and both user data values)
+/// come at the next update, and the worlds stay equal through a later insert and move.
+#[test]
+fn remove_many_gives_the_same_events_as_one_remove_at_a_time() {
+    for kind in [
+        BroadPhaseKind::Tree,
+        BroadPhaseKind::Grid { cell_size: 2.0 },
+        BroadPhaseKind::SweepAndPrune,
+    ] {
+        let mut rng = Rng(0xde5);
+        let colliders: Vec<Collider> = (0..400)
+            .map(|i| {
+                Collider::new(Shape::from(
+                    Circle::with_radius(rng.range(0.3, 1.2)).unwrap(),
+                ))
+                .with_transform(Transform::new(rng.point(15.0), 0.0))
+                .with_sensor(i % 7 == 0)
+                .with_enabled(i % 11 != 0)
+                .with_user_data(i)
+            })
+            .collect();
+        let mut one_by_one = World::with_broad_phase(kind).unwrap();
+        let mut bulk = World::with_broad_phase(kind).unwrap();
+        let handles = one_by_one.insert_many(colliders.clone()).unwrap();
+        assert_eq!(bulk.insert_many(colliders).unwrap(), handles);
+        one_by_one.update();
+        bulk.update();
+        // Every third collider, in a shuffled order.
+        let mut leaving: Vec<ColliderHandle> = handles.iter().copied().step_by(3).collect();
+        for index in (1..leaving.len()).rev() {
+            leaving.swap(index, rng.below(index + 1));
+        }
+        let expected: Vec<Collider> = leaving
+            .iter()
+            .map(|&handle| one_by_one.remove(handle).unwrap())
+            .collect();
+        let removed = bulk.remove_many(&leaving).unwrap();
+        assert_eq!(removed.len(), expected.len());
+        for (got, want) in removed.iter().zip(&expected) {
+            assert_eq!(got.user_data(), want.user_data(), "{kind:?}");
+        }
+        assert_eq!(bulk.len(), one_by_one.len());
+        assert_eq!(bulk.broad_phase().len(), one_by_one.broad_phase().len());
+        one_by_one.update();
+        bulk.update();
+        assert!(bulk.ended().len() > 50, "{kind:?}: {}", bulk.ended().len());
+        assert_eq!(bulk.events(), one_by_one.events(), "{kind:?}");
+        // The freed slots are taken in the same order, and later changes report alike.
+        for world in [&mut bulk, &mut one_by_one] {
+            world.insert(Collider::new(ball())).unwrap();
+            let moves: Vec<_> = world
+                .iter()
+                .map(|(h, c)| (h, Transform::new(c.transform().p * 0.8, 0.0)))
+                .collect();
+            world.set_transforms(&moves).unwrap();
+            world.update();
+        }
+        assert_eq!(bulk.events(), one_by_one.events(), "{kind:?}");
+    }
+}
+
+#[test]
+fn remove_many_is_all_or_nothing() {
+    let mut world = World::new();
+    let handles = world
+        .insert_many((0..4).map(|i| Collider::new(ball()).with_transform(at(0.8 * i as f32, 0.0))))
+        .unwrap();
+    world.update();
+    world.remove(handles[3]).unwrap();
+    // A stale handle, and a handle named twice, are refused; nothing is removed.
+    for batch in [
+        vec![handles[0], handles[3], handles[1]],
+        vec![handles[0], handles[1], handles[0]],
+    ] {
+        let error = world.remove_many(&batch).unwrap_err();
+        assert!(matches!(error, WorldError::StaleHandle(_)), "{error:?}");
+        assert_eq!(world.len(), 3);
+        assert_eq!(world.broad_phase().len(), 3);
+        assert!(world.contains(handles[0]) && world.contains(handles[1]));
+    }
+    world.update();
+    assert_eq!(world.ended().len(), 1); // only the single removal's pair
+    assert_eq!(
+        world.remove_many(&[handles[1], handles[0]]).unwrap().len(),
+        2
+    );
+    world.update();
+    assert_eq!(world.ended().len(), 2);
+}
+
 /// A row of five unit balls at x = 0, 2, 4, 6, 8 with user data = x.
 fn row() -> (World, Vec<ColliderHandle>) {
     let mut world = World::new();
