@@ -160,7 +160,9 @@ fn add_radii(cores: &GjkOutput, radius_a: f32, radius_b: f32) -> DistanceOutput 
 /// The minimum over all pairs of convex parts, in A's local frame, then mapped to the world.
 ///
 /// A pair is skipped when the gap between the parts' bounding boxes (radii included) is already
-/// at least the best distance found.
+/// at least the best distance found. Kept out of line, so that the convex path, which inlines
+/// GJK, stays small.
+#[inline(never)]
 fn distance_involving_compound(
     a: &Shape,
     xf_a: &Transform,
@@ -345,6 +347,7 @@ impl Simplex {
     /// of `B − A` against the offset of B's origin from A's (usually the closest feature or its
     /// neighbour; 2.98 support points per call instead of 3.43 from the first core points on
     /// separated 8-gons, 2026-11).
+    #[inline(always)]
     pub(crate) fn from_cache(
         cache: &SimplexCache,
         proxy_a: &ConvexProxy,
@@ -733,6 +736,7 @@ impl Simplex {
 /// ```
 ///
 /// The simplex ends in `cache` for the next call. Radii are ignored here.
+#[inline(always)]
 pub(crate) fn gjk_distance(
     proxy_a: &ConvexProxy,
     proxy_b: &ConvexProxy,
