@@ -459,8 +459,13 @@ impl Simplex {
     /// Ericson, *Real-Time Collision Detection*, §5.1.5 and §9.5.2: the signs of the edge
     /// barycentric numerators and of the triangle's (signed) sub-areas pick the region.
     fn solve_triangle(&mut self) -> Vec2 {
-        let [v1, v2, v3] = self.vertices;
-        let (w1, w2, w3) = (v1.difference, v2.difference, v3.difference);
+        // Only the differences are read here (a copy of the whole vertices would load the one
+        // just added with wider loads than the stores that wrote it, and wait for them).
+        let (w1, w2, w3) = (
+            self.vertices[0].difference,
+            self.vertices[1].difference,
+            self.vertices[2].difference,
+        );
 
         let edge_12 = w2 - w1;
         let weight_12_1 = w2.dot(edge_12);
@@ -488,22 +493,22 @@ impl Simplex {
         let weight_123_3 = orientation * cross(w1, w2);
 
         if weight_12_2 <= 0.0 && weight_13_2 <= 0.0 {
-            self.set_vertex(v1)
+            self.keep_vertex(0)
         } else if weight_12_1 > 0.0 && weight_12_2 > 0.0 && weight_123_3 <= 0.0 {
-            self.set_edge(v1, weight_12_1, v2, weight_12_2)
+            self.keep_edge(0, weight_12_1, 1, weight_12_2)
         } else if weight_13_1 > 0.0 && weight_13_2 > 0.0 && weight_123_2 <= 0.0 {
-            self.set_edge(v1, weight_13_1, v3, weight_13_2)
+            self.keep_edge(0, weight_13_1, 2, weight_13_2)
         } else if weight_12_1 <= 0.0 && weight_23_2 <= 0.0 {
-            self.set_vertex(v2)
+            self.keep_vertex(1)
         } else if weight_13_1 <= 0.0 && weight_23_1 <= 0.0 {
-            self.set_vertex(v3)
+            self.keep_vertex(2)
         } else if weight_23_1 > 0.0 && weight_23_2 > 0.0 && weight_123_1 <= 0.0 {
-            self.set_edge(v2, weight_23_1, v3, weight_23_2)
+            self.keep_edge(1, weight_23_1, 2, weight_23_2)
         } else if twice_area.abs()
             <= 8.0 * f32::EPSILON * edge_12.length() * edge_13.length().max(edge_23.length())
         {
             // A sliver: the signs above are rounding noise. Keep the edge nearest the origin.
-            self.keep_nearest_edge(v1, v2, v3)
+            self.keep_nearest_edge()
         } else {
             let inverse_sum = 1.0 / (weight_123_1 + weight_123_2 + weight_123_3);
             // Far from the origin a small triangle's signs are rounding noise too (the cross
@@ -512,7 +517,7 @@ impl Simplex {
             let origin_in_box = w1.min(w2).min(w3).cmple(Vec2::ZERO).all()
                 && w1.max(w2).max(w3).cmpge(Vec2::ZERO).all();
             if !(origin_in_box && inverse_sum.is_finite()) {
-                return self.keep_nearest_edge(v1, v2, v3);
+                return self.keep_nearest_edge();
             }
             self.vertices[0].weight = weight_123_1 * inverse_sum;
             self.vertices[1].weight = weight_123_2 * inverse_sum;
@@ -522,48 +527,47 @@ impl Simplex {
         }
     }
 
-    /// Keeps one vertex; returns it (the closest point).
-    fn set_vertex(&mut self, vertex: SimplexVertex) -> Vec2 {
-        self.vertices[0] = vertex;
+    /// Keeps vertex `index` alone; returns it (the closest point).
+    fn keep_vertex(&mut self, index: usize) -> Vec2 {
+        self.vertices[0] = self.vertices[index];
         self.vertices[0].weight = 1.0;
         self.count = 1;
-        vertex.difference
+        self.vertices[0].difference
     }
 
-    fn set_edge(
+    /// Keeps the edge from vertex `first` to vertex `second` (`first < second`) with these
+    /// barycentric numerators; returns its closest point.
+    fn keep_edge(
         &mut self,
-        first: SimplexVertex,
+        first: usize,
         weight_first: f32,
-        second: SimplexVertex,
+        second: usize,
         weight_second: f32,
     ) -> Vec2 {
+        let (w_first, w_second) = (self.vertices[first].difference, self.vertices[second].difference);
         let inverse_sum = 1.0 / (weight_first + weight_second);
         if !inverse_sum.is_finite() {
             // Weights that underflow: the edge is a point.
-            let nearer = if second.difference.length_squared() < first.difference.length_squared() {
+            let nearer = if w_second.length_squared() < w_first.length_squared() {
                 second
             } else {
                 first
             };
-            return self.set_vertex(nearer);
+            return self.keep_vertex(nearer);
         }
         let (scaled_first, scaled_second) =
             (weight_first * inverse_sum, weight_second * inverse_sum);
-        self.vertices[0] = first;
+        self.vertices[0] = self.vertices[first];
         self.vertices[0].weight = scaled_first;
-        self.vertices[1] = second;
+        self.vertices[1] = self.vertices[second];
         self.vertices[1].weight = scaled_second;
         self.count = 2;
-        scaled_first * first.difference + scaled_second * second.difference
+        scaled_first * w_first + scaled_second * w_second
     }
 
     /// Keeps the edge of the triangle nearest the origin (solved); returns its closest point.
-    fn keep_nearest_edge(
-        &mut self,
-        v1: SimplexVertex,
-        v2: SimplexVertex,
-        v3: SimplexVertex,
-    ) -> Vec2 {
+    fn keep_nearest_edge(&mut self) -> Vec2 {
+        let [v1, v2, v3] = self.vertices;
         let mut best: Option<(f32, Vec2, Simplex)> = None;
         for (first, second) in [(v1, v2), (v1, v3), (v2, v3)] {
             let mut edge = Simplex {
