@@ -34,6 +34,10 @@ pub(crate) struct GjkOutput {
     pub(crate) iterations: usize,
     /// The size of the final simplex: 3 means the cores overlap.
     pub(crate) simplex_count: usize,
+    /// The search direction GJK converged along (from B's core towards A's, not normalised;
+    /// for an edge of `B − A`, its perpendicular), or zero when it did not end on a repeated
+    /// support point (cores overlapping or touching, or out of iterations).
+    pub(crate) axis: Vec2,
 }
 
 /// The distance between two shapes, with the closest points and the normal (world space).
@@ -119,19 +123,23 @@ pub(crate) fn distance_between_convex(
 /// Turns closest core points into closest surface points (A's local frame), as documented on
 /// [`distance`].
 fn add_radii(cores: &GjkOutput, radius_a: f32, radius_b: f32) -> DistanceOutput {
-    let core_offset = cores.point_b - cores.point_a;
-    // `cores.distance` is `core_offset`'s length, so this is `try_normalize` (to the bit)
-    // without a second square root.
-    let inverse_distance = 1.0 / cores.distance;
-    let normal = (cores.distance > 0.0 && inverse_distance.is_finite())
-        .then(|| core_offset * inverse_distance);
-    let Some(normal) = normal else {
+    // Apart when the distance has a finite inverse (false for zero and NaN).
+    if !(cores.distance >= SMALLEST_INVERTIBLE) {
         return DistanceOutput {
             distance: 0.0,
             point_a: cores.point_a,
             point_b: cores.point_a,
             normal: Vec2::ZERO,
         };
+    }
+    // The normal is the axis GJK converged along. For an edge of `B − A` that is the edge's
+    // perpendicular, which the rounding of the barycentric weights cannot tilt as it tilts the
+    // offset between the closest points (by up to an ulp of the edge's length over the
+    // distance); for a vertex it is the offset itself, to the bit. It also does not wait for
+    // the closest points and their distance to be computed.
+    let normal = match (-cores.axis).try_normalize() {
+        Some(normal) => normal,
+        None => normal_from_offset(cores),
     };
     let surface_a = cores.point_a + normal * radius_a;
     let surface_b = cores.point_b - normal * radius_b;
@@ -155,6 +163,20 @@ fn add_radii(cores: &GjkOutput, radius_a: f32, radius_b: f32) -> DistanceOutput 
             normal,
         }
     }
+}
+
+/// The smallest positive `f32` whose inverse is finite (`1.0 / x` overflows below it), so that
+/// `x >= SMALLEST_INVERTIBLE` is `x > 0.0 && (1.0 / x).is_finite()` without the division.
+const SMALLEST_INVERTIBLE: f32 = f32::from_bits(0x0020_0001);
+
+/// The unit vector from `cores.point_a` to `cores.point_b`, for a result without a converged
+/// axis (rare: kept out of line so that the usual normal does not wait for it).
+#[cold]
+#[inline(never)]
+fn normal_from_offset(cores: &GjkOutput) -> Vec2 {
+    // `cores.distance` is the offset's length, so this is `try_normalize` (to the bit) without
+    // a second square root; `add_radii` checked that its inverse is finite.
+    (cores.point_b - cores.point_a) * (1.0 / cores.distance)
 }
 
 /// The minimum over all pairs of convex parts, in A's local frame, then mapped to the world.
@@ -751,6 +773,7 @@ pub(crate) fn gjk_distance(
     let mut simplex = Simplex::from_cache(cache, proxy_a, proxy_b, b_in_a);
     let mut iterations = 0;
     let mut overlap_within_rounding = false;
+    let mut axis = Vec2::ZERO;
 
     loop {
         // 2. Remember the vertices' sources before reducing, to detect a support point seen again.
@@ -783,6 +806,7 @@ pub(crate) fn gjk_distance(
         //    it opens is. The next solve decides instead, and repeats end the loop.)
         if previous.contains(&vertex.source) {
             overlap_within_rounding = simplex.holds_origin_within_rounding(&vertex, direction);
+            axis = direction;
             break;
         }
 
@@ -801,6 +825,7 @@ pub(crate) fn gjk_distance(
             distance: 0.0,
             iterations,
             simplex_count: 3,
+            axis: Vec2::ZERO,
         };
     }
     GjkOutput {
@@ -813,6 +838,7 @@ pub(crate) fn gjk_distance(
         },
         iterations,
         simplex_count: simplex.count,
+        axis,
     }
 }
 
@@ -971,6 +997,24 @@ mod tests {
     }
 
     #[test]
+    fn the_smallest_invertible_distance_is_where_the_inverse_stops_overflowing() {
+        let bits = SMALLEST_INVERTIBLE.to_bits();
+        for candidate in (bits - 64..bits + 64).map(f32::from_bits) {
+            assert_eq!(
+                candidate >= SMALLEST_INVERTIBLE,
+                candidate > 0.0 && (1.0 / candidate).is_finite(),
+                "{candidate:e}"
+            );
+        }
+        for special in [0.0, -0.0, f32::NAN, f32::INFINITY, 1.0, f32::MAX, -1.0] {
+            assert_eq!(
+                special >= SMALLEST_INVERTIBLE,
+                special > 0.0 && (1.0 / special).is_finite()
+            );
+        }
+    }
+
+    #[test]
     fn radii_are_removed_and_points_moved_to_the_surfaces() {
         let cores = GjkOutput {
             point_a: Vec2::ZERO,
@@ -978,6 +1022,7 @@ mod tests {
             distance: 3.0,
             iterations: 1,
             simplex_count: 1,
+            axis: Vec2::ZERO,
         };
         let apart = add_radii(&cores, 1.0, 0.5);
         assert!((apart.distance - 1.5).abs() < 1e-6);
