@@ -1181,7 +1181,10 @@ fn a_plank_a_hair_above_a_long_floor_gets_the_floor_normal() {
             &xf_plank,
         );
         assert!(out.distance > 0.0, "{out:?}");
-        let error = normal_error(out.normal, exact_normal(&floor, &xf_floor, &plank, &xf_plank));
+        let error = normal_error(
+            out.normal,
+            exact_normal(&floor, &xf_floor, &plank, &xf_plank),
+        );
         assert!(error < 1e-6, "step {step}: {out:?} off by {error:e}");
     }
 }
@@ -1215,7 +1218,12 @@ fn normals_of_near_flat_contacts_match_the_exact_normal() {
             + (numbers.unit() as f32 - 0.5) * 1.0e-3;
         let b_in_a = Transform::new(contact + normal * (gap + half_height * 1.001), angle);
         let xf_b = xf_a.mul(&b_in_a);
-        let out = distance(&Shape::from(a.clone()), &xf_a, &Shape::from(b.clone()), &xf_b);
+        let out = distance(
+            &Shape::from(a.clone()),
+            &xf_a,
+            &Shape::from(b.clone()),
+            &xf_b,
+        );
         if out.distance <= 0.0 {
             continue;
         }

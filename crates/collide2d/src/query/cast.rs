@@ -810,7 +810,8 @@ fn conservative_advancement(
         // Compounds and chains are taken apart before a pair gets here.
         return None;
     };
-    let angular_reach = sweep_a.rotation().abs() * reach_from_center(&proxy_a, sweep_a.local_center)
+    let angular_reach = sweep_a.rotation().abs()
+        * reach_from_center(&proxy_a, sweep_a.local_center)
         + sweep_b.rotation().abs() * reach_from_center(&proxy_b, sweep_b.local_center);
     let mut gaps = RotatingGap {
         proxy_a,

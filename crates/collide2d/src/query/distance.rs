@@ -44,7 +44,9 @@ pub(crate) struct GjkOutput {
 ///
 /// The distance is between the surfaces, radii included, and is `0` when the shapes touch or
 /// overlap. When they are apart, `point_a` and `point_b` lie on the surfaces of A and B,
-/// `|point_b − point_a| == distance` and `normal` is the unit vector from `point_a` to `point_b`.
+/// `|point_b − point_a| == distance` and `normal` is the unit vector from `point_a` to `point_b`
+/// (taken from the axis GJK converged along, so it stays accurate for a gap tiny against the
+/// shapes).
 ///
 /// When they overlap, `point_a == point_b` and:
 /// - if only the radii overlap (the cores are apart), the point lies in both shapes, in the middle
@@ -124,7 +126,8 @@ pub(crate) fn distance_between_convex(
 /// [`distance`].
 fn add_radii(cores: &GjkOutput, radius_a: f32, radius_b: f32) -> DistanceOutput {
     // Apart when the distance has a finite inverse (false for zero and NaN).
-    if !(cores.distance >= SMALLEST_INVERTIBLE) {
+    let apart = cores.distance >= SMALLEST_INVERTIBLE;
+    if !apart {
         return DistanceOutput {
             distance: 0.0,
             point_a: cores.point_a,
@@ -566,7 +569,10 @@ impl Simplex {
         second: usize,
         weight_second: f32,
     ) -> Vec2 {
-        let (w_first, w_second) = (self.vertices[first].difference, self.vertices[second].difference);
+        let (w_first, w_second) = (
+            self.vertices[first].difference,
+            self.vertices[second].difference,
+        );
         let inverse_sum = 1.0 / (weight_first + weight_second);
         if !inverse_sum.is_finite() {
             // Weights that underflow: the edge is a point.
@@ -758,7 +764,7 @@ impl Simplex {
 ///     w ← support_B(d) − support_A(−d)
 ///     if w is already in the simplex → converged
 ///     add w to the simplex
-/// closest points ← barycentric combination of the simplex's source points
+/// closest points ← barycentric combination of the simplex's source points; axis ← the last d
 /// ```
 ///
 /// The simplex ends in `cache` for the next call. Radii are ignored here.
