@@ -34,13 +34,19 @@ pub(crate) struct GjkOutput {
     pub(crate) iterations: usize,
     /// The size of the final simplex: 3 means the cores overlap.
     pub(crate) simplex_count: usize,
+    /// The search direction GJK converged along (from B's core towards A's, not normalised;
+    /// for an edge of `B − A`, its perpendicular), or zero when it did not end on a repeated
+    /// support point (cores overlapping or touching, or out of iterations).
+    pub(crate) axis: Vec2,
 }
 
 /// The distance between two shapes, with the closest points and the normal (world space).
 ///
 /// The distance is between the surfaces, radii included, and is `0` when the shapes touch or
 /// overlap. When they are apart, `point_a` and `point_b` lie on the surfaces of A and B,
-/// `|point_b − point_a| == distance` and `normal` is the unit vector from `point_a` to `point_b`.
+/// `|point_b − point_a| == distance` and `normal` is the unit vector from `point_a` to `point_b`
+/// (taken from the axis GJK converged along, so it stays accurate for a gap tiny against the
+/// shapes).
 ///
 /// When they overlap, `point_a == point_b` and:
 /// - if only the radii overlap (the cores are apart), the point lies in both shapes, in the middle
@@ -119,19 +125,24 @@ pub(crate) fn distance_between_convex(
 /// Turns closest core points into closest surface points (A's local frame), as documented on
 /// [`distance`].
 fn add_radii(cores: &GjkOutput, radius_a: f32, radius_b: f32) -> DistanceOutput {
-    let core_offset = cores.point_b - cores.point_a;
-    // `cores.distance` is `core_offset`'s length, so this is `try_normalize` (to the bit)
-    // without a second square root.
-    let inverse_distance = 1.0 / cores.distance;
-    let normal = (cores.distance > 0.0 && inverse_distance.is_finite())
-        .then(|| core_offset * inverse_distance);
-    let Some(normal) = normal else {
+    // Apart when the distance has a finite inverse (false for zero and NaN).
+    let apart = cores.distance >= SMALLEST_INVERTIBLE;
+    if !apart {
         return DistanceOutput {
             distance: 0.0,
             point_a: cores.point_a,
             point_b: cores.point_a,
             normal: Vec2::ZERO,
         };
+    }
+    // The normal is the axis GJK converged along. For an edge of `B − A` that is the edge's
+    // perpendicular, which the rounding of the barycentric weights cannot tilt as it tilts the
+    // offset between the closest points (by up to an ulp of the edge's length over the
+    // distance); for a vertex it is the offset itself, to the bit. It also does not wait for
+    // the closest points and their distance to be computed.
+    let normal = match (-cores.axis).try_normalize() {
+        Some(normal) => normal,
+        None => normal_from_offset(cores),
     };
     let surface_a = cores.point_a + normal * radius_a;
     let surface_b = cores.point_b - normal * radius_b;
@@ -157,10 +168,26 @@ fn add_radii(cores: &GjkOutput, radius_a: f32, radius_b: f32) -> DistanceOutput 
     }
 }
 
+/// The smallest positive `f32` whose inverse is finite (`1.0 / x` overflows below it), so that
+/// `x >= SMALLEST_INVERTIBLE` is `x > 0.0 && (1.0 / x).is_finite()` without the division.
+const SMALLEST_INVERTIBLE: f32 = f32::from_bits(0x0020_0001);
+
+/// The unit vector from `cores.point_a` to `cores.point_b`, for a result without a converged
+/// axis (rare: kept out of line so that the usual normal does not wait for it).
+#[cold]
+#[inline(never)]
+fn normal_from_offset(cores: &GjkOutput) -> Vec2 {
+    // `cores.distance` is the offset's length, so this is `try_normalize` (to the bit) without
+    // a second square root; `add_radii` checked that its inverse is finite.
+    (cores.point_b - cores.point_a) * (1.0 / cores.distance)
+}
+
 /// The minimum over all pairs of convex parts, in A's local frame, then mapped to the world.
 ///
 /// A pair is skipped when the gap between the parts' bounding boxes (radii included) is already
-/// at least the best distance found.
+/// at least the best distance found. Kept out of line, so that the convex path, which inlines
+/// GJK, stays small.
+#[inline(never)]
 fn distance_involving_compound(
     a: &Shape,
     xf_a: &Transform,
@@ -345,6 +372,7 @@ impl Simplex {
     /// of `B − A` against the offset of B's origin from A's (usually the closest feature or its
     /// neighbour; 2.98 support points per call instead of 3.43 from the first core points on
     /// separated 8-gons, 2026-11).
+    #[inline(always)]
     pub(crate) fn from_cache(
         cache: &SimplexCache,
         proxy_a: &ConvexProxy,
@@ -456,8 +484,13 @@ impl Simplex {
     /// Ericson, *Real-Time Collision Detection*, §5.1.5 and §9.5.2: the signs of the edge
     /// barycentric numerators and of the triangle's (signed) sub-areas pick the region.
     fn solve_triangle(&mut self) -> Vec2 {
-        let [v1, v2, v3] = self.vertices;
-        let (w1, w2, w3) = (v1.difference, v2.difference, v3.difference);
+        // Only the differences are read here (a copy of the whole vertices would load the one
+        // just added with wider loads than the stores that wrote it, and wait for them).
+        let (w1, w2, w3) = (
+            self.vertices[0].difference,
+            self.vertices[1].difference,
+            self.vertices[2].difference,
+        );
 
         let edge_12 = w2 - w1;
         let weight_12_1 = w2.dot(edge_12);
@@ -485,22 +518,22 @@ impl Simplex {
         let weight_123_3 = orientation * cross(w1, w2);
 
         if weight_12_2 <= 0.0 && weight_13_2 <= 0.0 {
-            self.set_vertex(v1)
+            self.keep_vertex(0)
         } else if weight_12_1 > 0.0 && weight_12_2 > 0.0 && weight_123_3 <= 0.0 {
-            self.set_edge(v1, weight_12_1, v2, weight_12_2)
+            self.keep_edge(0, weight_12_1, 1, weight_12_2)
         } else if weight_13_1 > 0.0 && weight_13_2 > 0.0 && weight_123_2 <= 0.0 {
-            self.set_edge(v1, weight_13_1, v3, weight_13_2)
+            self.keep_edge(0, weight_13_1, 2, weight_13_2)
         } else if weight_12_1 <= 0.0 && weight_23_2 <= 0.0 {
-            self.set_vertex(v2)
+            self.keep_vertex(1)
         } else if weight_13_1 <= 0.0 && weight_23_1 <= 0.0 {
-            self.set_vertex(v3)
+            self.keep_vertex(2)
         } else if weight_23_1 > 0.0 && weight_23_2 > 0.0 && weight_123_1 <= 0.0 {
-            self.set_edge(v2, weight_23_1, v3, weight_23_2)
+            self.keep_edge(1, weight_23_1, 2, weight_23_2)
         } else if twice_area.abs()
             <= 8.0 * f32::EPSILON * edge_12.length() * edge_13.length().max(edge_23.length())
         {
             // A sliver: the signs above are rounding noise. Keep the edge nearest the origin.
-            self.keep_nearest_edge(v1, v2, v3)
+            self.keep_nearest_edge()
         } else {
             let inverse_sum = 1.0 / (weight_123_1 + weight_123_2 + weight_123_3);
             // Far from the origin a small triangle's signs are rounding noise too (the cross
@@ -509,7 +542,7 @@ impl Simplex {
             let origin_in_box = w1.min(w2).min(w3).cmple(Vec2::ZERO).all()
                 && w1.max(w2).max(w3).cmpge(Vec2::ZERO).all();
             if !(origin_in_box && inverse_sum.is_finite()) {
-                return self.keep_nearest_edge(v1, v2, v3);
+                return self.keep_nearest_edge();
             }
             self.vertices[0].weight = weight_123_1 * inverse_sum;
             self.vertices[1].weight = weight_123_2 * inverse_sum;
@@ -519,48 +552,50 @@ impl Simplex {
         }
     }
 
-    /// Keeps one vertex; returns it (the closest point).
-    fn set_vertex(&mut self, vertex: SimplexVertex) -> Vec2 {
-        self.vertices[0] = vertex;
+    /// Keeps vertex `index` alone; returns it (the closest point).
+    fn keep_vertex(&mut self, index: usize) -> Vec2 {
+        self.vertices[0] = self.vertices[index];
         self.vertices[0].weight = 1.0;
         self.count = 1;
-        vertex.difference
+        self.vertices[0].difference
     }
 
-    fn set_edge(
+    /// Keeps the edge from vertex `first` to vertex `second` (`first < second`) with these
+    /// barycentric numerators; returns its closest point.
+    fn keep_edge(
         &mut self,
-        first: SimplexVertex,
+        first: usize,
         weight_first: f32,
-        second: SimplexVertex,
+        second: usize,
         weight_second: f32,
     ) -> Vec2 {
+        let (w_first, w_second) = (
+            self.vertices[first].difference,
+            self.vertices[second].difference,
+        );
         let inverse_sum = 1.0 / (weight_first + weight_second);
         if !inverse_sum.is_finite() {
             // Weights that underflow: the edge is a point.
-            let nearer = if second.difference.length_squared() < first.difference.length_squared() {
+            let nearer = if w_second.length_squared() < w_first.length_squared() {
                 second
             } else {
                 first
             };
-            return self.set_vertex(nearer);
+            return self.keep_vertex(nearer);
         }
         let (scaled_first, scaled_second) =
             (weight_first * inverse_sum, weight_second * inverse_sum);
-        self.vertices[0] = first;
+        self.vertices[0] = self.vertices[first];
         self.vertices[0].weight = scaled_first;
-        self.vertices[1] = second;
+        self.vertices[1] = self.vertices[second];
         self.vertices[1].weight = scaled_second;
         self.count = 2;
-        scaled_first * first.difference + scaled_second * second.difference
+        scaled_first * w_first + scaled_second * w_second
     }
 
     /// Keeps the edge of the triangle nearest the origin (solved); returns its closest point.
-    fn keep_nearest_edge(
-        &mut self,
-        v1: SimplexVertex,
-        v2: SimplexVertex,
-        v3: SimplexVertex,
-    ) -> Vec2 {
+    fn keep_nearest_edge(&mut self) -> Vec2 {
+        let [v1, v2, v3] = self.vertices;
         let mut best: Option<(f32, Vec2, Simplex)> = None;
         for (first, second) in [(v1, v2), (v1, v3), (v2, v3)] {
             let mut edge = Simplex {
@@ -729,10 +764,11 @@ impl Simplex {
 ///     w ← support_B(d) − support_A(−d)
 ///     if w is already in the simplex → converged
 ///     add w to the simplex
-/// closest points ← barycentric combination of the simplex's source points
+/// closest points ← barycentric combination of the simplex's source points; axis ← the last d
 /// ```
 ///
 /// The simplex ends in `cache` for the next call. Radii are ignored here.
+#[inline(always)]
 pub(crate) fn gjk_distance(
     proxy_a: &ConvexProxy,
     proxy_b: &ConvexProxy,
@@ -743,6 +779,7 @@ pub(crate) fn gjk_distance(
     let mut simplex = Simplex::from_cache(cache, proxy_a, proxy_b, b_in_a);
     let mut iterations = 0;
     let mut overlap_within_rounding = false;
+    let mut axis = Vec2::ZERO;
 
     loop {
         // 2. Remember the vertices' sources before reducing, to detect a support point seen again.
@@ -775,6 +812,7 @@ pub(crate) fn gjk_distance(
         //    it opens is. The next solve decides instead, and repeats end the loop.)
         if previous.contains(&vertex.source) {
             overlap_within_rounding = simplex.holds_origin_within_rounding(&vertex, direction);
+            axis = direction;
             break;
         }
 
@@ -793,6 +831,7 @@ pub(crate) fn gjk_distance(
             distance: 0.0,
             iterations,
             simplex_count: 3,
+            axis: Vec2::ZERO,
         };
     }
     GjkOutput {
@@ -805,6 +844,7 @@ pub(crate) fn gjk_distance(
         },
         iterations,
         simplex_count: simplex.count,
+        axis,
     }
 }
 
@@ -963,6 +1003,24 @@ mod tests {
     }
 
     #[test]
+    fn the_smallest_invertible_distance_is_where_the_inverse_stops_overflowing() {
+        let bits = SMALLEST_INVERTIBLE.to_bits();
+        for candidate in (bits - 64..bits + 64).map(f32::from_bits) {
+            assert_eq!(
+                candidate >= SMALLEST_INVERTIBLE,
+                candidate > 0.0 && (1.0 / candidate).is_finite(),
+                "{candidate:e}"
+            );
+        }
+        for special in [0.0, -0.0, f32::NAN, f32::INFINITY, 1.0, f32::MAX, -1.0] {
+            assert_eq!(
+                special >= SMALLEST_INVERTIBLE,
+                special > 0.0 && (1.0 / special).is_finite()
+            );
+        }
+    }
+
+    #[test]
     fn radii_are_removed_and_points_moved_to_the_surfaces() {
         let cores = GjkOutput {
             point_a: Vec2::ZERO,
@@ -970,6 +1028,7 @@ mod tests {
             distance: 3.0,
             iterations: 1,
             simplex_count: 1,
+            axis: Vec2::ZERO,
         };
         let apart = add_radii(&cores, 1.0, 0.5);
         assert!((apart.distance - 1.5).abs() < 1e-6);

@@ -136,23 +136,18 @@ impl ConvexProxy<'_> {
         let mut best_value = value(best);
         let mut next_value = value(next(best));
         let mut previous_value = value(previous(best));
+        // Each step raises the value, so neither walk comes round to its start (a NaN stops it).
         if next_value > best_value {
-            loop {
+            while next_value > best_value {
                 best = next(best);
                 (previous_value, best_value) = (best_value, next_value);
                 next_value = value(next(best));
-                if next_value.partial_cmp(&best_value) != Some(std::cmp::Ordering::Greater) {
-                    break;
-                }
             }
-        } else if previous_value > best_value {
-            loop {
+        } else {
+            while previous_value > best_value {
                 best = previous(best);
                 (next_value, best_value) = (best_value, previous_value);
                 previous_value = value(previous(best));
-                if previous_value.partial_cmp(&best_value) != Some(std::cmp::Ordering::Greater) {
-                    break;
-                }
             }
         }
         if !(previous_value < best_value && next_value < best_value) {

@@ -1100,3 +1100,136 @@ fn exact_reference_agrees_on_hand_cases() {
         );
     }
 }
+
+/// Deterministic numbers in [0, 1) (xorshift64).
+struct Numbers(u64);
+
+impl Numbers {
+    fn unit(&mut self) -> f64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// The unit normal from A to B of two convex polygons apart, exactly in f64: the closest of all
+/// vertex–edge pairs, from the f32 vertices placed in f64.
+fn exact_normal(a: &Polygon, xf_a: &Transform, b: &Polygon, xf_b: &Transform) -> (f64, f64) {
+    let world = |polygon: &Polygon, xf: &Transform| -> Vec<(f64, f64)> {
+        let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
+        let (px, py) = (f64::from(xf.p.x), f64::from(xf.p.y));
+        polygon
+            .vertices()
+            .iter()
+            .map(|v| {
+                let (x, y) = (f64::from(v.x), f64::from(v.y));
+                (c * x - s * y + px, s * x + c * y + py)
+            })
+            .collect()
+    };
+    let closest_on_edge = |p: (f64, f64), from: (f64, f64), to: (f64, f64)| {
+        let edge = (to.0 - from.0, to.1 - from.1);
+        let t = (((p.0 - from.0) * edge.0 + (p.1 - from.1) * edge.1)
+            / (edge.0 * edge.0 + edge.1 * edge.1))
+            .clamp(0.0, 1.0);
+        (from.0 + edge.0 * t, from.1 + edge.1 * t)
+    };
+    let (world_a, world_b) = (world(a, xf_a), world(b, xf_b));
+    let mut best = (f64::INFINITY, (0.0, 0.0));
+    for (points, other, points_on_b) in [(&world_a, &world_b, false), (&world_b, &world_a, true)] {
+        for &p in points {
+            for k in 0..other.len() {
+                let q = closest_on_edge(p, other[k], other[(k + 1) % other.len()]);
+                let length = (p.0 - q.0).hypot(p.1 - q.1);
+                if length < best.0 {
+                    // From A's point to B's point.
+                    let (on_a, on_b) = if points_on_b { (q, p) } else { (p, q) };
+                    best = (
+                        length,
+                        ((on_b.0 - on_a.0) / length, (on_b.1 - on_a.1) / length),
+                    );
+                }
+            }
+        }
+    }
+    best.1
+}
+
+fn normal_error(normal: Vec2, exact: (f64, f64)) -> f64 {
+    (f64::from(normal.x) - exact.0).hypot(f64::from(normal.y) - exact.1)
+}
+
+/// A plank 1e-3 above a floor 2,000 units long, tilted by up to 1e-4 rad: the normal is the
+/// floor's. Regression: the normal was the offset between the closest points, whose barycentric
+/// weights along a 2,000-unit edge of `B − A` round to about 1e-4, so it leaned up to 0.062
+/// (3.6°) off the floor's normal.
+#[test]
+fn a_plank_a_hair_above_a_long_floor_gets_the_floor_normal() {
+    let floor = Polygon::rect(2000.0, 2.0).unwrap();
+    let plank = Polygon::rect(1000.0, 2.0).unwrap();
+    let xf_floor = Transform::new(Vec2::new(10.0, -3.0), 0.3);
+    for step in 0..50 {
+        let tilt = 1.0e-4 * (step as f32 - 25.0) / 25.0;
+        let lift = 2.0 + 1.0e-3 + 500.0 * tilt.abs();
+        let plank_in_floor = Transform::new(Vec2::new(step as f32 - 300.0, lift), tilt);
+        let xf_plank = xf_floor.mul(&plank_in_floor);
+        let out = distance(
+            &Shape::from(floor.clone()),
+            &xf_floor,
+            &Shape::from(plank.clone()),
+            &xf_plank,
+        );
+        assert!(out.distance > 0.0, "{out:?}");
+        let error = normal_error(
+            out.normal,
+            exact_normal(&floor, &xf_floor, &plank, &xf_plank),
+        );
+        assert!(error < 1e-6, "step {step}: {out:?} off by {error:e}");
+    }
+}
+
+/// The class: polygon pairs 1 to 10,000 units across, one resting almost flat on a face of the
+/// other with a gap of 1e-4 to 1 times their size: the normal matches the exact f64 one within
+/// 1e-5 (the offset between the closest points was up to 7e-2 off).
+#[test]
+fn normals_of_near_flat_contacts_match_the_exact_normal() {
+    let mut numbers = Numbers(0x5eed_1234_abcd_0001);
+    let mut worst = 0.0f64;
+    for case in 0..20_000 {
+        let scale = [1.0, 100.0, 1.0e4][case % 3];
+        let sides = 3 + (numbers.unit() * 6.0) as usize;
+        let a = Polygon::regular(sides, (0.2 + numbers.unit()) as f32 * scale).unwrap();
+        let b = Polygon::rect(
+            (0.1 + numbers.unit()) as f32 * scale,
+            (0.1 + numbers.unit()) as f32 * 0.1 * scale,
+        )
+        .unwrap();
+        let xf_a = Transform::new(
+            Vec2::new(numbers.unit() as f32 * 100.0, numbers.unit() as f32 * 100.0),
+            numbers.unit() as f32 * 6.0,
+        );
+        let gap = 10f32.powf(-4.0 + 4.0 * numbers.unit() as f32) * scale;
+        // B across face 0 of A, at any point along it, a hair off parallel.
+        let (normal, start, end) = (a.normals()[0], a.vertices()[0], a.vertices()[1]);
+        let contact = start + (end - start) * numbers.unit() as f32;
+        let half_height = (b.vertices()[2].y - b.vertices()[0].y) * 0.5;
+        let angle = normal.y.atan2(normal.x) - std::f32::consts::FRAC_PI_2
+            + (numbers.unit() as f32 - 0.5) * 1.0e-3;
+        let b_in_a = Transform::new(contact + normal * (gap + half_height * 1.001), angle);
+        let xf_b = xf_a.mul(&b_in_a);
+        let out = distance(
+            &Shape::from(a.clone()),
+            &xf_a,
+            &Shape::from(b.clone()),
+            &xf_b,
+        );
+        if out.distance <= 0.0 {
+            continue;
+        }
+        let error = normal_error(out.normal, exact_normal(&a, &xf_a, &b, &xf_b));
+        assert!(error < 1e-5, "case {case}: {out:?} off by {error:e}");
+        worst = worst.max(error);
+    }
+    println!("worst normal error {worst:e}");
+}
