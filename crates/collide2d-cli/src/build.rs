@@ -50,6 +50,25 @@ struct NewCollider {
     name: String,
 }
 
+impl NewCollider {
+    /// A still, unnamed, solid collider at `position`, unrotated: scene entries set the other
+    /// fields they have with struct-update syntax.
+    fn still(shape: Shape, position: Vec2, layer: LayerId) -> NewCollider {
+        NewCollider {
+            shape,
+            position,
+            angle: 0.0,
+            layer,
+            sensor: false,
+            velocity: Vec2::ZERO,
+            angular_velocity: 0.0,
+            motion: None,
+            one_way: None,
+            name: String::new(),
+        }
+    }
+}
+
 impl Sim {
     /// Builds the world of a scene; `path` is only used in messages.
     pub fn build(scene: &SceneFile, path: &Path) -> Result<Sim, SceneError> {
@@ -224,16 +243,8 @@ impl Sim {
             let shape = Polygon::rect(extents.x, extents.y).map_err(|e| at(path, "arena", e))?;
             self.add(
                 NewCollider {
-                    shape: Shape::from(shape),
-                    position: center,
-                    angle: 0.0,
-                    layer,
-                    sensor: false,
-                    velocity: Vec2::ZERO,
-                    angular_velocity: 0.0,
-                    motion: None,
-                    one_way: None,
                     name: format!("wall {i}"),
+                    ..NewCollider::still(Shape::from(shape), center, layer)
                 },
                 path,
                 "arena",
@@ -291,18 +302,7 @@ impl Sim {
                 for (index, outline) in region.outlines().enumerate() {
                     let chain = Chain::closed(outline).map_err(|e| at(path, "tiles", e))?;
                     self.add(
-                        NewCollider {
-                            shape: Shape::from(chain),
-                            position: Vec2::ZERO,
-                            angle: 0.0,
-                            layer,
-                            sensor: false,
-                            velocity: Vec2::ZERO,
-                            angular_velocity: 0.0,
-                            motion: None,
-                            one_way: None,
-                            name: String::new(),
-                        },
+                        NewCollider::still(Shape::from(chain), Vec2::ZERO, layer),
                         path,
                         &format!("tiles ({id}, outline {index})"),
                     )?;
@@ -318,16 +318,12 @@ impl Sim {
                 let location = format!("tiles.rows[{row_index}][{column}]");
                 self.add(
                     NewCollider {
-                        shape: platform.clone(),
-                        position: Vec2::new(origin.x + column as f32 * size + size / 2.0, y),
-                        angle: 0.0,
-                        layer,
-                        sensor: false,
-                        velocity: Vec2::ZERO,
-                        angular_velocity: 0.0,
-                        motion: None,
                         one_way: Some((Vec2::Y, size * 0.2)),
-                        name: String::new(),
+                        ..NewCollider::still(
+                            platform.clone(),
+                            Vec2::new(origin.x + column as f32 * size + size / 2.0, y),
+                            layer,
+                        )
                     },
                     path,
                     &location,
@@ -349,16 +345,14 @@ impl Sim {
                 .map(|w| (vec2(w.direction), w.margin.0));
             let handle = self.add(
                 NewCollider {
-                    shape: spec.shape.0.clone(),
-                    position: vec2(spec.position),
                     angle: spec.angle.0,
-                    layer,
                     sensor: spec.sensor,
                     velocity,
                     angular_velocity: spec.angular_velocity.0,
                     motion: motion_of(spec.body, moving),
                     one_way,
                     name: spec.name.clone().unwrap_or_default(),
+                    ..NewCollider::still(spec.shape.0.clone(), vec2(spec.position), layer)
                 },
                 path,
                 &location,
@@ -393,16 +387,10 @@ impl Sim {
                     let velocity = random_velocity(&mut rng, grid.speed.map(|[a, b]| (a.0, b.0)));
                     self.add(
                         NewCollider {
-                            shape: grid.shape.0.clone(),
-                            position,
-                            angle: 0.0,
-                            layer,
                             sensor: grid.sensor,
                             velocity,
-                            angular_velocity: 0.0,
                             motion: motion.clone(),
-                            one_way: None,
-                            name: String::new(),
+                            ..NewCollider::still(grid.shape.0.clone(), position, layer)
                         },
                         path,
                         &location,
@@ -452,16 +440,12 @@ impl Sim {
                 let angular_velocity = rng.signed() * scatter.spin.0;
                 self.add(
                     NewCollider {
-                        shape: shape.clone(),
-                        position,
                         angle,
-                        layer,
                         sensor: scatter.sensor,
                         velocity,
                         angular_velocity,
                         motion: motion.clone(),
-                        one_way: None,
-                        name: String::new(),
+                        ..NewCollider::still(shape.clone(), position, layer)
                     },
                     path,
                     &location,
@@ -478,13 +462,6 @@ impl Sim {
         let layer = self.layer(path, "character.layer", &character.layer)?;
         self.add(
             NewCollider {
-                shape: character.shape.0.clone(),
-                position: vec2(character.position),
-                angle: 0.0,
-                layer,
-                sensor: false,
-                velocity: Vec2::ZERO,
-                angular_velocity: 0.0,
                 motion: Some(Motion::Character {
                     walk_speed: character.walk_speed.0,
                     gravity: vec2(character.gravity),
@@ -492,8 +469,8 @@ impl Sim {
                     jump_every: character.jump_every,
                     floor_frames: 0,
                 }),
-                one_way: None,
                 name: "character".to_string(),
+                ..NewCollider::still(character.shape.0.clone(), vec2(character.position), layer)
             },
             path,
             "character",
@@ -524,18 +501,12 @@ impl Sim {
                 };
                 let handle = self.add(
                     NewCollider {
-                        shape: shape.clone(),
-                        position: vec2(bullet.position),
-                        angle: 0.0,
-                        layer,
-                        sensor: false,
                         velocity: Vec2::from_angle(turn).rotate(velocity),
-                        angular_velocity: 0.0,
                         motion: Some(Motion::Bullet {
                             bounces_left: bullet.bounces.unwrap_or(SCENE.bullet_bounces),
                         }),
-                        one_way: None,
                         name: format!("bullet {i}.{k}"),
+                        ..NewCollider::still(shape.clone(), vec2(bullet.position), layer)
                     },
                     path,
                     &location,

@@ -40,6 +40,16 @@ fn collide2d(args: &[&str], dir: &Path) -> Output {
         .expect("the binary runs")
 }
 
+/// Runs `collide2d run SCENE --frames FRAMES EXTRA…` in `dir` and asserts that it succeeded.
+fn run_scene(scene: &Path, frames: u32, extra: &[&str], dir: &Path) -> Output {
+    let frames = frames.to_string();
+    let mut args = vec!["run", scene.to_str().unwrap(), "--frames", &frames];
+    args.extend_from_slice(extra);
+    let output = collide2d(&args, dir);
+    assert_ok(&output);
+    output
+}
+
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -167,20 +177,12 @@ fn demo_subcommand_takes_frames_and_size() {
 fn run_writes_one_json_object_per_event_line() {
     let dir = scratch("run-events");
     let scene = scenes().join("tilemap.json");
-    let output = collide2d(
-        &[
-            "run",
-            scene.to_str().unwrap(),
-            "--frames",
-            "120",
-            "--events",
-            "events.jsonl",
-            "--png",
-            "last.png",
-        ],
+    let output = run_scene(
+        &scene,
+        120,
+        &["--events", "events.jsonl", "--png", "last.png"],
         &dir,
     );
-    assert_ok(&output);
     assert!(stdout(&output).contains("character on floor frames"));
     let events = std::fs::read_to_string(dir.join("events.jsonl")).unwrap();
     let mut kinds = std::collections::BTreeSet::new();
@@ -200,18 +202,7 @@ fn run_writes_one_json_object_per_event_line() {
 fn bullets_scene_reports_cast_hits_and_never_passes_the_thin_wall() {
     let dir = scratch("bullets");
     let scene = scenes().join("bullets.json");
-    let output = collide2d(
-        &[
-            "run",
-            scene.to_str().unwrap(),
-            "--frames",
-            "30",
-            "--events",
-            "events.jsonl",
-        ],
-        &dir,
-    );
-    assert_ok(&output);
+    run_scene(&scene, 30, &["--events", "events.jsonl"], &dir);
     let events = std::fs::read_to_string(dir.join("events.jsonl")).unwrap();
     let hits: Vec<serde_json::Value> = events
         .lines()
@@ -611,12 +602,10 @@ fn million_circle_scene_runs_one_frame() {
 fn run_records_an_animated_gif() {
     let dir = scratch("gif");
     let scene = scenes().join("bullets.json");
-    let output = collide2d(
+    run_scene(
+        &scene,
+        30,
         &[
-            "run",
-            scene.to_str().unwrap(),
-            "--frames",
-            "30",
             "--gif",
             "shots.gif",
             "--gif-every",
@@ -626,7 +615,6 @@ fn run_records_an_animated_gif() {
         ],
         &dir,
     );
-    assert_ok(&output);
     let mut options = gif::DecodeOptions::new();
     options.set_color_output(gif::ColorOutput::RGBA);
     let mut decoder = options
@@ -818,12 +806,10 @@ fn bad_output_paths_and_sizes_fail_before_any_work() {
 fn a_run_shorter_than_the_gif_interval_writes_a_gif_that_opens() {
     let dir = scratch("short-gif");
     let scene = scenes().join("bullets.json");
-    let output = collide2d(
+    let output = run_scene(
+        &scene,
+        2,
         &[
-            "run",
-            scene.to_str().unwrap(),
-            "--frames",
-            "2",
             "--gif",
             "short.gif",
             "--gif-every",
@@ -833,7 +819,6 @@ fn a_run_shorter_than_the_gif_interval_writes_a_gif_that_opens() {
         ],
         &dir,
     );
-    assert_ok(&output);
     assert!(
         stdout(&output).contains("wrote short.gif (1 picture)"),
         "{}",
@@ -936,18 +921,7 @@ fn number_tokens(line: &str) -> Vec<&str> {
 fn event_json_numbers_are_the_shortest_f32_decimals() {
     let dir = scratch("f32-json");
     let scene = scenes().join("bullets.json");
-    let output = collide2d(
-        &[
-            "run",
-            scene.to_str().unwrap(),
-            "--frames",
-            "30",
-            "--events",
-            "e.jsonl",
-        ],
-        &dir,
-    );
-    assert_ok(&output);
+    run_scene(&scene, 30, &["--events", "e.jsonl"], &dir);
     let events = std::fs::read_to_string(dir.join("e.jsonl")).unwrap();
     let mut fractional = 0;
     for line in events.lines() {
@@ -1106,18 +1080,7 @@ fn event_output_gives_the_time_of_impact_of_a_swept_begin() {
   ]
 }"#,
     );
-    let output = collide2d(
-        &[
-            "run",
-            scene.to_str().unwrap(),
-            "--frames",
-            "2",
-            "--events",
-            "events.jsonl",
-        ],
-        &dir,
-    );
-    assert_ok(&output);
+    run_scene(&scene, 2, &["--events", "events.jsonl"], &dir);
     let events: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("events.jsonl"))
         .unwrap()
         .lines()
