@@ -7,7 +7,7 @@ use collide2d::shape::Ray;
 use collide2d::shape::{Capsule, Chain, Circle, Compound, Polygon, Segment, Shape, ShapeError};
 use collide2d::world::{Collider, MoveOptions, World};
 use collide2d::{collide, distance, overlaps, Transform, Vec2};
-use support::{random_shape, Rng, ALL_KINDS};
+use support::{random_shape, sliding_body, Rng, ALL_KINDS};
 
 fn v(x: f32, y: f32) -> Vec2 {
     Vec2::new(x, y)
@@ -353,14 +353,7 @@ fn sliding_along_a_chain_never_sees_a_ghost_normal() {
     let (mut chain_contacts, mut chain_ghosts) = (0usize, 0usize);
     let (mut tile_contacts, mut tile_ghosts) = (0usize, 0usize);
     for run in 0..runs {
-        let size = rng.log_size(0.2, 2.0);
-        let shape = match run % 3 {
-            0 => Shape::from(Polygon::rect(size, size * rng.range(0.5, 1.5)).unwrap()),
-            1 => Shape::from(Circle::with_radius(0.5 * size).unwrap()),
-            _ => Shape::from(
-                Capsule::new(v(-0.5 * size, 0.0), v(0.5 * size, 0.0), 0.25 * size).unwrap(),
-            ),
-        };
+        let (shape, size) = sliding_body(&mut rng, run);
         let lowest = shape.aabb(&Transform::IDENTITY).min.y;
         let speed = rng.log_size(0.1, 100.0);
         let pressure = rng.log_size(1e-4, 0.05) * size;

@@ -5,11 +5,11 @@ use crate::support;
 
 use collide2d::level::{Tile, TileMap};
 use collide2d::query::collide_all;
-use collide2d::shape::{Capsule, Circle, Polygon, Shape};
+use collide2d::shape::{Polygon, Shape};
 use collide2d::world::{Collider, MoveOptions, TileGeometry, TileMapColliders, World};
 use collide2d::{LayerId, Transform, Vec2};
 use std::collections::BTreeSet;
-use support::Rng;
+use support::{sliding_body, Rng};
 
 fn v(x: f32, y: f32) -> Vec2 {
     Vec2::new(x, y)
@@ -43,14 +43,7 @@ fn sliding_along_a_merged_tile_floor_never_sees_a_ghost_normal() {
     let mut rng = Rng(0x71_1e5);
     let mut contacts = 0usize;
     for run in 0..30_000 {
-        let size = rng.log_size(0.2, 2.0);
-        let shape = match run % 3 {
-            0 => Shape::from(Polygon::rect(size, size * rng.range(0.5, 1.5)).unwrap()),
-            1 => Shape::from(Circle::with_radius(0.5 * size).unwrap()),
-            _ => Shape::from(
-                Capsule::new(v(-0.5 * size, 0.0), v(0.5 * size, 0.0), 0.25 * size).unwrap(),
-            ),
-        };
+        let (shape, size) = sliding_body(&mut rng, run);
         let lowest = shape.aabb(&Transform::IDENTITY).min.y;
         let speed = rng.log_size(0.1, 100.0);
         let pressure = rng.log_size(1e-4, 0.05) * size;

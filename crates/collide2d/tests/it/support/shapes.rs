@@ -85,3 +85,18 @@ pub fn random_shape(rng: &mut Rng, kind: Kind, size: f32) -> Shape {
 pub fn size_of(shape: &Shape) -> f32 {
     shape.aabb(&Transform::IDENTITY).extents().max_element()
 }
+
+/// A body slid along a floor in the ghost-collision tests: a box, a ball or a lying capsule (by
+/// `turn % 3`), and its size, drawn from 0.2 to 2 across.
+pub fn sliding_body(rng: &mut Rng, turn: usize) -> (Shape, f32) {
+    let size = rng.log_size(0.2, 2.0);
+    let half = 0.5 * size;
+    let shape = match turn % 3 {
+        0 => Shape::from(Polygon::rect(size, size * rng.range(0.5, 1.5)).unwrap()),
+        1 => Shape::from(Circle::with_radius(half).unwrap()),
+        _ => Shape::from(
+            Capsule::new(Vec2::new(-half, 0.0), Vec2::new(half, 0.0), 0.5 * half).unwrap(),
+        ),
+    };
+    (shape, size)
+}
