@@ -20,6 +20,17 @@ fn at(x: f32, y: f32) -> Transform {
 }
 
 /// The events as `(kind, a, b)`, with kind `"begin"`, `"stay"` or `"end"`.
+/// Runs one update and lists its events by kind and pair.
+fn step(world: &mut World) -> Vec<(&'static str, ColliderHandle, ColliderHandle)> {
+    kinds(events_of(world).as_slice())
+}
+
+/// Runs one update and returns a copy of its events.
+fn events_of(world: &mut World) -> Vec<CollisionEvent> {
+    world.update();
+    world.events().to_vec()
+}
+
 fn kinds(events: &[CollisionEvent]) -> Vec<(&'static str, ColliderHandle, ColliderHandle)> {
     events
         .iter()
@@ -44,11 +55,7 @@ fn wall_and_bullet(continuous: bool) -> (World, ColliderHandle, ColliderHandle) 
     let bullet = world
         .insert(Collider::new(circle(0.05)).with_continuous(continuous))
         .unwrap();
-    assert!({
-        world.update();
-        world.events()
-    }
-    .is_empty());
+    assert!(step(&mut world).is_empty());
     (world, wall, bullet)
 }
 
@@ -57,11 +64,7 @@ fn a_bullet_moved_through_a_thin_wall_between_updates_begins_then_ends() {
     let (mut world, wall, bullet) = wall_and_bullet(true);
     assert!(world.get(bullet).unwrap().is_continuous());
     world.set_transform(bullet, at(1000.0, 0.0)).unwrap();
-    let events = {
-        world.update();
-        world.events()
-    }
-    .to_vec();
+    let events = events_of(&mut world);
     assert_eq!(kinds(&events), [("begin", wall, bullet)]);
     let time = events[0].time_of_impact().unwrap();
     // First contact when the bullet's front reaches the wall's face: x = 500 - 0.005 - 0.05.
@@ -75,59 +78,31 @@ fn a_bullet_moved_through_a_thin_wall_between_updates_begins_then_ends() {
     assert_eq!(manifold.points().len(), 1);
     assert!((manifold.points()[0].point - Vec2::new(499.995, 0.0)).length() < 1e-3);
     // Apart at the end of the step: the `End` comes at the next update, and only there.
-    assert_eq!(
-        kinds({
-            world.update();
-            world.events()
-        }),
-        [("end", wall, bullet)]
-    );
-    assert!({
-        world.update();
-        world.events()
-    }
-    .is_empty());
+    assert_eq!(step(&mut world), [("end", wall, bullet)]);
+    assert!(step(&mut world).is_empty());
 }
 
 #[test]
 fn without_the_setting_the_same_move_reports_nothing() {
     let (mut world, _, bullet) = wall_and_bullet(false);
     world.set_transform(bullet, at(1000.0, 0.0)).unwrap();
-    assert!({
-        world.update();
-        world.events()
-    }
-    .is_empty());
+    assert!(step(&mut world).is_empty());
 }
 
 #[test]
 fn a_bullet_that_stops_inside_the_wall_begins_with_its_time_then_stays() {
     let (mut world, wall, bullet) = wall_and_bullet(true);
     world.set_transform(bullet, at(500.0, 0.0)).unwrap();
-    let events = {
-        world.update();
-        world.events()
-    }
-    .to_vec();
+    let events = events_of(&mut world);
     assert_eq!(kinds(&events), [("begin", wall, bullet)]);
     let time = events[0].time_of_impact().unwrap();
     assert!((time * 500.0 - 499.945).abs() < 1e-3, "{time}");
     // The next update re-tests the pair: the contact at the end, as `Stay`.
-    let events = {
-        world.update();
-        world.events()
-    }
-    .to_vec();
+    let events = events_of(&mut world);
     assert_eq!(kinds(&events), [("stay", wall, bullet)]);
     assert!(events[0].manifold().unwrap().max_penetration() > 0.05);
     world.set_transform(bullet, at(-10.0, 0.0)).unwrap();
-    assert_eq!(
-        kinds({
-            world.update();
-            world.events()
-        }),
-        [("end", wall, bullet)]
-    );
+    assert_eq!(step(&mut world), [("end", wall, bullet)]);
 }
 
 #[test]
@@ -145,22 +120,12 @@ fn a_fast_player_never_misses_a_coin_sensor() {
         .unwrap();
     world.update();
     world.set_transform(player, at(60.0, 0.0)).unwrap();
-    let events = {
-        world.update();
-        world.events()
-    }
-    .to_vec();
+    let events = events_of(&mut world);
     assert_eq!(kinds(&events), [("begin", coin, player)]);
     assert!(events[0].manifold().is_none());
     let time = events[0].time_of_impact().unwrap();
     assert!((time * 60.0 - (30.0 - 0.2 - 0.25)).abs() < 1e-3, "{time}");
-    assert_eq!(
-        kinds({
-            world.update();
-            world.events()
-        }),
-        [("end", coin, player)]
-    );
+    assert_eq!(step(&mut world), [("end", coin, player)]);
 }
 
 #[test]
@@ -180,23 +145,13 @@ fn two_continuous_bullets_meet_head_on_between_updates() {
     // They swap places: they met at the middle, t = (100 - 0.1) / 200.
     world.set_transform(left, at(100.0, 0.0)).unwrap();
     world.set_transform(right, at(0.0, 0.0)).unwrap();
-    let events = {
-        world.update();
-        world.events()
-    }
-    .to_vec();
+    let events = events_of(&mut world);
     assert_eq!(kinds(&events), [("begin", left, right)]);
     let time = events[0].time_of_impact().unwrap();
     // (The circles' closed form loses a little to cancellation in `f32` here: 1e-5 of the step.)
     assert!((time - 99.9 / 200.0).abs() < 1e-4, "{time}");
     assert!((events[0].manifold().unwrap().normal - Vec2::X).length() < 1e-4);
-    assert_eq!(
-        kinds({
-            world.update();
-            world.events()
-        }),
-        [("end", left, right)]
-    );
+    assert_eq!(step(&mut world), [("end", left, right)]);
 }
 
 #[test]
@@ -220,11 +175,7 @@ fn crossing_paths_at_different_times_do_not_touch() {
     // The first crosses x = 0 at t = 0.5, the second crosses y = 0 at t = 0.1.
     world.set_transform(first, at(10.0, 0.0)).unwrap();
     world.set_transform(second, at(0.0, 9.0)).unwrap();
-    assert!({
-        world.update();
-        world.events()
-    }
-    .is_empty());
+    assert!(step(&mut world).is_empty());
 }
 
 #[test]
@@ -252,11 +203,7 @@ fn filtered_pairs_are_never_swept() {
         .unwrap();
     world.update();
     world.set_transform(bullet, at(100.0, 0.0)).unwrap();
-    assert!({
-        world.update();
-        world.events()
-    }
-    .is_empty());
+    assert!(step(&mut world).is_empty());
 }
 
 #[test]
@@ -283,31 +230,17 @@ fn a_one_way_wall_stops_bullets_from_its_blocking_side_only() {
     world.update();
     world.set_transform(from_left, at(100.0, 0.0)).unwrap();
     world.set_transform(from_right, at(0.0, 1.0)).unwrap();
-    assert_eq!(
-        kinds({
-            world.update();
-            world.events()
-        }),
-        [("begin", wall, from_left)]
-    );
+    assert_eq!(step(&mut world), [("begin", wall, from_left)]);
 }
 
 #[test]
 fn teleporting_moves_without_sweeping() {
     let (mut world, _, bullet) = wall_and_bullet(true);
     world.teleport(bullet, at(1000.0, 0.0)).unwrap();
-    assert!({
-        world.update();
-        world.events()
-    }
-    .is_empty());
+    assert!(step(&mut world).is_empty());
     // And the next sweep starts from the teleport's end.
     world.set_transform(bullet, at(1100.0, 0.0)).unwrap();
-    assert!({
-        world.update();
-        world.events()
-    }
-    .is_empty());
+    assert!(step(&mut world).is_empty());
 }
 
 #[test]
@@ -315,86 +248,34 @@ fn set_continuous_starts_sweeping_from_where_the_collider_is() {
     let (mut world, wall, bullet) = wall_and_bullet(false);
     world.set_transform(bullet, at(1000.0, 0.0)).unwrap();
     world.set_continuous(bullet, true).unwrap();
-    assert!({
-        world.update();
-        world.events()
-    }
-    .is_empty());
+    assert!(step(&mut world).is_empty());
     world.set_transform(bullet, at(0.0, 0.0)).unwrap();
-    assert_eq!(
-        kinds({
-            world.update();
-            world.events()
-        }),
-        [("begin", wall, bullet)]
-    );
+    assert_eq!(step(&mut world), [("begin", wall, bullet)]);
     world.set_continuous(bullet, false).unwrap();
-    assert_eq!(
-        kinds({
-            world.update();
-            world.events()
-        }),
-        [("end", wall, bullet)]
-    );
+    assert_eq!(step(&mut world), [("end", wall, bullet)]);
     world.set_transform(bullet, at(1000.0, 0.0)).unwrap();
-    assert!({
-        world.update();
-        world.events()
-    }
-    .is_empty());
+    assert!(step(&mut world).is_empty());
 }
 
 #[test]
 fn removing_a_bullet_that_passed_ends_its_pair_once() {
     let (mut world, wall, bullet) = wall_and_bullet(true);
     world.set_transform(bullet, at(1000.0, 0.0)).unwrap();
-    assert_eq!(
-        kinds({
-            world.update();
-            world.events()
-        }),
-        [("begin", wall, bullet)]
-    );
+    assert_eq!(step(&mut world), [("begin", wall, bullet)]);
     world.remove(bullet).unwrap();
-    assert_eq!(
-        kinds({
-            world.update();
-            world.events()
-        }),
-        [("end", wall, bullet)]
-    );
-    assert!({
-        world.update();
-        world.events()
-    }
-    .is_empty());
+    assert_eq!(step(&mut world), [("end", wall, bullet)]);
+    assert!(step(&mut world).is_empty());
 }
 
 #[test]
 fn a_bullet_that_passes_back_within_the_next_step_stays() {
     let (mut world, wall, bullet) = wall_and_bullet(true);
     world.set_transform(bullet, at(1000.0, 0.0)).unwrap();
-    assert_eq!(
-        kinds({
-            world.update();
-            world.events()
-        }),
-        [("begin", wall, bullet)]
-    );
+    assert_eq!(step(&mut world), [("begin", wall, bullet)]);
     world.set_transform(bullet, at(0.0, 0.0)).unwrap();
-    let events = {
-        world.update();
-        world.events()
-    }
-    .to_vec();
+    let events = events_of(&mut world);
     assert_eq!(kinds(&events), [("stay", wall, bullet)]);
-    assert_eq!(
-        kinds({
-            world.update();
-            world.events()
-        }),
-        [("end", wall, bullet)]
-    );
+    assert_eq!(step(&mut world), [("end", wall, bullet)]);
 }
 
 #[test]
@@ -412,11 +293,7 @@ fn a_spinning_rod_sweeps_the_turn_it_was_given() {
     let turned = |angle: f32| Transform::new(Vec2::ZERO, angle);
     world.update();
     world.set_transform_spinning(rod, turned(0.0), TAU).unwrap();
-    let events = {
-        world.update();
-        world.events()
-    }
-    .to_vec();
+    let events = events_of(&mut world);
     assert_eq!(kinds(&events), [("begin", wall, rod)]);
     // A corner reaches x = 0.9 when sin θ + 0.01 cos θ = 0.9, with θ = 2π t.
     let expected = {
@@ -436,38 +313,18 @@ fn a_spinning_rod_sweeps_the_turn_it_was_given() {
         (f64::from(time) - expected).abs() < 1e-4,
         "{time} {expected}"
     );
-    assert_eq!(
-        kinds({
-            world.update();
-            world.events()
-        }),
-        [("end", wall, rod)]
-    );
+    assert_eq!(step(&mut world), [("end", wall, rod)]);
     // The shortest way to 0.3 rad clears the wall; the same end reached the long way does not.
     world.set_transform(rod, turned(0.3)).unwrap();
-    assert!({
-        world.update();
-        world.events()
-    }
-    .is_empty());
+    assert!(step(&mut world).is_empty());
     world
         .set_transform_spinning(rod, turned(0.0), -0.3)
         .unwrap();
-    assert!({
-        world.update();
-        world.events()
-    }
-    .is_empty());
+    assert!(step(&mut world).is_empty());
     world
         .set_transform_spinning(rod, turned(0.3), 0.3 - TAU)
         .unwrap();
-    assert_eq!(
-        kinds({
-            world.update();
-            world.events()
-        }),
-        [("begin", wall, rod)]
-    );
+    assert_eq!(step(&mut world), [("begin", wall, rod)]);
     assert!(world
         .set_transform_spinning(rod, turned(0.0), f32::NAN)
         .is_err());
@@ -641,11 +498,7 @@ fn a_snapshot_keeps_where_continuous_colliders_were_and_what_they_passed() {
     world.set_transform(bullet, at(1000.0, 0.0)).unwrap();
     // Saved between the move and the update: the restored world sweeps the same path.
     let mut restored = World::restore(world.snapshot()).unwrap();
-    let events = {
-        world.update();
-        world.events()
-    }
-    .to_vec();
+    let events = events_of(&mut world);
     assert_eq!(
         {
             restored.update();
@@ -655,18 +508,6 @@ fn a_snapshot_keeps_where_continuous_colliders_were_and_what_they_passed() {
     );
     // Saved with a passed pair pending: both end it next.
     let mut restored = World::restore(world.snapshot()).unwrap();
-    assert_eq!(
-        kinds({
-            restored.update();
-            restored.events()
-        }),
-        [("end", wall, bullet)]
-    );
-    assert_eq!(
-        kinds({
-            world.update();
-            world.events()
-        }),
-        [("end", wall, bullet)]
-    );
+    assert_eq!(step(&mut restored), [("end", wall, bullet)]);
+    assert_eq!(step(&mut world), [("end", wall, bullet)]);
 }
