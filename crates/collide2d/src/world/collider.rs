@@ -104,6 +104,22 @@ impl Collider {
         self
     }
 
+    /// Moves the object to `position`, keeping its rotation.
+    ///
+    /// ```
+    /// use collide2d::world::Collider;
+    /// use collide2d::Vec2;
+    ///
+    /// let ball = Collider::circle(0.5)?.with_position(Vec2::new(3.0, 1.0));
+    /// assert_eq!(ball.position(), Vec2::new(3.0, 1.0));
+    /// assert!((ball.aabb().center() - Vec2::new(3.0, 1.0)).length() < 1e-5);
+    /// # Ok::<(), collide2d::shape::ShapeError>(())
+    /// ```
+    pub fn with_position(mut self, position: Vec2) -> Collider {
+        self.transform.p = position;
+        self
+    }
+
     /// Sets the offset of the shape on its object.
     pub fn with_offset(mut self, offset: Transform) -> Collider {
         self.offset = offset;
@@ -172,6 +188,11 @@ impl Collider {
     /// The object transform.
     pub fn transform(&self) -> Transform {
         self.transform
+    }
+
+    /// The object's position: the translation of [`Collider::transform`].
+    pub fn position(&self) -> Vec2 {
+        self.transform.p
     }
 
     /// The offset of the shape on its object.

@@ -290,6 +290,33 @@ fn insert_many_is_all_or_nothing() {
     assert_eq!(handles[0].index(), 1);
 }
 
+#[test]
+fn a_collider_placed_by_position_is_where_it_says_and_a_bad_position_is_refused() {
+    let mut world = World::new();
+    let turned = Collider::new(ball())
+        .with_transform(Transform::new(Vec2::new(1.0, 2.0), 0.5))
+        .with_position(Vec2::new(-4.0, 7.5));
+    assert_eq!(turned.position(), Vec2::new(-4.0, 7.5));
+    assert_eq!(turned.transform().q, Transform::new(Vec2::ZERO, 0.5).q);
+    let handle = world.insert(turned).unwrap();
+    assert_eq!(world.get(handle).unwrap().position(), Vec2::new(-4.0, 7.5));
+    let found = world.overlap_point(Vec2::new(-4.0, 7.5), &QueryFilter::default());
+    assert_eq!(found.unwrap(), [handle]);
+    for bad in [f32::NAN, f32::INFINITY, 1e30] {
+        let error = world
+            .insert(Collider::new(ball()).with_position(Vec2::new(0.0, bad)))
+            .unwrap_err();
+        assert!(
+            matches!(
+                error,
+                WorldError::NonFiniteTransform | WorldError::TransformOutOfRange
+            ),
+            "{bad}: {error:?}"
+        );
+    }
+    assert_eq!(world.len(), 1);
+}
+
 /// `remove_many` against `remove` one handle at a time, on every broad phase: the same
 /// colliders come back, the same `End`s (with reason, sensor flag and both user data values)
 /// come at the next update, and the worlds stay equal through a later insert and move.
