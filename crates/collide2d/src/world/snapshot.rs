@@ -91,6 +91,7 @@ impl From<SnapshotError> for WorldError {
 impl World {
     /// A copy of the world's whole state (see [`WorldSnapshot`]).
     pub fn snapshot(&self) -> WorldSnapshot {
+        let pending = self.touching.pending();
         WorldSnapshot {
             broad_phase: self.broad_kind,
             layers: self.layers.clone(),
@@ -117,11 +118,10 @@ impl World {
                     manifold: manifold.copied(),
                 })
                 .collect(),
-            pending_ends: self.touching.detached().collect(),
-            pending_end_details: self
-                .touching
-                .pending_ends()
-                .map(|end| (end.reason, end.sensor, end.user_data))
+            pending_ends: pending.iter().map(|&(pair, _)| pair).collect(),
+            pending_end_details: pending
+                .iter()
+                .map(|(_, end)| (end.reason, end.sensor, end.user_data))
                 .collect(),
             report_stay: self.report_stay,
             continuous_tracks: self.continuous.saved_tracks(),

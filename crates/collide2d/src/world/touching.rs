@@ -84,8 +84,11 @@ pub(super) struct PairTest {
 /// events are also the set of touching pairs, and the next update reads them once and writes
 /// its own, instead of keeping a second copy of every manifold.
 ///
-/// **Invariant:** `store` is sorted by pair and names each pair at most once; `detached` is
-/// sorted and holds only pairs of `Begin`/`Stay` entries of `store`.
+/// **Invariant:** `store` is sorted by pair and names each pair at most once; `detached` holds
+/// only pairs of `Begin`/`Stay` entries of `store`, each once, in the order they were detached;
+/// `marks` is empty when nothing is detached, else as long as `store`, `marks[i]` telling whether
+/// `store[i]`'s pair is in `detached`. (Detaching is then a search and a push, so taking out many
+/// touching colliders between two updates costs no more than their pairs, in any order.)
 #[derive(Clone, Debug, Default)]
 pub(super) struct Touching {
     store: Vec<CollisionEvent>,
@@ -102,9 +105,12 @@ pub(super) struct Touching {
     report_stay: bool,
     /// Whether `store` holds events of an update (and not pairs handed over by a restore).
     merged: bool,
-    /// Touching pairs one of whose colliders was removed or disabled since the last update,
-    /// sorted by pair: they no longer touch, and their `End` comes at the next update.
+    /// Touching pairs one of whose colliders was removed or disabled since the last update, in
+    /// the order they were detached: they no longer touch, and their `End` comes at the next
+    /// update (which sorts them by pair).
     detached: Vec<Detached>,
+    /// Which entries of `store` are detached (empty when none is).
+    marks: Vec<bool>,
     /// The buffers of a merge split over threads, one per range of pairs.
     #[cfg(feature = "rayon")]
     parts: Vec<MergePart>,
@@ -114,6 +120,11 @@ impl Touching {
     /// Builds the set from pairs sorted by `(a, b)`, each at most once.
     pub fn from_sorted(pairs: Vec<TouchingPair>) -> Touching {
         debug_assert!(pairs.windows(2).all(|w| w[0].pair() < w[1].pair()));
+        let marks = if pairs.iter().any(|pair| pair.detached.is_some()) {
+            pairs.iter().map(|pair| pair.detached.is_some()).collect()
+        } else {
+            Vec::new()
+        };
         let detached = pairs
             .iter()
             .filter_map(|pair| {
@@ -134,6 +145,7 @@ impl Touching {
         Touching {
             store,
             detached,
+            marks,
             ..Touching::default()
         }
     }
@@ -160,10 +172,11 @@ impl Touching {
     /// The manifold of a touching pair (in canonical order): `Some(None)` for a sensor pair,
     /// `None` when the pair does not touch.
     pub fn manifold(&self, pair: (ColliderHandle, ColliderHandle)) -> Option<Option<&Manifold>> {
-        if self.is_detached(pair) {
+        let index = self.find(pair)?;
+        if self.is_marked(index) {
             return None;
         }
-        self.find(pair).map(|index| match &self.store[index] {
+        Some(match &self.store[index] {
             CollisionEvent::Begin { manifold, .. } | CollisionEvent::Stay { manifold, .. } => {
                 manifold.as_ref()
             }
@@ -171,43 +184,37 @@ impl Touching {
         })
     }
 
-    fn is_detached(&self, pair: (ColliderHandle, ColliderHandle)) -> bool {
-        self.detached
-            .binary_search_by(|probe| probe.pair.cmp(&pair))
-            .is_ok()
+    /// Whether `store[index]`'s pair is detached.
+    fn is_marked(&self, index: usize) -> bool {
+        self.marks.get(index).copied().unwrap_or(false)
     }
 
     /// The pairs that touch (not detached), in order, with their manifolds.
     pub fn live(
         &self,
     ) -> impl Iterator<Item = (ColliderHandle, ColliderHandle, Option<&Manifold>)> + '_ {
-        let mut detached = self.detached.iter().peekable();
-        self.store.iter().filter_map(move |event| {
-            let (a, b) = event.pair();
-            if matches!(event, CollisionEvent::End { .. }) {
-                return None;
-            }
-            while detached.next_if(|pending| pending.pair < (a, b)).is_some() {}
-            if detached.next_if(|pending| pending.pair == (a, b)).is_some() {
-                return None;
-            }
-            Some((a, b, event.manifold()))
-        })
+        self.store
+            .iter()
+            .enumerate()
+            .filter_map(move |(index, event)| {
+                if matches!(event, CollisionEvent::End { .. }) || self.is_marked(index) {
+                    return None;
+                }
+                let (a, b) = event.pair();
+                Some((a, b, event.manifold()))
+            })
     }
 
-    /// The detached pairs, in order: their `End` is due.
-    pub fn detached(&self) -> impl Iterator<Item = (ColliderHandle, ColliderHandle)> + '_ {
-        self.detached.iter().map(|pending| pending.pair)
-    }
-
-    /// The detached pairs' pending `End`s, in pair order.
-    pub fn pending_ends(&self) -> impl Iterator<Item = PendingEnd> + '_ {
-        self.detached.iter().map(|pending| pending.end)
+    /// The detached pairs and their pending `End`s, in pair order: their `End` is due.
+    pub fn pending(&self) -> Vec<((ColliderHandle, ColliderHandle), PendingEnd)> {
+        let mut pending: Vec<_> = self.detached.iter().map(|d| (d.pair, d.end)).collect();
+        pending.sort_unstable_by_key(|&(pair, _)| pair);
+        pending
     }
 
     /// Whether the pair (in canonical order) touches.
     pub fn contains(&self, pair: (ColliderHandle, ColliderHandle)) -> bool {
-        self.find(pair).is_some() && !self.is_detached(pair)
+        self.find(pair).is_some_and(|index| !self.is_marked(index))
     }
 
     /// The position of the pair's `Begin` or `Stay` entry.
@@ -229,22 +236,20 @@ impl Touching {
         let Some(index) = self.find(pair) else {
             return false;
         };
-        let sensor = self.store[index].manifold().is_none();
-        match self
-            .detached
-            .binary_search_by(|probe| probe.pair.cmp(&pair))
-        {
-            Ok(_) => false,
-            Err(position) => {
-                let end = PendingEnd {
-                    reason,
-                    sensor,
-                    user_data,
-                };
-                self.detached.insert(position, Detached { pair, end });
-                true
-            }
+        if self.is_marked(index) {
+            return false;
         }
+        if self.marks.is_empty() {
+            self.marks.resize(self.store.len(), false);
+        }
+        self.marks[index] = true;
+        let end = PendingEnd {
+            reason,
+            sensor: self.store[index].manifold().is_none(),
+            user_data,
+        };
+        self.detached.push(Detached { pair, end });
+        true
     }
 
     /// Applies an update's answers and writes its events in pair order.
@@ -280,7 +285,10 @@ impl Touching {
             report_all: !report_stay,
         };
         changes.clear();
-        let detached = std::mem::take(&mut self.detached);
+        let mut detached = std::mem::take(&mut self.detached);
+        // Each pair is detached at most once, so the order by pair is total.
+        detached.sort_unstable_by_key(|pending| pending.pair);
+        self.marks.clear();
         let threads = merge_threads(old.len() + tests.len());
         #[cfg(feature = "rayon")]
         if threads > 1 {
