@@ -84,6 +84,51 @@ pub(super) fn fat_leaves_together(
     }
 }
 
+/// A depth-first walk's nodes still to visit. Each level of the walk leaves at most one
+/// sibling waiting, so a tree of height `h` never needs more than `h + 1` entries.
+trait NodeStack {
+    fn push(&mut self, node: u32);
+    fn pop(&mut self) -> Option<u32>;
+}
+
+/// The stack of a walk of a tree lower than [`ArrayStack::CAPACITY`]: on the call's own frame,
+/// so a query allocates nothing.
+struct ArrayStack {
+    nodes: [u32; ArrayStack::CAPACITY],
+    len: usize,
+}
+
+impl ArrayStack {
+    /// Room for a walk of a tree of height up to 63 (a balanced tree of 2⁶³ leaves).
+    const CAPACITY: usize = 64;
+}
+
+impl NodeStack for ArrayStack {
+    #[inline(always)]
+    fn push(&mut self, node: u32) {
+        self.nodes[self.len] = node;
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<u32> {
+        self.len = self.len.checked_sub(1)?;
+        Some(self.nodes[self.len])
+    }
+}
+
+impl NodeStack for Vec<u32> {
+    #[inline(always)]
+    fn push(&mut self, node: u32) {
+        Vec::push(self, node);
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<u32> {
+        Vec::pop(self)
+    }
+}
+
 /// One node met by a walk of [`fat_leaves_together`]: when its box overlaps `aabb`, a leaf is
 /// reported and an internal node is pushed, its children to be tested in a later round.
 #[inline]
@@ -196,11 +241,29 @@ pub(super) fn collect_pairs_parallel(
 
 impl DynamicTree {
     /// Box query with a generic callback (no dynamic dispatch); see [`crate::broad::BroadPhase::overlap_aabb_each`].
-    pub fn overlap_aabb_each(&self, aabb: Aabb, mut callback: impl FnMut(ProxyId, u64) -> bool) {
+    pub fn overlap_aabb_each(&self, aabb: Aabb, callback: impl FnMut(ProxyId, u64) -> bool) {
         if self.root == NULL_NODE || !aabb.is_valid() {
             return;
         }
-        let mut stack = Vec::with_capacity(64);
+        if (self.height() as usize) < ArrayStack::CAPACITY {
+            let stack = ArrayStack {
+                nodes: [0; ArrayStack::CAPACITY],
+                len: 0,
+            };
+            self.walk_overlapping(aabb, stack, callback);
+        } else {
+            self.walk_overlapping(aabb, Vec::with_capacity(64), callback);
+        }
+    }
+
+    /// The depth-first walk of [`overlap_aabb_each`](Self::overlap_aabb_each) on `stack`.
+    #[inline(always)]
+    fn walk_overlapping(
+        &self,
+        aabb: Aabb,
+        mut stack: impl NodeStack,
+        mut callback: impl FnMut(ProxyId, u64) -> bool,
+    ) {
         stack.push(self.root);
         while let Some(index) = stack.pop() {
             let node = &self.nodes[index as usize];
