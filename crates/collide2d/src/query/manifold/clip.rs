@@ -117,6 +117,29 @@ pub(crate) struct TwoVertexSide {
     pub radius: f32,
 }
 
+impl TwoVertexSide {
+    /// The core `start`–`end` (distinct points) inflated by `radius`: edge 0 runs from `start`
+    /// with the normal on its right, edge 1 back with the opposite normal (as `SegmentCore`).
+    #[inline(always)]
+    pub(crate) fn new(start: Vec2, end: Vec2, radius: f32) -> TwoVertexSide {
+        let normal = crate::math::right_perp(end - start)
+            .try_normalize()
+            .unwrap_or(Vec2::Y);
+        TwoVertexSide {
+            vertices: [start, end],
+            normals: [normal, -normal],
+            radius,
+        }
+    }
+
+    /// A rough diameter plus the radius, as [`CoreShape::size`].
+    #[inline(always)]
+    pub(crate) fn size(&self) -> f32 {
+        let across = self.vertices[1] - self.vertices[0];
+        across.x.abs() + across.y.abs() + 2.0 * self.radius
+    }
+}
+
 impl ClipSide for &TwoVertexSide {
     #[inline(always)]
     fn count(&self) -> usize {
