@@ -368,24 +368,23 @@ fn crossing_cores(
     }
 
     // 3. The clipped incident edge.
-    match clip_crossing(reference, incident, reference_edge, margin) {
-        Some(mut manifold) => {
-            if flip {
-                manifold.swap_sides();
-            }
-            manifold
-        }
-        None => crossing_cores_by_polygons(
+    let mut manifold = clip_crossing(reference, incident, reference_edge, margin);
+    if manifold.is_empty() {
+        return crossing_cores_by_polygons(
             (start_a, end_a, radius_a),
             (start_b, end_b, radius_b),
             margin,
-        ),
+        );
     }
+    if flip {
+        manifold.swap_sides();
+    }
+    manifold
 }
 
 /// The clipping of the polygon path (`clip_edges`) for two two-vertex outlines, with the
 /// reference edge's ends and normal picked once: the incident edge, clipped to the side planes
-/// of `reference_edge`, keeping the points whose surfaces are at most `margin` apart. `None`
+/// of `reference_edge`, keeping the points whose surfaces are at most `margin` apart. Empty
 /// when no point is kept (the polygon path then falls back).
 #[inline(always)]
 fn clip_crossing(
@@ -393,7 +392,7 @@ fn clip_crossing(
     incident: &TwoVertexSide,
     reference_edge: usize,
     margin: f32,
-) -> Option<Manifold> {
+) -> Manifold {
     // 1. The reference edge v1 -> v2 and the incident edge facing it (edge 1 when its normal
     //    points along the reference normal; the first of equal ones otherwise).
     let (normal, v1, v2, reference_next) = if reference_edge == 0 {
@@ -463,7 +462,7 @@ fn clip_crossing(
             )
         };
     if high_t < 0.0 || low_t > edge_length {
-        return None;
+        return Manifold::EMPTY;
     }
     let use_support = incident.radius > 0.0;
     let rounded_support = if first_is_support { w1 } else { w2 } - normal * incident.radius;
@@ -536,7 +535,7 @@ fn clip_crossing(
         keep(high_surface, high_id);
     }
     manifold.count = count;
-    (count > 0).then_some(manifold)
+    manifold
 }
 
 /// Crossing cores through the two-vertex polygon path (separating axes ±n of each core), as
