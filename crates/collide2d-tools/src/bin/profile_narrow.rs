@@ -11,6 +11,7 @@
 //! distances where their boxes overlap): `capsule_hexagon`, `hexagon_capsule`, `capsule_box`,
 //! `box_capsule`, `hexagon_box`, `box_hexagon`, `hexagon`, `circle_hexagon`, `hexagon_circle`,
 //! `circle_box`, `circle_capsule`, `scene_capsule`, and `mix` (all sixteen ordered pairs in turn);
+//! `capsule_box2d` runs Box2D v3's `b2CollideCapsules` on the `capsule` case's placements;
 //! `distance` runs `distance` (GJK from scratch) on the benchmark's separated octagon pairs,
 //! `distance_capsule` on capsule–box at the same placements, `distance_warm` warm-started from
 //! each placement's own cache (as the benchmark's warm case); `distance_box2d` and
@@ -43,6 +44,20 @@ fn main() {
         Shape::from(Polygon::regular(6, 0.5).unwrap()),
     ];
     let [s_circle, s_box, s_capsule, s_hexagon] = &scene;
+    if case == "capsule_box2d" {
+        // Box2D v3's `b2CollideCapsules` on the `capsule` case's placements, with its
+        // conversion of the manifold to world points (as the benchmark times it).
+        let pill_capsule = Capsule::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.5).unwrap();
+        let b2_pill = box2d::capsule(&pill_capsule);
+        let configurations = placements(2.5);
+        let touching = drive(&configurations, iterations, |xf_a, xf_b| {
+            let (a, b) = (box2d::transform(xf_a), box2d::transform(xf_b));
+            let local = box2d::collide_capsules(&b2_pill, &b2_pill, box2d::inv_mul(&a, &b));
+            black_box(box2d::to_world(&a, local)).pointCount as usize
+        });
+        println!("{case}: {touching}");
+        return;
+    }
     if case == "mix" {
         let configurations = placements(1.2);
         let touching = drive(&configurations, iterations, |xf_a, xf_b| {

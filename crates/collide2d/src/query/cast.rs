@@ -274,15 +274,14 @@ fn one_sided_normal(chain: &Chain, index: usize, normal: Vec2) -> Vec2 {
 }
 
 /// The sweep of a compound's child: the parent's motion with the rotation centre expressed in
-/// the child's frame and the child's own angle added.
+/// the child's frame and the child's own rotation composed after the parent's.
 fn child_sweep(parent: &Sweep, child_xf: &Transform) -> Sweep {
-    let child_angle = child_xf.angle();
     Sweep {
         local_center: child_xf.apply_inv(parent.local_center),
         center_start: parent.center_start,
         center_end: parent.center_end,
-        angle_start: parent.angle_start + child_angle,
-        angle_end: parent.angle_end + child_angle,
+        rotation_start: parent.rotation_start.mul(child_xf.q),
+        turn: parent.turn,
     }
 }
 
@@ -766,9 +765,8 @@ impl GapFunction for RotatingGap<'_> {
     }
 }
 
-/// A sweep's placement at any time: [`Sweep::transform_at`], to the bit, with the rotation of
-/// a sweep that does not turn computed once instead of at every time (its angle is then the
-/// same at every `t`, so is its sine and cosine).
+/// A sweep's placement at any time: [`Sweep::transform_at`], to the bit, with the question
+/// whether the sweep turns asked once instead of at every time.
 struct Placements<'a> {
     sweep: &'a Sweep,
     still_rotation: Option<Rot>,
@@ -778,7 +776,7 @@ impl<'a> Placements<'a> {
     fn new(sweep: &'a Sweep) -> Placements<'a> {
         Placements {
             sweep,
-            still_rotation: (sweep.rotation() == 0.0).then(|| sweep.transform_at(0.0).q),
+            still_rotation: (sweep.turn == 0.0).then_some(sweep.rotation_start),
         }
     }
 

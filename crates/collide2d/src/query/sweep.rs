@@ -2,8 +2,8 @@
 //!
 //! A [`Sweep`] moves a shape from `start` to `end` over normalised time `t ∈ [0, 1]`: the
 //! position along a straight line and the angle linearly (the shortest way round is *not*
-//! assumed: the angle goes from `start_angle` to `end_angle` as given, so several turns per step
-//! are possible). The rotation is about the shape's local `center` (usually its centroid), which
+//! assumed: the shape turns by `turn` from its start rotation as given, so several turns per
+//! step are possible). The rotation is about the shape's local `center` (usually its centroid), which
 //! keeps that point on the straight line.
 //!
 //! The closed-form sweeps answer `None` unless every position, offset and size they are given
@@ -11,7 +11,7 @@
 //! at a valid transform (radii also `>= 0`): NaN, infinities and numbers whose squares
 //! overflow `f32` never reach the arithmetic.
 
-use crate::math::{Transform, Vec2};
+use crate::math::{Rot, Transform, Vec2};
 use crate::shape::{Aabb, MAX_WORLD_COORDINATE};
 
 /// Whether every number lies within ±`MAX_WORLD_COORDINATE` (NaN and infinities do not).
@@ -29,6 +29,10 @@ fn points_within_range<const N: usize>(points: [Vec2; N]) -> bool {
 }
 
 /// A shape's motion over one step.
+///
+/// The rotation at `t = 0` is kept as given (cosine and sine), with the turn over the step in
+/// radians beside it: a sweep that does not turn needs no trigonometry, and a turn may exceed
+/// a half or a whole revolution.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sweep {
@@ -38,58 +42,47 @@ pub struct Sweep {
     pub center_start: Vec2,
     /// World position of the rotation centre at `t = 1`.
     pub center_end: Vec2,
-    /// Angle at `t = 0` (radians).
-    pub angle_start: f32,
-    /// Angle at `t = 1` (radians).
-    pub angle_end: f32,
+    /// Rotation at `t = 0`.
+    pub rotation_start: Rot,
+    /// Turn over the whole step (radians, counter-clockwise; any amount).
+    pub turn: f32,
 }
 
 impl Sweep {
     /// A shape that stays at `xf` for the whole step.
     pub fn fixed(xf: &Transform) -> Sweep {
-        Sweep::between(xf, xf)
+        Sweep::linear(xf, Vec2::ZERO)
     }
 
     /// Motion from `start` to `end`, rotating about the local origin by the smallest angle.
     pub fn between(start: &Transform, end: &Transform) -> Sweep {
-        let angle_start = start.angle();
-        let mut angle_end = end.angle();
-        let turn = angle_end - angle_start;
-        if turn > std::f32::consts::PI {
-            angle_end -= std::f32::consts::TAU;
-        } else if turn < -std::f32::consts::PI {
-            angle_end += std::f32::consts::TAU;
-        }
+        let turn = if start.q == end.q {
+            0.0
+        } else {
+            start.q.inv_mul(end.q).angle()
+        };
         Sweep {
             local_center: Vec2::ZERO,
             center_start: start.p,
             center_end: end.p,
-            angle_start,
-            angle_end,
+            rotation_start: start.q,
+            turn,
         }
     }
 
     /// Straight-line motion by `delta` from `xf` without rotating.
     pub fn linear(xf: &Transform, delta: Vec2) -> Sweep {
-        let angle = xf.angle();
-        Sweep {
-            local_center: Vec2::ZERO,
-            center_start: xf.p,
-            center_end: xf.p + delta,
-            angle_start: angle,
-            angle_end: angle,
-        }
+        Sweep::spinning(xf, delta, 0.0)
     }
 
     /// Motion by `delta` while turning by `turn` radians (any amount) about the local origin.
     pub fn spinning(xf: &Transform, delta: Vec2, turn: f32) -> Sweep {
-        let angle = xf.angle();
         Sweep {
             local_center: Vec2::ZERO,
             center_start: xf.p,
             center_end: xf.p + delta,
-            angle_start: angle,
-            angle_end: angle + turn,
+            rotation_start: xf.q,
+            turn,
         }
     }
 
@@ -108,8 +101,11 @@ impl Sweep {
     #[inline]
     pub fn transform_at(&self, t: f32) -> Transform {
         let center = self.center_start + (self.center_end - self.center_start) * t;
-        let angle = self.angle_start + (self.angle_end - self.angle_start) * t;
-        let q = crate::math::Rot::from_angle(angle);
+        let q = if self.turn == 0.0 {
+            self.rotation_start
+        } else {
+            self.rotation_start.mul(Rot::from_angle(self.turn * t))
+        };
         Transform {
             p: center - q.rotate(self.local_center),
             q,
@@ -125,11 +121,18 @@ impl Sweep {
     /// Total rotation over the step (radians).
     #[inline]
     pub fn rotation(&self) -> f32 {
-        self.angle_end - self.angle_start
+        self.turn
+    }
+
+    /// Rotation at `t = 1`.
+    #[inline]
+    pub fn rotation_end(&self) -> Rot {
+        self.transform_at(1.0).q
     }
 
     /// Whether every query accepts the sweep: finite, its centres and local centre within
-    /// ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE), and a finite rotation.
+    /// ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE), a start rotation of unit length (as
+    /// [`Transform::is_valid`] asks) and a finite turn.
     pub fn is_valid(&self) -> bool {
         let limit = crate::shape::MAX_COORDINATE;
         let largest = self
@@ -138,7 +141,11 @@ impl Sweep {
             .max(self.center_start.abs())
             .max(self.center_end.abs());
         // NaN fails the comparisons; `max` would skip it, so finiteness is checked too.
-        self.is_finite() && largest.x <= limit && largest.y <= limit && self.rotation().is_finite()
+        let start = Transform {
+            p: Vec2::ZERO,
+            q: self.rotation_start,
+        };
+        self.is_finite() && largest.x <= limit && largest.y <= limit && start.is_valid()
     }
 
     /// Whether every number is finite.
@@ -146,8 +153,9 @@ impl Sweep {
         self.local_center.is_finite()
             && self.center_start.is_finite()
             && self.center_end.is_finite()
-            && self.angle_start.is_finite()
-            && self.angle_end.is_finite()
+            && self.rotation_start.c.is_finite()
+            && self.rotation_start.s.is_finite()
+            && self.turn.is_finite()
     }
 }
 
@@ -474,5 +482,70 @@ mod tests {
         let about = sweep.about(v(1.0, 0.0));
         assert!((about.transform_at(0.0).p - start.p).length() < 1e-6);
         assert!((about.transform_at(1.0).p - end.p).length() < 1e-5);
+    }
+
+    #[test]
+    fn a_sweep_that_does_not_turn_keeps_its_rotation_bit_for_bit() {
+        // The placement's rotation is the given one at every time, not one rebuilt from an
+        // angle (which differs from it in the last bits).
+        let mut numbers = crate::test_numbers::Numbers(0x0005_ee9d_a7e5_0001);
+        for _ in 0..1000 {
+            let xf = Transform::new(
+                v(
+                    numbers.unit() * 200.0 - 100.0,
+                    numbers.unit() * 200.0 - 100.0,
+                ),
+                numbers.unit() * 20.0 - 10.0,
+            );
+            let delta = v(numbers.unit() * 8.0 - 4.0, numbers.unit() * 8.0 - 4.0);
+            for sweep in [
+                Sweep::fixed(&xf),
+                Sweep::linear(&xf, delta),
+                Sweep::between(
+                    &xf,
+                    &Transform {
+                        p: xf.p + delta,
+                        q: xf.q,
+                    },
+                ),
+                Sweep::linear(&xf, delta).about(v(0.25, -0.5)),
+            ] {
+                assert_eq!(sweep.rotation(), 0.0);
+                for t in [0.0, 0.3, 1.0] {
+                    assert_eq!(sweep.transform_at(t).q, xf.q);
+                }
+                if sweep.local_center == Vec2::ZERO {
+                    assert_eq!(sweep.transform_at(0.0).p, xf.p);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_turning_sweep_follows_its_angle_exactly_within_rounding() {
+        // Against the f64 placement `angle(t) = angle_0 + turn t`, turns of any size.
+        let mut numbers = crate::test_numbers::Numbers(0x0005_ee9d_a7e5_0002);
+        for _ in 0..1000 {
+            let angle = f64::from(numbers.unit()) * 12.0 - 6.0;
+            let turn = numbers.unit() * 40.0 - 20.0;
+            let start = Transform::new(v(3.0, -2.0), angle as f32);
+            let sweep = Sweep::spinning(&start, v(1.0, 1.0), turn);
+            assert_eq!(sweep.rotation(), turn);
+            assert_eq!(sweep.transform_at(0.0).q, start.q);
+            let start_angle = f64::from(start.q.s).atan2(f64::from(start.q.c));
+            for t in [0.25f32, 0.5, 1.0] {
+                let exact = start_angle + f64::from(turn) * f64::from(t);
+                let q = sweep.transform_at(t).q;
+                assert!((f64::from(q.c) - exact.cos()).abs() < 1e-5, "{turn} {t}");
+                assert!((f64::from(q.s) - exact.sin()).abs() < 1e-5, "{turn} {t}");
+            }
+        }
+        // The shortest turn between two placements, either way round.
+        let start = Transform::new(v(0.0, 0.0), 3.0);
+        let end = Transform::new(v(0.0, 0.0), -3.0);
+        let sweep = Sweep::between(&start, &end);
+        let shortest = std::f32::consts::TAU - 6.0;
+        assert!((sweep.rotation() - shortest).abs() < 1e-5);
+        assert!((sweep.rotation_end().angle() - end.angle()).abs() < 1e-5);
     }
 }

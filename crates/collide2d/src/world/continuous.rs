@@ -181,8 +181,11 @@ fn collider_sweep(
     use std::f32::consts::TAU;
     // The object's origin in the shape's frame: the point the game's object turns about.
     let local_center = collider.offset.apply_inv(Vec2::ZERO);
-    let angle_start = previous.angle();
-    let shortest = shortest_turn(angle_start, current.angle());
+    let shortest = if previous.q == current.q {
+        0.0
+    } else {
+        shortest_turn(previous.angle(), current.angle())
+    };
     let turn = match turn {
         Some(stated) => shortest + TAU * ((stated - shortest) / TAU).round(),
         None => shortest,
@@ -191,8 +194,8 @@ fn collider_sweep(
         local_center,
         center_start: previous.apply(local_center),
         center_end: current.apply(local_center),
-        angle_start,
-        angle_end: angle_start + turn,
+        rotation_start: previous.q,
+        turn,
     }
 }
 

@@ -24,7 +24,7 @@
 
 use crate::math::{Transform, Vec2};
 use crate::query::manifold::clip::{
-    clip_or_fallback, contact_from_axes, first_smallest, oriented, ClipSide, Side,
+    clip_or_fallback, contact_from_axes, first_smallest, oriented, FixedSide,
     REFERENCE_AXIS_TOLERANCE,
 };
 use crate::query::{Feature, FeatureId, Manifold};
@@ -105,14 +105,9 @@ fn separations_of_b(half_a: Vec2, vertices_b: &[Vec2; 4], b_in_a: &Transform) ->
 }
 
 /// A box outline in A's frame for the clipping steps, in fixed arrays (no bounds checks).
-#[derive(Clone, Copy)]
-struct BoxSide {
-    vertices: [Vec2; 4],
-    normals: [Vec2; 4],
-    radius: f32,
-}
+type BoxSide = FixedSide<4>;
 
-impl BoxSide {
+impl FixedSide<4> {
     /// Box A in its own frame: the very numbers [`Polygon::rect`] stores.
     #[inline(always)]
     fn local(half: Vec2, radius: f32) -> BoxSide {
@@ -125,46 +120,6 @@ impl BoxSide {
             ],
             normals: [Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X],
             radius,
-        }
-    }
-}
-
-impl ClipSide for &BoxSide {
-    #[inline(always)]
-    fn count(&self) -> usize {
-        4
-    }
-    #[inline(always)]
-    fn vertex(&self, i: usize) -> Vec2 {
-        self.vertices[i & 3]
-    }
-    #[inline(always)]
-    fn normal(&self, i: usize) -> Vec2 {
-        self.normals[i & 3]
-    }
-    #[inline(always)]
-    fn radius(&self) -> f32 {
-        self.radius
-    }
-    #[inline(always)]
-    fn next(&self, i: usize) -> usize {
-        (i + 1) & 3
-    }
-    /// A box's normals 2 and 3 are the negations of 0 and 1 (up to the signs of zero
-    /// components), so their products with any vector are the negated products (rounding is
-    /// symmetric; a zero's sign cannot change a comparison).
-    #[inline(always)]
-    fn most_anti_parallel(&self, reference_normal: Vec2) -> usize {
-        let d0 = reference_normal.dot(self.normals[0]);
-        let d1 = reference_normal.dot(self.normals[1]);
-        first_smallest([d0, d1, -d0, -d1].into_iter())
-    }
-    #[inline(always)]
-    fn slices(&self) -> Side<'_> {
-        Side {
-            vertices: &self.vertices,
-            normals: &self.normals,
-            radius: self.radius,
         }
     }
 }

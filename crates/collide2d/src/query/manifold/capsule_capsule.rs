@@ -2,10 +2,11 @@
 
 use crate::math::{cross, left_perp, Transform, Vec2};
 use crate::query::manifold::circle_capsule::rounded_point_segment;
+use crate::query::manifold::clip::{TwoVertexSide, REFERENCE_AXIS_TOLERANCE};
 use crate::query::manifold::closest_features::closest_points_on_segments;
 use crate::query::manifold::core_shape::SegmentCore;
 use crate::query::manifold::midpoint_between_surfaces;
-use crate::query::manifold::polygon_polygon::collide_two_vertex_cores;
+use crate::query::manifold::polygon_polygon::{collide_two_vertex_cores, max_separation};
 use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
 use crate::shape::{Capsule, Segment};
 
@@ -307,11 +308,242 @@ fn parallel_cores(
     manifold
 }
 
-/// Cores that cross or touch: the two-vertex polygon path (separating axes ±n of each core),
-/// as [`collide_cores`](super::polygon_polygon::collide_cores) takes it.
-#[cold]
+/// Cores that cross or touch: the answer of the two-vertex polygon path (separating axes ±n of
+/// each core, as [`collide_cores`](super::polygon_polygon::collide_cores) takes it), in closed
+/// form for two segments.
+///
+/// ```text
+/// each core as a two-vertex outline: edge 0 from its start with normal n, edge 1 back with −n
+/// sA, eA = the better of A's two axes; sB, eB = B's (the same sums as `max_separation`)
+/// reference = A's axis unless B's beats it by the relative tolerance; the other is incident
+/// the incident edge runs along the incident core, facing the reference normal
+/// clip it to the reference edge's side planes, keep the ends within the margin
+/// ```
+/// Every number is the one the polygon path computes (checked bit for bit by
+/// `crossing_cores_match_the_polygon_path`); the rare turns (cores apart along the best axis,
+/// or no clipped end within the margin) are handed to that path.
 #[inline(never)]
 fn crossing_cores(
+    (start_a, end_a, radius_a): (Vec2, Vec2, f32),
+    (start_b, end_b, radius_b): (Vec2, Vec2, f32),
+    margin: f32,
+) -> Manifold {
+    // 1. The outlines and their best separating axes.
+    //    B's numbers go through the identity placement as the polygon path moves them into
+    //    A's frame: it turns some zeros' signs, and the answer keeps every bit of that path's.
+    let side_a = TwoVertexSide::new(start_a, end_a, radius_a);
+    let mut side_b = TwoVertexSide::new(start_b, end_b, radius_b);
+    // `Transform::IDENTITY.apply(v)` is `v + 0` to the bit: only a zero's sign changes.
+    side_b.vertices = side_b.vertices.map(|vertex| vertex + Vec2::ZERO);
+    side_b.normals = side_b
+        .normals
+        .map(|normal| Transform::IDENTITY.rotate(normal));
+    let total_radius = radius_a + radius_b;
+    let limit = total_radius + margin;
+    let (separation_a, edge_a) =
+        max_separation(&side_a.vertices, &side_a.normals, &side_b.vertices, limit);
+    if separation_a > limit {
+        return Manifold::EMPTY;
+    }
+    let (separation_b, edge_b) =
+        max_separation(&side_b.vertices, &side_b.normals, &side_a.vertices, limit);
+    if separation_b > limit {
+        return Manifold::EMPTY;
+    }
+
+    // 2. The reference axis: A's unless B's is better by the tolerance.
+    let tolerance = REFERENCE_AXIS_TOLERANCE * side_a.size().min(side_b.size());
+    let flip = separation_b > separation_a + tolerance;
+    let (reference, incident, reference_edge, separation) = if flip {
+        (&side_b, &side_a, edge_b, separation_b)
+    } else {
+        (&side_a, &side_b, edge_a, separation_a)
+    };
+    if separation > 0.0 {
+        return crossing_cores_by_polygons(
+            (start_a, end_a, radius_a),
+            (start_b, end_b, radius_b),
+            margin,
+        );
+    }
+
+    // 3. The clipped incident edge.
+    let mut manifold = clip_crossing(reference, incident, reference_edge, margin);
+    if manifold.is_empty() {
+        return crossing_cores_by_polygons(
+            (start_a, end_a, radius_a),
+            (start_b, end_b, radius_b),
+            margin,
+        );
+    }
+    if flip {
+        manifold.swap_sides();
+    }
+    manifold
+}
+
+/// The clipping of the polygon path (`clip_edges`) for two two-vertex outlines, with the
+/// reference edge's ends and normal picked once: the incident edge, clipped to the side planes
+/// of `reference_edge`, keeping the points whose surfaces are at most `margin` apart. Empty
+/// when no point is kept (the polygon path then falls back).
+#[inline(always)]
+fn clip_crossing(
+    reference: &TwoVertexSide,
+    incident: &TwoVertexSide,
+    reference_edge: usize,
+    margin: f32,
+) -> Manifold {
+    // 1. The reference edge v1 -> v2 and the incident edge facing it (edge 1 when its normal
+    //    points along the reference normal; the first of equal ones otherwise).
+    let (normal, v1, v2, reference_next) = if reference_edge == 0 {
+        (
+            reference.normals[0],
+            reference.vertices[0],
+            reference.vertices[1],
+            1u8,
+        )
+    } else {
+        (
+            reference.normals[1],
+            reference.vertices[1],
+            reference.vertices[0],
+            0u8,
+        )
+    };
+    let facing = normal.dot(incident.normals[0]);
+    let flipped_incident = normal.dot(incident.normals[1]) < facing;
+    let (w1, w2, incident_normal, first_vertex) = if flipped_incident {
+        (
+            incident.vertices[1],
+            incident.vertices[0],
+            incident.normals[1],
+            1u8,
+        )
+    } else {
+        (
+            incident.vertices[0],
+            incident.vertices[1],
+            incident.normals[0],
+            0u8,
+        )
+    };
+    let second_vertex = 1 - first_vertex;
+    let tangent = left_perp(normal);
+    let edge_length = (v2 - v1).dot(tangent);
+
+    // 2. The incident surface edge with tangential coordinates, lower end first; an end
+    //    that is the deepest incident vertex (reaching furthest straight down the reference
+    //    normal) stands for its rounded surface below it when kept unclipped.
+    let shift = incident_normal * incident.radius;
+    let (s1, s2) = (w1 + shift, w2 + shift);
+    let t1 = (s1 - v1).dot(tangent);
+    let t2 = (s2 - v1).dot(tangent);
+    let first_is_support = normal.dot(w1) <= normal.dot(w2);
+    let (mut low, mut low_t, low_vertex, mut high, mut high_t, high_vertex, low_is_support) =
+        if t1 <= t2 {
+            (
+                s1,
+                t1,
+                first_vertex,
+                s2,
+                t2,
+                second_vertex,
+                first_is_support,
+            )
+        } else {
+            (
+                s2,
+                t2,
+                second_vertex,
+                s1,
+                t1,
+                first_vertex,
+                !first_is_support,
+            )
+        };
+    if high_t < 0.0 || low_t > edge_length {
+        return Manifold::EMPTY;
+    }
+    let use_support = incident.radius > 0.0;
+    let rounded_support = if first_is_support { w1 } else { w2 } - normal * incident.radius;
+    let mut low_surface = if use_support && low_is_support {
+        rounded_support
+    } else {
+        low
+    };
+    let mut high_surface = if use_support && !low_is_support {
+        rounded_support
+    } else {
+        high
+    };
+    let mut low_id = FeatureId {
+        a: Feature::Edge(0),
+        b: Feature::Vertex(low_vertex),
+    };
+    let mut high_id = FeatureId {
+        a: Feature::Edge(0),
+        b: Feature::Vertex(high_vertex),
+    };
+
+    // 3. Clip to the side planes at 0 and L.
+    if low_t < 0.0 {
+        let fraction = (0.0 - low_t) / (high_t - low_t);
+        low += (high - low) * fraction;
+        low_surface = low;
+        low_t = 0.0;
+        low_id = FeatureId {
+            a: Feature::Vertex(reference_edge as u8),
+            b: Feature::Edge(0),
+        };
+    }
+    if high_t > edge_length {
+        let fraction = (edge_length - low_t) / (high_t - low_t);
+        high = low + (high - low) * fraction;
+        high_surface = high;
+        high_t = edge_length;
+        high_id = FeatureId {
+            a: Feature::Vertex(reference_next),
+            b: Feature::Edge(0),
+        };
+    }
+
+    // 4. Keep the points within the margin; each sits midway between the two surfaces. A
+    //    clipped edge shrunk to a point gives one contact, at the deeper end.
+    let offset = normal.dot(v1);
+    let mut manifold = Manifold::EMPTY;
+    manifold.normal = normal;
+    let mut count = 0;
+    let mut keep = |surface: Vec2, id: FeatureId| {
+        let separation = normal.dot(surface) - offset - reference.radius;
+        if separation <= margin {
+            manifold.points[count] = ContactPoint {
+                point: surface - normal * (0.5 * separation),
+                penetration: -separation,
+                id,
+            };
+            count += 1;
+        }
+    };
+    if high_t - low_t <= 1e-6 * edge_length {
+        if normal.dot(high) < normal.dot(low) {
+            keep(high_surface, high_id);
+        } else {
+            keep(low_surface, low_id);
+        }
+    } else {
+        keep(low_surface, low_id);
+        keep(high_surface, high_id);
+    }
+    manifold.count = count;
+    manifold
+}
+
+/// Crossing cores through the two-vertex polygon path (separating axes ±n of each core), as
+/// [`collide_cores`](super::polygon_polygon::collide_cores) takes it: for the rare turns of
+/// [`crossing_cores`].
+#[cold]
+#[inline(never)]
+fn crossing_cores_by_polygons(
     (start_a, end_a, radius_a): (Vec2, Vec2, f32),
     (start_b, end_b, radius_b): (Vec2, Vec2, f32),
     margin: f32,
@@ -319,4 +551,64 @@ fn crossing_cores(
     let core_a = SegmentCore::new(start_a, end_a, radius_a);
     let core_b = SegmentCore::new(start_b, end_b, radius_b);
     collide_two_vertex_cores(&core_a.view(), &core_b.view(), &Transform::IDENTITY, margin)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::manifold::test_numbers::{manifold_bits, Numbers};
+
+    #[test]
+    fn crossing_cores_match_the_polygon_path() {
+        // Crossing, touching, collinear and barely apart cores; radii zero to large; margins
+        // negative to large; end coordinates on a coarse grid (exact ties) and off it.
+        let mut numbers = Numbers(0x5eed_cafe_0dd5_a11e);
+        let mut crossing = 0;
+        for round in 0..200_000 {
+            let mut coordinate = |coarse: bool| {
+                let value = numbers.unit() * 8.0 - 4.0;
+                if coarse {
+                    (value * 2.0).round() * 0.5
+                } else {
+                    value
+                }
+            };
+            let coarse = round % 3 == 0;
+            let start_a = Vec2::new(coordinate(coarse), coordinate(coarse));
+            let end_a = Vec2::new(coordinate(coarse), coordinate(coarse));
+            let mut start_b = Vec2::new(coordinate(coarse), coordinate(coarse));
+            let end_b = Vec2::new(coordinate(coarse), coordinate(coarse));
+            if round % 7 == 0 {
+                // B's start on A's core: touching or collinear cores.
+                start_b = start_a + (end_a - start_a) * (numbers.unit() * 1.5 - 0.25);
+            }
+            let radius_a = if round % 5 == 0 { 0.0 } else { numbers.unit() };
+            let radius_b = if round % 11 == 0 {
+                0.0
+            } else {
+                numbers.unit() * 2.0
+            };
+            let margin = numbers.unit() * 0.4 - 0.1;
+            if start_a == end_a || start_b == end_b {
+                continue;
+            }
+            let fast = crossing_cores(
+                (start_a, end_a, radius_a),
+                (start_b, end_b, radius_b),
+                margin,
+            );
+            let general = crossing_cores_by_polygons(
+                (start_a, end_a, radius_a),
+                (start_b, end_b, radius_b),
+                margin,
+            );
+            crossing += usize::from(fast.count > 0);
+            assert_eq!(
+                manifold_bits(&fast),
+                manifold_bits(&general),
+                "{start_a} {end_a} {radius_a} / {start_b} {end_b} {radius_b}, margin {margin}"
+            );
+        }
+        assert!(crossing > 50_000, "only {crossing} touching pairs");
+    }
 }

@@ -105,30 +105,36 @@ impl ClipSide for Side<'_> {
     }
 }
 
-/// A two-vertex outline (the core of a segment or a capsule) in fixed arrays: the same numbers
-/// as a [`Side`] of its slices, with every loop over it unrolled.
+/// A centrally symmetric outline of `N` vertices in fixed arrays, `N` a power of two: the core
+/// of a segment or a capsule (`N = 2`) or a box (`N = 4`). The same numbers as a [`Side`] of
+/// its slices, with every loop over it unrolled.
 #[derive(Clone, Copy)]
-pub(crate) struct TwoVertexSide {
-    /// The core's two ends.
-    pub vertices: [Vec2; 2],
-    /// `normals[0]` faces the core's right side, `normals[1] = -normals[0]`.
-    pub normals: [Vec2; 2],
+pub(crate) struct FixedSide<const N: usize> {
+    /// Counter-clockwise vertices.
+    pub vertices: [Vec2; N],
+    /// `normals[i]`: outward unit normal of the edge from vertex `i` to vertex `i + 1`;
+    /// `normals[i + N / 2] = -normals[i]` (up to the signs of zero components).
+    pub normals: [Vec2; N],
     /// Rounding radius.
     pub radius: f32,
 }
 
-impl ClipSide for &TwoVertexSide {
+/// The core of a segment or a capsule: `normals[0]` faces the core's right side,
+/// `normals[1] = -normals[0]`.
+pub(crate) type TwoVertexSide = FixedSide<2>;
+
+impl<const N: usize> ClipSide for &FixedSide<N> {
     #[inline(always)]
     fn count(&self) -> usize {
-        2
+        N
     }
     #[inline(always)]
     fn vertex(&self, i: usize) -> Vec2 {
-        self.vertices[i & 1]
+        self.vertices[i & (N - 1)]
     }
     #[inline(always)]
     fn normal(&self, i: usize) -> Vec2 {
-        self.normals[i & 1]
+        self.normals[i & (N - 1)]
     }
     #[inline(always)]
     fn radius(&self) -> f32 {
@@ -136,7 +142,21 @@ impl ClipSide for &TwoVertexSide {
     }
     #[inline(always)]
     fn next(&self, i: usize) -> usize {
-        (i + 1) & 1
+        (i + 1) & (N - 1)
+    }
+    /// The second half of the normals are the negations of the first (up to the signs of
+    /// zero components), so their products with any vector are the negated products
+    /// (rounding is symmetric; a zero's sign cannot change a comparison).
+    #[inline(always)]
+    fn most_anti_parallel(&self, reference_normal: Vec2) -> usize {
+        let products: [f32; N] = std::array::from_fn(|j| {
+            if j < N / 2 {
+                reference_normal.dot(self.normals[j])
+            } else {
+                -reference_normal.dot(self.normals[j - N / 2])
+            }
+        });
+        first_smallest(products.into_iter())
     }
     #[inline(always)]
     fn slices(&self) -> Side<'_> {
@@ -145,6 +165,29 @@ impl ClipSide for &TwoVertexSide {
             normals: &self.normals,
             radius: self.radius,
         }
+    }
+}
+
+impl FixedSide<2> {
+    /// The core `start`–`end` (distinct points) inflated by `radius`: edge 0 runs from `start`
+    /// with the normal on its right, edge 1 back with the opposite normal (as `SegmentCore`).
+    #[inline(always)]
+    pub(crate) fn new(start: Vec2, end: Vec2, radius: f32) -> TwoVertexSide {
+        let normal = crate::math::right_perp(end - start)
+            .try_normalize()
+            .unwrap_or(Vec2::Y);
+        TwoVertexSide {
+            vertices: [start, end],
+            normals: [normal, -normal],
+            radius,
+        }
+    }
+
+    /// A rough diameter plus the radius, as [`CoreShape::size`].
+    #[inline(always)]
+    pub(crate) fn size(&self) -> f32 {
+        let across = self.vertices[1] - self.vertices[0];
+        across.x.abs() + across.y.abs() + 2.0 * self.radius
     }
 }
 

@@ -159,15 +159,16 @@ pub(crate) fn contacts_of_valid(
         // Same kind: the canonical order of `contacts_general`.
         (Shape::Capsule(capsule_a), Shape::Capsule(capsule_b)) => {
             if same_kind_swapped(a, xf_a, b, xf_b) {
-                in_frame_of_a(
+                let mut manifold = in_frame_of_a(
                     collide_capsule_capsule,
                     capsule_b,
                     xf_b,
                     capsule_a,
                     xf_a,
                     margin,
-                )
-                .swapped()
+                );
+                manifold.swap_sides();
+                manifold
             } else {
                 in_frame_of_a(
                     collide_capsule_capsule,
