@@ -74,9 +74,8 @@ def box_corners(p, a, s):
 
 def build_collide2d(pos, angle, size, is_circle):
     world = c2.World()
-    for p, a, s, circ in zip(pos, angle, size, is_circle):
-        shape = c2.Circle(s) if circ else c2.Polygon.rect(s, s)
-        world.insert(shape, c2.Transform(p[0], p[1], a))
+    shapes = [c2.Circle(s) if circ else c2.Polygon.rect(s, s) for s, circ in zip(size, is_circle)]
+    world.insert_many(shapes, pos, angle)
     world.update()
     return world
 

@@ -18,6 +18,12 @@ use crate::errors;
 use crate::queries::{PyCastHit, PyManifold, PyRayHit};
 use crate::shapes::{self, shape_of};
 
+/// One surface a character move touched: `(handle, point, normal)`.
+type MoveHitRow = (u64, (f32, f32), (f32, f32));
+
+/// A batch query's answer: the row each found handle belongs to, and the handles.
+type RowsAndHandles<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<u64>>);
+
 /// The handle value batch results give where there is no collider (a ray that missed).
 pub const NO_HANDLE: u64 = u64::MAX;
 
@@ -38,6 +44,21 @@ impl FilterSpec {
             filter.with_sensors()
         } else {
             filter
+        }
+    }
+}
+
+/// The shapes of `insert_many`: one for every row, or one per row.
+enum ShapePerRow {
+    One(collide2d::Shape),
+    Each(Vec<collide2d::Shape>),
+}
+
+impl ShapePerRow {
+    fn row(&self, i: usize) -> collide2d::Shape {
+        match self {
+            ShapePerRow::One(shape) => shape.clone(),
+            ShapePerRow::Each(list) => list[i].clone(),
         }
     }
 }
@@ -190,7 +211,7 @@ pub struct PyMoveResult {
     /// How far the collider actually moved.
     pub moved: (f32, f32),
     /// Every surface touched: `(handle, point, normal)`.
-    pub hits: Vec<(u64, (f32, f32), (f32, f32))>,
+    pub hits: Vec<MoveHitRow>,
     /// Whether it stands on a floor after the move.
     pub on_floor: bool,
     /// Whether it touched a ceiling.
@@ -423,10 +444,12 @@ impl PyWorld {
         Ok(h.to_bits())
     }
 
-    /// Inserts one collider of `shape` per row of `positions` (`(n, 2)`), turned by `angles`
-    /// (`(n,)`, radians; default 0), with the keywords of `insert` (a `user_data` here is
-    /// an `(n,)` integer array or one integer for all). Returns the new handles, a uint64
-    /// array. All or nothing.
+    /// Inserts one collider per row of `positions` (`(n, 2)`), turned by `angles` (`(n,)`,
+    /// radians; default 0): of `shape` for all, or of `shape[i]` when it is a sequence of `n`
+    /// shapes. Keywords as in `insert` (a `user_data` here is an `(n,)` integer array or one
+    /// integer for all). Returns the new handles, a uint64 array. All or nothing; the world's
+    /// tree is built in one pass, which also makes later queries faster than after `n`
+    /// single inserts.
     #[pyo3(signature = (shape, positions, angles = None, *, layer = None, sensor = false, enabled = true, user_data = None, continuous = false))]
     #[allow(clippy::too_many_arguments)]
     fn insert_many<'py>(
@@ -447,49 +470,72 @@ impl PyWorld {
             Some(a) => arrays::scalars(py, a, "angles", n)?,
             None => vec![0.0; n],
         };
+        if let Some(row) = angles.iter().position(|a| !a.is_finite()) {
+            return Err(errors::invalid(
+                py,
+                format!("angles: row {row} is NaN or infinite"),
+            ));
+        }
         let data: Vec<u64> = match user_data {
             None => vec![0; n],
             Some(obj) => match obj.extract::<u64>() {
                 Ok(value) => vec![value; n],
                 Err(_) => {
-                    let handles = arrays::handles(py, obj, "user_data")?;
-                    if handles.len() != n {
+                    let values = arrays::handles(py, obj, "user_data")?;
+                    if values.len() != n {
                         return Err(errors::invalid(
                             py,
-                            format!("user_data has {} rows, expected {n}", handles.len()),
+                            format!("user_data has {} rows, expected {n}", values.len()),
                         ));
                     }
-                    handles.into_iter().map(|h| h.to_bits()).collect()
+                    values.into_iter().map(|h| h.to_bits()).collect()
                 }
             },
         };
-        let template = self.collider(
-            py,
-            shape,
-            Transform::IDENTITY,
-            None,
-            layer,
-            sensor,
-            enabled,
-            0,
-            continuous,
-            None,
-        )?;
-        for (row, angle) in angles.iter().enumerate() {
-            if !angle.is_finite() {
+        let shapes: Option<Vec<collide2d::Shape>> = if shape.cast::<shapes::PyShape>().is_ok() {
+            None
+        } else {
+            let list: Vec<Bound<'py, PyAny>> = shape.extract().map_err(|_| {
+                errors::array_type(py, "shape must be a Shape or a sequence of Shapes")
+            })?;
+            if list.len() != n {
                 return Err(errors::invalid(
                     py,
-                    format!("angles: row {row} is NaN or infinite"),
+                    format!("{} shapes for {n} positions", list.len()),
                 ));
             }
-        }
+            Some(
+                list.iter()
+                    .map(|s| shape_of(py, s))
+                    .collect::<PyResult<Vec<_>>>()?,
+            )
+        };
+        let layer = match layer {
+            Some(name) => Some(
+                self.world
+                    .layers()
+                    .id(name)
+                    .map_err(|e| errors::world(py, e))?,
+            ),
+            None => None,
+        };
+        let shapes = match shapes {
+            Some(list) => ShapePerRow::Each(list),
+            None => ShapePerRow::One(shape_of(py, shape)?),
+        };
         let world = &mut self.world;
         let inserted = py.detach(|| {
             world.insert_many((0..n).map(|i| {
-                template
-                    .clone()
+                let collider = Collider::new(shapes.row(i))
                     .with_transform(Transform::new(positions[i], angles[i]))
-                    .with_user_data(data[i])
+                    .with_sensor(sensor)
+                    .with_enabled(enabled)
+                    .with_continuous(continuous)
+                    .with_user_data(data[i]);
+                match layer {
+                    Some(id) => collider.with_layer(id),
+                    None => collider,
+                }
             }))
         });
         let handles = inserted.map_err(|e| errors::world(py, e))?;
@@ -942,7 +988,7 @@ impl PyWorld {
         layers: Option<Vec<String>>,
         sensors: bool,
         exclude: Option<Vec<u64>>,
-    ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<u64>>)> {
+    ) -> PyResult<RowsAndHandles<'py>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let points = arrays::points(py, points, "points", None)?;
         let world = &self.world;
@@ -973,7 +1019,7 @@ impl PyWorld {
         layers: Option<Vec<String>>,
         sensors: bool,
         exclude: Option<Vec<u64>>,
-    ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<u64>>)> {
+    ) -> PyResult<RowsAndHandles<'py>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let mins = arrays::points(py, mins, "mins", None)?;
         let maxs = arrays::points(py, maxs, "maxs", Some(mins.len()))?;

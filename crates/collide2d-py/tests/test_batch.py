@@ -118,6 +118,26 @@ def test_insert_many_equals_insert(rng):
     assert len(a) == before  # all or nothing
 
 
+def test_insert_many_with_one_shape_per_row(rng):
+    pos = rng.uniform(0, 30, (300, 2))
+    shapes = [c2.Circle(0.5 + 0.01 * i) if i % 2 else c2.Polygon.regular(3 + i % 5, 0.7) for i in range(300)]
+    a, b = c2.World(), c2.World()
+    a.add_layer("x")
+    b.add_layer("x")
+    ha = a.insert_many(shapes, pos, layer="x")
+    hb = [b.insert(s, tuple(p), layer="x") for s, p in zip(shapes, pos)]
+    assert ha.tolist() == hb
+    assert [repr(a.shape(int(h))) for h in ha] == [repr(s) for s in shapes]
+    assert a.update().began_pairs.tolist() == b.update().began_pairs.tolist()
+    with pytest.raises(c2.InvalidInput, match="299 shapes for 300"):
+        a.insert_many(shapes[1:], pos)
+    with pytest.raises(c2.ArrayTypeError):
+        a.insert_many([c2.Circle(1), "nope"], pos[:2])
+    with pytest.raises(c2.ArrayTypeError):
+        a.insert_many(3.0, pos[:2])
+    assert a.insert_many([], np.zeros((0, 2))).size == 0
+
+
 def test_remove_many(rng):
     world, handles = random_world(rng, 50)
     world.remove_many(handles[:10])
