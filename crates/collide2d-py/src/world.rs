@@ -4,8 +4,8 @@
 use collide2d::level::{Tile, TileMap};
 use collide2d::shape::{Aabb, Ray};
 use collide2d::world::{
-    Collider, ColliderHandle, CollisionEvent, EndReason, LayerMask, MoveOptions, QueryFilter,
-    TileGeometry, TileMapColliders, World, WorldSnapshot,
+    Collider, ColliderHandle, CollisionEvent, CollisionGroups, EndReason, LayerMask, MoveOptions,
+    QueryFilter, TileGeometry, TileMapColliders, World, WorldSnapshot,
 };
 use collide2d::{CastOptions, Transform, Vec2};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArray, PyUntypedArrayMethods};
@@ -417,8 +417,10 @@ impl PyWorld {
     /// (the library's `with_*` builders): `offset` (the shape's placement relative to the
     /// object), `layer` (a name), `sensor` (detects without a manifold), `enabled`,
     /// `user_data` (an unsigned 64-bit integer), `continuous` (swept between updates),
-    /// `one_way` (`(direction, margin)`: blocks only what comes against `direction`).
-    #[pyo3(signature = (shape, transform = None, *, offset = None, layer = None, sensor = false, enabled = true, user_data = 0, continuous = false, one_way = None))]
+    /// `one_way` (`(direction, margin)`: blocks only what comes against `direction`),
+    /// `groups` (`(category, mask)` bits: two colliders touch when each one's mask meets the
+    /// other's category).
+    #[pyo3(signature = (shape, transform = None, *, offset = None, layer = None, sensor = false, enabled = true, user_data = 0, continuous = false, one_way = None, groups = None))]
     #[allow(clippy::too_many_arguments)]
     fn insert(
         &mut self,
@@ -432,11 +434,15 @@ impl PyWorld {
         user_data: u64,
         continuous: bool,
         one_way: Option<(Bound<'_, PyAny>, f64)>,
+        groups: Option<(u32, u32)>,
     ) -> PyResult<u64> {
         let xf = convert::transform(py, transform)?;
-        let collider = self.collider(
+        let mut collider = self.collider(
             py, shape, xf, offset, layer, sensor, enabled, user_data, continuous, one_way,
         )?;
+        if let Some((category, mask)) = groups {
+            collider = collider.with_groups(CollisionGroups::new(category, mask));
+        }
         let h = self
             .world
             .insert(collider)
@@ -680,6 +686,39 @@ impl PyWorld {
     fn set_user_data(&mut self, py: Python<'_>, handle_bits: u64, user_data: u64) -> PyResult<()> {
         self.world
             .set_user_data(handle(handle_bits), user_data)
+            .map_err(|e| errors::world(py, e))
+    }
+
+    /// Sets a collider's collision groups, `(category, mask)` bits.
+    fn set_groups(
+        &mut self,
+        py: Python<'_>,
+        handle_bits: u64,
+        category: u32,
+        mask: u32,
+    ) -> PyResult<()> {
+        self.world
+            .set_groups(handle(handle_bits), CollisionGroups::new(category, mask))
+            .map_err(|e| errors::world(py, e))
+    }
+
+    /// A collider's collision groups, `(category, mask)`.
+    fn groups(&self, py: Python<'_>, handle_bits: u64) -> PyResult<(u32, u32)> {
+        let groups = self.get(py, handle_bits)?.groups();
+        Ok((groups.category, groups.mask))
+    }
+
+    /// Moves a collider's shape on its object (`offset`: a `Transform`, `(x, y)` or
+    /// `(x, y, angle)`).
+    fn set_offset(
+        &mut self,
+        py: Python<'_>,
+        handle_bits: u64,
+        offset: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let offset = convert::transform(py, Some(offset))?;
+        self.world
+            .set_offset(handle(handle_bits), offset)
             .map_err(|e| errors::world(py, e))
     }
 

@@ -102,6 +102,24 @@ def test_insert_keywords():
         world.insert(c2.Circle(1), (0, 0), user_data=-1)
 
 
+def test_groups_and_offset():
+    world = c2.World()
+    a = world.insert(c2.Circle(1), (0, 0), groups=(0b01, 0b10))
+    b = world.insert(c2.Circle(1), (1, 0), groups=(0b01, 0b10))
+    c = world.insert(c2.Circle(1), (-1.5, 0), groups=(0b10, 0b01))
+    assert world.groups(a) == (1, 2)
+    assert world.update().began_pairs.tolist() == [[a, c]]  # a and b share a group but do not mask it
+    world.set_groups(b, 0b11, 0b11)
+    assert world.update().began_pairs.tolist() == [[a, b]]
+    world.set_offset(c, (10, 0))
+    assert world.update().ended_pairs.tolist() == [[a, c]]
+    assert world.overlap_point((8.5, 0)) == [c]
+    with pytest.raises(c2.InvalidInput):
+        world.set_offset(c, (float("nan"), 0))
+    with pytest.raises(OverflowError):
+        world.set_groups(c, -1, 0)
+
+
 def test_layers_and_matrix():
     world = c2.World()
     assert world.add_layer("player") == 1
