@@ -14,6 +14,7 @@ use pyo3::prelude::*;
 mod arrays;
 mod convert;
 mod errors;
+mod parallel;
 mod queries;
 mod shapes;
 mod world;

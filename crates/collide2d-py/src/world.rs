@@ -15,6 +15,7 @@ use pyo3::types::PyBytes;
 use crate::arrays;
 use crate::convert::{self, pair, vec2, PyTransform};
 use crate::errors;
+use crate::parallel;
 use crate::queries::{PyCastHit, PyManifold, PyRayHit};
 use crate::shapes::{self, shape_of};
 
@@ -1018,8 +1019,9 @@ impl PyWorld {
     /// For each row of `points` (`(n, 2)`, float32 or float64), the colliders containing it:
     /// returns `(rows, handles)`, two new arrays of equal length (int64 row indices in
     /// increasing order, uint64 handles sorted within a row), the same answers as
-    /// `overlap_point` on each row. The GIL is released while it runs.
-    #[pyo3(signature = (points, *, layers = None, sensors = false, exclude = None))]
+    /// `overlap_point` on each row. The GIL is released while it runs, spread over `threads`
+    /// threads (default: every core; batches of up to 1,024 rows run on one).
+    #[pyo3(signature = (points, *, layers = None, sensors = false, exclude = None, threads = None))]
     fn overlap_points<'py>(
         &self,
         py: Python<'py>,
@@ -1027,29 +1029,25 @@ impl PyWorld {
         layers: Option<Vec<String>>,
         sensors: bool,
         exclude: Option<Vec<u64>>,
+        threads: Option<usize>,
     ) -> PyResult<RowsAndHandles<'py>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
+        let threads = parallel::thread_count(py, threads)?;
         let points = arrays::points(py, points, "points", None)?;
         let world = &self.world;
-        let (rows, found) = py
-            .detach(|| {
-                let filter = spec.filter();
-                let mut rows = Vec::new();
-                let mut found = Vec::new();
-                for (row, &p) in points.iter().enumerate() {
-                    let hits = world.overlap_point(p, &filter).map_err(|e| (row, e))?;
-                    rows.extend(std::iter::repeat_n(row as i64, hits.len()));
-                    found.extend(hits.into_iter().map(|h| h.to_bits()));
-                }
-                Ok((rows, found))
+        let answers = py.detach(|| {
+            parallel::map_rows(points.len(), threads, |row| {
+                world.overlap_point(points[row], &spec.filter())
             })
-            .map_err(|(row, e)| errors::world_at(py, row, e))?;
-        Ok((PyArray1::from_vec(py, rows), PyArray1::from_vec(py, found)))
+        });
+        rows_and_handles(py, answers)
     }
 
     /// For each box (rows of `mins` and `maxs`, both `(n, 2)`), the colliders whose bounding
-    /// box overlaps it: `(rows, handles)` as in `overlap_points`. The GIL is released.
-    #[pyo3(signature = (mins, maxs, *, layers = None, sensors = false, exclude = None))]
+    /// box overlaps it: `(rows, handles)` as in `overlap_points`. The GIL is released, and the
+    /// rows spread over `threads` threads as there.
+    #[pyo3(signature = (mins, maxs, *, layers = None, sensors = false, exclude = None, threads = None))]
+    #[allow(clippy::too_many_arguments)]
     fn overlap_aabbs<'py>(
         &self,
         py: Python<'py>,
@@ -1058,34 +1056,31 @@ impl PyWorld {
         layers: Option<Vec<String>>,
         sensors: bool,
         exclude: Option<Vec<u64>>,
+        threads: Option<usize>,
     ) -> PyResult<RowsAndHandles<'py>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
+        let threads = parallel::thread_count(py, threads)?;
         let mins = arrays::points(py, mins, "mins", None)?;
         let maxs = arrays::points(py, maxs, "maxs", Some(mins.len()))?;
         let world = &self.world;
-        let (rows, found) = py
-            .detach(|| {
-                let filter = spec.filter();
-                let mut rows = Vec::new();
-                let mut found = Vec::new();
-                for (row, (&min, &max)) in mins.iter().zip(&maxs).enumerate() {
-                    let hits = world
-                        .overlap_aabb(Aabb { min, max }, &filter)
-                        .map_err(|e| (row, e))?;
-                    rows.extend(std::iter::repeat_n(row as i64, hits.len()));
-                    found.extend(hits.into_iter().map(|h| h.to_bits()));
-                }
-                Ok((rows, found))
+        let answers = py.detach(|| {
+            parallel::map_rows(mins.len(), threads, |row| {
+                let aabb = Aabb {
+                    min: mins[row],
+                    max: maxs[row],
+                };
+                world.overlap_aabb(aabb, &spec.filter())
             })
-            .map_err(|(row, e)| errors::world_at(py, row, e))?;
-        Ok((PyArray1::from_vec(py, rows), PyArray1::from_vec(py, found)))
+        });
+        rows_and_handles(py, answers)
     }
 
     /// Casts one ray per row of `origins` and `directions` (`(n, 2)` each; directions of any
     /// non-zero length) within `max_distance` (one number or an `(n,)` array): the nearest
     /// hit of each, as a `RayHits` of arrays, the same answers as `ray_cast` on each row. The
-    /// GIL is released while the rays run.
-    #[pyo3(signature = (origins, directions, max_distance = None, *, layers = None, sensors = false, exclude = None))]
+    /// GIL is released while the rays run, spread over `threads` threads (default: every core;
+    /// batches of up to 1,024 rows run on one).
+    #[pyo3(signature = (origins, directions, max_distance = None, *, layers = None, sensors = false, exclude = None, threads = None))]
     #[allow(clippy::too_many_arguments)]
     fn ray_cast_many(
         &self,
@@ -1096,8 +1091,10 @@ impl PyWorld {
         layers: Option<Vec<String>>,
         sensors: bool,
         exclude: Option<Vec<u64>>,
+        threads: Option<usize>,
     ) -> PyResult<PyRayHits> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
+        let threads = parallel::thread_count(py, threads)?;
         let origins = arrays::points(py, origins, "origins", None)?;
         let n = origins.len();
         let directions = arrays::points(py, directions, "directions", Some(n))?;
@@ -1112,36 +1109,32 @@ impl PyWorld {
             })
             .collect::<PyResult<Vec<Ray>>>()?;
         let world = &self.world;
-        let answers = py
-            .detach(|| {
-                let filter = spec.filter();
-                let mut hit = Vec::with_capacity(n);
-                let mut distance = Vec::with_capacity(n);
-                let mut point = Vec::with_capacity(n);
-                let mut normal = Vec::with_capacity(n);
-                let mut handle = Vec::with_capacity(n);
-                for (row, ray) in rays.iter().enumerate() {
-                    match world.ray_cast(ray, &filter).map_err(|e| (row, e))? {
-                        Some(h) => {
-                            hit.push(true);
-                            distance.push(h.distance);
-                            point.push(h.point);
-                            normal.push(h.normal);
-                            handle.push(h.collider.to_bits());
-                        }
-                        None => {
-                            hit.push(false);
-                            distance.push(f32::INFINITY);
-                            point.push(Vec2::ZERO);
-                            normal.push(Vec2::ZERO);
-                            handle.push(NO_HANDLE);
-                        }
-                    }
+        let found = py.detach(|| {
+            parallel::map_rows(n, threads, |row| world.ray_cast(&rays[row], &spec.filter()))
+        });
+        let mut hit = Vec::with_capacity(n);
+        let mut distance = Vec::with_capacity(n);
+        let mut point = Vec::with_capacity(n);
+        let mut normal = Vec::with_capacity(n);
+        let mut handle = Vec::with_capacity(n);
+        for (row, answer) in found.into_iter().enumerate() {
+            match answer.map_err(|e| errors::world_at(py, row, e))? {
+                Some(h) => {
+                    hit.push(true);
+                    distance.push(h.distance);
+                    point.push(h.point);
+                    normal.push(h.normal);
+                    handle.push(h.collider.to_bits());
                 }
-                Ok((hit, distance, point, normal, handle))
-            })
-            .map_err(|(row, e)| errors::world_at(py, row, e))?;
-        let (hit, distance, point, normal, handle) = answers;
+                None => {
+                    hit.push(false);
+                    distance.push(f32::INFINITY);
+                    point.push(Vec2::ZERO);
+                    normal.push(Vec2::ZERO);
+                    handle.push(NO_HANDLE);
+                }
+            }
+        }
         Ok(PyRayHits {
             hit: PyArray1::from_vec(py, hit).unbind(),
             distance: PyArray1::from_vec(py, distance).unbind(),
@@ -1285,6 +1278,21 @@ impl PyWorld {
         *self = PyWorld::restore(py, state)?;
         Ok(())
     }
+}
+
+/// A batch's per-row answers as `(rows, handles)` arrays; the first refused row raises.
+fn rows_and_handles<'py>(
+    py: Python<'py>,
+    answers: Vec<Result<Vec<ColliderHandle>, collide2d::world::WorldError>>,
+) -> PyResult<RowsAndHandles<'py>> {
+    let mut rows = Vec::new();
+    let mut found = Vec::new();
+    for (row, answer) in answers.into_iter().enumerate() {
+        let hits = answer.map_err(|e| errors::world_at(py, row, e))?;
+        rows.extend(std::iter::repeat_n(row as i64, hits.len()));
+        found.extend(hits.into_iter().map(|h| h.to_bits()));
+    }
+    Ok((PyArray1::from_vec(py, rows), PyArray1::from_vec(py, found)))
 }
 
 impl PyWorld {

@@ -98,6 +98,30 @@ def test_ray_cast_many_equals_ray_cast(rng):
     assert strided.distance.tolist() == hits.distance.tolist()
 
 
+def test_thread_count_does_not_change_answers(rng):
+    world, _ = random_world(rng)
+    points = rng.uniform(-1, 21, (10_000, 2))
+    one = world.overlap_points(points, threads=1)
+    for threads in (2, 3, 8, None):
+        many = world.overlap_points(points, threads=threads)
+        assert many[0].tolist() == one[0].tolist() and many[1].tolist() == one[1].tolist()
+    origins = rng.uniform(-5, 25, (10_000, 2))
+    dirs = rng.normal(size=(10_000, 2))
+    one = world.ray_cast_many(origins, dirs, 20.0, threads=1)
+    many = world.ray_cast_many(origins, dirs, 20.0, threads=4)
+    assert one.handle.tolist() == many.handle.tolist() and one.distance.tolist() == many.distance.tolist()
+    mins = rng.uniform(0, 20, (5000, 2))
+    assert [a.tolist() for a in world.overlap_aabbs(mins, mins + 1, threads=1)] == [
+        a.tolist() for a in world.overlap_aabbs(mins, mins + 1, threads=5)
+    ]
+    bad = points.copy()
+    bad[7000] = np.inf
+    with pytest.raises(c2.InvalidInput, match="row 7000"):
+        world.overlap_points(bad, threads=4)
+    with pytest.raises(c2.InvalidInput, match="threads"):
+        world.overlap_points(points, threads=0)
+
+
 def test_insert_many_equals_insert(rng):
     pos = rng.uniform(0, 30, (500, 2))
     ang = rng.uniform(-3, 3, 500)

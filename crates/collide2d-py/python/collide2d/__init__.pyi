@@ -305,10 +305,23 @@ class World:
         exclude: Optional[Sequence[Handle]] = None,
     ) -> MoveResult: ...
     def overlap_points(
-        self, points: Points, *, layers: Optional[Sequence[str]] = None, sensors: bool = False, exclude: Optional[Sequence[Handle]] = None
+        self,
+        points: Points,
+        *,
+        layers: Optional[Sequence[str]] = None,
+        sensors: bool = False,
+        exclude: Optional[Sequence[Handle]] = None,
+        threads: Optional[int] = None,
     ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]]: ...
     def overlap_aabbs(
-        self, mins: Points, maxs: Points, *, layers: Optional[Sequence[str]] = None, sensors: bool = False, exclude: Optional[Sequence[Handle]] = None
+        self,
+        mins: Points,
+        maxs: Points,
+        *,
+        layers: Optional[Sequence[str]] = None,
+        sensors: bool = False,
+        exclude: Optional[Sequence[Handle]] = None,
+        threads: Optional[int] = None,
     ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]]: ...
     def ray_cast_many(
         self,
@@ -319,6 +332,7 @@ class World:
         layers: Optional[Sequence[str]] = None,
         sensors: bool = False,
         exclude: Optional[Sequence[Handle]] = None,
+        threads: Optional[int] = None,
     ) -> RayHits: ...
     def insert_tile_map(
         self, tiles: npt.ArrayLike, cell_size: float, origin: Optional[PointLike] = None, *, rectangles: bool = False
