@@ -1020,8 +1020,8 @@ impl PyWorld {
     /// returns `(rows, handles)`, two new arrays of equal length (int64 row indices in
     /// increasing order, uint64 handles sorted within a row), the same answers as
     /// `overlap_point` on each row. The GIL is released while it runs, spread over `threads`
-    /// threads (default: every core; batches of up to 1,024 rows run on one).
-    #[pyo3(signature = (points, *, layers = None, sensors = false, exclude = None, threads = None))]
+    /// threads (default 1; `None` for every core; batches of up to 1,024 rows run on one).
+    #[pyo3(signature = (points, *, layers = None, sensors = false, exclude = None, threads = Some(1)))]
     fn overlap_points<'py>(
         &self,
         py: Python<'py>,
@@ -1046,7 +1046,7 @@ impl PyWorld {
     /// For each box (rows of `mins` and `maxs`, both `(n, 2)`), the colliders whose bounding
     /// box overlaps it: `(rows, handles)` as in `overlap_points`. The GIL is released, and the
     /// rows spread over `threads` threads as there.
-    #[pyo3(signature = (mins, maxs, *, layers = None, sensors = false, exclude = None, threads = None))]
+    #[pyo3(signature = (mins, maxs, *, layers = None, sensors = false, exclude = None, threads = Some(1)))]
     #[allow(clippy::too_many_arguments)]
     fn overlap_aabbs<'py>(
         &self,
@@ -1078,9 +1078,9 @@ impl PyWorld {
     /// Casts one ray per row of `origins` and `directions` (`(n, 2)` each; directions of any
     /// non-zero length) within `max_distance` (one number or an `(n,)` array): the nearest
     /// hit of each, as a `RayHits` of arrays, the same answers as `ray_cast` on each row. The
-    /// GIL is released while the rays run, spread over `threads` threads (default: every core;
-    /// batches of up to 1,024 rows run on one).
-    #[pyo3(signature = (origins, directions, max_distance = None, *, layers = None, sensors = false, exclude = None, threads = None))]
+    /// GIL is released while the rays run, spread over `threads` threads (default 1;
+    /// `None` for every core; batches of up to 1,024 rows run on one).
+    #[pyo3(signature = (origins, directions, max_distance = None, *, layers = None, sensors = false, exclude = None, threads = Some(1)))]
     #[allow(clippy::too_many_arguments)]
     fn ray_cast_many(
         &self,

@@ -311,7 +311,7 @@ class World:
         layers: Optional[Sequence[str]] = None,
         sensors: bool = False,
         exclude: Optional[Sequence[Handle]] = None,
-        threads: Optional[int] = None,
+        threads: Optional[int] = 1,
     ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]]: ...
     def overlap_aabbs(
         self,
@@ -321,7 +321,7 @@ class World:
         layers: Optional[Sequence[str]] = None,
         sensors: bool = False,
         exclude: Optional[Sequence[Handle]] = None,
-        threads: Optional[int] = None,
+        threads: Optional[int] = 1,
     ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]]: ...
     def ray_cast_many(
         self,
@@ -332,7 +332,7 @@ class World:
         layers: Optional[Sequence[str]] = None,
         sensors: bool = False,
         exclude: Optional[Sequence[Handle]] = None,
-        threads: Optional[int] = None,
+        threads: Optional[int] = 1,
     ) -> RayHits: ...
     def insert_tile_map(
         self, tiles: npt.ArrayLike, cell_size: float, origin: Optional[PointLike] = None, *, rectangles: bool = False
