@@ -16,6 +16,7 @@ mod convert;
 mod errors;
 mod parallel;
 mod queries;
+mod results;
 mod shapes;
 mod world;
 
@@ -36,10 +37,10 @@ fn _collide2d(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<queries::PyRayHit>()?;
     m.add_class::<queries::PyCastHit>()?;
     m.add_class::<world::PyWorld>()?;
-    m.add_class::<world::PyEvent>()?;
-    m.add_class::<world::PyEvents>()?;
-    m.add_class::<world::PyRayHits>()?;
-    m.add_class::<world::PyMoveResult>()?;
+    m.add_class::<results::PyEvent>()?;
+    m.add_class::<results::PyEvents>()?;
+    m.add_class::<results::PyRayHits>()?;
+    m.add_class::<results::PyMoveResult>()?;
     m.add_function(wrap_pyfunction!(queries::collide, m)?)?;
     m.add_function(wrap_pyfunction!(queries::overlaps, m)?)?;
     m.add_function(wrap_pyfunction!(queries::distance, m)?)?;
