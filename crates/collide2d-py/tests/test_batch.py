@@ -72,7 +72,7 @@ def test_ray_cast_many_equals_ray_cast(rng):
     dirs = np.c_[np.cos(theta), np.sin(theta)] * rng.uniform(0.1, 3, (n, 1))
     maxd = rng.uniform(0, 30, n)
     hits = world.ray_cast_many(origins, dirs, maxd)
-    assert hits.hit.dtype == np.bool_ and hits.distance.dtype == np.float32
+    assert isinstance(hits, c2.RayHits) and hits.hit.dtype == np.bool_ and hits.distance.dtype == np.float32
     assert hits.point.shape == (n, 2) and hits.normal.shape == (n, 2) and hits.handle.dtype == np.uint64
     n_hit = 0
     for i in range(n):

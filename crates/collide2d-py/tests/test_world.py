@@ -192,6 +192,7 @@ def test_move_and_slide():
     assert result.moved[0] == pytest.approx(1.0, abs=1e-4)
     assert result.floor_normal == pytest.approx((0.0, 1.0)) and result.floor_collider is not None
     assert result.hits and "MoveResult" in repr(result)
+    assert result.recovery == (0.0, 0.0) and result.step == 0.0  # started clear, nothing to step up
     assert world.move_and_slide(hero, (0.5, 0), step_height=0.0, snap_distance=0.0, max_iterations=2, up=(0, 1)).moved[0] > 0
     with pytest.raises(c2.InvalidInput):
         world.move_and_slide(hero, (1, 0), skin=-1.0)
