@@ -1,0 +1,129 @@
+//! Plain values between Python and the library: points, transforms.
+
+use collide2d::{Transform, Vec2};
+use pyo3::prelude::*;
+
+use crate::errors;
+
+/// A placement: rotate by `angle` (radians, counter-clockwise), then move to `(x, y)`.
+#[pyclass(module = "collide2d", name = "Transform", frozen, eq, from_py_object)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct PyTransform {
+    pub xf: Transform,
+}
+
+#[pymethods]
+impl PyTransform {
+    /// A transform at `(x, y)` turned by `angle` radians; refuses NaN, infinities and positions
+    /// beyond ±1e9 with `InvalidInput`.
+    #[new]
+    #[pyo3(signature = (x = 0.0, y = 0.0, angle = 0.0))]
+    fn new(py: Python<'_>, x: f64, y: f64, angle: f64) -> PyResult<PyTransform> {
+        make_transform(py, x, y, angle)
+    }
+
+    /// The x coordinate of the position.
+    #[getter]
+    fn x(&self) -> f32 {
+        self.xf.p.x
+    }
+
+    /// The y coordinate of the position.
+    #[getter]
+    fn y(&self) -> f32 {
+        self.xf.p.y
+    }
+
+    /// The position as `(x, y)`.
+    #[getter]
+    fn position(&self) -> (f32, f32) {
+        (self.xf.p.x, self.xf.p.y)
+    }
+
+    /// The rotation angle in radians, in `(-pi, pi]`.
+    #[getter]
+    fn angle(&self) -> f32 {
+        self.xf.q.angle()
+    }
+
+    /// Where the local point `point` lands in the world.
+    fn apply(&self, py: Python<'_>, point: &Bound<'_, PyAny>) -> PyResult<(f32, f32)> {
+        let p = self.xf.apply(vec2(py, point, "point")?);
+        Ok((p.x, p.y))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Transform(x={}, y={}, angle={})",
+            self.xf.p.x,
+            self.xf.p.y,
+            self.xf.q.angle()
+        )
+    }
+
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (f32, f32, f32))> {
+        let class = py.get_type::<PyTransform>().into_any().unbind();
+        Ok((class, (self.xf.p.x, self.xf.p.y, self.xf.q.angle())))
+    }
+}
+
+/// A checked transform.
+pub fn make_transform(py: Python<'_>, x: f64, y: f64, angle: f64) -> PyResult<PyTransform> {
+    if !(x.is_finite() && y.is_finite() && angle.is_finite()) {
+        return Err(errors::invalid(
+            py,
+            "transform holds a NaN or infinite number",
+        ));
+    }
+    let xf = Transform::new(Vec2::new(x as f32, y as f32), angle as f32);
+    if !xf.is_valid() {
+        return Err(errors::invalid(
+            py,
+            "transform position is beyond ±1e9 (MAX_COORDINATE)",
+        ));
+    }
+    Ok(PyTransform { xf })
+}
+
+/// A point from any sequence of two numbers; NaN and infinities are refused.
+pub fn vec2(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec2> {
+    let [x, y]: [f64; 2] = obj
+        .extract()
+        .map_err(|_| errors::array_type(py, format!("{what} must be a pair of numbers (x, y)")))?;
+    if !(x.is_finite() && y.is_finite()) {
+        return Err(errors::invalid(
+            py,
+            format!("{what} holds a NaN or infinite number"),
+        ));
+    }
+    Ok(Vec2::new(x as f32, y as f32))
+}
+
+/// A transform from a `Transform`, an `(x, y)` or `(x, y, angle)` sequence, or `None` (the
+/// identity).
+pub fn transform(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Transform> {
+    let Some(obj) = obj else {
+        return Ok(Transform::IDENTITY);
+    };
+    if obj.is_none() {
+        return Ok(Transform::IDENTITY);
+    }
+    if let Ok(xf) = obj.extract::<PyTransform>() {
+        return Ok(xf.xf);
+    }
+    if let Ok([x, y]) = obj.extract::<[f64; 2]>() {
+        return Ok(make_transform(py, x, y, 0.0)?.xf);
+    }
+    if let Ok([x, y, angle]) = obj.extract::<[f64; 3]>() {
+        return Ok(make_transform(py, x, y, angle)?.xf);
+    }
+    Err(errors::array_type(
+        py,
+        "expected a Transform, (x, y), (x, y, angle) or None",
+    ))
+}
+
+/// A vector as a Python tuple.
+pub fn pair(v: Vec2) -> (f32, f32) {
+    (v.x, v.y)
+}

@@ -1,0 +1,308 @@
+//! Pair queries on placed shapes and their result types.
+
+use collide2d::query::{CastHit, ContactPoint, DistanceOutput, Manifold, RayHit, Sweep};
+use collide2d::shape::Ray;
+use collide2d::{CastOptions, Vec2};
+use pyo3::prelude::*;
+
+use crate::convert::{self, pair, vec2};
+use crate::errors;
+use crate::shapes::shape_of;
+
+/// A checked ray (the direction need not be unit length, only not zero).
+pub fn make_ray(
+    py: Python<'_>,
+    origin: &Bound<'_, PyAny>,
+    direction: &Bound<'_, PyAny>,
+    max_distance: f64,
+) -> PyResult<Ray> {
+    let origin = vec2(py, origin, "ray origin")?;
+    let direction = vec2(py, direction, "ray direction")?;
+    Ray::new(origin, direction, max_distance as f32).map_err(|e| errors::invalid(py, e.to_string()))
+}
+
+/// One contact point: `point` midway between the surfaces, `penetration` their depth along
+/// the normal (positive when overlapping).
+#[pyclass(module = "collide2d", name = "ContactPoint", frozen, get_all)]
+#[derive(Clone)]
+pub struct PyContactPoint {
+    /// The point `(x, y)` in world coordinates.
+    pub point: (f32, f32),
+    /// The depth along the normal.
+    pub penetration: f32,
+}
+
+impl From<&ContactPoint> for PyContactPoint {
+    fn from(c: &ContactPoint) -> Self {
+        PyContactPoint {
+            point: pair(c.point),
+            penetration: c.penetration,
+        }
+    }
+}
+
+#[pymethods]
+impl PyContactPoint {
+    fn __repr__(&self) -> String {
+        format!(
+            "ContactPoint(point={:?}, penetration={})",
+            self.point, self.penetration
+        )
+    }
+}
+
+/// The contact between two shapes: a unit `normal` from A to B and up to two `points`. An
+/// empty manifold (no contact) is falsy.
+#[pyclass(module = "collide2d", name = "Manifold", frozen)]
+#[derive(Clone)]
+pub struct PyManifold {
+    pub manifold: Manifold,
+}
+
+#[pymethods]
+impl PyManifold {
+    /// The unit normal from A to B (zero when empty).
+    #[getter]
+    fn normal(&self) -> (f32, f32) {
+        pair(self.manifold.normal)
+    }
+
+    /// The contact points (none, one or two).
+    #[getter]
+    fn points(&self) -> Vec<PyContactPoint> {
+        self.manifold
+            .points()
+            .iter()
+            .map(PyContactPoint::from)
+            .collect()
+    }
+
+    /// The deepest point's penetration (0 when empty).
+    #[getter]
+    fn penetration(&self) -> f32 {
+        if self.manifold.is_empty() {
+            0.0
+        } else {
+            self.manifold.max_penetration()
+        }
+    }
+
+    fn __len__(&self) -> usize {
+        self.manifold.points().len()
+    }
+
+    fn __bool__(&self) -> bool {
+        !self.manifold.is_empty()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Manifold(normal={:?}, points={})",
+            pair(self.manifold.normal),
+            self.manifold.points().len()
+        )
+    }
+}
+
+/// The closest points of two shapes: `distance` (0 when they overlap), `point_a`, `point_b`
+/// and the unit `normal` from A to B.
+#[pyclass(module = "collide2d", name = "Distance", frozen, get_all)]
+pub struct PyDistance {
+    /// The gap between the shapes (0 when they overlap).
+    pub distance: f32,
+    /// The closest point on A.
+    pub point_a: (f32, f32),
+    /// The closest point on B.
+    pub point_b: (f32, f32),
+    /// The unit direction from A to B.
+    pub normal: (f32, f32),
+}
+
+impl From<DistanceOutput> for PyDistance {
+    fn from(d: DistanceOutput) -> Self {
+        PyDistance {
+            distance: d.distance,
+            point_a: pair(d.point_a),
+            point_b: pair(d.point_b),
+            normal: pair(d.normal),
+        }
+    }
+}
+
+#[pymethods]
+impl PyDistance {
+    fn __repr__(&self) -> String {
+        format!(
+            "Distance(distance={}, normal={:?})",
+            self.distance, self.normal
+        )
+    }
+}
+
+/// Where a ray hit a shape: `distance` along the (unit) ray, `point`, the surface `normal`.
+#[pyclass(module = "collide2d", name = "RayHit", frozen, get_all)]
+pub struct PyRayHit {
+    /// Distance from the origin along the normalised direction.
+    pub distance: f32,
+    /// The hit point.
+    pub point: (f32, f32),
+    /// The unit surface normal at the hit.
+    pub normal: (f32, f32),
+    /// The handle of the collider hit (world ray casts), else `None`.
+    pub handle: Option<u64>,
+}
+
+impl From<RayHit> for PyRayHit {
+    fn from(h: RayHit) -> Self {
+        PyRayHit {
+            distance: h.distance,
+            point: pair(h.point),
+            normal: pair(h.normal),
+            handle: None,
+        }
+    }
+}
+
+#[pymethods]
+impl PyRayHit {
+    fn __repr__(&self) -> String {
+        format!(
+            "RayHit(distance={}, point={:?}, normal={:?}, handle={:?})",
+            self.distance, self.point, self.normal, self.handle
+        )
+    }
+}
+
+/// The first touch of a moving shape: `fraction` of the motion in `[0, 1]`, `point`, `normal`
+/// (from the mover into what it hits).
+#[pyclass(module = "collide2d", name = "CastHit", frozen, get_all)]
+pub struct PyCastHit {
+    /// The time of impact as a fraction of the motion.
+    pub fraction: f32,
+    /// The contact point at that time.
+    pub point: (f32, f32),
+    /// The unit normal from the mover to the other shape.
+    pub normal: (f32, f32),
+    /// The handle of the collider hit (world casts), else `None`.
+    pub handle: Option<u64>,
+}
+
+impl From<CastHit> for PyCastHit {
+    fn from(h: CastHit) -> Self {
+        PyCastHit {
+            fraction: h.t,
+            point: pair(h.point),
+            normal: pair(h.normal),
+            handle: None,
+        }
+    }
+}
+
+#[pymethods]
+impl PyCastHit {
+    fn __repr__(&self) -> String {
+        format!(
+            "CastHit(fraction={}, point={:?}, normal={:?}, handle={:?})",
+            self.fraction, self.point, self.normal, self.handle
+        )
+    }
+}
+
+/// The contact manifold of shape `a` at `transform_a` and `b` at `transform_b` (normal from A
+/// to B); an empty, falsy `Manifold` when they do not touch.
+#[pyfunction]
+#[pyo3(signature = (a, transform_a, b, transform_b))]
+pub fn collide(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    transform_a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    transform_b: &Bound<'_, PyAny>,
+) -> PyResult<PyManifold> {
+    let (sa, sb) = (shape_of(py, a)?, shape_of(py, b)?);
+    let xa = convert::transform(py, Some(transform_a))?;
+    let xb = convert::transform(py, Some(transform_b))?;
+    Ok(PyManifold {
+        manifold: collide2d::collide(&sa, &xa, &sb, &xb),
+    })
+}
+
+/// Whether the two placed shapes overlap (touching counts).
+#[pyfunction]
+#[pyo3(signature = (a, transform_a, b, transform_b))]
+pub fn overlaps(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    transform_a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    transform_b: &Bound<'_, PyAny>,
+) -> PyResult<bool> {
+    let (sa, sb) = (shape_of(py, a)?, shape_of(py, b)?);
+    let xa = convert::transform(py, Some(transform_a))?;
+    let xb = convert::transform(py, Some(transform_b))?;
+    Ok(collide2d::overlaps(&sa, &xa, &sb, &xb))
+}
+
+/// The closest points and the gap between two placed shapes.
+#[pyfunction]
+#[pyo3(signature = (a, transform_a, b, transform_b))]
+pub fn distance(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    transform_a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    transform_b: &Bound<'_, PyAny>,
+) -> PyResult<PyDistance> {
+    let (sa, sb) = (shape_of(py, a)?, shape_of(py, b)?);
+    let xa = convert::transform(py, Some(transform_a))?;
+    let xb = convert::transform(py, Some(transform_b))?;
+    Ok(collide2d::distance(&sa, &xa, &sb, &xb).into())
+}
+
+/// When `a`, moving from `transform_a` by `motion_a`, first touches `b` moving from
+/// `transform_b` by `motion_b` (no rotation); `None` if they never touch during the motion.
+#[pyfunction]
+#[pyo3(signature = (a, transform_a, motion_a, b, transform_b, motion_b = None))]
+pub fn shape_cast(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    transform_a: &Bound<'_, PyAny>,
+    motion_a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    transform_b: &Bound<'_, PyAny>,
+    motion_b: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<PyCastHit>> {
+    let (sa, sb) = (shape_of(py, a)?, shape_of(py, b)?);
+    let xa = convert::transform(py, Some(transform_a))?;
+    let xb = convert::transform(py, Some(transform_b))?;
+    let da = vec2(py, motion_a, "motion_a")?;
+    let db = match motion_b {
+        Some(m) => vec2(py, m, "motion_b")?,
+        None => Vec2::ZERO,
+    };
+    let hit = collide2d::shape_cast(
+        &sa,
+        &Sweep::linear(&xa, da),
+        &sb,
+        &Sweep::linear(&xb, db),
+        CastOptions::default(),
+    );
+    Ok(hit.map(PyCastHit::from))
+}
+
+/// The first hit of a ray on `shape` placed at `transform`; `None` for a miss.
+#[pyfunction]
+#[pyo3(signature = (shape, transform, origin, direction, max_distance = f64::INFINITY))]
+pub fn ray_cast(
+    py: Python<'_>,
+    shape: &Bound<'_, PyAny>,
+    transform: &Bound<'_, PyAny>,
+    origin: &Bound<'_, PyAny>,
+    direction: &Bound<'_, PyAny>,
+    max_distance: f64,
+) -> PyResult<Option<PyRayHit>> {
+    let s = shape_of(py, shape)?;
+    let xf = convert::transform(py, Some(transform))?;
+    let ray = make_ray(py, origin, direction, max_distance)?;
+    Ok(s.ray_cast(&xf, &ray).map(PyRayHit::from))
+}
