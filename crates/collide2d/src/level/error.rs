@@ -53,6 +53,12 @@ pub enum TileMapError {
         /// The largest coordinate magnitude of the map's corners (may be infinite).
         largest_coordinate: f32,
     },
+    /// Some corner of the map lies beyond ±[`MAX_COORDINATE`](crate::math::MAX_COORDINATE),
+    /// where no shape may be placed.
+    OutOfRange {
+        /// The largest coordinate magnitude of the map's corners (may be infinite).
+        largest_coordinate: f32,
+    },
     /// A cell coordinate was outside the map.
     OutOfBounds {
         /// The requested column.
@@ -91,6 +97,11 @@ impl fmt::Display for TileMapError {
                 "tile map reaches coordinate {largest_coordinate}, more than \
                  {MAX_COORDINATE_IN_CELLS} cells of size {cell_size} from zero: f32 cannot \
                  keep its grid lines apart"
+            ),
+            TileMapError::OutOfRange { largest_coordinate } => write!(
+                f,
+                "tile map reaches coordinate {largest_coordinate}, beyond ±{:e}",
+                crate::math::MAX_COORDINATE
             ),
             TileMapError::OutOfBounds {
                 x,

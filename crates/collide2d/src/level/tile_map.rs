@@ -46,7 +46,8 @@ impl TileMap {
     ///
     /// Fails when a side is zero, the map has more than [`MAX_CELLS`] cells, `cell_size` is not
     /// finite and positive, `origin` is not finite, or the map reaches further than
-    /// [`MAX_COORDINATE_IN_CELLS`] cells from zero.
+    /// [`MAX_COORDINATE_IN_CELLS`] cells from zero or beyond
+    /// ±[`MAX_COORDINATE`](crate::math::MAX_COORDINATE).
     pub fn new(
         width: u32,
         height: u32,
@@ -451,6 +452,9 @@ fn check_dimensions(
             cell_size,
             largest_coordinate,
         });
+    }
+    if largest_coordinate > crate::math::MAX_COORDINATE {
+        return Err(TileMapError::OutOfRange { largest_coordinate });
     }
     Ok(())
 }

@@ -4,6 +4,7 @@ use super::handle::ColliderHandle;
 use super::layers::{LayerId, MAX_LAYERS};
 use super::snapshot;
 use crate::broad::BroadPhaseError;
+use crate::shape::ShapeError;
 
 /// Why a world call was refused. A refused call leaves the world unchanged.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +41,9 @@ pub enum WorldError {
     CorruptSnapshot(snapshot::SnapshotError),
     /// The broad phase refused a box.
     BroadPhase(BroadPhaseError),
+    /// A shape the world was to make (a tile map region's outline or rectangle) could not be
+    /// built.
+    Shape(ShapeError),
 }
 
 impl std::fmt::Display for WorldError {
@@ -68,11 +72,18 @@ impl std::fmt::Display for WorldError {
             WorldError::AsymmetricLayerMatrix => write!(f, "the layer matrix is not symmetric"),
             WorldError::CorruptSnapshot(reason) => write!(f, "corrupt snapshot: {reason}"),
             WorldError::BroadPhase(e) => write!(f, "broad phase: {e}"),
+            WorldError::Shape(e) => write!(f, "shape: {e}"),
         }
     }
 }
 
 impl std::error::Error for WorldError {}
+
+impl From<ShapeError> for WorldError {
+    fn from(e: ShapeError) -> Self {
+        WorldError::Shape(e)
+    }
+}
 
 impl From<BroadPhaseError> for WorldError {
     fn from(e: BroadPhaseError) -> Self {

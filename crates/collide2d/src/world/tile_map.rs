@@ -148,15 +148,18 @@ impl TileMapColliders {
         if !world.layers().contains(layer) {
             return Err(WorldError::InvalidLayer(layer));
         }
+        // A map's corners lie within the coordinate range (`TileMap` checks it), so every
+        // outline and rectangle makes a valid shape; were one refused, the region would be
+        // refused with it rather than left without colliders.
         let shapes: Vec<Shape> = match self.geometry {
             TileGeometry::Outlines => region
                 .outlines()
-                .filter_map(|outline| Chain::closed(outline).ok().map(Shape::from))
-                .collect(),
+                .map(|outline| Chain::closed(outline).map(Shape::from))
+                .collect::<Result<_, _>>()?,
             TileGeometry::Rectangles => region
                 .rectangles()
-                .filter_map(|rectangle| rectangle.to_polygon().ok().map(Shape::from))
-                .collect(),
+                .map(|rectangle| rectangle.to_polygon().map(Shape::from))
+                .collect::<Result<_, _>>()?,
         };
         let mut handles = Vec::with_capacity(shapes.len());
         for shape in shapes {

@@ -1159,6 +1159,64 @@ fn each_bad_dimension_is_its_own_error() {
 }
 
 #[test]
+fn maps_beyond_the_coordinate_range_are_refused() {
+    // Few cells, so the grid lines stay apart, but the corners lie beyond MAX_COORDINATE.
+    assert!(matches!(
+        TileMap::new(4, 4, 1.0e30, Vec2::ZERO),
+        Err(TileMapError::OutOfRange { largest_coordinate }) if largest_coordinate == 4.0e30
+    ));
+    assert!(matches!(
+        TileMap::new(4, 4, 1.0e3, Vec2::new(0.0, -2.0e9)),
+        Err(TileMapError::OutOfRange { .. })
+    ));
+    assert!(TileMap::new(4, 4, 1.0e8, Vec2::new(-4.0e8, 5.0e8)).is_ok());
+}
+
+/// Over cell sizes and origins from tiny to huge: a map is either refused with an error, or
+/// every one of its solid regions gets colliders in a world, in both geometries (a region is
+/// never silently left without any).
+#[test]
+fn every_accepted_map_gives_every_solid_region_colliders() {
+    use collide2d::world::{TileGeometry, TileMapColliders, World};
+    let mut rng = Rng(0x7113_5eed);
+    let (mut accepted, mut refused) = (0, 0);
+    for _ in 0..400 {
+        let cell_size = rng.log_size(1.0e-6, 1.0e32);
+        let reach = rng.log_size(1.0e-3, 1.0e12);
+        let origin = Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)) * reach;
+        let (width, height) = (1 + rng.below(6) as u32, 1 + rng.below(6) as u32);
+        let solid: Vec<bool> = (0..width * height).map(|_| rng.below(3) == 0).collect();
+        let map = TileMap::from_fn(width, height, cell_size, origin, |x, y| {
+            if solid[(y * width + x) as usize] {
+                Tile::SOLID
+            } else {
+                Tile::EMPTY
+            }
+        });
+        let Ok(map) = map else {
+            refused += 1;
+            continue;
+        };
+        accepted += 1;
+        for geometry in [TileGeometry::Outlines, TileGeometry::Rectangles] {
+            let mut world = World::new();
+            let colliders = TileMapColliders::insert(&mut world, &map, geometry)
+                .unwrap_or_else(|e| panic!("{cell_size} at {origin}: {e}"));
+            for (id, _) in map.regions() {
+                assert!(
+                    !colliders.region_colliders(id).is_empty(),
+                    "{cell_size} at {origin}: region {id:?} has no collider"
+                );
+            }
+        }
+    }
+    assert!(
+        accepted > 50 && refused > 50,
+        "{accepted} accepted, {refused} refused"
+    );
+}
+
+#[test]
 fn maps_too_far_for_their_cell_size_are_refused() {
     // Just inside and just outside 2^22 cells from zero.
     let limit = MAX_COORDINATE_IN_CELLS;
