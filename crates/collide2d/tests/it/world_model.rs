@@ -10,6 +10,7 @@ use collide2d::world::{
 };
 use collide2d::{Transform, Vec2};
 use std::collections::{BTreeMap, BTreeSet};
+use support::threads::on_threads;
 use support::Rng;
 
 /// What the reference remembers of each collider.
@@ -474,24 +475,6 @@ fn a_layer_preset_assigned_whole_ends_the_pairs_it_filters() {
             world.events()
         );
         assert_eq!(world.contacts().count(), 0);
-    }
-}
-
-/// Runs `work` with `threads` threads: on a rayon pool of that many (feature `rayon`), or
-/// directly (the serial update, whatever the count).
-fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
-    #[cfg(feature = "rayon")]
-    {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(work)
-    }
-    #[cfg(not(feature = "rayon"))]
-    {
-        let _ = threads;
-        work()
     }
 }
 
