@@ -72,6 +72,8 @@ mod handle;
 mod layers;
 mod queries;
 mod snapshot;
+#[cfg(feature = "rayon")]
+mod test_parts;
 mod tile_map;
 mod touching;
 mod update;
@@ -321,6 +323,15 @@ struct UpdateScratch {
     proxy_moves: Vec<(ProxyId, Aabb)>,
     tests: Vec<PairTest>,
     results: Vec<update::PairAnswer>,
+    /// The parts of the pairs to re-test, listed on several threads.
+    #[cfg(feature = "rayon")]
+    key_parts: Vec<test_parts::KeyPart>,
+    /// The key ranges those parts are merged in, on several threads.
+    #[cfg(feature = "rayon")]
+    test_ranges: Vec<test_parts::TestRange>,
+    /// The keys that cut the ranges.
+    #[cfg(feature = "rayon")]
+    splitting_keys: Vec<u64>,
     /// Every test's answer at once, for an update with continuous colliders (whose sweeps
     /// need them before the merge).
     answers: Vec<update::PairAnswer>,
