@@ -98,7 +98,11 @@ pub(super) fn sort_pair_keys(keys: &mut Vec<PairKey>, buffer: &mut Vec<PairKey>,
         pair.key = ((pair.key >> 32) << index_bits) | (pair.key & low_mask);
     }
     let total_bits = 2 * index_bits;
-    let passes = total_bits.div_ceil(MAX_DIGIT_BITS);
+    // Fewer keys, narrower digits, so that the digit counts stay a small part of each pass
+    // (a part of a sort split over threads holds a few thousand keys).
+    let significant_bits = usize::BITS - keys.len().leading_zeros();
+    let max_digit_bits = significant_bits.saturating_sub(2).clamp(8, MAX_DIGIT_BITS);
+    let passes = total_bits.div_ceil(max_digit_bits);
     let digit_bits = total_bits.div_ceil(passes);
     let digit_mask = (1u64 << digit_bits) - 1;
     let mut counts = vec![0usize; 1 << digit_bits];
