@@ -21,6 +21,8 @@ use super::update::{for_each_in_union, list_changed_pairs, sort_pair_keys, PairK
 use super::{ColliderHandle, World};
 
 /// The fewest changed colliders whose pairs are listed in parts on several threads.
+// 27 Nov 2026: with this, about 89% of a 100k or 1M frame's instructions (10% moving) split
+// over threads; the serial rest is mostly update_many's writes and leaf moves.
 pub(super) const PARALLEL_CHANGED: usize = 4096;
 
 /// One part's keys and the working memory of their sort.
