@@ -118,7 +118,7 @@
 //! | feature | what it adds |
 //! |---|---|
 //! | `serde` | `Serialize`/`Deserialize` for shapes, transforms, results, colliders, layers and whole-world snapshots ([`World::snapshot`], [`World::restore`]); deserialising re-validates every shape, and a restore checks the snapshot |
-//! | `rayon` | `World::update` and `set_transforms` on the current rayon pool (moved proxies' pair refresh, narrow phase, events merge, move checks), parallel pair finding and continuous colliders' sweeps; output identical to the serial path, which small worlds keep |
+//! | `rayon` | `World::update` and `set_transforms` on the current rayon pool (moved proxies' pair refresh, partner lists, pairs to re-test, narrow phase, events merge, move checks), parallel pair finding and continuous colliders' sweeps; output identical to the serial path, which small worlds keep |
 //! | `render` | `debug::Canvas`: a [`debug::DebugDraw`] that draws into a picture and writes it as a PNG (through `tiny-skia`) |
 #![warn(missing_docs)]
 #![deny(unsafe_code)]

@@ -72,6 +72,8 @@ mod handle;
 mod layers;
 mod queries;
 mod snapshot;
+#[cfg(feature = "rayon")]
+mod test_parts;
 mod tile_map;
 mod touching;
 mod update;
@@ -321,6 +323,15 @@ struct UpdateScratch {
     proxy_moves: Vec<(ProxyId, Aabb)>,
     tests: Vec<PairTest>,
     results: Vec<update::PairAnswer>,
+    /// The parts of the pairs to re-test, listed on several threads.
+    #[cfg(feature = "rayon")]
+    key_parts: Vec<test_parts::KeyPart>,
+    /// The key ranges those parts are merged in, on several threads.
+    #[cfg(feature = "rayon")]
+    test_ranges: Vec<test_parts::TestRange>,
+    /// The keys that cut the ranges.
+    #[cfg(feature = "rayon")]
+    splitting_keys: Vec<u64>,
     /// Every test's answer at once, for an update with continuous colliders (whose sweeps
     /// need them before the merge).
     answers: Vec<update::PairAnswer>,
@@ -762,16 +773,55 @@ impl World {
             self.scratch.proxy_moves = proxy_moves;
         }
         if applied.is_ok() {
-            for (&(handle, xf), &(placement, _, _)) in moves.iter().zip(&planned) {
-                // Cannot fail: the handle is live, as just checked.
-                if let Err(error) = self.place(handle, xf, placement) {
-                    applied = Err(error);
-                    break;
-                }
-            }
+            applied = self.place_all(moves, &planned);
         }
         self.scratch.moves = planned;
         applied
+    }
+
+    /// The part of a checked `set_transforms` batch outside the broad phase: [`World::place`]
+    /// for each move in order. With the `rayon` feature and at least [`PARALLEL_MOVES`] moves,
+    /// the slots are cut into one range a thread and each thread writes, in move order, the
+    /// transforms and placements of the colliders in its range (so a collider moved twice ends
+    /// with its last move); then the changed colliders are marked in move order. The same
+    /// colliders, placements and changed list as one move at a time.
+    fn place_all(
+        &mut self,
+        moves: &[(ColliderHandle, Transform)],
+        planned: &[(Transform, Aabb, Option<ProxyId>)],
+    ) -> Result<(), WorldError> {
+        #[cfg(feature = "rayon")]
+        if moves.len() >= PARALLEL_MOVES && rayon::current_num_threads() > 1 {
+            use rayon::prelude::*;
+            // Every handle is live, as just checked by the plan.
+            let range_len = self.slots.len().div_ceil(rayon::current_num_threads());
+            self.slots
+                .par_chunks_mut(range_len.max(1))
+                .enumerate()
+                .for_each(|(range, slots)| {
+                    let first_index = range * range_len.max(1);
+                    for (&(handle, xf), &(placement, _, _)) in moves.iter().zip(planned) {
+                        let in_range = (handle.index as usize)
+                            .checked_sub(first_index)
+                            .and_then(|index| slots.get_mut(index))
+                            .filter(|slot| slot.generation == handle.generation)
+                            .and_then(|slot| slot.entry.as_mut());
+                        if let Some(entry) = in_range {
+                            entry.collider.transform = xf;
+                            entry.placement = placement;
+                        }
+                    }
+                });
+            for &(handle, _) in moves {
+                self.mark_dirty(handle);
+            }
+            return Ok(());
+        }
+        for (&(handle, xf), &(placement, _, _)) in moves.iter().zip(planned) {
+            // Cannot fail: the handle is live, as just checked.
+            self.place(handle, xf, placement)?;
+        }
+        Ok(())
     }
 
     /// Checks every move of a `set_transforms` batch into `planned` (one plan a move, in

@@ -51,14 +51,14 @@ impl PairAnswer {
 /// colliders' slots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct PairKey {
-    key: u64,
+    pub(super) key: u64,
     generations: u64,
 }
 
 impl PairKey {
     /// The key of the pair `(a, b)`, which must be in order (`a < b`).
     #[inline]
-    fn new(a: ColliderHandle, b: ColliderHandle) -> PairKey {
+    pub(super) fn new(a: ColliderHandle, b: ColliderHandle) -> PairKey {
         PairKey {
             key: (u64::from(a.index) << 32) | u64::from(b.index),
             generations: (u64::from(a.generation) << 32) | u64::from(b.generation),
@@ -67,7 +67,7 @@ impl PairKey {
 
     /// The pair's handles, `a < b`.
     #[inline]
-    fn handles(self) -> (ColliderHandle, ColliderHandle) {
+    pub(super) fn handles(self) -> (ColliderHandle, ColliderHandle) {
         let handle = |index: u64, generation: u64| ColliderHandle {
             index: index as u32,
             generation: generation as u32,
@@ -86,7 +86,7 @@ impl PairKey {
 /// sort over the `2 * index_bits` bits in use (a few passes of up to 12 bits), which for the
 /// thousands of pairs of an update costs a fraction of a comparison sort. `buffer` is working
 /// memory.
-fn sort_pair_keys(keys: &mut Vec<PairKey>, buffer: &mut Vec<PairKey>, index_bits: u32) {
+pub(super) fn sort_pair_keys(keys: &mut Vec<PairKey>, buffer: &mut Vec<PairKey>, index_bits: u32) {
     const MAX_DIGIT_BITS: u32 = 12;
     if keys.len() < 256 {
         keys.sort_unstable_by_key(|pair| pair.key);
@@ -98,7 +98,11 @@ fn sort_pair_keys(keys: &mut Vec<PairKey>, buffer: &mut Vec<PairKey>, index_bits
         pair.key = ((pair.key >> 32) << index_bits) | (pair.key & low_mask);
     }
     let total_bits = 2 * index_bits;
-    let passes = total_bits.div_ceil(MAX_DIGIT_BITS);
+    // Fewer keys, narrower digits, so that the digit counts stay a small part of each pass
+    // (a part of a sort split over threads holds a few thousand keys).
+    let significant_bits = usize::BITS - keys.len().leading_zeros();
+    let max_digit_bits = significant_bits.saturating_sub(2).clamp(8, MAX_DIGIT_BITS);
+    let passes = total_bits.div_ceil(max_digit_bits);
     let digit_bits = total_bits.div_ceil(passes);
     let digit_mask = (1u64 << digit_bits) - 1;
     let mut counts = vec![0usize; 1 << digit_bits];
@@ -164,7 +168,11 @@ fn release_excess<T>(buffer: &mut Vec<T>) {
 /// Visits the union of two sorted lists of distinct keys in key order, each key once (as
 /// `first` has it when both do), with whether `second` holds it.
 #[inline]
-fn for_each_in_union(first: &[PairKey], second: &[PairKey], mut visit: impl FnMut(PairKey, bool)) {
+pub(super) fn for_each_in_union(
+    first: &[PairKey],
+    second: &[PairKey],
+    mut visit: impl FnMut(PairKey, bool),
+) {
     let (mut i, mut j) = (0, 0);
     while i < first.len() && j < second.len() {
         let (a, b) = (first[i], second[j]);
@@ -188,6 +196,102 @@ fn merge_keys(first: &[PairKey], second: &[PairKey], merged: &mut Vec<PairKey>) 
     merged.clear();
     for_each_in_union(first, second, |key, _| merged.push(key));
 }
+
+/// Lists the pairs of each changed collider of `changed` with its partners into `keys`, in
+/// `changed`'s order: a pair of two changed colliders only from the smaller one. Stale handles
+/// (of colliders removed since) list nothing.
+pub(super) fn list_changed_pairs(
+    slots: &[super::Slot],
+    dirty_bits: &[u64],
+    changed: &[ColliderHandle],
+    keys: &mut Vec<PairKey>,
+) {
+    let live_entry = |handle: ColliderHandle| {
+        let slot = &slots[handle.index as usize];
+        slot.entry
+            .as_ref()
+            .filter(|_| slot.generation == handle.generation)
+    };
+    for batch in changed.chunks(NARROW_BATCH) {
+        // Ask for the batch's partner lists first, so that their cache misses overlap.
+        for entry in batch.iter().filter_map(|&handle| live_entry(handle)) {
+            prefetch(&entry.partners, 0);
+        }
+        for &handle in batch {
+            let Some(entry) = live_entry(handle) else {
+                continue;
+            };
+            keys.extend(
+                entry
+                    .partners
+                    .iter()
+                    .filter(|&&partner| handle < partner || !bit_is_set(dirty_bits, partner.index))
+                    .map(|&partner| {
+                        let (a, b) = ordered(handle, partner);
+                        PairKey::new(a, b)
+                    }),
+            );
+        }
+    }
+}
+
+/// Updates the partner lists of `slots`' colliders: the pairs of `ended` leave them, then
+/// those of `began` join them, in list order. With the `rayon` feature and at least
+/// [`PARALLEL_PARTNER_CHANGES`] changes, the slots are cut into one range a thread and each
+/// thread applies, in the same order, the changes of the lists in its range: every list ends
+/// exactly as the serial order leaves it.
+fn update_partner_lists(slots: &mut [super::Slot], ended: &[PairKey], began: &[PairKey]) {
+    // The entry of `handle` if `slots`, starting at slot `first_index`, holds it.
+    fn entry_of(
+        slots: &mut [super::Slot],
+        first_index: usize,
+        handle: ColliderHandle,
+    ) -> Option<&mut super::Entry> {
+        (handle.index as usize)
+            .checked_sub(first_index)
+            .and_then(|index| slots.get_mut(index))
+            .and_then(|slot| slot.entry.as_mut())
+    }
+    let apply = |slots: &mut [super::Slot], first_index: usize| {
+        for &pair in ended {
+            let (a, b) = pair.handles();
+            for (from, to) in [(a, b), (b, a)] {
+                if let Some(entry) = entry_of(slots, first_index, from) {
+                    if let Some(position) = entry.partners.iter().position(|&p| p == to) {
+                        entry.partners.swap_remove(position);
+                    }
+                }
+            }
+        }
+        for &pair in began {
+            let (a, b) = pair.handles();
+            for (from, to) in [(a, b), (b, a)] {
+                if let Some(entry) = entry_of(slots, first_index, from) {
+                    entry.partners.push(to);
+                }
+            }
+        }
+    };
+    #[cfg(feature = "rayon")]
+    {
+        let threads = rayon::current_num_threads();
+        if ended.len() + began.len() >= PARALLEL_PARTNER_CHANGES && threads > 1 {
+            use rayon::prelude::*;
+            let range_len = slots.len().div_ceil(threads).max(1);
+            slots
+                .par_chunks_mut(range_len)
+                .enumerate()
+                .for_each(|(range, slots)| apply(slots, range * range_len));
+            return;
+        }
+    }
+    apply(slots, 0);
+}
+
+/// The fewest partner-list changes an update applies on several threads (feature `rayon`):
+/// below it, each thread's pass over all the changes costs more than the lists it updates.
+#[cfg(feature = "rayon")]
+const PARALLEL_PARTNER_CHANGES: usize = 2048;
 
 /// Pair tests per batch of the narrow phase (see `World::run_narrow_phase`): enough to overlap
 /// many cache misses, few enough that the batch's data stays in the first-level cache.
@@ -257,8 +361,9 @@ impl World {
     /// # Threads
     ///
     /// With the `rayon` feature, the parts of an update that grow with the number of colliders
-    /// (the broad phase's pair refresh and the narrow phase) run on the rayon thread pool
-    /// current at the call: the global pool, or the caller's own pool when the update is
+    /// (the broad phase's pair refresh, the partner lists, listing and sorting the pairs to
+    /// re-test, the narrow phase and the events merge) run on the rayon thread pool current
+    /// at the call: the global pool, or the caller's own pool when the update is
     /// called inside `ThreadPool::install`, so that a game shares one pool with the rest of its
     /// frame. Small updates (a few thousand moved colliders or a few hundred pair tests) and
     /// one-thread pools stay on the calling thread. The events are the same, bit for bit and
@@ -396,35 +501,32 @@ impl World {
         scratch.retest_keys.clear();
         scratch.apart_keys.clear();
         let broad = self.broad.get();
-        for pair in &scratch.ended {
-            // A removed or disabled collider's pairs were already forgotten.
-            let (Ok(a), Ok(b)) = (broad.key(pair.lower()), broad.key(pair.higher())) else {
-                continue;
+        // A removed or disabled collider's pairs were already forgotten.
+        let handles =
+            |pair: &crate::broad::Pair| match (broad.key(pair.lower()), broad.key(pair.higher())) {
+                (Ok(a), Ok(b)) => Some(ordered(
+                    ColliderHandle::from_key(a),
+                    ColliderHandle::from_key(b),
+                )),
+                _ => None,
             };
-            let (a, b) = ordered(ColliderHandle::from_key(a), ColliderHandle::from_key(b));
-            for (from, to) in [(a, b), (b, a)] {
-                if let Some(entry) = self.slots[from.index as usize].entry.as_mut() {
-                    if let Some(position) = entry.partners.iter().position(|&p| p == to) {
-                        entry.partners.swap_remove(position);
-                    }
-                }
-            }
-            self.box_pairs -= 1;
-            scratch.apart_keys.push(PairKey::new(a, b));
-        }
-        for pair in &scratch.began {
-            let (Ok(a), Ok(b)) = (broad.key(pair.lower()), broad.key(pair.higher())) else {
-                continue;
-            };
-            let (a, b) = ordered(ColliderHandle::from_key(a), ColliderHandle::from_key(b));
-            for (from, to) in [(a, b), (b, a)] {
-                if let Some(entry) = self.slots[from.index as usize].entry.as_mut() {
-                    entry.partners.push(to);
-                }
-            }
-            self.box_pairs += 1;
-            scratch.retest_keys.push(PairKey::new(a, b));
-        }
+        scratch.apart_keys.extend(
+            scratch
+                .ended
+                .iter()
+                .filter_map(handles)
+                .map(|(a, b)| PairKey::new(a, b)),
+        );
+        scratch.retest_keys.extend(
+            scratch
+                .began
+                .iter()
+                .filter_map(handles)
+                .map(|(a, b)| PairKey::new(a, b)),
+        );
+        self.box_pairs += scratch.retest_keys.len();
+        self.box_pairs -= scratch.apart_keys.len();
+        update_partner_lists(&mut self.slots, &scratch.apart_keys, &scratch.retest_keys);
     }
 
     /// Builds `scratch.tests`: the pairs to re-test, sorted, each once, with the box pairs that
@@ -439,6 +541,15 @@ impl World {
         // listed already in key order.
         let listed_in_order =
             !filters_changed && self.dirty.len() * 4 >= self.live && self.retest_pending.is_empty();
+        #[cfg(feature = "rayon")]
+        if !filters_changed
+            && !listed_in_order
+            && self.dirty.len() >= super::test_parts::PARALLEL_CHANGED
+            && rayon::current_num_threads() > 1
+        {
+            self.collect_tests_in_parts();
+            return;
+        }
         if filters_changed {
             for (index, slot) in self.slots.iter().enumerate() {
                 if let Some(entry) = &slot.entry {
@@ -492,37 +603,12 @@ impl World {
                 std::mem::swap(&mut scratch.retest_keys, &mut scratch.merge_buffer);
             }
         } else {
-            let slots = &self.slots;
-            let dirty_bits = &self.dirty_bits;
-            let dirty_bit = |index: u32| bit_is_set(dirty_bits, index);
-            let live_entry = |handle: ColliderHandle| {
-                let slot = &slots[handle.index as usize];
-                slot.entry
-                    .as_ref()
-                    .filter(|_| slot.generation == handle.generation)
-            };
-            for batch in self.dirty.chunks(NARROW_BATCH) {
-                // Ask for the batch's partner lists first, so that their cache misses overlap.
-                for entry in batch.iter().filter_map(|&handle| live_entry(handle)) {
-                    prefetch(&entry.partners, 0);
-                }
-                for &handle in batch {
-                    let Some(entry) = live_entry(handle) else {
-                        continue;
-                    };
-                    // A pair of two changed colliders is listed by the smaller one only.
-                    scratch.retest_keys.extend(
-                        entry
-                            .partners
-                            .iter()
-                            .filter(|&&partner| handle < partner || !dirty_bit(partner.index))
-                            .map(|&partner| {
-                                let (a, b) = ordered(handle, partner);
-                                PairKey::new(a, b)
-                            }),
-                    );
-                }
-            }
+            list_changed_pairs(
+                &self.slots,
+                &self.dirty_bits,
+                &self.dirty,
+                &mut scratch.retest_keys,
+            );
         }
         if !listed_in_order {
             for (a, b) in self.retest_pending.drain(..) {

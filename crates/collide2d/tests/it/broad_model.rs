@@ -1041,3 +1041,72 @@ fn frames_where_most_proxies_move_match_brute_force() {
     exercise("grid", HashGrid::new(1.0).unwrap());
     exercise("sweep and prune", SweepAndPrune::new());
 }
+
+/// The tree's pairs, the pairs its next `update_pairs` reports, the proxies a query finds and
+/// the tree's nodes, after batches of `update_many` on `threads` threads (from 4,096 moves a
+/// batch is checked on several threads): a large world, batches with repeated proxies, and a
+/// batch refused for a bad move in its middle, which must change nothing.
+fn tree_after_large_batches(threads: usize) -> Vec<String> {
+    crate::support::threads::on_threads(threads, || {
+        let mut rng = Rng(0x7ee_ba7c);
+        let mut tree = DynamicTree::new();
+        let ids: Vec<ProxyId> = (0..12_000u64)
+            .map(|key| {
+                let p = rng.point(150.0);
+                tree.insert(aabb(p.x, p.y, p.x + 1.0, p.y + 1.0), key)
+                    .unwrap()
+            })
+            .collect();
+        let mut report = Vec::new();
+        let pairs_of = |tree: &mut DynamicTree| {
+            let changes = tree.update_pairs();
+            let changed = format!("began {:?} ended {:?}", changes.began, changes.ended);
+            format!("{changed} pairs {:?}", tree.current_pairs())
+        };
+        report.push(pairs_of(&mut tree));
+        for batch in 0..6 {
+            let mut moves: Vec<(ProxyId, Aabb)> = (0..5_000)
+                .map(|_| {
+                    let id = ids[rng.below(ids.len())];
+                    let p = rng.point(150.0);
+                    let size = rng.pick(&[0.0, 0.5, 1.0, 2.0]);
+                    (id, aabb(p.x, p.y, p.x + size, p.y + size))
+                })
+                .collect();
+            if batch % 3 == 2 {
+                // A bad box in the middle: refused, nothing changes.
+                moves[2_500].1 = aabb(1.0, 1.0, 0.0, 0.0);
+                let error = tree.update_many(&moves).expect_err("an inverted box");
+                report.push(format!("refused: {error:?}"));
+            } else {
+                tree.update_many(&moves).unwrap();
+            }
+            tree.validate().unwrap();
+            report.push(pairs_of(&mut tree));
+            let mut found = Vec::new();
+            tree.overlap_aabb_each(aabb(-20.0, -20.0, 20.0, 20.0), &mut |_, key| {
+                found.push(key);
+                true
+            });
+            found.sort_unstable();
+            report.push(format!("query {found:?}"));
+            // The tree itself: every node's box and level, in the tree's order.
+            let mut nodes = Vec::new();
+            tree.for_each_structure_box(&mut |node, level| nodes.push((node, level)));
+            report.push(format!("nodes {nodes:?}"));
+        }
+        report
+    })
+}
+
+#[test]
+fn large_tree_batches_give_the_same_pairs_on_1_2_and_4_threads() {
+    let serial = tree_after_large_batches(1);
+    assert!(serial.iter().any(|line| line.starts_with("refused")));
+    for threads in [2, 4] {
+        let parallel = tree_after_large_batches(threads);
+        for (step, (one, many)) in serial.iter().zip(&parallel).enumerate() {
+            assert!(one == many, "step {step}: 1 and {threads} threads differ");
+        }
+    }
+}

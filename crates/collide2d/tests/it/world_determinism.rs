@@ -5,6 +5,8 @@ use collide2d::shape::{Capsule, Circle, Polygon, Shape};
 use collide2d::world::{Collider, World};
 use collide2d::{Transform, Vec2};
 
+use crate::support::threads::on_threads;
+
 /// FNV-1a over bytes.
 fn fnv(hash: &mut u64, bytes: &[u8]) {
     for b in bytes {
@@ -64,24 +66,6 @@ fn event_stream_hash() -> (u64, usize) {
         }
     }
     (hash, count)
-}
-
-/// Runs `work` with `threads` threads: on a rayon pool of that many (feature `rayon`), or
-/// directly (the serial update, whatever the count).
-fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
-    #[cfg(feature = "rayon")]
-    {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(work)
-    }
-    #[cfg(not(feature = "rayon"))]
-    {
-        let _ = threads;
-        work()
-    }
 }
 
 #[test]

@@ -40,6 +40,10 @@ const LEAVER_READ_AHEAD: usize = 2;
 /// box (the ids of a batch are known in advance, unlike those of single updates).
 const MOVE_READ_AHEAD: usize = 16;
 
+/// The fewest moves an `update_many` batch checks on several threads (feature `rayon`).
+#[cfg(feature = "rayon")]
+const PARALLEL_CHECKED_MOVES: usize = 4096;
+
 /// Default margin added on every side of a leaf's box, in world units.
 ///
 /// A proxy whose box stays inside its fat box does not touch the tree at all. About a fifth of a
@@ -203,6 +207,10 @@ pub struct DynamicTree {
     /// [`BroadPhase::update_many`]: each applied move's old exact box and whether its proxy was
     /// marked as moved before, to undo the batch if a later move is refused.
     undo: Vec<(Aabb, bool)>,
+    /// An `update_many` batch checked on several threads: each move's slot (`u32::MAX` if
+    /// refused), box, and whether the box leaves its fat box.
+    #[cfg(feature = "rayon")]
+    checked_moves: Vec<(u32, Aabb, bool)>,
 }
 
 impl Default for DynamicTree {
@@ -227,6 +235,8 @@ impl DynamicTree {
             query_lanes: query::QueryLanes::default(),
             leavers: Vec::new(),
             undo: Vec::new(),
+            #[cfg(feature = "rayon")]
+            checked_moves: Vec::new(),
         }
     }
 
@@ -432,6 +442,58 @@ impl DynamicTree {
         )
     }
 
+    /// Step 2 of [`BroadPhase::update_many`]: moves the leaves of the listed leavers whose
+    /// exact box is still outside their fat box.
+    fn move_leavers(&mut self) {
+        let leavers = std::mem::take(&mut self.leavers);
+        for position in 0..leavers.len() {
+            self.read_leaver_ahead(&leavers, position);
+            let slot = leavers[position].0 as usize;
+            let info = self.slot_info[slot];
+            if !info.fat.contains(&self.proxies.tight[slot]) {
+                self.refatten(slot, info.leaf, leavers[position].1);
+            }
+        }
+        self.leavers = leavers;
+    }
+
+    /// Step 1 of [`BroadPhase::update_many`] for a large batch, on the current rayon pool:
+    /// every move is checked, and whether its box leaves its fat box found, on all threads
+    /// (reading only); the first refused move's error returns before anything changes. Then
+    /// the boxes are written and the leavers listed in move order, as the serial step does.
+    #[cfg(feature = "rayon")]
+    fn write_checked_moves(&mut self, moves: &[(ProxyId, Aabb)]) -> Result<(), BroadPhaseError> {
+        use rayon::prelude::*;
+        let mut checked = std::mem::take(&mut self.checked_moves);
+        checked.clear();
+        let check = |&(id, aabb): &(ProxyId, Aabb)| {
+            self.check_slot(id)
+                .and_then(|slot| Ok((slot, check_aabb(aabb)?)))
+        };
+        checked.par_extend(moves.par_iter().map(|planned| match check(planned) {
+            Ok((slot, aabb)) => (slot as u32, aabb, !self.slot_info[slot].fat.contains(&aabb)),
+            Err(_) => (u32::MAX, planned.1, false),
+        }));
+        if let Some(first) = checked.par_iter().position_first(|m| m.0 == u32::MAX) {
+            let refused = check(&moves[first]).map(|_| ());
+            self.checked_moves = checked;
+            return refused;
+        }
+        self.leavers.clear();
+        for (position, &(slot, aabb, leaves)) in checked.iter().enumerate() {
+            if let Some(&(ahead, _, _)) = checked.get(position + MOVE_READ_AHEAD) {
+                prefetch(&self.proxies.tight, ahead as usize);
+            }
+            let old = std::mem::replace(&mut self.proxies.tight[slot as usize], aabb);
+            if leaves {
+                self.leavers.push((slot, aabb.center() - old.center()));
+            }
+            self.pairs.mark_moved(slot);
+        }
+        self.checked_moves = checked;
+        Ok(())
+    }
+
     /// Gives live slot `slot`, whose exact box (already stored) left its fat box, a new fat box
     /// stretched along `displacement`, and moves its leaf `leaf` to hold it.
     fn refatten(&mut self, slot: usize, leaf: u32, displacement: Vec2) {
@@ -556,6 +618,12 @@ impl BroadPhase for DynamicTree {
     ///    listed twice (moved twice in the batch) moves only if its final box is outside its
     ///    fat box by then.
     fn update_many(&mut self, moves: &[(ProxyId, Aabb)]) -> Result<(), BroadPhaseError> {
+        #[cfg(feature = "rayon")]
+        if moves.len() >= PARALLEL_CHECKED_MOVES && rayon::current_num_threads() > 1 {
+            self.write_checked_moves(moves)?;
+            self.move_leavers();
+            return Ok(());
+        }
         // 1. Exact boxes.
         let mut undo = std::mem::take(&mut self.undo);
         undo.clear();
@@ -591,16 +659,9 @@ impl BroadPhase for DynamicTree {
             }
             self.pairs.mark_moved(slot as u32);
         }
-        // 2. Leaves.
-        for position in 0..leavers.len() {
-            self.read_leaver_ahead(&leavers, position);
-            let slot = leavers[position].0 as usize;
-            let info = self.slot_info[slot];
-            if !info.fat.contains(&self.proxies.tight[slot]) {
-                self.refatten(slot, info.leaf, leavers[position].1);
-            }
-        }
         (self.undo, self.leavers) = (undo, leavers);
+        // 2. Leaves.
+        self.move_leavers();
         Ok(())
     }
 

@@ -9,6 +9,7 @@ pub mod narrow_placements;
 pub mod parry;
 pub mod rng;
 pub mod shapes;
+pub mod threads;
 pub mod world_scene;
 
 pub use rng::Rng;
