@@ -84,7 +84,7 @@ pub(crate) fn move_characters(
     globals: Query<&GlobalTransform>,
 ) {
     let mut order: Vec<Entity> = characters.iter().map(|(entity, ..)| entity).collect();
-    order.sort_unstable();
+    order.sort_unstable_by_key(|&e| crate::entity_order(e));
     for entity in order {
         let Ok((_, mut controller, mut state, mut transform, parent)) = characters.get_mut(entity)
         else {

@@ -35,9 +35,9 @@
 //! 1. [`Propagate`](Collide2dSystems::Propagate): Bevy's transform propagation, so that
 //!    `GlobalTransform`s set in the fixed schedule are current.
 //! 2. [`Sync`](Collide2dSystems::Sync): removed colliders leave the collision world (in
-//!    entity order; a contact they had ends with [`EndReason::Removed`], despawned or not),
-//!    new colliders enter it (in entity order), changed colliders, layers and sensors are
-//!    applied (in entity order), then the changed `GlobalTransform`s (only those) are pushed as
+//!    entity index order; a contact they had ends with [`EndReason::Removed`], despawned or not),
+//!    new colliders enter it (in entity index order), changed colliders, layers and sensors are
+//!    applied (in entity index order), then the changed `GlobalTransform`s (only those) are pushed as
 //!    one batch.
 //! 3. [`Move`](Collide2dSystems::Move): [`CharacterController`]s move with `move_and_slide`.
 //! 4. [`Update`](Collide2dSystems::Update): the world's update; its begin and end events become
@@ -189,6 +189,10 @@ impl Plugin for Collide2dPlugin {
             .add_message::<CollisionEnded>()
             .configure_sets(
                 self.schedule,
+                Collide2dSystems::Propagate.after(bevy_transform::TransformSystems::Propagate),
+            )
+            .configure_sets(
+                self.schedule,
                 (
                     Collide2dSystems::Propagate,
                     Collide2dSystems::Sync,
@@ -307,6 +311,12 @@ impl CollisionWorld {
     pub fn errors(&self) -> &[CollisionError] {
         &self.errors
     }
+}
+
+/// The order in which the plugin applies per-entity changes: by index, then generation (so
+/// entities spawned earlier come first when no index was reused).
+pub fn entity_order(entity: Entity) -> (u32, u32) {
+    (entity.index_u32(), entity.generation().to_bits())
 }
 
 /// The entity stored in a collider's user data; `None` for data that is not an entity.

@@ -20,8 +20,9 @@ use crate::{entity_of, CollisionWorld};
 /// use bevy_collide2d::SpatialQueryFilter;
 /// let player = Entity::from_raw_u32(1).unwrap();
 /// let not_ghosts = |entity: Entity| entity != Entity::from_raw_u32(7).unwrap();
+/// let skipped = [player]; // the filter borrows the list: keep it in a variable
 /// let filter = SpatialQueryFilter::default()
-///     .excluding([player])
+///     .excluding(&skipped)
 ///     .with_sensors(true)
 ///     .with_predicate(&not_ghosts);
 /// # let _ = filter;

@@ -9,7 +9,7 @@ use collide2d::{Transform, Vec2};
 
 use crate::components::{Collider, CollisionLayer, Sensor};
 use crate::convert::{placement, to_lib};
-use crate::{CollisionError, CollisionWorld, Tracked};
+use crate::{entity_order, CollisionError, CollisionWorld, Tracked};
 
 /// Every collider entity's parts, as the sync reads them.
 type ColliderParts<'a> = (
@@ -134,7 +134,7 @@ pub(crate) fn sync_colliders(
         .read()
         .filter(|&entity| !colliders.contains(entity) && tracked.contains_key(&entity))
         .collect();
-    gone.sort_unstable();
+    gone.sort_unstable_by_key(|&e| entity_order(e));
     gone.dedup();
     for entity in gone {
         if let Some(t) = tracked.remove(&entity) {
@@ -168,7 +168,7 @@ pub(crate) fn sync_colliders(
             // moved only: pushed in the batch below
         }
     }
-    new.sort_unstable();
+    new.sort_unstable_by_key(|&e| entity_order(e));
     for &entity in &new {
         let Ok((_, collider, global, layer, sensor)) = colliders.get(entity) else {
             continue;
@@ -199,7 +199,7 @@ pub(crate) fn sync_colliders(
     }
     touched.retain(|entity| colliders.contains(*entity) && !new.contains(entity));
     changed.extend(touched);
-    changed.sort_unstable();
+    changed.sort_unstable_by_key(|&e| entity_order(e));
     changed.dedup();
     for entity in changed {
         if let Err(error) = apply_change(world, tracked, errors, &colliders, entity) {
@@ -226,10 +226,14 @@ pub(crate) fn sync_colliders(
                     });
                 }
             }
-            Some((entity, tracked.get(&entity)?.handle, xf))
+            let handle = tracked.get(&entity)?.handle;
+            // A transform marked changed with the same value (a second propagation, a
+            // re-parenting that keeps the pose) is not a move.
+            let unchanged = world.get(handle).is_ok_and(|c| c.transform() == xf);
+            (!unchanged).then_some((entity, handle, xf))
         })
         .collect();
-    moves.sort_unstable_by_key(|&(entity, _, _)| entity);
+    moves.sort_unstable_by_key(|&(entity, _, _)| entity_order(entity));
     let batch: Vec<_> = moves.iter().map(|&(_, handle, xf)| (handle, xf)).collect();
     if world.set_transforms(&batch).is_err() {
         // All or nothing: move the acceptable ones one by one and report the others.
