@@ -28,7 +28,7 @@
 //!
 //! # How a step runs
 //!
-//! The plugin's systems run in one schedule ([`FixedPostUpdate`](bevy_app::FixedPostUpdate)
+//! The plugin's systems run in one schedule ([`FixedPostUpdate`]
 //! by default, any schedule with [`Collide2dPlugin::new`]), in the [`Collide2dSystems`] sets,
 //! in this order:
 //!
@@ -61,7 +61,7 @@
 //!
 //! | feature | what it adds |
 //! |---|---|
-//! | `debug-draw` | [`debug::DebugDrawPlugin`]: gizmos for shapes (green, red while touching, sensors blue), contact points and normals, toggled by [`debug::DebugDrawSettings`] |
+//! | `debug-draw` | `debug::DebugDrawPlugin`: gizmos for shapes (green, red while touching, sensors blue), contact points and normals, toggled by the `debug::DebugDrawSettings` resource |
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
