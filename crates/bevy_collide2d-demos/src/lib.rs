@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{save_to_disk, Screenshot};
+use bevy::render::view::window::screenshot::{save_to_disk, Screenshot};
 use bevy::window::WindowResolution;
 
 /// The frame at which a requested screenshot is taken (the scene has played for a while).

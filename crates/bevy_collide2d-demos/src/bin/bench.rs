@@ -46,7 +46,8 @@ fn move_all(mut frame: ResMut<Frame>, mut movers: Query<(&Mover, &mut Transform)
     frame.0 += 1;
     let t = frame.0 as f32 * 0.05;
     for (mover, mut transform) in &mut movers {
-        let p = mover.home + 2.0 * Vec2::new((t + mover.phase).sin(), (0.7 * t + mover.phase).cos());
+        let p =
+            mover.home + 2.0 * Vec2::new((t + mover.phase).sin(), (0.7 * t + mover.phase).cos());
         transform.translation = p.extend(0.0);
     }
 }
@@ -60,11 +61,17 @@ fn homes(count: usize) -> impl Iterator<Item = (Vec2, f32)> {
     })
 }
 
-fn count_collide2d(mut started: MessageReader<bevy_collide2d::CollisionStarted>, mut timing: ResMut<Timing>) {
+fn count_collide2d(
+    mut started: MessageReader<bevy_collide2d::CollisionStarted>,
+    mut timing: ResMut<Timing>,
+) {
     timing.started += started.read().count();
 }
 
-fn count_avian(mut started: MessageReader<avian2d::prelude::CollisionStart>, mut timing: ResMut<Timing>) {
+fn count_avian(
+    mut started: MessageReader<avian2d::prelude::CollisionStart>,
+    mut timing: ResMut<Timing>,
+) {
     timing.started += started.read().count();
 }
 

@@ -60,7 +60,11 @@ fn tile_xy(column: usize, row: usize) -> Vec2 {
 
 fn build_level(mut commands: Commands) {
     let width = LEVEL[0].len() as f32;
-    camera(&mut commands, Vec2::new(width / 2.0, LEVEL.len() as f32 / 2.0), 13.0);
+    camera(
+        &mut commands,
+        Vec2::new(width / 2.0, LEVEL.len() as f32 / 2.0),
+        18.5,
+    );
     for (row, line) in LEVEL.iter().enumerate() {
         let bytes = line.as_bytes();
         let mut column = 0;
@@ -133,7 +137,12 @@ fn build_level(mut commands: Commands) {
 fn drive_hero(
     time: Res<Time>,
     keys: Res<ButtonInput<KeyCode>>,
-    mut hero: Query<(&mut Hero, &mut CharacterController, &CharacterState, &Transform)>,
+    mut hero: Query<(
+        &mut Hero,
+        &mut CharacterController,
+        &CharacterState,
+        &Transform,
+    )>,
 ) {
     let dt = time.delta_secs();
     let Ok((mut hero, mut controller, state, transform)) = hero.single_mut() else {

@@ -74,15 +74,50 @@ fn wall(commands: &mut Commands, centre: Vec2, size: Vec2, angle: f32) {
 fn build_arena(mut commands: Commands, mut rng: ResMut<Rng>) {
     camera(&mut commands, Vec2::ZERO, ARENA.y + 2.0);
     let (hx, hy) = (ARENA.x / 2.0, ARENA.y / 2.0);
-    wall(&mut commands, Vec2::new(0.0, hy), Vec2::new(ARENA.x, 0.2), 0.0);
-    wall(&mut commands, Vec2::new(0.0, -hy), Vec2::new(ARENA.x, 0.2), 0.0);
-    wall(&mut commands, Vec2::new(hx, 0.0), Vec2::new(0.2, ARENA.y), 0.0);
-    wall(&mut commands, Vec2::new(-hx, 0.0), Vec2::new(0.2, ARENA.y), 0.0);
+    wall(
+        &mut commands,
+        Vec2::new(0.0, hy),
+        Vec2::new(ARENA.x, 0.2),
+        0.0,
+    );
+    wall(
+        &mut commands,
+        Vec2::new(0.0, -hy),
+        Vec2::new(ARENA.x, 0.2),
+        0.0,
+    );
+    wall(
+        &mut commands,
+        Vec2::new(hx, 0.0),
+        Vec2::new(0.2, ARENA.y),
+        0.0,
+    );
+    wall(
+        &mut commands,
+        Vec2::new(-hx, 0.0),
+        Vec2::new(0.2, ARENA.y),
+        0.0,
+    );
     // Thin inner walls, some turned.
-    wall(&mut commands, Vec2::new(-8.0, 3.0), Vec2::new(5.0, 0.2), 0.4);
-    wall(&mut commands, Vec2::new(8.0, -3.0), Vec2::new(5.0, 0.2), -0.4);
+    wall(
+        &mut commands,
+        Vec2::new(-8.0, 3.0),
+        Vec2::new(5.0, 0.2),
+        0.4,
+    );
+    wall(
+        &mut commands,
+        Vec2::new(8.0, -3.0),
+        Vec2::new(5.0, 0.2),
+        -0.4,
+    );
     wall(&mut commands, Vec2::new(6.0, 5.0), Vec2::new(0.2, 4.0), 0.0);
-    wall(&mut commands, Vec2::new(-6.0, -5.0), Vec2::new(0.2, 4.0), 0.0);
+    wall(
+        &mut commands,
+        Vec2::new(-6.0, -5.0),
+        Vec2::new(0.2, 4.0),
+        0.0,
+    );
 
     commands.spawn((
         Turret { cooldown: 0.0 },
@@ -101,7 +136,11 @@ fn spawn_enemy(commands: &mut Commands, rng: &mut Rng) {
         (rng.unit() - 0.5) * (ARENA.x - 3.0),
         (rng.unit() - 0.5) * (ARENA.y - 3.0),
     );
-    let at = if at.length() < 4.0 { at.normalize_or(Vec2::X) * 6.0 } else { at };
+    let at = if at.length() < 4.0 {
+        at.normalize_or(Vec2::X) * 6.0
+    } else {
+        at
+    };
     let angle = rng.unit() * std::f32::consts::TAU;
     commands.spawn((
         Enemy {
@@ -125,10 +164,14 @@ fn aim_and_fire(
     let Ok((mut turret, mut transform)) = turret.single_mut() else {
         return;
     };
-    let cursor = window.single().ok().and_then(|w| w.cursor_position()).and_then(|p| {
-        let (camera, at) = cameras.single().ok()?;
-        camera.viewport_to_world_2d(at, p).ok()
-    });
+    let cursor = window
+        .single()
+        .ok()
+        .and_then(|w| w.cursor_position())
+        .and_then(|p| {
+            let (camera, at) = cameras.single().ok()?;
+            camera.viewport_to_world_2d(at, p).ok()
+        });
     let manual = buttons.pressed(MouseButton::Left);
     let direction = match cursor.filter(|_| manual) {
         Some(target) => (target - transform.translation.truncate()).normalize_or(Vec2::X),
@@ -144,7 +187,9 @@ fn aim_and_fire(
                 velocity: direction * BULLET_SPEED,
                 age: 0.0,
             },
-            Collider::circle(0.08).expect("a positive radius").with_continuous(true),
+            Collider::circle(0.08)
+                .expect("a positive radius")
+                .with_continuous(true),
             Sensor,
             CollisionLayer::named("Bullet"),
             Sprite::from_color(Color::srgb(1.0, 0.9, 0.4), Vec2::new(0.5, 0.12)),
@@ -154,7 +199,11 @@ fn aim_and_fire(
     }
 }
 
-fn fly(time: Res<Time>, mut bullets: Query<(Entity, &mut Bullet, &mut Transform)>, mut commands: Commands) {
+fn fly(
+    time: Res<Time>,
+    mut bullets: Query<(Entity, &mut Bullet, &mut Transform)>,
+    mut commands: Commands,
+) {
     let dt = time.delta_secs();
     for (entity, mut bullet, mut transform) in &mut bullets {
         bullet.age += dt;
