@@ -1,0 +1,136 @@
+//! A character controller on the library's `move_and_slide`.
+
+use bevy_ecs::entity::Entity;
+use bevy_ecs::hierarchy::ChildOf;
+use bevy_ecs::prelude::*;
+use bevy_math::{Vec2, Vec3};
+use bevy_transform::components::{GlobalTransform, Transform};
+use collide2d::world::{LayerMask, MoveOptions, QueryFilter};
+
+use crate::convert::{from_lib, to_lib};
+use crate::{CollisionError, CollisionWorld};
+
+/// Moves its entity with `move_and_slide` at each step: set [`motion`](Self::motion) (the
+/// displacement wanted this step, world units), read [`CharacterState`] afterwards.
+///
+/// The entity needs a [`Collider`](crate::Collider). The move changes its `Transform` (in its
+/// parent's frame when it has one) and its collider in the world at once; `motion` is reset to
+/// zero after each step. Sensors are passed through; one-way colliders block from their
+/// blocking side only, unless [`drop_through`](Self::drop_through) is set for the step.
+#[derive(Component, Clone, Copy, Debug)]
+#[require(CharacterState)]
+pub struct CharacterController {
+    /// The displacement wanted at the next step (reset to zero once made).
+    pub motion: Vec2,
+    /// The up direction, for floors and ceilings.
+    pub up: Vec2,
+    /// Steepest walkable slope (radians).
+    pub max_slope: f32,
+    /// Gap kept between the character and what it touches.
+    pub skin: f32,
+    /// Highest ledge stepped onto (0: off).
+    pub step_height: f32,
+    /// Farthest pull down onto the floor along slopes and steps (0: off).
+    pub snap_distance: f32,
+    /// Only colliders on these layers block the character.
+    pub layers: LayerMask,
+    /// Pass through one-way colliders at the next step (reset to `false` once made).
+    pub drop_through: bool,
+}
+
+impl Default for CharacterController {
+    fn default() -> Self {
+        let defaults = MoveOptions::default();
+        CharacterController {
+            motion: Vec2::ZERO,
+            up: from_lib(defaults.up),
+            max_slope: defaults.max_slope,
+            skin: defaults.skin,
+            step_height: defaults.step_height,
+            snap_distance: defaults.snap_distance,
+            layers: LayerMask::ALL,
+            drop_through: false,
+        }
+    }
+}
+
+/// What the last step's move did.
+#[derive(Component, Clone, Debug, Default, PartialEq)]
+pub struct CharacterState {
+    /// The displacement made.
+    pub moved: Vec2,
+    /// Standing on walkable ground.
+    pub on_floor: bool,
+    /// Stopped by a wall.
+    pub on_wall: bool,
+    /// Stopped by a ceiling.
+    pub on_ceiling: bool,
+    /// The floor's normal, when on the floor.
+    pub floor_normal: Option<Vec2>,
+    /// The entity stood on, when on the floor.
+    pub floor: Option<Entity>,
+}
+
+/// Moves every character controller.
+pub(crate) fn move_characters(
+    mut world: ResMut<CollisionWorld>,
+    mut characters: Query<(
+        Entity,
+        &mut CharacterController,
+        &mut CharacterState,
+        &mut Transform,
+        Option<&ChildOf>,
+    )>,
+    globals: Query<&GlobalTransform>,
+) {
+    let mut order: Vec<Entity> = characters.iter().map(|(entity, ..)| entity).collect();
+    order.sort_unstable_by_key(|&e| crate::entity_order(e));
+    for entity in order {
+        let Ok((_, mut controller, mut state, mut transform, parent)) = characters.get_mut(entity)
+        else {
+            continue;
+        };
+        let Some(handle) = world.handle(entity) else {
+            continue;
+        };
+        let options = MoveOptions::default()
+            .with_up(to_lib(controller.up))
+            .with_max_slope(controller.max_slope)
+            .with_skin(controller.skin)
+            .with_step_height(controller.step_height)
+            .with_snap_distance(controller.snap_distance)
+            .with_filter(QueryFilter::new().layers(controller.layers))
+            .with_skip_one_way(controller.drop_through);
+        let motion = to_lib(controller.motion);
+        controller.motion = Vec2::ZERO;
+        controller.drop_through = false;
+        match world.world.move_and_slide(handle, motion, options) {
+            Ok(result) => {
+                let moved = from_lib(result.moved);
+                let local = match parent.and_then(|p| globals.get(p.parent()).ok()) {
+                    Some(parent) => parent
+                        .affine()
+                        .inverse()
+                        .transform_vector3(moved.extend(0.0)),
+                    None => moved.extend(0.0),
+                };
+                if local.is_finite() && local != Vec3::ZERO {
+                    transform.translation += local;
+                }
+                let floor = result.floor_collider.and_then(|floor| world.entity(floor));
+                *state = CharacterState {
+                    moved,
+                    on_floor: result.on_floor,
+                    on_wall: result.on_wall,
+                    on_ceiling: result.on_ceiling,
+                    floor_normal: result.floor_normal.map(from_lib),
+                    floor,
+                };
+            }
+            Err(error) => world.errors.push(CollisionError {
+                entity: Some(entity),
+                error,
+            }),
+        }
+    }
+}

@@ -1,0 +1,325 @@
+//! bevy_collide2d: [collide2d] as the collision layer of a Bevy game.
+//!
+//! Games that only need to know what touches what (platformers, shooters, puzzle and top-down
+//! games) get colliders on their entities, named layers with a layer matrix, started/ended
+//! events, spatial queries and a character controller, with no rigid bodies or solver.
+//!
+//! ```
+//! use bevy_app::{App, PostUpdate};
+//! use bevy_ecs::prelude::*;
+//! use bevy_transform::prelude::*;
+//! use bevy_collide2d::prelude::*;
+//!
+//! let mut app = App::new();
+//! app.add_plugins((
+//!     bevy_transform::TransformPlugin,
+//!     Collide2dPlugin::new(PostUpdate).with_layers(["Player", "Coin"]),
+//! ));
+//! let hero = app.world_mut().spawn((Collider::circle(0.5)?, CollisionLayer::named("Player"))).id();
+//! let coin = app
+//!     .world_mut()
+//!     .spawn((Collider::circle(0.25)?, Sensor, CollisionLayer::named("Coin"), Transform::from_xyz(0.6, 0.0, 0.0)))
+//!     .id();
+//! app.update();
+//! let started: Vec<_> = app.world_mut().resource_mut::<Messages<CollisionStarted>>().drain().collect();
+//! assert_eq!((started[0].a, started[0].b, started[0].sensor), (hero, coin, true));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # How a step runs
+//!
+//! The plugin's systems run in one schedule ([`FixedPostUpdate`]
+//! by default, any schedule with [`Collide2dPlugin::new`]), in the [`Collide2dSystems`] sets,
+//! in this order:
+//!
+//! 1. [`Propagate`](Collide2dSystems::Propagate): Bevy's transform propagation, so that
+//!    `GlobalTransform`s set in the fixed schedule are current.
+//! 2. [`Sync`](Collide2dSystems::Sync): removed colliders leave the collision world (in
+//!    entity index order; a contact they had ends with [`EndReason::Removed`], despawned or not),
+//!    new colliders enter it (in entity index order), changed colliders, layers and sensors are
+//!    applied (in entity index order), then the changed `GlobalTransform`s (only those) are pushed as
+//!    one batch.
+//! 3. [`Move`](Collide2dSystems::Move): [`CharacterController`]s move with `move_and_slide`.
+//! 4. [`Update`](Collide2dSystems::Update): the world's update; its begin and end events become
+//!    [`CollisionStarted`] / [`CollisionEnded`] messages in the world's pair order, observer
+//!    triggers on both entities, and [`CollidingEntities`] changes.
+//!
+//! Each collider's user data in the [`collide2d::World`] is its entity's
+//! [`Entity::to_bits`](bevy_ecs::entity::Entity::to_bits).
+//!
+//! # Scale
+//!
+//! A collider's shape is scaled by its own [`scale`](Collider::with_scale) times its entity's
+//! global scale (unless [`Collider::with_ignore_object_scale`]), and its offset by the entity's
+//! scale. Polygons, segments and chains take any scale exactly; circles, capsules and rounded
+//! polygons take a non-uniform scale as the larger factor (their rounding stays round). An
+//! offset that is both turned and under a non-uniform scale is scaled in the shape's own frame.
+//! A zero or non-finite scale is refused: the collider keeps its last shape and a
+//! [`CollisionError`] is recorded.
+//!
+//! # Features
+//!
+//! | feature | what it adds |
+//! |---|---|
+//! | `debug-draw` | `debug::DebugDrawPlugin`: gizmos for shapes (green, red while touching, sensors blue), contact points and normals, toggled by the `debug::DebugDrawSettings` resource |
+#![warn(missing_docs)]
+#![deny(unsafe_code)]
+
+mod character;
+mod components;
+pub mod convert;
+#[cfg(feature = "debug-draw")]
+pub mod debug;
+mod events;
+mod query;
+mod sync;
+
+use bevy_app::{App, FixedPostUpdate, Plugin};
+use bevy_ecs::entity::{Entity, EntityHashMap};
+use bevy_ecs::intern::Interned;
+use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::ScheduleLabel;
+use collide2d::world::{ColliderHandle, LayerId, LayerMask, Layers, WorldError};
+
+pub use character::{CharacterController, CharacterState};
+pub use collide2d;
+pub use components::{Collider, CollidingEntities, CollisionLayer, Sensor};
+pub use events::{CollisionEnded, CollisionStarted, ContactManifold};
+pub use query::{RayHitData, ShapeHitData, SpatialQuery, SpatialQueryFilter};
+
+pub use collide2d::world::EndReason;
+
+/// The types a game names most.
+pub mod prelude {
+    pub use crate::{
+        CharacterController, CharacterState, Collide2dPlugin, Collide2dSystems, Collider,
+        CollidingEntities, CollisionEnded, CollisionLayer, CollisionSettings, CollisionStarted,
+        CollisionWorld, ContactManifold, EndReason, Sensor, SpatialQuery, SpatialQueryFilter,
+    };
+}
+
+/// Adds the collision world, its systems and its messages to an app.
+///
+/// ```
+/// use bevy_collide2d::Collide2dPlugin;
+/// // Fixed-step (the default), three layers, players and bullets never collide.
+/// let plugin = Collide2dPlugin::default()
+///     .with_layers(["Player", "Enemy", "Bullet"])
+///     .with_layer_pair("Player", "Bullet", false)
+///     .with_manifolds(true);
+/// # let _ = plugin;
+/// ```
+pub struct Collide2dPlugin {
+    schedule: Interned<dyn ScheduleLabel>,
+    layers: Vec<String>,
+    pairs: Vec<(String, String, bool)>,
+    manifolds: bool,
+}
+
+impl Default for Collide2dPlugin {
+    fn default() -> Self {
+        Collide2dPlugin::new(FixedPostUpdate)
+    }
+}
+
+impl Collide2dPlugin {
+    /// The plugin with its systems in `schedule`.
+    pub fn new(schedule: impl ScheduleLabel) -> Collide2dPlugin {
+        Collide2dPlugin {
+            schedule: schedule.intern(),
+            layers: Vec::new(),
+            pairs: Vec::new(),
+            manifolds: false,
+        }
+    }
+
+    /// With these named layers (beside `"default"`); every layer collides with every layer
+    /// until [`with_layer_pair`](Collide2dPlugin::with_layer_pair) says otherwise.
+    pub fn with_layers<S: Into<String>>(mut self, names: impl IntoIterator<Item = S>) -> Self {
+        self.layers.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// Whether the layers named `a` and `b` collide (applied in order, after the layers).
+    pub fn with_layer_pair(mut self, a: &str, b: &str, collide: bool) -> Self {
+        self.pairs.push((a.to_string(), b.to_string(), collide));
+        self
+    }
+
+    /// Whether [`CollisionStarted`] carries the contact manifold (default `false`).
+    pub fn with_manifolds(mut self, manifolds: bool) -> Self {
+        self.manifolds = manifolds;
+        self
+    }
+}
+
+impl Plugin for Collide2dPlugin {
+    fn build(&self, app: &mut App) {
+        let mut world = CollisionWorld::default();
+        // Started and ended events only: a game reads what stays touching from
+        // `CollidingEntities` or the world's contacts.
+        world.world.set_report_stay(false);
+        for name in &self.layers {
+            if let Err(error) = world.world.layers_mut().add(name) {
+                world.errors.push(CollisionError {
+                    entity: None,
+                    error,
+                });
+            }
+        }
+        for (a, b, collide) in &self.pairs {
+            let layers = world.world.layers_mut();
+            let result = if *collide {
+                layers.enable_by_name(a, b)
+            } else {
+                layers.disable_by_name(a, b)
+            };
+            if let Err(error) = result {
+                world.errors.push(CollisionError {
+                    entity: None,
+                    error,
+                });
+            }
+        }
+        app.insert_resource(world)
+            .insert_resource(CollisionSettings {
+                manifolds: self.manifolds,
+            })
+            .add_message::<CollisionStarted>()
+            .add_message::<CollisionEnded>()
+            .configure_sets(
+                self.schedule,
+                Collide2dSystems::Propagate.after(bevy_transform::TransformSystems::Propagate),
+            )
+            .configure_sets(
+                self.schedule,
+                (
+                    Collide2dSystems::Propagate,
+                    Collide2dSystems::Sync,
+                    Collide2dSystems::Move,
+                    Collide2dSystems::Update,
+                )
+                    .chain(),
+            )
+            .add_systems(
+                self.schedule,
+                (
+                    (
+                        bevy_transform::systems::mark_dirty_trees,
+                        bevy_transform::systems::propagate_parent_transforms,
+                        bevy_transform::systems::sync_simple_transforms,
+                    )
+                        .chain()
+                        .in_set(Collide2dSystems::Propagate),
+                    sync::sync_colliders.in_set(Collide2dSystems::Sync),
+                    character::move_characters.in_set(Collide2dSystems::Move),
+                    events::update_world.in_set(Collide2dSystems::Update),
+                ),
+            );
+    }
+}
+
+/// The plugin's system sets, chained in this order in its schedule.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Collide2dSystems {
+    /// Transform propagation.
+    Propagate,
+    /// Colliders, layers, sensors and transforms into the collision world.
+    Sync,
+    /// Character controllers.
+    Move,
+    /// The world's update and its events.
+    Update,
+}
+
+/// Settings read at every step.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct CollisionSettings {
+    /// Whether [`CollisionStarted`] carries the contact manifold.
+    pub manifolds: bool,
+}
+
+/// Something the collision world refused: a collider's shape, scale, transform or layer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CollisionError {
+    /// The entity whose collider was refused (`None` for the plugin's own layer setup).
+    pub entity: Option<Entity>,
+    /// Why.
+    pub error: WorldError,
+}
+
+/// What the plugin keeps per collider entity.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tracked {
+    pub(crate) handle: ColliderHandle,
+    /// The scale the world's shape was made with (collider scale × object scale).
+    pub(crate) scale: collide2d::Vec2,
+    /// The object scale the offset was scaled with.
+    pub(crate) object_scale: collide2d::Vec2,
+}
+
+/// The collision world behind the plugin, with the entity of each collider.
+#[derive(Resource, Default)]
+pub struct CollisionWorld {
+    pub(crate) world: collide2d::World,
+    pub(crate) tracked: EntityHashMap<Tracked>,
+    pub(crate) errors: Vec<CollisionError>,
+}
+
+impl CollisionWorld {
+    /// The library's world, to read (colliders, contacts, layers, statistics).
+    pub fn world(&self) -> &collide2d::World {
+        &self.world
+    }
+
+    /// The layer names and matrix, to change (takes effect at the next step).
+    pub fn layers_mut(&mut self) -> &mut Layers {
+        self.world.layers_mut()
+    }
+
+    /// The id of the layer named `name`.
+    pub fn layer(&self, name: &str) -> Result<LayerId, WorldError> {
+        self.world.layers().id(name)
+    }
+
+    /// The mask of the layers named in `names`.
+    pub fn layer_mask(&self, names: &[&str]) -> Result<LayerMask, WorldError> {
+        names.iter().try_fold(LayerMask::NONE, |mask, name| {
+            Ok(mask.with(self.world.layers().id(name)?))
+        })
+    }
+
+    /// The world's handle of `entity`'s collider.
+    pub fn handle(&self, entity: Entity) -> Option<ColliderHandle> {
+        self.tracked.get(&entity).map(|t| t.handle)
+    }
+
+    /// The entity of a collider handle (from its user data).
+    pub fn entity(&self, handle: ColliderHandle) -> Option<Entity> {
+        let collider = self.world.get(handle).ok()?;
+        Entity::try_from_bits(collider.user_data())
+    }
+
+    /// Whether `entity`'s collider touched anything at the last step.
+    pub fn is_touching(&self, entity: Entity) -> bool {
+        self.handle(entity)
+            .is_some_and(|handle| self.world.is_touching(handle))
+    }
+
+    /// What the world refused: the plugin's layer setup (kept), and colliders during the last
+    /// step (cleared at the start of each step).
+    pub fn errors(&self) -> &[CollisionError] {
+        &self.errors
+    }
+}
+
+/// The order in which the plugin applies per-entity changes: by index, then generation (so
+/// entities spawned earlier come first when no index was reused).
+pub fn entity_order(entity: Entity) -> (u32, u32) {
+    (entity.index_u32(), entity.generation().to_bits())
+}
+
+/// The entity stored in a collider's user data; `None` for data that is not an entity.
+pub(crate) fn entity_of(user_data: u64) -> Option<Entity> {
+    Entity::try_from_bits(user_data)
+}

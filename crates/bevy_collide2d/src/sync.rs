@@ -1,0 +1,333 @@
+//! Colliders, layers, sensors and transforms into the collision world.
+
+use bevy_ecs::entity::Entity;
+use bevy_ecs::prelude::*;
+use bevy_transform::components::GlobalTransform;
+use collide2d::shape::Shape;
+use collide2d::world::{Collider as WorldCollider, LayerId, WorldError};
+use collide2d::{Transform, Vec2};
+
+use crate::components::{Collider, CollisionLayer, Sensor};
+use crate::convert::{placement, to_lib};
+use crate::{entity_order, CollisionError, CollisionWorld, Tracked};
+
+/// Every collider entity's parts, as the sync reads them.
+type ColliderParts<'a> = (
+    Entity,
+    Ref<'a, Collider>,
+    Ref<'a, GlobalTransform>,
+    Option<Ref<'a, CollisionLayer>>,
+    Option<Ref<'a, Sensor>>,
+);
+
+/// The shape as placed in the world: the collider's shape scaled by `scale`. A non-uniform
+/// scale that the shape cannot take exactly (circles, capsules, rounded polygons) is applied
+/// as its larger factor, keeping the signs.
+pub(crate) fn scaled_shape(shape: &Shape, scale: Vec2) -> Result<Shape, WorldError> {
+    if scale == Vec2::ONE {
+        return Ok(shape.clone());
+    }
+    let shape_error = |e| WorldError::InvalidInput(shape_error_text(e));
+    match shape.scaled(scale) {
+        Ok(scaled) => Ok(scaled),
+        Err(collide2d::ShapeError::NonUniformScale) => {
+            let factor = scale.x.abs().max(scale.y.abs());
+            shape
+                .scaled(Vec2::new(
+                    factor.copysign(scale.x),
+                    factor.copysign(scale.y),
+                ))
+                .map_err(shape_error)
+        }
+        Err(e) => Err(shape_error(e)),
+    }
+}
+
+fn shape_error_text(error: collide2d::ShapeError) -> &'static str {
+    match error {
+        collide2d::ShapeError::NonPositiveSize { .. } => "zero collider scale",
+        collide2d::ShapeError::NonFinite => "non-finite collider scale",
+        _ => "collider scale",
+    }
+}
+
+/// The scale a collider's shape takes on an object of scale `object_scale`.
+fn shape_scale(collider: &Collider, object_scale: Vec2) -> Vec2 {
+    let own = to_lib(collider.scale);
+    if collider.ignore_object_scale {
+        own
+    } else {
+        own * object_scale
+    }
+}
+
+/// The collider's offset on its object, its translation scaled by the object's scale.
+fn offset(collider: &Collider, object_scale: Vec2) -> Transform {
+    let scale = if collider.ignore_object_scale {
+        Vec2::ONE
+    } else {
+        object_scale
+    };
+    Transform::new(to_lib(collider.offset) * scale, collider.angle)
+}
+
+fn layer_id(
+    world: &collide2d::World,
+    layer: Option<&CollisionLayer>,
+) -> Result<LayerId, WorldError> {
+    match layer {
+        Some(layer) => world.layers().id(&layer.0),
+        None => Ok(LayerId::DEFAULT),
+    }
+}
+
+/// The world's collider for an entity's parts.
+fn world_collider(
+    world: &collide2d::World,
+    entity: Entity,
+    collider: &Collider,
+    global: &GlobalTransform,
+    layer: Option<&CollisionLayer>,
+    sensor: bool,
+    errors: &mut Vec<CollisionError>,
+) -> Result<(WorldCollider, (Vec2, Vec2)), WorldError> {
+    let (xf, object_scale) = placement(global);
+    let scale = shape_scale(collider, object_scale);
+    let shape = scaled_shape(&collider.shape, scale)?;
+    let layer = layer_id(world, layer).unwrap_or_else(|error| {
+        errors.push(CollisionError {
+            entity: Some(entity),
+            error,
+        });
+        LayerId::DEFAULT
+    });
+    let mut built = WorldCollider::new(shape)
+        .with_transform(xf)
+        .with_offset(offset(collider, object_scale))
+        .with_layer(layer)
+        .with_sensor(sensor)
+        .with_continuous(collider.continuous)
+        .with_user_data(entity.to_bits());
+    if let Some((direction, margin)) = collider.one_way {
+        built = built.with_one_way(to_lib(direction), margin);
+    }
+    Ok((built, (scale, object_scale)))
+}
+
+/// Brings the collision world up to date with the ECS: removals, insertions, changes, moves.
+pub(crate) fn sync_colliders(
+    mut world: ResMut<CollisionWorld>,
+    mut removed_colliders: RemovedComponents<Collider>,
+    mut removed_layers: RemovedComponents<CollisionLayer>,
+    mut removed_sensors: RemovedComponents<Sensor>,
+    colliders: Query<ColliderParts>,
+) {
+    let CollisionWorld {
+        world,
+        tracked,
+        errors,
+    } = &mut *world;
+    errors.retain(|e| e.entity.is_none());
+
+    // Removals, in entity order: a despawned entity's collider, or a removed `Collider`.
+    let mut gone: Vec<Entity> = removed_colliders
+        .read()
+        .filter(|&entity| !colliders.contains(entity) && tracked.contains_key(&entity))
+        .collect();
+    gone.sort_unstable_by_key(|&e| entity_order(e));
+    gone.dedup();
+    for entity in gone {
+        if let Some(t) = tracked.remove(&entity) {
+            if let Err(error) = world.remove(t.handle) {
+                errors.push(CollisionError {
+                    entity: Some(entity),
+                    error,
+                });
+            }
+        }
+    }
+
+    // Entities whose layer or sensor component went away.
+    let mut touched: Vec<Entity> = removed_layers
+        .read()
+        .chain(removed_sensors.read())
+        .collect();
+
+    // Insertions, then changes, each in entity order.
+    let mut new = Vec::new();
+    let mut changed = Vec::new();
+    for (entity, collider, global, layer, sensor) in &colliders {
+        if !tracked.contains_key(&entity) {
+            new.push(entity);
+        } else if collider.is_changed()
+            || layer.as_ref().is_some_and(|l| l.is_changed())
+            || sensor.as_ref().is_some_and(|s| s.is_added())
+        {
+            changed.push(entity);
+        } else if global.is_changed() {
+            // moved only: pushed in the batch below
+        }
+    }
+    new.sort_unstable_by_key(|&e| entity_order(e));
+    for &entity in &new {
+        let Ok((_, collider, global, layer, sensor)) = colliders.get(entity) else {
+            continue;
+        };
+        let built = world_collider(
+            world,
+            entity,
+            &collider,
+            &global,
+            layer.as_deref(),
+            sensor.is_some(),
+            errors,
+        );
+        match built.and_then(|(c, t)| Ok((world.insert(c)?, t))) {
+            Ok((handle, (scale, object_scale))) => {
+                let t = Tracked {
+                    handle,
+                    scale,
+                    object_scale,
+                };
+                tracked.insert(entity, t);
+            }
+            Err(error) => errors.push(CollisionError {
+                entity: Some(entity),
+                error,
+            }),
+        }
+    }
+    touched.retain(|entity| colliders.contains(*entity) && !new.contains(entity));
+    changed.extend(touched);
+    changed.sort_unstable_by_key(|&e| entity_order(e));
+    changed.dedup();
+    for entity in changed {
+        if let Err(error) = apply_change(world, tracked, errors, &colliders, entity) {
+            errors.push(CollisionError {
+                entity: Some(entity),
+                error,
+            });
+        }
+    }
+
+    // Moves: the changed global transforms, in entity order, as one batch.
+    let mut moves: Vec<(Entity, collide2d::world::ColliderHandle, Transform)> = colliders
+        .iter()
+        .filter(|(entity, _, global, _, _)| global.is_changed() && !new.contains(entity))
+        .filter_map(|(entity, collider, global, _, _)| {
+            let t = tracked.get(&entity)?;
+            let (xf, object_scale) = placement(&global);
+            // A scale change reshapes the collider before it moves.
+            if object_scale != t.object_scale && !collider.ignore_object_scale {
+                if let Err(error) = rescale(world, tracked, entity, &collider, object_scale) {
+                    errors.push(CollisionError {
+                        entity: Some(entity),
+                        error,
+                    });
+                }
+            }
+            let handle = tracked.get(&entity)?.handle;
+            // A transform marked changed with the same value (a second propagation, a
+            // re-parenting that keeps the pose) is not a move.
+            let unchanged = world.get(handle).is_ok_and(|c| c.transform() == xf);
+            (!unchanged).then_some((entity, handle, xf))
+        })
+        .collect();
+    moves.sort_unstable_by_key(|&(entity, _, _)| entity_order(entity));
+    let batch: Vec<_> = moves.iter().map(|&(_, handle, xf)| (handle, xf)).collect();
+    if world.set_transforms(&batch).is_err() {
+        // All or nothing: move the acceptable ones one by one and report the others.
+        for (entity, handle, xf) in moves {
+            if let Err(error) = world.set_transform(handle, xf) {
+                errors.push(CollisionError {
+                    entity: Some(entity),
+                    error,
+                });
+            }
+        }
+    }
+}
+
+/// Re-applies a changed collider, layer or sensor flag.
+fn apply_change(
+    world: &mut collide2d::World,
+    tracked: &mut bevy_ecs::entity::EntityHashMap<Tracked>,
+    errors: &mut Vec<CollisionError>,
+    colliders: &Query<ColliderParts>,
+    entity: Entity,
+) -> Result<(), WorldError> {
+    let Some(t) = tracked.get(&entity).copied() else {
+        return Ok(());
+    };
+    let Ok((_, collider, global, layer, sensor)) = colliders.get(entity) else {
+        return Ok(());
+    };
+    let current = world.get(t.handle)?;
+    let one_way = collider
+        .one_way
+        .map(|(direction, margin)| (to_lib(direction), margin));
+    let current_one_way = current.one_way().map(|o| (o.direction, o.margin));
+    if collider.is_changed() && one_way != current_one_way {
+        // No setter for one-way: the collider is built again (its contacts end and begin).
+        let (built, (scale, object_scale)) = world_collider(
+            world,
+            entity,
+            &collider,
+            &global,
+            layer.as_deref(),
+            sensor.is_some(),
+            errors,
+        )?;
+        world.remove(t.handle)?;
+        let handle = world.insert(built)?;
+        let fresh = Tracked {
+            handle,
+            scale,
+            object_scale,
+        };
+        tracked.insert(entity, fresh);
+        return Ok(());
+    }
+    if collider.is_changed() {
+        rescale(world, tracked, entity, &collider, t.object_scale)?;
+        world.set_offset(t.handle, offset(&collider, t.object_scale))?;
+        world.set_continuous(t.handle, collider.continuous)?;
+    }
+    let layer_id = match layer_id(world, layer.as_deref()) {
+        Ok(id) => id,
+        Err(error) => {
+            errors.push(CollisionError {
+                entity: Some(entity),
+                error,
+            });
+            LayerId::DEFAULT
+        }
+    };
+    if world.get(t.handle)?.layer() != layer_id {
+        world.set_layer(t.handle, layer_id)?;
+    }
+    if world.get(t.handle)?.is_sensor() != sensor.is_some() {
+        world.set_sensor(t.handle, sensor.is_some())?;
+    }
+    Ok(())
+}
+
+/// Gives a collider the shape and offset for its object's scale.
+fn rescale(
+    world: &mut collide2d::World,
+    tracked: &mut bevy_ecs::entity::EntityHashMap<Tracked>,
+    entity: Entity,
+    collider: &Collider,
+    object_scale: Vec2,
+) -> Result<(), WorldError> {
+    let Some(t) = tracked.get_mut(&entity) else {
+        return Ok(());
+    };
+    let scale = shape_scale(collider, object_scale);
+    let shape = scaled_shape(&collider.shape, scale)?;
+    world.set_shape(t.handle, shape)?;
+    world.set_offset(t.handle, offset(collider, object_scale))?;
+    t.scale = scale;
+    t.object_scale = object_scale;
+    Ok(())
+}

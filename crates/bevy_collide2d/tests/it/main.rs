@@ -1,0 +1,5 @@
+//! The plugin in headless apps: no window, no renderer. One binary, one module per theme.
+
+mod ecs;
+mod model;
+mod support;
