@@ -73,6 +73,7 @@ pub mod debug;
 mod events;
 mod query;
 mod sync;
+mod tile_map;
 
 use bevy_app::{App, FixedPostUpdate, Plugin};
 use bevy_ecs::entity::{Entity, EntityHashMap};
@@ -86,6 +87,7 @@ pub use collide2d;
 pub use components::{Collider, CollidingEntities, CollisionLayer, Sensor};
 pub use events::{CollisionEnded, CollisionStarted, ContactManifold};
 pub use query::{RayHitData, ShapeHitData, SpatialQuery, SpatialQueryFilter};
+pub use tile_map::{spawn_tile_map, tile_map_colliders, TileRegion};
 
 pub use collide2d::world::EndReason;
 

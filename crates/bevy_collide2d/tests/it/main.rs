@@ -3,3 +3,4 @@
 mod ecs;
 mod model;
 mod support;
+mod tile_map;
