@@ -4,10 +4,15 @@
 //! autopilot walks and jumps, so the example also runs unattended (`--screenshot PATH`).
 
 use bevy::prelude::*;
+use bevy_collide2d::collide2d::level::{Tile, TileMap};
+use bevy_collide2d::collide2d::world::TileGeometry;
+use bevy_collide2d::collide2d::{self, LayerId};
 use bevy_collide2d::prelude::*;
+use bevy_collide2d::spawn_tile_map;
 use bevy_collide2d_demos::{camera, demo_app};
 
-/// `#` solid, `-` one-way platform, `o` coin, `P` the hero. One tile is one world unit.
+/// `#` solid, `-` one-way platform (the tile map), `o` coin, `P` the hero. One tile is one world
+/// unit.
 const LEVEL: &[&str] = &[
     "#..............................#",
     "#..............................#",
@@ -58,45 +63,61 @@ fn tile_xy(column: usize, row: usize) -> Vec2 {
     Vec2::new(column as f32 + 0.5, (LEVEL.len() - 1 - row) as f32 + 0.5)
 }
 
-fn build_level(mut commands: Commands) {
+/// The level's ground and platforms as a tile map on the `Ground` layer (row 0 of `LEVEL` is
+/// the top row of the map).
+fn level_map(ground: LayerId) -> TileMap {
+    let height = LEVEL.len();
+    TileMap::from_fn(
+        LEVEL[0].len() as u32,
+        height as u32,
+        1.0,
+        collide2d::Vec2::ZERO,
+        |x, y| match LEVEL[height - 1 - y as usize].as_bytes()[x as usize] {
+            b'#' => Tile::SOLID.with_layer(ground),
+            b'-' => Tile::SOLID.with_layer(ground).with_one_way(true),
+            _ => Tile::EMPTY,
+        },
+    )
+    .expect("a small level")
+}
+
+fn build_level(mut commands: Commands, world: Res<CollisionWorld>) {
     let width = LEVEL[0].len() as f32;
     camera(
         &mut commands,
         Vec2::new(width / 2.0, LEVEL.len() as f32 / 2.0),
         18.5,
     );
+    // Ground, walls and platforms: the tile map's merged regions, one closed outline each, so
+    // the hero slides along them with no seams to catch on; one-way tiles become platforms
+    // the hero jumps up through.
+    let ground = world.layer("Ground").expect("the plugin has the layer");
+    let map = level_map(ground);
+    spawn_tile_map(
+        &mut commands,
+        &map,
+        TileGeometry::Outlines,
+        world.world().layers(),
+    )
+    .expect("tiles on the plugin's layers");
+    for (_, region) in map.regions() {
+        let color = if region.tile().one_way {
+            Color::srgb(0.55, 0.45, 0.3)
+        } else {
+            Color::srgb(0.35, 0.32, 0.45)
+        };
+        for rectangle in region.rectangles() {
+            let (min, max) = (rectangle.min, rectangle.max);
+            let size = Vec2::new(max.x - min.x, max.y - min.y);
+            let centre = Vec2::new(min.x + max.x, min.y + max.y) / 2.0;
+            commands.spawn((
+                Sprite::from_color(color, size),
+                Transform::from_translation(centre.extend(0.0)),
+            ));
+        }
+    }
     for (row, line) in LEVEL.iter().enumerate() {
-        let bytes = line.as_bytes();
-        let mut column = 0;
-        while column < bytes.len() {
-            let tile = bytes[column];
-            // Runs of the same ground tile become one collider: no seams to catch on.
-            if tile == b'#' || tile == b'-' {
-                let start = column;
-                while column < bytes.len() && bytes[column] == tile {
-                    column += 1;
-                }
-                let run = (column - start) as f32;
-                let centre = (tile_xy(start, row) + tile_xy(column - 1, row)) / 2.0;
-                let (height, color) = if tile == b'#' {
-                    (1.0, Color::srgb(0.35, 0.32, 0.45))
-                } else {
-                    (0.25, Color::srgb(0.55, 0.45, 0.3))
-                };
-                // A platform is the top quarter of its tile.
-                let centre = centre + Vec2::new(0.0, (1.0 - height) / 2.0);
-                let mut collider = Collider::rect(run, height).expect("a positive run");
-                if tile == b'-' {
-                    collider = collider.with_one_way(Vec2::Y, 0.2);
-                }
-                commands.spawn((
-                    collider,
-                    CollisionLayer::named("Ground"),
-                    Sprite::from_color(color, Vec2::new(run, height)),
-                    Transform::from_translation(centre.extend(0.0)),
-                ));
-                continue;
-            }
+        for (column, tile) in line.bytes().enumerate() {
             let at = tile_xy(column, row);
             match tile {
                 b'o' => {
@@ -129,7 +150,6 @@ fn build_level(mut commands: Commands) {
                 }
                 _ => {}
             }
-            column += 1;
         }
     }
 }
