@@ -47,6 +47,15 @@
 //! Each collider's user data in the [`collide2d::World`] is its entity's
 //! [`Entity::to_bits`](bevy_ecs::entity::Entity::to_bits).
 //!
+//! # Tile maps
+//!
+//! [`spawn_tile_map`] spawns a collide2d [`TileMap`](collide2d::level::TileMap)'s merged
+//! regions as collider entities, the colliders
+//! [`TileMapColliders`](collide2d::world::TileMapColliders) gives a plain world: a closed
+//! chain per outline (no seams for a character to catch on) or a box per merged rectangle,
+//! one-way upwards for one-way tiles, on the layer named for each tile's layer id. Each entity
+//! carries its [`TileRegion`]. The platformer example builds its level this way.
+//!
 //! # Scale
 //!
 //! A collider's shape is scaled by its own [`scale`](Collider::with_scale) times its entity's
