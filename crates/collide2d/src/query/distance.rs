@@ -402,16 +402,14 @@ impl Simplex {
                 b_in_a,
             )
         };
+        // Each vertex written once; an unused place holds a copy of the first.
         let first = vertex(0);
-        let mut simplex = Simplex::from_vertex(first);
-        if count >= 2 {
-            simplex.vertices[1] = vertex(1);
+        let second = if count >= 2 { vertex(1) } else { first };
+        let third = if count == 3 { vertex(2) } else { first };
+        Simplex {
+            vertices: [first, second, third],
+            count,
         }
-        if count == 3 {
-            simplex.vertices[2] = vertex(2);
-        }
-        simplex.count = count;
-        simplex
     }
 
     pub(crate) fn write_cache(&self, cache: &mut SimplexCache) {

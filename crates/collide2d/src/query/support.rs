@@ -122,8 +122,13 @@ impl ConvexProxy<'_> {
     /// whose neighbours are both strictly lower is the furthest one. A tie with a neighbour
     /// (an edge square to the direction) or a NaN product hands over to the full scan, which
     /// picks the first index as the scan always does; the answer is then the scan's own.
+    /// A polygon with a padded outline (at most 8 vertices) takes the branch-free lane scan
+    /// instead: cheaper than a walk there (29 instructions a warm distance call on 8-gons).
     #[inline(always)]
     pub(crate) fn support_index_near(&self, start: usize, local_direction: Vec2) -> usize {
+        if let Some(outline) = self.outline {
+            return padded_support_index(outline, local_direction);
+        }
         let points = self.points();
         let count = points.len();
         if count < 4 || start >= count {

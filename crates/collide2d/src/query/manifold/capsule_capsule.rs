@@ -5,8 +5,8 @@ use crate::query::manifold::circle_capsule::rounded_point_segment;
 use crate::query::manifold::clip::{TwoVertexSide, REFERENCE_AXIS_TOLERANCE};
 use crate::query::manifold::closest_features::closest_points_on_segments;
 use crate::query::manifold::core_shape::SegmentCore;
-use crate::query::manifold::midpoint_between_surfaces;
 use crate::query::manifold::polygon_polygon::{collide_two_vertex_cores, max_separation};
+use crate::query::manifold::{finish_local, midpoint_between_surfaces};
 use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
 use crate::shape::{Capsule, Segment};
 
@@ -29,7 +29,59 @@ pub(crate) fn collide_capsule_capsule(
         (capsule_b.a(), capsule_b.b(), capsule_b.radius()),
         b_in_a,
         margin,
+        Placement::LOCAL,
     )
+}
+
+/// Capsule A against capsule B, in A's frame, the manifold written straight into the frame
+/// `place` names (and turned round when it says so): the same numbers as
+/// [`collide_capsule_capsule`] followed by `finish_local` and `swap_sides`, bit for bit.
+#[inline]
+pub(crate) fn collide_capsule_capsule_placed(
+    capsule_a: &Capsule,
+    capsule_b: &Capsule,
+    b_in_a: &Transform,
+    margin: f32,
+    place: Placement<'_>,
+) -> Manifold {
+    collide_rounded_segments(
+        (capsule_a.a(), capsule_a.b(), capsule_a.radius()),
+        (capsule_b.a(), capsule_b.b(), capsule_b.radius()),
+        b_in_a,
+        margin,
+        place,
+    )
+}
+
+/// Where a rounded-segment kernel writes its manifold: moved from A's frame by `frame` (none:
+/// left in A's frame) and, when `swap`, turned round into the other shape's view.
+#[derive(Clone, Copy)]
+pub(crate) struct Placement<'a> {
+    /// The frame A's local manifold is moved into.
+    pub(crate) frame: Option<&'a Transform>,
+    /// Whether the sides are exchanged afterwards (the kernel ran on the mirrored pair).
+    pub(crate) swap: bool,
+}
+
+impl Placement<'_> {
+    /// The manifold left in A's frame, A first.
+    pub(crate) const LOCAL: Placement<'static> = Placement {
+        frame: None,
+        swap: false,
+    };
+
+    /// A finished local manifold moved into place: `finish_local`, then `swap_sides`.
+    #[inline(always)]
+    fn finish(self, manifold: Manifold) -> Manifold {
+        let mut manifold = match self.frame {
+            Some(frame) => finish_local(manifold, frame),
+            None => manifold,
+        };
+        if self.swap {
+            manifold.swap_sides();
+        }
+        manifold
+    }
 }
 
 /// Capsule A against segment B, in A's frame.
@@ -45,6 +97,7 @@ pub(crate) fn collide_capsule_segment(
         (segment.a(), segment.b(), 0.0),
         b_in_a,
         margin,
+        Placement::LOCAL,
     )
 }
 
@@ -61,6 +114,7 @@ pub(crate) fn collide_segment_segment(
         (segment_b.a(), segment_b.b(), 0.0),
         b_in_a,
         margin,
+        Placement::LOCAL,
     )
 }
 
@@ -80,23 +134,28 @@ fn collide_rounded_segments(
     (start_b, end_b, radius_b): (Vec2, Vec2, f32),
     b_in_a: &Transform,
     margin: f32,
+    place: Placement<'_>,
 ) -> Manifold {
     // 0. Capsules with coincident ends are circles.
     if start_b == end_b {
-        return rounded_point_segment(
-            b_in_a.apply(start_b),
-            radius_b,
-            start_a,
-            end_a,
-            radius_a,
-            margin,
-        )
-        .swapped();
+        return place.finish(
+            rounded_point_segment(
+                b_in_a.apply(start_b),
+                radius_b,
+                start_a,
+                end_a,
+                radius_a,
+                margin,
+            )
+            .swapped(),
+        );
     }
     let start_b = b_in_a.apply(start_b);
     let end_b = b_in_a.apply(end_b);
     if start_a == end_a {
-        return rounded_point_segment(start_a, radius_a, start_b, end_b, radius_b, margin);
+        return place.finish(rounded_point_segment(
+            start_a, radius_a, start_b, end_b, radius_b, margin,
+        ));
     }
 
     // 1. Closest points of the cores.
@@ -116,14 +175,14 @@ fn collide_rounded_segments(
         + direction_b.y.abs()
         + total_radius;
     if distance <= CROSSING_RELATIVE_DISTANCE * size || distance_sq < f32::MIN_POSITIVE {
-        return crossing_cores(
+        return place.finish(crossing_cores(
             (start_a, end_a, radius_a),
             (start_b, end_b, radius_b),
             margin,
-        );
+        ));
     }
     if distance - total_radius > margin {
-        return Manifold::EMPTY;
+        return place.finish(Manifold::EMPTY);
     }
     // The normal: exactly perpendicular to a core whose inside holds the closest point
     // (better conditioned than normalising a short offset), else along the offset.
@@ -157,7 +216,7 @@ fn collide_rounded_segments(
             margin,
         );
         if !manifold.is_empty() {
-            return manifold;
+            return place.finish(manifold);
         }
     }
 
@@ -171,22 +230,28 @@ fn collide_rounded_segments(
             Feature::Edge(0)
         }
     };
+    //    Written once, straight into place: the moves of `finish_local` and `swap_sides`.
+    let point =
+        midpoint_between_surfaces(closest.point1, closest.point2, normal, radius_a, radius_b);
+    let mut id = FeatureId {
+        a: feature(closest.fraction1),
+        b: feature(closest.fraction2),
+    };
+    let (mut normal, point) = match place.frame {
+        Some(frame) => (frame.rotate(normal), frame.apply(point)),
+        None => (normal, point),
+    };
+    if place.swap {
+        normal = -normal;
+        id = id.swapped();
+    }
     let mut manifold = Manifold::EMPTY;
     manifold.normal = normal;
     manifold.count = 1;
     manifold.points[0] = ContactPoint {
-        point: midpoint_between_surfaces(
-            closest.point1,
-            closest.point2,
-            normal,
-            radius_a,
-            radius_b,
-        ),
+        point,
         penetration: total_radius - distance,
-        id: FeatureId {
-            a: feature(closest.fraction1),
-            b: feature(closest.fraction2),
-        },
+        id,
     };
     manifold
 }
@@ -556,7 +621,97 @@ fn crossing_cores_by_polygons(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::manifold::test_numbers::{manifold_bits, Numbers};
+    use crate::query::manifold::test_numbers::{all_manifold_bits, manifold_bits, Numbers};
+
+    #[test]
+    fn placed_capsule_pairs_match_the_local_manifold_moved_and_turned() {
+        // Apart, touching, crossing, parallel and degenerate (point) capsules, placed anywhere
+        // with any turn and a zero turn (exact zeros in the rotation), either side first.
+        fn coordinate(numbers: &mut Numbers, coarse: bool) -> f32 {
+            let value = numbers.unit() * 4.0 - 2.0;
+            if coarse {
+                (value * 2.0).round() * 0.5
+            } else {
+                value
+            }
+        }
+        let mut numbers = Numbers(0x0ca9_5a1e_9a1e_d00d);
+        let mut touching = 0;
+        for round in 0..100_000 {
+            let coarse = round % 3 == 0;
+            let start_a = Vec2::new(
+                coordinate(&mut numbers, coarse),
+                coordinate(&mut numbers, coarse),
+            );
+            let mut end_a = Vec2::new(
+                coordinate(&mut numbers, coarse),
+                coordinate(&mut numbers, coarse),
+            );
+            let start_b = Vec2::new(
+                coordinate(&mut numbers, coarse),
+                coordinate(&mut numbers, coarse),
+            );
+            let mut end_b = Vec2::new(
+                coordinate(&mut numbers, coarse),
+                coordinate(&mut numbers, coarse),
+            );
+            if round % 13 == 0 {
+                end_a = start_a;
+            }
+            if round % 17 == 0 {
+                end_b = start_b;
+            }
+            if round % 5 == 0 {
+                // Parallel cores: B's core along A's.
+                end_b = start_b + (end_a - start_a) * (numbers.unit() * 2.0 - 1.0);
+            }
+            let radius_a = numbers.unit();
+            let radius_b = numbers.unit();
+            let (Ok(capsule_a), Ok(capsule_b)) = (
+                Capsule::new(start_a, end_a, radius_a),
+                Capsule::new(start_b, end_b, radius_b),
+            ) else {
+                continue;
+            };
+            let placement = |numbers: &mut Numbers| {
+                let angle = if round % 4 == 0 {
+                    0.0
+                } else {
+                    numbers.unit() * 12.0 - 6.0
+                };
+                Transform::new(
+                    Vec2::new(coordinate(numbers, false), coordinate(numbers, false)),
+                    angle,
+                )
+            };
+            let (frame, b_in_a) = (placement(&mut numbers), placement(&mut numbers));
+            let margin = numbers.unit() * 0.2 - 0.05;
+            let local = collide_capsule_capsule(&capsule_a, &capsule_b, &b_in_a, margin);
+            touching += usize::from(local.count > 0);
+            for swap in [false, true] {
+                let mut expected = finish_local(local, &frame);
+                if swap {
+                    expected.swap_sides();
+                }
+                let placed = collide_capsule_capsule_placed(
+                    &capsule_a,
+                    &capsule_b,
+                    &b_in_a,
+                    margin,
+                    Placement {
+                        frame: Some(&frame),
+                        swap,
+                    },
+                );
+                assert_eq!(
+                    all_manifold_bits(&placed),
+                    all_manifold_bits(&expected),
+                    "{capsule_a:?} {capsule_b:?} {b_in_a:?} {frame:?} {margin} {swap}"
+                );
+            }
+        }
+        assert!(touching > 20_000, "only {touching} touching pairs");
+    }
 
     #[test]
     fn crossing_cores_match_the_polygon_path() {

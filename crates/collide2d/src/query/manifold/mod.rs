@@ -3,7 +3,9 @@
 //! Each pair is written once, in the canonical order
 //! Circle < Capsule < Segment < Polygon < Compound < Chain, and computed in A's local frame
 //! (`b_in_a = xf_a.inv_mul(xf_b)`), so results stay accurate far from the world origin. The
-//! mirrored pair calls the canonical function and applies [`Manifold::swapped`].
+//! mirrored pair calls the canonical function and applies [`Manifold::swapped`]. The capsule
+//! pair's kernel writes its one-point answer straight into world space, already turned round
+//! (the same numbers, bit for bit), instead of moving and copying its local manifold.
 //!
 //! | file | pairs |
 //! |---|---|
@@ -41,7 +43,8 @@ use box_box::{collide_box_box, contacts_box_box};
 
 pub use aabb::AabbManifold;
 pub(crate) use capsule_capsule::{
-    collide_capsule_capsule, collide_capsule_segment, collide_segment_segment,
+    collide_capsule_capsule, collide_capsule_capsule_placed, collide_capsule_segment,
+    collide_segment_segment, Placement,
 };
 pub(crate) use chain::{for_each_chain_contact, FACE_TOLERANCE};
 pub(crate) use circle_capsule::{collide_circle_capsule, collide_circle_segment};
@@ -157,26 +160,30 @@ pub(crate) fn contacts_of_valid(
             in_frame_of_a(collide_circle_capsule, circle, xf_b, capsule, xf_a, margin).swapped()
         }
         // Same kind: the canonical order of `contacts_general`.
+        // The kernel writes its manifold in world space, turned round for the mirrored pair.
         (Shape::Capsule(capsule_a), Shape::Capsule(capsule_b)) => {
+            let margin = sanitize_margin(margin);
             if same_kind_swapped(a, xf_a, b, xf_b) {
-                let mut manifold = in_frame_of_a(
-                    collide_capsule_capsule,
+                collide_capsule_capsule_placed(
                     capsule_b,
-                    xf_b,
                     capsule_a,
-                    xf_a,
+                    &xf_b.inv_mul(xf_a),
                     margin,
-                );
-                manifold.swap_sides();
-                manifold
+                    Placement {
+                        frame: Some(xf_b),
+                        swap: true,
+                    },
+                )
             } else {
-                in_frame_of_a(
-                    collide_capsule_capsule,
+                collide_capsule_capsule_placed(
                     capsule_a,
-                    xf_a,
                     capsule_b,
-                    xf_b,
+                    &xf_a.inv_mul(xf_b),
                     margin,
+                    Placement {
+                        frame: Some(xf_a),
+                        swap: false,
+                    },
                 )
             }
         }
