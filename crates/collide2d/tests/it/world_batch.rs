@@ -35,7 +35,10 @@ fn random_world(
                 Err(_) => Shape::from(Circle::with_radius(size).unwrap()),
             }
         } else {
-            random_shape(rng, rng.pick(&ALL_KINDS), size)
+            {
+                let kind = rng.pick(&ALL_KINDS);
+                random_shape(rng, kind, size)
+            }
         };
         let position = center + rng.point(0.5 * spread);
         let mut collider = Collider::new(shape)
@@ -116,14 +119,9 @@ fn random_rays(rng: &mut Rng, world: &World, center: Vec2, spread: f32, count: u
             } else {
                 direction
             };
-            let max_distance = rng.pick(&[
-                0.0,
-                1e-6,
-                rng.range(0.0, 0.2 * spread),
-                rng.range(0.0, 4.0 * spread),
-                1e30,
-                f32::INFINITY,
-            ]);
+            let short = rng.range(0.0, 0.2 * spread);
+            let long = rng.range(0.0, 4.0 * spread);
+            let max_distance = rng.pick(&[0.0, 1e-6, short, long, 1e30, f32::INFINITY]);
             Ray {
                 origin,
                 direction,
@@ -138,7 +136,7 @@ fn check_world(seed: u64, kind: BroadPhaseKind, center: Vec2, spread: f32) {
     let world = random_world(&mut rng, kind, 300, center, spread);
     let handles: Vec<ColliderHandle> = world.iter().map(|(h, _)| h).collect();
     let excluded = [handles[3], handles[10], handles[77]];
-    let odd = |handle: ColliderHandle, _: &Collider| handle.index % 7 != 0;
+    let odd = |handle: ColliderHandle, _: &Collider| handle.to_bits() % 7 != 0;
     let filters = [
         QueryFilter::new(),
         QueryFilter::new().with_sensors(),
