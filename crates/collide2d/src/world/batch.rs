@@ -194,11 +194,12 @@ impl<'w> BatchGrid<'w> {
     #[inline]
     fn cell_of(&self, value: f64, axis: usize) -> usize {
         let count = if axis == 0 { self.columns } else { self.rows };
-        let cell = ((value - self.origin[axis]) * self.inverse_cell_size).floor();
-        if cell <= 0.0 {
-            0
-        } else {
+        // Truncation is the floor for the positive values kept (and cheaper than `floor`).
+        let cell = (value - self.origin[axis]) * self.inverse_cell_size;
+        if cell > 0.0 {
             (cell as usize).min(count - 1)
+        } else {
+            0
         }
     }
 
@@ -301,6 +302,7 @@ impl<'w> BatchGrid<'w> {
         // March in steps one cell long; a step covers the cells of its padded box.
         let step = self.cell_size;
         let mut start = enter;
+        let (mut previous_columns, mut previous_rows) = (0..0, 0..0);
         while start <= exit {
             if best.is_some_and(|b| start > b.distance as f64 + pad) {
                 break;
@@ -315,8 +317,12 @@ impl<'w> BatchGrid<'w> {
                 max[axis] = a.max(b) + pad;
             }
             let (columns, rows) = self.cell_range(min, max);
-            for row in rows {
+            for row in rows.clone() {
                 for column in columns.clone() {
+                    // The previous step visited its cells already.
+                    if previous_rows.contains(&row) && previous_columns.contains(&column) {
+                        continue;
+                    }
                     for &index in self.cell(column, row) {
                         let seen = &mut stamps[index as usize];
                         if *seen != stamp {
@@ -329,6 +335,7 @@ impl<'w> BatchGrid<'w> {
             if end >= exit {
                 break;
             }
+            (previous_columns, previous_rows) = (columns, rows);
             start = end;
         }
         best
