@@ -48,3 +48,35 @@ pub fn map_rows<T: Send>(n: usize, threads: usize, row: impl Fn(usize) -> T + Sy
         answers
     })
 }
+
+/// `chunk(rows)` for consecutive ranges of rows covering `0..n`, one per thread (up to
+/// `threads`), the answers in row order.
+pub fn map_chunks<T: Send>(
+    n: usize,
+    threads: usize,
+    chunk: impl Fn(std::ops::Range<usize>) -> T + Sync,
+) -> Vec<T> {
+    let threads = threads.clamp(1, n.div_ceil(MIN_ROWS_PER_THREAD).max(1));
+    let size = n.div_ceil(threads).max(1);
+    let ranges: Vec<_> = (0..threads)
+        .map(|t| (t * size).min(n)..((t + 1) * size).min(n))
+        .collect();
+    if threads == 1 {
+        return ranges.into_iter().map(chunk).collect();
+    }
+    let chunk = &chunk;
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = ranges
+            .into_iter()
+            .map(|rows| scope.spawn(move || chunk(rows)))
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| match worker.join() {
+                Ok(part) => part,
+                // As in `map_rows`: a library panic reaches the caller.
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+            .collect()
+    })
+}

@@ -858,12 +858,31 @@ impl PyWorld {
         let threads = parallel::thread_count(py, threads)?;
         let points = arrays::points(py, points, "points", None)?;
         let world = &self.world;
-        let answers = py.detach(|| {
-            parallel::map_rows(points.len(), threads, |row| {
-                world.overlap_point(points[row], &spec.filter())
+        // One library batch a thread: each builds its own grid when its rows are many enough.
+        let chunks = py.detach(|| {
+            parallel::map_chunks(points.len(), threads, |range| {
+                let first = range.start;
+                let mut rows = Vec::new();
+                let mut found = Vec::new();
+                world
+                    .overlap_points_each(&points[range], &spec.filter(), |row, handle| {
+                        rows.push((first + row) as i64);
+                        found.push(handle.to_bits());
+                    })
+                    .map(|()| (rows, found))
             })
         });
-        rows_and_handles(py, answers)
+        let mut rows = Vec::new();
+        let mut found = Vec::new();
+        for chunk in chunks {
+            let (chunk_rows, chunk_found) = chunk.map_err(|e| {
+                let row = points.iter().position(|p| !p.is_finite()).unwrap_or(0);
+                errors::world_at(py, row, e)
+            })?;
+            rows.extend(chunk_rows);
+            found.extend(chunk_found);
+        }
+        Ok((PyArray1::from_vec(py, rows), PyArray1::from_vec(py, found)))
     }
 
     /// For each box (rows of `mins` and `maxs`, both `(n, 2)`), the colliders whose bounding
@@ -932,9 +951,15 @@ impl PyWorld {
             })
             .collect::<PyResult<Vec<Ray>>>()?;
         let world = &self.world;
-        let found = py.detach(|| {
-            parallel::map_rows(n, threads, |row| world.ray_cast(&rays[row], &spec.filter()))
+        let chunks = py.detach(|| {
+            parallel::map_chunks(n, threads, |range| {
+                world.ray_cast_many(&rays[range], &spec.filter())
+            })
         });
+        let mut found = Vec::with_capacity(n);
+        for chunk in chunks {
+            found.extend(chunk.map_err(|e| errors::world(py, e))?.into_iter().map(Ok));
+        }
         let mut hit = Vec::with_capacity(n);
         let mut distance = Vec::with_capacity(n);
         let mut point = Vec::with_capacity(n);

@@ -1,6 +1,7 @@
 //! World queries in bulk, for callgrind and timing: 10,000 static circles and rotated boxes
 //! (sides 1 to 3) in a 1,000 × 1,000 square, then `n` rays 100 long (nearest hit) or `n` point
-//! queries, each from a seeded random start:
+//! queries, each from a seeded random start; `batch-rays` and `batch-points` ask the same rows
+//! in one `World::ray_cast_many` / `World::overlap_points_each` call:
 //!
 //! ```text
 //! cargo build --release -p collide2d-tools --bin query_profile
@@ -55,6 +56,23 @@ fn run_points(world: &World, points: &[Vec2]) -> usize {
         .sum()
 }
 
+#[inline(never)]
+fn run_batch_rays(world: &World, rays: &[Ray]) -> usize {
+    let hits = world
+        .ray_cast_many(rays, &QueryFilter::default())
+        .expect("valid rays");
+    hits.iter().filter(|hit| hit.is_some()).count()
+}
+
+#[inline(never)]
+fn run_batch_points(world: &World, points: &[Vec2]) -> usize {
+    let mut found = 0;
+    world
+        .overlap_points_each(points, &QueryFilter::default(), |_, _| found += 1)
+        .expect("valid points");
+    found
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let what = args.get(1).map_or("rays", String::as_str);
@@ -62,21 +80,27 @@ fn main() {
     let mut rng = Rng(20261127);
     let world = scene(&mut rng);
     let start = Instant::now();
-    let found = match what {
-        "points" => {
-            let points: Vec<Vec2> = (0..n)
-                .map(|_| Vec2::new(rng.range(0.0, 1000.0), rng.range(0.0, 1000.0)))
-                .collect();
+    let batch = what.starts_with("batch-");
+    let found = if what.ends_with("points") {
+        let points: Vec<Vec2> = (0..n)
+            .map(|_| Vec2::new(rng.range(0.0, 1000.0), rng.range(0.0, 1000.0)))
+            .collect();
+        if batch {
+            run_batch_points(&world, black_box(&points))
+        } else {
             run_points(&world, black_box(&points))
         }
-        _ => {
-            let rays: Vec<Ray> = (0..n)
-                .map(|_| {
-                    let origin = Vec2::new(rng.range(0.0, 1000.0), rng.range(0.0, 1000.0));
-                    let angle = rng.range(-std::f32::consts::PI, std::f32::consts::PI);
-                    Ray::new(origin, Vec2::new(angle.cos(), angle.sin()), 100.0).expect("a ray")
-                })
-                .collect();
+    } else {
+        let rays: Vec<Ray> = (0..n)
+            .map(|_| {
+                let origin = Vec2::new(rng.range(0.0, 1000.0), rng.range(0.0, 1000.0));
+                let angle = rng.range(-std::f32::consts::PI, std::f32::consts::PI);
+                Ray::new(origin, Vec2::new(angle.cos(), angle.sin()), 100.0).expect("a ray")
+            })
+            .collect();
+        if batch {
+            run_batch_rays(&world, black_box(&rays))
+        } else {
             run_rays(&world, black_box(&rays))
         }
     };

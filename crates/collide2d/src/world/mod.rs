@@ -62,6 +62,7 @@
 //! [`CollisionEvent`]). [`World::teleport`] moves one without sweeping; [`World::sweep_to`]
 //! moves a collider until its first contact.
 
+mod batch;
 mod character;
 mod collider;
 mod continuous;

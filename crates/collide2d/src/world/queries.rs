@@ -331,15 +331,7 @@ impl World {
         filter: &QueryFilter,
         on_hit: &mut dyn FnMut(WorldRayHit) -> RayControl,
     ) -> Result<(), WorldError> {
-        let checked = Ray::new(ray.origin, ray.direction, ray.max_distance)
-            .map_err(|_| WorldError::InvalidInput("ray"))?;
-        // A unit direction is kept as given: normalising it again can move it by an ulp, and
-        // the exact tests would then differ from each collider's own `ray_cast` of this ray.
-        let ray = if (ray.direction.length_squared() - 1.0).abs() <= 4.0 * f32::EPSILON {
-            *ray
-        } else {
-            checked
-        };
+        let ray = checked_ray(ray)?;
         self.broad.get().ray_cast_each(
             ray.origin,
             ray.direction,
@@ -353,11 +345,9 @@ impl World {
                 if !filter.accepts(handle, collider) {
                     return RayControl::Continue;
                 }
-                match collider.shape.ray_cast(&collider.world_transform(), &ray) {
-                    Some(hit) if ray_respects_one_way(collider, &hit) => {
-                        on_hit(WorldRayHit::new(handle, hit))
-                    }
-                    _ => RayControl::Continue,
+                match ray_hit(handle, collider, &collider.world_transform(), &ray) {
+                    Some(hit) => on_hit(hit),
+                    None => RayControl::Continue,
                 }
             },
         )?;
@@ -410,6 +400,32 @@ impl World {
 }
 
 /// A ray hits a one-way collider only on its blocking side, from outside.
+/// `ray` validated, its direction made unit (a unit direction is kept as given: normalising
+/// it again can move it by an ulp, and the exact tests would then differ from each collider's
+/// own `ray_cast` of this ray).
+pub(super) fn checked_ray(ray: &Ray) -> Result<Ray, WorldError> {
+    let checked = Ray::new(ray.origin, ray.direction, ray.max_distance)
+        .map_err(|_| WorldError::InvalidInput("ray"))?;
+    if (ray.direction.length_squared() - 1.0).abs() <= 4.0 * f32::EPSILON {
+        Ok(*ray)
+    } else {
+        Ok(checked)
+    }
+}
+
+/// The exact hit of a checked `ray` on `collider` placed at `placement` (its world
+/// transform), if it counts (one-way colliders are hit only from their blocking side).
+#[inline]
+pub(super) fn ray_hit(
+    handle: ColliderHandle,
+    collider: &Collider,
+    placement: &Transform,
+    ray: &Ray,
+) -> Option<WorldRayHit> {
+    let hit = collider.shape.ray_cast(placement, ray)?;
+    ray_respects_one_way(collider, &hit).then(|| WorldRayHit::new(handle, hit))
+}
+
 fn ray_respects_one_way(collider: &Collider, hit: &RayHit) -> bool {
     match collider.one_way_world() {
         Some((direction, _)) => hit.distance > 0.0 && hit.normal.dot(direction) > 0.0,

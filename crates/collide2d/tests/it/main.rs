@@ -38,6 +38,7 @@ mod shape_props;
 mod shapes;
 mod tile_map;
 mod tile_map_world;
+mod world_batch;
 mod world_character;
 mod world_continuous;
 mod world_continuous_bullets;
