@@ -5,7 +5,6 @@ use bevy_ecs::entity::Entity;
 use bevy_ecs::system::Commands;
 use bevy_math::Vec2;
 use collide2d::level::{RegionId, TileMap};
-use collide2d::shape::{Chain, Shape};
 use collide2d::world::{Layers, TileGeometry, WorldError};
 
 use crate::components::{Collider, CollisionLayer};
@@ -38,19 +37,7 @@ pub fn tile_map_colliders(
         let name = layers
             .name(tile.layer)
             .ok_or(WorldError::InvalidLayer(tile.layer))?;
-        // A map's corners lie within the coordinate range (`TileMap` checks it), so every
-        // outline and rectangle makes a valid shape.
-        let shapes: Vec<Shape> = match geometry {
-            TileGeometry::Outlines => region
-                .outlines()
-                .map(|outline| Chain::closed(outline).map(Shape::from))
-                .collect::<Result<_, _>>()?,
-            TileGeometry::Rectangles => region
-                .rectangles()
-                .map(|rectangle| rectangle.to_polygon().map(Shape::from))
-                .collect::<Result<_, _>>()?,
-        };
-        for shape in shapes {
+        for shape in geometry.region_shapes(region)? {
             let mut collider = Collider::new(shape);
             if tile.one_way {
                 collider = collider.with_one_way(Vec2::Y, 0.25 * map.cell_size());

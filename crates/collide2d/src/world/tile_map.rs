@@ -3,7 +3,7 @@
 use super::{Collider, ColliderHandle, World, WorldError};
 use crate::level::{Region, RegionChange, RegionId, TileMap};
 use crate::math::Vec2;
-use crate::shape::{Chain, Shape};
+use crate::shape::{Chain, Shape, ShapeError};
 use std::collections::BTreeMap;
 
 /// Which merged geometry a tile map's regions become.
@@ -18,6 +18,25 @@ pub enum TileGeometry {
     /// still pushed out), but shapes sliding across the seams between rectangles can catch on
     /// them as on separate tiles.
     Rectangles,
+}
+
+impl TileGeometry {
+    /// The shapes a region becomes in this geometry, in world coordinates: a closed chain per
+    /// outline or a box per merged rectangle. A map's corners lie within the coordinate range
+    /// ([`TileMap`] checks it), so every shape can be built; were one refused, the error says
+    /// why, and the region should be refused with it rather than left without colliders.
+    pub fn region_shapes(self, region: &Region) -> Result<Vec<Shape>, ShapeError> {
+        match self {
+            TileGeometry::Outlines => region
+                .outlines()
+                .map(|outline| Chain::closed(outline).map(Shape::from))
+                .collect(),
+            TileGeometry::Rectangles => region
+                .rectangles()
+                .map(|rectangle| rectangle.to_polygon().map(Shape::from))
+                .collect(),
+        }
+    }
 }
 
 /// The colliders standing for a [`TileMap`] in a [`World`], region by region.
@@ -148,19 +167,7 @@ impl TileMapColliders {
         if !world.layers().contains(layer) {
             return Err(WorldError::InvalidLayer(layer));
         }
-        // A map's corners lie within the coordinate range (`TileMap` checks it), so every
-        // outline and rectangle makes a valid shape; were one refused, the region would be
-        // refused with it rather than left without colliders.
-        let shapes: Vec<Shape> = match self.geometry {
-            TileGeometry::Outlines => region
-                .outlines()
-                .map(|outline| Chain::closed(outline).map(Shape::from))
-                .collect::<Result<_, _>>()?,
-            TileGeometry::Rectangles => region
-                .rectangles()
-                .map(|rectangle| rectangle.to_polygon().map(Shape::from))
-                .collect::<Result<_, _>>()?,
-        };
+        let shapes = self.geometry.region_shapes(region)?;
         let mut handles = Vec::with_capacity(shapes.len());
         for shape in shapes {
             let mut collider = Collider::new(shape).with_layer(layer);
