@@ -71,6 +71,7 @@ mod events;
 mod groups;
 mod handle;
 mod layers;
+mod pending;
 mod queries;
 mod snapshot;
 #[cfg(feature = "rayon")]
@@ -285,7 +286,7 @@ pub struct World {
     /// collider was removed or disabled since are kept, detached, until their `End`.
     touching: Touching,
     /// Pairs to re-test at the next update whatever changed (after a restore).
-    retest_pending: Vec<(ColliderHandle, ColliderHandle)>,
+    retest_pending: pending::PendingRetests,
     /// Colliders changed since the last update (their pairs need a fresh narrow phase), each
     /// once; stale handles of colliders removed since are possible and skipped.
     dirty: Vec<ColliderHandle>,
@@ -360,7 +361,7 @@ impl World {
             layers: Layers::default(),
             seen_layer_matrix: Layers::default().matrix(),
             touching: Touching::default(),
-            retest_pending: Vec::new(),
+            retest_pending: pending::PendingRetests::default(),
             dirty: Vec::new(),
             dirty_bits: Vec::new(),
             report_stay: true,

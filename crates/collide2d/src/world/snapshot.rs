@@ -90,8 +90,24 @@ impl From<SnapshotError> for WorldError {
 
 impl World {
     /// A copy of the world's whole state (see [`WorldSnapshot`]).
+    ///
+    /// A collider with a pair waiting for the re-test the next update gives it anyway (after
+    /// [`World::shift_origin`], a restore or a continuous hit) is saved as changed since the
+    /// last update, so a snapshot taken at any moment restores.
     pub fn snapshot(&self) -> WorldSnapshot {
         let pending = self.touching.pending();
+        // A pair waiting for its re-test (after an origin shift or a continuous hit) holds a
+        // manifold the next update replaces, and its colliders' other box pairs may have
+        // tipped with the shift's rounding: their colliders are saved as changed, so the
+        // restored world re-tests their pairs instead of holding them to the stored answers.
+        let mut retest = vec![false; self.slots.len()];
+        for &(a, b) in self.retest_pending.iter() {
+            for handle in [a, b] {
+                if let Some(flag) = retest.get_mut(handle.index as usize) {
+                    *flag = true;
+                }
+            }
+        }
         WorldSnapshot {
             broad_phase: self.broad_kind,
             layers: self.layers.clone(),
@@ -101,7 +117,7 @@ impl World {
                 .iter()
                 .enumerate()
                 .map(|(index, slot)| {
-                    let dirty = self.is_dirty(index as u32);
+                    let dirty = self.is_dirty(index as u32) || retest[index];
                     (
                         slot.generation,
                         slot.entry.as_ref().map(|e| (e.collider.clone(), dirty)),

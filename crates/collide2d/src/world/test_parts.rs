@@ -71,7 +71,7 @@ impl World {
                 .get(h.index as usize)
                 .is_some_and(|s| s.generation == h.generation && s.entry.is_some())
         };
-        for (a, b) in self.retest_pending.drain(..) {
+        for (a, b) in self.retest_pending.drain() {
             if live(a) && live(b) {
                 scratch.key_parts[0].keys.push(PairKey::new(a, b));
             }

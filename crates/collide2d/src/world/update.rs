@@ -336,12 +336,9 @@ impl World {
         }
         // After a restore or origin shift, a touching pair's boxes may no longer overlap (so
         // the two are not partners) while the pair still waits for its re-test.
-        for index in 0..self.retest_pending.len() {
-            let (a, b) = self.retest_pending[index];
-            if a == handle || b == handle {
-                let data = user_data(self, a, b);
-                self.touching.detach((a, b), reason, data);
-            }
+        for (a, b) in self.retest_pending.involving(handle) {
+            let data = user_data(self, a, b);
+            self.touching.detach((a, b), reason, data);
         }
     }
 
@@ -611,7 +608,7 @@ impl World {
             );
         }
         if !listed_in_order {
-            for (a, b) in self.retest_pending.drain(..) {
+            for (a, b) in self.retest_pending.drain() {
                 // Pairs of colliders removed since are detached already: their `End` is due.
                 let live = |h: ColliderHandle| {
                     self.slots

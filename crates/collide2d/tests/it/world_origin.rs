@@ -372,3 +372,110 @@ fn far_rays_agree_with_testing_every_collider() {
     }
     assert!(hits > 1000, "{hits}");
 }
+
+/// The class of the regression above, broadly: a crowd of touching balls, some moved apart
+/// without an update, then an origin shift, a snapshot restore or neither; then many leave
+/// before the next update (one `remove_many`, single removals, disabled colliders). Every
+/// touching pair with a leaving collider must end with its reason, and the events must equal
+/// those of the same world without the shift or restore (positions are exact in `f32`, so the
+/// shift rounds nothing).
+#[test]
+fn many_colliders_leaving_after_a_shift_or_restore_end_every_contact() {
+    let ball = || collide2d::Shape::from(collide2d::shape::Circle::with_radius(0.5).unwrap());
+    let project = |events: &[CollisionEvent]| -> Vec<(u8, u32, u32, Option<EndReason>)> {
+        events
+            .iter()
+            .map(|event| match *event {
+                CollisionEvent::Begin { a, b, .. } => (0, a.index(), b.index(), None),
+                CollisionEvent::Stay { a, b, .. } => (1, a.index(), b.index(), None),
+                CollisionEvent::End { a, b, reason, .. } => (2, a.index(), b.index(), Some(reason)),
+            })
+            .collect()
+    };
+    for seed in 0..12u64 {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ seed.wrapping_mul(0x1000_0000_01b3));
+        let side = 12 + rng.below(8);
+        let mut worlds = [World::new(), World::new()];
+        let mut handles = Vec::new();
+        for world in &mut worlds {
+            handles = (0..side * side)
+                .map(|i| {
+                    let at = Vec2::new((i % side) as f32 * 0.75, (i / side) as f32 * 0.75);
+                    world
+                        .insert(Collider::new(ball()).with_transform(Transform::new(at, 0.0)))
+                        .unwrap()
+                })
+                .collect();
+            world.update();
+        }
+        let touching = worlds[0].contacts().count();
+        assert!(touching > side * side, "seed {seed}: a crowd touches");
+        let moved: Vec<_> = handles
+            .iter()
+            .filter(|_| rng.below(4) == 0)
+            .copied()
+            .collect();
+        let mut leaving: Vec<_> = handles
+            .iter()
+            .filter(|_| rng.below(3) == 0)
+            .copied()
+            .collect();
+        let single = leaving.split_off(leaving.len() / 2);
+        let (single, disabled) = single.split_at(single.len() / 2);
+        for world in &mut worlds {
+            for &h in &moved {
+                let p = world.get(h).unwrap().transform().p;
+                world
+                    .set_transform(h, Transform::new(p + Vec2::new(0.0, 512.0), 0.0))
+                    .unwrap();
+            }
+        }
+        match seed % 3 {
+            0 => worlds[1].shift_origin(Vec2::new(4.0, -2.0)).unwrap(),
+            1 => {
+                worlds[1] = World::restore(worlds[1].snapshot())
+                    .unwrap_or_else(|e| panic!("seed {seed}: {e}"))
+            }
+            _ => {
+                worlds[1].shift_origin(Vec2::new(-8.0, 16.0)).unwrap();
+                worlds[1] = World::restore(worlds[1].snapshot())
+                    .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            }
+        }
+        let mut events = Vec::new();
+        for world in &mut worlds {
+            assert_eq!(world.remove_many(&leaving).unwrap().len(), leaving.len());
+            for &h in single {
+                world.remove(h).unwrap();
+            }
+            for &h in disabled {
+                world.set_enabled(h, false).unwrap();
+            }
+            world.update();
+            events.push(project(world.events()));
+        }
+        assert_eq!(events[0], events[1], "seed {seed}");
+        // Removals come before disabling: a pair with a removed collider ends as removed.
+        let removed = |index: u32| leaving.iter().chain(single).any(|h| h.index() == index);
+        let gone = |index: u32| removed(index) || disabled.iter().any(|h| h.index() == index);
+        for event in &events[1] {
+            if gone(event.1) || gone(event.2) {
+                let reason = if removed(event.1) || removed(event.2) {
+                    EndReason::Removed
+                } else {
+                    EndReason::Disabled
+                };
+                assert_eq!(
+                    (event.0, event.3),
+                    (2, Some(reason)),
+                    "seed {seed}: a leaving collider's contacts only end, with its reason"
+                );
+            }
+        }
+        let ends = events[1].iter().filter(|e| e.0 == 2).count();
+        assert!(
+            ends > leaving.len(),
+            "seed {seed}: many contacts end ({ends})"
+        );
+    }
+}
