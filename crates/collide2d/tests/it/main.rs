@@ -44,6 +44,7 @@ mod world_continuous;
 mod world_continuous_bullets;
 mod world_determinism;
 mod world_events;
+mod world_every_edit;
 mod world_model;
 mod world_origin;
 mod world_snapshot;
