@@ -2,22 +2,31 @@
 //! single queries ([`World::overlap_point`], [`World::ray_cast`]) row for row.
 //!
 //! A batch that is large against the world (see [`COLLIDERS_PER_POINT_ROW`],
-//! [`COLLIDERS_PER_RAY_ROW`]) is answered from a uniform grid built for the call:
+//! [`COLLIDERS_PER_RAY_ROW`]) is answered from a uniform grid that the world keeps between
+//! calls, built by the first batch after a change:
 //!
-//! 1. Gather the colliders the filter accepts (those the broad phase holds), with their world
-//!    transforms and boxes.
+//! 1. Gather every collider the broad phase holds (enabled ones), with its handle, world
+//!    transform and box. The grid does not depend on the filter: each query applies its
+//!    [`QueryFilter`] to the candidates it reaches, as the single queries do.
 //! 2. Cell size: the median of the boxes' larger sides, doubled until the grid has at most
 //!    [`CELLS_PER_COLLIDER`] cells a collider. A box covering more than [`MAX_CELLS_SPANNED`]
 //!    cells goes to a list every query tests instead.
-//! 3. Points: the one cell holding the point, then box test and `Shape::contains`.
+//! 3. Points: the one cell holding the point, then box test, filter and `Shape::contains`.
 //! 4. Rays: the ray, clipped to the grid's bounds, is marched in steps one cell long; each step
 //!    visits the cells its bounding box covers (padded well beyond the rounding of the exact
-//!    tests), tests each collider once a ray, keeps the nearest hit (ties by the smaller
-//!    handle) and stops once a step starts beyond it.
+//!    tests), tests each collider once a ray (box, then filter, then the exact test), keeps
+//!    the nearest hit (ties by the smaller handle) and stops once a step starts beyond it.
 //!
 //! Every cell index comes from one monotone function of a coordinate, so a box that overlaps a
 //! region shares a cell with it; the exact tests are the single queries' own, so the answers
 //! are equal bit for bit. A smaller batch walks the broad phase once a row.
+//!
+//! The grid is dropped by every change that can move a collider's shape or take it in or out
+//! of the broad phase: whatever marks a collider changed for the next update (insert, moves,
+//! shape, offset, layer, sensor, groups, enabling), removal, and `shift_origin`. A restored
+//! snapshot starts without one, and `update` keeps it (it moves nothing). It holds about 40
+//! bytes a collider and 4 bytes a cell entry (one per cell a box covers), and is never saved
+//! in a snapshot.
 
 use super::queries::{checked_ray, ray_hit};
 use super::{check_vector, Collider, ColliderHandle, QueryFilter, World, WorldError, WorldRayHit};
@@ -41,17 +50,18 @@ const MAX_CELLS_SPANNED: usize = 16;
 /// [`RAY_PADDING`](crate::broad::RAY_PADDING)).
 const STEP_PADDING_ULPS: f64 = 32.0;
 
-/// A collider the batch considers.
-struct Member<'w> {
+/// A collider in the grid: what the box test and the exact test read, besides the shape.
+struct Member {
     handle: ColliderHandle,
-    collider: &'w Collider,
+    /// The collider's world transform.
     placement: Transform,
     aabb: Aabb,
 }
 
-/// A uniform grid over the accepted colliders' boxes, built for one batch.
-struct BatchGrid<'w> {
-    members: Vec<Member<'w>>,
+/// A uniform grid over the boxes of the colliders in the broad phase, kept by the world
+/// between batch queries until a change drops it.
+pub(super) struct BatchGrid {
+    members: Vec<Member>,
     /// Lower-left corner of cell (0, 0).
     origin: [f64; 2],
     cell_size: f64,
@@ -71,10 +81,10 @@ struct BatchGrid<'w> {
     magnitude: f64,
 }
 
-impl<'w> BatchGrid<'w> {
-    fn new(world: &'w World, filter: &QueryFilter) -> BatchGrid<'w> {
-        // 1. The accepted colliders, in handle order.
-        let mut members = Vec::new();
+impl BatchGrid {
+    fn new(world: &World) -> BatchGrid {
+        // 1. The colliders in the broad phase, in handle order.
+        let mut members = Vec::with_capacity(world.len());
         for (index, slot) in world.slots.iter().enumerate() {
             let Some(entry) = slot.entry.as_ref() else {
                 continue;
@@ -83,13 +93,12 @@ impl<'w> BatchGrid<'w> {
                 index: index as u32,
                 generation: slot.generation,
             };
-            if entry.proxy.is_none() || !filter.accepts(handle, &entry.collider) {
+            if entry.proxy.is_none() {
                 continue;
             }
             let placement = entry.collider.world_transform();
             members.push(Member {
                 handle,
-                collider: &entry.collider,
                 aabb: entry.collider.aabb_at(&placement),
                 placement,
             });
@@ -224,15 +233,23 @@ impl<'w> BatchGrid<'w> {
         &self.cell_members[self.cell_starts[cell] as usize..self.cell_starts[cell + 1] as usize]
     }
 
-    /// The members containing `point`, pushed to `found` (not sorted).
-    fn overlap_point(&self, point: Vec2, found: &mut Vec<ColliderHandle>) {
+    /// The members `filter` accepts containing `point`, pushed to `found` (not sorted).
+    fn overlap_point(
+        &self,
+        world: &World,
+        point: Vec2,
+        filter: &QueryFilter,
+        found: &mut Vec<ColliderHandle>,
+    ) {
         let contains = |index: u32| {
             let member = &self.members[index as usize];
             member.aabb.min.x <= point.x
                 && point.x <= member.aabb.max.x
                 && member.aabb.min.y <= point.y
                 && point.y <= member.aabb.max.y
-                && member.collider.shape.contains(&member.placement, point)
+                && world
+                    .accepted(member.handle, filter)
+                    .is_some_and(|collider| collider.shape.contains(&member.placement, point))
         };
         for &index in &self.spanning {
             if contains(index) {
@@ -254,9 +271,17 @@ impl<'w> BatchGrid<'w> {
         }
     }
 
-    /// The nearest hit of a checked `ray` (ties by the smaller handle). `stamps` has one entry
-    /// a member; `stamp` is this ray's, different from every earlier ray's.
-    fn ray_cast(&self, ray: &Ray, stamps: &mut [u32], stamp: u32) -> Option<WorldRayHit> {
+    /// The nearest hit of a checked `ray` on a member `filter` accepts (ties by the smaller
+    /// handle). `stamps` has one entry a member; `stamp` is this ray's, different from every
+    /// earlier ray's.
+    fn ray_cast(
+        &self,
+        world: &World,
+        ray: &Ray,
+        filter: &QueryFilter,
+        stamps: &mut [u32],
+        stamp: u32,
+    ) -> Option<WorldRayHit> {
         let Ok(segment) = RaySegment::new(ray.origin, ray.direction, ray.max_distance) else {
             return None;
         };
@@ -269,7 +294,10 @@ impl<'w> BatchGrid<'w> {
             if segment.entry_distance(&member.aabb, limit).is_none() {
                 return;
             }
-            if let Some(hit) = ray_hit(member.handle, member.collider, &member.placement, ray) {
+            let Some(collider) = world.accepted(member.handle, filter) else {
+                return;
+            };
+            if let Some(hit) = ray_hit(member.handle, collider, &member.placement, ray) {
                 if best.is_none_or(|b| (hit.distance, hit.collider) < (b.distance, b.collider)) {
                     *best = Some(hit);
                 }
@@ -346,14 +374,33 @@ impl<'w> BatchGrid<'w> {
 }
 
 impl World {
+    /// The world's batch grid, built now if a change dropped it.
+    fn batch_grid(&self) -> &BatchGrid {
+        self.batch_grid.get_or_init(|| BatchGrid::new(self))
+    }
+
+    /// Drops the batch grid: called by every change that can change a query's candidates.
+    pub(super) fn forget_batch_grid(&mut self) {
+        self.batch_grid.take();
+    }
+
+    /// The collider of a live `handle` when `filter` accepts it.
+    #[inline]
+    fn accepted(&self, handle: ColliderHandle, filter: &QueryFilter) -> Option<&Collider> {
+        let collider = &self.entry(handle).ok()?.collider;
+        filter.accepts(handle, collider).then_some(collider)
+    }
+
     /// [`overlap_point`](Self::overlap_point) for each of `points`: calls
     /// `callback(row, handle)` for each collider containing `points[row]`, rows in order,
     /// handles sorted within a row.
     ///
     /// Every point is checked before any is answered: a NaN or infinite one fails the whole
-    /// batch with `overlap_point`'s error, [`WorldError::InvalidInput`]. A large batch builds
-    /// a grid of the accepted colliders for the call (see the module source); `filter`'s
-    /// predicate may then be asked about every collider, once.
+    /// batch with `overlap_point`'s error, [`WorldError::InvalidInput`]. A large batch reads a
+    /// grid of the world's colliders that the world keeps until a collider is inserted,
+    /// removed, moved or changed (built by the first large batch after such a change; about 40
+    /// bytes a collider and 4 a cell entry). `filter`'s predicate is asked only about
+    /// candidates, colliders whose box holds the point.
     ///
     /// ```
     /// use collide2d::{shape::{Circle, Shape}, world::{Collider, QueryFilter, World}, Vec2};
@@ -382,11 +429,11 @@ impl World {
             }
             return Ok(());
         }
-        let grid = BatchGrid::new(self, filter);
+        let grid = self.batch_grid();
         let mut found = Vec::new();
         for (row, &point) in points.iter().enumerate() {
             found.clear();
-            grid.overlap_point(point, &mut found);
+            grid.overlap_point(self, point, filter, &mut found);
             found.sort_unstable();
             for &handle in &found {
                 callback(row, handle);
@@ -399,9 +446,11 @@ impl World {
     /// smaller handle), in order.
     ///
     /// Every ray is checked before any is cast: an invalid one fails the whole batch with
-    /// `ray_cast`'s error, [`WorldError::InvalidInput`]. A large batch builds a grid of the
-    /// accepted colliders for the call (see the module source); `filter`'s predicate may then
-    /// be asked about every collider, once.
+    /// `ray_cast`'s error, [`WorldError::InvalidInput`]. A large batch reads a grid of the
+    /// world's colliders that the world keeps until a collider is inserted, removed, moved or
+    /// changed (built by the first large batch after such a change; about 40 bytes a collider
+    /// and 4 a cell entry). `filter`'s predicate is asked only about candidates, colliders
+    /// whose box the ray reaches before a nearer hit is known, at most once a ray.
     pub fn ray_cast_many(
         &self,
         rays: &[Ray],
@@ -414,7 +463,7 @@ impl World {
         if rays.len().saturating_mul(COLLIDERS_PER_RAY_ROW) < self.len() {
             return rays.iter().map(|ray| self.ray_cast(ray, filter)).collect();
         }
-        let grid = BatchGrid::new(self, filter);
+        let grid = self.batch_grid();
         let mut stamps = vec![0u32; grid.members.len()];
         let mut stamp = 0u32;
         let mut hits = Vec::with_capacity(checked.len());
@@ -424,7 +473,7 @@ impl World {
                 stamp = 0;
             }
             stamp += 1;
-            hits.push(grid.ray_cast(ray, &mut stamps, stamp));
+            hits.push(grid.ray_cast(self, ray, filter, &mut stamps, stamp));
         }
         Ok(hits)
     }
