@@ -49,6 +49,12 @@ const MAX_CELLS_SPANNED: usize = 16;
 /// round at a few ulps of it; the broad phase pads boxes by
 /// [`RAY_PADDING`](crate::broad::RAY_PADDING)).
 const STEP_PADDING_ULPS: f64 = 32.0;
+/// Boxes are filed in the cells of the box grown by the margin: the padding of a ray from
+/// within this many times the grid's largest coordinate, plus [`WALK_TOLERANCE`].
+const MARGIN_MAGNITUDES: f64 = 2.0;
+/// How far, in cells, the walk's cells may be trusted to follow the ray (the rounding of its
+/// crossings is below 1e-12 cells).
+const WALK_TOLERANCE: f64 = 1e-3;
 
 /// A collider in the grid: what the box test and the exact test read, besides the shape.
 struct Member {
@@ -79,6 +85,8 @@ pub(super) struct BatchGrid {
     bounds_max: [f64; 2],
     /// The largest coordinate of any member's box.
     magnitude: f64,
+    /// Each member is filed in the cells of its box grown by this much on every side.
+    margin: f64,
 }
 
 impl BatchGrid {
@@ -158,6 +166,8 @@ impl BatchGrid {
             bounds_min,
             bounds_max,
             magnitude,
+            margin: ray_padding(MARGIN_MAGNITUDES * magnitude, cell_size)
+                + WALK_TOLERANCE * cell_size,
         };
         grid.fill();
         grid
@@ -167,9 +177,16 @@ impl BatchGrid {
     fn fill(&mut self) {
         let mut ranges = Vec::with_capacity(self.members.len());
         for (index, member) in self.members.iter().enumerate() {
+            let margin = self.margin;
             let (columns, rows) = self.cell_range(
-                [member.aabb.min.x as f64, member.aabb.min.y as f64],
-                [member.aabb.max.x as f64, member.aabb.max.y as f64],
+                [
+                    member.aabb.min.x as f64 - margin,
+                    member.aabb.min.y as f64 - margin,
+                ],
+                [
+                    member.aabb.max.x as f64 + margin,
+                    member.aabb.max.y as f64 + margin,
+                ],
             );
             if columns.len() * rows.len() > MAX_CELLS_SPANNED {
                 self.spanning.push(index as u32);
@@ -310,7 +327,7 @@ impl BatchGrid {
         let origin = [ray.origin.x as f64, ray.origin.y as f64];
         let direction = [ray.direction.x as f64, ray.direction.y as f64];
         let scale = self.magnitude.max(ray.origin.abs().max_element() as f64);
-        let pad = STEP_PADDING_ULPS * f32::EPSILON as f64 * scale + 1e-3 * self.cell_size;
+        let pad = ray_padding(scale, self.cell_size);
         let mut enter = 0.0f64;
         let mut exit = ray.max_distance as f64;
         for axis in 0..2 {
@@ -330,15 +347,105 @@ impl BatchGrid {
         if enter > exit {
             return best;
         }
-        // March in steps one cell long; a step covers the cells of its padded box.
-        let step = self.cell_size;
-        let mut start = enter;
+        let mut visit = |column: usize, row: usize, best: &mut Option<WorldRayHit>| {
+            for &index in self.cell(column, row) {
+                let seen = &mut stamps[index as usize];
+                if *seen != stamp {
+                    *seen = stamp;
+                    test(index, best);
+                }
+            }
+        };
+        let ray_range = RayRange {
+            origin,
+            direction,
+            enter,
+            exit,
+            pad,
+        };
+        if pad + WALK_TOLERANCE * self.cell_size <= self.margin {
+            self.walk(&ray_range, &mut best, &mut visit);
+        } else {
+            self.march(&ray_range, &mut best, &mut visit);
+        }
+        best
+    }
+
+    /// Visits the cells the ray passes through, in order, until it leaves the range or the
+    /// next cell starts beyond the best hit (plus the padding).
+    ///
+    /// A 2-D DDA (Amanatides and Woo, *A Fast Voxel Traversal Algorithm for Ray Tracing*,
+    /// 1987): the cell of the range's first point, then on each step the axis whose next cell
+    /// boundary the ray crosses first. Each crossing is computed afresh from the boundary's
+    /// coordinate, so the cells agree with [`BatchGrid::cell_of`] at every point of the ray
+    /// to far less than [`WALK_TOLERANCE`] cells; a member box holding a point within the
+    /// padding of the ray is filed, grown by the margin, in a cell the walk visits. Off the
+    /// grid's side the clamped cell stays.
+    fn walk(
+        &self,
+        range: &RayRange,
+        best: &mut Option<WorldRayHit>,
+        visit: &mut impl FnMut(usize, usize, &mut Option<WorldRayHit>),
+    ) {
+        let mut cell = [0usize; 2];
+        let mut crossing = [f64::INFINITY; 2];
+        for axis in 0..2 {
+            let start = range.origin[axis] + range.direction[axis] * range.enter;
+            cell[axis] = self.cell_of(start, axis);
+            crossing[axis] = self.crossing(range, axis, cell[axis]);
+        }
+        loop {
+            visit(cell[0], cell[1], best);
+            let axis = usize::from(crossing[1] < crossing[0]);
+            let next = crossing[axis];
+            if next > range.exit || best.is_some_and(|b| next > b.distance as f64 + range.pad) {
+                return;
+            }
+            // A finite crossing leads to a cell of the grid.
+            if range.direction[axis] > 0.0 {
+                cell[axis] += 1;
+            } else {
+                cell[axis] -= 1;
+            }
+            crossing[axis] = self.crossing(range, axis, cell[axis]);
+        }
+    }
+
+    /// The ray parameter at which the ray leaves cell `index` of `axis` for the next one it
+    /// enters; infinite when it never does (parallel to the axis's boundaries, or at the last
+    /// cell that way, whose clamped range has no end).
+    #[inline]
+    fn crossing(&self, range: &RayRange, axis: usize, index: usize) -> f64 {
+        let count = if axis == 0 { self.columns } else { self.rows };
+        let direction = range.direction[axis];
+        let boundary = if direction > 0.0 && index + 1 < count {
+            index + 1
+        } else if direction < 0.0 && index > 0 {
+            index
+        } else {
+            return f64::INFINITY;
+        };
+        let coordinate = self.origin[axis] + boundary as f64 * self.cell_size;
+        (coordinate - range.origin[axis]) / direction
+    }
+
+    /// Visits the cells of the ray in steps one cell long, each step the cells of its box
+    /// padded by the ray's padding: for rays whose padding is more than the grid's margin
+    /// (an origin far beyond the grid's coordinates).
+    fn march(
+        &self,
+        range: &RayRange,
+        best: &mut Option<WorldRayHit>,
+        visit: &mut impl FnMut(usize, usize, &mut Option<WorldRayHit>),
+    ) {
+        let (origin, direction, pad) = (range.origin, range.direction, range.pad);
+        let mut start = range.enter;
         let (mut previous_columns, mut previous_rows) = (0..0, 0..0);
-        while start <= exit {
+        while start <= range.exit {
             if best.is_some_and(|b| start > b.distance as f64 + pad) {
                 break;
             }
-            let end = (start + step).min(exit);
+            let end = (start + self.cell_size).min(range.exit);
             let mut min = [0.0; 2];
             let mut max = [0.0; 2];
             for axis in 0..2 {
@@ -351,26 +458,34 @@ impl BatchGrid {
             for row in rows.clone() {
                 for column in columns.clone() {
                     // The previous step visited its cells already.
-                    if previous_rows.contains(&row) && previous_columns.contains(&column) {
-                        continue;
-                    }
-                    for &index in self.cell(column, row) {
-                        let seen = &mut stamps[index as usize];
-                        if *seen != stamp {
-                            *seen = stamp;
-                            test(index, &mut best);
-                        }
+                    if !(previous_rows.contains(&row) && previous_columns.contains(&column)) {
+                        visit(column, row, best);
                     }
                 }
             }
-            if end >= exit {
+            if end >= range.exit {
                 break;
             }
             (previous_columns, previous_rows) = (columns, rows);
             start = end;
         }
-        best
     }
+}
+
+/// A ray in `f64` with its parameter range inside the grid's padded bounds.
+struct RayRange {
+    origin: [f64; 2],
+    direction: [f64; 2],
+    enter: f64,
+    exit: f64,
+    /// How far the exact tests may round a hit point off its collider's box.
+    pad: f64,
+}
+
+/// How far a ray's exact tests may round a hit point off its collider's box, for the largest
+/// coordinate `scale` of the ray's origin and the grid, and a margin of a thousandth of a cell.
+fn ray_padding(scale: f64, cell_size: f64) -> f64 {
+    STEP_PADDING_ULPS * f32::EPSILON as f64 * scale + 1e-3 * cell_size
 }
 
 impl World {
