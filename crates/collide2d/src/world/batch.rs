@@ -11,15 +11,19 @@
 //! 2. Cell size: the median of the boxes' larger sides, doubled until the grid has at most
 //!    [`CELLS_PER_COLLIDER`] cells a collider. A box covering more than [`MAX_CELLS_SPANNED`]
 //!    cells goes to a list every query tests instead.
+//!    Each box is filed in the cells of the box grown by a margin: the padding (well beyond
+//!    the rounding of the exact tests) of a ray from within twice the grid's coordinates.
 //! 3. Points: the one cell holding the point, then box test, filter and `Shape::contains`.
-//! 4. Rays: the ray, clipped to the grid's bounds, is marched in steps one cell long; each step
-//!    visits the cells its bounding box covers (padded well beyond the rounding of the exact
-//!    tests), tests each collider once a ray (box, then filter, then the exact test), keeps
-//!    the nearest hit (ties by the smaller handle) and stops once a step starts beyond it.
+//! 4. Rays: the ray, clipped to the grid's bounds, walks the cells it passes through (a 2-D
+//!    DDA), tests each collider once a ray (box, then filter, then the exact test), keeps the
+//!    nearest hit (ties by the smaller handle) and stops once the next cell starts beyond it.
+//!    A ray from farther away, whose padding is more than the margin, is marched instead in
+//!    steps one cell long, each visiting the cells its padded box covers.
 //!
 //! Every cell index comes from one monotone function of a coordinate, so a box that overlaps a
 //! region shares a cell with it; the exact tests are the single queries' own, so the answers
-//! are equal bit for bit. A smaller batch walks the broad phase once a row.
+//! are equal bit for bit. A smaller batch walks the broad phase once a row. With the `rayon`
+//! feature a large ray batch runs on the current pool's threads, in chunks of rows.
 //!
 //! The grid is dropped by every change that can move a collider's shape or take it in or out
 //! of the broad phase: whatever marks a collider changed for the next update (insert, moves,
@@ -302,13 +306,14 @@ impl BatchGrid {
         let Ok(segment) = RaySegment::new(ray.origin, ray.direction, ray.max_distance) else {
             return None;
         };
+        let box_test = RayBoxTest::new(&segment, self.magnitude);
         let mut best: Option<WorldRayHit> = None;
         let test = |index: u32, best: &mut Option<WorldRayHit>| {
             let member = &self.members[index as usize];
             let limit = best.map_or(ray.max_distance, |b| b.distance);
-            // The broad phase's own box test and pruning: boxes entered beyond the best hit
-            // cannot hold a nearer one.
-            if segment.entry_distance(&member.aabb, limit).is_none() {
+            // Box test first (boxes entered beyond the best hit cannot hold a nearer one),
+            // then the filter, which reads the collider, then the exact test.
+            if !box_test.reaches(&member.aabb, limit) {
                 return;
             }
             let Some(collider) = world.accepted(member.handle, filter) else {
@@ -376,57 +381,61 @@ impl BatchGrid {
     ///
     /// A 2-D DDA (Amanatides and Woo, *A Fast Voxel Traversal Algorithm for Ray Tracing*,
     /// 1987): the cell of the range's first point, then on each step the axis whose next cell
-    /// boundary the ray crosses first. Each crossing is computed afresh from the boundary's
-    /// coordinate, so the cells agree with [`BatchGrid::cell_of`] at every point of the ray
-    /// to far less than [`WALK_TOLERANCE`] cells; a member box holding a point within the
-    /// padding of the ray is filed, grown by the margin, in a cell the walk visits. Off the
-    /// grid's side the clamped cell stays.
+    /// boundary the ray crosses first, the crossings a cell apart along each axis. Their
+    /// rounding, over the few hundred cells of a grid's side, stays far below
+    /// [`WALK_TOLERANCE`] cells, so the cells agree with [`BatchGrid::cell_of`] at every
+    /// point of the ray to within it; a member box holding a point within the padding of the
+    /// ray is filed, grown by the margin, in a cell the walk visits. Off the grid's side the
+    /// clamped cell stays.
     fn walk(
         &self,
         range: &RayRange,
         best: &mut Option<WorldRayHit>,
         visit: &mut impl FnMut(usize, usize, &mut Option<WorldRayHit>),
     ) {
+        let counts = [self.columns, self.rows];
         let mut cell = [0usize; 2];
+        // Per axis: the ray parameter of the next boundary crossing, the parameter between
+        // two crossings, the step, and the last cell that way (where crossings stop).
         let mut crossing = [f64::INFINITY; 2];
+        let mut spacing = [f64::INFINITY; 2];
+        let mut step_up = [true; 2];
         for axis in 0..2 {
             let start = range.origin[axis] + range.direction[axis] * range.enter;
             cell[axis] = self.cell_of(start, axis);
-            crossing[axis] = self.crossing(range, axis, cell[axis]);
+            let direction = range.direction[axis];
+            step_up[axis] = direction > 0.0;
+            let last = if step_up[axis] { counts[axis] - 1 } else { 0 };
+            if direction != 0.0 && cell[axis] != last {
+                let boundary = cell[axis] + usize::from(step_up[axis]);
+                let coordinate = self.origin[axis] + boundary as f64 * self.cell_size;
+                crossing[axis] = (coordinate - range.origin[axis]) / direction;
+                spacing[axis] = self.cell_size / direction.abs();
+            }
         }
+        let mut stop = range.exit;
         loop {
             visit(cell[0], cell[1], best);
+            if let Some(hit) = best {
+                stop = stop.min(hit.distance as f64 + range.pad);
+            }
             let axis = usize::from(crossing[1] < crossing[0]);
-            let next = crossing[axis];
-            if next > range.exit || best.is_some_and(|b| next > b.distance as f64 + range.pad) {
+            if crossing[axis] > stop {
                 return;
             }
-            // A finite crossing leads to a cell of the grid.
-            if range.direction[axis] > 0.0 {
+            if step_up[axis] {
                 cell[axis] += 1;
+                if cell[axis] == counts[axis] - 1 {
+                    crossing[axis] = f64::INFINITY;
+                }
             } else {
                 cell[axis] -= 1;
+                if cell[axis] == 0 {
+                    crossing[axis] = f64::INFINITY;
+                }
             }
-            crossing[axis] = self.crossing(range, axis, cell[axis]);
+            crossing[axis] += spacing[axis];
         }
-    }
-
-    /// The ray parameter at which the ray leaves cell `index` of `axis` for the next one it
-    /// enters; infinite when it never does (parallel to the axis's boundaries, or at the last
-    /// cell that way, whose clamped range has no end).
-    #[inline]
-    fn crossing(&self, range: &RayRange, axis: usize, index: usize) -> f64 {
-        let count = if axis == 0 { self.columns } else { self.rows };
-        let direction = range.direction[axis];
-        let boundary = if direction > 0.0 && index + 1 < count {
-            index + 1
-        } else if direction < 0.0 && index > 0 {
-            index
-        } else {
-            return f64::INFINITY;
-        };
-        let coordinate = self.origin[axis] + boundary as f64 * self.cell_size;
-        (coordinate - range.origin[axis]) / direction
     }
 
     /// Visits the cells of the ray in steps one cell long, each step the cells of its box
@@ -469,6 +478,55 @@ impl BatchGrid {
             (previous_columns, previous_rows) = (columns, rows);
             start = end;
         }
+    }
+}
+
+/// The box test of one ray: the broad phase's slab test
+/// ([`RaySegment::entry_distance`]) with its padding worked out once a ray, for the largest
+/// coordinate of the grid and the ray's origin, and [`STEP_PADDING_ULPS`] ulps of it instead
+/// of the broad phase's [`RAY_PADDING`](crate::broad::RAY_PADDING). Every box is grown at
+/// least as much as the broad phase grows it for the single query, so no collider it would
+/// test is refused here.
+struct RayBoxTest {
+    origin: Vec2,
+    inverse_direction: Vec2,
+    /// Whether the ray runs parallel to each axis.
+    parallel: [bool; 2],
+    pad: Vec2,
+}
+
+impl RayBoxTest {
+    fn new(segment: &RaySegment, grid_magnitude: f64) -> RayBoxTest {
+        let magnitude = (grid_magnitude as f32).max(segment.origin.abs().max_element());
+        RayBoxTest {
+            origin: segment.origin,
+            inverse_direction: segment.inverse_direction,
+            parallel: [segment.direction.x == 0.0, segment.direction.y == 0.0],
+            pad: Vec2::splat(magnitude * (STEP_PADDING_ULPS as f32 * f32::EPSILON)),
+        }
+    }
+
+    /// Whether the ray enters `aabb`, grown by the padding, within `[0, limit]`.
+    #[inline]
+    fn reaches(&self, aabb: &Aabb, limit: f32) -> bool {
+        let (low, high) = (aabb.min - self.pad, aabb.max + self.pad);
+        let mut enter = 0.0f32;
+        let mut exit = limit;
+        for axis in 0..2 {
+            let origin = self.origin[axis];
+            if self.parallel[axis] {
+                if origin < low[axis] || origin > high[axis] {
+                    return false;
+                }
+                continue;
+            }
+            let inverse = self.inverse_direction[axis];
+            let to_low = (low[axis] - origin) * inverse;
+            let to_high = (high[axis] - origin) * inverse;
+            enter = enter.max(to_low.min(to_high));
+            exit = exit.min(to_low.max(to_high));
+        }
+        enter <= exit
     }
 }
 
@@ -566,6 +624,10 @@ impl World {
     /// changed (built by the first large batch after such a change; about 40 bytes a collider
     /// and 4 a cell entry). `filter`'s predicate is asked only about candidates, colliders
     /// whose box the ray reaches before a nearer hit is known, at most once a ray.
+    ///
+    /// With the `rayon` feature, a large batch (at least 512 rows) whose filter has no
+    /// predicate is cut into chunks of rows cast on the threads of the current rayon pool
+    /// (one thread: the calling one); the answers are the same, in the same order.
     pub fn ray_cast_many(
         &self,
         rays: &[Ray],
@@ -579,17 +641,91 @@ impl World {
             return rays.iter().map(|ray| self.ray_cast(ray, filter)).collect();
         }
         let grid = self.batch_grid();
-        let mut stamps = vec![0u32; grid.members.len()];
+        let mut hits = vec![None; checked.len()];
+        #[cfg(feature = "rayon")]
+        if filter.predicate.is_none()
+            && checked.len() >= PARALLEL_RAYS
+            && rayon::current_num_threads() > 1
+        {
+            use rayon::prelude::*;
+            // A filter with a predicate is not `Sync`: without one, its settings are.
+            let settings = FilterSettings::of(filter);
+            let chunk = checked
+                .len()
+                .div_ceil(2 * rayon::current_num_threads())
+                .max(PARALLEL_RAYS / 2);
+            hits.par_chunks_mut(chunk)
+                .zip(checked.par_chunks(chunk))
+                .for_each(|(answers, rays)| {
+                    grid.ray_cast_rows(self, rays, &settings.filter(), answers);
+                });
+            return Ok(hits);
+        }
+        grid.ray_cast_rows(self, &checked, filter, &mut hits);
+        Ok(hits)
+    }
+}
+
+/// A ray batch runs on the threads of the current rayon pool (feature `rayon`) when it has at
+/// least this many rows and its filter has no predicate.
+#[cfg(feature = "rayon")]
+const PARALLEL_RAYS: usize = 512;
+
+/// The settings of a [`QueryFilter`] without a predicate, which threads may share.
+#[cfg(feature = "rayon")]
+struct FilterSettings<'a> {
+    layers: super::LayerMask,
+    include_sensors: bool,
+    exclude: &'a [ColliderHandle],
+    groups: Option<super::CollisionGroups>,
+    skip_one_way: bool,
+    also_exclude: [Option<ColliderHandle>; 2],
+}
+
+#[cfg(feature = "rayon")]
+impl<'a> FilterSettings<'a> {
+    fn of(filter: &QueryFilter<'a>) -> FilterSettings<'a> {
+        FilterSettings {
+            layers: filter.layers,
+            include_sensors: filter.include_sensors,
+            exclude: filter.exclude,
+            groups: filter.groups,
+            skip_one_way: filter.skip_one_way,
+            also_exclude: filter.also_exclude,
+        }
+    }
+
+    fn filter(&self) -> QueryFilter<'a> {
+        QueryFilter {
+            layers: self.layers,
+            include_sensors: self.include_sensors,
+            exclude: self.exclude,
+            groups: self.groups,
+            skip_one_way: self.skip_one_way,
+            predicate: None,
+            also_exclude: self.also_exclude,
+        }
+    }
+}
+
+impl BatchGrid {
+    /// The answers to checked `rays`, in order, into `answers` (as long as `rays`).
+    fn ray_cast_rows(
+        &self,
+        world: &World,
+        rays: &[Ray],
+        filter: &QueryFilter,
+        answers: &mut [Option<WorldRayHit>],
+    ) {
+        let mut stamps = vec![0u32; self.members.len()];
         let mut stamp = 0u32;
-        let mut hits = Vec::with_capacity(checked.len());
-        for ray in &checked {
+        for (ray, answer) in rays.iter().zip(answers) {
             if stamp == u32::MAX {
                 stamps.fill(0);
                 stamp = 0;
             }
             stamp += 1;
-            hits.push(grid.ray_cast(self, ray, filter, &mut stamps, stamp));
+            *answer = self.ray_cast(world, ray, filter, &mut stamps, stamp);
         }
-        Ok(hits)
     }
 }
