@@ -729,3 +729,128 @@ impl BatchGrid {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Circle, Polygon, Shape};
+
+    /// A 20 × 20 lattice of boxes and discs of several sizes and turns, 3 apart.
+    fn lattice() -> World {
+        let mut world = World::new();
+        for i in 0..20 {
+            for j in 0..20 {
+                let size = 0.5 + ((i * 7 + j * 3) % 10) as f32 * 0.1;
+                let shape = if (i + j) % 2 == 0 {
+                    Shape::from(Circle::with_radius(size).unwrap())
+                } else {
+                    Shape::from(Polygon::rect(size, 1.5 * size).unwrap())
+                };
+                let at = Transform::new(
+                    Vec2::new(i as f32 * 3.0, j as f32 * 3.0),
+                    (i * j) as f32 * 0.1,
+                );
+                world.insert(Collider::new(shape).with_transform(at)).unwrap();
+            }
+        }
+        world
+    }
+
+    fn same_hit(a: Option<WorldRayHit>, b: Option<WorldRayHit>) -> bool {
+        let bits = |hit: WorldRayHit| {
+            (
+                hit.collider,
+                hit.child,
+                hit.distance.to_bits(),
+                [hit.point.x, hit.point.y, hit.normal.x, hit.normal.y].map(f32::to_bits),
+            )
+        };
+        a.map(bits) == b.map(bits)
+    }
+
+    /// The batch answers of `rays` equal the single queries bit for bit; returns the hits.
+    fn check(world: &World, rays: &[Ray], what: &str) -> usize {
+        let filter = QueryFilter::new();
+        let batch = world.ray_cast_many(rays, &filter).unwrap();
+        let mut hits = 0;
+        for (row, ray) in rays.iter().enumerate() {
+            let single = world.ray_cast(ray, &filter).unwrap();
+            hits += usize::from(single.is_some());
+            assert!(
+                same_hit(batch[row], single),
+                "{what} ray {row} {ray:?}: batch {:?}, single {single:?}",
+                batch[row]
+            );
+        }
+        hits
+    }
+
+    fn ray(origin: Vec2, direction: Vec2, max_distance: f32) -> Ray {
+        Ray {
+            origin,
+            direction: direction.normalize(),
+            max_distance,
+        }
+    }
+
+    #[test]
+    fn rays_on_cell_boundaries_and_corners_answer_as_single_queries() {
+        let world = lattice();
+        let grid = world.batch_grid();
+        let (origin, cell) = (grid.origin, grid.cell_size);
+        assert!(grid.columns > 4 && grid.rows > 4, "a grid of several cells");
+        let corner = |column: usize, row: usize| {
+            Vec2::new(
+                (origin[0] + column as f64 * cell) as f32,
+                (origin[1] + row as f64 * cell) as f32,
+            )
+        };
+        let below = (origin[1] - 5.0) as f32;
+        let left = (origin[0] - 5.0) as f32;
+        let mut boundary_rays = Vec::new();
+        for column in 0..=grid.columns {
+            let x = corner(column, 0).x;
+            boundary_rays.push(ray(Vec2::new(x, below), Vec2::Y, f32::INFINITY));
+            boundary_rays.push(ray(Vec2::new(x, -below + 100.0), -Vec2::Y, 200.0));
+        }
+        for row in 0..=grid.rows {
+            let y = corner(0, row).y;
+            boundary_rays.push(ray(Vec2::new(left, y), Vec2::X, f32::INFINITY));
+            boundary_rays.push(ray(Vec2::new(-left + 100.0, y), -Vec2::X, 200.0));
+        }
+        assert!(check(&world, &boundary_rays, "boundary") > 10);
+        // From corners through corners: diagonals and a 1:2 slope, both ways.
+        let mut corner_rays = Vec::new();
+        for column in 0..grid.columns.min(grid.rows) {
+            for direction in [Vec2::new(1.0, 1.0), Vec2::new(1.0, 2.0), Vec2::new(2.0, 1.0)] {
+                corner_rays.push(ray(corner(column, 0), direction, f32::INFINITY));
+                corner_rays.push(ray(corner(0, column), direction, 80.0));
+                corner_rays.push(ray(corner(column, column), -direction, f32::INFINITY));
+            }
+        }
+        assert!(check(&world, &corner_rays, "corner") > 10);
+    }
+
+    #[test]
+    fn axis_parallel_outside_and_zero_length_rays_answer_as_single_queries() {
+        let world = lattice();
+        let mut rays = Vec::new();
+        for k in 0..60 {
+            let inside = Vec2::new(k as f32 * 0.97 - 1.0, (k * 37 % 60) as f32 * 0.95 - 1.0);
+            for direction in [Vec2::X, -Vec2::X, Vec2::Y, -Vec2::Y] {
+                rays.push(ray(inside, direction, 30.0));
+                rays.push(ray(inside, direction, f32::INFINITY));
+            }
+            // From outside the grid, towards it and away from it.
+            let angle = k as f32 * 0.2;
+            let outside = Vec2::new(28.5, 28.5) + Vec2::from_angle(angle) * 60.0;
+            rays.push(ray(outside, -Vec2::from_angle(angle + 0.05), f32::INFINITY));
+            rays.push(ray(outside, -Vec2::from_angle(angle), 50.0));
+            rays.push(ray(outside, Vec2::from_angle(angle), f32::INFINITY));
+            // Zero length: inside a shape, on a lattice point, anywhere.
+            rays.push(ray(inside, Vec2::from_angle(angle), 0.0));
+            rays.push(ray(Vec2::new(3.0, 3.0 * (k % 20) as f32), Vec2::X, 0.0));
+        }
+        assert!(check(&world, &rays, "parallel, outside, zero") > 100);
+    }
+}
