@@ -93,7 +93,9 @@ pub fn pool(py: Python<'_>, threads: Option<usize>) -> PyResult<Option<Arc<rayon
     if count == 0 {
         return Err(errors::invalid(py, "threads must be at least 1"));
     }
-    let mut pools = POOLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut pools = POOLS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some((_, pool)) = pools.iter().find(|(n, _)| *n == count) {
         return Ok(Some(Arc::clone(pool)));
     }

@@ -417,7 +417,10 @@ impl BatchGrid {
         loop {
             visit(cell[0], cell[1], best);
             if let Some(hit) = best {
-                stop = stop.min(hit.distance as f64 + range.pad);
+                let beyond_hit = hit.distance as f64 + range.pad;
+                if beyond_hit < stop {
+                    stop = beyond_hit;
+                }
             }
             let axis = usize::from(crossing[1] < crossing[0]);
             if crossing[axis] > stop {
@@ -523,8 +526,19 @@ impl RayBoxTest {
             let inverse = self.inverse_direction[axis];
             let to_low = (low[axis] - origin) * inverse;
             let to_high = (high[axis] - origin) * inverse;
-            enter = enter.max(to_low.min(to_high));
-            exit = exit.min(to_low.max(to_high));
+            // No NaN here (the inverse is finite off the parallel axes): plain comparisons,
+            // cheaper than `f32::min`'s NaN handling.
+            let (near, far) = if to_low <= to_high {
+                (to_low, to_high)
+            } else {
+                (to_high, to_low)
+            };
+            if near > enter {
+                enter = near;
+            }
+            if far < exit {
+                exit = far;
+            }
         }
         enter <= exit
     }
@@ -633,10 +647,10 @@ impl World {
         rays: &[Ray],
         filter: &QueryFilter,
     ) -> Result<Vec<Option<WorldRayHit>>, WorldError> {
-        let checked = rays
-            .iter()
-            .map(checked_ray)
-            .collect::<Result<Vec<Ray>, _>>()?;
+        let mut checked = Vec::with_capacity(rays.len());
+        for ray in rays {
+            checked.push(checked_ray(ray)?);
+        }
         if rays.len().saturating_mul(COLLIDERS_PER_RAY_ROW) < self.len() {
             return rays.iter().map(|ray| self.ray_cast(ray, filter)).collect();
         }
@@ -750,7 +764,9 @@ mod tests {
                     Vec2::new(i as f32 * 3.0, j as f32 * 3.0),
                     (i * j) as f32 * 0.1,
                 );
-                world.insert(Collider::new(shape).with_transform(at)).unwrap();
+                world
+                    .insert(Collider::new(shape).with_transform(at))
+                    .unwrap();
             }
         }
         world
@@ -822,7 +838,11 @@ mod tests {
         // From corners through corners: diagonals and a 1:2 slope, both ways.
         let mut corner_rays = Vec::new();
         for column in 0..grid.columns.min(grid.rows) {
-            for direction in [Vec2::new(1.0, 1.0), Vec2::new(1.0, 2.0), Vec2::new(2.0, 1.0)] {
+            for direction in [
+                Vec2::new(1.0, 1.0),
+                Vec2::new(1.0, 2.0),
+                Vec2::new(2.0, 1.0),
+            ] {
                 corner_rays.push(ray(corner(column, 0), direction, f32::INFINITY));
                 corner_rays.push(ray(corner(0, column), direction, 80.0));
                 corner_rays.push(ray(corner(column, column), -direction, f32::INFINITY));
