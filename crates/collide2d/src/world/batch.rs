@@ -28,9 +28,9 @@
 //! The grid is dropped by every change that can move a collider's shape or take it in or out
 //! of the broad phase: whatever marks a collider changed for the next update (insert, moves,
 //! shape, offset, layer, sensor, groups, enabling), removal, and `shift_origin`. A restored
-//! snapshot starts without one, and `update` keeps it (it moves nothing). It holds about 40
-//! bytes a collider and 4 bytes a cell entry (one per cell a box covers), and is never saved
-//! in a snapshot.
+//! snapshot starts without one, and `update` keeps it (it moves nothing). It holds 40 bytes a
+//! collider, 4 bytes a cell (at most [`CELLS_PER_COLLIDER`] cells a collider) and 4 bytes a
+//! cell entry (one per cell a grown box covers), and is never saved in a snapshot.
 
 use super::queries::{checked_ray, ray_hit};
 use super::{check_vector, Collider, ColliderHandle, QueryFilter, World, WorldError, WorldRayHit};
@@ -67,6 +67,8 @@ struct Member {
     placement: Transform,
     aabb: Aabb,
 }
+
+const _: () = assert!(std::mem::size_of::<Member>() == 40);
 
 /// A uniform grid over the boxes of the colliders in the broad phase, kept by the world
 /// between batch queries until a change drops it.
@@ -586,7 +588,7 @@ impl World {
     /// batch with `overlap_point`'s error, [`WorldError::InvalidInput`]. A large batch reads a
     /// grid of the world's colliders that the world keeps until a collider is inserted,
     /// removed, moved or changed (built by the first large batch after such a change; about 40
-    /// bytes a collider and 4 a cell entry). `filter`'s predicate is asked only about
+    /// bytes a collider and 4 a cell and a cell entry). `filter`'s predicate is asked only about
     /// candidates, colliders whose box holds the point.
     ///
     /// ```
@@ -636,7 +638,7 @@ impl World {
     /// `ray_cast`'s error, [`WorldError::InvalidInput`]. A large batch reads a grid of the
     /// world's colliders that the world keeps until a collider is inserted, removed, moved or
     /// changed (built by the first large batch after such a change; about 40 bytes a collider
-    /// and 4 a cell entry). `filter`'s predicate is asked only about candidates, colliders
+    /// and 4 a cell and a cell entry). `filter`'s predicate is asked only about candidates, colliders
     /// whose box the ray reaches before a nearer hit is known, at most once a ray.
     ///
     /// With the `rayon` feature, a large batch (at least 512 rows) whose filter has no
