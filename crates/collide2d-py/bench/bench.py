@@ -15,8 +15,11 @@ in a 1,000 x 1,000 square):
 
 Columns: pymunk's per-call loop (its only interface), shapely 2 vectorised where it has an
 equivalent predicate (points: ``STRtree.query(predicate="intersects")``; it has no nearest ray
-hit), collide2d's per-call loop and its batch call. Each figure is the best of ``REPEATS``
-runs. Hit counts are printed beside the times as a check that the libraries answer the same
+hit), collide2d's per-call loop and its batch call (rays: on one thread, ``threads=1``, with the
+grid the world keeps between batches already built; the ratio column is this batch against
+pymunk's loop). For rays two more columns: the same batch on every core (``threads=None``),
+and the first batch after a change to the world (one collider moved, untimed), which builds
+the grid inside the call, on one thread. Each figure is the best of ``REPEATS`` runs. Hit counts are printed beside the times as a check that the libraries answer the same
 question (shapely's circles are polygons, so its count differs slightly).
 """
 
@@ -75,9 +78,9 @@ def box_corners(p, a, s):
 def build_collide2d(pos, angle, size, is_circle):
     world = c2.World()
     shapes = [c2.Circle(s) if circ else c2.Polygon.rect(s, s) for s, circ in zip(size, is_circle)]
-    world.insert_many(shapes, pos, angle)
+    handles = world.insert_many(shapes, pos, angle)
     world.update()
-    return world
+    return world, int(handles[0])
 
 
 def build_pymunk(pos, angle, size, is_circle):
@@ -105,7 +108,7 @@ def build_shapely(pos, angle, size, is_circle):
     return shapely.STRtree(geoms)
 
 
-def rays_bench(rng, world, space):
+def rays_bench(rng, world, space, moved):
     origins = rng.uniform(0, SIZE, (N_RAYS, 2))
     theta = rng.uniform(-math.pi, math.pi, N_RAYS)
     dirs = np.c_[np.cos(theta), np.sin(theta)]
@@ -128,7 +131,21 @@ def rays_bench(rng, world, space):
         return sum(world.ray_cast(o, d, length) is not None for o, d in zip(o_list, d_list))
 
     row["collide2d loop"] = best(loop)
-    row["collide2d batch"] = best(lambda: int(world.ray_cast_many(origins, dirs, length).hit.sum()))
+    def batch(threads):
+        return int(world.ray_cast_many(origins, dirs, length, threads=threads).hit.sum())
+
+    batch(1)  # builds the grid the world keeps
+    row["collide2d batch"] = best(lambda: batch(1))
+    row["batch, all cores"] = best(lambda: batch(None))
+    handle, place = moved
+
+    def after_change():
+        world.set_transform(handle, place)  # drops the kept grid
+        t0 = time.perf_counter()
+        found = batch(1)
+        return time.perf_counter() - t0, found
+
+    row["batch after a change"] = min((after_change() for _ in range(REPEATS)), key=lambda r: r[0])
     return row
 
 
@@ -231,18 +248,19 @@ def fmt(t):
 def main():
     rng = np.random.default_rng(SEED)
     pos, angle, size, is_circle = scene(rng)
-    world = build_collide2d(pos, angle, size, is_circle)
+    world, first = build_collide2d(pos, angle, size, is_circle)
+    moved = (first, c2.Transform(float(pos[0, 0]), float(pos[0, 1]), float(angle[0])))
     space = build_pymunk(pos, angle, size, is_circle) if pymunk else None
     tree = build_shapely(pos, angle, size, is_circle) if shapely else None
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}, "
           f"pymunk {pymunk.version if pymunk else '-'}, shapely {shapely.__version__ if shapely else '-'}, "
           f"collide2d {c2.__version__}; best of {REPEATS}; load {os.getloadavg()[0]:.2f}")
     rows = [
-        (f"{N_RAYS:,} rays vs {N_SHAPES:,} static shapes", rays_bench(rng, world, space)),
+        (f"{N_RAYS:,} rays vs {N_SHAPES:,} static shapes", rays_bench(rng, world, space, moved)),
         (f"{N_POINTS:,} point queries vs {N_SHAPES:,} shapes", points_bench(rng, world, space, tree)),
         (f"{N_BODIES:,} sensor bodies, {STEPS} steps with begin/end callbacks", update_bench(rng)),
     ]
-    cols = ["pymunk loop", "shapely vectorised", "collide2d loop", "collide2d batch"]
+    cols = ["pymunk loop", "shapely vectorised", "collide2d loop", "collide2d batch", "batch, all cores", "batch after a change"]
     print("| workload | " + " | ".join(cols) + " | batch vs pymunk |")
     print("|---|" + "---:|" * (len(cols) + 1))
     for name, row in rows:

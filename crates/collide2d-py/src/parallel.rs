@@ -1,6 +1,8 @@
 //! Batch rows spread over threads: consecutive chunks of rows, one per thread, answers kept in
 //! row order, so a batch gives the same arrays whatever the thread count.
 
+use std::sync::{Arc, Mutex};
+
 use pyo3::prelude::*;
 
 use crate::errors;
@@ -79,4 +81,37 @@ pub fn map_chunks<T: Send>(
             })
             .collect()
     })
+}
+
+/// The rayon pool of `threads` threads for the library's parallel batches (`None`: the
+/// global pool, one thread a core). Pools are built once a thread count and kept.
+pub fn pool(py: Python<'_>, threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
+    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    let Some(count) = threads else {
+        return Ok(None);
+    };
+    if count == 0 {
+        return Err(errors::invalid(py, "threads must be at least 1"));
+    }
+    let mut pools = POOLS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, pool)) = pools.iter().find(|(n, _)| *n == count) {
+        return Ok(Some(Arc::clone(pool)));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(count)
+        .build()
+        .map_err(|e| errors::invalid(py, format!("threads: {e}")))?;
+    let pool = Arc::new(pool);
+    pools.push((count, Arc::clone(&pool)));
+    Ok(Some(pool))
+}
+
+/// `work()` on `pool`, or on the global pool for `None`.
+pub fn install<T: Send>(pool: Option<&rayon::ThreadPool>, work: impl FnOnce() -> T + Send) -> T {
+    match pool {
+        Some(pool) => pool.install(work),
+        None => work(),
+    }
 }

@@ -920,9 +920,11 @@ impl PyWorld {
     /// Casts one ray per row of `origins` and `directions` (`(n, 2)` each; directions of any
     /// non-zero length) within `max_distance` (one number or an `(n,)` array): the nearest
     /// hit of each, as a `RayHits` of arrays, the same answers as `ray_cast` on each row. The
-    /// GIL is released while the rays run, spread over `threads` threads (default 1;
-    /// `None` for every core; batches of up to 1,024 rows run on one).
-    #[pyo3(signature = (origins, directions, max_distance = None, *, layers = None, sensors = false, exclude = None, threads = Some(1)))]
+    /// GIL is released while the rays run, on `threads` threads (default `None`: one a core;
+    /// 1: on the calling thread; batches under 512 rows run on one). The world keeps the grid
+    /// the batch reads until a collider is added, removed, moved or changed, so the first
+    /// batch after a change also builds it.
+    #[pyo3(signature = (origins, directions, max_distance = None, *, layers = None, sensors = false, exclude = None, threads = None))]
     #[allow(clippy::too_many_arguments)]
     fn ray_cast_many(
         &self,
@@ -936,7 +938,7 @@ impl PyWorld {
         threads: Option<usize>,
     ) -> PyResult<PyRayHits> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
-        let threads = parallel::thread_count(py, threads)?;
+        let pool = parallel::pool(py, threads)?;
         let origins = arrays::points(py, origins, "origins", None)?;
         let n = origins.len();
         let directions = arrays::points(py, directions, "directions", Some(n))?;
@@ -951,22 +953,20 @@ impl PyWorld {
             })
             .collect::<PyResult<Vec<Ray>>>()?;
         let world = &self.world;
-        let chunks = py.detach(|| {
-            parallel::map_chunks(n, threads, |range| {
-                world.ray_cast_many(&rays[range], &spec.filter())
+        let found = py
+            .detach(|| {
+                parallel::install(pool.as_deref(), || {
+                    world.ray_cast_many(&rays, &spec.filter())
+                })
             })
-        });
-        let mut found = Vec::with_capacity(n);
-        for chunk in chunks {
-            found.extend(chunk.map_err(|e| errors::world(py, e))?.into_iter().map(Ok));
-        }
+            .map_err(|e| errors::world(py, e))?;
         let mut hit = Vec::with_capacity(n);
         let mut distance = Vec::with_capacity(n);
         let mut point = Vec::with_capacity(n);
         let mut normal = Vec::with_capacity(n);
         let mut handle = Vec::with_capacity(n);
-        for (row, answer) in found.into_iter().enumerate() {
-            match answer.map_err(|e| errors::world_at(py, row, e))? {
+        for answer in found {
+            match answer {
                 Some(h) => {
                     hit.push(true);
                     distance.push(h.distance);

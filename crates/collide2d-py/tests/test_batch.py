@@ -99,7 +99,7 @@ def test_ray_cast_many_equals_ray_cast(rng):
 
 
 def test_thread_count_does_not_change_answers(rng):
-    world, _ = random_world(rng)
+    world, handles = random_world(rng)
     points = rng.uniform(-1, 21, (10_000, 2))
     one = world.overlap_points(points, threads=1)
     for threads in (2, 3, 8, None):
@@ -114,6 +114,19 @@ def test_thread_count_does_not_change_answers(rng):
     assert [a.tolist() for a in world.overlap_aabbs(mins, mins + 1, threads=1)] == [
         a.tolist() for a in world.overlap_aabbs(mins, mins + 1, threads=5)
     ]
+    for threads in (1, 2, None):
+        # Cast after a move (the kept grid is rebuilt) and again (the kept grid is read).
+        world.set_transform(int(handles[threads or 3]), c2.Transform(*rng.uniform(0, 20, 2), 0.5))
+        for _ in range(2):
+            hits = world.ray_cast_many(origins[:3000], dirs[:3000], 20.0, threads=threads)
+            for i in range(3000):
+                single = world.ray_cast(origins[i], dirs[i], 20.0)
+                if single is None:
+                    assert not hits.hit[i]
+                else:
+                    assert hits.hit[i] and hits.handle[i] == single.handle
+                    assert hits.distance[i] == np.float32(single.distance)
+                    assert tuple(hits.point[i]) == single.point and tuple(hits.normal[i]) == single.normal
     bad = points.copy()
     bad[7000] = np.inf
     with pytest.raises(c2.InvalidInput, match="row 7000"):

@@ -332,8 +332,15 @@ class World:
         layers: Optional[Sequence[str]] = None,
         sensors: bool = False,
         exclude: Optional[Sequence[Handle]] = None,
-        threads: Optional[int] = 1,
-    ) -> RayHits: ...
+        threads: Optional[int] = None,
+    ) -> RayHits:
+        """One ray a row, the nearest hit of each, as ``ray_cast`` on each row would answer.
+
+        ``threads``: ``None`` (default) for one thread a core, ``1`` for the calling thread
+        only, ``n`` for ``n`` threads; batches under 512 rows run on one. The world keeps the
+        grid the batch reads until a collider is added, removed, moved or changed: the first
+        batch after a change also builds it.
+        """
     def insert_tile_map(
         self, tiles: npt.ArrayLike, cell_size: float, origin: Optional[PointLike] = None, *, rectangles: bool = False
     ) -> int: ...

@@ -1,7 +1,9 @@
 //! World queries in bulk, for callgrind and timing: 10,000 static circles and rotated boxes
 //! (sides 1 to 3) in a 1,000 × 1,000 square, then `n` rays 100 long (nearest hit) or `n` point
 //! queries, each from a seeded random start; `batch-rays` and `batch-points` ask the same rows
-//! in one `World::ray_cast_many` / `World::overlap_points_each` call:
+//! in one `World::ray_cast_many` / `World::overlap_points_each` call; with a `-warm` suffix
+//! (`batch-rays-warm`) an earlier batch has built the world's batch grid, so the run measures
+//! the batch with a kept grid:
 //!
 //! ```text
 //! cargo build --release -p collide2d-tools --bin query_profile
@@ -73,14 +75,30 @@ fn run_batch_points(world: &World, points: &[Vec2]) -> usize {
     found
 }
 
+/// One small batch, so that the world builds (and keeps) its batch grid outside the measured
+/// runs.
+#[inline(never)]
+fn build_batch_grid(world: &World) {
+    let rays = vec![Ray::new(Vec2::ZERO, Vec2::X, 1.0).expect("a ray"); world.len()];
+    black_box(
+        world
+            .ray_cast_many(&rays, &QueryFilter::default())
+            .expect("valid rays"),
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let what = args.get(1).map_or("rays", String::as_str);
     let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(4096);
     let mut rng = Rng(20261127);
     let world = scene(&mut rng);
-    let start = Instant::now();
     let batch = what.starts_with("batch-");
+    let what = what.trim_end_matches("-warm");
+    if what.len() < args.get(1).map_or(0, String::len) {
+        build_batch_grid(&world);
+    }
+    let start = Instant::now();
     let found = if what.ends_with("points") {
         let points: Vec<Vec2> = (0..n)
             .map(|_| Vec2::new(rng.range(0.0, 1000.0), rng.range(0.0, 1000.0)))

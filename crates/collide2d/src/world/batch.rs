@@ -2,22 +2,35 @@
 //! single queries ([`World::overlap_point`], [`World::ray_cast`]) row for row.
 //!
 //! A batch that is large against the world (see [`COLLIDERS_PER_POINT_ROW`],
-//! [`COLLIDERS_PER_RAY_ROW`]) is answered from a uniform grid built for the call:
+//! [`COLLIDERS_PER_RAY_ROW`]) is answered from a uniform grid that the world keeps between
+//! calls, built by the first batch after a change:
 //!
-//! 1. Gather the colliders the filter accepts (those the broad phase holds), with their world
-//!    transforms and boxes.
+//! 1. Gather every collider the broad phase holds (enabled ones), with its handle, world
+//!    transform and box. The grid does not depend on the filter: each query applies its
+//!    [`QueryFilter`] to the candidates it reaches, as the single queries do.
 //! 2. Cell size: the median of the boxes' larger sides, doubled until the grid has at most
 //!    [`CELLS_PER_COLLIDER`] cells a collider. A box covering more than [`MAX_CELLS_SPANNED`]
 //!    cells goes to a list every query tests instead.
-//! 3. Points: the one cell holding the point, then box test and `Shape::contains`.
-//! 4. Rays: the ray, clipped to the grid's bounds, is marched in steps one cell long; each step
-//!    visits the cells its bounding box covers (padded well beyond the rounding of the exact
-//!    tests), tests each collider once a ray, keeps the nearest hit (ties by the smaller
-//!    handle) and stops once a step starts beyond it.
+//!    Each box is filed in the cells of the box grown by a margin: the padding (well beyond
+//!    the rounding of the exact tests) of a ray from within twice the grid's coordinates.
+//! 3. Points: the one cell holding the point, then box test, filter and `Shape::contains`.
+//! 4. Rays: the ray, clipped to the grid's bounds, walks the cells it passes through (a 2-D
+//!    DDA), tests each collider once a ray (box, then filter, then the exact test), keeps the
+//!    nearest hit (ties by the smaller handle) and stops once the next cell starts beyond it.
+//!    A ray from farther away, whose padding is more than the margin, is marched instead in
+//!    steps one cell long, each visiting the cells its padded box covers.
 //!
 //! Every cell index comes from one monotone function of a coordinate, so a box that overlaps a
 //! region shares a cell with it; the exact tests are the single queries' own, so the answers
-//! are equal bit for bit. A smaller batch walks the broad phase once a row.
+//! are equal bit for bit. A smaller batch walks the broad phase once a row. With the `rayon`
+//! feature a large ray batch runs on the current pool's threads, in chunks of rows.
+//!
+//! The grid is dropped by every change that can move a collider's shape or take it in or out
+//! of the broad phase: whatever marks a collider changed for the next update (insert, moves,
+//! shape, offset, layer, sensor, groups, enabling), removal, and `shift_origin`. A restored
+//! snapshot starts without one, and `update` keeps it (it moves nothing). It holds 40 bytes a
+//! collider, 4 bytes a cell (at most [`CELLS_PER_COLLIDER`] cells a collider) and 4 bytes a
+//! cell entry (one per cell a grown box covers), and is never saved in a snapshot.
 
 use super::queries::{checked_ray, ray_hit};
 use super::{check_vector, Collider, ColliderHandle, QueryFilter, World, WorldError, WorldRayHit};
@@ -40,18 +53,27 @@ const MAX_CELLS_SPANNED: usize = 16;
 /// round at a few ulps of it; the broad phase pads boxes by
 /// [`RAY_PADDING`](crate::broad::RAY_PADDING)).
 const STEP_PADDING_ULPS: f64 = 32.0;
+/// Boxes are filed in the cells of the box grown by the margin: the padding of a ray from
+/// within this many times the grid's largest coordinate, plus [`WALK_TOLERANCE`].
+const MARGIN_MAGNITUDES: f64 = 2.0;
+/// How far, in cells, the walk's cells may be trusted to follow the ray (the rounding of its
+/// crossings is below 1e-12 cells).
+const WALK_TOLERANCE: f64 = 1e-3;
 
-/// A collider the batch considers.
-struct Member<'w> {
+/// A collider in the grid: what the box test and the exact test read, besides the shape.
+struct Member {
     handle: ColliderHandle,
-    collider: &'w Collider,
+    /// The collider's world transform.
     placement: Transform,
     aabb: Aabb,
 }
 
-/// A uniform grid over the accepted colliders' boxes, built for one batch.
-struct BatchGrid<'w> {
-    members: Vec<Member<'w>>,
+const _: () = assert!(std::mem::size_of::<Member>() == 40);
+
+/// A uniform grid over the boxes of the colliders in the broad phase, kept by the world
+/// between batch queries until a change drops it.
+pub(super) struct BatchGrid {
+    members: Vec<Member>,
     /// Lower-left corner of cell (0, 0).
     origin: [f64; 2],
     cell_size: f64,
@@ -69,12 +91,14 @@ struct BatchGrid<'w> {
     bounds_max: [f64; 2],
     /// The largest coordinate of any member's box.
     magnitude: f64,
+    /// Each member is filed in the cells of its box grown by this much on every side.
+    margin: f64,
 }
 
-impl<'w> BatchGrid<'w> {
-    fn new(world: &'w World, filter: &QueryFilter) -> BatchGrid<'w> {
-        // 1. The accepted colliders, in handle order.
-        let mut members = Vec::new();
+impl BatchGrid {
+    fn new(world: &World) -> BatchGrid {
+        // 1. The colliders in the broad phase, in handle order.
+        let mut members = Vec::with_capacity(world.len());
         for (index, slot) in world.slots.iter().enumerate() {
             let Some(entry) = slot.entry.as_ref() else {
                 continue;
@@ -83,13 +107,12 @@ impl<'w> BatchGrid<'w> {
                 index: index as u32,
                 generation: slot.generation,
             };
-            if entry.proxy.is_none() || !filter.accepts(handle, &entry.collider) {
+            if entry.proxy.is_none() {
                 continue;
             }
             let placement = entry.collider.world_transform();
             members.push(Member {
                 handle,
-                collider: &entry.collider,
                 aabb: entry.collider.aabb_at(&placement),
                 placement,
             });
@@ -149,6 +172,8 @@ impl<'w> BatchGrid<'w> {
             bounds_min,
             bounds_max,
             magnitude,
+            margin: ray_padding(MARGIN_MAGNITUDES * magnitude, cell_size)
+                + WALK_TOLERANCE * cell_size,
         };
         grid.fill();
         grid
@@ -158,9 +183,16 @@ impl<'w> BatchGrid<'w> {
     fn fill(&mut self) {
         let mut ranges = Vec::with_capacity(self.members.len());
         for (index, member) in self.members.iter().enumerate() {
+            let margin = self.margin;
             let (columns, rows) = self.cell_range(
-                [member.aabb.min.x as f64, member.aabb.min.y as f64],
-                [member.aabb.max.x as f64, member.aabb.max.y as f64],
+                [
+                    member.aabb.min.x as f64 - margin,
+                    member.aabb.min.y as f64 - margin,
+                ],
+                [
+                    member.aabb.max.x as f64 + margin,
+                    member.aabb.max.y as f64 + margin,
+                ],
             );
             if columns.len() * rows.len() > MAX_CELLS_SPANNED {
                 self.spanning.push(index as u32);
@@ -224,15 +256,23 @@ impl<'w> BatchGrid<'w> {
         &self.cell_members[self.cell_starts[cell] as usize..self.cell_starts[cell + 1] as usize]
     }
 
-    /// The members containing `point`, pushed to `found` (not sorted).
-    fn overlap_point(&self, point: Vec2, found: &mut Vec<ColliderHandle>) {
+    /// The members `filter` accepts containing `point`, pushed to `found` (not sorted).
+    fn overlap_point(
+        &self,
+        world: &World,
+        point: Vec2,
+        filter: &QueryFilter,
+        found: &mut Vec<ColliderHandle>,
+    ) {
         let contains = |index: u32| {
             let member = &self.members[index as usize];
             member.aabb.min.x <= point.x
                 && point.x <= member.aabb.max.x
                 && member.aabb.min.y <= point.y
                 && point.y <= member.aabb.max.y
-                && member.collider.shape.contains(&member.placement, point)
+                && world
+                    .accepted(member.handle, filter)
+                    .is_some_and(|collider| collider.shape.contains(&member.placement, point))
         };
         for &index in &self.spanning {
             if contains(index) {
@@ -254,22 +294,34 @@ impl<'w> BatchGrid<'w> {
         }
     }
 
-    /// The nearest hit of a checked `ray` (ties by the smaller handle). `stamps` has one entry
-    /// a member; `stamp` is this ray's, different from every earlier ray's.
-    fn ray_cast(&self, ray: &Ray, stamps: &mut [u32], stamp: u32) -> Option<WorldRayHit> {
+    /// The nearest hit of a checked `ray` on a member `filter` accepts (ties by the smaller
+    /// handle). `stamps` has one entry a member; `stamp` is this ray's, different from every
+    /// earlier ray's.
+    fn ray_cast(
+        &self,
+        world: &World,
+        ray: &Ray,
+        filter: &QueryFilter,
+        stamps: &mut [u32],
+        stamp: u32,
+    ) -> Option<WorldRayHit> {
         let Ok(segment) = RaySegment::new(ray.origin, ray.direction, ray.max_distance) else {
             return None;
         };
+        let box_test = RayBoxTest::new(&segment, self.magnitude);
         let mut best: Option<WorldRayHit> = None;
         let test = |index: u32, best: &mut Option<WorldRayHit>| {
             let member = &self.members[index as usize];
             let limit = best.map_or(ray.max_distance, |b| b.distance);
-            // The broad phase's own box test and pruning: boxes entered beyond the best hit
-            // cannot hold a nearer one.
-            if segment.entry_distance(&member.aabb, limit).is_none() {
+            // Box test first (boxes entered beyond the best hit cannot hold a nearer one),
+            // then the filter, which reads the collider, then the exact test.
+            if !box_test.reaches(&member.aabb, limit) {
                 return;
             }
-            if let Some(hit) = ray_hit(member.handle, member.collider, &member.placement, ray) {
+            let Some(collider) = world.accepted(member.handle, filter) else {
+                return;
+            };
+            if let Some(hit) = ray_hit(member.handle, collider, &member.placement, ray) {
                 if best.is_none_or(|b| (hit.distance, hit.collider) < (b.distance, b.collider)) {
                     *best = Some(hit);
                 }
@@ -282,7 +334,7 @@ impl<'w> BatchGrid<'w> {
         let origin = [ray.origin.x as f64, ray.origin.y as f64];
         let direction = [ray.direction.x as f64, ray.direction.y as f64];
         let scale = self.magnitude.max(ray.origin.abs().max_element() as f64);
-        let pad = STEP_PADDING_ULPS * f32::EPSILON as f64 * scale + 1e-3 * self.cell_size;
+        let pad = ray_padding(scale, self.cell_size);
         let mut enter = 0.0f64;
         let mut exit = ray.max_distance as f64;
         for axis in 0..2 {
@@ -302,15 +354,112 @@ impl<'w> BatchGrid<'w> {
         if enter > exit {
             return best;
         }
-        // March in steps one cell long; a step covers the cells of its padded box.
-        let step = self.cell_size;
-        let mut start = enter;
+        let mut visit = |column: usize, row: usize, best: &mut Option<WorldRayHit>| {
+            for &index in self.cell(column, row) {
+                let seen = &mut stamps[index as usize];
+                if *seen != stamp {
+                    *seen = stamp;
+                    test(index, best);
+                }
+            }
+        };
+        let ray_range = RayRange {
+            origin,
+            direction,
+            enter,
+            exit,
+            pad,
+        };
+        if pad + WALK_TOLERANCE * self.cell_size <= self.margin {
+            self.walk(&ray_range, &mut best, &mut visit);
+        } else {
+            self.march(&ray_range, &mut best, &mut visit);
+        }
+        best
+    }
+
+    /// Visits the cells the ray passes through, in order, until it leaves the range or the
+    /// next cell starts beyond the best hit (plus the padding).
+    ///
+    /// A 2-D DDA (Amanatides and Woo, *A Fast Voxel Traversal Algorithm for Ray Tracing*,
+    /// 1987): the cell of the range's first point, then on each step the axis whose next cell
+    /// boundary the ray crosses first, the crossings a cell apart along each axis. Their
+    /// rounding, over the few hundred cells of a grid's side, stays far below
+    /// [`WALK_TOLERANCE`] cells, so the cells agree with [`BatchGrid::cell_of`] at every
+    /// point of the ray to within it; a member box holding a point within the padding of the
+    /// ray is filed, grown by the margin, in a cell the walk visits. Off the grid's side the
+    /// clamped cell stays.
+    fn walk(
+        &self,
+        range: &RayRange,
+        best: &mut Option<WorldRayHit>,
+        visit: &mut impl FnMut(usize, usize, &mut Option<WorldRayHit>),
+    ) {
+        let counts = [self.columns, self.rows];
+        let mut cell = [0usize; 2];
+        // Per axis: the ray parameter of the next boundary crossing, the parameter between
+        // two crossings, the step, and the last cell that way (where crossings stop).
+        let mut crossing = [f64::INFINITY; 2];
+        let mut spacing = [f64::INFINITY; 2];
+        let mut step_up = [true; 2];
+        for axis in 0..2 {
+            let start = range.origin[axis] + range.direction[axis] * range.enter;
+            cell[axis] = self.cell_of(start, axis);
+            let direction = range.direction[axis];
+            step_up[axis] = direction > 0.0;
+            let last = if step_up[axis] { counts[axis] - 1 } else { 0 };
+            if direction != 0.0 && cell[axis] != last {
+                let boundary = cell[axis] + usize::from(step_up[axis]);
+                let coordinate = self.origin[axis] + boundary as f64 * self.cell_size;
+                crossing[axis] = (coordinate - range.origin[axis]) / direction;
+                spacing[axis] = self.cell_size / direction.abs();
+            }
+        }
+        let mut stop = range.exit;
+        loop {
+            visit(cell[0], cell[1], best);
+            if let Some(hit) = best {
+                let beyond_hit = hit.distance as f64 + range.pad;
+                if beyond_hit < stop {
+                    stop = beyond_hit;
+                }
+            }
+            let axis = usize::from(crossing[1] < crossing[0]);
+            if crossing[axis] > stop {
+                return;
+            }
+            if step_up[axis] {
+                cell[axis] += 1;
+                if cell[axis] == counts[axis] - 1 {
+                    crossing[axis] = f64::INFINITY;
+                }
+            } else {
+                cell[axis] -= 1;
+                if cell[axis] == 0 {
+                    crossing[axis] = f64::INFINITY;
+                }
+            }
+            crossing[axis] += spacing[axis];
+        }
+    }
+
+    /// Visits the cells of the ray in steps one cell long, each step the cells of its box
+    /// padded by the ray's padding: for rays whose padding is more than the grid's margin
+    /// (an origin far beyond the grid's coordinates).
+    fn march(
+        &self,
+        range: &RayRange,
+        best: &mut Option<WorldRayHit>,
+        visit: &mut impl FnMut(usize, usize, &mut Option<WorldRayHit>),
+    ) {
+        let (origin, direction, pad) = (range.origin, range.direction, range.pad);
+        let mut start = range.enter;
         let (mut previous_columns, mut previous_rows) = (0..0, 0..0);
-        while start <= exit {
+        while start <= range.exit {
             if best.is_some_and(|b| start > b.distance as f64 + pad) {
                 break;
             }
-            let end = (start + step).min(exit);
+            let end = (start + self.cell_size).min(range.exit);
             let mut min = [0.0; 2];
             let mut max = [0.0; 2];
             for axis in 0..2 {
@@ -323,37 +472,124 @@ impl<'w> BatchGrid<'w> {
             for row in rows.clone() {
                 for column in columns.clone() {
                     // The previous step visited its cells already.
-                    if previous_rows.contains(&row) && previous_columns.contains(&column) {
-                        continue;
-                    }
-                    for &index in self.cell(column, row) {
-                        let seen = &mut stamps[index as usize];
-                        if *seen != stamp {
-                            *seen = stamp;
-                            test(index, &mut best);
-                        }
+                    if !(previous_rows.contains(&row) && previous_columns.contains(&column)) {
+                        visit(column, row, best);
                     }
                 }
             }
-            if end >= exit {
+            if end >= range.exit {
                 break;
             }
             (previous_columns, previous_rows) = (columns, rows);
             start = end;
         }
-        best
     }
 }
 
+/// The box test of one ray: the broad phase's slab test
+/// ([`RaySegment::entry_distance`]) with its padding worked out once a ray, for the largest
+/// coordinate of the grid and the ray's origin, and [`STEP_PADDING_ULPS`] ulps of it instead
+/// of the broad phase's [`RAY_PADDING`](crate::broad::RAY_PADDING). Every box is grown at
+/// least as much as the broad phase grows it for the single query, so no collider it would
+/// test is refused here.
+struct RayBoxTest {
+    origin: Vec2,
+    inverse_direction: Vec2,
+    /// Whether the ray runs parallel to each axis.
+    parallel: [bool; 2],
+    pad: Vec2,
+}
+
+impl RayBoxTest {
+    fn new(segment: &RaySegment, grid_magnitude: f64) -> RayBoxTest {
+        let magnitude = (grid_magnitude as f32).max(segment.origin.abs().max_element());
+        RayBoxTest {
+            origin: segment.origin,
+            inverse_direction: segment.inverse_direction,
+            parallel: [segment.direction.x == 0.0, segment.direction.y == 0.0],
+            pad: Vec2::splat(magnitude * (STEP_PADDING_ULPS as f32 * f32::EPSILON)),
+        }
+    }
+
+    /// Whether the ray enters `aabb`, grown by the padding, within `[0, limit]`.
+    #[inline]
+    fn reaches(&self, aabb: &Aabb, limit: f32) -> bool {
+        let (low, high) = (aabb.min - self.pad, aabb.max + self.pad);
+        let mut enter = 0.0f32;
+        let mut exit = limit;
+        for axis in 0..2 {
+            let origin = self.origin[axis];
+            if self.parallel[axis] {
+                if origin < low[axis] || origin > high[axis] {
+                    return false;
+                }
+                continue;
+            }
+            let inverse = self.inverse_direction[axis];
+            let to_low = (low[axis] - origin) * inverse;
+            let to_high = (high[axis] - origin) * inverse;
+            // No NaN here (the inverse is finite off the parallel axes): plain comparisons,
+            // cheaper than `f32::min`'s NaN handling.
+            let (near, far) = if to_low <= to_high {
+                (to_low, to_high)
+            } else {
+                (to_high, to_low)
+            };
+            if near > enter {
+                enter = near;
+            }
+            if far < exit {
+                exit = far;
+            }
+        }
+        enter <= exit
+    }
+}
+
+/// A ray in `f64` with its parameter range inside the grid's padded bounds.
+struct RayRange {
+    origin: [f64; 2],
+    direction: [f64; 2],
+    enter: f64,
+    exit: f64,
+    /// How far the exact tests may round a hit point off its collider's box.
+    pad: f64,
+}
+
+/// How far a ray's exact tests may round a hit point off its collider's box, for the largest
+/// coordinate `scale` of the ray's origin and the grid, and a margin of a thousandth of a cell.
+fn ray_padding(scale: f64, cell_size: f64) -> f64 {
+    STEP_PADDING_ULPS * f32::EPSILON as f64 * scale + 1e-3 * cell_size
+}
+
 impl World {
+    /// The world's batch grid, built now if a change dropped it.
+    fn batch_grid(&self) -> &BatchGrid {
+        self.batch_grid.get_or_init(|| BatchGrid::new(self))
+    }
+
+    /// Drops the batch grid: called by every change that can change a query's candidates.
+    pub(super) fn forget_batch_grid(&mut self) {
+        self.batch_grid.take();
+    }
+
+    /// The collider of a live `handle` when `filter` accepts it.
+    #[inline]
+    fn accepted(&self, handle: ColliderHandle, filter: &QueryFilter) -> Option<&Collider> {
+        let collider = &self.entry(handle).ok()?.collider;
+        filter.accepts(handle, collider).then_some(collider)
+    }
+
     /// [`overlap_point`](Self::overlap_point) for each of `points`: calls
     /// `callback(row, handle)` for each collider containing `points[row]`, rows in order,
     /// handles sorted within a row.
     ///
     /// Every point is checked before any is answered: a NaN or infinite one fails the whole
-    /// batch with `overlap_point`'s error, [`WorldError::InvalidInput`]. A large batch builds
-    /// a grid of the accepted colliders for the call (see the module source); `filter`'s
-    /// predicate may then be asked about every collider, once.
+    /// batch with `overlap_point`'s error, [`WorldError::InvalidInput`]. A large batch reads a
+    /// grid of the world's colliders that the world keeps until a collider is inserted,
+    /// removed, moved or changed (built by the first large batch after such a change; about 40
+    /// bytes a collider and 4 a cell and a cell entry). `filter`'s predicate is asked only about
+    /// candidates, colliders whose box holds the point.
     ///
     /// ```
     /// use collide2d::{shape::{Circle, Shape}, world::{Collider, QueryFilter, World}, Vec2};
@@ -382,11 +618,11 @@ impl World {
             }
             return Ok(());
         }
-        let grid = BatchGrid::new(self, filter);
+        let grid = self.batch_grid();
         let mut found = Vec::new();
         for (row, &point) in points.iter().enumerate() {
             found.clear();
-            grid.overlap_point(point, &mut found);
+            grid.overlap_point(self, point, filter, &mut found);
             found.sort_unstable();
             for &handle in &found {
                 callback(row, handle);
@@ -399,33 +635,244 @@ impl World {
     /// smaller handle), in order.
     ///
     /// Every ray is checked before any is cast: an invalid one fails the whole batch with
-    /// `ray_cast`'s error, [`WorldError::InvalidInput`]. A large batch builds a grid of the
-    /// accepted colliders for the call (see the module source); `filter`'s predicate may then
-    /// be asked about every collider, once.
+    /// `ray_cast`'s error, [`WorldError::InvalidInput`]. A large batch reads a grid of the
+    /// world's colliders that the world keeps until a collider is inserted, removed, moved or
+    /// changed (built by the first large batch after such a change; about 40 bytes a collider
+    /// and 4 a cell and a cell entry). `filter`'s predicate is asked only about candidates, colliders
+    /// whose box the ray reaches before a nearer hit is known, at most once a ray.
+    ///
+    /// With the `rayon` feature, a large batch (at least 512 rows) whose filter has no
+    /// predicate is cut into chunks of rows cast on the threads of the current rayon pool
+    /// (one thread: the calling one); the answers are the same, in the same order.
     pub fn ray_cast_many(
         &self,
         rays: &[Ray],
         filter: &QueryFilter,
     ) -> Result<Vec<Option<WorldRayHit>>, WorldError> {
-        let checked = rays
-            .iter()
-            .map(checked_ray)
-            .collect::<Result<Vec<Ray>, _>>()?;
+        let mut checked = Vec::with_capacity(rays.len());
+        for ray in rays {
+            checked.push(checked_ray(ray)?);
+        }
         if rays.len().saturating_mul(COLLIDERS_PER_RAY_ROW) < self.len() {
             return rays.iter().map(|ray| self.ray_cast(ray, filter)).collect();
         }
-        let grid = BatchGrid::new(self, filter);
-        let mut stamps = vec![0u32; grid.members.len()];
+        let grid = self.batch_grid();
+        let mut hits = vec![None; checked.len()];
+        #[cfg(feature = "rayon")]
+        if filter.predicate.is_none()
+            && checked.len() >= PARALLEL_RAYS
+            && rayon::current_num_threads() > 1
+        {
+            use rayon::prelude::*;
+            // A filter with a predicate is not `Sync`: without one, its settings are.
+            let settings = FilterSettings::of(filter);
+            let chunk = checked
+                .len()
+                .div_ceil(2 * rayon::current_num_threads())
+                .max(PARALLEL_RAYS / 2);
+            hits.par_chunks_mut(chunk)
+                .zip(checked.par_chunks(chunk))
+                .for_each(|(answers, rays)| {
+                    grid.ray_cast_rows(self, rays, &settings.filter(), answers);
+                });
+            return Ok(hits);
+        }
+        grid.ray_cast_rows(self, &checked, filter, &mut hits);
+        Ok(hits)
+    }
+}
+
+/// A ray batch runs on the threads of the current rayon pool (feature `rayon`) when it has at
+/// least this many rows and its filter has no predicate.
+#[cfg(feature = "rayon")]
+const PARALLEL_RAYS: usize = 512;
+
+/// The settings of a [`QueryFilter`] without a predicate, which threads may share.
+#[cfg(feature = "rayon")]
+struct FilterSettings<'a> {
+    layers: super::LayerMask,
+    include_sensors: bool,
+    exclude: &'a [ColliderHandle],
+    groups: Option<super::CollisionGroups>,
+    skip_one_way: bool,
+    also_exclude: [Option<ColliderHandle>; 2],
+}
+
+#[cfg(feature = "rayon")]
+impl<'a> FilterSettings<'a> {
+    fn of(filter: &QueryFilter<'a>) -> FilterSettings<'a> {
+        FilterSettings {
+            layers: filter.layers,
+            include_sensors: filter.include_sensors,
+            exclude: filter.exclude,
+            groups: filter.groups,
+            skip_one_way: filter.skip_one_way,
+            also_exclude: filter.also_exclude,
+        }
+    }
+
+    fn filter(&self) -> QueryFilter<'a> {
+        QueryFilter {
+            layers: self.layers,
+            include_sensors: self.include_sensors,
+            exclude: self.exclude,
+            groups: self.groups,
+            skip_one_way: self.skip_one_way,
+            predicate: None,
+            also_exclude: self.also_exclude,
+        }
+    }
+}
+
+impl BatchGrid {
+    /// The answers to checked `rays`, in order, into `answers` (as long as `rays`).
+    fn ray_cast_rows(
+        &self,
+        world: &World,
+        rays: &[Ray],
+        filter: &QueryFilter,
+        answers: &mut [Option<WorldRayHit>],
+    ) {
+        let mut stamps = vec![0u32; self.members.len()];
         let mut stamp = 0u32;
-        let mut hits = Vec::with_capacity(checked.len());
-        for ray in &checked {
+        for (ray, answer) in rays.iter().zip(answers) {
             if stamp == u32::MAX {
                 stamps.fill(0);
                 stamp = 0;
             }
             stamp += 1;
-            hits.push(grid.ray_cast(ray, &mut stamps, stamp));
+            *answer = self.ray_cast(world, ray, filter, &mut stamps, stamp);
         }
-        Ok(hits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Circle, Polygon, Shape};
+
+    /// A 20 × 20 lattice of boxes and discs of several sizes and turns, 3 apart.
+    fn lattice() -> World {
+        let mut world = World::new();
+        for i in 0..20 {
+            for j in 0..20 {
+                let size = 0.5 + ((i * 7 + j * 3) % 10) as f32 * 0.1;
+                let shape = if (i + j) % 2 == 0 {
+                    Shape::from(Circle::with_radius(size).unwrap())
+                } else {
+                    Shape::from(Polygon::rect(size, 1.5 * size).unwrap())
+                };
+                let at = Transform::new(
+                    Vec2::new(i as f32 * 3.0, j as f32 * 3.0),
+                    (i * j) as f32 * 0.1,
+                );
+                world
+                    .insert(Collider::new(shape).with_transform(at))
+                    .unwrap();
+            }
+        }
+        world
+    }
+
+    fn same_hit(a: Option<WorldRayHit>, b: Option<WorldRayHit>) -> bool {
+        let bits = |hit: WorldRayHit| {
+            (
+                hit.collider,
+                hit.child,
+                hit.distance.to_bits(),
+                [hit.point.x, hit.point.y, hit.normal.x, hit.normal.y].map(f32::to_bits),
+            )
+        };
+        a.map(bits) == b.map(bits)
+    }
+
+    /// The batch answers of `rays` equal the single queries bit for bit; returns the hits.
+    fn check(world: &World, rays: &[Ray], what: &str) -> usize {
+        let filter = QueryFilter::new();
+        let batch = world.ray_cast_many(rays, &filter).unwrap();
+        let mut hits = 0;
+        for (row, ray) in rays.iter().enumerate() {
+            let single = world.ray_cast(ray, &filter).unwrap();
+            hits += usize::from(single.is_some());
+            assert!(
+                same_hit(batch[row], single),
+                "{what} ray {row} {ray:?}: batch {:?}, single {single:?}",
+                batch[row]
+            );
+        }
+        hits
+    }
+
+    fn ray(origin: Vec2, direction: Vec2, max_distance: f32) -> Ray {
+        Ray {
+            origin,
+            direction: direction.normalize(),
+            max_distance,
+        }
+    }
+
+    #[test]
+    fn rays_on_cell_boundaries_and_corners_answer_as_single_queries() {
+        let world = lattice();
+        let grid = world.batch_grid();
+        let (origin, cell) = (grid.origin, grid.cell_size);
+        assert!(grid.columns > 4 && grid.rows > 4, "a grid of several cells");
+        let corner = |column: usize, row: usize| {
+            Vec2::new(
+                (origin[0] + column as f64 * cell) as f32,
+                (origin[1] + row as f64 * cell) as f32,
+            )
+        };
+        let below = (origin[1] - 5.0) as f32;
+        let left = (origin[0] - 5.0) as f32;
+        let mut boundary_rays = Vec::new();
+        for column in 0..=grid.columns {
+            let x = corner(column, 0).x;
+            boundary_rays.push(ray(Vec2::new(x, below), Vec2::Y, f32::INFINITY));
+            boundary_rays.push(ray(Vec2::new(x, -below + 100.0), -Vec2::Y, 200.0));
+        }
+        for row in 0..=grid.rows {
+            let y = corner(0, row).y;
+            boundary_rays.push(ray(Vec2::new(left, y), Vec2::X, f32::INFINITY));
+            boundary_rays.push(ray(Vec2::new(-left + 100.0, y), -Vec2::X, 200.0));
+        }
+        assert!(check(&world, &boundary_rays, "boundary") > 10);
+        // From corners through corners: diagonals and a 1:2 slope, both ways.
+        let mut corner_rays = Vec::new();
+        for column in 0..grid.columns.min(grid.rows) {
+            for direction in [
+                Vec2::new(1.0, 1.0),
+                Vec2::new(1.0, 2.0),
+                Vec2::new(2.0, 1.0),
+            ] {
+                corner_rays.push(ray(corner(column, 0), direction, f32::INFINITY));
+                corner_rays.push(ray(corner(0, column), direction, 80.0));
+                corner_rays.push(ray(corner(column, column), -direction, f32::INFINITY));
+            }
+        }
+        assert!(check(&world, &corner_rays, "corner") > 10);
+    }
+
+    #[test]
+    fn axis_parallel_outside_and_zero_length_rays_answer_as_single_queries() {
+        let world = lattice();
+        let mut rays = Vec::new();
+        for k in 0..60 {
+            let inside = Vec2::new(k as f32 * 0.97 - 1.0, (k * 37 % 60) as f32 * 0.95 - 1.0);
+            for direction in [Vec2::X, -Vec2::X, Vec2::Y, -Vec2::Y] {
+                rays.push(ray(inside, direction, 30.0));
+                rays.push(ray(inside, direction, f32::INFINITY));
+            }
+            // From outside the grid, towards it and away from it.
+            let angle = k as f32 * 0.2;
+            let outside = Vec2::new(28.5, 28.5) + Vec2::from_angle(angle) * 60.0;
+            rays.push(ray(outside, -Vec2::from_angle(angle + 0.05), f32::INFINITY));
+            rays.push(ray(outside, -Vec2::from_angle(angle), 50.0));
+            rays.push(ray(outside, Vec2::from_angle(angle), f32::INFINITY));
+            // Zero length: inside a shape, on a lattice point, anywhere.
+            rays.push(ray(inside, Vec2::from_angle(angle), 0.0));
+            rays.push(ray(Vec2::new(3.0, 3.0 * (k % 20) as f32), Vec2::X, 0.0));
+        }
+        assert!(check(&world, &rays, "parallel, outside, zero") > 100);
     }
 }

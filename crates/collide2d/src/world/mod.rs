@@ -302,6 +302,8 @@ pub struct World {
     scratch: UpdateScratch,
     /// The continuous colliders' previous placements (see `continuous.rs`).
     continuous: continuous::ContinuousColliders,
+    /// The grid of the batch queries, kept until a change drops it (see `batch.rs`).
+    batch_grid: std::sync::OnceLock<batch::BatchGrid>,
 }
 
 /// Working memory of [`World::update`], kept so that an update allocates nothing once warm.
@@ -370,6 +372,7 @@ impl World {
             box_pairs: 0,
             scratch: UpdateScratch::default(),
             continuous: continuous::ContinuousColliders::default(),
+            batch_grid: std::sync::OnceLock::new(),
         })
     }
 
@@ -614,6 +617,7 @@ impl World {
     /// Removes a collider and returns it; its contacts end at the next update.
     pub fn remove(&mut self, handle: ColliderHandle) -> Result<Collider, WorldError> {
         self.entry(handle)?;
+        self.forget_batch_grid();
         self.detach(handle, EndReason::Removed);
         let slot = &mut self.slots[handle.index as usize];
         let entry = slot.entry.take().expect("checked above");
@@ -657,6 +661,7 @@ impl World {
                 return Err(WorldError::StaleHandle(handle));
             }
         }
+        self.forget_batch_grid();
         let mut proxies = Vec::with_capacity(handles.len());
         let mut removed = Vec::with_capacity(handles.len());
         for &handle in handles {
@@ -1050,8 +1055,10 @@ impl World {
         live_entry_mut(&mut self.slots, handle)
     }
 
-    /// Records that a live collider changed: its pairs are re-tested at the next update.
+    /// Records that a live collider changed: its pairs are re-tested at the next update, and
+    /// the batch grid is dropped.
     fn mark_dirty(&mut self, handle: ColliderHandle) {
+        self.forget_batch_grid();
         let (word, bit) = (handle.index as usize / 64, 1u64 << (handle.index % 64));
         if word >= self.dirty_bits.len() {
             self.dirty_bits.resize(word + 1, 0);
@@ -1191,6 +1198,7 @@ impl World {
             }
         }
         let mut broad = Broad::new(self.broad_kind)?;
+        self.forget_batch_grid();
         for (index, slot) in self.slots.iter_mut().enumerate() {
             let generation = slot.generation;
             let Some(entry) = &mut slot.entry else {

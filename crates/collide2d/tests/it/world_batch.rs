@@ -326,3 +326,164 @@ fn empty_batches_and_empty_worlds_answer_nothing() {
     );
     assert_eq!(world.ray_cast_many(&[], &QueryFilter::new()), Ok(vec![]));
 }
+
+/// Checks that the batch answers of `world` equal its single queries bit for bit, for rays and
+/// points around `center` under each filter.
+fn check_batches_equal_singles(
+    rng: &mut Rng,
+    world: &World,
+    filters: &[QueryFilter],
+    center: Vec2,
+    spread: f32,
+    context: &str,
+) {
+    let points = random_points(rng, world, center, spread, 300);
+    let rays = random_rays(rng, world, center, spread, 300);
+    for (f, filter) in filters.iter().enumerate() {
+        let mut batch: Vec<Vec<ColliderHandle>> = vec![Vec::new(); points.len()];
+        world
+            .overlap_points_each(&points, filter, |row, handle| batch[row].push(handle))
+            .unwrap();
+        for (row, &point) in points.iter().enumerate() {
+            assert_eq!(
+                batch[row],
+                world.overlap_point(point, filter).unwrap(),
+                "{context}: filter {f} point {row} {point:?}"
+            );
+        }
+        let hits = world.ray_cast_many(&rays, filter).unwrap();
+        for (row, ray) in rays.iter().enumerate() {
+            let single = world.ray_cast(ray, filter).unwrap();
+            assert!(
+                same_hit(hits[row], single),
+                "{context}: filter {f} ray {row} {ray:?}: batch {:?}, single {single:?}",
+                hits[row]
+            );
+        }
+    }
+}
+
+/// A shape of a random kind, `low` to `high` in size.
+fn any_shape(rng: &mut Rng, low: f32, high: f32) -> Shape {
+    let kind = rng.pick(&ALL_KINDS);
+    let size = rng.range(low, high);
+    random_shape(rng, kind, size)
+}
+
+#[test]
+fn batches_between_changes_of_every_kind_answer_as_single_queries() {
+    // The grid is kept between batches: every kind of change in turn, then batches under
+    // filters that read the layer, sensor flag, groups, one-way setting and user data.
+    let mut rng = Rng(40);
+    let center = Vec2::new(30.0, -20.0);
+    let spread = 50.0;
+    let mut world = random_world(&mut rng, BroadPhaseKind::Tree, 200, center, spread);
+    let second = world.layers().id("second").unwrap();
+    let even_data = |_: ColliderHandle, collider: &Collider| collider.user_data() % 2 == 0;
+    let groups = collide2d::world::CollisionGroups::new(1, 1);
+    for step in 0..48 {
+        let handles: Vec<ColliderHandle> = world.iter().map(|(h, _)| h).collect();
+        let some = handles[rng.below(handles.len())];
+        let at = |rng: &mut Rng| Transform::new(center + rng.point(0.5 * spread), rng.angle());
+        let change = match step % 16 {
+            0 => {
+                let shape = any_shape(&mut rng, 0.5, 3.0);
+                world
+                    .insert(Collider::new(shape).with_transform(at(&mut rng)))
+                    .unwrap();
+                "insert"
+            }
+            1 => {
+                world.remove(some).unwrap();
+                "remove"
+            }
+            2 => {
+                let colliders: Vec<Collider> = (0..5)
+                    .map(|_| {
+                        let shape = any_shape(&mut rng, 0.5, 3.0);
+                        Collider::new(shape).with_transform(at(&mut rng))
+                    })
+                    .collect();
+                world.insert_many(colliders).unwrap();
+                "insert_many"
+            }
+            3 => {
+                let mut chosen: Vec<ColliderHandle> =
+                    (0..5).map(|_| handles[rng.below(handles.len())]).collect();
+                chosen.sort_unstable();
+                chosen.dedup();
+                world.remove_many(&chosen).unwrap();
+                "remove_many"
+            }
+            4 => {
+                world.set_transform(some, at(&mut rng)).unwrap();
+                "set_transform"
+            }
+            5 => {
+                let moves: Vec<(ColliderHandle, Transform)> = (0..20)
+                    .map(|_| (handles[rng.below(handles.len())], at(&mut rng)))
+                    .collect();
+                world.set_transforms(&moves).unwrap();
+                "set_transforms"
+            }
+            6 => {
+                let shape = any_shape(&mut rng, 2.0, 6.0);
+                world.set_shape(some, shape).unwrap();
+                "set_shape"
+            }
+            7 => {
+                let offset = Transform::new(rng.point(3.0), rng.angle());
+                world.set_offset(some, offset).unwrap();
+                "set_offset"
+            }
+            8 => {
+                let layer = rng.pick(&[collide2d::LayerId::DEFAULT, second]);
+                world.set_layer(some, layer).unwrap();
+                "set_layer"
+            }
+            9 => {
+                let sensor = !world.get(some).unwrap().is_sensor();
+                world.set_sensor(some, sensor).unwrap();
+                "set_sensor"
+            }
+            10 => {
+                let enabled = !world.get(some).unwrap().is_enabled();
+                world.set_enabled(some, enabled).unwrap();
+                "set_enabled"
+            }
+            11 => {
+                world
+                    .set_groups(some, collide2d::world::CollisionGroups::new(2, 2))
+                    .unwrap();
+                "set_groups"
+            }
+            12 => {
+                world.set_user_data(some, rng.below(4) as u64).unwrap();
+                "set_user_data"
+            }
+            13 => {
+                world.update();
+                "update"
+            }
+            14 => {
+                world.shift_origin(rng.point(20.0)).unwrap();
+                "shift_origin"
+            }
+            _ => {
+                world.update();
+                world = World::restore(world.snapshot()).unwrap();
+                "restore"
+            }
+        };
+        let filters = [
+            QueryFilter::new(),
+            QueryFilter::new().with_sensors().with_predicate(&even_data),
+            QueryFilter::new()
+                .layers(LayerMask::NONE.with(second))
+                .with_groups(groups)
+                .with_skip_one_way(true),
+        ];
+        let context = format!("step {step} after {change}");
+        check_batches_equal_singles(&mut rng, &world, &filters, center, spread, &context);
+    }
+}
