@@ -2,15 +2,17 @@
 //! snapshot restores among them:
 //! after each update the event stream, `contacts()` and a brute-force test of every pair agree,
 //! and a world restored from a snapshot at random moments gives exactly the events of one that
-//! never stopped.
+//! never stopped; batch queries equal single ones between any two edits.
 
 use crate::support;
 
+use collide2d::shape::Ray;
 use collide2d::shape::Shape;
+use collide2d::world::QueryFilter;
 use collide2d::world::{
     BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, CollisionGroups, LayerId, World,
 };
-use collide2d::Transform;
+use collide2d::{Transform, Vec2};
 use std::collections::BTreeSet;
 use support::{random_shape, Rng, ALL_KINDS};
 
@@ -189,6 +191,42 @@ fn brute_force(world: &World) -> BTreeSet<(ColliderHandle, ColliderHandle)> {
     touching
 }
 
+/// Batch rays and points (answered from the grid the world keeps between batches) equal the
+/// single queries, whatever edits came since the last batch or update.
+fn batches_agree(rng: &mut Rng, world: &World, context: &str) {
+    let filter = QueryFilter::new();
+    let rays: Vec<Ray> = (0..48)
+        .map(|_| {
+            Ray::new(
+                rng.point(6.0),
+                Vec2::from_angle(rng.angle()),
+                rng.range(0.0, 12.0),
+            )
+            .unwrap()
+        })
+        .collect();
+    let batch = world.ray_cast_many(&rays, &filter).unwrap();
+    for (ray, hit) in rays.iter().zip(&batch) {
+        assert_eq!(
+            *hit,
+            world.ray_cast(ray, &filter).unwrap(),
+            "{context}: {ray:?}"
+        );
+    }
+    let points: Vec<Vec2> = (0..48).map(|_| rng.point(5.0)).collect();
+    let mut found = vec![Vec::new(); points.len()];
+    world
+        .overlap_points_each(&points, &filter, |row, handle| found[row].push(handle))
+        .unwrap();
+    for (point, found) in points.iter().zip(&found) {
+        assert_eq!(
+            *found,
+            world.overlap_point(*point, &filter).unwrap(),
+            "{context}: {point:?}"
+        );
+    }
+}
+
 #[test]
 fn every_edit_in_any_order_keeps_events_contacts_and_restores_exact() {
     let kinds = [
@@ -216,6 +254,9 @@ fn every_edit_in_any_order_keeps_events_contacts_and_restores_exact() {
         let mut handles = Vec::new();
         let mut touching: BTreeSet<(ColliderHandle, ColliderHandle)> = BTreeSet::new();
         for step in 0..400 {
+            if rng.below(8) == 0 {
+                batches_agree(&mut rng, &worlds[0], &format!("seed {seed}, step {step}"));
+            }
             if rng.below(4) != 0 {
                 edit(&mut rng, &mut worlds, &mut handles, &layers);
                 continue;
