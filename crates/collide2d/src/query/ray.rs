@@ -348,7 +348,9 @@ fn ray_cast_polygon(polygon: &Polygon, ray: &Ray, inside: RayInside) -> Option<L
 /// ```
 ///
 /// The eight divisions run as two four-lane divisions, independent of each other, so they do
-/// not lengthen the dependency chain the way one division per edge in a loop does.
+/// not lengthen the dependency chain the way one division per edge in a loop does. The largest
+/// entering and smallest leaving bounds are found across the lanes by shuffles, and an edge
+/// index is only looked up for the bound that is reported (the first lane holding it).
 #[inline(always)]
 fn ray_cast_small_polygon(
     outline: &PaddedOutline<2>,
@@ -356,15 +358,13 @@ fn ray_cast_small_polygon(
     ray: &Ray,
     inside: RayInside,
 ) -> Option<RayHit> {
-    let [entering, entering_edge, leaving, leaving_edge] = clip_ray(
+    let [entering, leaving] = clip_ray(
         outline,
         xf.apply_inv(ray.origin),
         xf.rotate_inv(ray.direction),
     );
-    let pick_later = |a: (f32, f32), b: (f32, f32)| if b.0 > a.0 { b } else { a };
-    let pick_earlier = |a: (f32, f32), b: (f32, f32)| if b.0 < a.0 { b } else { a };
-    let (entry, entry_edge) = reduce_lanes(entering, entering_edge, pick_later);
-    let (earliest_exit, exit_edge) = reduce_lanes(leaving, leaving_edge, pick_earlier);
+    let entry = entering[0].max(entering[1]).max_element();
+    let earliest_exit = leaving[0].min(leaving[1]).min_element();
     let latest_entry = if entry > 0.0 { entry } else { 0.0 };
     if earliest_exit < latest_entry {
         return None;
@@ -373,7 +373,7 @@ fn ray_cast_small_polygon(
         if latest_entry > ray.max_distance {
             return None;
         }
-        (latest_entry, entry_edge)
+        (latest_entry, first_lane_holding(entering, entry))
     } else {
         match inside {
             RayInside::HitAtStart => {
@@ -384,31 +384,31 @@ fn ray_cast_small_polygon(
                     child: 0,
                 })
             }
-            RayInside::ReportExit if earliest_exit <= ray.max_distance => {
-                (earliest_exit.max(0.0), exit_edge)
-            }
+            RayInside::ReportExit if earliest_exit <= ray.max_distance => (
+                earliest_exit.max(0.0),
+                first_lane_holding(leaving, earliest_exit),
+            ),
             RayInside::ReportExit => return None,
         }
     };
-    let local_normal = outline.normal(edge.to_bits() as usize & 7);
     Some(RayHit {
         distance,
         point: ray.at(distance),
-        normal: xf.rotate(local_normal),
+        normal: xf.rotate(outline.normal(edge)),
         child: 0,
     })
 }
 
-/// Cyrus–Beck clipping of the line `origin + t direction` (polygon frame) by every edge line,
-/// folded to four lanes: `[entering, entering_edge, leaving, leaving_edge]`, where lane `k`
-/// holds the later entering bound of edges `k` and `k + 4` (−∞ for none) and that edge's index,
-/// and the earlier leaving bound (+∞ for none, −∞ for a parallel edge outside) and its index.
+/// Cyrus–Beck clipping of the line `origin + t direction` (polygon frame) by every edge line:
+/// `[entering, leaving]`, two chunks of four lanes each (edge `4 · chunk + lane`), holding
+/// each edge's entering bound (−∞ for an edge the ray does not enter across) and its leaving
+/// bound (+∞ for none, −∞ for an edge the ray runs parallel to, outside it).
 ///
 /// In glam's four-lane vectors, so it stays SIMD when inlined (written lane by lane it had to
 /// be kept out of line, and the call spilled the caller's registers). Each select is
 /// `if condition { value } else { otherwise }` lane by lane; a NaN comparison is false.
 #[inline(always)]
-fn clip_ray(outline: &PaddedOutline<2>, origin: Vec2, direction: Vec2) -> [Lanes; 4] {
+fn clip_ray(outline: &PaddedOutline<2>, origin: Vec2, direction: Vec2) -> [[Vec4; 2]; 2] {
     let lanes = |values: Lanes| Vec4::from_array(values.0);
     let (origin_x, origin_y) = (Vec4::splat(origin.x), Vec4::splat(origin.y));
     let (direction_x, direction_y) = (Vec4::splat(direction.x), Vec4::splat(direction.y));
@@ -432,36 +432,17 @@ fn clip_ray(outline: &PaddedOutline<2>, origin: Vec2, direction: Vec2) -> [Lanes
         let parallel = Vec4::select(denominator.cmpeq(zero), outside, Vec4::INFINITY);
         leaving[chunk] = Vec4::select(zero.cmplt(denominator), t, parallel);
     }
-    // Edge indices travel as the bit patterns of (tiny, subnormal) floats: the selects only
-    // move bits, and `to_bits` reads them back without a float-to-integer conversion.
-    let tag = |edge: u32| f32::from_bits(edge);
-    let low_edges = Vec4::new(tag(0), tag(1), tag(2), tag(3));
-    let high_edges = Vec4::new(tag(4), tag(5), tag(6), tag(7));
-    // The later entry and the earlier exit of each pair; on a tie the lower edge.
-    let later_entry = entering[0].cmplt(entering[1]);
-    let earlier_exit = leaving[1].cmplt(leaving[0]);
-    [
-        Vec4::select(later_entry, entering[1], entering[0]),
-        Vec4::select(later_entry, high_edges, low_edges),
-        Vec4::select(earlier_exit, leaving[1], leaving[0]),
-        Vec4::select(earlier_exit, high_edges, low_edges),
-    ]
-    .map(|vector| Lanes(vector.to_array()))
+    [entering, leaving]
 }
 
-/// The lane of `values` that `pick` prefers, with the matching lane of `tags`, by a pairwise
-/// tree (`pick(a, b)` keeps `a` on a tie).
+/// The first edge (`4 · chunk + lane`) whose bound in `bounds` equals `value` (edge 0 when
+/// none does).
 #[inline(always)]
-fn reduce_lanes(
-    values: Lanes,
-    tags: Lanes,
-    pick: impl Fn((f32, f32), (f32, f32)) -> (f32, f32),
-) -> (f32, f32) {
-    let (v, g) = (values.0, tags.0);
-    pick(
-        pick((v[0], g[0]), (v[1], g[1])),
-        pick((v[2], g[2]), (v[3], g[3])),
-    )
+fn first_lane_holding(bounds: [Vec4; 2], value: f32) -> usize {
+    let value = Vec4::splat(value);
+    let mask = bounds[0].cmpeq(value).bitmask() | bounds[1].cmpeq(value).bitmask() << 4;
+    // An empty mask gives 32, and 32 & 7 = 0.
+    mask.trailing_zeros() as usize & 7
 }
 
 /// Ray against a convex core (1, 2 or more vertices with outward edge normals) inflated by
@@ -730,14 +711,9 @@ mod tests {
             };
         }
         let mut bits = [0u32; 16];
-        for lane in 0..4 {
-            let later = entering[lane] < entering[lane + 4];
-            let earlier = leaving[lane + 4] < leaving[lane];
-            let pick = |upper: bool| lane as u32 + if upper { 4 } else { 0 };
-            bits[lane] = entering[pick(later) as usize].to_bits();
-            bits[4 + lane] = pick(later);
-            bits[8 + lane] = leaving[pick(earlier) as usize].to_bits();
-            bits[12 + lane] = pick(earlier);
+        for edge in 0..8 {
+            bits[edge] = entering[edge].to_bits();
+            bits[8 + edge] = leaving[edge].to_bits();
         }
         bits
     }
@@ -764,7 +740,8 @@ mod tests {
             let got = clip_ray(outline, origin, direction);
             let got_bits: Vec<u32> = got
                 .iter()
-                .flat_map(|lanes| lanes.0.map(f32::to_bits))
+                .flatten()
+                .flat_map(|lanes| lanes.to_array().map(f32::to_bits))
                 .collect();
             assert_eq!(
                 got_bits,
