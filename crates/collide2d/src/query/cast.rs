@@ -4,11 +4,12 @@ use super::distance::{
     distance, distance_between_convex, gjk_distance, Simplex, SimplexVertex, MAX_GJK_ITERATIONS,
 };
 use super::manifold::FACE_TOLERANCE;
-use super::support::ConvexProxy;
+use super::support::{lane_support_index, ConvexProxy};
 use super::sweep::{sweep_circle_segment, sweep_circles, Sweep, SweepHit};
 use super::types::{DistanceOutput, SimplexCache};
-use crate::math::{both_valid, cross, left_perp, Rot, Transform, Vec2};
-use crate::shape::{Aabb, Chain, Joint, Segment, Shape};
+use crate::math::{both_valid, cross, left_perp, Lanes, Rot, Transform, Vec2};
+use crate::shape::{Aabb, Chain, Joint, PaddedOutline, Segment, Shape};
+use glam::Vec4;
 
 /// Settings for [`shape_cast`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -591,15 +592,16 @@ fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Pro
     let mut t = 0.0f32;
     let mut normal = Vec2::ZERO;
     let mut b_in_a = gaps.b_in_a(0.0);
+    let supports = LinearSupports {
+        proxy_a,
+        proxy_b,
+        turned_b: proxy_b
+            .outline()
+            .map(|outline| turned_lanes(outline, b_in_a.q)),
+    };
     // Start from the part of D leading along the motion: the first to reach the origin when
     // the motion is head-on.
-    let mut simplex = Simplex::from_vertex(SimplexVertex::new(
-        proxy_a,
-        proxy_a.support_index(-motion),
-        proxy_b,
-        proxy_b.support_index(b_in_a.rotate_inv(motion)),
-        &b_in_a,
-    ));
+    let mut simplex = Simplex::from_vertex(supports.along(motion, None, &b_in_a));
     let hit_at = |simplex: &Simplex, normal: Vec2| {
         let (point_a, point_b) = simplex.witness_points();
         Probe {
@@ -625,10 +627,7 @@ fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Pro
             break;
         }
         let axis = towards_origin / -length;
-        let (near_a, near_b) = simplex.first_indices();
-        let index_a = proxy_a.support_index_near(near_a, -towards_origin);
-        let index_b = proxy_b.support_index_near(near_b, b_in_a.rotate_inv(towards_origin));
-        let mut vertex = SimplexVertex::new(proxy_a, index_a, proxy_b, index_b, &b_in_a);
+        let mut vertex = supports.along(towards_origin, Some(simplex.first_indices()), &b_in_a);
         let plane = axis.dot(vertex.difference);
         if plane > if jumps == 0 { stop } else { aim } {
             // 3. D lies beyond a plane farther than the aim: jump to where the plane reaches it.
@@ -672,6 +671,68 @@ fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Pro
         opts.target_separation + opts.tolerance,
         max_jumps - jumps,
     )
+}
+
+/// The support points of `D = B − A` for [`linear_ray_cast`], in A's frame.
+///
+/// B only translates in A's frame, so a small polygon's vertices are turned into A's frame
+/// once (`turned_b`): each support search on B is then a lane scan along the axis as it is,
+/// and its point needs only the translation, neither waiting for a rotation.
+struct LinearSupports<'a> {
+    proxy_a: &'a ConvexProxy<'a>,
+    proxy_b: &'a ConvexProxy<'a>,
+    /// B's vertices turned into A's frame, `[x, y]` in padded lanes, for a small polygon.
+    turned_b: Option<[[[f32; 4]; 2]; 2]>,
+}
+
+impl LinearSupports<'_> {
+    /// The support point of D along `towards` (A's frame): A's core point furthest along
+    /// `−towards` and B's furthest along `towards`, with B placed by `b_in_a` (whose rotation
+    /// is the one `turned_b` was made with). `near` holds core point indices from which a
+    /// walking search may start.
+    #[inline(always)]
+    fn along(
+        &self,
+        towards: Vec2,
+        near: Option<(usize, usize)>,
+        b_in_a: &Transform,
+    ) -> SimplexVertex {
+        let (proxy_a, proxy_b) = (self.proxy_a, self.proxy_b);
+        let index_a = match near {
+            Some((near_a, _)) => proxy_a.support_index_near(near_a, -towards),
+            None => proxy_a.support_index(-towards),
+        };
+        if let Some([x, y]) = &self.turned_b {
+            let vectors = |lanes: &[[f32; 4]; 2]| lanes.map(Vec4::from_array);
+            let index_b = lane_support_index(vectors(x), vectors(y), towards);
+            let (chunk, lane) = (index_b / 4, index_b % 4);
+            let point_b = Vec2::new(x[chunk][lane], y[chunk][lane]) + b_in_a.p;
+            return SimplexVertex::from_points(proxy_a.point(index_a), index_a, point_b, index_b);
+        }
+        let local_towards = b_in_a.rotate_inv(towards);
+        let index_b = match near {
+            Some((_, near_b)) => proxy_b.support_index_near(near_b, local_towards),
+            None => proxy_b.support_index(local_towards),
+        };
+        SimplexVertex::new(proxy_a, index_a, proxy_b, index_b, b_in_a)
+    }
+}
+
+/// A polygon outline's vertices turned by `q` (no translation), as two chunks of four lanes
+/// of x and of y: [`Rot::rotate`]'s arithmetic, lane by lane.
+#[inline(always)]
+fn turned_lanes(outline: &PaddedOutline<2>, q: Rot) -> [[[f32; 4]; 2]; 2] {
+    let (c, s) = (Vec4::splat(q.c), Vec4::splat(q.s));
+    let lanes = |values: Lanes| Vec4::from_array(values.0);
+    let turn = |chunk: usize| {
+        let (x, y) = (lanes(outline.vertex_x[chunk]), lanes(outline.vertex_y[chunk]));
+        (c * x - s * y, s * x + c * y)
+    };
+    let (low, high) = (turn(0), turn(1));
+    [
+        [low.0.to_array(), high.0.to_array()],
+        [low.1.to_array(), high.1.to_array()],
+    ]
 }
 
 /// Time of impact for two convex shapes that only translate (see [`LinearGap`]).
