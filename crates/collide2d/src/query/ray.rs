@@ -84,8 +84,9 @@ impl Shape {
         }
         if let Shape::Polygon(polygon) = self {
             if let (Some(outline), 0.0) = (polygon.padded_outline(), polygon.radius()) {
+                // Both coordinates in one four-lane test.
                 return ray_cast_small_polygon(outline, xf, ray, inside)
-                    .filter(|hit| hit.point.is_finite());
+                    .filter(|hit| Vec4::new(hit.point.x, hit.point.y, 0.0, 0.0).is_finite());
             }
         }
         let local = ray.to_local(xf);
@@ -358,7 +359,11 @@ fn ray_cast_small_polygon(
     ray: &Ray,
     inside: RayInside,
 ) -> Option<RayHit> {
-    let [entering, leaving] = clip_ray(
+    let Clipping {
+        entering,
+        leaving,
+        parallel_outside,
+    } = clip_ray(
         outline,
         xf.apply_inv(ray.origin),
         xf.rotate_inv(ray.direction),
@@ -366,7 +371,7 @@ fn ray_cast_small_polygon(
     let entry = entering[0].max(entering[1]).max_element();
     let earliest_exit = leaving[0].min(leaving[1]).min_element();
     let latest_entry = if entry > 0.0 { entry } else { 0.0 };
-    if earliest_exit < latest_entry {
+    if parallel_outside || earliest_exit < latest_entry {
         return None;
     }
     let (distance, edge) = if latest_entry > 0.0 {
@@ -399,22 +404,31 @@ fn ray_cast_small_polygon(
     })
 }
 
-/// Cyrus–Beck clipping of the line `origin + t direction` (polygon frame) by every edge line:
-/// `[entering, leaving]`, two chunks of four lanes each (edge `4 · chunk + lane`), holding
-/// each edge's entering bound (−∞ for an edge the ray does not enter across) and its leaving
-/// bound (+∞ for none, −∞ for an edge the ray runs parallel to, outside it).
+/// The bounds of a ray clipped by a polygon's edge lines ([`clip_ray`]).
+struct Clipping {
+    /// Two chunks of four lanes (edge `4 · chunk + lane`): each edge's entering bound, −∞ for
+    /// an edge the ray does not enter across.
+    entering: [Vec4; 2],
+    /// Each edge's leaving bound, +∞ for an edge the ray does not leave across.
+    leaving: [Vec4; 2],
+    /// Whether the ray runs parallel to an edge, outside it (it then misses).
+    parallel_outside: bool,
+}
+
+/// Cyrus–Beck clipping of the line `origin + t direction` (polygon frame) by every edge line.
 ///
 /// In glam's four-lane vectors, so it stays SIMD when inlined (written lane by lane it had to
 /// be kept out of line, and the call spilled the caller's registers). Each select is
 /// `if condition { value } else { otherwise }` lane by lane; a NaN comparison is false.
 #[inline(always)]
-fn clip_ray(outline: &PaddedOutline<2>, origin: Vec2, direction: Vec2) -> [[Vec4; 2]; 2] {
+fn clip_ray(outline: &PaddedOutline<2>, origin: Vec2, direction: Vec2) -> Clipping {
     let lanes = |values: Lanes| Vec4::from_array(values.0);
     let (origin_x, origin_y) = (Vec4::splat(origin.x), Vec4::splat(origin.y));
     let (direction_x, direction_y) = (Vec4::splat(direction.x), Vec4::splat(direction.y));
     let zero = Vec4::ZERO;
     let mut entering = [zero; 2];
     let mut leaving = [zero; 2];
+    let mut parallel_outside = [zero.cmplt(zero); 2];
     for chunk in 0..2 {
         let (normal_x, normal_y) = (
             lanes(outline.normal_x[chunk]),
@@ -426,13 +440,15 @@ fn clip_ray(outline: &PaddedOutline<2>, origin: Vec2, direction: Vec2) -> [[Vec4
         let t = numerator / denominator;
         // Entering bound: `t` where the ray crosses the edge inwards (`denominator < 0`).
         entering[chunk] = Vec4::select(denominator.cmplt(zero), t, Vec4::NEG_INFINITY);
-        // Leaving bound: `t` where it crosses outwards (`denominator > 0`); −∞ (an empty range)
-        // when it runs parallel to the edge outside it; else +∞.
-        let outside = Vec4::select(numerator.cmplt(zero), Vec4::NEG_INFINITY, Vec4::INFINITY);
-        let parallel = Vec4::select(denominator.cmpeq(zero), outside, Vec4::INFINITY);
-        leaving[chunk] = Vec4::select(zero.cmplt(denominator), t, parallel);
+        // Leaving bound: `t` where it crosses outwards (`denominator > 0`); else +∞.
+        leaving[chunk] = Vec4::select(zero.cmplt(denominator), t, Vec4::INFINITY);
+        parallel_outside[chunk] = denominator.cmpeq(zero) & numerator.cmplt(zero);
     }
-    [entering, leaving]
+    Clipping {
+        entering,
+        leaving,
+        parallel_outside: (parallel_outside[0] | parallel_outside[1]).any(),
+    }
 }
 
 /// The first edge (`4 · chunk + lane`) whose bound in `bounds` equals `value` (edge 0 when
@@ -688,34 +704,35 @@ mod tests {
     use super::*;
     use crate::query::manifold::test_numbers::Numbers;
 
-    /// [`clip_ray`] by its definition, one edge at a time.
-    fn clip_ray_by_edges(outline: &PaddedOutline<2>, origin: Vec2, direction: Vec2) -> [u32; 16] {
-        let mut entering = [0.0f32; 8];
-        let mut leaving = [0.0f32; 8];
+    /// [`clip_ray`] by its definition, one edge at a time: the bits of each edge's entering and
+    /// leaving bound, and whether the ray runs parallel to an edge, outside it.
+    fn clip_ray_by_edges(
+        outline: &PaddedOutline<2>,
+        origin: Vec2,
+        direction: Vec2,
+    ) -> ([u32; 16], bool) {
+        let mut bits = [0u32; 16];
+        let mut parallel_outside = false;
         for edge in 0..8 {
             let (normal, vertex) = (outline.normal(edge), outline.vertex(edge));
             let numerator = normal.x * (vertex.x - origin.x) + normal.y * (vertex.y - origin.y);
             let denominator = normal.x * direction.x + normal.y * direction.y;
             let t = numerator / denominator;
-            entering[edge] = if denominator < 0.0 {
+            let entering = if denominator < 0.0 {
                 t
             } else {
                 f32::NEG_INFINITY
             };
-            leaving[edge] = if 0.0 < denominator {
+            let leaving = if 0.0 < denominator {
                 t
-            } else if denominator == 0.0 && numerator < 0.0 {
-                f32::NEG_INFINITY
             } else {
                 f32::INFINITY
             };
+            parallel_outside |= denominator == 0.0 && numerator < 0.0;
+            bits[edge] = entering.to_bits();
+            bits[8 + edge] = leaving.to_bits();
         }
-        let mut bits = [0u32; 16];
-        for edge in 0..8 {
-            bits[edge] = entering[edge].to_bits();
-            bits[8 + edge] = leaving[edge].to_bits();
-        }
-        bits
+        (bits, parallel_outside)
     }
 
     #[test]
@@ -738,14 +755,15 @@ mod tests {
                 direction = [Vec2::X, Vec2::Y, -Vec2::X, -Vec2::Y][round % 4];
             }
             let got = clip_ray(outline, origin, direction);
-            let got_bits: Vec<u32> = got
+            let got_bits: Vec<u32> = [got.entering, got.leaving]
                 .iter()
                 .flatten()
                 .flat_map(|lanes| lanes.to_array().map(f32::to_bits))
                 .collect();
+            let (bits, parallel_outside) = clip_ray_by_edges(outline, origin, direction);
             assert_eq!(
-                got_bits,
-                clip_ray_by_edges(outline, origin, direction),
+                (got_bits, got.parallel_outside),
+                (bits.to_vec(), parallel_outside),
                 "round {round}"
             );
         }
