@@ -97,6 +97,10 @@ pub fn shape_cast(
         },
         ..opts
     };
+    if let (Shape::Polygon(_), Shape::Polygon(_)) = (a, b) {
+        // The common pair asks no closed form and no other kind of shape first.
+        return convex_cast(a, sweep_a, b, sweep_b, &opts);
+    }
     if let Some(hit) = cast_analytic(a, sweep_a, b, sweep_b, &opts) {
         return hit;
     }
@@ -123,17 +127,28 @@ pub fn shape_cast(
             normal: -hit.normal,
             ..hit
         }),
-        _ => {
-            if sweep_a.rotation() == 0.0 && sweep_b.rotation() == 0.0 {
-                if let (Some(proxy_a), Some(proxy_b)) =
-                    (ConvexProxy::from_shape(a), ConvexProxy::from_shape(b))
-                {
-                    return linear_advancement(&proxy_a, sweep_a, &proxy_b, sweep_b, &opts);
-                }
-            }
-            conservative_advancement(a, sweep_a, b, sweep_b, &opts)
+        _ => convex_cast(a, sweep_a, b, sweep_b, &opts),
+    }
+}
+
+/// [`shape_cast`] of two convex shapes: by GJK ray casting when neither turns, else by
+/// conservative advancement.
+#[inline(always)]
+fn convex_cast(
+    a: &Shape,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    opts: &CastOptions,
+) -> Option<CastHit> {
+    if sweep_a.rotation() == 0.0 && sweep_b.rotation() == 0.0 {
+        if let (Some(proxy_a), Some(proxy_b)) =
+            (ConvexProxy::from_shape(a), ConvexProxy::from_shape(b))
+        {
+            return linear_advancement(&proxy_a, sweep_a, &proxy_b, sweep_b, opts);
         }
     }
+    conservative_advancement(a, sweep_a, b, sweep_b, opts)
 }
 
 /// A chain moving by `sweep_a` against `b`: the earliest hit on a segment that `b`'s centroid is
@@ -583,6 +598,24 @@ const MAX_RAY_CAST_SUPPORTS: usize = 4 * MAX_GJK_ITERATIONS;
 /// progress later (rounding), [`march`] finishes from the time reached.
 fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Probe, bool)> {
     let (proxy_a, proxy_b) = (gaps.proxy_a, gaps.proxy_b);
+    if let (Some(outline_a), Some(outline_b)) = (proxy_a.outline(), proxy_b.outline()) {
+        let supports = PolygonSupports {
+            outline_a,
+            turned_b: turned_lanes(outline_b, gaps.b_in_a_start.q),
+        };
+        return linear_ray_cast_with(gaps, opts, &supports);
+    }
+    linear_ray_cast_with(gaps, opts, &ProxySupports { proxy_a, proxy_b })
+}
+
+/// [`linear_ray_cast`] with the support points of `D` from `supports`.
+#[inline(always)]
+fn linear_ray_cast_with(
+    gaps: &mut LinearGap,
+    opts: &CastOptions,
+    supports: &impl CastSupports,
+) -> Option<(f32, Probe, bool)> {
+    let (proxy_a, proxy_b) = (gaps.proxy_a, gaps.proxy_b);
     let (radius_a, radius_b) = (proxy_a.radius(), proxy_b.radius());
     let aim = radius_a + radius_b + opts.target_separation;
     let stop = aim + opts.tolerance;
@@ -592,13 +625,6 @@ fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Pro
     let mut t = 0.0f32;
     let mut normal = Vec2::ZERO;
     let mut b_in_a = gaps.b_in_a(0.0);
-    let supports = LinearSupports {
-        proxy_a,
-        proxy_b,
-        turned_b: proxy_b
-            .outline()
-            .map(|outline| turned_lanes(outline, b_in_a.q)),
-    };
     // Start from the part of D leading along the motion: the first to reach the origin when
     // the motion is head-on.
     let mut simplex = Simplex::from_vertex(supports.along(motion, None, &b_in_a));
@@ -674,22 +700,26 @@ fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Pro
 }
 
 /// The support points of `D = B − A` for [`linear_ray_cast`], in A's frame.
-///
-/// B only translates in A's frame, so a small polygon's vertices are turned into A's frame
-/// once (`turned_b`): each support search on B is then a lane scan along the axis as it is,
-/// and its point needs only the translation, neither waiting for a rotation.
-struct LinearSupports<'a> {
-    proxy_a: &'a ConvexProxy<'a>,
-    proxy_b: &'a ConvexProxy<'a>,
-    /// B's vertices turned into A's frame, `[x, y]` in padded lanes, for a small polygon.
-    turned_b: Option<[[[f32; 4]; 2]; 2]>,
-}
-
-impl LinearSupports<'_> {
+trait CastSupports {
     /// The support point of D along `towards` (A's frame): A's core point furthest along
     /// `−towards` and B's furthest along `towards`, with B placed by `b_in_a` (whose rotation
-    /// is the one `turned_b` was made with). `near` holds core point indices from which a
+    /// is B's starting one in A's frame). `near` holds core point indices from which a
     /// walking search may start.
+    fn along(
+        &self,
+        towards: Vec2,
+        near: Option<(usize, usize)>,
+        b_in_a: &Transform,
+    ) -> SimplexVertex;
+}
+
+/// Any pair of convex cores, searched through their proxies.
+struct ProxySupports<'a> {
+    proxy_a: &'a ConvexProxy<'a>,
+    proxy_b: &'a ConvexProxy<'a>,
+}
+
+impl CastSupports for ProxySupports<'_> {
     #[inline(always)]
     fn along(
         &self,
@@ -698,23 +728,43 @@ impl LinearSupports<'_> {
         b_in_a: &Transform,
     ) -> SimplexVertex {
         let (proxy_a, proxy_b) = (self.proxy_a, self.proxy_b);
-        let index_a = match near {
-            Some((near_a, _)) => proxy_a.support_index_near(near_a, -towards),
-            None => proxy_a.support_index(-towards),
-        };
-        if let Some([x, y]) = &self.turned_b {
-            let vectors = |lanes: &[[f32; 4]; 2]| lanes.map(Vec4::from_array);
-            let index_b = lane_support_index(vectors(x), vectors(y), towards);
-            let (chunk, lane) = (index_b / 4, index_b % 4);
-            let point_b = Vec2::new(x[chunk][lane], y[chunk][lane]) + b_in_a.p;
-            return SimplexVertex::from_points(proxy_a.point(index_a), index_a, point_b, index_b);
-        }
         let local_towards = b_in_a.rotate_inv(towards);
-        let index_b = match near {
-            Some((_, near_b)) => proxy_b.support_index_near(near_b, local_towards),
-            None => proxy_b.support_index(local_towards),
+        let (index_a, index_b) = match near {
+            Some((near_a, near_b)) => (
+                proxy_a.support_index_near(near_a, -towards),
+                proxy_b.support_index_near(near_b, local_towards),
+            ),
+            None => (
+                proxy_a.support_index(-towards),
+                proxy_b.support_index(local_towards),
+            ),
         };
         SimplexVertex::new(proxy_a, index_a, proxy_b, index_b, b_in_a)
+    }
+}
+
+/// Two polygons of at most 8 vertices, in padded lanes. B only translates in A's frame, so
+/// its vertices are turned into A's frame once (`turned_b`): each support search on B is
+/// then a lane scan along the axis as it is, and its point needs only the translation,
+/// neither waiting for a rotation.
+struct PolygonSupports<'a> {
+    outline_a: &'a PaddedOutline<2>,
+    /// B's vertices turned into A's frame, `[x, y]` in padded lanes.
+    turned_b: [[[f32; 4]; 2]; 2],
+}
+
+impl CastSupports for PolygonSupports<'_> {
+    #[inline(always)]
+    fn along(&self, towards: Vec2, _: Option<(usize, usize)>, b_in_a: &Transform) -> SimplexVertex {
+        let vectors = |lanes: &[crate::math::Lanes; 2]| lanes.map(|chunk| Vec4::from_array(chunk.0));
+        let outline_a = self.outline_a;
+        let index_a =
+            lane_support_index(vectors(&outline_a.vertex_x), vectors(&outline_a.vertex_y), -towards);
+        let [x, y] = &self.turned_b;
+        let index_b = lane_support_index(x.map(Vec4::from_array), y.map(Vec4::from_array), towards);
+        let (chunk, lane) = (index_b / 4, index_b % 4);
+        let point_b = Vec2::new(x[chunk][lane], y[chunk][lane]) + b_in_a.p;
+        SimplexVertex::from_points(outline_a.vertex(index_a), index_a, point_b, index_b)
     }
 }
 
