@@ -600,8 +600,8 @@ fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Pro
     let (proxy_a, proxy_b) = (gaps.proxy_a, gaps.proxy_b);
     if let (Some(outline_a), Some(outline_b)) = (proxy_a.outline(), proxy_b.outline()) {
         let supports = PolygonSupports {
-            outline_a,
-            turned_b: turned_lanes(outline_b, gaps.b_in_a_start.q),
+            a: FlatLanes::vertices(outline_a),
+            turned_b: FlatLanes::turned(outline_b, gaps.b_in_a_start.q),
         };
         return linear_ray_cast_with(gaps, opts, &supports);
     }
@@ -747,42 +747,80 @@ impl CastSupports for ProxySupports<'_> {
 /// its vertices are turned into A's frame once (`turned_b`): each support search on B is
 /// then a lane scan along the axis as it is, and its point needs only the translation,
 /// neither waiting for a rotation.
-struct PolygonSupports<'a> {
-    outline_a: &'a PaddedOutline<2>,
-    /// B's vertices turned into A's frame, `[x, y]` in padded lanes.
-    turned_b: [[[f32; 4]; 2]; 2],
+struct PolygonSupports {
+    /// A's vertices (A's frame).
+    a: FlatLanes,
+    /// B's vertices turned into A's frame (not yet translated).
+    turned_b: FlatLanes,
 }
 
-impl CastSupports for PolygonSupports<'_> {
+impl CastSupports for PolygonSupports {
     #[inline(always)]
     fn along(&self, towards: Vec2, _: Option<(usize, usize)>, b_in_a: &Transform) -> SimplexVertex {
-        let vectors = |lanes: &[crate::math::Lanes; 2]| lanes.map(|chunk| Vec4::from_array(chunk.0));
-        let outline_a = self.outline_a;
-        let index_a =
-            lane_support_index(vectors(&outline_a.vertex_x), vectors(&outline_a.vertex_y), -towards);
-        let [x, y] = &self.turned_b;
-        let index_b = lane_support_index(x.map(Vec4::from_array), y.map(Vec4::from_array), towards);
-        let (chunk, lane) = (index_b / 4, index_b % 4);
-        let point_b = Vec2::new(x[chunk][lane], y[chunk][lane]) + b_in_a.p;
-        SimplexVertex::from_points(outline_a.vertex(index_a), index_a, point_b, index_b)
+        let index_a = self.a.support_index(-towards);
+        let index_b = self.turned_b.support_index(towards);
+        let point_b = self.turned_b.point(index_b) + b_in_a.p;
+        SimplexVertex::from_points(self.a.point(index_a), index_a, point_b, index_b)
     }
 }
 
-/// A polygon outline's vertices turned by `q` (no translation), as two chunks of four lanes
-/// of x and of y: [`Rot::rotate`]'s arithmetic, lane by lane.
-#[inline(always)]
-fn turned_lanes(outline: &PaddedOutline<2>, q: Rot) -> [[[f32; 4]; 2]; 2] {
-    let (c, s) = (Vec4::splat(q.c), Vec4::splat(q.s));
-    let lanes = |values: Lanes| Vec4::from_array(values.0);
-    let turn = |chunk: usize| {
-        let (x, y) = (lanes(outline.vertex_x[chunk]), lanes(outline.vertex_y[chunk]));
-        (c * x - s * y, s * x + c * y)
-    };
-    let (low, high) = (turn(0), turn(1));
-    [
-        [low.0.to_array(), high.0.to_array()],
-        [low.1.to_array(), high.1.to_array()],
-    ]
+/// At most 8 points as padded lanes, in flat arrays so that point `i` is one indexed load.
+struct FlatLanes {
+    x: [f32; 8],
+    y: [f32; 8],
+}
+
+impl FlatLanes {
+    /// A polygon outline's vertices.
+    #[inline(always)]
+    fn vertices(outline: &PaddedOutline<2>) -> FlatLanes {
+        let flat = |lanes: [Lanes; 2]| {
+            let mut values = [0.0; 8];
+            values[..4].copy_from_slice(&lanes[0].0);
+            values[4..].copy_from_slice(&lanes[1].0);
+            values
+        };
+        FlatLanes {
+            x: flat(outline.vertex_x),
+            y: flat(outline.vertex_y),
+        }
+    }
+
+    /// A polygon outline's vertices turned by `q` (no translation): [`Rot::rotate`]'s
+    /// arithmetic, lane by lane.
+    #[inline(always)]
+    fn turned(outline: &PaddedOutline<2>, q: Rot) -> FlatLanes {
+        let (c, s) = (Vec4::splat(q.c), Vec4::splat(q.s));
+        let mut turned = FlatLanes {
+            x: [0.0; 8],
+            y: [0.0; 8],
+        };
+        for chunk in 0..2 {
+            let x = Vec4::from_array(outline.vertex_x[chunk].0);
+            let y = Vec4::from_array(outline.vertex_y[chunk].0);
+            (c * x - s * y).write_to_slice(&mut turned.x[4 * chunk..4 * chunk + 4]);
+            (s * x + c * y).write_to_slice(&mut turned.y[4 * chunk..4 * chunk + 4]);
+        }
+        turned
+    }
+
+    /// The index of the point furthest along `direction` (see [`lane_support_index`]).
+    #[inline(always)]
+    fn support_index(&self, direction: Vec2) -> usize {
+        let chunks = |values: &[f32; 8]| {
+            [
+                Vec4::from_slice(&values[..4]),
+                Vec4::from_slice(&values[4..]),
+            ]
+        };
+        lane_support_index(chunks(&self.x), chunks(&self.y), direction)
+    }
+
+    /// Point `index` (below 8).
+    #[inline(always)]
+    fn point(&self, index: usize) -> Vec2 {
+        Vec2::new(self.x[index & 7], self.y[index & 7])
+    }
 }
 
 /// Time of impact for two convex shapes that only translate (see [`LinearGap`]).
