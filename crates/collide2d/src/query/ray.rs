@@ -723,11 +723,7 @@ mod tests {
             } else {
                 f32::NEG_INFINITY
             };
-            let leaving = if 0.0 < denominator {
-                t
-            } else {
-                f32::INFINITY
-            };
+            let leaving = if 0.0 < denominator { t } else { f32::INFINITY };
             parallel_outside |= denominator == 0.0 && numerator < 0.0;
             bits[edge] = entering.to_bits();
             bits[8 + edge] = leaving.to_bits();
