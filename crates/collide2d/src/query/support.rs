@@ -175,11 +175,20 @@ impl ConvexProxy<'_> {
 /// index 0, as the point loop does.
 #[inline(always)]
 fn padded_support_index(outline: &PaddedOutline<2>, direction: Vec2) -> usize {
-    let lanes = |values: [crate::math::Lanes; 2]| values.map(|chunk| Vec4::from_array(chunk.0));
-    lane_support_index(lanes(outline.vertex_x), lanes(outline.vertex_y), direction)
+    let (direction_x, direction_y) = (Vec4::splat(direction.x), Vec4::splat(direction.y));
+    let lanes = |chunk: usize| {
+        let x = Vec4::from_array(outline.vertex_x[chunk].0);
+        let y = Vec4::from_array(outline.vertex_y[chunk].0);
+        x * direction_x + y * direction_y
+    };
+    let (low, high) = (lanes(0), lanes(1));
+    let largest = Vec4::splat(low.max(high).max_element());
+    let mask = low.cmpeq(largest).bitmask() | high.cmpeq(largest).bitmask() << 4;
+    // No lane holds it only when the products are NaN: then index 0 (32 & 7).
+    mask.trailing_zeros() as usize & 7
 }
 
-/// [`padded_support_index`] on points given as lanes (`x[chunk]`, `y[chunk]`; point
+/// [`padded_support_index`]'s search on points given as lanes (`x[chunk]`, `y[chunk]`; point
 /// `4 · chunk + lane`), e.g. an outline turned into another frame.
 #[inline(always)]
 pub(crate) fn lane_support_index(x: [Vec4; 2], y: [Vec4; 2], direction: Vec2) -> usize {
