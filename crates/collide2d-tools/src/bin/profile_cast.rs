@@ -5,7 +5,8 @@
 //! cargo build --release -p collide2d-tools --bin profile_cast
 //! valgrind --tool=callgrind target/release/profile_cast ray 100000
 //! ```
-//! Cases: `ray` (ray vs 8-gon), `linear` (linear cast 8-gon vs 8-gon), `rotating` (the same
+//! Cases: `ray` (ray vs 8-gon; `ray_box2d` runs Box2D v3's `b2RayCastPolygon` on the same
+//! rays), `linear` (linear cast 8-gon vs 8-gon), `rotating` (the same
 //! turning up to ±3 rad), `rotating_pi4` (turning within ±π/4), `setup` (builds the inputs
 //! only, to subtract the fixed cost); `linear_box2d`, `rotating_box2d` and `rotating_pi4_box2d`
 //! run Box2D v3's `b2ShapeCast` and `b2TimeOfImpact` on the same cases.
@@ -33,6 +34,39 @@ fn main() {
                 let (xf, ray) = &cases[i % CASES];
                 found +=
                     black_box(octagon.ray_cast(black_box(xf), black_box(ray))).is_some() as usize;
+            }
+        }
+        "ray_box2d" => {
+            // The benchmark's Box2D column: the ray moved into the polygon's frame, the hit out.
+            let b2_octagon = box2d::polygon(&Polygon::regular(8, 1.0).unwrap());
+            let cases: Vec<_> = ray_cases()
+                .iter()
+                .map(|(xf, ray)| {
+                    let translation = box2d::vec(ray.direction * ray.max_distance);
+                    (box2d::transform(xf), box2d::vec(ray.origin), translation)
+                })
+                .collect();
+            for i in 0..iterations {
+                let (xf, origin, translation) = black_box(&cases[i % CASES]);
+                let local_origin = box2d::rotate_inv(
+                    &xf.q,
+                    box2d::b2Vec2 {
+                        x: origin.x - xf.p.x,
+                        y: origin.y - xf.p.y,
+                    },
+                );
+                let local_translation = box2d::rotate_inv(&xf.q, *translation);
+                let mut hit = box2d::ray_cast_polygon(&b2_octagon, local_origin, local_translation);
+                let (c, s) = (xf.q.c, xf.q.s);
+                hit.point = box2d::b2Vec2 {
+                    x: c * hit.point.x - s * hit.point.y + xf.p.x,
+                    y: s * hit.point.x + c * hit.point.y + xf.p.y,
+                };
+                hit.normal = box2d::b2Vec2 {
+                    x: c * hit.normal.x - s * hit.normal.y,
+                    y: s * hit.normal.x + c * hit.normal.y,
+                };
+                found += black_box(hit).hit as usize;
             }
         }
         "linear" | "rotating" | "rotating_pi4" => {

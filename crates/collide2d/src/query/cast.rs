@@ -4,11 +4,12 @@ use super::distance::{
     distance, distance_between_convex, gjk_distance, Simplex, SimplexVertex, MAX_GJK_ITERATIONS,
 };
 use super::manifold::FACE_TOLERANCE;
-use super::support::ConvexProxy;
+use super::support::{lane_support_index, ConvexProxy};
 use super::sweep::{sweep_circle_segment, sweep_circles, Sweep, SweepHit};
 use super::types::{DistanceOutput, SimplexCache};
-use crate::math::{both_valid, cross, left_perp, Rot, Transform, Vec2};
-use crate::shape::{Aabb, Chain, Joint, Segment, Shape};
+use crate::math::{both_valid, cross, left_perp, Lanes, Rot, Transform, Vec2};
+use crate::shape::{Aabb, Chain, Joint, PaddedOutline, Segment, Shape};
+use glam::Vec4;
 
 /// Settings for [`shape_cast`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -96,6 +97,10 @@ pub fn shape_cast(
         },
         ..opts
     };
+    if let (Shape::Polygon(_), Shape::Polygon(_)) = (a, b) {
+        // The common pair asks no closed form and no other kind of shape first.
+        return convex_cast(a, sweep_a, b, sweep_b, &opts);
+    }
     if let Some(hit) = cast_analytic(a, sweep_a, b, sweep_b, &opts) {
         return hit;
     }
@@ -122,17 +127,28 @@ pub fn shape_cast(
             normal: -hit.normal,
             ..hit
         }),
-        _ => {
-            if sweep_a.rotation() == 0.0 && sweep_b.rotation() == 0.0 {
-                if let (Some(proxy_a), Some(proxy_b)) =
-                    (ConvexProxy::from_shape(a), ConvexProxy::from_shape(b))
-                {
-                    return linear_advancement(&proxy_a, sweep_a, &proxy_b, sweep_b, &opts);
-                }
-            }
-            conservative_advancement(a, sweep_a, b, sweep_b, &opts)
+        _ => convex_cast(a, sweep_a, b, sweep_b, &opts),
+    }
+}
+
+/// [`shape_cast`] of two convex shapes: by GJK ray casting when neither turns, else by
+/// conservative advancement.
+#[inline(always)]
+fn convex_cast(
+    a: &Shape,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    opts: &CastOptions,
+) -> Option<CastHit> {
+    if sweep_a.rotation() == 0.0 && sweep_b.rotation() == 0.0 {
+        if let (Some(proxy_a), Some(proxy_b)) =
+            (ConvexProxy::from_shape(a), ConvexProxy::from_shape(b))
+        {
+            return linear_advancement(&proxy_a, sweep_a, &proxy_b, sweep_b, opts);
         }
     }
+    conservative_advancement(a, sweep_a, b, sweep_b, opts)
 }
 
 /// A chain moving by `sweep_a` against `b`: the earliest hit on a segment that `b`'s centroid is
@@ -582,6 +598,24 @@ const MAX_RAY_CAST_SUPPORTS: usize = 4 * MAX_GJK_ITERATIONS;
 /// progress later (rounding), [`march`] finishes from the time reached.
 fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Probe, bool)> {
     let (proxy_a, proxy_b) = (gaps.proxy_a, gaps.proxy_b);
+    if let (Some(outline_a), Some(outline_b)) = (proxy_a.outline(), proxy_b.outline()) {
+        let supports = PolygonSupports {
+            a: FlatLanes::vertices(outline_a),
+            turned_b: FlatLanes::turned(outline_b, gaps.b_in_a_start.q),
+        };
+        return linear_ray_cast_with(gaps, opts, &supports);
+    }
+    linear_ray_cast_with(gaps, opts, &ProxySupports { proxy_a, proxy_b })
+}
+
+/// [`linear_ray_cast`] with the support points of `D` from `supports`.
+#[inline(always)]
+fn linear_ray_cast_with(
+    gaps: &mut LinearGap,
+    opts: &CastOptions,
+    supports: &impl CastSupports,
+) -> Option<(f32, Probe, bool)> {
+    let (proxy_a, proxy_b) = (gaps.proxy_a, gaps.proxy_b);
     let (radius_a, radius_b) = (proxy_a.radius(), proxy_b.radius());
     let aim = radius_a + radius_b + opts.target_separation;
     let stop = aim + opts.tolerance;
@@ -593,13 +627,7 @@ fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Pro
     let mut b_in_a = gaps.b_in_a(0.0);
     // Start from the part of D leading along the motion: the first to reach the origin when
     // the motion is head-on.
-    let mut simplex = Simplex::from_vertex(SimplexVertex::new(
-        proxy_a,
-        proxy_a.support_index(-motion),
-        proxy_b,
-        proxy_b.support_index(b_in_a.rotate_inv(motion)),
-        &b_in_a,
-    ));
+    let mut simplex = Simplex::from_vertex(supports.along(motion, None, &b_in_a));
     let hit_at = |simplex: &Simplex, normal: Vec2| {
         let (point_a, point_b) = simplex.witness_points();
         Probe {
@@ -625,10 +653,7 @@ fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Pro
             break;
         }
         let axis = towards_origin / -length;
-        let (near_a, near_b) = simplex.first_indices();
-        let index_a = proxy_a.support_index_near(near_a, -towards_origin);
-        let index_b = proxy_b.support_index_near(near_b, b_in_a.rotate_inv(towards_origin));
-        let mut vertex = SimplexVertex::new(proxy_a, index_a, proxy_b, index_b, &b_in_a);
+        let mut vertex = supports.along(towards_origin, Some(simplex.first_indices()), &b_in_a);
         let plane = axis.dot(vertex.difference);
         if plane > if jumps == 0 { stop } else { aim } {
             // 3. D lies beyond a plane farther than the aim: jump to where the plane reaches it.
@@ -672,6 +697,130 @@ fn linear_ray_cast(gaps: &mut LinearGap, opts: &CastOptions) -> Option<(f32, Pro
         opts.target_separation + opts.tolerance,
         max_jumps - jumps,
     )
+}
+
+/// The support points of `D = B − A` for [`linear_ray_cast`], in A's frame.
+trait CastSupports {
+    /// The support point of D along `towards` (A's frame): A's core point furthest along
+    /// `−towards` and B's furthest along `towards`, with B placed by `b_in_a` (whose rotation
+    /// is B's starting one in A's frame). `near` holds core point indices from which a
+    /// walking search may start.
+    fn along(
+        &self,
+        towards: Vec2,
+        near: Option<(usize, usize)>,
+        b_in_a: &Transform,
+    ) -> SimplexVertex;
+}
+
+/// Any pair of convex cores, searched through their proxies.
+struct ProxySupports<'a> {
+    proxy_a: &'a ConvexProxy<'a>,
+    proxy_b: &'a ConvexProxy<'a>,
+}
+
+impl CastSupports for ProxySupports<'_> {
+    #[inline(always)]
+    fn along(
+        &self,
+        towards: Vec2,
+        near: Option<(usize, usize)>,
+        b_in_a: &Transform,
+    ) -> SimplexVertex {
+        let (proxy_a, proxy_b) = (self.proxy_a, self.proxy_b);
+        let local_towards = b_in_a.rotate_inv(towards);
+        let (index_a, index_b) = match near {
+            Some((near_a, near_b)) => (
+                proxy_a.support_index_near(near_a, -towards),
+                proxy_b.support_index_near(near_b, local_towards),
+            ),
+            None => (
+                proxy_a.support_index(-towards),
+                proxy_b.support_index(local_towards),
+            ),
+        };
+        SimplexVertex::new(proxy_a, index_a, proxy_b, index_b, b_in_a)
+    }
+}
+
+/// Two polygons of at most 8 vertices, in padded lanes. B only translates in A's frame, so
+/// its vertices are turned into A's frame once (`turned_b`): each support search on B is
+/// then a lane scan along the axis as it is, and its point needs only the translation,
+/// neither waiting for a rotation.
+struct PolygonSupports {
+    /// A's vertices (A's frame).
+    a: FlatLanes,
+    /// B's vertices turned into A's frame (not yet translated).
+    turned_b: FlatLanes,
+}
+
+impl CastSupports for PolygonSupports {
+    #[inline(always)]
+    fn along(&self, towards: Vec2, _: Option<(usize, usize)>, b_in_a: &Transform) -> SimplexVertex {
+        let index_a = self.a.support_index(-towards);
+        let index_b = self.turned_b.support_index(towards);
+        let point_b = self.turned_b.point(index_b) + b_in_a.p;
+        SimplexVertex::from_points(self.a.point(index_a), index_a, point_b, index_b)
+    }
+}
+
+/// At most 8 points as padded lanes, in flat arrays so that point `i` is one indexed load.
+struct FlatLanes {
+    x: [f32; 8],
+    y: [f32; 8],
+}
+
+impl FlatLanes {
+    /// A polygon outline's vertices.
+    #[inline(always)]
+    fn vertices(outline: &PaddedOutline<2>) -> FlatLanes {
+        let flat = |lanes: [Lanes; 2]| {
+            let mut values = [0.0; 8];
+            values[..4].copy_from_slice(&lanes[0].0);
+            values[4..].copy_from_slice(&lanes[1].0);
+            values
+        };
+        FlatLanes {
+            x: flat(outline.vertex_x),
+            y: flat(outline.vertex_y),
+        }
+    }
+
+    /// A polygon outline's vertices turned by `q` (no translation): [`Rot::rotate`]'s
+    /// arithmetic, lane by lane.
+    #[inline(always)]
+    fn turned(outline: &PaddedOutline<2>, q: Rot) -> FlatLanes {
+        let (c, s) = (Vec4::splat(q.c), Vec4::splat(q.s));
+        let mut turned = FlatLanes {
+            x: [0.0; 8],
+            y: [0.0; 8],
+        };
+        for chunk in 0..2 {
+            let x = Vec4::from_array(outline.vertex_x[chunk].0);
+            let y = Vec4::from_array(outline.vertex_y[chunk].0);
+            (c * x - s * y).write_to_slice(&mut turned.x[4 * chunk..4 * chunk + 4]);
+            (s * x + c * y).write_to_slice(&mut turned.y[4 * chunk..4 * chunk + 4]);
+        }
+        turned
+    }
+
+    /// The index of the point furthest along `direction` (see [`lane_support_index`]).
+    #[inline(always)]
+    fn support_index(&self, direction: Vec2) -> usize {
+        let chunks = |values: &[f32; 8]| {
+            [
+                Vec4::from_slice(&values[..4]),
+                Vec4::from_slice(&values[4..]),
+            ]
+        };
+        lane_support_index(chunks(&self.x), chunks(&self.y), direction)
+    }
+
+    /// Point `index` (below 8).
+    #[inline(always)]
+    fn point(&self, index: usize) -> Vec2 {
+        Vec2::new(self.x[index & 7], self.y[index & 7])
+    }
 }
 
 /// Time of impact for two convex shapes that only translate (see [`LinearGap`]).

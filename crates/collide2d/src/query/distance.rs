@@ -327,6 +327,25 @@ impl SimplexVertex {
         }
     }
 
+    /// The difference of `point_b` (B's core point `index_b`, already placed in A's frame) and
+    /// `point_a` (A's core point `index_a`): [`new`](Self::new) when the caller has placed
+    /// B's point itself.
+    #[inline(always)]
+    pub(crate) fn from_points(
+        point_a: Vec2,
+        index_a: usize,
+        point_b: Vec2,
+        index_b: usize,
+    ) -> SimplexVertex {
+        SimplexVertex {
+            point_a,
+            point_b,
+            difference: point_b - point_a,
+            weight: 1.0,
+            source: source_key(index_a, index_b),
+        }
+    }
+
     /// The [`source_key`] of the core points this vertex came from.
     #[inline]
     pub(crate) fn source(&self) -> u32 {

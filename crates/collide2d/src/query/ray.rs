@@ -84,8 +84,9 @@ impl Shape {
         }
         if let Shape::Polygon(polygon) = self {
             if let (Some(outline), 0.0) = (polygon.padded_outline(), polygon.radius()) {
+                // Both coordinates in one four-lane test.
                 return ray_cast_small_polygon(outline, xf, ray, inside)
-                    .filter(|hit| hit.point.is_finite());
+                    .filter(|hit| Vec4::new(hit.point.x, hit.point.y, 0.0, 0.0).is_finite());
             }
         }
         let local = ray.to_local(xf);
@@ -348,7 +349,9 @@ fn ray_cast_polygon(polygon: &Polygon, ray: &Ray, inside: RayInside) -> Option<L
 /// ```
 ///
 /// The eight divisions run as two four-lane divisions, independent of each other, so they do
-/// not lengthen the dependency chain the way one division per edge in a loop does.
+/// not lengthen the dependency chain the way one division per edge in a loop does. The largest
+/// entering and smallest leaving bounds are found across the lanes by shuffles, and an edge
+/// index is only looked up for the bound that is reported (the first lane holding it).
 #[inline(always)]
 fn ray_cast_small_polygon(
     outline: &PaddedOutline<2>,
@@ -356,24 +359,26 @@ fn ray_cast_small_polygon(
     ray: &Ray,
     inside: RayInside,
 ) -> Option<RayHit> {
-    let [entering, entering_edge, leaving, leaving_edge] = clip_ray(
+    let Clipping {
+        entering,
+        leaving,
+        parallel_outside,
+    } = clip_ray(
         outline,
         xf.apply_inv(ray.origin),
         xf.rotate_inv(ray.direction),
     );
-    let pick_later = |a: (f32, f32), b: (f32, f32)| if b.0 > a.0 { b } else { a };
-    let pick_earlier = |a: (f32, f32), b: (f32, f32)| if b.0 < a.0 { b } else { a };
-    let (entry, entry_edge) = reduce_lanes(entering, entering_edge, pick_later);
-    let (earliest_exit, exit_edge) = reduce_lanes(leaving, leaving_edge, pick_earlier);
+    let entry = entering[0].max(entering[1]).max_element();
+    let earliest_exit = leaving[0].min(leaving[1]).min_element();
     let latest_entry = if entry > 0.0 { entry } else { 0.0 };
-    if earliest_exit < latest_entry {
+    if parallel_outside || earliest_exit < latest_entry {
         return None;
     }
     let (distance, edge) = if latest_entry > 0.0 {
         if latest_entry > ray.max_distance {
             return None;
         }
-        (latest_entry, entry_edge)
+        (latest_entry, first_lane_holding(entering, entry))
     } else {
         match inside {
             RayInside::HitAtStart => {
@@ -384,37 +389,46 @@ fn ray_cast_small_polygon(
                     child: 0,
                 })
             }
-            RayInside::ReportExit if earliest_exit <= ray.max_distance => {
-                (earliest_exit.max(0.0), exit_edge)
-            }
+            RayInside::ReportExit if earliest_exit <= ray.max_distance => (
+                earliest_exit.max(0.0),
+                first_lane_holding(leaving, earliest_exit),
+            ),
             RayInside::ReportExit => return None,
         }
     };
-    let local_normal = outline.normal(edge.to_bits() as usize & 7);
     Some(RayHit {
         distance,
         point: ray.at(distance),
-        normal: xf.rotate(local_normal),
+        normal: xf.rotate(outline.normal(edge)),
         child: 0,
     })
 }
 
-/// Cyrus–Beck clipping of the line `origin + t direction` (polygon frame) by every edge line,
-/// folded to four lanes: `[entering, entering_edge, leaving, leaving_edge]`, where lane `k`
-/// holds the later entering bound of edges `k` and `k + 4` (−∞ for none) and that edge's index,
-/// and the earlier leaving bound (+∞ for none, −∞ for a parallel edge outside) and its index.
+/// The bounds of a ray clipped by a polygon's edge lines ([`clip_ray`]).
+struct Clipping {
+    /// Two chunks of four lanes (edge `4 · chunk + lane`): each edge's entering bound, −∞ for
+    /// an edge the ray does not enter across.
+    entering: [Vec4; 2],
+    /// Each edge's leaving bound, +∞ for an edge the ray does not leave across.
+    leaving: [Vec4; 2],
+    /// Whether the ray runs parallel to an edge, outside it (it then misses).
+    parallel_outside: bool,
+}
+
+/// Cyrus–Beck clipping of the line `origin + t direction` (polygon frame) by every edge line.
 ///
 /// In glam's four-lane vectors, so it stays SIMD when inlined (written lane by lane it had to
 /// be kept out of line, and the call spilled the caller's registers). Each select is
 /// `if condition { value } else { otherwise }` lane by lane; a NaN comparison is false.
 #[inline(always)]
-fn clip_ray(outline: &PaddedOutline<2>, origin: Vec2, direction: Vec2) -> [Lanes; 4] {
+fn clip_ray(outline: &PaddedOutline<2>, origin: Vec2, direction: Vec2) -> Clipping {
     let lanes = |values: Lanes| Vec4::from_array(values.0);
     let (origin_x, origin_y) = (Vec4::splat(origin.x), Vec4::splat(origin.y));
     let (direction_x, direction_y) = (Vec4::splat(direction.x), Vec4::splat(direction.y));
     let zero = Vec4::ZERO;
     let mut entering = [zero; 2];
     let mut leaving = [zero; 2];
+    let mut parallel_outside = [zero.cmplt(zero); 2];
     for chunk in 0..2 {
         let (normal_x, normal_y) = (
             lanes(outline.normal_x[chunk]),
@@ -426,42 +440,25 @@ fn clip_ray(outline: &PaddedOutline<2>, origin: Vec2, direction: Vec2) -> [Lanes
         let t = numerator / denominator;
         // Entering bound: `t` where the ray crosses the edge inwards (`denominator < 0`).
         entering[chunk] = Vec4::select(denominator.cmplt(zero), t, Vec4::NEG_INFINITY);
-        // Leaving bound: `t` where it crosses outwards (`denominator > 0`); −∞ (an empty range)
-        // when it runs parallel to the edge outside it; else +∞.
-        let outside = Vec4::select(numerator.cmplt(zero), Vec4::NEG_INFINITY, Vec4::INFINITY);
-        let parallel = Vec4::select(denominator.cmpeq(zero), outside, Vec4::INFINITY);
-        leaving[chunk] = Vec4::select(zero.cmplt(denominator), t, parallel);
+        // Leaving bound: `t` where it crosses outwards (`denominator > 0`); else +∞.
+        leaving[chunk] = Vec4::select(zero.cmplt(denominator), t, Vec4::INFINITY);
+        parallel_outside[chunk] = denominator.cmpeq(zero) & numerator.cmplt(zero);
     }
-    // Edge indices travel as the bit patterns of (tiny, subnormal) floats: the selects only
-    // move bits, and `to_bits` reads them back without a float-to-integer conversion.
-    let tag = |edge: u32| f32::from_bits(edge);
-    let low_edges = Vec4::new(tag(0), tag(1), tag(2), tag(3));
-    let high_edges = Vec4::new(tag(4), tag(5), tag(6), tag(7));
-    // The later entry and the earlier exit of each pair; on a tie the lower edge.
-    let later_entry = entering[0].cmplt(entering[1]);
-    let earlier_exit = leaving[1].cmplt(leaving[0]);
-    [
-        Vec4::select(later_entry, entering[1], entering[0]),
-        Vec4::select(later_entry, high_edges, low_edges),
-        Vec4::select(earlier_exit, leaving[1], leaving[0]),
-        Vec4::select(earlier_exit, high_edges, low_edges),
-    ]
-    .map(|vector| Lanes(vector.to_array()))
+    Clipping {
+        entering,
+        leaving,
+        parallel_outside: (parallel_outside[0] | parallel_outside[1]).any(),
+    }
 }
 
-/// The lane of `values` that `pick` prefers, with the matching lane of `tags`, by a pairwise
-/// tree (`pick(a, b)` keeps `a` on a tie).
+/// The first edge (`4 · chunk + lane`) whose bound in `bounds` equals `value` (edge 0 when
+/// none does).
 #[inline(always)]
-fn reduce_lanes(
-    values: Lanes,
-    tags: Lanes,
-    pick: impl Fn((f32, f32), (f32, f32)) -> (f32, f32),
-) -> (f32, f32) {
-    let (v, g) = (values.0, tags.0);
-    pick(
-        pick((v[0], g[0]), (v[1], g[1])),
-        pick((v[2], g[2]), (v[3], g[3])),
-    )
+fn first_lane_holding(bounds: [Vec4; 2], value: f32) -> usize {
+    let value = Vec4::splat(value);
+    let mask = bounds[0].cmpeq(value).bitmask() | bounds[1].cmpeq(value).bitmask() << 4;
+    // An empty mask gives 32, and 32 & 7 = 0.
+    mask.trailing_zeros() as usize & 7
 }
 
 /// Ray against a convex core (1, 2 or more vertices with outward edge normals) inflated by
@@ -707,39 +704,31 @@ mod tests {
     use super::*;
     use crate::query::manifold::test_numbers::Numbers;
 
-    /// [`clip_ray`] by its definition, one edge at a time.
-    fn clip_ray_by_edges(outline: &PaddedOutline<2>, origin: Vec2, direction: Vec2) -> [u32; 16] {
-        let mut entering = [0.0f32; 8];
-        let mut leaving = [0.0f32; 8];
+    /// [`clip_ray`] by its definition, one edge at a time: the bits of each edge's entering and
+    /// leaving bound, and whether the ray runs parallel to an edge, outside it.
+    fn clip_ray_by_edges(
+        outline: &PaddedOutline<2>,
+        origin: Vec2,
+        direction: Vec2,
+    ) -> ([u32; 16], bool) {
+        let mut bits = [0u32; 16];
+        let mut parallel_outside = false;
         for edge in 0..8 {
             let (normal, vertex) = (outline.normal(edge), outline.vertex(edge));
             let numerator = normal.x * (vertex.x - origin.x) + normal.y * (vertex.y - origin.y);
             let denominator = normal.x * direction.x + normal.y * direction.y;
             let t = numerator / denominator;
-            entering[edge] = if denominator < 0.0 {
+            let entering = if denominator < 0.0 {
                 t
             } else {
                 f32::NEG_INFINITY
             };
-            leaving[edge] = if 0.0 < denominator {
-                t
-            } else if denominator == 0.0 && numerator < 0.0 {
-                f32::NEG_INFINITY
-            } else {
-                f32::INFINITY
-            };
+            let leaving = if 0.0 < denominator { t } else { f32::INFINITY };
+            parallel_outside |= denominator == 0.0 && numerator < 0.0;
+            bits[edge] = entering.to_bits();
+            bits[8 + edge] = leaving.to_bits();
         }
-        let mut bits = [0u32; 16];
-        for lane in 0..4 {
-            let later = entering[lane] < entering[lane + 4];
-            let earlier = leaving[lane + 4] < leaving[lane];
-            let pick = |upper: bool| lane as u32 + if upper { 4 } else { 0 };
-            bits[lane] = entering[pick(later) as usize].to_bits();
-            bits[4 + lane] = pick(later);
-            bits[8 + lane] = leaving[pick(earlier) as usize].to_bits();
-            bits[12 + lane] = pick(earlier);
-        }
-        bits
+        (bits, parallel_outside)
     }
 
     #[test]
@@ -762,13 +751,15 @@ mod tests {
                 direction = [Vec2::X, Vec2::Y, -Vec2::X, -Vec2::Y][round % 4];
             }
             let got = clip_ray(outline, origin, direction);
-            let got_bits: Vec<u32> = got
+            let got_bits: Vec<u32> = [got.entering, got.leaving]
                 .iter()
-                .flat_map(|lanes| lanes.0.map(f32::to_bits))
+                .flatten()
+                .flat_map(|lanes| lanes.to_array().map(f32::to_bits))
                 .collect();
+            let (bits, parallel_outside) = clip_ray_by_edges(outline, origin, direction);
             assert_eq!(
-                got_bits,
-                clip_ray_by_edges(outline, origin, direction),
+                (got_bits, got.parallel_outside),
+                (bits.to_vec(), parallel_outside),
                 "round {round}"
             );
         }

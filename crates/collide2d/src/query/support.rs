@@ -93,6 +93,12 @@ impl<'a> ConvexProxy<'a> {
         self.radius
     }
 
+    /// A polygon's vertices in padded lanes (at most 8 vertices), else `None`.
+    #[inline(always)]
+    pub(crate) fn outline(&self) -> Option<&'a PaddedOutline<2>> {
+        self.outline
+    }
+
     /// The index of the core point furthest along `local_direction` (the first one on ties).
     #[inline]
     pub(crate) fn support_index(&self, local_direction: Vec2) -> usize {
@@ -175,6 +181,19 @@ fn padded_support_index(outline: &PaddedOutline<2>, direction: Vec2) -> usize {
         let y = Vec4::from_array(outline.vertex_y[chunk].0);
         x * direction_x + y * direction_y
     };
+    let (low, high) = (lanes(0), lanes(1));
+    let largest = Vec4::splat(low.max(high).max_element());
+    let mask = low.cmpeq(largest).bitmask() | high.cmpeq(largest).bitmask() << 4;
+    // No lane holds it only when the products are NaN: then index 0 (32 & 7).
+    mask.trailing_zeros() as usize & 7
+}
+
+/// [`padded_support_index`]'s search on points given as lanes (`x[chunk]`, `y[chunk]`; point
+/// `4 · chunk + lane`), e.g. an outline turned into another frame.
+#[inline(always)]
+pub(crate) fn lane_support_index(x: [Vec4; 2], y: [Vec4; 2], direction: Vec2) -> usize {
+    let (direction_x, direction_y) = (Vec4::splat(direction.x), Vec4::splat(direction.y));
+    let lanes = |chunk: usize| x[chunk] * direction_x + y[chunk] * direction_y;
     let (low, high) = (lanes(0), lanes(1));
     let largest = Vec4::splat(low.max(high).max_element());
     let mask = low.cmpeq(largest).bitmask() | high.cmpeq(largest).bitmask() << 4;

@@ -13,6 +13,7 @@
 
 use crate::math::{Rot, Transform, Vec2};
 use crate::shape::{Aabb, MAX_WORLD_COORDINATE};
+use glam::Vec4;
 
 /// Whether every number lies within ±`MAX_WORLD_COORDINATE` (NaN and infinities do not).
 #[inline]
@@ -135,17 +136,22 @@ impl Sweep {
     /// [`Transform::is_valid`] asks) and a finite turn.
     pub fn is_valid(&self) -> bool {
         let limit = crate::shape::MAX_COORDINATE;
-        let largest = self
-            .local_center
-            .abs()
-            .max(self.center_start.abs())
-            .max(self.center_end.abs());
-        // NaN fails the comparisons; `max` would skip it, so finiteness is checked too.
+        // Two four-lane comparisons (NaN fails them): the positions within the limit and the
+        // turn finite.
+        let positions = Vec4::new(
+            self.local_center.x,
+            self.local_center.y,
+            self.center_start.x,
+            self.center_start.y,
+        );
+        let rest = Vec4::new(self.center_end.x, self.center_end.y, self.turn, 0.0);
+        let in_range = positions.abs().cmple(Vec4::splat(limit))
+            & rest.abs().cmple(Vec4::new(limit, limit, f32::MAX, limit));
         let start = Transform {
             p: Vec2::ZERO,
             q: self.rotation_start,
         };
-        self.is_finite() && largest.x <= limit && largest.y <= limit && start.is_valid()
+        in_range.all() & start.is_valid()
     }
 
     /// Whether every number is finite.
