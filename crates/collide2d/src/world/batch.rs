@@ -539,9 +539,10 @@ impl RayBoxTest {
         let t = (bounds - self.origin_lanes) * self.inverse_lanes;
         let swapped = t.zwxy();
         let (near, far) = (t.min(swapped), t.max(swapped));
-        let enter = near.x.max(near.y).max(0.0);
-        let exit = far.x.min(far.y).min(limit);
-        enter <= exit
+        // Plain comparisons (no NaN here), cheaper than `f32::max`'s NaN handling.
+        let larger = |a: f32, b: f32| if b > a { b } else { a };
+        let smaller = |a: f32, b: f32| if b < a { b } else { a };
+        larger(larger(0.0, near.x), near.y) <= smaller(smaller(limit, far.x), far.y)
     }
 
     /// [`reaches`](Self::reaches) for a ray parallel to an axis, one axis at a time.
