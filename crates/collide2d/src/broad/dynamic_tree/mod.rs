@@ -211,6 +211,27 @@ pub struct DynamicTree {
     /// refused), box, and whether the box leaves its fat box.
     #[cfg(feature = "rayon")]
     checked_moves: Vec<(u32, Aabb, bool)>,
+    /// An `update_many` batch written on several threads: per range of slots, the positions
+    /// of its moves, and its notes.
+    #[cfg(feature = "rayon")]
+    move_positions: Vec<Vec<u32>>,
+    /// See `move_positions`.
+    #[cfg(feature = "rayon")]
+    move_notes: Vec<Vec<MoveNote>>,
+}
+
+/// What a range of slots of an `update_many` batch written on several threads notes of a move,
+/// for the lists the serial step keeps in move order.
+#[cfg(feature = "rayon")]
+#[derive(Clone, Copy, Debug)]
+struct MoveNote {
+    /// The move's position in the batch.
+    position: u32,
+    slot: u32,
+    /// The move marked its proxy as moved (it was not marked before).
+    first_mark: bool,
+    /// The displacement of a move whose box left its fat box.
+    displacement: Option<Vec2>,
 }
 
 impl Default for DynamicTree {
@@ -237,6 +258,10 @@ impl DynamicTree {
             undo: Vec::new(),
             #[cfg(feature = "rayon")]
             checked_moves: Vec::new(),
+            #[cfg(feature = "rayon")]
+            move_positions: Vec::new(),
+            #[cfg(feature = "rayon")]
+            move_notes: Vec::new(),
         }
     }
 
@@ -460,9 +485,13 @@ impl DynamicTree {
     /// Step 1 of [`BroadPhase::update_many`] for a large batch, on the current rayon pool:
     /// every move is checked, and whether its box leaves its fat box found, on all threads
     /// (reading only); the first refused move's error returns before anything changes. Then
-    /// the boxes are written and the leavers listed in move order, as the serial step does.
+    /// the slots are cut into one range a thread (`crate::slot_ranges`): each thread writes,
+    /// in move order, the exact boxes and moved marks of its range's moves and notes its
+    /// leavers and first marks; the notes, visited in move order, list the leavers and the
+    /// moved proxies exactly as the serial step does.
     #[cfg(feature = "rayon")]
     fn write_checked_moves(&mut self, moves: &[(ProxyId, Aabb)]) -> Result<(), BroadPhaseError> {
+        use crate::slot_ranges;
         use rayon::prelude::*;
         let mut checked = std::mem::take(&mut self.checked_moves);
         checked.clear();
@@ -479,17 +508,66 @@ impl DynamicTree {
             self.checked_moves = checked;
             return refused;
         }
+        let slot_count = self.proxies.tight.len();
+        self.pairs.reserve_slots(slot_count);
+        let range_len = slot_ranges::range_len(slot_count, rayon::current_num_threads());
+        let range_count = slot_count.div_ceil(range_len);
+        let mut positions = std::mem::take(&mut self.move_positions);
+        positions.resize_with(range_count, Vec::new);
+        let mut notes = std::mem::take(&mut self.move_notes);
+        notes.resize_with(range_count, Vec::new);
+        let moved_flags = self.pairs.moved_mut().flags_mut();
+        self.proxies
+            .tight
+            .par_chunks_mut(range_len)
+            .zip(moved_flags.par_chunks_mut(range_len / 64))
+            .zip(positions.par_iter_mut().zip(notes.par_iter_mut()))
+            .enumerate()
+            .for_each(|(range, ((tight, flags), (positions, notes)))| {
+                let first_slot = range * range_len;
+                slot_ranges::positions_in_range(
+                    &checked,
+                    |&(slot, _, _)| slot as usize,
+                    first_slot,
+                    tight.len(),
+                    positions,
+                );
+                notes.clear();
+                for (order, &position) in positions.iter().enumerate() {
+                    if let Some(&ahead) = positions.get(order + MOVE_READ_AHEAD) {
+                        prefetch(tight, checked[ahead as usize].0 as usize - first_slot);
+                    }
+                    let (slot, aabb, leaves) = checked[position as usize];
+                    let local = slot as usize - first_slot;
+                    let old = std::mem::replace(&mut tight[local], aabb);
+                    let (word, bit) = (&mut flags[local / 64], 1u64 << (local % 64));
+                    let first_mark = *word & bit == 0;
+                    *word |= bit;
+                    if leaves || first_mark {
+                        notes.push(MoveNote {
+                            position,
+                            slot,
+                            first_mark,
+                            displacement: leaves.then(|| aabb.center() - old.center()),
+                        });
+                    }
+                }
+            });
         self.leavers.clear();
-        for (position, &(slot, aabb, leaves)) in checked.iter().enumerate() {
-            if let Some(&(ahead, _, _)) = checked.get(position + MOVE_READ_AHEAD) {
-                prefetch(&self.proxies.tight, ahead as usize);
-            }
-            let old = std::mem::replace(&mut self.proxies.tight[slot as usize], aabb);
-            if leaves {
-                self.leavers.push((slot, aabb.center() - old.center()));
-            }
-            self.pairs.mark_moved(slot);
-        }
+        let moved = self.pairs.moved_mut();
+        slot_ranges::for_each_in_batch_order(
+            &notes[..range_count],
+            |note| note.position,
+            |note| {
+                if note.first_mark {
+                    moved.list_flagged(note.slot);
+                }
+                if let Some(displacement) = note.displacement {
+                    self.leavers.push((note.slot, displacement));
+                }
+            },
+        );
+        (self.move_positions, self.move_notes) = (positions, notes);
         self.checked_moves = checked;
         Ok(())
     }
