@@ -44,6 +44,15 @@ const MOVE_READ_AHEAD: usize = 16;
 #[cfg(feature = "rayon")]
 const PARALLEL_CHECKED_MOVES: usize = 4096;
 
+/// The fewest proxies with a new fat box whose tree queries run on several threads (feature
+/// `rayon`).
+#[cfg(feature = "rayon")]
+const PARALLEL_FAT_QUERIES: usize = 1024;
+
+/// How many proxies ahead the parallel fat-partner refresh asks for the lists it will edit.
+#[cfg(feature = "rayon")]
+const LINK_READ_AHEAD: usize = 8;
+
 /// Default margin added on every side of a leaf's box, in world units.
 ///
 /// A proxy whose box stays inside its fat box does not touch the tree at all. About a fifth of a
@@ -218,6 +227,23 @@ pub struct DynamicTree {
     /// See `move_positions`.
     #[cfg(feature = "rayon")]
     move_notes: Vec<Vec<MoveNote>>,
+    /// The parts of the fat-partner queries run on several threads.
+    #[cfg(feature = "rayon")]
+    fat_query_parts: Vec<FatQueryPart>,
+}
+
+/// One part of the fat-partner queries run on several threads (see
+/// [`DynamicTree::link_found_in_parts`]), kept between updates so they allocate nothing.
+#[cfg(feature = "rayon")]
+#[derive(Clone, Debug, Default)]
+struct FatQueryPart {
+    lanes: query::QueryLanes,
+    batch: Vec<u32>,
+    boxes: Vec<Aabb>,
+    /// Every proxy found, the answers of the part's queries one after another.
+    found: Vec<u32>,
+    /// Per query, its proxy and where its answer ends in `found`.
+    ends: Vec<(u32, u32)>,
 }
 
 /// What a range of slots of an `update_many` batch written on several threads notes of a move,
@@ -262,6 +288,8 @@ impl DynamicTree {
             move_positions: Vec::new(),
             #[cfg(feature = "rayon")]
             move_notes: Vec::new(),
+            #[cfg(feature = "rayon")]
+            fat_query_parts: Vec::new(),
         }
     }
 
@@ -415,45 +443,132 @@ impl DynamicTree {
                     }
                 }
             }
-            // The tree queries of a batch of proxies walk together (their cache misses
-            // overlap); their answers are then applied one proxy after another, in order, so
-            // the lists come out exactly as from one query at a time.
-            let mut lanes = std::mem::take(&mut self.query_lanes);
-            let mut batch = Vec::with_capacity(query::QUERY_LANES);
-            let mut boxes = Vec::with_capacity(query::QUERY_LANES);
-            for chunk in changed.chunks(query::QUERY_LANES) {
-                batch.clear();
-                batch.extend(
-                    chunk
-                        .iter()
-                        .map(|&slot| slot as usize)
-                        .filter(|&slot| self.fat_changed.contains(slot)),
-                );
-                boxes.clear();
-                boxes.extend(batch.iter().map(|&slot| self.slot_info[slot].fat));
-                query::fat_leaves_together(&self.nodes, self.root, &boxes, &mut lanes);
-                lanes.found[..batch.len()]
-                    .iter()
-                    .flatten()
-                    .for_each(|&proxy| self.pairs.prefetch_list(proxy as usize));
-                for (&slot, found) in batch.iter().zip(&lanes.found) {
-                    // A slot removed and filled again since the last update is listed twice;
-                    // its first entry clears the mark, and the second is skipped.
-                    if !self.fat_changed.contains(slot) {
-                        continue;
-                    }
-                    self.fat_changed.unmark(slot);
-                    for &proxy in found {
-                        if proxy as usize != slot && !self.fat_changed.contains(proxy as usize) {
-                            self.pairs.link(slot as u32, proxy);
-                        }
-                    }
-                }
+            #[cfg(feature = "rayon")]
+            if changed.len() >= PARALLEL_FAT_QUERIES && rayon::current_num_threads() > 1 {
+                self.link_found_in_parts(&changed);
+            } else {
+                self.link_found(&changed);
             }
-            self.query_lanes = lanes;
+            #[cfg(not(feature = "rayon"))]
+            self.link_found(&changed);
             self.fat_changed.give_back(changed);
         }
         self.pairs.restore_lifted(&self.proxies);
+    }
+
+    /// Step 2 of [`DynamicTree::refresh_fat_partners`], after the unlinking: each proxy of
+    /// `changed` still marked queries the tree with its fat box and links the proxies found
+    /// that are not marked, then is unmarked (so a pair of two changed proxies is linked once,
+    /// by the one processed second).
+    fn link_found(&mut self, changed: &[u32]) {
+        // The tree queries of a batch of proxies walk together (their cache misses
+        // overlap); their answers are then applied one proxy after another, in order, so
+        // the lists come out exactly as from one query at a time.
+        let mut lanes = std::mem::take(&mut self.query_lanes);
+        let mut batch = Vec::with_capacity(query::QUERY_LANES);
+        let mut boxes = Vec::with_capacity(query::QUERY_LANES);
+        for chunk in changed.chunks(query::QUERY_LANES) {
+            batch.clear();
+            batch.extend(
+                chunk
+                    .iter()
+                    .map(|&slot| slot as usize)
+                    .filter(|&slot| self.fat_changed.contains(slot)),
+            );
+            boxes.clear();
+            boxes.extend(batch.iter().map(|&slot| self.slot_info[slot].fat));
+            query::fat_leaves_together(&self.nodes, self.root, &boxes, &mut lanes);
+            lanes.found[..batch.len()]
+                .iter()
+                .flatten()
+                .for_each(|&proxy| self.pairs.prefetch_list(proxy as usize));
+            for (&slot, found) in batch.iter().zip(&lanes.found) {
+                // A slot removed and filled again since the last update is listed twice;
+                // its first entry clears the mark, and the second is skipped.
+                if !self.fat_changed.contains(slot) {
+                    continue;
+                }
+                self.fat_changed.unmark(slot);
+                for &proxy in found {
+                    if proxy as usize != slot && !self.fat_changed.contains(proxy as usize) {
+                        self.pairs.link(slot as u32, proxy);
+                    }
+                }
+            }
+        }
+        self.query_lanes = lanes;
+    }
+
+    /// [`DynamicTree::link_found`] with the queries on the current rayon pool: the changed
+    /// proxies are cut into parts, each part's queries walk the tree (which the links do not
+    /// change) into its own buffers on the pool's threads, then the answers are applied one
+    /// proxy after another in `changed`'s order, exactly as `link_found` applies them. A proxy
+    /// listed twice is queried twice, and its second answer skipped, as its mark is gone by
+    /// then.
+    #[cfg(feature = "rayon")]
+    fn link_found_in_parts(&mut self, changed: &[u32]) {
+        use rayon::prelude::*;
+        let threads = rayon::current_num_threads();
+        let part_len = changed
+            .len()
+            .div_ceil(4 * threads)
+            .next_multiple_of(query::QUERY_LANES);
+        let part_count = changed.len().div_ceil(part_len);
+        let mut parts = std::mem::take(&mut self.fat_query_parts);
+        if parts.len() < part_count {
+            parts.resize_with(part_count, FatQueryPart::default);
+        }
+        let (nodes, root) = (&self.nodes, self.root);
+        let (slot_info, fat_changed) = (&self.slot_info, &self.fat_changed);
+        parts[..part_count]
+            .par_iter_mut()
+            .zip(changed.par_chunks(part_len))
+            .for_each(|(part, chunk)| {
+                part.found.clear();
+                part.ends.clear();
+                for lanes_chunk in chunk.chunks(query::QUERY_LANES) {
+                    part.batch.clear();
+                    part.batch.extend(
+                        lanes_chunk
+                            .iter()
+                            .copied()
+                            .filter(|&slot| fat_changed.contains(slot as usize)),
+                    );
+                    part.boxes.clear();
+                    part.boxes
+                        .extend(part.batch.iter().map(|&slot| slot_info[slot as usize].fat));
+                    query::fat_leaves_together(nodes, root, &part.boxes, &mut part.lanes);
+                    for (&slot, found) in part.batch.iter().zip(&part.lanes.found) {
+                        part.found.extend_from_slice(found);
+                        part.ends.push((slot, part.found.len() as u32));
+                    }
+                }
+            });
+        for part in &parts[..part_count] {
+            let found_of = |index: usize| {
+                let start = index.checked_sub(1).map_or(0, |before| part.ends[before].1);
+                &part.found[start as usize..part.ends[index].1 as usize]
+            };
+            for (index, &(slot, _)) in part.ends.iter().enumerate() {
+                // Ask for the lists a few proxies ahead will edit.
+                if index + LINK_READ_AHEAD < part.ends.len() {
+                    for &proxy in found_of(index + LINK_READ_AHEAD) {
+                        self.pairs.prefetch_list(proxy as usize);
+                    }
+                }
+                let slot = slot as usize;
+                if !self.fat_changed.contains(slot) {
+                    continue;
+                }
+                self.fat_changed.unmark(slot);
+                for &proxy in found_of(index) {
+                    if proxy as usize != slot && !self.fat_changed.contains(proxy as usize) {
+                        self.pairs.link(slot as u32, proxy);
+                    }
+                }
+            }
+        }
+        self.fat_query_parts = parts;
     }
 
     /// The slot of `id`, checked against the slot record (the same answer as the proxy table's
