@@ -38,26 +38,26 @@ pub(crate) fn positions_in_range<T>(
     );
 }
 
-/// Visits the notes of every range (each list sorted by `position`, positions distinct across
-/// lists) in position order: a merge of the lists, picking the least head each time.
+/// Visits the notes of every range in batch order: `notes[r]` holds range `r`'s notes sorted
+/// by `position`, `range_of(p)` is the range of batch item `p`'s slot. One pass over the
+/// batch positions, taking each one's note, if any, from the head of its range's list.
 pub(crate) fn for_each_in_batch_order<T: Copy>(
     notes: &[Vec<T>],
+    batch_len: usize,
+    range_of: impl Fn(usize) -> usize,
     position: impl Fn(&T) -> u32,
     mut visit: impl FnMut(T),
 ) {
     let mut heads: Vec<usize> = vec![0; notes.len()];
-    loop {
-        let least = notes
-            .iter()
-            .zip(&heads)
-            .enumerate()
-            .filter_map(|(list, (items, &head))| items.get(head).map(|item| (position(item), list)))
-            .min();
-        let Some((_, list)) = least else {
-            return;
-        };
-        visit(notes[list][heads[list]]);
-        heads[list] += 1;
+    for batch_position in 0..batch_len {
+        let range = range_of(batch_position);
+        if let Some(&note) = notes[range]
+            .get(heads[range])
+            .filter(|note| position(note) as usize == batch_position)
+        {
+            heads[range] += 1;
+            visit(note);
+        }
     }
 }
 
@@ -87,11 +87,13 @@ mod tests {
             })
             .collect();
         let mut visited = Vec::new();
-        for_each_in_batch_order(
-            &notes,
-            |&position| position,
-            |position| visited.push(position),
-        );
+        let range_of = |position: usize| batch[position] / 64;
+        for_each_in_batch_order(&notes, batch.len(), range_of, |&p| p, |p| visited.push(p));
         assert_eq!(visited, (0..500).collect::<Vec<u32>>());
+        // Only some items noted (every third of the first range): those, in order.
+        let sparse: Vec<Vec<u32>> = vec![notes[0].iter().copied().step_by(3).collect(), Vec::new()];
+        let mut visited = Vec::new();
+        for_each_in_batch_order(&sparse, batch.len(), range_of, |&p| p, |p| visited.push(p));
+        assert_eq!(visited, sparse[0]);
     }
 }

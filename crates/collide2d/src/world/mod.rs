@@ -839,6 +839,8 @@ impl World {
             let dirty = &mut self.dirty;
             slot_ranges::for_each_in_batch_order(
                 &notes[..range_count],
+                moves.len(),
+                |position| moves[position].0.index as usize / range_len,
                 |&position| position,
                 |position| dirty.push(moves[position as usize].0),
             );

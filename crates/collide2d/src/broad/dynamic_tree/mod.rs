@@ -672,6 +672,8 @@ impl DynamicTree {
         let moved = self.pairs.moved_mut();
         slot_ranges::for_each_in_batch_order(
             &notes[..range_count],
+            checked.len(),
+            |position| checked[position].0 as usize / range_len,
             |note| note.position,
             |note| {
                 if note.first_mark {
