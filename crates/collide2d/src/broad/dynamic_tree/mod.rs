@@ -632,6 +632,8 @@ impl DynamicTree {
         let mut notes = std::mem::take(&mut self.move_notes);
         notes.resize_with(range_count, Vec::new);
         let moved_flags = self.pairs.moved_mut().flags_mut();
+        // Every range has its words (the zip below would drop a range without).
+        debug_assert!(moved_flags.len() * 64 >= slot_count);
         self.proxies
             .tight
             .par_chunks_mut(range_len)
