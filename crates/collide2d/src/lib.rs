@@ -133,6 +133,8 @@ pub mod math;
 mod prefetch;
 pub mod query;
 pub mod shape;
+#[cfg(feature = "rayon")]
+mod slot_ranges;
 #[cfg(test)]
 mod test_numbers;
 pub mod world;

@@ -321,8 +321,10 @@ struct UpdateScratch {
     merge_buffer: Vec<update::PairKey>,
     /// The placements, boxes and proxies of a `set_transforms` batch, once checked.
     moves: Vec<(Transform, Aabb, Option<ProxyId>)>,
-    /// The plans of the parts of a batch checked on several threads.
-    move_parts: Vec<Vec<(Transform, Aabb, Option<ProxyId>)>>,
+    /// A batch placed on several threads: per range of slots, the positions of the moves that
+    /// marked their collider changed.
+    #[cfg(feature = "rayon")]
+    move_notes: Vec<Vec<u32>>,
     /// The batch's moves of colliders in the broad phase.
     proxy_moves: Vec<(ProxyId, Aabb)>,
     tests: Vec<PairTest>,
@@ -757,9 +759,7 @@ impl World {
         moves: &[(ColliderHandle, Transform)],
     ) -> Result<(), WorldError> {
         let mut planned = std::mem::take(&mut self.scratch.moves);
-        let mut parts = std::mem::take(&mut self.scratch.move_parts);
-        let checked = self.plan_moves(moves, &mut planned, &mut parts);
-        self.scratch.move_parts = parts;
+        let checked = self.plan_moves(moves, &mut planned);
         let mut applied = checked;
         if applied.is_ok() {
             // The broad phase takes the whole batch in one call (which reads its records
@@ -788,10 +788,11 @@ impl World {
 
     /// The part of a checked `set_transforms` batch outside the broad phase: [`World::place`]
     /// for each move in order. With the `rayon` feature and at least [`PARALLEL_MOVES`] moves,
-    /// the slots are cut into one range a thread and each thread writes, in move order, the
-    /// transforms and placements of the colliders in its range (so a collider moved twice ends
-    /// with its last move); then the changed colliders are marked in move order. The same
-    /// colliders, placements and changed list as one move at a time.
+    /// the slots are cut into one range a thread (`crate::slot_ranges`) and each thread writes,
+    /// in move order, the transforms, placements and changed bits of the colliders in its
+    /// range (so a collider moved twice ends with its last move), noting the moves that marked
+    /// their collider changed; the notes, visited in move order, list the changed colliders.
+    /// The same colliders, placements and changed list as one move at a time.
     fn place_all(
         &mut self,
         moves: &[(ColliderHandle, Transform)],
@@ -799,29 +800,57 @@ impl World {
     ) -> Result<(), WorldError> {
         #[cfg(feature = "rayon")]
         if moves.len() >= PARALLEL_MOVES && rayon::current_num_threads() > 1 {
+            use crate::slot_ranges;
             use rayon::prelude::*;
-            // Every handle is live, as just checked by the plan.
-            let range_len = self.slots.len().div_ceil(rayon::current_num_threads());
-            self.slots
-                .par_chunks_mut(range_len.max(1))
-                .enumerate()
-                .for_each(|(range, slots)| {
-                    let first_index = range * range_len.max(1);
-                    for (&(handle, xf), &(placement, _, _)) in moves.iter().zip(planned) {
-                        let in_range = (handle.index as usize)
-                            .checked_sub(first_index)
-                            .and_then(|index| slots.get_mut(index))
-                            .filter(|slot| slot.generation == handle.generation)
-                            .and_then(|slot| slot.entry.as_mut());
-                        if let Some(entry) = in_range {
-                            entry.collider.transform = xf;
-                            entry.placement = placement;
-                        }
-                    }
-                });
-            for &(handle, _) in moves {
-                self.mark_dirty(handle);
+            let slot_count = self.slots.len();
+            let words = slot_count.div_ceil(64);
+            if self.dirty_bits.len() < words {
+                self.dirty_bits.resize(words, 0);
             }
+            let range_len = slot_ranges::range_len(slot_count, rayon::current_num_threads());
+            let range_count = slot_count.div_ceil(range_len);
+            let mut notes = std::mem::take(&mut self.scratch.move_notes);
+            notes.resize_with(range_count, Vec::new);
+            self.slots
+                .par_chunks_mut(range_len)
+                .zip(self.dirty_bits.par_chunks_mut(range_len / 64))
+                .zip(notes.par_iter_mut())
+                .enumerate()
+                .for_each(|(range, ((slots, dirty_bits), notes))| {
+                    let first_slot = range * range_len;
+                    slot_ranges::positions_in_range(
+                        moves,
+                        |&(handle, _)| handle.index as usize,
+                        first_slot,
+                        slots.len(),
+                        notes,
+                    );
+                    // Keep only the moves that mark their collider changed.
+                    notes.retain(|&position| {
+                        let (handle, xf) = moves[position as usize];
+                        let local = handle.index as usize - first_slot;
+                        // Every handle is live, as just checked by the plan.
+                        let slot = &mut slots[local];
+                        let live = slot.generation == handle.generation;
+                        if let Some(entry) = slot.entry.as_mut().filter(|_| live) {
+                            entry.collider.transform = xf;
+                            entry.placement = planned[position as usize].0;
+                        }
+                        let (word, bit) = (&mut dirty_bits[local / 64], 1u64 << (local % 64));
+                        let first_mark = *word & bit == 0;
+                        *word |= bit;
+                        first_mark
+                    });
+                });
+            let dirty = &mut self.dirty;
+            slot_ranges::for_each_in_batch_order(
+                &notes[..range_count],
+                moves.len(),
+                |position| moves[position].0.index as usize / range_len,
+                |&position| position,
+                |position| dirty.push(moves[position as usize].0),
+            );
+            self.scratch.move_notes = notes;
             return Ok(());
         }
         for (&(handle, xf), &(placement, _, _)) in moves.iter().zip(planned) {
@@ -834,21 +863,22 @@ impl World {
     /// Checks every move of a `set_transforms` batch into `planned` (one plan a move, in
     /// order), or returns the error of the first move refused. With the `rayon` feature and at
     /// least [`PARALLEL_MOVES`] moves, parts of the batch are checked on the threads of the
-    /// current pool into `parts` (reads only); the plans and the error are the same.
-    #[cfg_attr(not(feature = "rayon"), allow(clippy::ptr_arg))]
+    /// current pool, each writing its part of `planned` (reads only otherwise); the plans and
+    /// the error are the same.
     fn plan_moves(
         &self,
         moves: &[(ColliderHandle, Transform)],
         planned: &mut Vec<(Transform, Aabb, Option<ProxyId>)>,
-        parts: &mut Vec<Vec<(Transform, Aabb, Option<ProxyId>)>>,
     ) -> Result<(), WorldError> {
-        /// Plans a part of the batch in order, stopping at its first refused move.
+        /// Plans a part of the batch into `planned` (as long), in order, stopping at its first
+        /// refused move.
         fn plan_part(
             world: &World,
             part: &[(ColliderHandle, Transform)],
-            planned: &mut Vec<(Transform, Aabb, Option<ProxyId>)>,
+            planned: &mut [(Transform, Aabb, Option<ProxyId>)],
         ) -> Result<(), WorldError> {
-            for batch in part.chunks(MOVE_BATCH) {
+            for (batch, batch_plans) in part.chunks(MOVE_BATCH).zip(planned.chunks_mut(MOVE_BATCH))
+            {
                 // Ask for the batch's colliders and outlines first, so that their misses overlap.
                 for entry in batch
                     .iter()
@@ -857,40 +887,34 @@ impl World {
                     prefetch_item(&entry.collider.offset);
                     prefetch_shape_heap(&entry.collider.shape);
                 }
-                for (handle, xf) in batch {
-                    planned.push(world.plan_move(*handle, xf)?);
+                for ((handle, xf), plan) in batch.iter().zip(batch_plans) {
+                    *plan = world.plan_move(*handle, xf)?;
                 }
             }
             Ok(())
         }
-        planned.clear();
-        #[cfg(not(feature = "rayon"))]
-        let _ = parts;
+        // Only growth is filled: every plan is written below.
+        planned.truncate(moves.len());
+        planned.resize(moves.len(), (Transform::IDENTITY, Aabb::default(), None));
         #[cfg(feature = "rayon")]
         if moves.len() >= PARALLEL_MOVES && rayon::current_num_threads() > 1 {
             use rayon::prelude::*;
             let part_len = moves.len().div_ceil(4 * rayon::current_num_threads());
-            let part_count = moves.len().div_ceil(part_len);
-            if parts.len() < part_count {
-                parts.resize_with(part_count, Vec::new);
-            }
             // The first refused move of the batch is the first of the first part with one.
-            let first_refused = parts[..part_count]
-                .par_iter_mut()
+            let first_refused = planned
+                .par_chunks_mut(part_len)
                 .zip(moves.par_chunks(part_len))
                 .enumerate()
                 .filter_map(|(position, (part_plans, part))| {
-                    part_plans.clear();
                     plan_part(self, part, part_plans)
                         .err()
                         .map(|error| (position, error))
                 })
                 .min_by_key(|&(position, _)| position);
-            if let Some((_, error)) = first_refused {
-                return Err(error);
-            }
-            planned.extend(parts[..part_count].iter().flatten());
-            return Ok(());
+            return match first_refused {
+                Some((_, error)) => Err(error),
+                None => Ok(()),
+            };
         }
         plan_part(self, moves, planned)
     }

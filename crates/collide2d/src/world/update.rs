@@ -358,8 +358,9 @@ impl World {
     /// # Threads
     ///
     /// With the `rayon` feature, the parts of an update that grow with the number of colliders
-    /// (the broad phase's pair refresh, the partner lists, listing and sorting the pairs to
-    /// re-test, the narrow phase and the events merge) run on the rayon thread pool current
+    /// (the broad phase's pair refresh and fat-partner queries, the partner lists, listing
+    /// and sorting the pairs to re-test, the narrow phase and the events merge; before it,
+    /// [`World::set_transforms`]' checks and writes) run on the rayon thread pool current
     /// at the call: the global pool, or the caller's own pool when the update is
     /// called inside `ThreadPool::install`, so that a game shares one pool with the rest of its
     /// frame. Small updates (a few thousand moved colliders or a few hundred pair tests) and

@@ -29,7 +29,7 @@ const LAYERS: [(&str, u32); 8] = [
 ];
 
 /// Modules below every layer: they name no layer, and any layer may name them.
-const LEAVES: [&str; 3] = ["prefetch", "huge_pages", "test_numbers"];
+const LEAVES: [&str; 4] = ["prefetch", "huge_pages", "slot_ranges", "test_numbers"];
 
 fn source_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")

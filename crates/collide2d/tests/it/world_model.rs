@@ -618,6 +618,109 @@ fn a_larger_crowd_with_a_fifth_moving_gives_the_same_events_on_1_2_and_4_threads
     assert_crowd_agrees(crowd, 100_000);
 }
 
+/// A world after large `set_transforms` batches on `threads` threads (from 4,096 moves a batch
+/// is checked, and written in slot ranges, on several threads; most moves leave their fat
+/// boxes, a fifth of the colliders, so the tree's fat-partner queries also run in parts and
+/// the refresh stays incremental): batches in random handle
+/// order with some colliders moved twice, a batch refused for a stale handle near its end and
+/// one for a bad transform in its middle. Checks that each accepted batch leaves every
+/// collider at its last move and that a refused one changes nothing, and returns the errors,
+/// the transforms and the events of each frame.
+fn world_after_large_batches(threads: usize) -> Vec<String> {
+    on_threads(threads, || {
+        let mut rng = Rng(0x5e7_7a5);
+        let mut world = World::new();
+        let layers = [LayerId::DEFAULT];
+        let mut handles: Vec<ColliderHandle> = (0..30_000)
+            .map(|_| {
+                let collider = random_collider(&mut rng, &layers)
+                    .with_transform(Transform::new(rng.point(150.0), rng.angle()));
+                world.insert(collider).unwrap()
+            })
+            .collect();
+        // Removed and inserted again: slots of a later generation, and stale handles.
+        let stale: Vec<ColliderHandle> = handles.iter().step_by(50).copied().collect();
+        for &handle in &stale {
+            world.remove(handle).unwrap();
+        }
+        handles.retain(|handle| world.contains(*handle));
+        for _ in 0..stale.len() {
+            let collider = random_collider(&mut rng, &layers)
+                .with_transform(Transform::new(rng.point(150.0), rng.angle()));
+            handles.push(world.insert(collider).unwrap());
+        }
+        world.update();
+        let transforms = |world: &World| -> Vec<(Transform, Transform)> {
+            handles
+                .iter()
+                .map(|&handle| {
+                    let collider = world.get(handle).unwrap();
+                    (collider.transform(), collider.world_transform())
+                })
+                .collect()
+        };
+        let mut report = vec![format!("{:?}", world.events())];
+        for batch in 0..6 {
+            let mut moves: Vec<(ColliderHandle, Transform)> = (0..6_000)
+                .map(|_| {
+                    let handle = handles[rng.below(handles.len())];
+                    let placement = world.get(handle).unwrap().transform();
+                    (
+                        handle,
+                        Transform::new(placement.p + rng.point(1.5), rng.angle()),
+                    )
+                })
+                .collect();
+            let before = transforms(&world);
+            if batch % 3 == 1 {
+                if batch == 1 {
+                    moves[5_900].0 = stale[3];
+                } else {
+                    moves[3_000].1.p.x = f32::NAN;
+                }
+                let error = world.set_transforms(&moves).expect_err("a refused move");
+                assert!(
+                    transforms(&world) == before,
+                    "batch {batch}: a refused batch moved"
+                );
+                report.push(format!("refused: {error:?}"));
+                continue;
+            }
+            world.set_transforms(&moves).unwrap();
+            let mut last_move = BTreeMap::new();
+            for &(handle, xf) in &moves {
+                last_move.insert(handle, xf);
+            }
+            for (&handle, &(xf, _)) in handles.iter().zip(&before) {
+                let expected = last_move.get(&handle).copied().unwrap_or(xf);
+                assert_eq!(world.get(handle).unwrap().transform(), expected);
+            }
+            world.update();
+            report.push(format!("{:?}", transforms(&world)));
+            report.push(format!("{:?}", world.events()));
+        }
+        report
+    })
+}
+
+#[test]
+fn large_move_batches_give_the_same_world_and_events_on_1_2_and_4_threads() {
+    let serial = world_after_large_batches(1);
+    assert_eq!(
+        serial
+            .iter()
+            .filter(|line| line.starts_with("refused"))
+            .count(),
+        2
+    );
+    for threads in [2, 4] {
+        let parallel = world_after_large_batches(threads);
+        for (step, (one, many)) in serial.iter().zip(&parallel).enumerate() {
+            assert!(one == many, "step {step}: 1 and {threads} threads differ");
+        }
+    }
+}
+
 #[test]
 fn the_same_operations_give_the_same_events() {
     for scenario in 0..50 {

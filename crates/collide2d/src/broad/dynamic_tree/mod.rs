@@ -44,6 +44,15 @@ const MOVE_READ_AHEAD: usize = 16;
 #[cfg(feature = "rayon")]
 const PARALLEL_CHECKED_MOVES: usize = 4096;
 
+/// The fewest proxies with a new fat box whose tree queries run on several threads (feature
+/// `rayon`).
+#[cfg(feature = "rayon")]
+const PARALLEL_FAT_QUERIES: usize = 1024;
+
+/// How many proxies ahead the parallel fat-partner refresh asks for the lists it will edit.
+#[cfg(feature = "rayon")]
+const LINK_READ_AHEAD: usize = 8;
+
 /// Default margin added on every side of a leaf's box, in world units.
 ///
 /// A proxy whose box stays inside its fat box does not touch the tree at all. About a fifth of a
@@ -211,6 +220,44 @@ pub struct DynamicTree {
     /// refused), box, and whether the box leaves its fat box.
     #[cfg(feature = "rayon")]
     checked_moves: Vec<(u32, Aabb, bool)>,
+    /// An `update_many` batch written on several threads: per range of slots, the positions
+    /// of its moves, and its notes.
+    #[cfg(feature = "rayon")]
+    move_positions: Vec<Vec<u32>>,
+    /// See `move_positions`.
+    #[cfg(feature = "rayon")]
+    move_notes: Vec<Vec<MoveNote>>,
+    /// The parts of the fat-partner queries run on several threads.
+    #[cfg(feature = "rayon")]
+    fat_query_parts: Vec<FatQueryPart>,
+}
+
+/// One part of the fat-partner queries run on several threads (see
+/// [`DynamicTree::link_found_in_parts`]), kept between updates so they allocate nothing.
+#[cfg(feature = "rayon")]
+#[derive(Clone, Debug, Default)]
+struct FatQueryPart {
+    lanes: query::QueryLanes,
+    batch: Vec<u32>,
+    boxes: Vec<Aabb>,
+    /// Every proxy found, the answers of the part's queries one after another.
+    found: Vec<u32>,
+    /// Per query, its proxy and where its answer ends in `found`.
+    ends: Vec<(u32, u32)>,
+}
+
+/// What a range of slots of an `update_many` batch written on several threads notes of a move,
+/// for the lists the serial step keeps in move order.
+#[cfg(feature = "rayon")]
+#[derive(Clone, Copy, Debug)]
+struct MoveNote {
+    /// The move's position in the batch.
+    position: u32,
+    slot: u32,
+    /// The move marked its proxy as moved (it was not marked before).
+    first_mark: bool,
+    /// The displacement of a move whose box left its fat box.
+    displacement: Option<Vec2>,
 }
 
 impl Default for DynamicTree {
@@ -237,6 +284,12 @@ impl DynamicTree {
             undo: Vec::new(),
             #[cfg(feature = "rayon")]
             checked_moves: Vec::new(),
+            #[cfg(feature = "rayon")]
+            move_positions: Vec::new(),
+            #[cfg(feature = "rayon")]
+            move_notes: Vec::new(),
+            #[cfg(feature = "rayon")]
+            fat_query_parts: Vec::new(),
         }
     }
 
@@ -390,45 +443,132 @@ impl DynamicTree {
                     }
                 }
             }
-            // The tree queries of a batch of proxies walk together (their cache misses
-            // overlap); their answers are then applied one proxy after another, in order, so
-            // the lists come out exactly as from one query at a time.
-            let mut lanes = std::mem::take(&mut self.query_lanes);
-            let mut batch = Vec::with_capacity(query::QUERY_LANES);
-            let mut boxes = Vec::with_capacity(query::QUERY_LANES);
-            for chunk in changed.chunks(query::QUERY_LANES) {
-                batch.clear();
-                batch.extend(
-                    chunk
-                        .iter()
-                        .map(|&slot| slot as usize)
-                        .filter(|&slot| self.fat_changed.contains(slot)),
-                );
-                boxes.clear();
-                boxes.extend(batch.iter().map(|&slot| self.slot_info[slot].fat));
-                query::fat_leaves_together(&self.nodes, self.root, &boxes, &mut lanes);
-                lanes.found[..batch.len()]
-                    .iter()
-                    .flatten()
-                    .for_each(|&proxy| self.pairs.prefetch_list(proxy as usize));
-                for (&slot, found) in batch.iter().zip(&lanes.found) {
-                    // A slot removed and filled again since the last update is listed twice;
-                    // its first entry clears the mark, and the second is skipped.
-                    if !self.fat_changed.contains(slot) {
-                        continue;
-                    }
-                    self.fat_changed.unmark(slot);
-                    for &proxy in found {
-                        if proxy as usize != slot && !self.fat_changed.contains(proxy as usize) {
-                            self.pairs.link(slot as u32, proxy);
-                        }
-                    }
-                }
+            #[cfg(feature = "rayon")]
+            if changed.len() >= PARALLEL_FAT_QUERIES && rayon::current_num_threads() > 1 {
+                self.link_found_in_parts(&changed);
+            } else {
+                self.link_found(&changed);
             }
-            self.query_lanes = lanes;
+            #[cfg(not(feature = "rayon"))]
+            self.link_found(&changed);
             self.fat_changed.give_back(changed);
         }
         self.pairs.restore_lifted(&self.proxies);
+    }
+
+    /// Step 2 of [`DynamicTree::refresh_fat_partners`], after the unlinking: each proxy of
+    /// `changed` still marked queries the tree with its fat box and links the proxies found
+    /// that are not marked, then is unmarked (so a pair of two changed proxies is linked once,
+    /// by the one processed second).
+    fn link_found(&mut self, changed: &[u32]) {
+        // The tree queries of a batch of proxies walk together (their cache misses
+        // overlap); their answers are then applied one proxy after another, in order, so
+        // the lists come out exactly as from one query at a time.
+        let mut lanes = std::mem::take(&mut self.query_lanes);
+        let mut batch = Vec::with_capacity(query::QUERY_LANES);
+        let mut boxes = Vec::with_capacity(query::QUERY_LANES);
+        for chunk in changed.chunks(query::QUERY_LANES) {
+            batch.clear();
+            batch.extend(
+                chunk
+                    .iter()
+                    .map(|&slot| slot as usize)
+                    .filter(|&slot| self.fat_changed.contains(slot)),
+            );
+            boxes.clear();
+            boxes.extend(batch.iter().map(|&slot| self.slot_info[slot].fat));
+            query::fat_leaves_together(&self.nodes, self.root, &boxes, &mut lanes);
+            lanes.found[..batch.len()]
+                .iter()
+                .flatten()
+                .for_each(|&proxy| self.pairs.prefetch_list(proxy as usize));
+            for (&slot, found) in batch.iter().zip(&lanes.found) {
+                // A slot removed and filled again since the last update is listed twice;
+                // its first entry clears the mark, and the second is skipped.
+                if !self.fat_changed.contains(slot) {
+                    continue;
+                }
+                self.fat_changed.unmark(slot);
+                for &proxy in found {
+                    if proxy as usize != slot && !self.fat_changed.contains(proxy as usize) {
+                        self.pairs.link(slot as u32, proxy);
+                    }
+                }
+            }
+        }
+        self.query_lanes = lanes;
+    }
+
+    /// [`DynamicTree::link_found`] with the queries on the current rayon pool: the changed
+    /// proxies are cut into parts, each part's queries walk the tree (which the links do not
+    /// change) into its own buffers on the pool's threads, then the answers are applied one
+    /// proxy after another in `changed`'s order, exactly as `link_found` applies them. A proxy
+    /// listed twice is queried twice, and its second answer skipped, as its mark is gone by
+    /// then.
+    #[cfg(feature = "rayon")]
+    fn link_found_in_parts(&mut self, changed: &[u32]) {
+        use rayon::prelude::*;
+        let threads = rayon::current_num_threads();
+        let part_len = changed
+            .len()
+            .div_ceil(4 * threads)
+            .next_multiple_of(query::QUERY_LANES);
+        let part_count = changed.len().div_ceil(part_len);
+        let mut parts = std::mem::take(&mut self.fat_query_parts);
+        if parts.len() < part_count {
+            parts.resize_with(part_count, FatQueryPart::default);
+        }
+        let (nodes, root) = (&self.nodes, self.root);
+        let (slot_info, fat_changed) = (&self.slot_info, &self.fat_changed);
+        parts[..part_count]
+            .par_iter_mut()
+            .zip(changed.par_chunks(part_len))
+            .for_each(|(part, chunk)| {
+                part.found.clear();
+                part.ends.clear();
+                for lanes_chunk in chunk.chunks(query::QUERY_LANES) {
+                    part.batch.clear();
+                    part.batch.extend(
+                        lanes_chunk
+                            .iter()
+                            .copied()
+                            .filter(|&slot| fat_changed.contains(slot as usize)),
+                    );
+                    part.boxes.clear();
+                    part.boxes
+                        .extend(part.batch.iter().map(|&slot| slot_info[slot as usize].fat));
+                    query::fat_leaves_together(nodes, root, &part.boxes, &mut part.lanes);
+                    for (&slot, found) in part.batch.iter().zip(&part.lanes.found) {
+                        part.found.extend_from_slice(found);
+                        part.ends.push((slot, part.found.len() as u32));
+                    }
+                }
+            });
+        for part in &parts[..part_count] {
+            let found_of = |index: usize| {
+                let start = index.checked_sub(1).map_or(0, |before| part.ends[before].1);
+                &part.found[start as usize..part.ends[index].1 as usize]
+            };
+            for (index, &(slot, _)) in part.ends.iter().enumerate() {
+                // Ask for the lists a few proxies ahead will edit.
+                if index + LINK_READ_AHEAD < part.ends.len() {
+                    for &proxy in found_of(index + LINK_READ_AHEAD) {
+                        self.pairs.prefetch_list(proxy as usize);
+                    }
+                }
+                let slot = slot as usize;
+                if !self.fat_changed.contains(slot) {
+                    continue;
+                }
+                self.fat_changed.unmark(slot);
+                for &proxy in found_of(index) {
+                    if proxy as usize != slot && !self.fat_changed.contains(proxy as usize) {
+                        self.pairs.link(slot as u32, proxy);
+                    }
+                }
+            }
+        }
+        self.fat_query_parts = parts;
     }
 
     /// The slot of `id`, checked against the slot record (the same answer as the proxy table's
@@ -460,9 +600,13 @@ impl DynamicTree {
     /// Step 1 of [`BroadPhase::update_many`] for a large batch, on the current rayon pool:
     /// every move is checked, and whether its box leaves its fat box found, on all threads
     /// (reading only); the first refused move's error returns before anything changes. Then
-    /// the boxes are written and the leavers listed in move order, as the serial step does.
+    /// the slots are cut into one range a thread (`crate::slot_ranges`): each thread writes,
+    /// in move order, the exact boxes and moved marks of its range's moves and notes its
+    /// leavers and first marks; the notes, visited in move order, list the leavers and the
+    /// moved proxies exactly as the serial step does.
     #[cfg(feature = "rayon")]
     fn write_checked_moves(&mut self, moves: &[(ProxyId, Aabb)]) -> Result<(), BroadPhaseError> {
+        use crate::slot_ranges;
         use rayon::prelude::*;
         let mut checked = std::mem::take(&mut self.checked_moves);
         checked.clear();
@@ -479,17 +623,70 @@ impl DynamicTree {
             self.checked_moves = checked;
             return refused;
         }
+        let slot_count = self.proxies.tight.len();
+        self.pairs.reserve_slots(slot_count);
+        let range_len = slot_ranges::range_len(slot_count, rayon::current_num_threads());
+        let range_count = slot_count.div_ceil(range_len);
+        let mut positions = std::mem::take(&mut self.move_positions);
+        positions.resize_with(range_count, Vec::new);
+        let mut notes = std::mem::take(&mut self.move_notes);
+        notes.resize_with(range_count, Vec::new);
+        let moved_flags = self.pairs.moved_mut().flags_mut();
+        // Every range has its words (the zip below would drop a range without).
+        debug_assert!(moved_flags.len() * 64 >= slot_count);
+        self.proxies
+            .tight
+            .par_chunks_mut(range_len)
+            .zip(moved_flags.par_chunks_mut(range_len / 64))
+            .zip(positions.par_iter_mut().zip(notes.par_iter_mut()))
+            .enumerate()
+            .for_each(|(range, ((tight, flags), (positions, notes)))| {
+                let first_slot = range * range_len;
+                slot_ranges::positions_in_range(
+                    &checked,
+                    |&(slot, _, _)| slot as usize,
+                    first_slot,
+                    tight.len(),
+                    positions,
+                );
+                notes.clear();
+                for (order, &position) in positions.iter().enumerate() {
+                    if let Some(&ahead) = positions.get(order + MOVE_READ_AHEAD) {
+                        prefetch(tight, checked[ahead as usize].0 as usize - first_slot);
+                    }
+                    let (slot, aabb, leaves) = checked[position as usize];
+                    let local = slot as usize - first_slot;
+                    let old = std::mem::replace(&mut tight[local], aabb);
+                    let (word, bit) = (&mut flags[local / 64], 1u64 << (local % 64));
+                    let first_mark = *word & bit == 0;
+                    *word |= bit;
+                    if leaves || first_mark {
+                        notes.push(MoveNote {
+                            position,
+                            slot,
+                            first_mark,
+                            displacement: leaves.then(|| aabb.center() - old.center()),
+                        });
+                    }
+                }
+            });
         self.leavers.clear();
-        for (position, &(slot, aabb, leaves)) in checked.iter().enumerate() {
-            if let Some(&(ahead, _, _)) = checked.get(position + MOVE_READ_AHEAD) {
-                prefetch(&self.proxies.tight, ahead as usize);
-            }
-            let old = std::mem::replace(&mut self.proxies.tight[slot as usize], aabb);
-            if leaves {
-                self.leavers.push((slot, aabb.center() - old.center()));
-            }
-            self.pairs.mark_moved(slot);
-        }
+        let moved = self.pairs.moved_mut();
+        slot_ranges::for_each_in_batch_order(
+            &notes[..range_count],
+            checked.len(),
+            |position| checked[position].0 as usize / range_len,
+            |note| note.position,
+            |note| {
+                if note.first_mark {
+                    moved.list_flagged(note.slot);
+                }
+                if let Some(displacement) = note.displacement {
+                    self.leavers.push((note.slot, displacement));
+                }
+            },
+        );
+        (self.move_positions, self.move_notes) = (positions, notes);
         self.checked_moves = checked;
         Ok(())
     }
