@@ -800,6 +800,8 @@ impl World {
     ) -> Result<(), WorldError> {
         #[cfg(feature = "rayon")]
         if moves.len() >= PARALLEL_MOVES && rayon::current_num_threads() > 1 {
+            // The changed bits are written here directly, not through `mark_dirty`.
+            self.forget_batch_grid();
             use crate::slot_ranges;
             use rayon::prelude::*;
             let slot_count = self.slots.len();

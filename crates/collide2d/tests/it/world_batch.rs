@@ -487,3 +487,54 @@ fn batches_between_changes_of_every_kind_answer_as_single_queries() {
         check_batches_equal_singles(&mut rng, &world, &filters, center, spread, &context);
     }
 }
+
+/// A batch of moves large enough to be written on several threads drops the batch grid as
+/// one move at a time does: batch rays and points after it still equal the single queries.
+#[test]
+fn a_large_move_batch_on_threads_drops_the_batch_grid() {
+    use crate::support::threads::on_threads;
+    let mut rng = Rng(0x7e57_9a1d_0b5e_ed01);
+    let mut world = World::new();
+    let handles = world
+        .insert_many((0..6_000).map(|_| {
+            Collider::new(Shape::from(
+                Circle::with_radius(rng.range(0.2, 0.6)).unwrap(),
+            ))
+            .with_transform(Transform::new(rng.point(60.0), 0.0))
+        }))
+        .unwrap();
+    world.update();
+    let filter = QueryFilter::new();
+    let rays: Vec<Ray> = (0..2_000)
+        .map(|_| Ray::new(rng.point(70.0), Vec2::from_angle(rng.angle()), 40.0).unwrap())
+        .collect();
+    for round in 0..3 {
+        // Builds (or reuses) the grid, then moves every collider in one batch.
+        let _ = world.ray_cast_many(&rays, &filter).unwrap();
+        let moves: Vec<_> = handles
+            .iter()
+            .map(|&h| (h, Transform::new(rng.point(60.0), 0.0)))
+            .collect();
+        on_threads(2, || world.set_transforms(&moves)).unwrap();
+        let batch = world.ray_cast_many(&rays, &filter).unwrap();
+        for (ray, hit) in rays.iter().zip(&batch) {
+            assert_eq!(
+                *hit,
+                world.ray_cast(ray, &filter).unwrap(),
+                "round {round}: {ray:?}"
+            );
+        }
+        let points: Vec<Vec2> = (0..7_000).map(|_| rng.point(60.0)).collect();
+        let mut found = vec![Vec::new(); points.len()];
+        world
+            .overlap_points_each(&points, &filter, |row, h| found[row].push(h))
+            .unwrap();
+        for (point, found) in points.iter().zip(&found) {
+            assert_eq!(
+                *found,
+                world.overlap_point(*point, &filter).unwrap(),
+                "round {round}"
+            );
+        }
+    }
+}
