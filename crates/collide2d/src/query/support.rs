@@ -181,11 +181,7 @@ fn padded_support_index(outline: &PaddedOutline<2>, direction: Vec2) -> usize {
         let y = Vec4::from_array(outline.vertex_y[chunk].0);
         x * direction_x + y * direction_y
     };
-    let (low, high) = (lanes(0), lanes(1));
-    let largest = Vec4::splat(low.max(high).max_element());
-    let mask = low.cmpeq(largest).bitmask() | high.cmpeq(largest).bitmask() << 4;
-    // No lane holds it only when the products are NaN: then index 0 (32 & 7).
-    mask.trailing_zeros() as usize & 7
+    first_largest_lane(lanes(0), lanes(1))
 }
 
 /// [`padded_support_index`]'s search on points given as lanes (`x[chunk]`, `y[chunk]`; point
@@ -194,10 +190,16 @@ fn padded_support_index(outline: &PaddedOutline<2>, direction: Vec2) -> usize {
 pub(crate) fn lane_support_index(x: [Vec4; 2], y: [Vec4; 2], direction: Vec2) -> usize {
     let (direction_x, direction_y) = (Vec4::splat(direction.x), Vec4::splat(direction.y));
     let lanes = |chunk: usize| x[chunk] * direction_x + y[chunk] * direction_y;
-    let (low, high) = (lanes(0), lanes(1));
+    first_largest_lane(lanes(0), lanes(1))
+}
+
+/// The first of eight lanes (`low` holds 0–3, `high` 4–7) holding their largest value, without
+/// a branch; 0 when no lane holds it (every value NaN).
+#[inline(always)]
+fn first_largest_lane(low: Vec4, high: Vec4) -> usize {
     let largest = Vec4::splat(low.max(high).max_element());
     let mask = low.cmpeq(largest).bitmask() | high.cmpeq(largest).bitmask() << 4;
-    // No lane holds it only when the products are NaN: then index 0 (32 & 7).
+    // No lane holds it only when the values are NaN: then index 0 (32 & 7).
     mask.trailing_zeros() as usize & 7
 }
 
