@@ -87,24 +87,7 @@ fn rays(c: &mut Criterion) {
             i = (i + 1) % CASES;
             let (xf, origin, translation) = black_box(&box2d_cases[i]);
             // Box2D casts in the polygon's frame: move the ray in, and the hit out.
-            let local_origin = box2d::rotate_inv(
-                &xf.q,
-                box2d::b2Vec2 {
-                    x: origin.x - xf.p.x,
-                    y: origin.y - xf.p.y,
-                },
-            );
-            let local_translation = box2d::rotate_inv(&xf.q, *translation);
-            let mut hit = box2d::ray_cast_polygon(&b2_octagon, local_origin, local_translation);
-            let (c, s) = (xf.q.c, xf.q.s);
-            hit.point = box2d::b2Vec2 {
-                x: c * hit.point.x - s * hit.point.y + xf.p.x,
-                y: s * hit.point.x + c * hit.point.y + xf.p.y,
-            };
-            hit.normal = box2d::b2Vec2 {
-                x: c * hit.normal.x - s * hit.normal.y,
-                y: s * hit.normal.x + c * hit.normal.y,
-            };
+            let hit = box2d::ray_cast_placed_polygon(&b2_octagon, xf, *origin, *translation);
             black_box(hit)
         })
     });

@@ -48,24 +48,7 @@ fn main() {
                 .collect();
             for i in 0..iterations {
                 let (xf, origin, translation) = black_box(&cases[i % CASES]);
-                let local_origin = box2d::rotate_inv(
-                    &xf.q,
-                    box2d::b2Vec2 {
-                        x: origin.x - xf.p.x,
-                        y: origin.y - xf.p.y,
-                    },
-                );
-                let local_translation = box2d::rotate_inv(&xf.q, *translation);
-                let mut hit = box2d::ray_cast_polygon(&b2_octagon, local_origin, local_translation);
-                let (c, s) = (xf.q.c, xf.q.s);
-                hit.point = box2d::b2Vec2 {
-                    x: c * hit.point.x - s * hit.point.y + xf.p.x,
-                    y: s * hit.point.x + c * hit.point.y + xf.p.y,
-                };
-                hit.normal = box2d::b2Vec2 {
-                    x: c * hit.normal.x - s * hit.normal.y,
-                    y: s * hit.normal.x + c * hit.normal.y,
-                };
+                let hit = box2d::ray_cast_placed_polygon(&b2_octagon, xf, *origin, *translation);
                 found += black_box(hit).hit as usize;
             }
         }

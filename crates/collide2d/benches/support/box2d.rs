@@ -258,6 +258,35 @@ pub fn ray_cast_polygon(polygon: &b2Polygon, origin: b2Vec2, translation: b2Vec2
     unsafe { ffi::b2RayCastPolygon(polygon, &input) }
 }
 
+/// [`ray_cast_polygon`] on a polygon placed by `xf`, as the benchmark's Box2D column runs it:
+/// the ray moved into the polygon's frame, the hit point and normal moved out.
+pub fn ray_cast_placed_polygon(
+    polygon: &b2Polygon,
+    xf: &b2Transform,
+    origin: b2Vec2,
+    translation: b2Vec2,
+) -> b2CastOutput {
+    let local_origin = rotate_inv(
+        &xf.q,
+        b2Vec2 {
+            x: origin.x - xf.p.x,
+            y: origin.y - xf.p.y,
+        },
+    );
+    let local_translation = rotate_inv(&xf.q, translation);
+    let mut hit = ray_cast_polygon(polygon, local_origin, local_translation);
+    let (c, s) = (xf.q.c, xf.q.s);
+    hit.point = b2Vec2 {
+        x: c * hit.point.x - s * hit.point.y + xf.p.x,
+        y: s * hit.point.x + c * hit.point.y + xf.p.y,
+    };
+    hit.normal = b2Vec2 {
+        x: c * hit.normal.x - s * hit.normal.y,
+        y: s * hit.normal.x + c * hit.normal.y,
+    };
+    hit
+}
+
 /// A collide2d box as Box2D's.
 pub fn aabb(aabb: &collide2d::Aabb) -> ffi::b2AABB {
     ffi::b2AABB {
