@@ -6,7 +6,6 @@
 
 use crate::support;
 
-use collide2d::shape::Ray;
 use collide2d::shape::Shape;
 use collide2d::world::QueryFilter;
 use collide2d::world::{
@@ -194,37 +193,18 @@ fn brute_force(world: &World) -> BTreeSet<(ColliderHandle, ColliderHandle)> {
 /// Batch rays and points (answered from the grid the world keeps between batches) equal the
 /// single queries, whatever edits came since the last batch or update.
 fn batches_agree(rng: &mut Rng, world: &World, context: &str) {
-    let filter = QueryFilter::new();
-    let rays: Vec<Ray> = (0..48)
-        .map(|_| {
-            Ray::new(
-                rng.point(6.0),
-                Vec2::from_angle(rng.angle()),
-                rng.range(0.0, 12.0),
-            )
-            .unwrap()
-        })
-        .collect();
-    let batch = world.ray_cast_many(&rays, &filter).unwrap();
-    for (ray, hit) in rays.iter().zip(&batch) {
-        assert_eq!(
-            *hit,
-            world.ray_cast(ray, &filter).unwrap(),
-            "{context}: {ray:?}"
-        );
+    if world.is_empty() {
+        return; // empty worlds: `world_batch::empty_batches_and_empty_worlds_answer_nothing`
     }
-    let points: Vec<Vec2> = (0..48).map(|_| rng.point(5.0)).collect();
-    let mut found = vec![Vec::new(); points.len()];
-    world
-        .overlap_points_each(&points, &filter, |row, handle| found[row].push(handle))
-        .unwrap();
-    for (point, found) in points.iter().zip(&found) {
-        assert_eq!(
-            *found,
-            world.overlap_point(*point, &filter).unwrap(),
-            "{context}: {point:?}"
-        );
-    }
+    let filters = [QueryFilter::new()];
+    crate::world_batch::check_batches_equal_singles(
+        rng,
+        world,
+        &filters,
+        (Vec2::ZERO, 5.0),
+        48,
+        context,
+    );
 }
 
 #[test]
