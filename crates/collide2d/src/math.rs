@@ -46,14 +46,7 @@ impl Rot {
     /// Tiny and huge pairs are scaled before normalising, so that their squares neither
     /// underflow nor overflow: `(0, 2.6e-23)` is the quarter turn `(0, 1)`.
     pub fn try_from_cos_sin(c: f32, s: f32) -> Option<Rot> {
-        let v = Vec2::new(c, s);
-        let largest = v.abs().max_element();
-        let scaled = if largest > 1e-18 && largest < 1e18 {
-            v
-        } else {
-            v / largest
-        };
-        let unit = scaled.try_normalize()?;
+        let unit = try_unit(Vec2::new(c, s))?;
         Some(Rot {
             c: unit.x,
             s: unit.y,
@@ -324,6 +317,41 @@ pub(crate) fn robust_length(v: Vec2) -> f32 {
     } else {
         v.length()
     }
+}
+
+/// Squared lengths between these are normal `f32` numbers whose square root is exact to
+/// rounding, with room for the smaller component's square to underflow harmlessly.
+const PLAIN_LENGTH_SQUARED: std::ops::RangeInclusive<f32> = 1.0e-30..=1.0e36;
+
+/// `v` scaled to unit length; `None` when it is zero or not finite.
+///
+/// `Vec2::try_normalize` squares the components: below a length of about 1e-19 the square is
+/// subnormal or zero and its root is off by up to tens of percents, so the "unit" vector is not
+/// (a segment a few ulps long after being placed beside coordinates of 100 is such a vector).
+/// Here such vectors, and huge ones whose square overflows, are first scaled by their largest
+/// component. In the plain range the answer is `try_normalize`'s, to the bit.
+#[inline(always)]
+pub(crate) fn try_unit(v: Vec2) -> Option<Vec2> {
+    let length_squared = v.dot(v);
+    if PLAIN_LENGTH_SQUARED.contains(&length_squared) {
+        Some(v * (1.0 / length_squared.sqrt()))
+    } else {
+        try_unit_rescaled(v)
+    }
+}
+
+/// [`try_unit`] for tiny, huge, zero and non-finite vectors.
+#[cold]
+#[inline(never)]
+fn try_unit_rescaled(v: Vec2) -> Option<Vec2> {
+    let largest = v.abs().max_element();
+    (v / largest).try_normalize()
+}
+
+/// [`try_unit`], or `fallback` for a zero or non-finite `v`.
+#[inline(always)]
+pub(crate) fn unit_or(v: Vec2, fallback: Vec2) -> Vec2 {
+    try_unit(v).unwrap_or(fallback)
 }
 
 /// The left perpendicular `(-y, x)` (rotated by +90°).

@@ -55,9 +55,7 @@ impl RaySegment {
         if !origin.is_finite() || max_distance.is_nan() || max_distance < 0.0 {
             return Err(BroadPhaseError::InvalidRay);
         }
-        let direction = direction
-            .try_normalize()
-            .ok_or(BroadPhaseError::InvalidRay)?;
+        let direction = crate::math::try_unit(direction).ok_or(BroadPhaseError::InvalidRay)?;
         Ok(RaySegment {
             origin,
             direction,

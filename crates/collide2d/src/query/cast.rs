@@ -543,10 +543,8 @@ impl GapFunction for LinearGap<'_> {
             (cores.point_b - cores.point_a) / cores.distance
         } else {
             previous_normal.unwrap_or_else(|| {
-                b_in_a
-                    .p
-                    .try_normalize()
-                    .or_else(|| (-self.local_motion).try_normalize())
+                crate::math::try_unit(b_in_a.p)
+                    .or_else(|| crate::math::try_unit(-self.local_motion))
                     .unwrap_or(Vec2::X)
             })
         };
@@ -982,8 +980,7 @@ fn conservative_advancement(
 /// A normal for overlapping shapes when GJK has none: along the centres, else against the
 /// relative motion, else +x.
 fn fallback_normal(xf_a: &Transform, xf_b: &Transform, relative_translation: Vec2) -> Vec2 {
-    (xf_b.p - xf_a.p)
-        .try_normalize()
-        .or_else(|| (-relative_translation).try_normalize())
+    crate::math::try_unit(xf_b.p - xf_a.p)
+        .or_else(|| crate::math::try_unit(-relative_translation))
         .unwrap_or(Vec2::X)
 }

@@ -140,7 +140,7 @@ fn add_radii(cores: &GjkOutput, radius_a: f32, radius_b: f32) -> DistanceOutput 
     // offset between the closest points (by up to an ulp of the edge's length over the
     // distance); for a vertex it is the offset itself, to the bit. It also does not wait for
     // the closest points and their distance to be computed.
-    let normal = match (-cores.axis).try_normalize() {
+    let normal = match crate::math::try_unit(-cores.axis) {
         Some(normal) => normal,
         None => normal_from_offset(cores),
     };
@@ -177,9 +177,9 @@ const SMALLEST_INVERTIBLE: f32 = f32::from_bits(0x0020_0001);
 #[cold]
 #[inline(never)]
 fn normal_from_offset(cores: &GjkOutput) -> Vec2 {
-    // `cores.distance` is the offset's length, so this is `try_normalize` (to the bit) without
-    // a second square root; `add_radii` checked that its inverse is finite.
-    (cores.point_b - cores.point_a) * (1.0 / cores.distance)
+    // Not `offset / cores.distance`: for an offset whose squared length underflows, that
+    // length is off by up to tens of percents. `add_radii` checked the offset is not zero.
+    crate::math::unit_or(cores.point_b - cores.point_a, Vec2::ZERO)
 }
 
 /// The minimum over all pairs of convex parts, in A's local frame, then mapped to the world.

@@ -14,12 +14,7 @@ use glam::Vec4;
 /// underflows or overflows `f32` (zero for a zero direction).
 #[inline]
 fn unit_direction(direction: Vec2) -> Vec2 {
-    let largest = direction.abs().max_element();
-    if largest > 1e-18 && largest < 1e18 {
-        direction.normalize_or_zero()
-    } else {
-        (direction / largest).normalize_or_zero()
-    }
+    crate::math::unit_or(direction, Vec2::ZERO)
 }
 
 /// Where a ray first meets a shape.
@@ -182,16 +177,14 @@ fn ray_cast_disc(center: Vec2, radius: f32, ray: &Ray, inside: RayInside) -> Opt
     let (enter, leave) = (closest_t - half_chord, closest_t + half_chord);
     if offset.length_squared() <= radius * radius {
         return inside_hit(ray, inside, leave, |t| {
-            (offset + ray.direction * t)
-                .try_normalize()
+            crate::math::try_unit(offset + ray.direction * t)
                 .unwrap_or(unit_direction(ray.direction))
         });
     }
     if enter < 0.0 || enter > ray.max_distance {
         return None;
     }
-    let normal = (offset + ray.direction * enter)
-        .try_normalize()
+    let normal = crate::math::try_unit(offset + ray.direction * enter)
         .unwrap_or(-unit_direction(ray.direction));
     Some(LocalHit {
         distance: enter,
@@ -255,7 +248,7 @@ fn ray_cast_segment(segment: &Segment, ray: &Ray) -> Option<LocalHit> {
     if !(0.0..=1.0).contains(&s) {
         return None;
     }
-    let unit = normal.normalize();
+    let unit = crate::math::unit_or(normal, Vec2::X);
     Some(LocalHit {
         distance: t,
         normal: if denominator > 0.0 { -unit } else { unit },
@@ -266,7 +259,7 @@ fn ray_cast_segment(segment: &Segment, ray: &Ray) -> Option<LocalHit> {
 /// Ray against a capsule: the two side edges offset by the radius and the two end discs.
 fn ray_cast_capsule(capsule: &Capsule, ray: &Ray, inside: RayInside) -> Option<LocalHit> {
     let (a, b, radius) = (capsule.a(), capsule.b(), capsule.radius());
-    let Some(axis) = (b - a).try_normalize() else {
+    let Some(axis) = crate::math::try_unit(b - a) else {
         return ray_cast_disc(a, radius, ray, inside);
     };
     let side = left_perp(axis);

@@ -210,9 +210,8 @@ pub fn sweep_circles(
     let relative_motion = (other_end - other_start) - (end - start);
     let reach = radius + other_radius;
     let normal_at = |t: f32| {
-        (offset + relative_motion * t)
-            .try_normalize()
-            .or_else(|| (-relative_motion).try_normalize())
+        crate::math::try_unit(offset + relative_motion * t)
+            .or_else(|| crate::math::try_unit(-relative_motion))
             .unwrap_or(Vec2::X)
     };
     if offset.length_squared() <= reach * reach {
@@ -299,16 +298,15 @@ pub fn sweep_circle_segment(
     // Already touching.
     let closest = crate::shape::closest_point_on_segment(a, b, start);
     if closest.distance_squared(start) <= radius * radius {
-        let normal = (closest - start)
-            .try_normalize()
-            .or_else(|| (end - start).try_normalize())
+        let normal = crate::math::try_unit(closest - start)
+            .or_else(|| crate::math::try_unit(end - start))
             .unwrap_or(Vec2::X);
         return Some(SweepHit { t: 0.0, normal });
     }
     let motion = end - start;
     let mut best: Option<(f32, Vec2)> = None;
     // The segment's interior: the line offset by the radius on the side the circle comes from.
-    if let Some(direction) = (b - a).try_normalize() {
+    if let Some(direction) = crate::math::try_unit(b - a) {
         let mut side = crate::math::left_perp(direction);
         if side.dot(start - a) < 0.0 {
             side = -side;

@@ -54,7 +54,7 @@ impl Capsule {
         let a = check_point(a)?;
         let b = check_point(b)?;
         let radius = check_radius(radius)?;
-        if radius == 0.0 && (b - a).try_normalize().is_none() {
+        if radius == 0.0 && crate::math::try_unit(b - a).is_none() {
             return Err(ShapeError::DegenerateSegment);
         }
         if a != b && (b - a).length() < crate::shape::MIN_EDGE_LENGTH {
@@ -114,14 +114,12 @@ impl Capsule {
         let local = xf.apply_inv(point);
         let closest = closest_point_on_segment(self.a, self.b, local);
         let offset = local - closest;
-        let length = offset.length();
+        let length = crate::math::robust_length(offset);
+        // On the core segment: leave along the segment's left normal.
         let direction = if length > 0.0 {
             offset / length
         } else {
-            // On the core segment: leave along the segment's left normal.
-            crate::math::left_perp((self.b - self.a).normalize_or_zero())
-                .try_normalize()
-                .unwrap_or(Vec2::X)
+            crate::math::unit_or(crate::math::left_perp(self.b - self.a), Vec2::X)
         };
         PointProjection {
             point: xf.apply(closest + direction * self.radius),

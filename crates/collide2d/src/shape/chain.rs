@@ -160,7 +160,7 @@ impl Chain {
                 // Shorter than `MIN_EDGE_LENGTH`.
                 return Err(ShapeError::TooSmall);
             }
-            let direction = (b - a).try_normalize().ok_or(ShapeError::TooSmall)?;
+            let direction = crate::math::try_unit(b - a).ok_or(ShapeError::TooSmall)?;
             normals.push(right_perp(direction));
         }
         let mut chain = Chain {

@@ -82,7 +82,7 @@ impl Circle {
     pub fn project_point(&self, xf: &Transform, point: Vec2) -> PointProjection {
         let local = xf.apply_inv(point);
         let offset = local - self.center;
-        let length = offset.length();
+        let length = crate::math::robust_length(offset);
         // A point at the centre projects along +x of the local frame.
         let direction = if length > 0.0 {
             offset / length

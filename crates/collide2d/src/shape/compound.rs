@@ -218,7 +218,7 @@ impl Compound {
                     }
                 }
                 _ => {
-                    let outward = (projection.point - local).normalize_or_zero();
+                    let outward = crate::math::unit_or(projection.point - local, Vec2::ZERO);
                     let nudged =
                         projection.point + outward * seam_tolerance(&self.parts.local_aabb);
                     if !self.covered_by_other(index, nudged) {

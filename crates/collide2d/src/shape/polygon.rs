@@ -401,7 +401,7 @@ impl Polygon {
         }
         let closest = self.closest_core_boundary_point(local);
         let offset = local - closest;
-        let length = offset.length();
+        let length = crate::math::robust_length(offset);
         let direction = if length > 0.0 {
             offset / length
         } else {
@@ -512,7 +512,7 @@ fn unit_normal(direction: Vec2) -> Option<Vec2> {
     } else if direction.y == 0.0 && direction.x != 0.0 {
         Some(Vec2::new(direction.x.signum(), 0.0))
     } else {
-        direction.try_normalize()
+        crate::math::try_unit(direction)
     }
 }
 

@@ -60,7 +60,7 @@ impl Ray {
         if max_distance < 0.0 {
             return Err(RayError::NegativeMaxDistance);
         }
-        let direction = direction.try_normalize().ok_or(RayError::ZeroDirection)?;
+        let direction = crate::math::try_unit(direction).ok_or(RayError::ZeroDirection)?;
         Ok(Ray {
             origin,
             direction,

@@ -81,7 +81,7 @@ impl Segment {
     /// The unit normal on the left of the direction `a → b` (local space).
     #[inline]
     pub fn normal(&self) -> Vec2 {
-        crate::math::left_perp((self.b - self.a).normalize())
+        crate::math::left_perp(crate::math::unit_or(self.b - self.a, Vec2::X))
     }
 
     /// The world-space bounding box.

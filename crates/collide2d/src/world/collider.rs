@@ -266,10 +266,8 @@ impl Collider {
             if !one_way.margin.is_finite() || one_way.margin < 0.0 {
                 return Err(WorldError::InvalidOneWay);
             }
-            one_way.direction = one_way
-                .direction
-                .try_normalize()
-                .ok_or(WorldError::InvalidOneWay)?;
+            one_way.direction =
+                crate::math::try_unit(one_way.direction).ok_or(WorldError::InvalidOneWay)?;
         }
         check_placement(&self.world_transform(), &self.aabb())
     }

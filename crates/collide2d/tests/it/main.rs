@@ -19,6 +19,7 @@ mod cast_parry;
 mod cast_skin_band;
 mod chain;
 mod character_mover;
+mod collapsed_features;
 mod distance;
 mod distance_extremes;
 mod fuzz_regressions;

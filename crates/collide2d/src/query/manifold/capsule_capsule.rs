@@ -1,6 +1,6 @@
 //! Capsule against capsule; also capsule–segment and segment–segment (radius zero).
 
-use crate::math::{cross, left_perp, Transform, Vec2};
+use crate::math::{cross, left_perp, robust_length, try_unit, unit_or, Transform, Vec2};
 use crate::query::manifold::circle_capsule::rounded_point_segment;
 use crate::query::manifold::clip::{TwoVertexSide, REFERENCE_AXIS_TOLERANCE};
 use crate::query::manifold::closest_features::closest_points_on_segments;
@@ -186,11 +186,14 @@ fn collide_rounded_segments(
     }
     // The normal: exactly perpendicular to a core whose inside holds the closest point
     // (better conditioned than normalising a short offset), else along the offset.
-    let length_a = direction_a.length();
-    let length_b = direction_b.length();
+    //    Both cores have non-zero directions here, possibly tiny ones (a short core placed
+    //    beside large coordinates), so they are scaled without squaring underflow.
+    let length_a = robust_length(direction_a);
+    let length_b = robust_length(direction_b);
     let tangent = direction_a / length_a;
+    let tangent_b = direction_b / length_b;
     let normal = if closest.fraction2 > 0.0 && closest.fraction2 < 1.0 {
-        let perpendicular = left_perp(direction_b / length_b);
+        let perpendicular = left_perp(tangent_b);
         if perpendicular.dot(offset) >= 0.0 {
             perpendicular
         } else {
@@ -208,7 +211,13 @@ fn collide_rounded_segments(
     };
 
     // 3. Nearly parallel cores overlapping along A: two points.
-    if cross(direction_a, direction_b).abs() <= PARALLEL_SINE * length_a * length_b {
+    //    (For tiny cores the products underflow, so their directions are compared instead.)
+    let parallel = if length_a * length_b >= 1e-30 {
+        cross(direction_a, direction_b).abs() <= PARALLEL_SINE * length_a * length_b
+    } else {
+        cross(tangent, tangent_b).abs() <= PARALLEL_SINE
+    };
+    if parallel {
         let manifold = parallel_cores(
             (start_a, end_a, radius_a),
             (start_b, end_b, radius_b),
@@ -275,8 +284,7 @@ fn parallel_cores(
     } else {
         -direction_b
     };
-    let Some(axis) =
-        (direction_a.normalize_or_zero() + aligned_b.normalize_or_zero()).try_normalize()
+    let Some(axis) = try_unit(unit_or(direction_a, Vec2::ZERO) + unit_or(aligned_b, Vec2::ZERO))
     else {
         return Manifold::EMPTY;
     };

@@ -79,7 +79,7 @@ pub(crate) fn rounded_point_segment(
     }
     // From A (the circle) towards B: a centre on B's core pushes B to its right side; a
     // closest point inside the core makes the normal exactly perpendicular to it.
-    let perpendicular = right_perp(direction).try_normalize().unwrap_or(Vec2::X);
+    let perpendicular = crate::math::unit_or(right_perp(direction), Vec2::X);
     let fallback = -perpendicular;
     let mut manifold = rounded_points_manifold(
         (center, radius),

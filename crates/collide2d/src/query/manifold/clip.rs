@@ -173,9 +173,7 @@ impl FixedSide<2> {
     /// with the normal on its right, edge 1 back with the opposite normal (as `SegmentCore`).
     #[inline(always)]
     pub(crate) fn new(start: Vec2, end: Vec2, radius: f32) -> TwoVertexSide {
-        let normal = crate::math::right_perp(end - start)
-            .try_normalize()
-            .unwrap_or(Vec2::Y);
+        let normal = crate::math::unit_or(crate::math::right_perp(end - start), Vec2::Y);
         TwoVertexSide {
             vertices: [start, end],
             normals: [normal, -normal],

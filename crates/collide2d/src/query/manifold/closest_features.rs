@@ -187,7 +187,7 @@ pub(crate) fn is_globally_closest(
     normals2: &[Vec2],
     closest: &CoreClosest,
 ) -> bool {
-    let Some(direction) = (closest.point2 - closest.point1).try_normalize() else {
+    let Some(direction) = crate::math::try_unit(closest.point2 - closest.point1) else {
         return false;
     };
     const CONE_TOLERANCE: f32 = 1e-5;

@@ -75,7 +75,7 @@ impl SegmentCore {
     /// (a capsule with coincident ends is handled as a circle).
     #[inline]
     pub fn new(a: Vec2, b: Vec2, radius: f32) -> SegmentCore {
-        let normal = right_perp(b - a).try_normalize().unwrap_or(Vec2::Y);
+        let normal = crate::math::unit_or(right_perp(b - a), Vec2::Y);
         SegmentCore {
             vertices: [a, b],
             normals: [normal, -normal],

@@ -237,10 +237,7 @@ impl World {
         opts: MoveOptions,
     ) -> Result<MoveResult, WorldError> {
         check_vector(delta, "move delta")?;
-        let up = opts
-            .up
-            .try_normalize()
-            .ok_or(WorldError::InvalidInput("up direction"))?;
+        let up = crate::math::try_unit(opts.up).ok_or(WorldError::InvalidInput("up direction"))?;
         let non_negative = |value: f32| value.is_finite() && value >= 0.0;
         if !non_negative(opts.skin) {
             return Err(WorldError::InvalidInput("skin"));
@@ -374,7 +371,7 @@ impl World {
         };
         if opts.step_height > 0.0 && result.on_wall && stood_on_floor(self)? {
             let made_along = made - up * made.dot(up);
-            let direction = along.try_normalize().unwrap_or(Vec2::ZERO);
+            let direction = crate::math::unit_or(along, Vec2::ZERO);
             let missing = (along - made_along).dot(direction);
             if missing > opts.skin {
                 if let Some((landing, rise)) =
@@ -487,7 +484,7 @@ impl World {
             }
             let mut push = solve_push(&wanted);
             if push.length() > room {
-                push = push.normalize() * room;
+                push = crate::math::unit_or(push, Vec2::ZERO) * room;
             }
             xf.p += push;
             total += push;
@@ -577,7 +574,7 @@ impl World {
         point: Vec2,
         forward: Vec2,
     ) -> Result<Option<f32>, WorldError> {
-        let Some(direction) = forward.try_normalize() else {
+        let Some(direction) = crate::math::try_unit(forward) else {
             return Ok(None);
         };
         let origin = point + direction * mover.skin + mover.up * mover.skin;
@@ -650,8 +647,8 @@ fn add_planes(
             // For a character standing on the floor, a slope too steep to walk is a wall:
             // pushing into it slides along it sideways or down, never up.
             let across = normal - mover.up * facing;
-            if let Some(unit) = across.try_normalize() {
-                offset /= across.length();
+            if let Some(unit) = crate::math::try_unit(across) {
+                offset /= crate::math::robust_length(across);
                 normal = unit;
             }
         }

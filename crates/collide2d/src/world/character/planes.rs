@@ -199,7 +199,7 @@ fn faces(shape: &Shape, xf: &Transform) -> Option<(Vec<Vec2>, Vec<Vec2>, f32)> {
         )),
         Shape::Segment(segment) => {
             let (a, b) = (xf.apply(segment.a()), xf.apply(segment.b()));
-            let normal = crate::math::left_perp((b - a).try_normalize()?);
+            let normal = crate::math::left_perp(crate::math::try_unit(b - a)?);
             Some((vec![a, b], vec![-normal, normal], 0.0))
         }
         _ => None,
