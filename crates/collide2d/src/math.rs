@@ -311,6 +311,18 @@ pub fn cross_sv(s: f32, v: Vec2) -> Vec2 {
 /// tiny vectors are measured at their own scale.
 #[inline]
 pub(crate) fn robust_length(v: Vec2) -> f32 {
+    let length_squared = v.dot(v);
+    if length_squared >= 1e-30 {
+        length_squared.sqrt()
+    } else {
+        robust_length_small(v)
+    }
+}
+
+/// [`robust_length`] below a squared length of 1e-30 (and for NaN).
+#[cold]
+#[inline(never)]
+fn robust_length_small(v: Vec2) -> f32 {
     let largest = v.abs().max_element();
     if largest < 1e-18 && largest > 0.0 {
         largest * (v / largest).length()

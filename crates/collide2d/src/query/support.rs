@@ -13,12 +13,9 @@ use glam::Vec4;
 /// The core points of a convex shape in its local frame, and the radius around them.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ConvexProxy<'a> {
-    /// Storage for the core of a circle (one point), capsule or segment (two points).
-    inline_points: [Vec2; 2],
-    /// How many of `inline_points` are used; zero when the points are borrowed.
-    inline_count: usize,
-    /// A polygon's vertices (empty for the other shapes).
-    borrowed_points: &'a [Vec2],
+    /// The core points: a circle's centre, a capsule's or segment's two ends, a polygon's
+    /// vertices, all borrowed from the shape.
+    points: &'a [Vec2],
     /// The same vertices in padded lanes, for a polygon of at most 8 vertices.
     outline: Option<&'a PaddedOutline<2>>,
     /// The radius added around the core.
@@ -29,50 +26,32 @@ impl<'a> ConvexProxy<'a> {
     /// The proxy of a convex shape; `None` for a compound or a chain.
     #[inline(always)]
     pub(crate) fn from_shape(shape: &'a Shape) -> Option<ConvexProxy<'a>> {
-        match shape {
-            Shape::Circle(circle) => Some(ConvexProxy::from_inline(
-                [circle.center(), circle.center()],
-                1,
+        let (points, outline, radius): (&[Vec2], _, _) = match shape {
+            Shape::Circle(circle) => (
+                std::slice::from_ref(circle.center_ref()),
+                None,
                 circle.radius(),
-            )),
-            Shape::Capsule(capsule) => Some(ConvexProxy::from_inline(
-                [capsule.a(), capsule.b()],
-                2,
-                capsule.radius(),
-            )),
-            Shape::Segment(segment) => {
-                Some(ConvexProxy::from_inline([segment.a(), segment.b()], 2, 0.0))
-            }
-            Shape::Polygon(polygon) => Some(ConvexProxy {
-                inline_points: [Vec2::ZERO; 2],
-                inline_count: 0,
-                borrowed_points: polygon.vertices(),
-                outline: polygon.padded_outline(),
-                radius: polygon.radius(),
-            }),
-            Shape::Compound(_) | Shape::Chain(_) => None,
-        }
-    }
-
-    #[inline(always)]
-    fn from_inline(points: [Vec2; 2], count: usize, radius: f32) -> ConvexProxy<'static> {
-        ConvexProxy {
-            inline_points: points,
-            inline_count: count,
-            borrowed_points: &[],
-            outline: None,
+            ),
+            Shape::Capsule(capsule) => (capsule.ends(), None, capsule.radius()),
+            Shape::Segment(segment) => (segment.ends(), None, 0.0),
+            Shape::Polygon(polygon) => (
+                polygon.vertices(),
+                polygon.padded_outline(),
+                polygon.radius(),
+            ),
+            Shape::Compound(_) | Shape::Chain(_) => return None,
+        };
+        Some(ConvexProxy {
+            points,
+            outline,
             radius,
-        }
+        })
     }
 
     /// The core points (local frame), at least one.
     #[inline]
-    pub(crate) fn points(&self) -> &[Vec2] {
-        if self.inline_count > 0 {
-            &self.inline_points[..self.inline_count]
-        } else {
-            self.borrowed_points
-        }
+    pub(crate) fn points(&self) -> &'a [Vec2] {
+        self.points
     }
 
     /// How many core points there are.

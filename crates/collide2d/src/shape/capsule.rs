@@ -12,8 +12,8 @@ use crate::shape::{closest_point_on_segment, Aabb, PointProjection};
     serde(try_from = "CapsuleData", into = "CapsuleData")
 )]
 pub struct Capsule {
-    a: Vec2,
-    b: Vec2,
+    /// The two ends `[a, b]`, side by side so that they can be read as a slice.
+    ends: [Vec2; 2],
     radius: f32,
 }
 
@@ -38,8 +38,8 @@ impl TryFrom<CapsuleData> for Capsule {
 impl From<Capsule> for CapsuleData {
     fn from(capsule: Capsule) -> Self {
         CapsuleData {
-            a: capsule.a,
-            b: capsule.b,
+            a: capsule.ends[0],
+            b: capsule.ends[1],
             radius: capsule.radius,
         }
     }
@@ -61,7 +61,10 @@ impl Capsule {
             // A core shorter than `MIN_EDGE_LENGTH`: give equal ends (a circle) or a real segment.
             return Err(ShapeError::TooSmall);
         }
-        Ok(Capsule { a, b, radius })
+        Ok(Capsule {
+            ends: [a, b],
+            radius,
+        })
     }
 
     /// A vertical capsule centred on the origin: total height `height`, radius `radius`.
@@ -76,13 +79,19 @@ impl Capsule {
     /// First end of the core segment (local space).
     #[inline]
     pub fn a(&self) -> Vec2 {
-        self.a
+        self.ends[0]
     }
 
     /// Second end of the core segment (local space).
     #[inline]
     pub fn b(&self) -> Vec2 {
-        self.b
+        self.ends[1]
+    }
+
+    /// Both ends `[a, b]`, borrowed.
+    #[inline(always)]
+    pub(crate) fn ends(&self) -> &[Vec2; 2] {
+        &self.ends
     }
 
     /// The radius.
@@ -93,8 +102,8 @@ impl Capsule {
 
     /// The world-space bounding box.
     pub fn aabb(&self, xf: &Transform) -> Aabb {
-        let a = xf.apply(self.a);
-        let b = xf.apply(self.b);
+        let a = xf.apply(self.ends[0]);
+        let b = xf.apply(self.ends[1]);
         let r = Vec2::splat(self.radius);
         Aabb {
             min: a.min(b) - r,
@@ -105,21 +114,21 @@ impl Capsule {
     /// Whether the world point is inside or on the capsule.
     pub fn contains(&self, xf: &Transform, point: Vec2) -> bool {
         let local = xf.apply_inv(point);
-        let closest = closest_point_on_segment(self.a, self.b, local);
+        let closest = closest_point_on_segment(self.ends[0], self.ends[1], local);
         super::within_radius(local - closest, self.radius)
     }
 
     /// The closest point on the capsule's boundary to a world point.
     pub fn project_point(&self, xf: &Transform, point: Vec2) -> PointProjection {
         let local = xf.apply_inv(point);
-        let closest = closest_point_on_segment(self.a, self.b, local);
+        let closest = closest_point_on_segment(self.ends[0], self.ends[1], local);
         let offset = local - closest;
         let length = crate::math::robust_length(offset);
         // On the core segment: leave along the segment's left normal.
         let direction = if length > 0.0 {
             offset / length
         } else {
-            crate::math::unit_or(crate::math::left_perp(self.b - self.a), Vec2::X)
+            crate::math::unit_or(crate::math::left_perp(self.ends[1] - self.ends[0]), Vec2::X)
         };
         PointProjection {
             point: xf.apply(closest + direction * self.radius),
@@ -130,12 +139,12 @@ impl Capsule {
 
     /// The area: a rectangle plus a disc.
     pub fn area(&self) -> f32 {
-        let length = self.a.distance(self.b);
+        let length = self.ends[0].distance(self.ends[1]);
         2.0 * self.radius * length + std::f32::consts::PI * self.radius * self.radius
     }
 
     /// The centroid in local space (the midpoint of the core segment).
     pub fn centroid(&self) -> Vec2 {
-        0.5 * (self.a + self.b)
+        0.5 * (self.ends[0] + self.ends[1])
     }
 }

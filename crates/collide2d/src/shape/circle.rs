@@ -62,6 +62,12 @@ impl Circle {
         self.center
     }
 
+    /// The centre, borrowed.
+    #[inline(always)]
+    pub(crate) fn center_ref(&self) -> &Vec2 {
+        &self.center
+    }
+
     /// The radius.
     #[inline]
     pub fn radius(&self) -> f32 {

@@ -14,8 +14,8 @@ use crate::shape::{closest_point_on_segment, Aabb, PointProjection};
     serde(try_from = "SegmentData", into = "SegmentData")
 )]
 pub struct Segment {
-    a: Vec2,
-    b: Vec2,
+    /// The two ends `[a, b]`, side by side so that they can be read as a slice.
+    ends: [Vec2; 2],
 }
 
 /// The serialised form of a [`Segment`], validated on the way in.
@@ -38,8 +38,8 @@ impl TryFrom<SegmentData> for Segment {
 impl From<Segment> for SegmentData {
     fn from(segment: Segment) -> Self {
         SegmentData {
-            a: segment.a,
-            b: segment.b,
+            a: segment.ends[0],
+            b: segment.ends[1],
         }
     }
 }
@@ -57,37 +57,43 @@ impl Segment {
             // Shorter than `MIN_EDGE_LENGTH`.
             return Err(ShapeError::TooSmall);
         }
-        Ok(Segment { a, b })
+        Ok(Segment { ends: [a, b] })
     }
 
     /// A segment from already validated, distinct end points.
     #[inline]
     pub(crate) fn new_unchecked(a: Vec2, b: Vec2) -> Segment {
-        Segment { a, b }
+        Segment { ends: [a, b] }
     }
 
     /// The first end point (local space).
     #[inline]
     pub fn a(&self) -> Vec2 {
-        self.a
+        self.ends[0]
     }
 
     /// The second end point (local space).
     #[inline]
     pub fn b(&self) -> Vec2 {
-        self.b
+        self.ends[1]
+    }
+
+    /// Both ends `[a, b]`, borrowed.
+    #[inline(always)]
+    pub(crate) fn ends(&self) -> &[Vec2; 2] {
+        &self.ends
     }
 
     /// The unit normal on the left of the direction `a → b` (local space).
     #[inline]
     pub fn normal(&self) -> Vec2 {
-        crate::math::left_perp(crate::math::unit_or(self.b - self.a, Vec2::X))
+        crate::math::left_perp(crate::math::unit_or(self.ends[1] - self.ends[0], Vec2::X))
     }
 
     /// The world-space bounding box.
     pub fn aabb(&self, xf: &Transform) -> Aabb {
-        let a = xf.apply(self.a);
-        let b = xf.apply(self.b);
+        let a = xf.apply(self.ends[0]);
+        let b = xf.apply(self.ends[1]);
         Aabb {
             min: a.min(b),
             max: a.max(b),
@@ -97,13 +103,13 @@ impl Segment {
     /// Whether the world point lies exactly on the segment.
     pub fn contains(&self, xf: &Transform, point: Vec2) -> bool {
         let local = xf.apply_inv(point);
-        closest_point_on_segment(self.a, self.b, local) == local
+        closest_point_on_segment(self.ends[0], self.ends[1], local) == local
     }
 
     /// The closest point of the segment to a world point.
     pub fn project_point(&self, xf: &Transform, point: Vec2) -> PointProjection {
         let local = xf.apply_inv(point);
-        let closest = closest_point_on_segment(self.a, self.b, local);
+        let closest = closest_point_on_segment(self.ends[0], self.ends[1], local);
         PointProjection {
             point: xf.apply(closest),
             inside: closest == local,
@@ -113,11 +119,11 @@ impl Segment {
 
     /// The length of the segment.
     pub fn length(&self) -> f32 {
-        self.a.distance(self.b)
+        self.ends[0].distance(self.ends[1])
     }
 
     /// The midpoint, in local space.
     pub fn centroid(&self) -> Vec2 {
-        0.5 * (self.a + self.b)
+        0.5 * (self.ends[0] + self.ends[1])
     }
 }
