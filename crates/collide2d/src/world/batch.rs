@@ -71,6 +71,17 @@ struct Member {
 
 const _: () = assert!(std::mem::size_of::<Member>() == 40);
 
+/// One member filed in one cell, with its box inline so that a query tests the box before it
+/// reads the member.
+#[derive(Clone, Copy)]
+struct CellEntry {
+    aabb: Aabb,
+    /// The member's index in [`BatchGrid::members`].
+    member: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<CellEntry>() == 20);
+
 /// A uniform grid over the boxes of the colliders in the broad phase, kept by the world
 /// between batch queries until a change drops it.
 pub(super) struct BatchGrid {
@@ -81,10 +92,10 @@ pub(super) struct BatchGrid {
     inverse_cell_size: f64,
     columns: usize,
     rows: usize,
-    /// Cell `c`'s members are `cell_members[cell_starts[c]..cell_starts[c + 1]]`, in handle
+    /// Cell `c`'s entries are `cell_entries[cell_starts[c]..cell_starts[c + 1]]`, in handle
     /// order.
     cell_starts: Vec<u32>,
-    cell_members: Vec<u32>,
+    cell_entries: Vec<CellEntry>,
     /// Members whose boxes cover too many cells, tested by every query.
     spanning: Vec<u32>,
     /// The union of the members' boxes.
@@ -168,7 +179,7 @@ impl BatchGrid {
             columns,
             rows,
             cell_starts: vec![0; columns * rows + 1],
-            cell_members: Vec::new(),
+            cell_entries: Vec::new(),
             spanning: Vec::new(),
             bounds_min,
             bounds_max,
@@ -211,15 +222,26 @@ impl BatchGrid {
             self.cell_starts[cell] += self.cell_starts[cell - 1];
         }
         let mut next = self.cell_starts.clone();
-        self.cell_members = vec![0; *self.cell_starts.last().unwrap_or(&0) as usize];
+        let empty = CellEntry {
+            aabb: Aabb {
+                min: Vec2::ZERO,
+                max: Vec2::ZERO,
+            },
+            member: 0,
+        };
+        self.cell_entries = vec![empty; *self.cell_starts.last().unwrap_or(&0) as usize];
         for (index, range) in ranges.into_iter().enumerate() {
             let Some((columns, rows)) = range else {
                 continue;
             };
+            let aabb = self.members[index].aabb;
             for row in rows {
                 for column in columns.clone() {
                     let slot = &mut next[row * self.columns + column];
-                    self.cell_members[*slot as usize] = index as u32;
+                    self.cell_entries[*slot as usize] = CellEntry {
+                        aabb,
+                        member: index as u32,
+                    };
                     *slot += 1;
                 }
             }
@@ -252,11 +274,6 @@ impl BatchGrid {
         )
     }
 
-    fn cell(&self, column: usize, row: usize) -> &[u32] {
-        let cell = row * self.columns + column;
-        &self.cell_members[self.cell_starts[cell] as usize..self.cell_starts[cell + 1] as usize]
-    }
-
     /// The members `filter` accepts containing `point`, pushed to `found` (not sorted).
     fn overlap_point(
         &self,
@@ -265,18 +282,18 @@ impl BatchGrid {
         filter: &QueryFilter,
         found: &mut Vec<ColliderHandle>,
     ) {
-        let contains = |index: u32| {
+        let contains = |index: u32, aabb: &Aabb| {
             let member = &self.members[index as usize];
-            member.aabb.min.x <= point.x
-                && point.x <= member.aabb.max.x
-                && member.aabb.min.y <= point.y
-                && point.y <= member.aabb.max.y
+            aabb.min.x <= point.x
+                && point.x <= aabb.max.x
+                && aabb.min.y <= point.y
+                && point.y <= aabb.max.y
                 && world
                     .accepted(member.handle, filter)
                     .is_some_and(|collider| collider.shape.contains(&member.placement, point))
         };
         for &index in &self.spanning {
-            if contains(index) {
+            if contains(index, &self.members[index as usize].aabb) {
                 found.push(self.members[index as usize].handle);
             }
         }
@@ -288,9 +305,10 @@ impl BatchGrid {
         {
             return;
         }
-        for &index in self.cell(self.cell_of(x, 0), self.cell_of(y, 1)) {
-            if contains(index) {
-                found.push(self.members[index as usize].handle);
+        let cell = self.cell_of(y, 1) * self.columns + self.cell_of(x, 0);
+        for entry in self.cell_entries(cell) {
+            if contains(entry.member, &entry.aabb) {
+                found.push(self.members[entry.member as usize].handle);
             }
         }
     }
@@ -309,27 +327,19 @@ impl BatchGrid {
         let Ok(segment) = RaySegment::new(ray.origin, ray.direction, ray.max_distance) else {
             return None;
         };
-        let box_test = RayBoxTest::new(&segment, self.magnitude);
-        let mut best: Option<WorldRayHit> = None;
-        let test = |index: u32, best: &mut Option<WorldRayHit>| {
-            let member = &self.members[index as usize];
-            let limit = best.map_or(ray.max_distance, |b| b.distance);
-            // Box test first (boxes entered beyond the best hit cannot hold a nearer one),
-            // then the filter, which reads the collider, then the exact test.
-            if !box_test.reaches(&member.aabb, limit) {
-                return;
-            }
-            let Some(collider) = world.accepted(member.handle, filter) else {
-                return;
-            };
-            if let Some(hit) = ray_hit(member.handle, collider, &member.placement, ray) {
-                if best.is_none_or(|b| (hit.distance, hit.collider) < (b.distance, b.collider)) {
-                    *best = Some(hit);
-                }
-            }
+        let mut query = RayQuery {
+            grid: self,
+            world,
+            ray,
+            filter,
+            box_test: RayBoxTest::new(&segment, self.magnitude),
+            stamps,
+            stamp,
+            nearest: None,
+            nearest_distance: ray.max_distance,
         };
         for &index in &self.spanning {
-            test(index, &mut best);
+            query.consider(index, &self.members[index as usize].aabb);
         }
         // The ray's parameter range inside the grid's bounds, padded.
         let origin = [ray.origin.x as f64, ray.origin.y as f64];
@@ -343,7 +353,7 @@ impl BatchGrid {
             let high = self.bounds_max[axis] + pad;
             if direction[axis] == 0.0 {
                 if origin[axis] < low || origin[axis] > high {
-                    return best;
+                    return query.nearest;
                 }
                 continue;
             }
@@ -353,17 +363,8 @@ impl BatchGrid {
             exit = exit.min(to_low.max(to_high));
         }
         if enter > exit {
-            return best;
+            return query.nearest;
         }
-        let mut visit = |column: usize, row: usize, best: &mut Option<WorldRayHit>| {
-            for &index in self.cell(column, row) {
-                let seen = &mut stamps[index as usize];
-                if *seen != stamp {
-                    *seen = stamp;
-                    test(index, best);
-                }
-            }
-        };
         let ray_range = RayRange {
             origin,
             direction,
@@ -372,15 +373,21 @@ impl BatchGrid {
             pad,
         };
         if pad + WALK_TOLERANCE * self.cell_size <= self.margin {
-            self.walk(&ray_range, &mut best, &mut visit);
+            self.walk(&ray_range, &mut query);
         } else {
-            self.march(&ray_range, &mut best, &mut visit);
+            self.march(&ray_range, &mut query);
         }
-        best
+        query.nearest
+    }
+
+    /// The entries of the cell with index `cell` (row-major).
+    #[inline]
+    fn cell_entries(&self, cell: usize) -> &[CellEntry] {
+        &self.cell_entries[self.cell_starts[cell] as usize..self.cell_starts[cell + 1] as usize]
     }
 
     /// Visits the cells the ray passes through, in order, until it leaves the range or the
-    /// next cell starts beyond the best hit (plus the padding).
+    /// next cell starts beyond the nearest hit (plus the padding).
     ///
     /// A 2-D DDA (Amanatides and Woo, *A Fast Voxel Traversal Algorithm for Ray Tracing*,
     /// 1987): the cell of the range's first point, then on each step the axis whose next cell
@@ -390,55 +397,51 @@ impl BatchGrid {
     /// point of the ray to within it; a member box holding a point within the padding of the
     /// ray is filed, grown by the margin, in a cell the walk visits. Off the grid's side the
     /// clamped cell stays.
-    fn walk(
-        &self,
-        range: &RayRange,
-        best: &mut Option<WorldRayHit>,
-        visit: &mut impl FnMut(usize, usize, &mut Option<WorldRayHit>),
-    ) {
+    fn walk(&self, range: &RayRange, query: &mut RayQuery) {
         let counts = [self.columns, self.rows];
+        // The cell's row-major index and, per axis: its column or row, the ray parameter of
+        // the next boundary crossing, the parameter between two crossings, the step of the
+        // column or row (1 or −1, wrapping) and of the index, and the last cell that way
+        // (where crossings stop).
         let mut cell = [0usize; 2];
-        // Per axis: the ray parameter of the next boundary crossing, the parameter between
-        // two crossings, the step, and the last cell that way (where crossings stop).
         let mut crossing = [f64::INFINITY; 2];
         let mut spacing = [f64::INFINITY; 2];
-        let mut step_up = [true; 2];
+        let mut step = [1usize; 2];
+        let mut index_step = [1usize, self.columns];
+        let mut last = [0usize; 2];
         for axis in 0..2 {
             let start = range.origin[axis] + range.direction[axis] * range.enter;
             cell[axis] = self.cell_of(start, axis);
             let direction = range.direction[axis];
-            step_up[axis] = direction > 0.0;
-            let last = if step_up[axis] { counts[axis] - 1 } else { 0 };
-            if direction != 0.0 && cell[axis] != last {
-                let boundary = cell[axis] + usize::from(step_up[axis]);
+            if direction > 0.0 {
+                last[axis] = counts[axis] - 1;
+            } else {
+                step[axis] = usize::MAX;
+                index_step[axis] = index_step[axis].wrapping_neg();
+            }
+            if direction != 0.0 && cell[axis] != last[axis] {
+                let boundary = cell[axis] + usize::from(direction > 0.0);
                 let coordinate = self.origin[axis] + boundary as f64 * self.cell_size;
                 crossing[axis] = (coordinate - range.origin[axis]) / direction;
                 spacing[axis] = self.cell_size / direction.abs();
             }
         }
+        let mut index = cell[1] * self.columns + cell[0];
         let mut stop = range.exit;
         loop {
-            visit(cell[0], cell[1], best);
-            if let Some(hit) = best {
-                let beyond_hit = hit.distance as f64 + range.pad;
-                if beyond_hit < stop {
-                    stop = beyond_hit;
-                }
+            query.visit(index);
+            let beyond_nearest = query.nearest_distance as f64 + range.pad;
+            if beyond_nearest < stop {
+                stop = beyond_nearest;
             }
             let axis = usize::from(crossing[1] < crossing[0]);
             if crossing[axis] > stop {
                 return;
             }
-            if step_up[axis] {
-                cell[axis] += 1;
-                if cell[axis] == counts[axis] - 1 {
-                    crossing[axis] = f64::INFINITY;
-                }
-            } else {
-                cell[axis] -= 1;
-                if cell[axis] == 0 {
-                    crossing[axis] = f64::INFINITY;
-                }
+            cell[axis] = cell[axis].wrapping_add(step[axis]);
+            index = index.wrapping_add(index_step[axis]);
+            if cell[axis] == last[axis] {
+                crossing[axis] = f64::INFINITY;
             }
             crossing[axis] += spacing[axis];
         }
@@ -447,17 +450,12 @@ impl BatchGrid {
     /// Visits the cells of the ray in steps one cell long, each step the cells of its box
     /// padded by the ray's padding: for rays whose padding is more than the grid's margin
     /// (an origin far beyond the grid's coordinates).
-    fn march(
-        &self,
-        range: &RayRange,
-        best: &mut Option<WorldRayHit>,
-        visit: &mut impl FnMut(usize, usize, &mut Option<WorldRayHit>),
-    ) {
+    fn march(&self, range: &RayRange, query: &mut RayQuery) {
         let (origin, direction, pad) = (range.origin, range.direction, range.pad);
         let mut start = range.enter;
         let (mut previous_columns, mut previous_rows) = (0..0, 0..0);
         while start <= range.exit {
-            if best.is_some_and(|b| start > b.distance as f64 + pad) {
+            if start > query.nearest_distance as f64 + pad {
                 break;
             }
             let end = (start + self.cell_size).min(range.exit);
@@ -474,7 +472,7 @@ impl BatchGrid {
                 for column in columns.clone() {
                     // The previous step visited its cells already.
                     if !(previous_rows.contains(&row) && previous_columns.contains(&column)) {
-                        visit(column, row, best);
+                        query.visit(row * self.columns + column);
                     }
                 }
             }
@@ -483,6 +481,71 @@ impl BatchGrid {
             }
             (previous_columns, previous_rows) = (columns, rows);
             start = end;
+        }
+    }
+}
+
+/// One ray's query of the grid: what its candidates are tested against, and the nearest hit
+/// found so far.
+struct RayQuery<'a> {
+    grid: &'a BatchGrid,
+    world: &'a World,
+    /// The checked ray.
+    ray: &'a Ray,
+    filter: &'a QueryFilter<'a>,
+    box_test: RayBoxTest,
+    /// One entry a member: the stamp of the last ray that tested it.
+    stamps: &'a mut [u32],
+    /// This ray's stamp, different from every earlier ray's.
+    stamp: u32,
+    /// The nearest hit so far (ties by the smaller handle).
+    nearest: Option<WorldRayHit>,
+    /// Its distance; the ray's maximum distance until there is one.
+    nearest_distance: f32,
+}
+
+impl RayQuery<'_> {
+    /// Considers the entries of the cell with index `cell`.
+    #[inline(always)]
+    fn visit(&mut self, cell: usize) {
+        let grid = self.grid;
+        for entry in grid.cell_entries(cell) {
+            self.consider(entry.member, &entry.aabb);
+        }
+    }
+
+    /// Considers the member `index` whose box is `aabb`. The box test comes first: a box
+    /// entered beyond the nearest hit cannot hold a nearer one, and a box refused once is
+    /// refused for the rest of the ray, whose limit only shrinks.
+    #[inline(always)]
+    fn consider(&mut self, index: u32, aabb: &Aabb) {
+        if self.box_test.reaches(aabb, self.nearest_distance) {
+            self.test(index);
+        }
+    }
+
+    /// Tests the member `index` whose box the ray reaches, once a ray: the filter, which reads
+    /// the collider, then the exact test.
+    #[inline(never)]
+    fn test(&mut self, index: u32) {
+        let seen = &mut self.stamps[index as usize];
+        if *seen == self.stamp {
+            return;
+        }
+        *seen = self.stamp;
+        let member = &self.grid.members[index as usize];
+        let Some(collider) = self.world.accepted(member.handle, self.filter) else {
+            return;
+        };
+        let Some(hit) = ray_hit(member.handle, collider, &member.placement, self.ray) else {
+            return;
+        };
+        if self
+            .nearest
+            .is_none_or(|kept| (hit.distance, hit.collider) < (kept.distance, kept.collider))
+        {
+            self.nearest_distance = hit.distance;
+            self.nearest = Some(hit);
         }
     }
 }
