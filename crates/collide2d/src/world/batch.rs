@@ -32,7 +32,7 @@
 //! collider, 4 bytes a cell (at most [`CELLS_PER_COLLIDER`] cells a collider) and 4 bytes a
 //! cell entry (one per cell a grown box covers), and is never saved in a snapshot.
 
-use super::queries::{checked_ray, ray_hit};
+use super::queries::{checked_ray, ray_hit, ray_hit_at_valid};
 use super::{check_vector, Collider, ColliderHandle, QueryFilter, World, WorldError, WorldRayHit};
 use crate::broad::RaySegment;
 use crate::math::{Transform, Vec2};
@@ -105,6 +105,9 @@ pub(super) struct BatchGrid {
     magnitude: f64,
     /// Each member is filed in the cells of its box grown by this much on every side.
     margin: f64,
+    /// Whether every member's placement is [valid](Transform::is_valid), so that the exact
+    /// tests of a checked ray need not check it again.
+    placements_valid: bool,
 }
 
 impl BatchGrid {
@@ -171,6 +174,7 @@ impl BatchGrid {
         }
         let columns = (width / cell_size) as usize + 1;
         let rows = (height / cell_size) as usize + 1;
+        let placements_valid = members.iter().all(|member| member.placement.is_valid());
         let mut grid = BatchGrid {
             members,
             origin: bounds_min,
@@ -186,6 +190,7 @@ impl BatchGrid {
             magnitude,
             margin: ray_padding(MARGIN_MAGNITUDES * magnitude, cell_size)
                 + WALK_TOLERANCE * cell_size,
+            placements_valid,
         };
         grid.fill();
         grid
@@ -537,7 +542,12 @@ impl RayQuery<'_> {
         let Some(collider) = self.world.accepted(member.handle, self.filter) else {
             return;
         };
-        let Some(hit) = ray_hit(member.handle, collider, &member.placement, self.ray) else {
+        let hit = if self.grid.placements_valid {
+            ray_hit_at_valid(member.handle, collider, &member.placement, self.ray)
+        } else {
+            ray_hit(member.handle, collider, &member.placement, self.ray)
+        };
+        let Some(hit) = hit else {
             return;
         };
         if self
