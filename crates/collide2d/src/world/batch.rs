@@ -260,7 +260,9 @@ impl BatchGrid {
         // Truncation is the floor for the positive values kept (and cheaper than `floor`).
         let cell = (value - self.origin[axis]) * self.inverse_cell_size;
         if cell > 0.0 {
-            (cell as usize).min(count - 1)
+            // Through `u32` (saturating, and cheaper than to `usize`): the grid has fewer
+            // cells on a side.
+            (cell as u32 as usize).min(count - 1)
         } else {
             0
         }
@@ -347,9 +349,15 @@ impl BatchGrid {
             query.consider(index, &self.members[index as usize].aabb);
         }
         // The ray's parameter range inside the grid's bounds, padded.
+        // Plain comparisons: no value here is NaN (the ray is checked, the bounds finite).
         let origin = [ray.origin.x as f64, ray.origin.y as f64];
         let direction = [ray.direction.x as f64, ray.direction.y as f64];
-        let scale = self.magnitude.max(ray.origin.abs().max_element() as f64);
+        let origin_magnitude = ray.origin.abs().max_element() as f64;
+        let scale = if origin_magnitude > self.magnitude {
+            origin_magnitude
+        } else {
+            self.magnitude
+        };
         let pad = ray_padding(scale, self.cell_size);
         let mut enter = 0.0f64;
         let mut exit = ray.max_distance as f64;
@@ -364,8 +372,17 @@ impl BatchGrid {
             }
             let to_low = (low - origin[axis]) / direction[axis];
             let to_high = (high - origin[axis]) / direction[axis];
-            enter = enter.max(to_low.min(to_high));
-            exit = exit.min(to_low.max(to_high));
+            let (near, far) = if to_low < to_high {
+                (to_low, to_high)
+            } else {
+                (to_high, to_low)
+            };
+            if near > enter {
+                enter = near;
+            }
+            if far < exit {
+                exit = far;
+            }
         }
         if enter > exit {
             return query.nearest;
@@ -388,7 +405,13 @@ impl BatchGrid {
     /// The entries of the cell with index `cell` (row-major).
     #[inline]
     fn cell_entries(&self, cell: usize) -> &[CellEntry] {
-        &self.cell_entries[self.cell_starts[cell] as usize..self.cell_starts[cell + 1] as usize]
+        match self.cell_starts.get(cell..cell + 2) {
+            Some(&[start, end]) => self
+                .cell_entries
+                .get(start as usize..end as usize)
+                .unwrap_or(&[]),
+            _ => &[],
+        }
     }
 
     /// Visits the cells the ray passes through, in order, until it leaves the range or the
