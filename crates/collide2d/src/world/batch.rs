@@ -34,7 +34,6 @@
 
 use super::queries::{checked_ray, ray_hit, ray_hit_at_valid};
 use super::{check_vector, Collider, ColliderHandle, QueryFilter, World, WorldError, WorldRayHit};
-use crate::broad::RaySegment;
 use crate::math::{Transform, Vec2};
 use crate::shape::{Aabb, Ray};
 use glam::{Vec4, Vec4Swizzles};
@@ -331,27 +330,9 @@ impl BatchGrid {
         stamps: &mut [u32],
         stamp: u32,
     ) -> Option<WorldRayHit> {
-        let Ok(segment) = RaySegment::new(ray.origin, ray.direction, ray.max_distance) else {
-            return None;
-        };
-        let mut query = RayQuery {
-            grid: self,
-            world,
-            ray,
-            filter,
-            box_test: RayBoxTest::new(&segment, self.magnitude),
-            stamps,
-            stamp,
-            nearest: None,
-            nearest_distance: ray.max_distance,
-        };
-        for &index in &self.spanning {
-            query.consider(index, &self.members[index as usize].aabb);
-        }
-        // The ray's parameter range inside the grid's bounds, padded.
-        // Plain comparisons: no value here is NaN (the ray is checked, the bounds finite).
-        let origin = [ray.origin.x as f64, ray.origin.y as f64];
-        let direction = [ray.direction.x as f64, ray.direction.y as f64];
+        let box_test = RayBoxTest::new(ray, self.magnitude)?;
+        // Plain comparisons here and below: no value is NaN (the ray is checked, the bounds
+        // are finite).
         let origin_magnitude = ray.origin.abs().max_element() as f64;
         let scale = if origin_magnitude > self.magnitude {
             origin_magnitude
@@ -359,6 +340,25 @@ impl BatchGrid {
             self.magnitude
         };
         let pad = ray_padding(scale, self.cell_size);
+        let mut query = RayQuery {
+            grid: self,
+            world,
+            ray,
+            filter,
+            box_test,
+            stamps,
+            stamp,
+            nearest: None,
+            nearest_distance: ray.max_distance,
+            pad,
+            stop: f64::INFINITY,
+        };
+        for &index in &self.spanning {
+            query.consider(index, &self.members[index as usize].aabb);
+        }
+        // The ray's parameter range inside the grid's bounds, padded.
+        let origin = [ray.origin.x as f64, ray.origin.y as f64];
+        let direction = [ray.direction.x as f64, ray.direction.y as f64];
         let mut enter = 0.0f64;
         let mut exit = ray.max_distance as f64;
         for axis in 0..2 {
@@ -386,6 +386,9 @@ impl BatchGrid {
         }
         if enter > exit {
             return query.nearest;
+        }
+        if exit < query.stop {
+            query.stop = exit;
         }
         let ray_range = RayRange {
             origin,
@@ -449,21 +452,17 @@ impl BatchGrid {
             }
             if direction != 0.0 && cell[axis] != last[axis] {
                 let boundary = cell[axis] + usize::from(direction > 0.0);
-                let coordinate = self.origin[axis] + boundary as f64 * self.cell_size;
+                // Through `u32`, cheaper than from `usize`: the grid has fewer cells a side.
+                let coordinate = self.origin[axis] + boundary as u32 as f64 * self.cell_size;
                 crossing[axis] = (coordinate - range.origin[axis]) / direction;
                 spacing[axis] = self.cell_size / direction.abs();
             }
         }
         let mut index = cell[1] * self.columns + cell[0];
-        let mut stop = range.exit;
         loop {
             query.visit(index);
-            let beyond_nearest = query.nearest_distance as f64 + range.pad;
-            if beyond_nearest < stop {
-                stop = beyond_nearest;
-            }
             let axis = usize::from(crossing[1] < crossing[0]);
-            if crossing[axis] > stop {
+            if crossing[axis] > query.stop {
                 return;
             }
             cell[axis] = cell[axis].wrapping_add(step[axis]);
@@ -483,7 +482,7 @@ impl BatchGrid {
         let mut start = range.enter;
         let (mut previous_columns, mut previous_rows) = (0..0, 0..0);
         while start <= range.exit {
-            if start > query.nearest_distance as f64 + pad {
+            if start > query.stop {
                 break;
             }
             let end = (start + self.cell_size).min(range.exit);
@@ -530,6 +529,11 @@ struct RayQuery<'a> {
     nearest: Option<WorldRayHit>,
     /// Its distance; the ray's maximum distance until there is one.
     nearest_distance: f32,
+    /// How far the exact tests may round a hit point off its collider's box.
+    pad: f64,
+    /// Where the walk stops: the end of the ray's range in the grid, or the nearest hit plus
+    /// the padding if that is sooner.
+    stop: f64,
 }
 
 impl RayQuery<'_> {
@@ -579,44 +583,56 @@ impl RayQuery<'_> {
         {
             self.nearest_distance = hit.distance;
             self.nearest = Some(hit);
+            let beyond_nearest = hit.distance as f64 + self.pad;
+            if beyond_nearest < self.stop {
+                self.stop = beyond_nearest;
+            }
         }
     }
 }
 
 /// The box test of one ray: the broad phase's slab test
-/// ([`RaySegment::entry_distance`]) with its padding worked out once a ray, for the largest
+/// (`RaySegment::entry_distance`) with its padding worked out once a ray, for the largest
 /// coordinate of the grid and the ray's origin, and [`STEP_PADDING_ULPS`] ulps of it instead
 /// of the broad phase's [`RAY_PADDING`](crate::broad::RAY_PADDING). Every box is grown at
 /// least as much as the broad phase grows it for the single query, so no collider it would
 /// test is refused here.
 struct RayBoxTest {
-    origin: Vec2,
-    inverse_direction: Vec2,
     /// Whether the ray runs parallel to each axis.
     parallel: [bool; 2],
-    pad: Vec2,
+    /// Whether it runs parallel to either.
+    any_parallel: bool,
     /// The origin, the inverse direction and the padding laid out as a box's four bounds
-    /// `(min.x, min.y, max.x, max.y)` are, for the four-lane test of a ray parallel to
-    /// neither axis.
+    /// `(min.x, min.y, max.x, max.y)` are.
     origin_lanes: Vec4,
     inverse_lanes: Vec4,
     pad_lanes: Vec4,
 }
 
 impl RayBoxTest {
-    fn new(segment: &RaySegment, grid_magnitude: f64) -> RayBoxTest {
-        let magnitude = (grid_magnitude as f32).max(segment.origin.abs().max_element());
-        let (origin, inverse) = (segment.origin, segment.inverse_direction);
+    /// The box test of a checked `ray`, its direction normalised as the broad phase's
+    /// `RaySegment::new` normalises it (`None` for a zero direction, which a checked ray
+    /// does not have).
+    fn new(ray: &Ray, grid_magnitude: f64) -> Option<RayBoxTest> {
+        let direction = crate::math::try_unit(ray.direction)?;
+        let origin = ray.origin;
+        let inverse = Vec2::ONE / direction;
+        let (grid_magnitude, origin_magnitude) =
+            (grid_magnitude as f32, origin.abs().max_element());
+        let magnitude = if origin_magnitude > grid_magnitude {
+            origin_magnitude
+        } else {
+            grid_magnitude
+        };
         let pad = magnitude * (STEP_PADDING_ULPS as f32 * f32::EPSILON);
-        RayBoxTest {
-            origin,
-            inverse_direction: inverse,
-            parallel: [segment.direction.x == 0.0, segment.direction.y == 0.0],
-            pad: Vec2::splat(pad),
+        let parallel = [direction.x == 0.0, direction.y == 0.0];
+        Some(RayBoxTest {
+            parallel,
+            any_parallel: parallel[0] || parallel[1],
             origin_lanes: Vec4::new(origin.x, origin.y, origin.x, origin.y),
             inverse_lanes: Vec4::new(inverse.x, inverse.y, inverse.x, inverse.y),
             pad_lanes: Vec4::new(-pad, -pad, pad, pad),
-        }
+        })
     }
 
     /// Whether the ray enters `aabb`, grown by the padding, within `[0, limit]`.
@@ -625,7 +641,7 @@ impl RayBoxTest {
     /// scalar slab test a parallel ray takes.
     #[inline]
     fn reaches(&self, aabb: &Aabb, limit: f32) -> bool {
-        if self.parallel[0] || self.parallel[1] {
+        if self.any_parallel {
             return self.reaches_parallel(aabb, limit);
         }
         // `bound + (−pad)` is `bound − pad` exactly.
@@ -643,18 +659,20 @@ impl RayBoxTest {
 
     /// [`reaches`](Self::reaches) for a ray parallel to an axis, one axis at a time.
     fn reaches_parallel(&self, aabb: &Aabb, limit: f32) -> bool {
-        let (low, high) = (aabb.min - self.pad, aabb.max + self.pad);
+        let pad = Vec2::splat(self.pad_lanes.z);
+        let (low, high) = (aabb.min - pad, aabb.max + pad);
+        let (origin, inverse) = (self.origin_lanes.xy(), self.inverse_lanes.xy());
         let mut enter = 0.0f32;
         let mut exit = limit;
         for axis in 0..2 {
-            let origin = self.origin[axis];
+            let origin = origin[axis];
             if self.parallel[axis] {
                 if origin < low[axis] || origin > high[axis] {
                     return false;
                 }
                 continue;
             }
-            let inverse = self.inverse_direction[axis];
+            let inverse = inverse[axis];
             let to_low = (low[axis] - origin) * inverse;
             let to_high = (high[axis] - origin) * inverse;
             let (near, far) = if to_low <= to_high {
