@@ -8,7 +8,7 @@
 //! 1. Gather every collider the broad phase holds (enabled ones), with its handle, world
 //!    transform and box. The grid does not depend on the filter: each query applies its
 //!    [`QueryFilter`] to the candidates it reaches, as the single queries do.
-//! 2. Cell size: the median of the boxes' larger sides, doubled until the grid has at most
+//! 2. Cell size: the median of the boxes' larger sides, grown by √2 until the grid has at most
 //!    [`CELLS_PER_COLLIDER`] cells a collider. A box covering more than [`MAX_CELLS_SPANNED`]
 //!    cells goes to a list every query tests instead.
 //!    Each box is filed in the cells of the box grown by a margin: the padding (well beyond
@@ -29,8 +29,9 @@
 //! of the broad phase: whatever marks a collider changed for the next update (insert, moves,
 //! shape, offset, layer, sensor, groups, enabling), removal, and `shift_origin`. A restored
 //! snapshot starts without one, and `update` keeps it (it moves nothing). It holds 40 bytes a
-//! collider, 4 bytes a cell (at most [`CELLS_PER_COLLIDER`] cells a collider) and 4 bytes a
-//! cell entry (one per cell a grown box covers), and is never saved in a snapshot.
+//! collider, 4 bytes a cell (at most [`CELLS_PER_COLLIDER`] cells a collider) and 20 bytes a
+//! cell entry (one per cell a grown box covers: the box, so that a query tests it before it
+//! reads the collider, and the collider's index), and is never saved in a snapshot.
 
 use super::queries::{checked_ray, ray_hit, ray_hit_at_valid};
 use super::{check_vector, Collider, ColliderHandle, QueryFilter, World, WorldError, WorldRayHit};
@@ -39,14 +40,16 @@ use crate::shape::{Aabb, Ray};
 use glam::{Vec4, Vec4Swizzles};
 
 /// A point batch uses the grid when it has at least one row for this many colliders.
-/// Callgrind, 10,000 colliders (27/11/2026): the grid costs ~590 instructions a collider to
-/// build and saves ~900 a point, ~5,400 a ray; break-even near 0.65 points or 0.11 rays a
+/// Callgrind, 10,000 colliders (27/11/2026): the grid costs ~490 instructions a collider to
+/// build and saves ~870 a point, ~6,900 a ray; break-even near 0.56 points or 0.07 rays a
 /// collider.
 const COLLIDERS_PER_POINT_ROW: usize = 1;
 /// A ray batch uses the grid when it has at least one row for this many colliders.
 const COLLIDERS_PER_RAY_ROW: usize = 8;
-/// The grid has at most this many cells a collider.
-const CELLS_PER_COLLIDER: f64 = 4.0;
+/// The grid has at most this many cells a collider. Callgrind, the 10,000-collider benchmark
+/// (27/11/2026), warm rays: cells of 1, 2, 2.8 and 4 median sides cost 1,374, 1,215, 1,195
+/// and 1,217 instructions a ray; 2.8 costs points 5 % more than 2.
+const CELLS_PER_COLLIDER: f64 = 2.0;
 /// A collider whose box covers more cells than this is tested by every query instead.
 const MAX_CELLS_SPANNED: usize = 16;
 /// Ray steps are padded by this many ulps of the largest coordinate involved (the exact tests
@@ -169,7 +172,7 @@ impl BatchGrid {
         let cell_cap = (members.len() as f64 * CELLS_PER_COLLIDER).max(1.0);
         while ((width / cell_size).floor() + 1.0) * ((height / cell_size).floor() + 1.0) > cell_cap
         {
-            cell_size *= 2.0;
+            cell_size *= std::f64::consts::SQRT_2;
         }
         let columns = (width / cell_size) as usize + 1;
         let rows = (height / cell_size) as usize + 1;
@@ -733,7 +736,7 @@ impl World {
     /// batch with `overlap_point`'s error, [`WorldError::InvalidInput`]. A large batch reads a
     /// grid of the world's colliders that the world keeps until a collider is inserted,
     /// removed, moved or changed (built by the first large batch after such a change; about 40
-    /// bytes a collider and 4 a cell and a cell entry). `filter`'s predicate is asked only about
+    /// bytes a collider, 4 a cell and 20 a cell entry). `filter`'s predicate is asked only about
     /// candidates, colliders whose box holds the point.
     ///
     /// ```
@@ -782,8 +785,8 @@ impl World {
     /// Every ray is checked before any is cast: an invalid one fails the whole batch with
     /// `ray_cast`'s error, [`WorldError::InvalidInput`]. A large batch reads a grid of the
     /// world's colliders that the world keeps until a collider is inserted, removed, moved or
-    /// changed (built by the first large batch after such a change; about 40 bytes a collider
-    /// and 4 a cell and a cell entry). `filter`'s predicate is asked only about candidates, colliders
+    /// changed (built by the first large batch after such a change; about 40 bytes a collider,
+    /// 4 a cell and 20 a cell entry). `filter`'s predicate is asked only about candidates, colliders
     /// whose box the ray reaches before a nearer hit is known, at most once a ray.
     ///
     /// With the `rayon` feature, a large batch (at least 512 rows) whose filter has no
