@@ -936,6 +936,10 @@ mod tests {
 
     /// The batch answers of `rays` equal the single queries bit for bit; returns the hits.
     fn check(world: &World, rays: &[Ray], what: &str) -> usize {
+        assert!(
+            rays.len() * COLLIDERS_PER_RAY_ROW >= world.len(),
+            "{what}: enough rows for the grid"
+        );
         let filter = QueryFilter::new();
         let batch = world.ray_cast_many(rays, &filter).unwrap();
         let mut hits = 0;
@@ -1022,5 +1026,143 @@ mod tests {
             rays.push(ray(Vec2::new(3.0, 3.0 * (k % 20) as f32), Vec2::X, 0.0));
         }
         assert!(check(&world, &rays, "parallel, outside, zero") > 100);
+    }
+
+    #[test]
+    fn rays_ending_exactly_on_cell_boundaries_answer_as_single_queries() {
+        let world = lattice();
+        let grid = world.batch_grid();
+        let (origin, cell) = (grid.origin, grid.cell_size);
+        let mut rays = Vec::new();
+        for k in 0..=grid.columns.max(grid.rows) {
+            // The boundary coordinates as `f32`, and rays 7 long (an exact difference at
+            // these magnitudes) ending on them from either side, along both axes.
+            let x = (origin[0] + k as f64 * cell) as f32;
+            let y = (origin[1] + k as f64 * cell) as f32;
+            for lane in 0..12 {
+                let across = lane as f32 * 4.9 + 0.3;
+                let (along_x, along_y) = (origin[1] as f32 + across, origin[0] as f32 + across);
+                rays.push(ray(Vec2::new(x - 7.0, along_x), Vec2::X, 7.0));
+                rays.push(ray(Vec2::new(x + 7.0, along_x), -Vec2::X, 7.0));
+                rays.push(ray(Vec2::new(along_y, y - 7.0), Vec2::Y, 7.0));
+                rays.push(ray(Vec2::new(along_y, y + 7.0), -Vec2::Y, 7.0));
+                // Slanted, ending on the corner (k, k) to within rounding.
+                let corner = Vec2::new(x, y);
+                let direction = Vec2::new(1.0, 0.5 + lane as f32 * 0.1).normalize();
+                rays.push(Ray {
+                    origin: corner - direction * 9.0,
+                    direction,
+                    max_distance: 9.0,
+                });
+            }
+        }
+        assert!(check(&world, &rays, "ending on a boundary") > 50);
+    }
+
+    /// A world of small discs (so the grid's cells are small) around two colliders under
+    /// test, placed below them.
+    fn with_filler(
+        extra: impl FnOnce(&mut World) -> Vec<ColliderHandle>,
+    ) -> (World, Vec<ColliderHandle>) {
+        let mut world = World::new();
+        let handles = extra(&mut world);
+        for i in 0..40 {
+            for j in 0..10 {
+                let at = Vec2::new(i as f32 * 2.0 - 20.0, j as f32 * 2.0 - 40.0);
+                world
+                    .insert(
+                        Collider::new(Shape::from(Circle::with_radius(0.4).unwrap()))
+                            .with_transform(Transform::new(at, 0.0)),
+                    )
+                    .unwrap();
+            }
+        }
+        (world, handles)
+    }
+
+    #[test]
+    fn a_nearer_hit_in_a_later_cell_wins_over_a_box_seen_first() {
+        // A bar turned 45° (box about 10 × 10, so over several cells) is reached by the ray's
+        // box test long before its shape is; a disc between the box's entry and the bar's
+        // surface is nearer, and one beyond the bar is farther.
+        let bar = || {
+            Collider::new(Shape::from(Polygon::rect(0.2, 14.0).unwrap()))
+                .with_transform(Transform::new(Vec2::ZERO, -std::f32::consts::FRAC_PI_4))
+        };
+        let disc = |x: f32| {
+            Collider::new(Shape::from(Circle::with_radius(0.5).unwrap()))
+                .with_transform(Transform::new(Vec2::new(x, 4.0), 0.0))
+        };
+        for (disc_x, disc_wins) in [(0.0, true), (-3.0, true), (7.0, false)] {
+            let (world, handles) = with_filler(|world| {
+                vec![
+                    world.insert(bar()).unwrap(),
+                    world.insert(disc(disc_x)).unwrap(),
+                ]
+            });
+            let grid = world.batch_grid();
+            assert!(grid.cell_size < 4.0, "the bar's box covers several cells");
+            // Enough rows for the grid: the same few rays again and again.
+            let rays: Vec<Ray> = (0..60)
+                .map(|k| match k % 3 {
+                    0 => ray(Vec2::new(-8.0, 4.0), Vec2::X, f32::INFINITY),
+                    1 => ray(Vec2::new(-8.0, 4.1), Vec2::X, 30.0),
+                    _ => ray(Vec2::new(-8.0, 3.9), Vec2::new(1.0, 0.01), 30.0),
+                })
+                .collect();
+            assert_eq!(check(&world, &rays, "later cell"), rays.len());
+            let expected = if disc_wins { handles[1] } else { handles[0] };
+            for hit in world.ray_cast_many(&rays, &QueryFilter::new()).unwrap() {
+                assert_eq!(hit.unwrap().collider, expected, "disc at {disc_x}");
+            }
+        }
+    }
+
+    #[test]
+    fn equal_distances_across_cells_go_to_the_smaller_handle() {
+        // Two boxes share their left face at x = 10, so a ray along x hits both at exactly
+        // 10: a short box in one or two cells, and a longer one over many cells (or so many
+        // that it is tested by every ray), in either insertion order.
+        let slab = |left: f32, width: f32| {
+            Collider::new(Shape::from(Polygon::rect(width, 2.0).unwrap()))
+                .with_transform(Transform::new(Vec2::new(left + width / 2.0, 0.0), 0.0))
+        };
+        for long_width in [3.0, 8.0, 30.0] {
+            for long_first in [true, false] {
+                let (world, handles) = with_filler(|world| {
+                    let (short, long) = (slab(10.0, 1.0), slab(10.0, long_width));
+                    if long_first {
+                        vec![world.insert(long).unwrap(), world.insert(short).unwrap()]
+                    } else {
+                        vec![world.insert(short).unwrap(), world.insert(long).unwrap()]
+                    }
+                });
+                let rays: Vec<Ray> = (0..30)
+                    .flat_map(|k| {
+                        let y = (k % 9) as f32 * 0.2 - 0.8;
+                        [
+                            ray(Vec2::new(0.0, y), Vec2::X, f32::INFINITY),
+                            ray(Vec2::new(-5.0, y), Vec2::X, 15.0),
+                        ]
+                    })
+                    .collect();
+                let grid = world.batch_grid();
+                let spanning = grid
+                    .spanning
+                    .iter()
+                    .any(|&index| handles.contains(&grid.members[index as usize].handle));
+                assert_eq!(
+                    spanning,
+                    long_width > 20.0,
+                    "the longest box spans many cells"
+                );
+                assert_eq!(check(&world, &rays, "tie"), rays.len());
+                for hit in world.ray_cast_many(&rays, &QueryFilter::new()).unwrap() {
+                    let hit = hit.unwrap();
+                    assert_eq!(hit.collider, handles[0].min(handles[1]));
+                    assert_eq!(hit.point.x, 10.0);
+                }
+            }
+        }
     }
 }
