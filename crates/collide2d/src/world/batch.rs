@@ -435,25 +435,25 @@ impl BatchGrid {
         let counts = [self.columns, self.rows];
         // The cell's row-major index and, per axis: its column or row, the ray parameter of
         // the next boundary crossing, the parameter between two crossings, the step of the
-        // column or row (1 or −1, wrapping) and of the index, and the last cell that way
-        // (where crossings stop).
+        // index (±1 column or ±1 row, wrapping), and the crossings left before the last cell
+        // that way (then crossings stop).
         let mut cell = [0usize; 2];
         let mut crossing = [f64::INFINITY; 2];
         let mut spacing = [f64::INFINITY; 2];
-        let mut step = [1usize; 2];
         let mut index_step = [1usize, self.columns];
-        let mut last = [0usize; 2];
+        let mut crossings_left = [0usize; 2];
         for axis in 0..2 {
             let start = range.origin[axis] + range.direction[axis] * range.enter;
             cell[axis] = self.cell_of(start, axis);
             let direction = range.direction[axis];
-            if direction > 0.0 {
-                last[axis] = counts[axis] - 1;
+            let last = if direction > 0.0 {
+                counts[axis] - 1
             } else {
-                step[axis] = usize::MAX;
                 index_step[axis] = index_step[axis].wrapping_neg();
-            }
-            if direction != 0.0 && cell[axis] != last[axis] {
+                0
+            };
+            if direction != 0.0 && cell[axis] != last {
+                crossings_left[axis] = cell[axis].abs_diff(last);
                 let boundary = cell[axis] + usize::from(direction > 0.0);
                 // Through `u32`, cheaper than from `usize`: the grid has fewer cells a side.
                 let coordinate = self.origin[axis] + boundary as u32 as f64 * self.cell_size;
@@ -462,18 +462,36 @@ impl BatchGrid {
             }
         }
         let mut index = cell[1] * self.columns + cell[0];
+        // One branch an axis, so that the state stays in registers. A crossing is finite only
+        // while crossings are left on its axis, and the stop is finite (the range ends inside
+        // the grid's padded bounds), so the walk ends before any count runs out.
+        let [mut crossing_x, mut crossing_y] = crossing;
+        let [spacing_x, spacing_y] = spacing;
+        let [step_x, step_y] = index_step;
+        let [mut left_x, mut left_y] = crossings_left;
         loop {
             query.visit(index);
-            let axis = usize::from(crossing[1] < crossing[0]);
-            if crossing[axis] > query.stop {
-                return;
+            if crossing_y < crossing_x {
+                if crossing_y > query.stop {
+                    return;
+                }
+                index = index.wrapping_add(step_y);
+                left_y -= 1;
+                if left_y == 0 {
+                    crossing_y = f64::INFINITY;
+                }
+                crossing_y += spacing_y;
+            } else {
+                if crossing_x > query.stop {
+                    return;
+                }
+                index = index.wrapping_add(step_x);
+                left_x -= 1;
+                if left_x == 0 {
+                    crossing_x = f64::INFINITY;
+                }
+                crossing_x += spacing_x;
             }
-            cell[axis] = cell[axis].wrapping_add(step[axis]);
-            index = index.wrapping_add(index_step[axis]);
-            if cell[axis] == last[axis] {
-                crossing[axis] = f64::INFINITY;
-            }
-            crossing[axis] += spacing[axis];
         }
     }
 
