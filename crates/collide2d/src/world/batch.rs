@@ -577,7 +577,11 @@ impl RayQuery<'_> {
     #[inline(always)]
     fn consider(&mut self, index: u32, aabb: &Aabb) {
         if self.box_test.reaches(aabb, self.nearest_distance) {
-            self.test(index);
+            let seen = &mut self.stamps[index as usize];
+            if *seen != self.stamp {
+                *seen = self.stamp;
+                self.test(index);
+            }
         }
     }
 
@@ -585,11 +589,6 @@ impl RayQuery<'_> {
     /// the collider, then the exact test.
     #[inline(never)]
     fn test(&mut self, index: u32) {
-        let seen = &mut self.stamps[index as usize];
-        if *seen == self.stamp {
-            return;
-        }
-        *seen = self.stamp;
         let member = &self.grid.members[index as usize];
         let Some(collider) = self.world.accepted(member.handle, self.filter) else {
             return;
