@@ -357,7 +357,12 @@ impl BatchGrid {
             stop: f64::INFINITY,
         };
         for &index in &self.spanning {
-            query.consider(index, &self.members[index as usize].aabb);
+            let aabb = &self.members[index as usize].aabb;
+            if query.box_test.any_parallel {
+                query.consider::<true>(index, aabb);
+            } else {
+                query.consider::<false>(index, aabb);
+            }
         }
         // The ray's parameter range inside the grid's bounds, padded.
         let origin = [ray.origin.x as f64, ray.origin.y as f64];
@@ -401,7 +406,12 @@ impl BatchGrid {
             pad,
         };
         if pad + WALK_TOLERANCE * self.cell_size <= self.margin {
-            self.walk(&ray_range, &mut query);
+            // The box test's kind decided once a ray, not once a candidate.
+            if query.box_test.any_parallel {
+                self.walk::<true>(&ray_range, &mut query);
+            } else {
+                self.walk::<false>(&ray_range, &mut query);
+            }
         } else {
             self.march(&ray_range, &mut query);
         }
@@ -431,7 +441,7 @@ impl BatchGrid {
     /// point of the ray to within it; a member box holding a point within the padding of the
     /// ray is filed, grown by the margin, in a cell the walk visits. Off the grid's side the
     /// clamped cell stays.
-    fn walk(&self, range: &RayRange, query: &mut RayQuery) {
+    fn walk<const PARALLEL: bool>(&self, range: &RayRange, query: &mut RayQuery) {
         let counts = [self.columns, self.rows];
         // The cell's row-major index and, per axis: its column or row, the ray parameter of
         // the next boundary crossing, the parameter between two crossings, the step of the
@@ -470,7 +480,7 @@ impl BatchGrid {
         let [step_x, step_y] = index_step;
         let [mut left_x, mut left_y] = crossings_left;
         loop {
-            query.visit(index);
+            query.visit::<PARALLEL>(index);
             if crossing_y < crossing_x {
                 if crossing_y > query.stop {
                     return;
@@ -520,7 +530,12 @@ impl BatchGrid {
                 for column in columns.clone() {
                     // The previous step visited its cells already.
                     if !(previous_rows.contains(&row) && previous_columns.contains(&column)) {
-                        query.visit(row * self.columns + column);
+                        let cell = row * self.columns + column;
+                        if query.box_test.any_parallel {
+                            query.visit::<true>(cell);
+                        } else {
+                            query.visit::<false>(cell);
+                        }
                     }
                 }
             }
@@ -562,12 +577,13 @@ struct RayQuery<'a> {
 }
 
 impl RayQuery<'_> {
-    /// Considers the entries of the cell with index `cell`.
+    /// Considers the entries of the cell with index `cell`; `PARALLEL`: whether the ray
+    /// runs parallel to an axis.
     #[inline(always)]
-    fn visit(&mut self, cell: usize) {
+    fn visit<const PARALLEL: bool>(&mut self, cell: usize) {
         let grid = self.grid;
         for entry in grid.cell_entries(cell) {
-            self.consider(entry.member, &entry.aabb);
+            self.consider::<PARALLEL>(entry.member, &entry.aabb);
         }
     }
 
@@ -575,8 +591,11 @@ impl RayQuery<'_> {
     /// entered beyond the nearest hit cannot hold a nearer one, and a box refused once is
     /// refused for the rest of the ray, whose limit only shrinks.
     #[inline(always)]
-    fn consider(&mut self, index: u32, aabb: &Aabb) {
-        if self.box_test.reaches(aabb, self.nearest_distance) {
+    fn consider<const PARALLEL: bool>(&mut self, index: u32, aabb: &Aabb) {
+        if self
+            .box_test
+            .reaches::<PARALLEL>(aabb, self.nearest_distance)
+        {
             let seen = &mut self.stamps[index as usize];
             if *seen != self.stamp {
                 *seen = self.stamp;
@@ -659,13 +678,15 @@ impl RayBoxTest {
         })
     }
 
-    /// Whether the ray enters `aabb`, grown by the padding, within `[0, limit]`.
+    /// Whether the ray enters `aabb`, grown by the padding, within `[0, limit]`; `PARALLEL`
+    /// is [`any_parallel`](Self::any_parallel).
     ///
     /// Off the axes' directions in four lanes: the same products, so the same answer, as the
     /// scalar slab test a parallel ray takes.
     #[inline]
-    fn reaches(&self, aabb: &Aabb, limit: f32) -> bool {
-        if self.any_parallel {
+    fn reaches<const PARALLEL: bool>(&self, aabb: &Aabb, limit: f32) -> bool {
+        debug_assert_eq!(PARALLEL, self.any_parallel);
+        if PARALLEL {
             return self.reaches_parallel(aabb, limit);
         }
         // `bound + (−pad)` is `bound − pad` exactly.
