@@ -63,7 +63,6 @@ pub use error::BroadPhaseError;
 pub(crate) use fx_hasher::FxBuildHasher;
 pub use pairs::{Pair, PairChanges};
 pub use proxy_id::ProxyId;
-pub(crate) use ray::RaySegment;
 pub use ray::{ray_entry_distance, ProxyRayHit, RayControl, RAY_PADDING};
 
 pub use dynamic_tree::DynamicTree;

@@ -77,6 +77,20 @@ impl Shape {
         if !(ray.is_valid() && xf.is_valid()) {
             return None;
         }
+        self.ray_cast_valid(xf, ray, inside)
+    }
+
+    /// [`Shape::ray_cast_with`] for a [valid](Ray::is_valid) `ray` and a
+    /// [valid](Transform::is_valid) `xf`, which a caller that checked them once (a batch of
+    /// rays against placements it keeps) does not check again; the same answer.
+    #[inline]
+    pub(crate) fn ray_cast_valid(
+        &self,
+        xf: &Transform,
+        ray: &Ray,
+        inside: RayInside,
+    ) -> Option<RayHit> {
+        debug_assert!(ray.is_valid() && xf.is_valid());
         if let Shape::Polygon(polygon) = self {
             if let (Some(outline), 0.0) = (polygon.padded_outline(), polygon.radius()) {
                 // Both coordinates in one four-lane test.

@@ -5,7 +5,7 @@ use super::{
 };
 use crate::broad::RayControl;
 use crate::math::{Transform, Vec2};
-use crate::query::{collide, overlaps, shape_cast, CastHit, CastOptions, RayHit, Sweep};
+use crate::query::{collide, overlaps, shape_cast, CastHit, CastOptions, RayHit, RayInside, Sweep};
 use crate::shape::Ray;
 use crate::shape::{Aabb, Shape};
 
@@ -423,6 +423,21 @@ pub(super) fn ray_hit(
     ray: &Ray,
 ) -> Option<WorldRayHit> {
     let hit = collider.shape.ray_cast(placement, ray)?;
+    ray_respects_one_way(collider, &hit).then(|| WorldRayHit::new(handle, hit))
+}
+
+/// [`ray_hit`] for a `placement` that is [valid](Transform::is_valid) (the checked ray is
+/// valid too): the same answer without checking them again.
+#[inline]
+pub(super) fn ray_hit_at_valid(
+    handle: ColliderHandle,
+    collider: &Collider,
+    placement: &Transform,
+    ray: &Ray,
+) -> Option<WorldRayHit> {
+    let hit = collider
+        .shape
+        .ray_cast_valid(placement, ray, RayInside::HitAtStart)?;
     ray_respects_one_way(collider, &hit).then(|| WorldRayHit::new(handle, hit))
 }
 
