@@ -399,7 +399,6 @@ impl World {
     }
 }
 
-/// A ray hits a one-way collider only on its blocking side, from outside.
 /// `ray` validated, its direction made unit (a unit direction is kept as given: normalising
 /// it again can move it by an ulp, and the exact tests would then differ from each collider's
 /// own `ray_cast` of this ray).
@@ -441,6 +440,7 @@ pub(super) fn ray_hit_at_valid(
     ray_respects_one_way(collider, &hit).then(|| WorldRayHit::new(handle, hit))
 }
 
+/// A ray hits a one-way collider only on its blocking side, from outside.
 fn ray_respects_one_way(collider: &Collider, hit: &RayHit) -> bool {
     match collider.one_way_world() {
         Some((direction, _)) => hit.distance > 0.0 && hit.normal.dot(direction) > 0.0,
