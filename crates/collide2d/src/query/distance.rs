@@ -139,8 +139,11 @@ fn add_radii(cores: &GjkOutput, radius_a: f32, radius_b: f32) -> DistanceOutput 
     // perpendicular, which the rounding of the barycentric weights cannot tilt as it tilts the
     // offset between the closest points (by up to an ulp of the edge's length over the
     // distance); for a vertex it is the offset itself, to the bit. It also does not wait for
-    // the closest points and their distance to be computed.
-    let normal = match crate::math::try_unit(-cores.axis) {
+    // the closest points and their distance to be computed. (`try_normalize` is exact here,
+    // no `math::try_unit` needed: GJK stops before searching along a direction whose squared
+    // length is below `f32::EPSILON²`, so a converged axis never squares into subnormals; a
+    // zero axis takes the offset, normalised at its own scale.)
+    let normal = match (-cores.axis).try_normalize() {
         Some(normal) => normal,
         None => normal_from_offset(cores),
     };
