@@ -539,14 +539,22 @@ impl GapFunction for LinearGap<'_> {
         // previous step's normal is then the better one.
         let well_defined = cores.distance > 0.1 * self.tolerance
             || (cores.distance > 0.0 && previous_normal.is_none());
-        let normal = if well_defined {
-            (cores.point_b - cores.point_a) / cores.distance
-        } else {
+        let fallback = || {
             previous_normal.unwrap_or_else(|| {
                 crate::math::try_unit(b_in_a.p)
                     .or_else(|| crate::math::try_unit(-self.local_motion))
                     .unwrap_or(Vec2::X)
             })
+        };
+        let offset = cores.point_b - cores.point_a;
+        let normal = if well_defined && cores.distance >= 1e-15 {
+            offset / cores.distance
+        } else if well_defined {
+            // Cores a few ulps apart: their offset squares into subnormals, so its measured
+            // length is off by up to tens of percents; normalised at its own scale instead.
+            crate::math::try_unit(offset).unwrap_or_else(fallback)
+        } else {
+            fallback()
         };
         Probe {
             gap: (cores.distance - radius_a - radius_b).max(0.0),

@@ -129,10 +129,25 @@ fn pair_queries_report_unit_normals_for_collapsed_features() {
     let mut rng = Rng(0xc011_a95e);
     let (mut pairs, mut touching, mut casts) = (0, 0, 0);
     while pairs < 100_000 {
-        let (Some(a), Some(b)) = (shape(&mut rng), shape(&mut rng)) else {
+        let Some(a) = shape(&mut rng) else {
             continue;
         };
         let xf_a = transform(&mut rng);
+        // A quarter of the time B is a point a few ulps off A's surface: the cores start a
+        // subnormal distance apart.
+        if rng.chance(0.25) {
+            let aabb = a.aabb(&xf_a);
+            let inside = aabb.min.lerp(aabb.max, rng.unit());
+            let surface = a.project_point(&xf_a, inside).point;
+            let b = Shape::from(Circle::new(Vec2::ZERO, 0.0).unwrap());
+            let xf_b = Transform::from_translation(near(&mut rng, surface));
+            pairs += 1;
+            check_pair(&a, &xf_a, &b, &xf_b, &mut touching, &mut casts);
+            continue;
+        }
+        let Some(b) = shape(&mut rng) else {
+            continue;
+        };
         // B near A's surface half the time, so that the pair touches or nearly does.
         let xf_b = if rng.chance(0.5) {
             let aabb = a.aabb(&xf_a);
@@ -145,45 +160,7 @@ fn pair_queries_report_unit_normals_for_collapsed_features() {
             transform(&mut rng)
         };
         pairs += 1;
-        let context = format!("{a:?} {xf_a:?} {b:?} {xf_b:?}");
-
-        for manifold in [
-            collide(&a, &xf_a, &b, &xf_b),
-            collide(&b, &xf_b, &a, &xf_a),
-            collide_speculative(&a, &xf_a, &b, &xf_b, 1.0),
-        ] {
-            if !manifold.is_empty() {
-                touching += 1;
-                assert!(is_unit(manifold.normal), "{context}: {manifold:?}");
-                assert!(
-                    manifold.points().iter().all(|p| p.point.is_finite()),
-                    "{context}: {manifold:?}"
-                );
-            }
-        }
-
-        let out = distance(&a, &xf_a, &b, &xf_b);
-        assert_ne!(out, DistanceOutput::NONE, "{context}");
-        assert!(
-            out.normal == Vec2::ZERO || is_unit(out.normal),
-            "{context}: {out:?}"
-        );
-        if out.distance > 0.0 {
-            assert!(is_unit(out.normal), "{context}: {out:?}");
-        }
-
-        let motion = xf_b.p - xf_a.p;
-        let hit = shape_cast(
-            &a,
-            &Sweep::linear(&xf_a, motion),
-            &b,
-            &Sweep::fixed(&xf_b),
-            CastOptions::default(),
-        );
-        if let Some(hit) = hit {
-            casts += 1;
-            assert!(is_unit(hit.normal), "{context}: {hit:?}");
-        }
+        check_pair(&a, &xf_a, &b, &xf_b, &mut touching, &mut casts);
     }
     // The draw reaches the cases it is about.
     assert!(touching > 2_000 && casts > 2_000, "{touching} {casts}");
@@ -253,4 +230,96 @@ fn shape_queries_report_unit_directions_for_collapsed_features() {
             }
         }
     }
+}
+
+/// Every unit vector the pair queries report for A and B, placed: collide both ways, with a
+/// margin, distance, and a linear cast of A onto B.
+fn check_pair(
+    a: &Shape,
+    xf_a: &Transform,
+    b: &Shape,
+    xf_b: &Transform,
+    touching: &mut usize,
+    casts: &mut usize,
+) {
+    let context = format!("{a:?} {xf_a:?} {b:?} {xf_b:?}");
+
+    for manifold in [
+        collide(a, xf_a, b, xf_b),
+        collide(b, xf_b, a, xf_a),
+        collide_speculative(a, xf_a, b, xf_b, 1.0),
+    ] {
+        if !manifold.is_empty() {
+            *touching += 1;
+            assert!(is_unit(manifold.normal), "{context}: {manifold:?}");
+            assert!(
+                manifold.points().iter().all(|p| p.point.is_finite()),
+                "{context}: {manifold:?}"
+            );
+        }
+    }
+
+    let out = distance(a, xf_a, b, xf_b);
+    assert_ne!(out, DistanceOutput::NONE, "{context}");
+    assert!(
+        out.normal == Vec2::ZERO || is_unit(out.normal),
+        "{context}: {out:?}"
+    );
+    if out.distance > 0.0 {
+        assert!(is_unit(out.normal), "{context}: {out:?}");
+    }
+
+    let motion = xf_b.p - xf_a.p;
+    let hit = shape_cast(
+        a,
+        &Sweep::linear(xf_a, motion),
+        b,
+        &Sweep::fixed(xf_b),
+        CastOptions::default(),
+    );
+    if let Some(hit) = hit {
+        *casts += 1;
+        assert!(is_unit(hit.normal), "{context}: {hit:?}");
+    }
+}
+
+#[test]
+fn casts_from_cores_a_subnormal_distance_apart_report_unit_normals() {
+    // Two shapes whose closest features start a tiny distance apart, along every direction:
+    // the first step of the cast measures that offset.
+    let mut checked = 0;
+    for exponent in -45..-15 {
+        let gap = 10f32.powi(exponent).max(f32::from_bits(1));
+        for step in 0..16 {
+            let direction = Vec2::from_angle(step as f32 * std::f32::consts::TAU / 16.0);
+            let corner = Vec2::new(0.0, 0.0);
+            let shapes = [
+                Shape::from(Segment::new(corner, Vec2::new(-3.0, -1.0)).unwrap()),
+                Shape::from(
+                    Polygon::hull(&[corner, Vec2::new(-2.0, -1.0), Vec2::new(-1.0, -2.0)]).unwrap(),
+                ),
+            ];
+            let point = Shape::from(Circle::new(Vec2::ZERO, 0.0).unwrap());
+            for a in &shapes {
+                let xf_a = Transform::IDENTITY;
+                let xf_b = Transform::from_translation(direction * gap);
+                if xf_b.p == Vec2::ZERO {
+                    continue;
+                }
+                let hit = shape_cast(
+                    a,
+                    &Sweep::linear(&xf_a, direction),
+                    &point,
+                    &Sweep::fixed(&xf_b),
+                    CastOptions::default(),
+                );
+                // Grazing pairs already touching and moving apart have no hit (documented).
+                if let Some(hit) = hit {
+                    assert!(is_unit(hit.normal), "{a:?} {xf_b:?}: {hit:?}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 25, "{checked}");
 }
