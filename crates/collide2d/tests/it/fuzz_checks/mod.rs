@@ -216,7 +216,7 @@ fn check_manifold(m: &Manifold, what: &str) {
         return;
     }
     assert!(
-        finite(m.normal) && (m.normal.length() - 1.0).abs() < 1e-3,
+        finite(m.normal) && (m.normal.length() - 1.0).abs() < 1e-5,
         "{what}: {m:?}"
     );
     for p in m.points() {
@@ -283,7 +283,8 @@ pub fn run_pairs(data: &[u8]) {
             && d.distance >= 0.0
             && finite(d.point_a)
             && finite(d.point_b)
-            && finite(d.normal),
+            && finite(d.normal)
+            && (d.normal == Vec2::ZERO || (d.normal.length() - 1.0).abs() < 1e-5),
         "distance {d:?}"
     );
     let sweep = |xf: &Transform, (dx, dy, turn): (f32, f32, f32)| {
@@ -302,7 +303,10 @@ pub fn run_pairs(data: &[u8]) {
         opts,
     ) {
         assert!(
-            (0.0..=1.0).contains(&hit.t) && finite(hit.point) && finite(hit.normal),
+            (0.0..=1.0).contains(&hit.t)
+                && finite(hit.point)
+                && finite(hit.normal)
+                && (hit.normal.length() - 1.0).abs() < 1e-5,
             "cast {hit:?}"
         );
     }
@@ -314,7 +318,10 @@ pub fn run_pairs(data: &[u8]) {
     ) {
         if let Some(hit) = b.ray_cast(&xb, &ray) {
             assert!(
-                hit.distance.is_finite() && finite(hit.point) && finite(hit.normal),
+                hit.distance.is_finite()
+                    && finite(hit.point)
+                    && finite(hit.normal)
+                    && (hit.normal.length() - 1.0).abs() < 1e-5,
                 "ray {hit:?}"
             );
         }
