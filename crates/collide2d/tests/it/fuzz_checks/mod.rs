@@ -726,7 +726,12 @@ pub fn run_world(data: &[u8]) {
             WorldOp::CastRay(origin, direction) => {
                 if let Ok(ray) = Ray::new(point(*origin, 20.0), point(*direction, 1.0), 50.0) {
                     if let Some(hit) = world.ray_cast(&ray, &QueryFilter::default()).unwrap() {
-                        assert!(hit.distance.is_finite() && finite(hit.normal));
+                        assert!(
+                            hit.distance.is_finite()
+                                && finite(hit.normal)
+                                && (hit.normal.length() - 1.0).abs() < 1e-5,
+                            "ray {hit:?}"
+                        );
                     }
                 }
             }
