@@ -483,20 +483,27 @@ impl DynamicTree {
                 .flatten()
                 .for_each(|&proxy| self.pairs.prefetch_list(proxy as usize));
             for (&slot, found) in batch.iter().zip(&lanes.found) {
-                // A slot removed and filled again since the last update is listed twice;
-                // its first entry clears the mark, and the second is skipped.
-                if !self.fat_changed.contains(slot) {
-                    continue;
-                }
-                self.fat_changed.unmark(slot);
-                for &proxy in found {
-                    if proxy as usize != slot && !self.fat_changed.contains(proxy as usize) {
-                        self.pairs.link(slot as u32, proxy);
-                    }
-                }
+                self.link_answer(slot, found);
             }
         }
         self.query_lanes = lanes;
+    }
+
+    /// Applies one fat-box query's answer `found` for `slot`: when `slot` is still marked,
+    /// unmarks it and links it with every proxy found that is not marked. A slot removed and
+    /// filled again since the last update is listed twice; its first entry clears the mark,
+    /// and the second is skipped.
+    #[inline]
+    fn link_answer(&mut self, slot: usize, found: &[u32]) {
+        if !self.fat_changed.contains(slot) {
+            return;
+        }
+        self.fat_changed.unmark(slot);
+        for &proxy in found {
+            if proxy as usize != slot && !self.fat_changed.contains(proxy as usize) {
+                self.pairs.link(slot as u32, proxy);
+            }
+        }
     }
 
     /// [`DynamicTree::link_found`] with the queries on the current rayon pool: the changed
@@ -556,16 +563,7 @@ impl DynamicTree {
                         self.pairs.prefetch_list(proxy as usize);
                     }
                 }
-                let slot = slot as usize;
-                if !self.fat_changed.contains(slot) {
-                    continue;
-                }
-                self.fat_changed.unmark(slot);
-                for &proxy in found_of(index) {
-                    if proxy as usize != slot && !self.fat_changed.contains(proxy as usize) {
-                        self.pairs.link(slot as u32, proxy);
-                    }
-                }
+                self.link_answer(slot as usize, found_of(index));
             }
         }
         self.fat_query_parts = parts;
