@@ -772,6 +772,24 @@ impl World {
                     .iter()
                     .filter_map(|&(_, aabb, proxy)| Some((proxy?, aabb))),
             );
+            #[cfg(feature = "rayon")]
+            if let Broad::Tree(tree) = &mut self.broad {
+                if moves.len() >= PARALLEL_MOVES && rayon::current_num_threads() > 1 {
+                    // The tree's leaf moves (serial) run beside the world's own writes.
+                    applied = tree.write_moves(&proxy_moves).map_err(WorldError::from);
+                    if applied.is_ok() {
+                        let mut tree = std::mem::take(tree);
+                        rayon::join(
+                            || tree.move_leavers(),
+                            || applied = self.place_all(moves, &planned),
+                        );
+                        self.broad = Broad::Tree(tree);
+                    }
+                    self.scratch.proxy_moves = proxy_moves;
+                    self.scratch.moves = planned;
+                    return applied;
+                }
+            }
             applied = self
                 .broad
                 .get_mut()

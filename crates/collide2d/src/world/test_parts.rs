@@ -17,7 +17,9 @@
 //! of parts or threads.
 
 use super::touching::PairTest;
-use super::update::{for_each_in_union, list_changed_pairs, sort_pair_keys, PairKey};
+use super::update::{
+    for_each_in_union, list_changed_pairs, sort_pair_keys, update_partner_lists, BroadKeys, PairKey,
+};
 use super::{ColliderHandle, World};
 
 /// The fewest changed colliders whose pairs are listed in parts on several threads.
@@ -48,21 +50,83 @@ fn key_range(keys: &[PairKey], low: Option<u64>, high: Option<u64>) -> &[PairKey
     &keys[start..end.max(start)]
 }
 
+/// Lists the pairs of the changed colliders `dirty` into parts `1..` of `key_parts` (part 0
+/// is left for the began pairs) and sorts each part, on the current rayon pool.
+fn list_changed_in_parts(
+    key_parts: &mut Vec<KeyPart>,
+    slots: &[super::Slot],
+    dirty: &[ColliderHandle],
+    dirty_bits: &[u64],
+    index_bits: u32,
+) {
+    use rayon::prelude::*;
+    let part_count = 4 * rayon::current_num_threads();
+    key_parts.resize_with(part_count + 1, KeyPart::default);
+    let part_len = dirty.len().div_ceil(part_count);
+    key_parts[1..]
+        .par_iter_mut()
+        .enumerate()
+        .for_each(|(index, part)| {
+            part.keys.clear();
+            let start = (index * part_len).min(dirty.len());
+            let end = ((index + 1) * part_len).min(dirty.len());
+            list_changed_pairs(slots, dirty_bits, &dirty[start..end], &mut part.keys);
+            sort_pair_keys(&mut part.keys, &mut part.sort_buffer, index_bits);
+        });
+}
+
 impl World {
-    /// Builds `scratch.tests` as `collect_tests` does, in parts on the current rayon pool (see
-    /// the module docs). Expects the began pairs' keys in `scratch.retest_keys` and the ended
+    /// Whether this update lists and sorts the pairs to re-test in parts on several threads
+    /// ([`World::follow_broad_phase_listing_changed`], then
+    /// [`World::finish_tests_in_parts`]): many changed colliders, a pool of several threads,
+    /// and the filters as they were.
+    pub(super) fn tests_in_parts(&self) -> bool {
+        let filters_changed = self.layers.matrix() != self.seen_layer_matrix;
+        !filters_changed
+            && !self.pairs_listed_in_order(filters_changed)
+            && self.dirty.len() >= PARALLEL_CHANGED
+            && rayon::current_num_threads() > 1
+    }
+
+    /// Step 1 (see the module docs) beside the broad phase: the broad phase brings its pairs
+    /// up to date on one side of a `rayon::join` while the changed colliders' pairs are listed
+    /// and sorted in parts on the other (both spread over the pool as its threads come free),
+    /// then the partner lists follow the broad phase's changes.
+    ///
+    /// The listing reads the partner lists as they were before this update's box pairs
+    /// joined or left them. The tests come out the same: a pair that began overlapping is
+    /// listed with the began pairs anyway, and one that stopped is listed with the ended ones,
+    /// which mark it apart whether or not it is listed here too.
+    pub(super) fn follow_broad_phase_listing_changed(&mut self) {
+        let index_bits = (usize::BITS - self.slots.len().leading_zeros()).max(1);
+        let scratch = &mut self.scratch;
+        let mut keys = BroadKeys {
+            began: &mut scratch.began,
+            ended: &mut scratch.ended,
+            retest_keys: &mut scratch.retest_keys,
+            apart_keys: &mut scratch.apart_keys,
+        };
+        let (broad, box_pairs) = (&mut self.broad, &mut self.box_pairs);
+        let key_parts = &mut scratch.key_parts;
+        let (slots, dirty, dirty_bits) = (&self.slots, &self.dirty, &self.dirty_bits);
+        rayon::join(
+            || keys.fetch(broad, box_pairs),
+            || list_changed_in_parts(key_parts, slots, dirty, dirty_bits, index_bits),
+        );
+        update_partner_lists(&mut self.slots, &scratch.apart_keys, &scratch.retest_keys);
+    }
+
+    /// Steps 1 (its first part) to 4 (see the module docs), after
+    /// [`World::follow_broad_phase_listing_changed`]: builds `scratch.tests` as
+    /// `collect_tests` does. Expects the began pairs' keys in `scratch.retest_keys`, the ended
     /// ones' in `scratch.apart_keys`, and no change of the layer matrix.
-    pub(super) fn collect_tests_in_parts(&mut self) {
+    pub(super) fn finish_tests_in_parts(&mut self) {
         use rayon::prelude::*;
-        let threads = rayon::current_num_threads();
-        let part_count = 4 * threads;
+        let part_count = self.scratch.key_parts.len() - 1;
         let index_bits = (usize::BITS - self.slots.len().leading_zeros()).max(1);
         let scratch = &mut self.scratch;
 
         // 1. The first part: pairs that began overlapping and pending re-tests of live pairs.
-        scratch
-            .key_parts
-            .resize_with(part_count + 1, KeyPart::default);
         scratch.key_parts[0].keys.clear();
         std::mem::swap(&mut scratch.key_parts[0].keys, &mut scratch.retest_keys);
         let slots = &self.slots;
@@ -76,22 +140,8 @@ impl World {
                 scratch.key_parts[0].keys.push(PairKey::new(a, b));
             }
         }
-        // The other parts: the changed colliders' pairs.
-        let (dirty, dirty_bits) = (&self.dirty, &self.dirty_bits);
-        let part_len = dirty.len().div_ceil(part_count);
-        scratch
-            .key_parts
-            .par_iter_mut()
-            .enumerate()
-            .for_each(|(index, part)| {
-                if index > 0 {
-                    part.keys.clear();
-                    let start = ((index - 1) * part_len).min(dirty.len());
-                    let end = (index * part_len).min(dirty.len());
-                    list_changed_pairs(slots, dirty_bits, &dirty[start..end], &mut part.keys);
-                }
-                sort_pair_keys(&mut part.keys, &mut part.sort_buffer, index_bits);
-            });
+        let first = &mut scratch.key_parts[0];
+        sort_pair_keys(&mut first.keys, &mut first.sort_buffer, index_bits);
         scratch.apart_keys.sort_unstable_by_key(|pair| pair.key);
 
         // 2. Splitting keys: `range_count - 1` evenly spaced samples of each part, sorted;

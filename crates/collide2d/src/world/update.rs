@@ -240,7 +240,11 @@ pub(super) fn list_changed_pairs(
 /// [`PARALLEL_PARTNER_CHANGES`] changes, the slots are cut into one range a thread and each
 /// thread applies, in the same order, the changes of the lists in its range: every list ends
 /// exactly as the serial order leaves it.
-fn update_partner_lists(slots: &mut [super::Slot], ended: &[PairKey], began: &[PairKey]) {
+pub(super) fn update_partner_lists(
+    slots: &mut [super::Slot],
+    ended: &[PairKey],
+    began: &[PairKey],
+) {
     // The entry of `handle` if `slots`, starting at slot `first_index`, holds it.
     fn entry_of(
         slots: &mut [super::Slot],
@@ -286,6 +290,55 @@ fn update_partner_lists(slots: &mut [super::Slot], ended: &[PairKey], began: &[P
         }
     }
     apply(slots, 0);
+}
+
+/// Where [`BroadKeys::fetch`] writes the broad phase's changes: its began and ended box
+/// pairs, and their keys.
+pub(super) struct BroadKeys<'a> {
+    pub began: &'a mut Vec<crate::broad::Pair>,
+    pub ended: &'a mut Vec<crate::broad::Pair>,
+    pub retest_keys: &'a mut Vec<PairKey>,
+    pub apart_keys: &'a mut Vec<PairKey>,
+}
+
+impl BroadKeys<'_> {
+    /// Brings the broad phase's pairs up to date and writes the keys of the box pairs that
+    /// began (`retest_keys`) and ended (`apart_keys`), counting them into `box_pairs`. Reads
+    /// and writes nothing of the colliders' slots, so the listing of the changed colliders'
+    /// pairs can run beside it.
+    pub fn fetch(&mut self, broad: &mut super::Broad, box_pairs: &mut usize) {
+        let changes = broad.get_mut().update_pairs();
+        self.began.clear();
+        self.began.extend_from_slice(&changes.began);
+        self.ended.clear();
+        self.ended.extend_from_slice(&changes.ended);
+        self.retest_keys.clear();
+        self.apart_keys.clear();
+        let broad = broad.get();
+        // A removed or disabled collider's pairs were already forgotten.
+        let handles =
+            |pair: &crate::broad::Pair| match (broad.key(pair.lower()), broad.key(pair.higher())) {
+                (Ok(a), Ok(b)) => Some(ordered(
+                    ColliderHandle::from_key(a),
+                    ColliderHandle::from_key(b),
+                )),
+                _ => None,
+            };
+        self.apart_keys.extend(
+            self.ended
+                .iter()
+                .filter_map(handles)
+                .map(|(a, b)| PairKey::new(a, b)),
+        );
+        self.retest_keys.extend(
+            self.began
+                .iter()
+                .filter_map(handles)
+                .map(|(a, b)| PairKey::new(a, b)),
+        );
+        *box_pairs += self.retest_keys.len();
+        *box_pairs -= self.apart_keys.len();
+    }
 }
 
 /// The fewest partner-list changes an update applies on several threads (feature `rayon`):
@@ -397,8 +450,7 @@ impl World {
     pub fn update(&mut self) -> UpdateStats {
         let started = std::time::Instant::now();
         // 1. Broad phase, partner lists, and the pairs to test.
-        self.follow_broad_phase();
-        self.collect_tests();
+        self.find_tests();
         let broad_done = std::time::Instant::now();
 
         // 2 and 3. Filter and narrow phase on the re-tested pairs, a chunk at a time, each
@@ -486,68 +538,51 @@ impl World {
         }
     }
 
+    /// Step 1 of an update: the broad phase's changes, the partner lists, and the pairs to
+    /// re-test in `scratch.tests`. With many changed colliders on a pool of several threads,
+    /// the changed colliders' pairs are listed beside the broad phase (`test_parts.rs`).
+    fn find_tests(&mut self) {
+        #[cfg(feature = "rayon")]
+        if self.tests_in_parts() {
+            self.follow_broad_phase_listing_changed();
+            self.finish_tests_in_parts();
+            return;
+        }
+        self.follow_broad_phase();
+        self.collect_tests();
+    }
+
     /// Fetches the broad phase's began and ended box pairs and updates the partner lists.
     /// Leaves the began pairs' keys in `scratch.retest_keys` and the ended ones' in
     /// `scratch.apart_keys`.
     fn follow_broad_phase(&mut self) {
         let scratch = &mut self.scratch;
-        let changes = self.broad.get_mut().update_pairs();
-        scratch.began.clear();
-        scratch.began.extend_from_slice(&changes.began);
-        scratch.ended.clear();
-        scratch.ended.extend_from_slice(&changes.ended);
-        scratch.retest_keys.clear();
-        scratch.apart_keys.clear();
-        let broad = self.broad.get();
-        // A removed or disabled collider's pairs were already forgotten.
-        let handles =
-            |pair: &crate::broad::Pair| match (broad.key(pair.lower()), broad.key(pair.higher())) {
-                (Ok(a), Ok(b)) => Some(ordered(
-                    ColliderHandle::from_key(a),
-                    ColliderHandle::from_key(b),
-                )),
-                _ => None,
-            };
-        scratch.apart_keys.extend(
-            scratch
-                .ended
-                .iter()
-                .filter_map(handles)
-                .map(|(a, b)| PairKey::new(a, b)),
-        );
-        scratch.retest_keys.extend(
-            scratch
-                .began
-                .iter()
-                .filter_map(handles)
-                .map(|(a, b)| PairKey::new(a, b)),
-        );
-        self.box_pairs += scratch.retest_keys.len();
-        self.box_pairs -= scratch.apart_keys.len();
+        let mut keys = BroadKeys {
+            began: &mut scratch.began,
+            ended: &mut scratch.ended,
+            retest_keys: &mut scratch.retest_keys,
+            apart_keys: &mut scratch.apart_keys,
+        };
+        keys.fetch(&mut self.broad, &mut self.box_pairs);
         update_partner_lists(&mut self.slots, &scratch.apart_keys, &scratch.retest_keys);
+    }
+
+    /// Whether [`World::collect_tests`] lists the pairs to re-test by one walk over every
+    /// collider, in key order: many changed (say, everything moves every frame), the filters
+    /// as they were, and nothing else pending.
+    pub(super) fn pairs_listed_in_order(&self, filters_changed: bool) -> bool {
+        !filters_changed && self.dirty.len() * 4 >= self.live && self.retest_pending.is_empty()
     }
 
     /// Builds `scratch.tests`: the pairs to re-test, sorted, each once, with the box pairs that
     /// ended marked apart.
     fn collect_tests(&mut self) {
         let filters_changed = self.layers.matrix() != self.seen_layer_matrix;
+        let listed_in_order = self.pairs_listed_in_order(filters_changed);
         let scratch = &mut self.scratch;
         // Emptied first, so that their lengths after this say what this update used.
         scratch.sort_buffer.clear();
         scratch.merge_buffer.clear();
-        // Many changed (say, everything moves every frame), nothing else pending: the pairs are
-        // listed already in key order.
-        let listed_in_order =
-            !filters_changed && self.dirty.len() * 4 >= self.live && self.retest_pending.is_empty();
-        #[cfg(feature = "rayon")]
-        if !filters_changed
-            && !listed_in_order
-            && self.dirty.len() >= super::test_parts::PARALLEL_CHANGED
-            && rayon::current_num_threads() > 1
-        {
-            self.collect_tests_in_parts();
-            return;
-        }
         if filters_changed {
             for (index, slot) in self.slots.iter().enumerate() {
                 if let Some(entry) = &slot.entry {

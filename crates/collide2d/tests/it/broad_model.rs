@@ -1043,8 +1043,8 @@ fn frames_where_most_proxies_move_match_brute_force() {
 }
 
 /// The tree's pairs, the pairs its next `update_pairs` reports, the proxies a query finds and
-/// the tree's nodes, after batches of `update_many` on `threads` threads (from 4,096 moves a
-/// batch is checked on several threads): a large world, batches with repeated proxies, and a
+/// the tree's nodes, after batches of `update_many` on `threads` threads (batches large enough
+/// that the fat-partner queries run on several threads): a large world, batches with repeated proxies, and a
 /// batch refused for a bad move in its middle, which must change nothing.
 fn tree_after_large_batches(threads: usize) -> Vec<String> {
     crate::support::threads::on_threads(threads, || {

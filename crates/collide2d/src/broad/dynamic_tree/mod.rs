@@ -40,14 +40,10 @@ const LEAVER_READ_AHEAD: usize = 2;
 /// box (the ids of a batch are known in advance, unlike those of single updates).
 const MOVE_READ_AHEAD: usize = 16;
 
-/// The fewest moves an `update_many` batch checks on several threads (feature `rayon`).
-#[cfg(feature = "rayon")]
-const PARALLEL_CHECKED_MOVES: usize = 4096;
-
 /// The fewest proxies with a new fat box whose tree queries run on several threads (feature
 /// `rayon`).
 #[cfg(feature = "rayon")]
-const PARALLEL_FAT_QUERIES: usize = 1024;
+const PARALLEL_FAT_QUERIES: usize = 256;
 
 /// How many proxies ahead the parallel fat-partner refresh asks for the lists it will edit.
 #[cfg(feature = "rayon")]
@@ -216,17 +212,6 @@ pub struct DynamicTree {
     /// [`BroadPhase::update_many`]: each applied move's old exact box and whether its proxy was
     /// marked as moved before, to undo the batch if a later move is refused.
     undo: Vec<(Aabb, bool)>,
-    /// An `update_many` batch checked on several threads: each move's slot (`u32::MAX` if
-    /// refused), box, and whether the box leaves its fat box.
-    #[cfg(feature = "rayon")]
-    checked_moves: Vec<(u32, Aabb, bool)>,
-    /// An `update_many` batch written on several threads: per range of slots, the positions
-    /// of its moves, and its notes.
-    #[cfg(feature = "rayon")]
-    move_positions: Vec<Vec<u32>>,
-    /// See `move_positions`.
-    #[cfg(feature = "rayon")]
-    move_notes: Vec<Vec<MoveNote>>,
     /// The parts of the fat-partner queries run on several threads.
     #[cfg(feature = "rayon")]
     fat_query_parts: Vec<FatQueryPart>,
@@ -244,20 +229,6 @@ struct FatQueryPart {
     found: Vec<u32>,
     /// Per query, its proxy and where its answer ends in `found`.
     ends: Vec<(u32, u32)>,
-}
-
-/// What a range of slots of an `update_many` batch written on several threads notes of a move,
-/// for the lists the serial step keeps in move order.
-#[cfg(feature = "rayon")]
-#[derive(Clone, Copy, Debug)]
-struct MoveNote {
-    /// The move's position in the batch.
-    position: u32,
-    slot: u32,
-    /// The move marked its proxy as moved (it was not marked before).
-    first_mark: bool,
-    /// The displacement of a move whose box left its fat box.
-    displacement: Option<Vec2>,
 }
 
 impl Default for DynamicTree {
@@ -282,12 +253,6 @@ impl DynamicTree {
             query_lanes: query::QueryLanes::default(),
             leavers: Vec::new(),
             undo: Vec::new(),
-            #[cfg(feature = "rayon")]
-            checked_moves: Vec::new(),
-            #[cfg(feature = "rayon")]
-            move_positions: Vec::new(),
-            #[cfg(feature = "rayon")]
-            move_notes: Vec::new(),
             #[cfg(feature = "rayon")]
             fat_query_parts: Vec::new(),
         }
@@ -580,9 +545,52 @@ impl DynamicTree {
         )
     }
 
+    /// Step 1 of [`BroadPhase::update_many`]: checks and writes the exact boxes of `moves` and
+    /// lists the leavers, or, refusing a move, changes nothing. Until
+    /// [`DynamicTree::move_leavers`] follows, the leavers' boxes lie outside their leaves: the
+    /// world runs the two steps apart only to do its own writes beside the second.
+    pub(crate) fn write_moves(&mut self, moves: &[(ProxyId, Aabb)]) -> Result<(), BroadPhaseError> {
+        let mut undo = std::mem::take(&mut self.undo);
+        undo.clear();
+        let mut leavers = std::mem::take(&mut self.leavers);
+        leavers.clear();
+        for (position, &(id, aabb)) in moves.iter().enumerate() {
+            if let Some(&(ahead, _)) = moves.get(position + MOVE_READ_AHEAD) {
+                prefetch(&self.slot_info, ahead.index() as usize);
+                prefetch(&self.proxies.tight, ahead.index() as usize);
+            }
+            let checked = self
+                .check_slot(id)
+                .and_then(|slot| Ok((slot, check_aabb(aabb)?)));
+            let (slot, aabb) = match checked {
+                Ok(checked) => checked,
+                Err(error) => {
+                    for (&(id, _), &(old, was_moved)) in moves.iter().zip(&undo).rev() {
+                        let slot = id.index() as usize;
+                        self.proxies.tight[slot] = old;
+                        if !was_moved {
+                            self.pairs.unmark_moved(slot);
+                        }
+                    }
+                    (self.undo, self.leavers) = (undo, leavers);
+                    return Err(error);
+                }
+            };
+            let old = self.proxies.tight[slot];
+            undo.push((old, self.pairs.is_moved(slot)));
+            self.proxies.tight[slot] = aabb;
+            if !self.slot_info[slot].fat.contains(&aabb) {
+                leavers.push((slot as u32, aabb.center() - old.center()));
+            }
+            self.pairs.mark_moved(slot as u32);
+        }
+        (self.undo, self.leavers) = (undo, leavers);
+        Ok(())
+    }
+
     /// Step 2 of [`BroadPhase::update_many`]: moves the leaves of the listed leavers whose
     /// exact box is still outside their fat box.
-    fn move_leavers(&mut self) {
+    pub(crate) fn move_leavers(&mut self) {
         let leavers = std::mem::take(&mut self.leavers);
         for position in 0..leavers.len() {
             self.read_leaver_ahead(&leavers, position);
@@ -593,100 +601,6 @@ impl DynamicTree {
             }
         }
         self.leavers = leavers;
-    }
-
-    /// Step 1 of [`BroadPhase::update_many`] for a large batch, on the current rayon pool:
-    /// every move is checked, and whether its box leaves its fat box found, on all threads
-    /// (reading only); the first refused move's error returns before anything changes. Then
-    /// the slots are cut into one range a thread (`crate::slot_ranges`): each thread writes,
-    /// in move order, the exact boxes and moved marks of its range's moves and notes its
-    /// leavers and first marks; the notes, visited in move order, list the leavers and the
-    /// moved proxies exactly as the serial step does.
-    #[cfg(feature = "rayon")]
-    fn write_checked_moves(&mut self, moves: &[(ProxyId, Aabb)]) -> Result<(), BroadPhaseError> {
-        use crate::slot_ranges;
-        use rayon::prelude::*;
-        let mut checked = std::mem::take(&mut self.checked_moves);
-        checked.clear();
-        let check = |&(id, aabb): &(ProxyId, Aabb)| {
-            self.check_slot(id)
-                .and_then(|slot| Ok((slot, check_aabb(aabb)?)))
-        };
-        checked.par_extend(moves.par_iter().map(|planned| match check(planned) {
-            Ok((slot, aabb)) => (slot as u32, aabb, !self.slot_info[slot].fat.contains(&aabb)),
-            Err(_) => (u32::MAX, planned.1, false),
-        }));
-        if let Some(first) = checked.par_iter().position_first(|m| m.0 == u32::MAX) {
-            let refused = check(&moves[first]).map(|_| ());
-            self.checked_moves = checked;
-            return refused;
-        }
-        let slot_count = self.proxies.tight.len();
-        self.pairs.reserve_slots(slot_count);
-        let range_len = slot_ranges::range_len(slot_count, rayon::current_num_threads());
-        let range_count = slot_count.div_ceil(range_len);
-        let mut positions = std::mem::take(&mut self.move_positions);
-        positions.resize_with(range_count, Vec::new);
-        let mut notes = std::mem::take(&mut self.move_notes);
-        notes.resize_with(range_count, Vec::new);
-        let moved_flags = self.pairs.moved_mut().flags_mut();
-        // Every range has its words (the zip below would drop a range without).
-        debug_assert!(moved_flags.len() * 64 >= slot_count);
-        self.proxies
-            .tight
-            .par_chunks_mut(range_len)
-            .zip(moved_flags.par_chunks_mut(range_len / 64))
-            .zip(positions.par_iter_mut().zip(notes.par_iter_mut()))
-            .enumerate()
-            .for_each(|(range, ((tight, flags), (positions, notes)))| {
-                let first_slot = range * range_len;
-                slot_ranges::positions_in_range(
-                    &checked,
-                    |&(slot, _, _)| slot as usize,
-                    first_slot,
-                    tight.len(),
-                    positions,
-                );
-                notes.clear();
-                for (order, &position) in positions.iter().enumerate() {
-                    if let Some(&ahead) = positions.get(order + MOVE_READ_AHEAD) {
-                        prefetch(tight, checked[ahead as usize].0 as usize - first_slot);
-                    }
-                    let (slot, aabb, leaves) = checked[position as usize];
-                    let local = slot as usize - first_slot;
-                    let old = std::mem::replace(&mut tight[local], aabb);
-                    let (word, bit) = (&mut flags[local / 64], 1u64 << (local % 64));
-                    let first_mark = *word & bit == 0;
-                    *word |= bit;
-                    if leaves || first_mark {
-                        notes.push(MoveNote {
-                            position,
-                            slot,
-                            first_mark,
-                            displacement: leaves.then(|| aabb.center() - old.center()),
-                        });
-                    }
-                }
-            });
-        self.leavers.clear();
-        let moved = self.pairs.moved_mut();
-        slot_ranges::for_each_in_batch_order(
-            &notes[..range_count],
-            checked.len(),
-            |position| checked[position].0 as usize / range_len,
-            |note| note.position,
-            |note| {
-                if note.first_mark {
-                    moved.list_flagged(note.slot);
-                }
-                if let Some(displacement) = note.displacement {
-                    self.leavers.push((note.slot, displacement));
-                }
-            },
-        );
-        (self.move_positions, self.move_notes) = (positions, notes);
-        self.checked_moves = checked;
-        Ok(())
     }
 
     /// Gives live slot `slot`, whose exact box (already stored) left its fat box, a new fat box
@@ -813,49 +727,7 @@ impl BroadPhase for DynamicTree {
     ///    listed twice (moved twice in the batch) moves only if its final box is outside its
     ///    fat box by then.
     fn update_many(&mut self, moves: &[(ProxyId, Aabb)]) -> Result<(), BroadPhaseError> {
-        #[cfg(feature = "rayon")]
-        if moves.len() >= PARALLEL_CHECKED_MOVES && rayon::current_num_threads() > 1 {
-            self.write_checked_moves(moves)?;
-            self.move_leavers();
-            return Ok(());
-        }
-        // 1. Exact boxes.
-        let mut undo = std::mem::take(&mut self.undo);
-        undo.clear();
-        let mut leavers = std::mem::take(&mut self.leavers);
-        leavers.clear();
-        for (position, &(id, aabb)) in moves.iter().enumerate() {
-            if let Some(&(ahead, _)) = moves.get(position + MOVE_READ_AHEAD) {
-                prefetch(&self.slot_info, ahead.index() as usize);
-                prefetch(&self.proxies.tight, ahead.index() as usize);
-            }
-            let checked = self
-                .check_slot(id)
-                .and_then(|slot| Ok((slot, check_aabb(aabb)?)));
-            let (slot, aabb) = match checked {
-                Ok(checked) => checked,
-                Err(error) => {
-                    for (&(id, _), &(old, was_moved)) in moves.iter().zip(&undo).rev() {
-                        let slot = id.index() as usize;
-                        self.proxies.tight[slot] = old;
-                        if !was_moved {
-                            self.pairs.unmark_moved(slot);
-                        }
-                    }
-                    (self.undo, self.leavers) = (undo, leavers);
-                    return Err(error);
-                }
-            };
-            let old = self.proxies.tight[slot];
-            undo.push((old, self.pairs.is_moved(slot)));
-            self.proxies.tight[slot] = aabb;
-            if !self.slot_info[slot].fat.contains(&aabb) {
-                leavers.push((slot as u32, aabb.center() - old.center()));
-            }
-            self.pairs.mark_moved(slot as u32);
-        }
-        (self.undo, self.leavers) = (undo, leavers);
-        // 2. Leaves.
+        self.write_moves(moves)?;
         self.move_leavers();
         Ok(())
     }
@@ -887,7 +759,8 @@ impl BroadPhase for DynamicTree {
         if self.fat_changed.len() > 0 {
             self.refresh_fat_partners();
         }
-        self.pairs.refresh(&self.proxies)
+        let r = self.pairs.refresh(&self.proxies);
+        r
     }
 
     fn current_pairs(&self) -> Vec<Pair> {

@@ -314,22 +314,6 @@ impl MarkedSlots {
         }
     }
 
-    /// The flag words, to mark slots of disjoint ranges on several threads
-    /// (`crate::slot_ranges`); each slot whose flag was set this way is then listed with
-    /// [`MarkedSlots::list_flagged`], in the order [`MarkedSlots::mark`] would have listed it.
-    #[cfg(feature = "rayon")]
-    pub fn flags_mut(&mut self) -> &mut [u64] {
-        &mut self.flags
-    }
-
-    /// Lists slot `index`, whose flag was just set through [`MarkedSlots::flags_mut`].
-    #[cfg(feature = "rayon")]
-    #[inline]
-    pub fn list_flagged(&mut self, index: u32) {
-        debug_assert!(self.contains(index as usize));
-        self.listed.push(index);
-    }
-
     /// Whether slot `slot` is marked (and not yet had its turn).
     #[inline]
     pub fn contains(&self, slot: usize) -> bool {

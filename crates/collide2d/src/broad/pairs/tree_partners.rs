@@ -167,14 +167,6 @@ impl TreePairs {
         self.moved.mark(index);
     }
 
-    /// The set of slots marked as moved, for marking them on several threads (see
-    /// [`MarkedSlots::flags_mut`]).
-    #[cfg(feature = "rayon")]
-    #[inline]
-    pub fn moved_mut(&mut self) -> &mut MarkedSlots {
-        &mut self.moved
-    }
-
     /// Whether slot `index` is marked as moved since the last refresh.
     #[inline]
     pub fn is_moved(&self, index: usize) -> bool {
