@@ -775,12 +775,12 @@ impl World {
             #[cfg(feature = "rayon")]
             if let Broad::Tree(tree) = &mut self.broad {
                 if moves.len() >= PARALLEL_MOVES && rayon::current_num_threads() > 1 {
-                    // The tree's leaf moves (serial) run beside the world's own writes.
+                    // The tree's serial leaf updates run beside the world's own writes.
                     applied = tree.write_moves(&proxy_moves).map_err(WorldError::from);
                     if applied.is_ok() {
                         let mut tree = std::mem::take(tree);
                         rayon::join(
-                            || tree.move_leavers(),
+                            || tree.enlarge_leavers(),
                             || applied = self.place_all(moves, &planned),
                         );
                         self.broad = Broad::Tree(tree);

@@ -307,7 +307,12 @@ impl BroadKeys<'_> {
     /// and writes nothing of the colliders' slots, so the listing of the changed colliders'
     /// pairs can run beside it.
     pub fn fetch(&mut self, broad: &mut super::Broad, box_pairs: &mut usize) {
-        let changes = broad.get_mut().update_pairs();
+        // The tree's leaves moved by `set_transforms` are placed again later, beside the
+        // narrow phase (`World::update`).
+        let changes = match &mut *broad {
+            super::Broad::Tree(tree) => tree.update_pairs_leaving_unplaced(),
+            other => other.get_mut().update_pairs(),
+        };
         self.began.clear();
         self.began.extend_from_slice(&changes.began);
         self.ended.clear();
@@ -473,26 +478,49 @@ impl World {
         let mut touching = std::mem::take(&mut self.touching);
         // Time in the narrow phase, summed over the threads the merge runs on.
         let narrow_nanos = std::sync::atomic::AtomicU64::new(0);
-        let merge_threads = touching.merge(
-            &scratch.tests,
-            |first, chunk, results| {
-                if sweeping {
-                    results.clear();
-                    results.extend_from_slice(&answers[first..first + chunk.len()]);
-                } else {
-                    let chunk_started = std::time::Instant::now();
-                    self.run_narrow_phase(chunk, results);
-                    let nanos = chunk_started.elapsed().as_nanos();
-                    narrow_nanos.fetch_add(
-                        u64::try_from(nanos).unwrap_or(u64::MAX),
-                        std::sync::atomic::Ordering::Relaxed,
-                    );
-                }
-            },
-            |a, b| self.pair_facts(a, b),
-            &mut scratch.results,
-            self.report_stay,
-        );
+        // The tree's leaves that `set_transforms` grew in place are placed again beside the
+        // merge, which does not read the broad phase (the tree's shape changes, not its
+        // answers; the same operations in the same order on any pool).
+        let mut unplaced_tree = match &mut self.broad {
+            super::Broad::Tree(tree) if tree.has_unplaced() => Some(std::mem::take(tree)),
+            _ => None,
+        };
+        let mut merge = || {
+            touching.merge(
+                &scratch.tests,
+                |first, chunk, results| {
+                    if sweeping {
+                        results.clear();
+                        results.extend_from_slice(&answers[first..first + chunk.len()]);
+                    } else {
+                        let chunk_started = std::time::Instant::now();
+                        self.run_narrow_phase(chunk, results);
+                        let nanos = chunk_started.elapsed().as_nanos();
+                        narrow_nanos.fetch_add(
+                            u64::try_from(nanos).unwrap_or(u64::MAX),
+                            std::sync::atomic::Ordering::Relaxed,
+                        );
+                    }
+                },
+                |a, b| self.pair_facts(a, b),
+                &mut scratch.results,
+                self.report_stay,
+            )
+        };
+        let merge_threads = match unplaced_tree.as_mut() {
+            #[cfg(feature = "rayon")]
+            Some(tree) => rayon::join(|| tree.place_unplaced(), merge).1,
+            #[cfg(not(feature = "rayon"))]
+            Some(tree) => {
+                let threads = merge();
+                tree.place_unplaced();
+                threads
+            }
+            None => merge(),
+        };
+        if let Some(tree) = unplaced_tree {
+            self.broad = super::Broad::Tree(tree);
+        }
         // Split over threads, the merge's narrow phase takes about its summed time over the
         // thread count.
         narrow += std::time::Duration::from_nanos(narrow_nanos.into_inner())

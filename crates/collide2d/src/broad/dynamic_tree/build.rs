@@ -206,6 +206,8 @@ impl DynamicTree {
             items.push(BuildItem { fat, proxy: slot });
         }
         self.nodes.clear();
+        // Every leaf is placed afresh.
+        self.unplaced.clear();
         huge_pages::reserve(&mut self.nodes, items.len().saturating_mul(2));
         self.free_node = NULL_NODE;
         self.free_node_count = 0;

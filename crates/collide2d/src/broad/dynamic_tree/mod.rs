@@ -33,7 +33,7 @@ pub(crate) const NULL_NODE: u32 = u32::MAX;
 /// Height stored in free nodes, so validation can tell them apart.
 const FREE_HEIGHT: u32 = u32::MAX;
 
-/// How many leavers apart the stages of [`DynamicTree::read_leaver_ahead`] are.
+/// How many leaves apart the stages of [`DynamicTree::read_leaf_ahead`] are.
 const LEAVER_READ_AHEAD: usize = 2;
 
 /// How many moves ahead [`BroadPhase::update_many`] asks for a mover's slot record and exact
@@ -205,6 +205,9 @@ pub struct DynamicTree {
     pub(in crate::broad) pairs: TreePairs,
     /// Proxies whose fat box changed since their fat-partner list was built.
     fat_changed: MarkedSlots,
+    /// Proxies whose leaf took a new fat box by growing its ancestors in place (a batch of
+    /// moves), to be placed again by [`DynamicTree::place_unplaced`].
+    unplaced: MarkedSlots,
     query_lanes: query::QueryLanes,
     /// [`BroadPhase::update_many`]: the proxies that left their fat boxes, with their
     /// displacement.
@@ -250,6 +253,7 @@ impl DynamicTree {
             margin: DEFAULT_MARGIN,
             pairs: TreePairs::default(),
             fat_changed: MarkedSlots::default(),
+            unplaced: MarkedSlots::default(),
             query_lanes: query::QueryLanes::default(),
             leavers: Vec::new(),
             undo: Vec::new(),
@@ -350,6 +354,7 @@ impl DynamicTree {
             huge_pages::grow_to(&mut self.slot_info, slots, SlotInfo::default());
             self.pairs.reserve_slots(slots);
             self.fat_changed.reserve(slots);
+            self.unplaced.reserve(slots);
         }
     }
 
@@ -547,7 +552,7 @@ impl DynamicTree {
 
     /// Step 1 of [`BroadPhase::update_many`]: checks and writes the exact boxes of `moves` and
     /// lists the leavers, or, refusing a move, changes nothing. Until
-    /// [`DynamicTree::move_leavers`] follows, the leavers' boxes lie outside their leaves: the
+    /// [`DynamicTree::enlarge_leavers`] follows, the leavers' boxes lie outside their leaves: the
     /// world runs the two steps apart only to do its own writes beside the second.
     pub(crate) fn write_moves(&mut self, moves: &[(ProxyId, Aabb)]) -> Result<(), BroadPhaseError> {
         let mut undo = std::mem::take(&mut self.undo);
@@ -588,19 +593,98 @@ impl DynamicTree {
         Ok(())
     }
 
-    /// Step 2 of [`BroadPhase::update_many`]: moves the leaves of the listed leavers whose
-    /// exact box is still outside their fat box.
-    pub(crate) fn move_leavers(&mut self) {
+    /// Step 2 of [`BroadPhase::update_many`]: gives each listed leaver whose exact box is
+    /// still outside its fat box a new fat box, held by growing the leaf's ancestors where it
+    /// stays ([`DynamicTree::enlarge_leaf`]), and marks it to be placed again.
+    pub(crate) fn enlarge_leavers(&mut self) {
         let leavers = std::mem::take(&mut self.leavers);
-        for position in 0..leavers.len() {
-            self.read_leaver_ahead(&leavers, position);
-            let slot = leavers[position].0 as usize;
+        for (position, &(slot, displacement)) in leavers.iter().enumerate() {
+            self.read_leaf_ahead(|stage| {
+                leavers
+                    .get(position + stage * LEAVER_READ_AHEAD)
+                    .map(|&(slot, _)| self.slot_info[slot as usize].leaf)
+            });
+            let slot = slot as usize;
             let info = self.slot_info[slot];
             if !info.fat.contains(&self.proxies.tight[slot]) {
-                self.refatten(slot, info.leaf, leavers[position].1);
+                let fat = self.fatten(self.proxies.tight[slot], displacement);
+                self.slot_info[slot].fat = fat;
+                self.enlarge_leaf(info.leaf, fat);
+                self.unplaced.mark(slot as u32);
+                self.mark_fat_changed(slot);
             }
         }
         self.leavers = leavers;
+    }
+
+    /// Places again, one after another in the order they were marked, the leaves that
+    /// [`DynamicTree::enlarge_leavers`] left where they were: each is unlinked and inserted
+    /// below its lowest former ancestor that holds its fat box ([`DynamicTree::move_leaf`]),
+    /// its ancestors shrinking back and rotating on the way. Changes the tree's shape only:
+    /// no box, pair or query answer.
+    ///
+    /// [`BroadPhase::update_pairs`] calls it last; the collision world calls it beside its
+    /// narrow phase instead, on another thread.
+    pub(crate) fn place_unplaced(&mut self) {
+        if self.unplaced.len() == 0 {
+            return;
+        }
+        let unplaced = self.unplaced.take_list();
+        for position in 0..unplaced.len() {
+            self.read_leaf_ahead(|stage| {
+                unplaced
+                    .get(position + stage * LEAVER_READ_AHEAD)
+                    .map(|&slot| self.slot_info[slot as usize].leaf)
+            });
+            let slot = unplaced[position] as usize;
+            // A proxy removed since is unmarked; one marked twice is placed once.
+            if self.unplaced.contains(slot) {
+                self.unplaced.unmark(slot);
+                let info = self.slot_info[slot];
+                self.move_leaf(info.leaf, info.fat);
+            }
+        }
+        self.unplaced.give_back(unplaced);
+    }
+
+    /// [`BroadPhase::update_pairs`] without [`DynamicTree::place_unplaced`], which the caller
+    /// runs when it suits (the answers are the same; only the tree's shape waits).
+    pub(crate) fn update_pairs_leaving_unplaced(&mut self) -> &PairChanges {
+        if self.pairs.most_moved(&self.proxies) {
+            if let Some(dense) = DensePairs::of_sampled_boxes(self.proxies.dense_input()) {
+                // The fat-partner lists are not needed for this: they wait, with the proxies
+                // whose fat boxes changed still listed, for the next incremental update.
+                return self
+                    .pairs
+                    .refresh_from_all(&self.proxies, &dense, &self.fat_changed);
+            }
+        }
+        if self.fat_changed.len() > 0 {
+            self.refresh_fat_partners();
+        }
+        let r = self.pairs.refresh(&self.proxies);
+        r
+    }
+
+    /// Whether some leaves wait for [`DynamicTree::place_unplaced`].
+    pub(crate) fn has_unplaced(&self) -> bool {
+        self.unplaced.len() > 0
+    }
+
+    /// Gives leaf `leaf` the fat box `fat` where it is, growing each ancestor that does not
+    /// hold `fat` yet to its union with it (every ancestor then still holds its subtree; the
+    /// boxes may be looser than their children's union until the leaf is placed again).
+    fn enlarge_leaf(&mut self, leaf: u32, fat: Aabb) {
+        self.nodes[leaf as usize].fat = fat;
+        let mut index = self.nodes[leaf as usize].parent;
+        while index != NULL_NODE {
+            let node = &mut self.nodes[index as usize];
+            if node.fat.contains(&fat) {
+                break;
+            }
+            node.fat = node.fat.union(&fat);
+            index = node.parent;
+        }
     }
 
     /// Gives live slot `slot`, whose exact box (already stored) left its fat box, a new fat box
@@ -612,18 +696,13 @@ impl DynamicTree {
         self.mark_fat_changed(slot);
     }
 
-    /// Before leaver `position` of [`BroadPhase::update_many`] moves: asks for the nodes of the
-    /// leavers after it, a level further up the further ahead (the leaf of the leaver
-    /// `4 × LEAVER_READ_AHEAD` ahead, its parent `3 ×` ahead, and so on), each read from the node
-    /// asked for one stage before, which has arrived by then. Reads only; a node the moves
-    /// before change is just asked for in vain.
+    /// Before a leaf of a list is placed again: asks for the nodes of the leaves after it, a
+    /// level further up the further ahead (`leaf_of(stage)` is the leaf `stage ×
+    /// LEAVER_READ_AHEAD` places on: its node for stage 4, its parent for stage 3, and so on),
+    /// each read from the node asked for one stage before, which has arrived by then. Reads
+    /// only; a node the moves before change is just asked for in vain.
     #[inline]
-    fn read_leaver_ahead(&self, leavers: &[(u32, Vec2)], position: usize) {
-        let leaf_of = |stage: usize| {
-            leavers
-                .get(position + stage * LEAVER_READ_AHEAD)
-                .map(|&(slot, _)| self.slot_info[slot as usize].leaf)
-        };
+    fn read_leaf_ahead(&self, leaf_of: impl Fn(usize) -> Option<u32>) {
         let parent_of = |node: u32| match self.nodes.get(node as usize) {
             Some(node) => node.parent,
             None => NULL_NODE,
@@ -721,14 +800,16 @@ impl BroadPhase for DynamicTree {
     ///    box asked for 16 moves before), and the proxies that left their fat boxes listed
     ///    with their displacement. A refused move undoes the ones before it, from the old
     ///    boxes kept aside, and nothing else has changed by then.
-    /// 2. The leavers' leaves move one after another, as in [`update`](BroadPhase::update),
-    ///    each leaf's node, parent, grandparent and great-grandparent asked for a few leavers
-    ///    ahead, one level a leaver, so that the misses of several removals overlap. A proxy
-    ///    listed twice (moved twice in the batch) moves only if its final box is outside its
-    ///    fat box by then.
+    /// 2. Each leaver gets its new fat box where its leaf stands: the ancestors that do not
+    ///    hold it grow ([`DynamicTree::enlarge_leavers`]; a proxy listed twice, moved twice in
+    ///    the batch, only if its final box is outside its fat box by then). The leaves are
+    ///    placed again (unlinked and inserted near their old place, as
+    ///    [`update`](BroadPhase::update) does at once) by the next
+    ///    [`update_pairs`](BroadPhase::update_pairs), last; every query meanwhile answers as
+    ///    from placed leaves.
     fn update_many(&mut self, moves: &[(ProxyId, Aabb)]) -> Result<(), BroadPhaseError> {
         self.write_moves(moves)?;
-        self.move_leavers();
+        self.enlarge_leavers();
         Ok(())
     }
 
@@ -739,6 +820,7 @@ impl BroadPhase for DynamicTree {
         self.free_node(leaf);
         self.slot_info[slot].leaf = NULL_NODE;
         self.fat_changed.unmark(slot);
+        self.unplaced.unmark(slot);
         self.pairs.proxy_removed(slot as u32, &self.proxies);
         self.proxies.release(slot as u32);
         Ok(())
@@ -747,20 +829,9 @@ impl BroadPhase for DynamicTree {
     proxy_table_lookups!();
 
     fn update_pairs(&mut self) -> &PairChanges {
-        if self.pairs.most_moved(&self.proxies) {
-            if let Some(dense) = DensePairs::of_sampled_boxes(self.proxies.dense_input()) {
-                // The fat-partner lists are not needed for this: they wait, with the proxies
-                // whose fat boxes changed still listed, for the next incremental update.
-                return self
-                    .pairs
-                    .refresh_from_all(&self.proxies, &dense, &self.fat_changed);
-            }
-        }
-        if self.fat_changed.len() > 0 {
-            self.refresh_fat_partners();
-        }
-        let r = self.pairs.refresh(&self.proxies);
-        r
+        self.update_pairs_leaving_unplaced();
+        self.place_unplaced();
+        self.pairs.changes()
     }
 
     fn current_pairs(&self) -> Vec<Pair> {
@@ -866,5 +937,83 @@ mod update_many_tests {
         }
         assert!(leavers > 1_000, "only {leavers} moves left their fat boxes");
         assert_eq!(single.current_pairs(), batched.current_pairs());
+    }
+
+    /// A batch grows the ancestors of the leaves that left their fat boxes instead of moving
+    /// them; until they are placed again the tree is valid and answers every query as a tree
+    /// of placed leaves would, a removed proxy is never placed, and placing them changes
+    /// no answer.
+    #[test]
+    fn leaves_grown_in_place_answer_queries_until_placed_again() {
+        let mut state = 11u64;
+        let mut boxes: Vec<Aabb> = (0..3_000)
+            .map(|_| {
+                let min = Vec2::new(next(&mut state) * 80.0, next(&mut state) * 80.0);
+                Aabb {
+                    min,
+                    max: min + Vec2::splat(0.3 + next(&mut state)),
+                }
+            })
+            .collect();
+        let items: Vec<(Aabb, u64)> = boxes.iter().zip(0..).map(|(b, k)| (*b, k)).collect();
+        let (mut tree, ids) = DynamicTree::build(&items).unwrap();
+        tree.update_pairs();
+        let found = |tree: &DynamicTree, query: Aabb| {
+            let mut keys = Vec::new();
+            tree.overlap_aabb_each(query, &mut |_, key| {
+                keys.push(key);
+                true
+            });
+            keys.sort_unstable();
+            keys
+        };
+        let queries: Vec<Aabb> = (0..200)
+            .map(|_| {
+                let min = Vec2::new(next(&mut state) * 80.0, next(&mut state) * 80.0);
+                Aabb {
+                    min,
+                    max: min + Vec2::splat(4.0 * next(&mut state)),
+                }
+            })
+            .collect();
+        let mut removed = std::collections::BTreeSet::new();
+        for round in 0..10 {
+            let mut moves = Vec::new();
+            for (index, (id, aabb)) in ids.iter().zip(boxes.iter_mut()).enumerate() {
+                if index % 3 == round % 3 && !removed.contains(&index) {
+                    let step = Vec2::new(next(&mut state) - 0.5, next(&mut state) - 0.5) * 2.0;
+                    *aabb = Aabb {
+                        min: aabb.min + step,
+                        max: aabb.max + step,
+                    };
+                    moves.push((*id, *aabb));
+                }
+            }
+            tree.update_many(&moves).unwrap();
+            assert!(
+                tree.has_unplaced(),
+                "round {round}: no leaf left its fat box"
+            );
+            tree.validate().unwrap();
+            // One proxy that waits to be placed is removed before it is.
+            let gone = (0..ids.len())
+                .find(|&index| !removed.contains(&index) && tree.unplaced.contains(index))
+                .unwrap();
+            tree.remove(ids[gone]).unwrap();
+            removed.insert(gone);
+            for &query in &queries {
+                let expected: Vec<u64> = (0..boxes.len())
+                    .filter(|index| !removed.contains(index) && boxes[*index].overlaps(&query))
+                    .map(|index| index as u64)
+                    .collect();
+                assert_eq!(found(&tree, query), expected, "round {round}, waiting");
+            }
+            let before: Vec<Vec<u64>> = queries.iter().map(|&q| found(&tree, q)).collect();
+            tree.place_unplaced();
+            assert!(!tree.has_unplaced());
+            tree.validate().unwrap();
+            let after: Vec<Vec<u64>> = queries.iter().map(|&q| found(&tree, q)).collect();
+            assert_eq!(before, after, "round {round}: placing changed an answer");
+        }
     }
 }

@@ -276,6 +276,11 @@ impl TreePairs {
         self.lifted = lifted;
     }
 
+    /// The changes of the last refresh.
+    pub fn changes(&self) -> &PairChanges {
+        &self.changes
+    }
+
     /// Brings the reported set up to date after moves and returns what changed.
     ///
     /// 1. Each moved proxy tests its exact box against the exact box of every fat partner: a
