@@ -801,7 +801,7 @@ impl BroadPhase for DynamicTree {
     ///    with their displacement. A refused move undoes the ones before it, from the old
     ///    boxes kept aside, and nothing else has changed by then.
     /// 2. Each leaver gets its new fat box where its leaf stands: the ancestors that do not
-    ///    hold it grow ([`DynamicTree::enlarge_leavers`]; a proxy listed twice, moved twice in
+    ///    hold it grow (`enlarge_leavers`; a proxy listed twice, moved twice in
     ///    the batch, only if its final box is outside its fat box by then). The leaves are
     ///    placed again (unlinked and inserted near their old place, as
     ///    [`update`](BroadPhase::update) does at once) by the next
