@@ -99,8 +99,23 @@ pub(super) struct Touching {
     reported: Vec<CollisionEvent>,
     /// The last update's `Begin` events, in pair order.
     began: Vec<CollisionEvent>,
-    /// The last update's `End` events, in pair order.
+    /// The last update's `End` events, in pair order: exactly the `End` entries of `store`.
     ended: Vec<CollisionEvent>,
+    /// The update before's `End` events, kept through a merge that reads them (and reused as
+    /// the next merge's buffer for `ended`).
+    #[cfg(feature = "rayon")]
+    ended_before: Vec<CollisionEvent>,
+    /// When `keys_valid`, the order key of each entry of `store`, in the same order: what a
+    /// merge split over threads reads to count each range's events before writing them.
+    #[cfg(feature = "rayon")]
+    keys: Vec<u128>,
+    /// The keys a merge split over threads writes beside its events (swapped with `keys`).
+    #[cfg(feature = "rayon")]
+    next_keys: Vec<u128>,
+    /// Whether `keys` matches `store`: written by every merge split over threads, and only
+    /// by those.
+    #[cfg(feature = "rayon")]
+    keys_valid: bool,
     /// Whether the last merge reported `Stay`.
     report_stay: bool,
     /// Whether `store` holds events of an update (and not pairs handed over by a restore).
@@ -265,9 +280,11 @@ impl Touching {
     /// stays.
     ///
     /// With the `rayon` feature and at least [`PARALLEL_MERGE`] tests and stored events, the
-    /// pairs are cut into ranges (by the tests, evenly), each merged on its own into its own
-    /// buffers on the threads of the current pool, then put together in range order: the same
-    /// events in the same order. Returns how many threads the merge ran on.
+    /// pairs are cut into ranges (by the tests, evenly), each merged on its own on the threads
+    /// of the current pool, straight into its place among the events when it can be counted
+    /// first (see `MergeRanges::merge_in_parallel`), else into its own buffers, put together
+    /// in range order: the same events in the same order. Returns how many threads the merge
+    /// ran on.
     pub fn merge(
         &mut self,
         tests: &[PairTest],
@@ -278,6 +295,18 @@ impl Touching {
     ) -> usize {
         let old = std::mem::take(&mut self.store);
         let mut next = std::mem::take(&mut self.next);
+        // The stored `End` events stay readable through the merge (which writes the new ones).
+        #[cfg(feature = "rayon")]
+        std::mem::swap(&mut self.ended, &mut self.ended_before);
+        debug_assert!({
+            #[cfg(feature = "rayon")]
+            let stored_ends = &self.ended_before;
+            #[cfg(not(feature = "rayon"))]
+            let stored_ends = &self.ended;
+            old.iter()
+                .filter(|event| matches!(event, CollisionEvent::End { .. }))
+                .eq(stored_ends.iter())
+        });
         let mut changes = Changes {
             began: std::mem::take(&mut self.began),
             ended: std::mem::take(&mut self.ended),
@@ -294,19 +323,27 @@ impl Touching {
         if threads > 1 {
             let ranges = MergeRanges {
                 old: &old,
+                old_keys: self.keys_valid.then_some(&self.keys[..]),
+                old_ends: &self.ended_before,
                 tests,
                 detached: &detached,
             };
             let mut parts = std::mem::take(&mut self.parts);
+            let mut next_keys = std::mem::take(&mut self.next_keys);
             ranges.merge_in_parallel(
                 4 * threads,
                 &mut parts,
                 &answer,
                 &facts,
-                &mut next,
+                (&mut next, &mut next_keys),
                 &mut changes,
             );
             self.parts = parts;
+            self.next_keys = std::mem::replace(&mut self.keys, next_keys);
+        }
+        #[cfg(feature = "rayon")]
+        {
+            self.keys_valid = threads > 1;
         }
         if threads == 1 {
             next.clear();
@@ -365,26 +402,131 @@ pub(super) struct MergePart {
     ended: Vec<CollisionEvent>,
     reported: Vec<CollisionEvent>,
     results: Vec<PairAnswer>,
+    /// Every answer of the range's tests, when they are all answered before the range's
+    /// events are written in place.
+    answers: Vec<PairAnswer>,
+    /// The range: its tests, stored events and detached pairs.
+    span: MergeSpan,
+    /// How many events the range writes.
+    count: usize,
+    /// Whether the range wrote exactly `count` events into its place.
+    in_place: bool,
 }
+
+/// One range of a merge split over threads: positions in the tests, the stored events and
+/// the detached pairs, and its bounds as order keys (`None`: unbounded).
+#[cfg(feature = "rayon")]
+#[derive(Clone, Debug, Default)]
+struct MergeSpan {
+    tests: std::ops::Range<usize>,
+    old: std::ops::Range<usize>,
+    detached: std::ops::Range<usize>,
+    low: Option<u128>,
+    high: Option<u128>,
+}
+
+/// The most tests whose answers a merge split over threads keeps all at once, so that each
+/// range's events can be counted, then written straight into their place; above it, answers
+/// come a chunk at a time and each range's events are written apart, then copied (a pile of
+/// colliders can make millions of tests).
+#[cfg(feature = "rayon")]
+const IN_PLACE_TESTS: usize = 1 << 18;
 
 /// The sorted inputs of a merge.
 #[cfg(feature = "rayon")]
 struct MergeRanges<'a> {
     old: &'a [CollisionEvent],
+    /// The order keys of `old`, when known: only then are the events written in place.
+    old_keys: Option<&'a [u128]>,
+    /// The `End` entries of `old`, in order.
+    old_ends: &'a [CollisionEvent],
     tests: &'a [PairTest],
     detached: &'a [Detached],
 }
 
+/// Where a merge writes its events: a vector it grows, or a slice it fills
+/// ([`SliceSink`]).
+trait EventSink {
+    fn push(&mut self, event: CollisionEvent);
+    fn extend_from_slice(&mut self, events: &[CollisionEvent]);
+}
+
+impl EventSink for Vec<CollisionEvent> {
+    #[inline]
+    fn push(&mut self, event: CollisionEvent) {
+        Vec::push(self, event);
+    }
+
+    #[inline]
+    fn extend_from_slice(&mut self, events: &[CollisionEvent]) {
+        Vec::extend_from_slice(self, events);
+    }
+}
+
+/// Fills a slice from its start; events past its end are dropped and noted.
+#[cfg(feature = "rayon")]
+struct SliceSink<'a> {
+    slice: &'a mut [CollisionEvent],
+    /// The order key of each event written, beside it.
+    keys: &'a mut [u128],
+    len: usize,
+    overflowed: bool,
+}
+
+#[cfg(feature = "rayon")]
+impl SliceSink<'_> {
+    /// Whether exactly the whole slice was written.
+    fn filled(&self) -> bool {
+        !self.overflowed && self.len == self.slice.len()
+    }
+}
+
+#[cfg(feature = "rayon")]
+impl EventSink for SliceSink<'_> {
+    #[inline]
+    fn push(&mut self, event: CollisionEvent) {
+        match (self.slice.get_mut(self.len), self.keys.get_mut(self.len)) {
+            (Some(place), Some(key)) => {
+                *place = event;
+                *key = event_key(&event);
+                self.len += 1;
+            }
+            _ => self.overflowed = true,
+        }
+    }
+
+    #[inline]
+    fn extend_from_slice(&mut self, events: &[CollisionEvent]) {
+        let range = self.len..self.len + events.len();
+        match (self.slice.get_mut(range.clone()), self.keys.get_mut(range)) {
+            (Some(places), Some(keys)) => {
+                places.copy_from_slice(events);
+                for (key, event) in keys.iter_mut().zip(events) {
+                    *key = event_key(event);
+                }
+                self.len += events.len();
+            }
+            _ => self.overflowed = true,
+        }
+    }
+}
+
 #[cfg(feature = "rayon")]
 impl MergeRanges<'_> {
-    /// Merges `part_count` ranges of pairs, cut at tests spread evenly, each into its part's
-    /// buffers on the current pool's threads; then writes them one after another into `next`
-    /// (copied in parallel) and `changes`.
+    /// Merges `part_count` ranges of pairs, cut at tests spread evenly, on the current pool's
+    /// threads, into `next` and `changes`.
     ///
     /// Range `i` holds the pairs from the key of its first test up to that of the next
     /// range's first test: its tests, and the stored events and detached pairs in that span.
     /// A merge of a range reads nothing outside it, so the ranges merged one after another
     /// give exactly what one merge of everything gives.
+    ///
+    /// Up to [`IN_PLACE_TESTS`] tests, each range first answers all its tests and counts its
+    /// events: its stored events, less their `End`s (dropped), plus one `Begin` for each pair
+    /// that touches now and did not (every other tested or detached pair replaces its stored
+    /// event). Then each range writes its events straight into its place in `next`. Above
+    /// it, or should a range not fill its place exactly, each range writes into its own
+    /// buffer, and the buffers are copied into `next` one after another.
     #[allow(clippy::too_many_arguments)]
     fn merge_in_parallel(
         &self,
@@ -392,7 +534,7 @@ impl MergeRanges<'_> {
         parts: &mut Vec<MergePart>,
         answer: &(impl Fn(usize, &[PairTest], &mut Vec<PairAnswer>) + Sync),
         facts: &(impl Fn(ColliderHandle, ColliderHandle) -> PairFacts + Sync),
-        next: &mut Vec<CollisionEvent>,
+        (next, next_keys): (&mut Vec<CollisionEvent>, &mut Vec<u128>),
         changes: &mut Changes,
     ) {
         use rayon::prelude::*;
@@ -403,79 +545,221 @@ impl MergeRanges<'_> {
         }
         let parts = &mut parts[..part_count];
         let report_all = changes.report_all;
+        let in_place = self.old_keys.is_some() && self.tests.len() <= IN_PLACE_TESTS;
         parts.par_iter_mut().enumerate().for_each(|(index, part)| {
-            let first = index * tests_per_part;
-            let last = ((index + 1) * tests_per_part).min(self.tests.len());
-            // The span's bounds: the keys of this range's first test and the next one's.
-            let bound = |test: usize| {
-                (test < self.tests.len())
-                    .then(|| order_key((self.tests[test].a, self.tests[test].b)))
-            };
-            let (low, high) = (bound(first).filter(|_| index > 0), bound(last));
-            let span = |keys: &dyn Fn(usize) -> u128, len: usize| {
-                let start = low.map_or(0, |low| partition_point(len, |i| keys(i) < low));
-                let end = high.map_or(len, |high| partition_point(len, |i| keys(i) < high));
-                start..end
-            };
-            let old = &self.old[span(&|i| event_key(&self.old[i]), self.old.len())];
-            let detached =
-                &self.detached[span(&|i| order_key(self.detached[i].pair), self.detached.len())];
-            part.next.clear();
-            let mut part_changes = Changes {
-                began: std::mem::take(&mut part.began),
-                ended: std::mem::take(&mut part.ended),
-                reported: std::mem::take(&mut part.reported),
-                report_all,
-            };
-            part_changes.clear();
-            merge_range(
-                old,
-                &self.tests[first..last],
-                first,
-                detached,
-                answer,
-                facts,
-                &mut part.results,
-                &mut part.next,
-                &mut part_changes,
-            );
-            part.began = part_changes.began;
-            part.ended = part_changes.ended;
-            part.reported = part_changes.reported;
+            part.span = self.span(index, tests_per_part);
+            part.in_place = false;
+            if in_place {
+                let tests = part.span.tests.clone();
+                answer(tests.start, &self.tests[tests], &mut part.answers);
+                part.count = self.event_count(&part.span, &part.answers);
+            }
         });
-        // Put together: `next` keeps the events it held (any values will do) so that only
-        // growth is filled, and each part copies into its own slice.
-        const PLACEHOLDER: ColliderHandle = ColliderHandle {
-            index: u32::MAX,
-            generation: 0,
-        };
-        let total: usize = parts.iter().map(|part| part.next.len()).sum();
-        next.truncate(total);
-        next.resize(
-            total,
-            CollisionEvent::Stay {
-                a: PLACEHOLDER,
-                b: PLACEHOLDER,
-                manifold: None,
+        // `next` keeps the events it held (any values will do) so that only growth is filled.
+        const PLACEHOLDER: CollisionEvent = CollisionEvent::Stay {
+            a: ColliderHandle {
+                index: u32::MAX,
+                generation: 0,
             },
-        );
-        let mut slices = Vec::with_capacity(parts.len());
-        let mut rest = next.as_mut_slice();
-        for part in parts.iter() {
-            let (slice, tail) = rest.split_at_mut(part.next.len());
-            slices.push(slice);
-            rest = tail;
+            b: ColliderHandle {
+                index: u32::MAX,
+                generation: 0,
+            },
+            manifold: None,
+        };
+        if in_place {
+            let total = parts.iter().map(|part| part.count).sum();
+            next.truncate(total);
+            next.resize(total, PLACEHOLDER);
+            next_keys.resize(total, 0);
+            let places = split_into(next, parts.iter().map(|part| part.count));
+            let key_places = split_into(next_keys, parts.iter().map(|part| part.count));
+            places
+                .into_par_iter()
+                .zip(key_places)
+                .zip(parts.par_iter_mut())
+                .for_each(|((place, keys), part)| {
+                    let mut sink = SliceSink {
+                        slice: place,
+                        keys,
+                        len: 0,
+                        overflowed: false,
+                    };
+                    self.merge_part(
+                        part,
+                        None::<&fn(usize, &[PairTest], &mut Vec<PairAnswer>)>,
+                        facts,
+                        report_all,
+                        &mut sink,
+                    );
+                    part.in_place = sink.filled();
+                });
+            if parts.iter().any(|part| !part.in_place) {
+                // Not expected (the counts are exact); the merge is redone apart below.
+                debug_assert!(false, "a merge range did not fill its place");
+            }
         }
-        slices
-            .into_par_iter()
-            .zip(parts.par_iter())
-            .for_each(|(slice, part)| slice.copy_from_slice(&part.next));
+        if !parts.iter().all(|part| part.in_place) {
+            parts.par_iter_mut().for_each(|part| {
+                let mut sink = std::mem::take(&mut part.next);
+                sink.clear();
+                let fresh = (!in_place).then_some(answer);
+                self.merge_part(part, fresh, facts, report_all, &mut sink);
+                part.next = sink;
+            });
+            let total: usize = parts.iter().map(|part| part.next.len()).sum();
+            next.truncate(total);
+            next.resize(total, PLACEHOLDER);
+            next_keys.resize(total, 0);
+            let slices = split_into(next, parts.iter().map(|part| part.next.len()));
+            let key_slices = split_into(next_keys, parts.iter().map(|part| part.next.len()));
+            slices
+                .into_par_iter()
+                .zip(key_slices)
+                .zip(parts.par_iter())
+                .for_each(|((slice, keys), part)| {
+                    slice.copy_from_slice(&part.next);
+                    for (key, event) in keys.iter_mut().zip(&part.next) {
+                        *key = event_key(event);
+                    }
+                });
+        }
         for part in parts.iter() {
             changes.began.extend_from_slice(&part.began);
             changes.ended.extend_from_slice(&part.ended);
             changes.reported.extend_from_slice(&part.reported);
         }
     }
+
+    /// The span of range `index` when each range but the last holds `tests_per_part` tests.
+    fn span(&self, index: usize, tests_per_part: usize) -> MergeSpan {
+        let first = index * tests_per_part;
+        let last = ((index + 1) * tests_per_part).min(self.tests.len());
+        // The span's bounds: the keys of this range's first test and the next one's.
+        let bound = |test: usize| {
+            (test < self.tests.len()).then(|| order_key((self.tests[test].a, self.tests[test].b)))
+        };
+        let (low, high) = (bound(first).filter(|_| index > 0), bound(last));
+        let span = |keys: &dyn Fn(usize) -> u128, len: usize| {
+            let start = low.map_or(0, |low| partition_point(len, |i| keys(i) < low));
+            let end = high.map_or(len, |high| partition_point(len, |i| keys(i) < high));
+            start..end
+        };
+        MergeSpan {
+            tests: first..last,
+            old: span(&|i| event_key(&self.old[i]), self.old.len()),
+            detached: span(&|i| order_key(self.detached[i].pair), self.detached.len()),
+            low,
+            high,
+        }
+    }
+
+    /// How many events the range `span` writes, given every answer of its tests (see
+    /// [`MergeRanges::merge_in_parallel`]).
+    fn event_count(&self, span: &MergeSpan, answers: &[PairAnswer]) -> usize {
+        let Some(old_keys) = self.old_keys else {
+            return 0;
+        };
+        let keys = &old_keys[span.old.clone()];
+        let ends_before = |bound: Option<u128>| {
+            bound.map(|key| {
+                partition_point(self.old_ends.len(), |i| event_key(&self.old_ends[i]) < key)
+            })
+        };
+        let ends = &self.old_ends[ends_before(span.low).unwrap_or(0)
+            ..ends_before(span.high).unwrap_or(self.old_ends.len())];
+        // Walk the stored keys and `End`s beside the tests (all sorted): a test that touches
+        // begins unless its pair is stored and not as an `End`.
+        let (mut position, mut end_position, mut begins) = (0, 0, 0);
+        for (test, answer) in self.tests[span.tests.clone()].iter().zip(answers) {
+            if !answer.is_touching() {
+                continue;
+            }
+            let key = order_key((test.a, test.b));
+            position += first_key_not_below(&keys[position..], key);
+            let stored = keys.get(position) == Some(&key);
+            let ended = stored && {
+                end_position += ends[end_position..].partition_point(|end| event_key(end) < key);
+                ends.get(end_position)
+                    .is_some_and(|end| event_key(end) == key)
+            };
+            begins += usize::from(!stored || ended);
+        }
+        keys.len() - ends.len() + begins
+    }
+
+    /// Merges `part`'s range into `sink` and the part's changes: with the answers of `answer`,
+    /// or, when `None`, those kept in `part.answers`.
+    fn merge_part(
+        &self,
+        part: &mut MergePart,
+        answer: Option<&(impl Fn(usize, &[PairTest], &mut Vec<PairAnswer>) + Sync)>,
+        facts: &(impl Fn(ColliderHandle, ColliderHandle) -> PairFacts + Sync),
+        report_all: bool,
+        sink: &mut impl EventSink,
+    ) {
+        let mut part_changes = Changes {
+            began: std::mem::take(&mut part.began),
+            ended: std::mem::take(&mut part.ended),
+            reported: std::mem::take(&mut part.reported),
+            report_all,
+        };
+        part_changes.clear();
+        let span = &part.span;
+        let first = span.tests.start;
+        let (old, tests, detached) = (
+            &self.old[span.old.clone()],
+            &self.tests[span.tests.clone()],
+            &self.detached[span.detached.clone()],
+        );
+        match answer {
+            Some(answer) => merge_range(
+                old,
+                tests,
+                first,
+                detached,
+                answer,
+                facts,
+                &mut part.results,
+                sink,
+                &mut part_changes,
+            ),
+            None => {
+                let kept = &part.answers;
+                let from_kept = |at: usize, chunk: &[PairTest], results: &mut Vec<PairAnswer>| {
+                    results.clear();
+                    results.extend_from_slice(&kept[at - first..at - first + chunk.len()]);
+                };
+                merge_range(
+                    old,
+                    tests,
+                    first,
+                    detached,
+                    &from_kept,
+                    facts,
+                    &mut part.results,
+                    sink,
+                    &mut part_changes,
+                )
+            }
+        }
+        part.began = part_changes.began;
+        part.ended = part_changes.ended;
+        part.reported = part_changes.reported;
+    }
+}
+
+/// `items` cut into consecutive slices of the given lengths (which add up to its length).
+#[cfg(feature = "rayon")]
+fn split_into<T>(items: &mut [T], lengths: impl Iterator<Item = usize>) -> Vec<&mut [T]> {
+    let mut slices = Vec::new();
+    let mut rest = items;
+    for len in lengths {
+        let (slice, tail) = rest.split_at_mut(len);
+        slices.push(slice);
+        rest = tail;
+    }
+    slices
 }
 
 /// The first index in `0..len` for which `below(index)` is false (`below` holds for a
@@ -507,7 +791,7 @@ fn merge_range(
     answer: &impl Fn(usize, &[PairTest], &mut Vec<PairAnswer>),
     facts: &impl Fn(ColliderHandle, ColliderHandle) -> PairFacts,
     results: &mut Vec<PairAnswer>,
-    next: &mut Vec<CollisionEvent>,
+    next: &mut impl EventSink,
     changes: &mut Changes,
 ) {
     let mut detached_left = detached;
@@ -612,7 +896,7 @@ impl Changes {
     }
 
     #[inline]
-    fn push_begin(&mut self, next: &mut Vec<CollisionEvent>, event: CollisionEvent) {
+    fn push_begin(&mut self, next: &mut impl EventSink, event: CollisionEvent) {
         next.push(event);
         self.began.push(event);
         if self.report_all {
@@ -621,7 +905,7 @@ impl Changes {
     }
 
     #[inline]
-    fn push_end(&mut self, next: &mut Vec<CollisionEvent>, event: CollisionEvent) {
+    fn push_end(&mut self, next: &mut impl EventSink, event: CollisionEvent) {
         next.push(event);
         self.ended.push(event);
         if self.report_all {
@@ -690,7 +974,7 @@ impl Touching {
 fn keep_run(
     run: &[CollisionEvent],
     detached: &mut &[Detached],
-    next: &mut Vec<CollisionEvent>,
+    next: &mut impl EventSink,
     changes: &mut Changes,
 ) {
     if detached.is_empty() {
@@ -744,6 +1028,21 @@ fn keep_run(
             next.push(CollisionEvent::Stay { a, b, manifold });
         }
     }
+}
+
+/// The index of the first key not below `key` in sorted `keys`, searched from the front with
+/// doubling steps.
+#[cfg(feature = "rayon")]
+#[inline]
+fn first_key_not_below(keys: &[u128], key: u128) -> usize {
+    let mut low = 0;
+    let mut step = 1;
+    while step <= keys.len() && keys[step - 1] < key {
+        low = step;
+        step *= 2;
+    }
+    let high = step.min(keys.len());
+    low + keys[low..high].partition_point(|&k| k < key)
 }
 
 /// The index of the first event whose pair is not below `key`, searched from the front with
@@ -874,7 +1173,24 @@ mod tests {
             pool.install(|| {
                 let mut set = Touching::from_sorted(stored.clone());
                 let mut seen = Vec::new();
+                let mut draw = 99u64;
                 for (update, (tests, answers)) in updates.iter().enumerate() {
+                    // Between updates, some touching pairs are detached (their collider
+                    // removed or disabled), a few of which the update tests all the same.
+                    let live: Vec<_> = set.live().map(|(a, b, _)| (a, b)).collect();
+                    for (i, &pair) in live.iter().enumerate() {
+                        draw = draw
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(i as u64);
+                        if (draw >> 33) % 40 == 0 {
+                            let reason = if (draw >> 40) % 2 == 0 {
+                                EndReason::Removed
+                            } else {
+                                EndReason::Disabled
+                            };
+                            assert!(set.detach(pair, reason, [1, 2]));
+                        }
+                    }
                     let used = set.merge(
                         tests,
                         |first, chunk, results| {
@@ -889,6 +1205,14 @@ mod tests {
                         update % 2 == 0,
                     );
                     assert_eq!(used, threads);
+                    // From the second update on, the keys of the stored events are known
+                    // and the ranges write their events in place.
+                    if threads > 1 && update > 0 {
+                        assert!(
+                            set.parts.iter().all(|part| part.in_place),
+                            "update {update}"
+                        );
+                    }
                     seen.push((
                         set.events().to_vec(),
                         set.began().to_vec(),
