@@ -62,9 +62,14 @@ fn world_updates(c: &mut Criterion) {
 
 /// The same update on one and on two threads (feature `rayon`; each run inside a pool of that
 /// many threads), at 1k, 10k, 100k and 1M colliders: how the update scales with cores, and how
-/// the frame grows with the collider count at a fixed thread count.
+/// the frame grows with the collider count at a fixed thread count. Each thread count gets its
+/// own scene, built alike and warmed up alike (`WARM_FRAMES` frames), so that both measure
+/// the same stretch of the same motion.
 #[cfg(feature = "rayon")]
 fn world_updates_on_threads(c: &mut Criterion) {
+    /// Frames before the measured ones: by then moving colliders leave their fat boxes at
+    /// the steady rate of a long run (fewer do in the first frames, more around frame 100).
+    const WARM_FRAMES: usize = 300;
     let mut group = c.benchmark_group("world update threads");
     group
         .sample_size(10)
@@ -76,19 +81,19 @@ fn world_updates_on_threads(c: &mut Criterion) {
         ("100k mixed, 10% moving", 100_000, 10),
         ("1M mixed, 10% moving", 1_000_000, 10),
     ] {
-        let mut scene = Scene::new(count);
-        scene.batched = true;
-        let mut frame = 0;
-        // Into the steady state, where moving colliders keep leaving their fat boxes.
-        for _ in 0..30 {
-            frame += 1;
-            scene.frame(every, frame);
-        }
         for threads in [1, 2] {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
                 .expect("a thread pool");
+            let mut scene = Scene::new(count);
+            scene.batched = true;
+            let mut frame = 0;
+            // Into the steady state, where moving colliders keep leaving their fat boxes.
+            for _ in 0..WARM_FRAMES {
+                frame += 1;
+                pool.install(|| scene.frame(every, frame));
+            }
             let mut totals = [Duration::ZERO; 3];
             let mut frames = 0u32;
             group.bench_function(format!("{name}, {threads} thread(s)"), |b| {

@@ -781,7 +781,7 @@ impl World {
                         let mut tree = std::mem::take(tree);
                         rayon::join(
                             || tree.enlarge_leavers(),
-                            || applied = self.place_all(moves, &planned),
+                            || applied = self.place_all(moves, &planned, false),
                         );
                         self.broad = Broad::Tree(tree);
                     }
@@ -798,26 +798,30 @@ impl World {
             self.scratch.proxy_moves = proxy_moves;
         }
         if applied.is_ok() {
-            applied = self.place_all(moves, &planned);
+            applied = self.place_all(moves, &planned, true);
         }
         self.scratch.moves = planned;
         applied
     }
 
     /// The part of a checked `set_transforms` batch outside the broad phase: [`World::place`]
-    /// for each move in order. With the `rayon` feature and at least [`PARALLEL_MOVES`] moves,
-    /// the slots are cut into one range a thread (`crate::slot_ranges`) and each thread writes,
+    /// for each move in order. With the `rayon` feature, `split` and at least
+    /// [`PARALLEL_MOVES`] moves, the slots are cut into one range a thread (`crate::slot_ranges`) and each thread writes,
     /// in move order, the transforms, placements and changed bits of the colliders in its
     /// range (so a collider moved twice ends with its last move), noting the moves that marked
     /// their collider changed; the notes, visited in move order, list the changed colliders.
-    /// The same colliders, placements and changed list as one move at a time.
+    /// The same colliders, placements and changed list as one move at a time. (Beside the
+    /// tree's own serial writes, on the other side of a `rayon::join`, it runs unsplit.)
     fn place_all(
         &mut self,
         moves: &[(ColliderHandle, Transform)],
         planned: &[(Transform, Aabb, Option<ProxyId>)],
+        split: bool,
     ) -> Result<(), WorldError> {
+        #[cfg(not(feature = "rayon"))]
+        let _ = split;
         #[cfg(feature = "rayon")]
-        if moves.len() >= PARALLEL_MOVES && rayon::current_num_threads() > 1 {
+        if split && moves.len() >= PARALLEL_MOVES && rayon::current_num_threads() > 1 {
             // The changed bits are written here directly, not through `mark_dirty`.
             self.forget_batch_grid();
             use crate::slot_ranges;

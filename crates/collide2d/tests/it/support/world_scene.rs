@@ -1,6 +1,7 @@
 //! The world benchmark's scene, shared by `benches/world.rs` and the `world_profile` tool:
 //! mixed circles, boxes, capsules and hexagons about 1 unit across, uniform in a square sized
-//! so each collider's box overlaps about 1.5 others.
+//! so each collider's box overlaps about 1.5 others. Bodies bounce off the square's sides, so a
+//! long run keeps that density.
 
 use super::rng::Rng;
 use collide2d::shape::{Capsule, Circle, Polygon, Shape};
@@ -15,6 +16,8 @@ pub struct Scene {
     /// Whether a frame moves its bodies with one `set_transforms` call instead of one
     /// `set_transform` call per body.
     pub batched: bool,
+    /// The side of the square the bodies move in (from the origin).
+    side: f32,
     moves: Vec<(ColliderHandle, Transform)>,
     rng: Rng,
 }
@@ -26,10 +29,11 @@ impl Scene {
             world: World::new(),
             bodies: Vec::with_capacity(count),
             batched: false,
+            side: (count as f32 * 1.6).sqrt(),
             moves: Vec::new(),
             rng: Rng(99),
         };
-        let side = (count as f32 * 1.6).sqrt();
+        let side = scene.side;
         for i in 0..count {
             let shape = match i % 4 {
                 0 => Shape::from(Circle::with_radius(0.5).unwrap()),
@@ -52,14 +56,23 @@ impl Scene {
         scene
     }
 
-    /// Moves every `every`-th body (starting at `offset % every`) a little, then updates;
-    /// returns the event count.
+    /// Moves every `every`-th body (starting at `offset % every`) a little, bouncing off the
+    /// square's sides, then updates; returns the event count.
     pub fn frame(&mut self, every: usize, offset: usize) -> usize {
         self.moves.clear();
         for (handle, position, velocity) in
             self.bodies.iter_mut().skip(offset % every).step_by(every)
         {
             *position += *velocity;
+            for axis in 0..2 {
+                if position[axis] < 0.0 {
+                    position[axis] = -position[axis];
+                    velocity[axis] = -velocity[axis];
+                } else if position[axis] > self.side {
+                    position[axis] = 2.0 * self.side - position[axis];
+                    velocity[axis] = -velocity[axis];
+                }
+            }
             let xf = Transform::new(*position, 0.0);
             if self.batched {
                 self.moves.push((*handle, xf));
