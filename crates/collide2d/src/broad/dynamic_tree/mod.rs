@@ -662,8 +662,7 @@ impl DynamicTree {
         if self.fat_changed.len() > 0 {
             self.refresh_fat_partners();
         }
-        let r = self.pairs.refresh(&self.proxies);
-        r
+        self.pairs.refresh(&self.proxies)
     }
 
     /// Whether some leaves wait for [`DynamicTree::place_unplaced`].
