@@ -292,6 +292,23 @@ pub(super) fn update_partner_lists(
     apply(slots, 0);
 }
 
+/// `broad`'s `update_pairs` with `beside` run on the other side of a `rayon::join` (feature
+/// `rayon`; else first).
+fn update_pairs_beside<B: crate::broad::BroadPhase + Send>(
+    broad: &mut B,
+    beside: impl FnOnce() + Send,
+) -> &crate::broad::PairChanges {
+    #[cfg(feature = "rayon")]
+    {
+        rayon::join(|| broad.update_pairs(), beside).0
+    }
+    #[cfg(not(feature = "rayon"))]
+    {
+        beside();
+        broad.update_pairs()
+    }
+}
+
 /// Where [`BroadKeys::fetch`] writes the broad phase's changes: its began and ended box
 /// pairs, and their keys.
 pub(super) struct BroadKeys<'a> {
@@ -304,14 +321,21 @@ pub(super) struct BroadKeys<'a> {
 impl BroadKeys<'_> {
     /// Brings the broad phase's pairs up to date and writes the keys of the box pairs that
     /// began (`retest_keys`) and ended (`apart_keys`), counting them into `box_pairs`. Reads
-    /// and writes nothing of the colliders' slots, so the listing of the changed colliders'
-    /// pairs can run beside it.
-    pub fn fetch(&mut self, broad: &mut super::Broad, box_pairs: &mut usize) {
+    /// and writes nothing of the colliders' slots; `beside` (which must not need the broad
+    /// phase) runs meanwhile on another thread of the current pool (feature `rayon`), beside
+    /// the broad phase's serial part where it has one.
+    pub fn fetch(
+        &mut self,
+        broad: &mut super::Broad,
+        box_pairs: &mut usize,
+        beside: impl FnOnce() + Send,
+    ) {
         // The tree's leaves moved by `set_transforms` are placed again later, beside the
         // narrow phase (`World::update`).
         let changes = match &mut *broad {
-            super::Broad::Tree(tree) => tree.update_pairs_leaving_unplaced(),
-            other => other.get_mut().update_pairs(),
+            super::Broad::Tree(tree) => tree.update_pairs_beside(beside),
+            super::Broad::Grid(grid) => update_pairs_beside(grid, beside),
+            super::Broad::Sap(sap) => update_pairs_beside(sap, beside),
         };
         self.began.clear();
         self.began.extend_from_slice(&changes.began);
@@ -591,7 +615,7 @@ impl World {
             retest_keys: &mut scratch.retest_keys,
             apart_keys: &mut scratch.apart_keys,
         };
-        keys.fetch(&mut self.broad, &mut self.box_pairs);
+        keys.fetch(&mut self.broad, &mut self.box_pairs, || ());
         update_partner_lists(&mut self.slots, &scratch.apart_keys, &scratch.retest_keys);
     }
 

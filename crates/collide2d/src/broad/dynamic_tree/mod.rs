@@ -372,8 +372,11 @@ impl DynamicTree {
     ///    second (the first sees the other still flagged and skips it).
     ///
     /// Either way the reported pairs are lifted out first and flagged again afterwards; those
-    /// whose fat boxes no longer overlap end.
-    fn refresh_fat_partners(&mut self) {
+    /// whose fat boxes no longer overlap end. With many changed proxies on a pool of several
+    /// threads, `beside` (taken) runs meanwhile (see [`DynamicTree::relink_in_parts`]).
+    fn refresh_fat_partners(&mut self, beside: &mut Option<impl FnOnce() + Send>) {
+        #[cfg(not(feature = "rayon"))]
+        let _ = beside;
         let live = self.proxies.len();
         let changed_count = self.fat_changed.len();
         if changed_count >= 256 && changed_count * 4 >= live {
@@ -397,29 +400,13 @@ impl DynamicTree {
         } else {
             // 2. Incremental.
             let changed = self.fat_changed.take_list();
-            for chunk in changed.chunks(query::QUERY_LANES) {
-                // Ask for the lists to edit first, so that their cache misses overlap.
-                chunk
-                    .iter()
-                    .filter(|&&slot| self.fat_changed.contains(slot as usize))
-                    .flat_map(|&slot| self.pairs.entries(slot as usize))
-                    .for_each(|&entry| {
-                        self.pairs
-                            .prefetch_list((entry & partners::SLOT_BITS) as usize)
-                    });
-                for &slot in chunk {
-                    if self.fat_changed.contains(slot as usize) {
-                        self.pairs.unlink(slot);
-                    }
-                }
-            }
             #[cfg(feature = "rayon")]
             if changed.len() >= PARALLEL_FAT_QUERIES && rayon::current_num_threads() > 1 {
-                self.link_found_in_parts(&changed);
-            } else {
-                self.link_found(&changed);
+                self.relink_in_parts(&changed, beside);
+                self.fat_changed.give_back(changed);
+                return;
             }
-            #[cfg(not(feature = "rayon"))]
+            unlink_changed(&mut self.pairs, &self.fat_changed, &changed);
             self.link_found(&changed);
             self.fat_changed.give_back(changed);
         }
@@ -476,14 +463,20 @@ impl DynamicTree {
         }
     }
 
-    /// [`DynamicTree::link_found`] with the queries on the current rayon pool: the changed
-    /// proxies are cut into parts, each part's queries walk the tree (which the links do not
-    /// change) into its own buffers on the pool's threads, then the answers are applied one
-    /// proxy after another in `changed`'s order, exactly as `link_found` applies them. A proxy
-    /// listed twice is queried twice, and its second answer skipped, as its mark is gone by
-    /// then.
+    /// The incremental refresh of [`DynamicTree::refresh_fat_partners`] on the current rayon
+    /// pool, in two rounds of two sides:
+    ///
+    /// 1. The changed proxies leave their old partners' lists ([`unlink_changed`]) on one
+    ///    side while, on the other, their queries walk the tree (which the lists do not touch)
+    ///    in parts, each into its own buffers.
+    /// 2. The answers are applied one proxy after another in `changed`'s order, exactly as
+    ///    [`DynamicTree::link_found`] applies them, then the lifted pairs are flagged again,
+    ///    while `beside` (when given) runs on the other side.
+    ///
+    /// A proxy listed twice is queried twice, and its second answer skipped, as its mark is
+    /// gone by then.
     #[cfg(feature = "rayon")]
-    fn link_found_in_parts(&mut self, changed: &[u32]) {
+    fn relink_in_parts(&mut self, changed: &[u32], beside: &mut Option<impl FnOnce() + Send>) {
         use rayon::prelude::*;
         let threads = rayon::current_num_threads();
         let part_len = changed
@@ -497,44 +490,69 @@ impl DynamicTree {
         }
         let (nodes, root) = (&self.nodes, self.root);
         let (slot_info, fat_changed) = (&self.slot_info, &self.fat_changed);
-        parts[..part_count]
-            .par_iter_mut()
-            .zip(changed.par_chunks(part_len))
-            .for_each(|(part, chunk)| {
-                part.found.clear();
-                part.ends.clear();
-                for lanes_chunk in chunk.chunks(query::QUERY_LANES) {
-                    part.batch.clear();
-                    part.batch.extend(
-                        lanes_chunk
-                            .iter()
-                            .copied()
-                            .filter(|&slot| fat_changed.contains(slot as usize)),
-                    );
-                    part.boxes.clear();
-                    part.boxes
-                        .extend(part.batch.iter().map(|&slot| slot_info[slot as usize].fat));
-                    query::fat_leaves_together(nodes, root, &part.boxes, &mut part.lanes);
-                    for (&slot, found) in part.batch.iter().zip(&part.lanes.found) {
-                        part.found.extend_from_slice(found);
-                        part.ends.push((slot, part.found.len() as u32));
+        let pairs = &mut self.pairs;
+        rayon::join(
+            || {
+                unlink_changed(pairs, fat_changed, changed);
+            },
+            || {
+                parts[..part_count]
+                    .par_iter_mut()
+                    .zip(changed.par_chunks(part_len))
+                    .for_each(|(part, chunk)| {
+                        part.found.clear();
+                        part.ends.clear();
+                        for lanes_chunk in chunk.chunks(query::QUERY_LANES) {
+                            part.batch.clear();
+                            part.batch.extend(
+                                lanes_chunk
+                                    .iter()
+                                    .copied()
+                                    .filter(|&slot| fat_changed.contains(slot as usize)),
+                            );
+                            part.boxes.clear();
+                            part.boxes.extend(
+                                part.batch.iter().map(|&slot| slot_info[slot as usize].fat),
+                            );
+                            query::fat_leaves_together(nodes, root, &part.boxes, &mut part.lanes);
+                            for (&slot, found) in part.batch.iter().zip(&part.lanes.found) {
+                                part.found.extend_from_slice(found);
+                                part.ends.push((slot, part.found.len() as u32));
+                            }
+                        }
+                    })
+            },
+        );
+        let mut apply = || {
+            for part in &parts[..part_count] {
+                let found_of = |index: usize| {
+                    let start = index.checked_sub(1).map_or(0, |before| part.ends[before].1);
+                    &part.found[start as usize..part.ends[index].1 as usize]
+                };
+                for (index, &(slot, _)) in part.ends.iter().enumerate() {
+                    // Ask for the lists a few proxies ahead will edit.
+                    if index + LINK_READ_AHEAD < part.ends.len() {
+                        for &proxy in found_of(index + LINK_READ_AHEAD) {
+                            self.pairs.prefetch_list(proxy as usize);
+                        }
                     }
+                    self.link_answer(slot as usize, found_of(index));
                 }
-            });
-        for part in &parts[..part_count] {
-            let found_of = |index: usize| {
-                let start = index.checked_sub(1).map_or(0, |before| part.ends[before].1);
-                &part.found[start as usize..part.ends[index].1 as usize]
-            };
-            for (index, &(slot, _)) in part.ends.iter().enumerate() {
-                // Ask for the lists a few proxies ahead will edit.
-                if index + LINK_READ_AHEAD < part.ends.len() {
-                    for &proxy in found_of(index + LINK_READ_AHEAD) {
-                        self.pairs.prefetch_list(proxy as usize);
-                    }
-                }
-                self.link_answer(slot as usize, found_of(index));
             }
+            self.pairs.restore_lifted(&self.proxies);
+        };
+        match beside.take() {
+            Some(beside) => {
+                rayon::join(
+                    || {
+                        apply();
+                    },
+                    || {
+                        beside();
+                    },
+                );
+            }
+            None => apply(),
         }
         self.fat_query_parts = parts;
     }
@@ -648,21 +666,38 @@ impl DynamicTree {
     }
 
     /// [`BroadPhase::update_pairs`] without [`DynamicTree::place_unplaced`], which the caller
-    /// runs when it suits (the answers are the same; only the tree's shape waits).
-    pub(crate) fn update_pairs_leaving_unplaced(&mut self) -> &PairChanges {
+    /// runs when it suits (the answers are the same; only the tree's shape waits), running
+    /// `beside` meanwhile on another thread of the current pool (feature `rayon`; else before):
+    /// beside the serial part of the fat-partner refresh when there is one, else beside the
+    /// whole refresh. `beside` must not need the tree.
+    pub(crate) fn update_pairs_beside(&mut self, beside: impl FnOnce() + Send) -> &PairChanges {
+        let mut beside = Some(beside);
         if self.pairs.most_moved(&self.proxies) {
             if let Some(dense) = DensePairs::of_sampled_boxes(self.proxies.dense_input()) {
                 // The fat-partner lists are not needed for this: they wait, with the proxies
                 // whose fat boxes changed still listed, for the next incremental update.
-                return self
-                    .pairs
-                    .refresh_from_all(&self.proxies, &dense, &self.fat_changed);
+                let (pairs, proxies, fat_changed) =
+                    (&mut self.pairs, &self.proxies, &self.fat_changed);
+                join_with(
+                    || {
+                        pairs.refresh_from_all(proxies, &dense, fat_changed);
+                    },
+                    beside.take(),
+                );
+                return self.pairs.changes();
             }
         }
         if self.fat_changed.len() > 0 {
-            self.refresh_fat_partners();
+            self.refresh_fat_partners(&mut beside);
         }
-        self.pairs.refresh(&self.proxies)
+        let (pairs, proxies) = (&mut self.pairs, &self.proxies);
+        join_with(
+            || {
+                pairs.refresh(proxies);
+            },
+            beside.take(),
+        );
+        self.pairs.changes()
     }
 
     /// Whether some leaves wait for [`DynamicTree::place_unplaced`].
@@ -732,6 +767,41 @@ impl DynamicTree {
     /// Number of nodes in use (leaves and internal nodes).
     pub fn node_count(&self) -> usize {
         self.nodes.len() - self.free_node_count
+    }
+}
+
+/// Takes each proxy of `changed` still marked in `fat_changed` out of its partners' lists
+/// (its reported pairs lifted out, see [`TreePairs::unlink`]), asking for the lists a batch
+/// of proxies will edit first, so that their cache misses overlap.
+fn unlink_changed(pairs: &mut TreePairs, fat_changed: &MarkedSlots, changed: &[u32]) {
+    for chunk in changed.chunks(query::QUERY_LANES) {
+        chunk
+            .iter()
+            .filter(|&&slot| fat_changed.contains(slot as usize))
+            .flat_map(|&slot| pairs.entries(slot as usize))
+            .for_each(|&entry| pairs.prefetch_list((entry & partners::SLOT_BITS) as usize));
+        for &slot in chunk {
+            if fat_changed.contains(slot as usize) {
+                pairs.unlink(slot);
+            }
+        }
+    }
+}
+
+/// Runs `work`, and `beside` when given: on the two sides of a `rayon::join` with the `rayon`
+/// feature, else `beside` first.
+fn join_with(work: impl FnOnce() + Send, beside: Option<impl FnOnce() + Send>) {
+    match beside {
+        #[cfg(feature = "rayon")]
+        Some(beside) => {
+            rayon::join(work, beside);
+        }
+        #[cfg(not(feature = "rayon"))]
+        Some(beside) => {
+            beside();
+            work();
+        }
+        None => work(),
     }
 }
 
@@ -828,7 +898,7 @@ impl BroadPhase for DynamicTree {
     proxy_table_lookups!();
 
     fn update_pairs(&mut self) -> &PairChanges {
-        self.update_pairs_leaving_unplaced();
+        self.update_pairs_beside(|| ());
         self.place_unplaced();
         self.pairs.changes()
     }
