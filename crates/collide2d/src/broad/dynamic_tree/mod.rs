@@ -492,9 +492,7 @@ impl DynamicTree {
         let (slot_info, fat_changed) = (&self.slot_info, &self.fat_changed);
         let pairs = &mut self.pairs;
         rayon::join(
-            || {
-                unlink_changed(pairs, fat_changed, changed);
-            },
+            || unlink_changed(pairs, fat_changed, changed),
             || {
                 parts[..part_count]
                     .par_iter_mut()
@@ -543,14 +541,7 @@ impl DynamicTree {
         };
         match beside.take() {
             Some(beside) => {
-                rayon::join(
-                    || {
-                        apply();
-                    },
-                    || {
-                        beside();
-                    },
-                );
+                rayon::join(apply, beside);
             }
             None => apply(),
         }
