@@ -668,18 +668,26 @@ impl MergeRanges<'_> {
         };
         let ends = &self.old_ends[ends_before(span.low).unwrap_or(0)
             ..ends_before(span.high).unwrap_or(self.old_ends.len())];
-        // Walk the stored keys and `End`s beside the tests (all sorted): a test that touches
-        // begins unless its pair is stored and not as an `End`.
+        // Walk the stored keys and `End`s beside the tests (all sorted, one step at a time:
+        // the merge reads every stored event after this anyway): a test that touches begins
+        // unless its pair is stored and not as an `End`.
         let (mut position, mut end_position, mut begins) = (0, 0, 0);
         for (test, answer) in self.tests[span.tests.clone()].iter().zip(answers) {
             if !answer.is_touching() {
                 continue;
             }
             let key = order_key((test.a, test.b));
-            position += first_key_not_below(&keys[position..], key);
+            while keys.get(position).is_some_and(|&stored| stored < key) {
+                position += 1;
+            }
             let stored = keys.get(position) == Some(&key);
             let ended = stored && {
-                end_position += ends[end_position..].partition_point(|end| event_key(end) < key);
+                while ends
+                    .get(end_position)
+                    .is_some_and(|end| event_key(end) < key)
+                {
+                    end_position += 1;
+                }
                 ends.get(end_position)
                     .is_some_and(|end| event_key(end) == key)
             };
@@ -1028,21 +1036,6 @@ fn keep_run(
             next.push(CollisionEvent::Stay { a, b, manifold });
         }
     }
-}
-
-/// The index of the first key not below `key` in sorted `keys`, searched from the front with
-/// doubling steps.
-#[cfg(feature = "rayon")]
-#[inline]
-fn first_key_not_below(keys: &[u128], key: u128) -> usize {
-    let mut low = 0;
-    let mut step = 1;
-    while step <= keys.len() && keys[step - 1] < key {
-        low = step;
-        step *= 2;
-    }
-    let high = step.min(keys.len());
-    low + keys[low..high].partition_point(|&k| k < key)
 }
 
 /// The index of the first event whose pair is not below `key`, searched from the front with
