@@ -109,9 +109,11 @@ impl World {
         let (broad, box_pairs) = (&mut self.broad, &mut self.box_pairs);
         let key_parts = &mut scratch.key_parts;
         let (slots, dirty, dirty_bits) = (&self.slots, &self.dirty, &self.dirty_bits);
-        keys.fetch(broad, box_pairs, || {
-            list_changed_in_parts(key_parts, slots, dirty, dirty_bits, index_bits)
-        });
+        keys.fetch(
+            broad,
+            box_pairs,
+            Some(|| list_changed_in_parts(key_parts, slots, dirty, dirty_bits, index_bits)),
+        );
         update_partner_lists(&mut self.slots, &scratch.apart_keys, &scratch.retest_keys);
     }
 

@@ -373,6 +373,14 @@ impl Touching {
     }
 }
 
+#[cfg(feature = "rayon")]
+impl Touching {
+    /// Whether a merge of `tests` tests splits over threads (see [`Touching::merge`]).
+    pub fn splits(&self, tests: usize) -> bool {
+        merge_threads(self.store.len() + tests) > 1
+    }
+}
+
 /// The fewest tests and stored events together that [`Touching::merge`] splits over threads
 /// (feature `rayon`).
 // 100k colliders, 10% moving, one thread (callgrind): the parts that split over threads (this

@@ -292,20 +292,21 @@ pub(super) fn update_partner_lists(
     apply(slots, 0);
 }
 
-/// `broad`'s `update_pairs` with `beside` run on the other side of a `rayon::join` (feature
-/// `rayon`; else first).
+/// `broad`'s `update_pairs` with `beside`, when given, run on the other side of a
+/// `rayon::join` (feature `rayon`; else first).
 fn update_pairs_beside<B: crate::broad::BroadPhase + Send>(
     broad: &mut B,
-    beside: impl FnOnce() + Send,
+    beside: Option<impl FnOnce() + Send>,
 ) -> &crate::broad::PairChanges {
-    #[cfg(feature = "rayon")]
-    {
-        rayon::join(|| broad.update_pairs(), beside).0
-    }
-    #[cfg(not(feature = "rayon"))]
-    {
-        beside();
-        broad.update_pairs()
+    match beside {
+        #[cfg(feature = "rayon")]
+        Some(beside) => rayon::join(|| broad.update_pairs(), beside).0,
+        #[cfg(not(feature = "rayon"))]
+        Some(beside) => {
+            beside();
+            broad.update_pairs()
+        }
+        None => broad.update_pairs(),
     }
 }
 
@@ -321,14 +322,14 @@ pub(super) struct BroadKeys<'a> {
 impl BroadKeys<'_> {
     /// Brings the broad phase's pairs up to date and writes the keys of the box pairs that
     /// began (`retest_keys`) and ended (`apart_keys`), counting them into `box_pairs`. Reads
-    /// and writes nothing of the colliders' slots; `beside` (which must not need the broad
-    /// phase) runs meanwhile on another thread of the current pool (feature `rayon`), beside
+    /// and writes nothing of the colliders' slots; `beside`, when given (it must not need the
+    /// broad phase), runs meanwhile on another thread of the current pool (feature `rayon`), beside
     /// the broad phase's serial part where it has one.
     pub fn fetch(
         &mut self,
         broad: &mut super::Broad,
         box_pairs: &mut usize,
-        beside: impl FnOnce() + Send,
+        beside: Option<impl FnOnce() + Send>,
     ) {
         // The tree's leaves moved by `set_transforms` are placed again later, beside the
         // narrow phase (`World::update`).
@@ -503,8 +504,11 @@ impl World {
         // Time in the narrow phase, summed over the threads the merge runs on.
         let narrow_nanos = std::sync::atomic::AtomicU64::new(0);
         // The tree's leaves that `set_transforms` grew in place are placed again beside the
-        // merge, which does not read the broad phase (the tree's shape changes, not its
-        // answers; the same operations in the same order on any pool).
+        // merge when it splits over threads (it does not read the broad phase), else after
+        // it: the tree's shape changes, not its answers, by the same operations in the same
+        // order on any pool.
+        #[cfg(feature = "rayon")]
+        let beside_merge = touching.splits(scratch.tests.len());
         let mut unplaced_tree = match &mut self.broad {
             super::Broad::Tree(tree) if tree.has_unplaced() => Some(std::mem::take(tree)),
             _ => None,
@@ -533,8 +537,7 @@ impl World {
         };
         let merge_threads = match unplaced_tree.as_mut() {
             #[cfg(feature = "rayon")]
-            Some(tree) => rayon::join(|| tree.place_unplaced(), merge).1,
-            #[cfg(not(feature = "rayon"))]
+            Some(tree) if beside_merge => rayon::join(|| tree.place_unplaced(), merge).1,
             Some(tree) => {
                 let threads = merge();
                 tree.place_unplaced();
@@ -615,7 +618,7 @@ impl World {
             retest_keys: &mut scratch.retest_keys,
             apart_keys: &mut scratch.apart_keys,
         };
-        keys.fetch(&mut self.broad, &mut self.box_pairs, || ());
+        keys.fetch(&mut self.broad, &mut self.box_pairs, None::<fn()>);
         update_partner_lists(&mut self.slots, &scratch.apart_keys, &scratch.retest_keys);
     }
 

@@ -658,11 +658,14 @@ impl DynamicTree {
 
     /// [`BroadPhase::update_pairs`] without [`DynamicTree::place_unplaced`], which the caller
     /// runs when it suits (the answers are the same; only the tree's shape waits), running
-    /// `beside` meanwhile on another thread of the current pool (feature `rayon`; else before):
+    /// `beside`, when given, meanwhile on another thread of the current pool (feature `rayon`;
+    /// else before):
     /// beside the serial part of the fat-partner refresh when there is one, else beside the
     /// whole refresh. `beside` must not need the tree.
-    pub(crate) fn update_pairs_beside(&mut self, beside: impl FnOnce() + Send) -> &PairChanges {
-        let mut beside = Some(beside);
+    pub(crate) fn update_pairs_beside(
+        &mut self,
+        mut beside: Option<impl FnOnce() + Send>,
+    ) -> &PairChanges {
         if self.pairs.most_moved(&self.proxies) {
             if let Some(dense) = DensePairs::of_sampled_boxes(self.proxies.dense_input()) {
                 // The fat-partner lists are not needed for this: they wait, with the proxies
@@ -889,7 +892,7 @@ impl BroadPhase for DynamicTree {
     proxy_table_lookups!();
 
     fn update_pairs(&mut self) -> &PairChanges {
-        self.update_pairs_beside(|| ());
+        self.update_pairs_beside(None::<fn()>);
         self.place_unplaced();
         self.pairs.changes()
     }
