@@ -17,9 +17,7 @@
 //! of parts or threads.
 
 use super::touching::PairTest;
-use super::update::{
-    for_each_in_union, list_changed_pairs, sort_pair_keys, update_partner_lists, BroadKeys, PairKey,
-};
+use super::update::{for_each_in_union, list_changed_pairs, sort_pair_keys, PairKey};
 use super::{ColliderHandle, World};
 
 /// The fewest changed colliders whose pairs are listed in parts on several threads.
@@ -50,9 +48,11 @@ fn key_range(keys: &[PairKey], low: Option<u64>, high: Option<u64>) -> &[PairKey
     &keys[start..end.max(start)]
 }
 
-/// Lists the pairs of the changed colliders `dirty` into parts `1..` of `key_parts` (part 0
-/// is left for the began pairs) and sorts each part, on the current rayon pool.
-fn list_changed_in_parts(
+/// Step 1 (see the module docs), run beside the broad phase
+/// ([`World::follow_broad_phase`]): lists the pairs of the changed colliders `dirty` into
+/// parts `1..` of `key_parts` (part 0 is left for the began pairs) and sorts each part, on the
+/// current rayon pool.
+pub(super) fn list_changed_in_parts(
     key_parts: &mut Vec<KeyPart>,
     slots: &[super::Slot],
     dirty: &[ColliderHandle],
@@ -77,7 +77,7 @@ fn list_changed_in_parts(
 
 impl World {
     /// Whether this update lists and sorts the pairs to re-test in parts on several threads
-    /// ([`World::follow_broad_phase_listing_changed`], then
+    /// ([`list_changed_in_parts`] beside the broad phase, then
     /// [`World::finish_tests_in_parts`]): many changed colliders, a pool of several threads,
     /// and the filters as they were.
     pub(super) fn tests_in_parts(&self) -> bool {
@@ -88,43 +88,14 @@ impl World {
             && rayon::current_num_threads() > 1
     }
 
-    /// Step 1 (see the module docs) beside the broad phase: the broad phase brings its pairs
-    /// up to date on one side of a `rayon::join` while the changed colliders' pairs are listed
-    /// and sorted in parts on the other (both spread over the pool as its threads come free),
-    /// then the partner lists follow the broad phase's changes.
-    ///
-    /// The listing reads the partner lists as they were before this update's box pairs
-    /// joined or left them. The tests come out the same: a pair that began overlapping is
-    /// listed with the began pairs anyway, and one that stopped is listed with the ended ones,
-    /// which mark it apart whether or not it is listed here too.
-    pub(super) fn follow_broad_phase_listing_changed(&mut self) {
-        let index_bits = (usize::BITS - self.slots.len().leading_zeros()).max(1);
-        let scratch = &mut self.scratch;
-        let mut keys = BroadKeys {
-            began: &mut scratch.began,
-            ended: &mut scratch.ended,
-            retest_keys: &mut scratch.retest_keys,
-            apart_keys: &mut scratch.apart_keys,
-        };
-        let (broad, box_pairs) = (&mut self.broad, &mut self.box_pairs);
-        let key_parts = &mut scratch.key_parts;
-        let (slots, dirty, dirty_bits) = (&self.slots, &self.dirty, &self.dirty_bits);
-        keys.fetch(
-            broad,
-            box_pairs,
-            Some(|| list_changed_in_parts(key_parts, slots, dirty, dirty_bits, index_bits)),
-        );
-        update_partner_lists(&mut self.slots, &scratch.apart_keys, &scratch.retest_keys);
-    }
-
-    /// Steps 1 (its first part) to 4 (see the module docs), after
-    /// [`World::follow_broad_phase_listing_changed`]: builds `scratch.tests` as
+    /// Steps 1 (its first part) to 4 (see the module docs), after [`list_changed_in_parts`]
+    /// beside the broad phase: builds `scratch.tests` as
     /// `collect_tests` does. Expects the began pairs' keys in `scratch.retest_keys`, the ended
     /// ones' in `scratch.apart_keys`, and no change of the layer matrix.
     pub(super) fn finish_tests_in_parts(&mut self) {
         use rayon::prelude::*;
         let part_count = self.scratch.key_parts.len() - 1;
-        let index_bits = (usize::BITS - self.slots.len().leading_zeros()).max(1);
+        let index_bits = self.key_index_bits();
         let scratch = &mut self.scratch;
 
         // 1. The first part: pairs that began overlapping and pending re-tests of live pairs.

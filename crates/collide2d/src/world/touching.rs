@@ -105,17 +105,14 @@ pub(super) struct Touching {
     /// the next merge's buffer for `ended`).
     #[cfg(feature = "rayon")]
     ended_before: Vec<CollisionEvent>,
-    /// When `keys_valid`, the order key of each entry of `store`, in the same order: what a
-    /// merge split over threads reads to count each range's events before writing them.
+    /// When as long as `store`, the order key of each of its entries, in the same order: what
+    /// a merge split over threads reads to count each range's events before writing them.
+    /// Written by every merge split over threads; emptied by the others.
     #[cfg(feature = "rayon")]
     keys: Vec<u128>,
     /// The keys a merge split over threads writes beside its events (swapped with `keys`).
     #[cfg(feature = "rayon")]
     next_keys: Vec<u128>,
-    /// Whether `keys` matches `store`: written by every merge split over threads, and only
-    /// by those.
-    #[cfg(feature = "rayon")]
-    keys_valid: bool,
     /// Whether the last merge reported `Stay`.
     report_stay: bool,
     /// Whether `store` holds events of an update (and not pairs handed over by a restore).
@@ -323,7 +320,7 @@ impl Touching {
         if threads > 1 {
             let ranges = MergeRanges {
                 old: &old,
-                old_keys: self.keys_valid.then_some(&self.keys[..]),
+                old_keys: (self.keys.len() == old.len()).then_some(&self.keys[..]),
                 old_ends: &self.ended_before,
                 tests,
                 detached: &detached,
@@ -342,8 +339,8 @@ impl Touching {
             self.next_keys = std::mem::replace(&mut self.keys, next_keys);
         }
         #[cfg(feature = "rayon")]
-        {
-            self.keys_valid = threads > 1;
+        if threads == 1 {
+            self.keys.clear();
         }
         if threads == 1 {
             next.clear();
@@ -482,7 +479,41 @@ struct SliceSink<'a> {
 }
 
 #[cfg(feature = "rayon")]
-impl SliceSink<'_> {
+impl<'a> SliceSink<'a> {
+    /// Sinks over consecutive places of the given lengths in `events`, which is made exactly
+    /// as long as they together, and the same places in `keys`. `events` keeps the events it
+    /// held (any values will do) so that only growth is filled.
+    fn places(
+        events: &'a mut Vec<CollisionEvent>,
+        keys: &'a mut Vec<u128>,
+        lengths: impl Iterator<Item = usize> + Clone,
+    ) -> Vec<SliceSink<'a>> {
+        const PLACEHOLDER: CollisionEvent = CollisionEvent::Stay {
+            a: ColliderHandle {
+                index: u32::MAX,
+                generation: 0,
+            },
+            b: ColliderHandle {
+                index: u32::MAX,
+                generation: 0,
+            },
+            manifold: None,
+        };
+        let total = lengths.clone().sum();
+        events.resize(total, PLACEHOLDER);
+        keys.resize(total, 0);
+        split_into(events, lengths.clone())
+            .into_iter()
+            .zip(split_into(keys, lengths))
+            .map(|(slice, keys)| SliceSink {
+                slice,
+                keys,
+                len: 0,
+                overflowed: false,
+            })
+            .collect()
+    }
+
     /// Whether exactly the whole slice was written.
     fn filled(&self) -> bool {
         !self.overflowed && self.len == self.slice.len()
@@ -553,46 +584,23 @@ impl MergeRanges<'_> {
         }
         let parts = &mut parts[..part_count];
         let report_all = changes.report_all;
-        let in_place = self.old_keys.is_some() && self.tests.len() <= IN_PLACE_TESTS;
+        let in_place_keys = self.old_keys.filter(|_| self.tests.len() <= IN_PLACE_TESTS);
+        let in_place = in_place_keys.is_some();
         parts.par_iter_mut().enumerate().for_each(|(index, part)| {
             part.span = self.span(index, tests_per_part);
             part.in_place = false;
-            if in_place {
+            if let Some(old_keys) = in_place_keys {
                 let tests = part.span.tests.clone();
                 answer(tests.start, &self.tests[tests], &mut part.answers);
-                part.count = self.event_count(&part.span, &part.answers);
+                part.count = self.event_count(&part.span, &part.answers, old_keys);
             }
         });
-        // `next` keeps the events it held (any values will do) so that only growth is filled.
-        const PLACEHOLDER: CollisionEvent = CollisionEvent::Stay {
-            a: ColliderHandle {
-                index: u32::MAX,
-                generation: 0,
-            },
-            b: ColliderHandle {
-                index: u32::MAX,
-                generation: 0,
-            },
-            manifold: None,
-        };
         if in_place {
-            let total = parts.iter().map(|part| part.count).sum();
-            next.truncate(total);
-            next.resize(total, PLACEHOLDER);
-            next_keys.resize(total, 0);
-            let places = split_into(next, parts.iter().map(|part| part.count));
-            let key_places = split_into(next_keys, parts.iter().map(|part| part.count));
-            places
+            let sinks = SliceSink::places(next, next_keys, parts.iter().map(|part| part.count));
+            sinks
                 .into_par_iter()
-                .zip(key_places)
                 .zip(parts.par_iter_mut())
-                .for_each(|((place, keys), part)| {
-                    let mut sink = SliceSink {
-                        slice: place,
-                        keys,
-                        len: 0,
-                        overflowed: false,
-                    };
+                .for_each(|(mut sink, part)| {
                     self.merge_part(
                         part,
                         None::<&fn(usize, &[PairTest], &mut Vec<PairAnswer>)>,
@@ -602,10 +610,11 @@ impl MergeRanges<'_> {
                     );
                     part.in_place = sink.filled();
                 });
-            if parts.iter().any(|part| !part.in_place) {
-                // Not expected (the counts are exact); the merge is redone apart below.
-                debug_assert!(false, "a merge range did not fill its place");
-            }
+            // Not expected (the counts are exact); else the merge is redone apart below.
+            debug_assert!(
+                parts.iter().all(|part| part.in_place),
+                "a merge range did not fill its place"
+            );
         }
         if !parts.iter().all(|part| part.in_place) {
             parts.par_iter_mut().for_each(|part| {
@@ -615,22 +624,12 @@ impl MergeRanges<'_> {
                 self.merge_part(part, fresh, facts, report_all, &mut sink);
                 part.next = sink;
             });
-            let total: usize = parts.iter().map(|part| part.next.len()).sum();
-            next.truncate(total);
-            next.resize(total, PLACEHOLDER);
-            next_keys.resize(total, 0);
-            let slices = split_into(next, parts.iter().map(|part| part.next.len()));
-            let key_slices = split_into(next_keys, parts.iter().map(|part| part.next.len()));
-            slices
+            let sinks =
+                SliceSink::places(next, next_keys, parts.iter().map(|part| part.next.len()));
+            sinks
                 .into_par_iter()
-                .zip(key_slices)
                 .zip(parts.par_iter())
-                .for_each(|((slice, keys), part)| {
-                    slice.copy_from_slice(&part.next);
-                    for (key, event) in keys.iter_mut().zip(&part.next) {
-                        *key = event_key(event);
-                    }
-                });
+                .for_each(|(mut sink, part)| sink.extend_from_slice(&part.next));
         }
         for part in parts.iter() {
             changes.began.extend_from_slice(&part.began);
@@ -662,12 +661,9 @@ impl MergeRanges<'_> {
         }
     }
 
-    /// How many events the range `span` writes, given every answer of its tests (see
-    /// [`MergeRanges::merge_in_parallel`]).
-    fn event_count(&self, span: &MergeSpan, answers: &[PairAnswer]) -> usize {
-        let Some(old_keys) = self.old_keys else {
-            return 0;
-        };
+    /// How many events the range `span` writes, given every answer of its tests and the
+    /// order keys of the stored events (see [`MergeRanges::merge_in_parallel`]).
+    fn event_count(&self, span: &MergeSpan, answers: &[PairAnswer], old_keys: &[u128]) -> usize {
         let keys = &old_keys[span.old.clone()];
         let ends_before = |bound: Option<u128>| {
             bound.map(|key| {

@@ -240,11 +240,7 @@ pub(super) fn list_changed_pairs(
 /// [`PARALLEL_PARTNER_CHANGES`] changes, the slots are cut into one range a thread and each
 /// thread applies, in the same order, the changes of the lists in its range: every list ends
 /// exactly as the serial order leaves it.
-pub(super) fn update_partner_lists(
-    slots: &mut [super::Slot],
-    ended: &[PairKey],
-    began: &[PairKey],
-) {
+fn update_partner_lists(slots: &mut [super::Slot], ended: &[PairKey], began: &[PairKey]) {
     // The entry of `handle` if `slots`, starting at slot `first_index`, holds it.
     fn entry_of(
         slots: &mut [super::Slot],
@@ -312,7 +308,7 @@ fn update_pairs_beside<B: crate::broad::BroadPhase + Send>(
 
 /// Where [`BroadKeys::fetch`] writes the broad phase's changes: its began and ended box
 /// pairs, and their keys.
-pub(super) struct BroadKeys<'a> {
+struct BroadKeys<'a> {
     pub began: &'a mut Vec<crate::broad::Pair>,
     pub ended: &'a mut Vec<crate::broad::Pair>,
     pub retest_keys: &'a mut Vec<PairKey>,
@@ -599,18 +595,27 @@ impl World {
     fn find_tests(&mut self) {
         #[cfg(feature = "rayon")]
         if self.tests_in_parts() {
-            self.follow_broad_phase_listing_changed();
+            self.follow_broad_phase(true);
             self.finish_tests_in_parts();
             return;
         }
-        self.follow_broad_phase();
+        self.follow_broad_phase(false);
         self.collect_tests();
     }
 
     /// Fetches the broad phase's began and ended box pairs and updates the partner lists.
     /// Leaves the began pairs' keys in `scratch.retest_keys` and the ended ones' in
     /// `scratch.apart_keys`.
-    fn follow_broad_phase(&mut self) {
+    ///
+    /// With `list_changed` (feature `rayon`), the changed colliders' pairs are listed and
+    /// sorted in parts beside the broad phase (`test_parts::list_changed_in_parts`, on the
+    /// other side of a `rayon::join`). The listing reads the partner lists as they were before
+    /// this update's box pairs joined or left them. The tests come out the same: a pair that
+    /// began overlapping is listed with the began pairs anyway, and one that stopped is listed
+    /// with the ended ones, which mark it apart whether or not it is listed there too.
+    fn follow_broad_phase(&mut self, list_changed: bool) {
+        #[cfg(feature = "rayon")]
+        let index_bits = self.key_index_bits();
         let scratch = &mut self.scratch;
         let mut keys = BroadKeys {
             began: &mut scratch.began,
@@ -618,8 +623,28 @@ impl World {
             retest_keys: &mut scratch.retest_keys,
             apart_keys: &mut scratch.apart_keys,
         };
-        keys.fetch(&mut self.broad, &mut self.box_pairs, None::<fn()>);
+        #[cfg(feature = "rayon")]
+        let listing = {
+            let key_parts = &mut scratch.key_parts;
+            let (slots, dirty, dirty_bits) = (&self.slots, &self.dirty, &self.dirty_bits);
+            list_changed.then_some(move || {
+                super::test_parts::list_changed_in_parts(
+                    key_parts, slots, dirty, dirty_bits, index_bits,
+                )
+            })
+        };
+        #[cfg(not(feature = "rayon"))]
+        let listing = {
+            let _ = list_changed;
+            None::<fn()>
+        };
+        keys.fetch(&mut self.broad, &mut self.box_pairs, listing);
         update_partner_lists(&mut self.slots, &scratch.apart_keys, &scratch.retest_keys);
+    }
+
+    /// The bits a collider index of this world takes, as [`sort_pair_keys`] reads them.
+    pub(super) fn key_index_bits(&self) -> u32 {
+        (usize::BITS - self.slots.len().leading_zeros()).max(1)
     }
 
     /// Whether [`World::collect_tests`] lists the pairs to re-test by one walk over every
@@ -634,6 +659,7 @@ impl World {
     fn collect_tests(&mut self) {
         let filters_changed = self.layers.matrix() != self.seen_layer_matrix;
         let listed_in_order = self.pairs_listed_in_order(filters_changed);
+        let index_bits = self.key_index_bits();
         let scratch = &mut self.scratch;
         // Emptied first, so that their lengths after this say what this update used.
         scratch.sort_buffer.clear();
@@ -710,7 +736,6 @@ impl World {
                     scratch.retest_keys.push(PairKey::new(a, b));
                 }
             }
-            let index_bits = (usize::BITS - self.slots.len().leading_zeros()).max(1);
             sort_pair_keys(
                 &mut scratch.retest_keys,
                 &mut scratch.sort_buffer,

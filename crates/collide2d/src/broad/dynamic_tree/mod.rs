@@ -616,11 +616,9 @@ impl DynamicTree {
             let slot = slot as usize;
             let info = self.slot_info[slot];
             if !info.fat.contains(&self.proxies.tight[slot]) {
-                let fat = self.fatten(self.proxies.tight[slot], displacement);
-                self.slot_info[slot].fat = fat;
+                let fat = self.new_fat_box(slot, displacement);
                 self.enlarge_leaf(info.leaf, fat);
                 self.unplaced.mark(slot as u32);
-                self.mark_fat_changed(slot);
             }
         }
         self.leavers = leavers;
@@ -718,10 +716,18 @@ impl DynamicTree {
     /// Gives live slot `slot`, whose exact box (already stored) left its fat box, a new fat box
     /// stretched along `displacement`, and moves its leaf `leaf` to hold it.
     fn refatten(&mut self, slot: usize, leaf: u32, displacement: Vec2) {
+        let fat = self.new_fat_box(slot, displacement);
+        self.move_leaf(leaf, fat);
+    }
+
+    /// Gives live slot `slot` a new fat box around its exact box, stretched along
+    /// `displacement`, in its slot record, marks its fat box changed, and returns the box for
+    /// its leaf to take.
+    fn new_fat_box(&mut self, slot: usize, displacement: Vec2) -> Aabb {
         let fat = self.fatten(self.proxies.tight[slot], displacement);
         self.slot_info[slot].fat = fat;
-        self.move_leaf(leaf, fat);
         self.mark_fat_changed(slot);
+        fat
     }
 
     /// Before a leaf of a list is placed again: asks for the nodes of the leaves after it, a
