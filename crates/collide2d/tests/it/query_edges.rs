@@ -1,0 +1,680 @@
+//! Pair queries at the edges a game reaches, against an exact `f64` referee
+//! ([`manifold_common::exact`]): every convex pair family touching, resting (0 to 1e-6 deep),
+//! with nearly parallel faces (tilts of 1e-8 to 1e-3 rad), coincident, at size ratios of 1e6
+//! (1e-3 against 1e3) and far from the origin (1e4 to 1e6). `collide`, `distance`, ray casts
+//! and linear shape casts are each held to the crate's tolerance: 1e-4 × the smaller shape's
+//! size plus the rounding of the coordinates involved (8 `f32` ulps of the farthest one).
+//!
+//! Where the crate docs give no tolerance (whether a ray that grazes a corner hits, how early a
+//! cast may stop), the tests expect what a game needs: an answer may differ from the exact one
+//! only where the exact one changes within that same tolerance (a ray that enters a shape by
+//! more than the tolerance hits it; a cast stops before the shapes overlap by more than it).
+
+use crate::manifold_common::exact::{core, exact, line_extent, signed_distance, Core, Exact};
+use crate::support::Rng;
+
+use collide2d::query::{shape_cast, CastOptions, Sweep};
+use collide2d::shape::{Capsule, Circle, Polygon, Segment, Shape};
+use collide2d::{collide, distance, overlaps, Ray, Rot, Transform, Vec2};
+use std::f32::consts::TAU;
+
+/// The convex kinds every pair is drawn from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Circle,
+    Capsule,
+    Segment,
+    Box,
+    Polygon,
+    Rounded,
+}
+
+const KINDS: [Kind; 6] = [
+    Kind::Circle,
+    Kind::Capsule,
+    Kind::Segment,
+    Kind::Box,
+    Kind::Polygon,
+    Kind::Rounded,
+];
+
+/// A shape of `kind` about `size` across around its local origin.
+fn make(kind: Kind, size: f32, rng: &mut Rng) -> Shape {
+    let half = 0.5 * size;
+    let offset = Vec2::new(rng.range(-0.1, 0.1), rng.range(-0.1, 0.1)) * size;
+    let axis = Rot::from_angle(rng.range(0.0, TAU)).rotate(Vec2::X);
+    match kind {
+        Kind::Circle => Shape::from(Circle::new(offset, half * rng.range(0.5, 1.0)).unwrap()),
+        Kind::Capsule => {
+            let d = axis * half * rng.range(0.3, 0.7);
+            Shape::from(Capsule::new(offset - d, offset + d, half * rng.range(0.1, 0.4)).unwrap())
+        }
+        Kind::Segment => {
+            let d = axis * half * rng.range(0.5, 1.0);
+            Shape::from(Segment::new(offset - d, offset + d).unwrap())
+        }
+        Kind::Box => {
+            Shape::from(Polygon::rect(size * rng.range(0.3, 1.0), size * rng.range(0.3, 1.0)).unwrap())
+        }
+        Kind::Polygon | Kind::Rounded => {
+            let count = 3 + rng.below(6);
+            let points: Vec<Vec2> = (0..count)
+                .map(|_| {
+                    let angle = rng.range(0.0, TAU);
+                    offset + Rot::from_angle(angle).rotate(Vec2::X) * half * rng.range(0.6, 1.0)
+                })
+                .collect();
+            let polygon = Polygon::hull(&points)
+                .unwrap_or_else(|_| Polygon::regular(count, half).unwrap());
+            if kind == Kind::Rounded {
+                Shape::from(polygon.with_radius(half * rng.range(0.02, 0.3)).unwrap())
+            } else {
+                Shape::from(polygon)
+            }
+        }
+    }
+}
+
+/// The local outward directions of the shape's flat faces (a random direction for a circle).
+fn faces(shape: &Shape, rng: &mut Rng) -> Vec<Vec2> {
+    match shape {
+        Shape::Polygon(polygon) => polygon.normals().to_vec(),
+        Shape::Capsule(capsule) => {
+            let n = (capsule.b() - capsule.a()).normalize().perp();
+            vec![n, -n]
+        }
+        Shape::Segment(segment) => vec![segment.normal(), -segment.normal()],
+        _ => vec![Rot::from_angle(rng.range(0.0, TAU)).rotate(Vec2::X)],
+    }
+}
+
+/// The shape's points and radius in `f64`, placed by `xf` relative to `origin`, for support
+/// functions (the referee's `Core` keeps its own private).
+struct Hull {
+    points: Vec<[f64; 2]>,
+    radius: f64,
+}
+
+fn hull(shape: &Shape, xf: &Transform, origin: Vec2) -> Hull {
+    let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
+    let (px, py) = (
+        f64::from(xf.p.x) - f64::from(origin.x),
+        f64::from(xf.p.y) - f64::from(origin.y),
+    );
+    let place = |v: Vec2| {
+        let (x, y) = (f64::from(v.x), f64::from(v.y));
+        [c * x - s * y + px, s * x + c * y + py]
+    };
+    let (points, radius) = match shape {
+        Shape::Circle(circle) => (vec![place(circle.center())], circle.radius()),
+        Shape::Capsule(capsule) => (vec![place(capsule.a()), place(capsule.b())], capsule.radius()),
+        Shape::Segment(segment) => (vec![place(segment.a()), place(segment.b())], 0.0),
+        Shape::Polygon(polygon) => (
+            polygon.vertices().iter().map(|&v| place(v)).collect(),
+            polygon.radius(),
+        ),
+        _ => unreachable!("convex kinds only"),
+    };
+    Hull {
+        points,
+        radius: f64::from(radius),
+    }
+}
+
+/// How deep A and B overlap along the unit direction `n` (A's far side minus B's near side).
+fn depth_along(a: &Hull, b: &Hull, n: [f64; 2]) -> f64 {
+    let dot = |p: &[f64; 2]| p[0] * n[0] + p[1] * n[1];
+    let reach_a = a.points.iter().map(dot).fold(f64::NEG_INFINITY, f64::max) + a.radius;
+    let low_b = b.points.iter().map(dot).fold(f64::INFINITY, f64::min) - b.radius;
+    reach_a - low_b
+}
+
+fn size(shape: &Shape) -> f32 {
+    shape.aabb(&Transform::IDENTITY).extents().max_element() * 2.0
+}
+
+/// A pair and where it is placed.
+struct Pair {
+    a: Shape,
+    xf_a: Transform,
+    b: Shape,
+    xf_b: Transform,
+}
+
+impl Pair {
+    /// The crate's tolerance for this pair: 1e-4 × the smaller size plus 8 ulps of the
+    /// farthest coordinate involved.
+    fn tolerance(&self) -> f64 {
+        let (size_a, size_b) = (size(&self.a), size(&self.b));
+        let far = self.xf_a.p.abs().max_element().max(self.xf_b.p.abs().max_element())
+            + size_a.max(size_b);
+        1e-4 * f64::from(size_a.min(size_b)) + 8.0 * f64::from(f32::EPSILON) * f64::from(far)
+    }
+    fn cores(&self) -> (Core, Core) {
+        let origin = self.xf_a.p;
+        (
+            core(&self.a, &self.xf_a, origin).unwrap(),
+            core(&self.b, &self.xf_b, origin).unwrap(),
+        )
+    }
+    fn exact(&self) -> Exact {
+        let (a, b) = self.cores();
+        exact(&a, &b)
+    }
+    fn hulls(&self) -> (Hull, Hull) {
+        let origin = self.xf_a.p;
+        (hull(&self.a, &self.xf_a, origin), hull(&self.b, &self.xf_b, origin))
+    }
+    /// A point relative to A's position, in `f64`.
+    fn local(&self, p: Vec2) -> [f64; 2] {
+        [
+            f64::from(p.x) - f64::from(self.xf_a.p.x),
+            f64::from(p.y) - f64::from(self.xf_a.p.y),
+        ]
+    }
+}
+
+impl std::fmt::Debug for Pair {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?} at {:?} / {:?} at {:?}", self.a, self.xf_a, self.b, self.xf_b)
+    }
+}
+
+/// The configurations the probes draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Setting {
+    /// Faces facing each other exactly, 0 to 1e-6 deep (relative to the smaller size).
+    Resting,
+    /// Faces tilted by 1e-8 to 1e-3 rad, within ±1e-6 of touching.
+    Tilted,
+    /// Any orientation, just touching.
+    Touching,
+    /// Any orientation, from 10 % deep to 10 % apart.
+    General,
+    /// One shape 1e-3 across and the other 1e3, resting or tilted.
+    HugeRatio,
+    /// A placed 1e4 to 1e6 from the origin, resting or tilted.
+    Far,
+}
+
+const SETTINGS: [Setting; 6] = [
+    Setting::Resting,
+    Setting::Tilted,
+    Setting::Touching,
+    Setting::General,
+    Setting::HugeRatio,
+    Setting::Far,
+];
+
+/// A pair of `kind_a` and `kind_b` in `setting`: B's face turned to face one of A's (tilted by
+/// `tilt`), slid along it, then pushed along A's face normal until the exact depth is the one
+/// wanted (bisection on the referee).
+fn place(kinds: (Kind, Kind), setting: Setting, rng: &mut Rng) -> Pair {
+    let (mut size_a, mut size_b) = (rng.log_size(0.2, 5.0), rng.log_size(0.2, 5.0));
+    if setting == Setting::HugeRatio {
+        (size_a, size_b) = if rng.chance(0.5) { (1e-3, 1e3) } else { (1e3, 1e-3) };
+    }
+    let a = make(kinds.0, size_a, rng);
+    let b = make(kinds.1, size_b, rng);
+    let small = size(&a).min(size(&b));
+    let position = match setting {
+        Setting::Far => {
+            let reach = rng.log_size(1e4, 1e6);
+            Rot::from_angle(rng.angle()).rotate(Vec2::X) * reach
+        }
+        _ => rng.point(50.0),
+    };
+    let xf_a = Transform::new(position, rng.angle());
+    let faces_a = faces(&a, rng);
+    let face_a = xf_a.rotate(rng.pick(&faces_a));
+    let faces_b = faces(&b, rng);
+    let face_b = rng.pick(&faces_b);
+    let flat = matches!(setting, Setting::Resting) || rng.chance(0.3);
+    let tilt = match setting {
+        Setting::Touching | Setting::General => rng.angle(),
+        _ if flat => 0.0,
+        _ => rng.log_size(1e-8, 1e-3) * if rng.chance(0.5) { 1.0 } else { -1.0 },
+    };
+    let angle = (-face_a).y.atan2((-face_a).x) + tilt - face_b.y.atan2(face_b.x);
+    let q = Rot::from_angle(angle);
+    let depth = match setting {
+        Setting::Resting => f64::from(small) * rng.range_f64(0.0, 1e-6),
+        Setting::Touching => 0.0,
+        Setting::General => f64::from(small) * rng.range_f64(-0.1, 0.1),
+        _ => f64::from(small) * rng.range_f64(-1e-6, 1e-6),
+    };
+    let lateral = face_a.perp() * rng.range(-0.6, 0.6) * size_a.min(size_b * 2.0);
+    let at = |s: f64| Transform {
+        p: xf_a.p + lateral + face_a * s as f32,
+        q,
+    };
+    let depth_at = |s: f64| {
+        let pair = Pair {
+            a: a.clone(),
+            xf_a,
+            b: b.clone(),
+            xf_b: at(s),
+        };
+        pair.exact().depth
+    };
+    let (mut low, mut high) = (0.0, f64::from(size_a + size_b));
+    if depth_at(low) >= depth {
+        for _ in 0..80 {
+            let middle = 0.5 * (low + high);
+            if depth_at(middle) >= depth {
+                low = middle;
+            } else {
+                high = middle;
+            }
+        }
+    }
+    Pair {
+        a,
+        xf_a,
+        xf_b: at(low),
+        b,
+    }
+}
+
+/// Every pair of kinds in every setting, `per` cases each, handed to `check`, which returns
+/// an error message for a wrong answer. Panics with the first few failures.
+fn probe(seed: u64, per: usize, mut check: impl FnMut(&Pair, &mut Rng) -> Option<String>) {
+    let mut rng = Rng(seed);
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for kind_a in KINDS {
+        for kind_b in KINDS {
+            for setting in SETTINGS {
+                for case in 0..per {
+                    let pair = place((kind_a, kind_b), setting, &mut rng);
+                    count += 1;
+                    if let Some(message) = check(&pair, &mut rng) {
+                        failures.push(format!(
+                            "{kind_a:?}-{kind_b:?} {setting:?} case {case}: {message}\n  {pair:?}"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {count} wrong:\n{}",
+        failures.len(),
+        failures[..failures.len().min(8)].join("\n")
+    );
+}
+
+/// `collide` against the referee: present exactly when the exact depth is beyond the
+/// tolerance either way; its normal (near-)deepest; its deepest point as deep as the shapes;
+/// each point `± normal · penetration / 2` on the two surfaces.
+fn check_manifold(pair: &Pair) -> Option<String> {
+    let m = collide(&pair.a, &pair.xf_a, &pair.b, &pair.xf_b);
+    let truth = pair.exact();
+    let tolerance = pair.tolerance();
+    if m.is_empty() {
+        return (truth.depth > tolerance)
+            .then(|| format!("no contact, exact depth {:e} (tolerance {tolerance:e})", truth.depth));
+    }
+    if truth.depth < -tolerance {
+        return Some(format!(
+            "contact {m:?}, exact depth {:e} (tolerance {tolerance:e})",
+            truth.depth
+        ));
+    }
+    let length = m.normal.length();
+    if (length - 1.0).abs() > 1e-5 {
+        return Some(format!("normal {:?} of length {length}", m.normal));
+    }
+    let n = [f64::from(m.normal.x), f64::from(m.normal.y)];
+    let (hull_a, hull_b) = pair.hulls();
+    let along = depth_along(&hull_a, &hull_b, n);
+    // The normal may be a near-tie axis, 1e-4 × size deeper than the exact minimum at most.
+    if along - truth.depth > 2.0 * tolerance {
+        return Some(format!(
+            "normal {:?} gives depth {along:e}, exact {:e} along {:?}",
+            m.normal, truth.depth, truth.normal
+        ));
+    }
+    let deepest = f64::from(m.max_penetration());
+    if (deepest - along).abs() > tolerance {
+        return Some(format!(
+            "deepest point {deepest:e}, the shapes overlap {along:e} along the normal ({m:?})"
+        ));
+    }
+    let (core_a, core_b) = pair.cores();
+    for point in m.points() {
+        let p = pair.local(point.point);
+        let half = 0.5 * f64::from(point.penetration);
+        let on_a = [p[0] + n[0] * half, p[1] + n[1] * half];
+        let on_b = [p[0] - n[0] * half, p[1] - n[1] * half];
+        let (off_a, off_b) = (signed_distance(&core_a, on_a), signed_distance(&core_b, on_b));
+        if off_a.abs().max(off_b.abs()) > tolerance {
+            return Some(format!(
+                "point {point:?} is {off_a:e} off A's surface and {off_b:e} off B's ({m:?})"
+            ));
+        }
+    }
+    None
+}
+
+#[test]
+fn manifolds_match_the_exact_referee_at_the_edges() {
+    probe(0x51ed_0001, 24, |pair, _| check_manifold(pair));
+}
+
+/// `distance` against the referee: the distance (zero when overlapping), the closest points
+/// on the surfaces and that far apart, the normal along them; `overlaps` agreeing outside the
+/// tolerance band.
+fn check_distance(pair: &Pair) -> Option<String> {
+    let out = distance(&pair.a, &pair.xf_a, &pair.b, &pair.xf_b);
+    let truth = pair.exact();
+    let tolerance = pair.tolerance();
+    let expected = (-truth.depth).max(0.0);
+    if (f64::from(out.distance) - expected).abs() > tolerance {
+        return Some(format!("distance {out:?}, exact {expected:e}"));
+    }
+    let overlapping = overlaps(&pair.a, &pair.xf_a, &pair.b, &pair.xf_b);
+    if overlapping != (truth.depth >= 0.0) && truth.depth.abs() > tolerance {
+        return Some(format!("overlaps {overlapping}, exact depth {:e}", truth.depth));
+    }
+    if out.distance > 0.0 {
+        let (core_a, core_b) = pair.cores();
+        let (pa, pb) = (pair.local(out.point_a), pair.local(out.point_b));
+        let (off_a, off_b) = (signed_distance(&core_a, pa), signed_distance(&core_b, pb));
+        if off_a.abs().max(off_b.abs()) > tolerance {
+            return Some(format!("closest points {off_a:e} and {off_b:e} off: {out:?}"));
+        }
+        let gap = ((pb[0] - pa[0]).powi(2) + (pb[1] - pa[1]).powi(2)).sqrt();
+        if (gap - f64::from(out.distance)).abs() > tolerance {
+            return Some(format!("closest points {gap:e} apart: {out:?}"));
+        }
+        if (out.normal.length() - 1.0).abs() > 1e-5 {
+            return Some(format!("normal not unit: {out:?}"));
+        }
+        let n = [f64::from(out.normal.x), f64::from(out.normal.y)];
+        let (hull_a, hull_b) = pair.hulls();
+        let along = -depth_along(&hull_a, &hull_b, n);
+        if (along - expected).abs() > tolerance {
+            return Some(format!("normal separates by {along:e}, distance {expected:e}: {out:?}"));
+        }
+    }
+    None
+}
+
+#[test]
+fn distances_match_the_exact_referee_at_the_edges() {
+    probe(0x51ed_0002, 24, |pair, _| check_distance(pair));
+}
+
+/// The lowest value of a convex function on `[low, high]` (golden-section search).
+fn convex_minimum(mut low: f64, mut high: f64, f: impl Fn(f64) -> f64) -> (f64, f64) {
+    const R: f64 = 0.618_033_988_749_894_9;
+    for _ in 0..100 {
+        let (x1, x2) = (high - R * (high - low), low + R * (high - low));
+        if f(x1) <= f(x2) {
+            high = x2;
+        } else {
+            low = x1;
+        }
+    }
+    let x = 0.5 * (low + high);
+    (x, f(x))
+}
+
+/// A ray at `pair.a`'s shape: at its centre, through one of its core's vertices, along one of
+/// its edges, or tangent to it (by `round`), from outside or inside.
+fn ray_at(pair: &Pair, round: usize, rng: &mut Rng) -> Ray {
+    let (a, xf) = (&pair.a, &pair.xf_a);
+    let extent = size(a);
+    let (vertices, radius): (Vec<Vec2>, f32) = match a {
+        Shape::Circle(c) => (vec![c.center()], c.radius()),
+        Shape::Capsule(c) => (vec![c.a(), c.b()], c.radius()),
+        Shape::Segment(s) => (vec![s.a(), s.b()], 0.0),
+        Shape::Polygon(p) => (p.vertices().to_vec(), p.radius()),
+        _ => unreachable!(),
+    };
+    let i = rng.below(vertices.len());
+    let vertex = xf.apply(vertices[i]);
+    let next = xf.apply(vertices[(i + 1) % vertices.len()]);
+    let reach = extent * rng.range(0.6, 3.0);
+    let (origin, direction) = match round % 5 {
+        // At the centre, from anywhere around it (inside too).
+        0 => {
+            let from = xf.p + rng.point(extent);
+            (from, xf.p + rng.point(0.3 * extent) - from)
+        }
+        // Through a vertex of the core, pushed out by the rounding along a random direction.
+        1 => {
+            let out = Rot::from_angle(rng.angle()).rotate(Vec2::X);
+            let target = vertex + out * radius;
+            let direction = Rot::from_angle(rng.angle()).rotate(Vec2::X);
+            (target - direction * reach, direction)
+        }
+        // Along an edge (or its rounded side), starting before its first end.
+        2 if next != vertex => {
+            let along = (next - vertex).normalize();
+            let side = -along.perp() * radius;
+            let tilt = Rot::from_angle(rng.log_size(1e-8, 1e-3) * if rng.chance(0.5) { 1.0 } else { -1.0 });
+            let direction = if rng.chance(0.5) { along } else { tilt.rotate(along) };
+            (vertex + side - direction * reach, direction)
+        }
+        // Tangent to the rounded surface at a vertex (grazing a corner).
+        3 => {
+            let out = Rot::from_angle(rng.angle()).rotate(Vec2::X);
+            let direction = out.perp();
+            (vertex + out * radius - direction * reach, direction)
+        }
+        _ => {
+            let from = xf.p + rng.point(3.0 * extent);
+            (from, xf.p + rng.point(extent) - from)
+        }
+    };
+    let max = if rng.chance(0.2) { reach * rng.range(0.5, 1.5) } else { 4.0 * reach };
+    Ray::new(origin, direction, max).unwrap_or_else(|_| Ray::new(origin, Vec2::X, max).unwrap())
+}
+
+/// A ray cast against the referee: a ray that runs deeper than the tolerance into the shape
+/// hits it; a hit lies on the surface, the ray does not run deeper than the tolerance inside
+/// before it, and its normal is unit, faces the ray and is the surface's at the point.
+fn check_ray(pair: &Pair, ray: &Ray) -> Option<String> {
+    let hit = pair.a.ray_cast(&pair.xf_a, ray);
+    let (core_a, _) = pair.cores();
+    let tolerance = pair.tolerance()
+        + 8.0 * f64::from(f32::EPSILON) * f64::from(ray.origin.abs().max_element() + ray.max_distance);
+    let o = pair.local(ray.origin);
+    let d = [f64::from(ray.direction.x), f64::from(ray.direction.y)];
+    let length = (d[0] * d[0] + d[1] * d[1]).sqrt();
+    let d = [d[0] / length, d[1] / length];
+    let at = |t: f64| [o[0] + d[0] * t, o[1] + d[1] * t];
+    let max = f64::from(ray.max_distance);
+    let deepest_on = |low: f64, high: f64| {
+        if high < low {
+            return f64::INFINITY;
+        }
+        convex_minimum(low, high, |t| signed_distance(&core_a, at(t))).1
+    };
+    let Some(hit) = hit else {
+        let deepest = deepest_on(0.0, max);
+        return (deepest < -tolerance)
+            .then(|| format!("{ray:?} misses, but runs {:e} deep inside", -deepest));
+    };
+    let distance = f64::from(hit.distance);
+    if !(0.0..=max + tolerance).contains(&distance) {
+        return Some(format!("{ray:?} hit {hit:?} beyond its length"));
+    }
+    let start = signed_distance(&core_a, o);
+    if distance == 0.0 && start <= tolerance {
+        return None;
+    }
+    let off = signed_distance(&core_a, at(distance));
+    let before = deepest_on(0.0, distance);
+    let entry = line_extent(&core_a, o, d).map(|(low, _)| low);
+    if off.abs() > tolerance || before < -tolerance {
+        return Some(format!(
+            "{ray:?} hit {hit:?}: {off:e} off the surface, {:e} deep before it (exact entry {entry:?})",
+            -before
+        ));
+    }
+    if (hit.normal.length() - 1.0).abs() > 1e-5 || hit.normal.dot(ray.direction) > 1e-6 {
+        return Some(format!("{ray:?} hit {hit:?}: normal not unit or not facing the ray"));
+    }
+    // The surface's normal: the point a step out along it is that far outside.
+    let step = (1e-3 * f64::from(size(&pair.a))).max(100.0 * tolerance);
+    let n = [f64::from(hit.normal.x), f64::from(hit.normal.y)];
+    let p = at(distance);
+    let out = signed_distance(&core_a, [p[0] + n[0] * step, p[1] + n[1] * step]);
+    if out < step * (1.0 - 1e-2) - tolerance {
+        return Some(format!(
+            "{ray:?} hit {hit:?}: a step {step:e} along the normal is only {out:e} outside"
+        ));
+    }
+    None
+}
+
+#[test]
+fn ray_casts_match_the_exact_referee_at_the_edges() {
+    let mut round = 0;
+    probe(0x51ed_0003, 6, |pair, rng| {
+        round += 1;
+        let ray = ray_at(pair, round, rng);
+        check_ray(pair, &ray)
+    });
+}
+
+/// A linear cast of A towards B, from where `pair` places it back along the motion (at `t0`
+/// of the way), against the referee's gap along the path, which is convex in time.
+fn check_cast(pair: &Pair, rng: &mut Rng) -> Option<String> {
+    let truth = pair.exact();
+    let small = size(&pair.a).min(size(&pair.b));
+    let toward = Vec2::new(truth.normal[0] as f32, truth.normal[1] as f32);
+    let toward = if toward.is_finite() && toward.length() > 0.5 {
+        toward
+    } else {
+        Vec2::X
+    };
+    // Into B, along it, or away; at times starting at the placed contact.
+    let angle = match rng.below(4) {
+        0 => rng.range(-1.4, 1.4),
+        1 => std::f32::consts::FRAC_PI_2 * if rng.chance(0.5) { 1.0 } else { -1.0 },
+        2 => std::f32::consts::PI - rng.range(-1.0, 1.0),
+        _ => rng.range(-0.3, 0.3),
+    };
+    let length = small * rng.log_size(0.1, 20.0);
+    let delta = Rot::from_angle(angle).rotate(toward) * length;
+    let t0 = if rng.chance(0.3) { 0.0 } else { rng.range(0.0, 1.0) };
+    let start = Transform {
+        p: pair.xf_a.p - delta * t0,
+        q: pair.xf_a.q,
+    };
+    let target = if rng.chance(0.5) { 0.0 } else { 0.01 * small };
+    let options = CastOptions {
+        target_separation: target,
+        tolerance: (1e-4 * small).max(1e-6),
+        ..CastOptions::default()
+    };
+    let hit = shape_cast(
+        &pair.a,
+        &Sweep::linear(&start, delta),
+        &pair.b,
+        &Sweep::fixed(&pair.xf_b),
+        options,
+    );
+    let gap_at = |t: f64| {
+        let moved = Pair {
+            a: pair.a.clone(),
+            xf_a: Transform {
+                p: start.p + delta * t as f32,
+                q: start.q,
+            },
+            b: pair.b.clone(),
+            xf_b: pair.xf_b,
+        };
+        // Measured from A's placed position, so every time shares one origin.
+        let origin = pair.xf_a.p;
+        let (a, b) = (
+            core(&moved.a, &moved.xf_a, origin).unwrap(),
+            core(&moved.b, &moved.xf_b, origin).unwrap(),
+        );
+        -exact(&a, &b).depth
+    };
+    let tolerance = pair.tolerance()
+        + 8.0 * f64::from(f32::EPSILON) * f64::from(start.p.abs().max_element() + length);
+    let target = f64::from(target);
+    let (t_low, lowest) = convex_minimum(0.0, 1.0, gap_at);
+    let (t_low, lowest) = if gap_at(0.0) <= lowest { (0.0, gap_at(0.0)) } else { (t_low, lowest) };
+    // The last time the gap is still above `target − tolerance` before it closes.
+    let enters = (lowest < target - tolerance).then(|| {
+        let (mut low, mut high) = (0.0, t_low);
+        for _ in 0..80 {
+            let middle = 0.5 * (low + high);
+            if gap_at(middle) >= target - tolerance {
+                low = middle;
+            } else {
+                high = middle;
+            }
+        }
+        high
+    });
+    let describe = || {
+        format!(
+            "cast from {start:?} by {delta:?}, target {target:e}: {hit:?}; gap at 0 {:e}, lowest {lowest:e} at {t_low}, enters {enters:?}",
+            gap_at(0.0)
+        )
+    };
+    // A start already within the target is a hit at once when the motion closes the gap and
+    // a miss when it opens it (the default options); the gap is convex in time, so its slope at
+    // the start decides. Close to sliding along, either answer is right.
+    let start_gap = gap_at(0.0);
+    if start_gap < target - tolerance {
+        let slope = (gap_at(1e-3) - start_gap) / 1e-3;
+        let clear = 1e-2 * f64::from(length);
+        return match hit {
+            Some(hit) if hit.t > 0.0 => Some(format!("hit later than the start; {}", describe())),
+            Some(_) if slope > clear => Some(format!("hit while leaving; {}", describe())),
+            None if slope < -clear => Some(format!("miss while closing; {}", describe())),
+            _ => None,
+        };
+    }
+    let Some(hit) = hit else {
+        return enters.map(|_| format!("miss; {}", describe()));
+    };
+    let t = f64::from(hit.t);
+    let gap = gap_at(t);
+    let time_slack = tolerance / f64::from(length);
+    if gap < target - tolerance || enters.is_some_and(|enter| t > enter + time_slack) {
+        return Some(format!("stepped past the contact (gap {gap:e}); {}", describe()));
+    }
+    if hit.converged && gap > target + f64::from(options.tolerance) + tolerance {
+        return Some(format!("stopped early (gap {gap:e}); {}", describe()));
+    }
+    if (hit.normal.length() - 1.0).abs() > 1e-5 {
+        return Some(format!("normal not unit; {}", describe()));
+    }
+    // The normal separates the shapes at the hit by the gap there.
+    let at_hit = Pair {
+        a: pair.a.clone(),
+        xf_a: Transform {
+            p: start.p + delta * hit.t,
+            q: start.q,
+        },
+        b: pair.b.clone(),
+        xf_b: pair.xf_b,
+    };
+    let origin = pair.xf_a.p;
+    let n = [f64::from(hit.normal.x), f64::from(hit.normal.y)];
+    let along = -depth_along(
+        &hull(&at_hit.a, &at_hit.xf_a, origin),
+        &hull(&at_hit.b, &at_hit.xf_b, origin),
+        n,
+    );
+    if (along - gap).abs() > tolerance + 1e-3 * gap.abs() {
+        return Some(format!("normal separates by {along:e}, gap {gap:e}; {}", describe()));
+    }
+    None
+}
+
+#[test]
+fn linear_casts_match_the_exact_referee_at_the_edges() {
+    probe(0x51ed_0004, 8, check_cast);
+}
