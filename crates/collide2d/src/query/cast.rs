@@ -145,7 +145,7 @@ fn convex_cast(
         if let (Some(proxy_a), Some(proxy_b)) =
             (ConvexProxy::from_shape(a), ConvexProxy::from_shape(b))
         {
-            return linear_advancement(&proxy_a, sweep_a, &proxy_b, sweep_b, opts);
+            return linear_advancement((a, &proxy_a), sweep_a, (b, &proxy_b), sweep_b, opts);
         }
     }
     conservative_advancement(a, sweep_a, b, sweep_b, opts)
@@ -416,6 +416,10 @@ struct Probe {
     gap: f32,
     normal: Vec2,
     point: Vec2,
+    /// Whether `normal` was measured between separate cores; `false` when the cores overlap
+    /// (or are rounding noise apart) and the normal is a stand-in (the previous step's, or
+    /// along the centres).
+    measured: bool,
 }
 
 /// How the gap between two moving shapes is measured: `probe(t, previous_normal)`, and an
@@ -423,6 +427,26 @@ struct Probe {
 trait GapFunction {
     fn probe(&mut self, t: f32, previous_normal: Option<Vec2>) -> Probe;
     fn closing_bound(&self, normal: Vec2) -> f32;
+    /// The contact at `t = 0` as the narrow phase sees it (normal from A to B, deepest point
+    /// in the probe's frame, and its penetration), `None` when the shapes do not touch there:
+    /// how deep a start whose gap is 0 overlaps, and its normal when the cores overlap.
+    fn start_contact(&self) -> Option<(Vec2, Vec2, f32)>;
+}
+
+/// The normal, deepest point and its penetration of the contact manifold of `a` at `xf_a` and
+/// `b` at `xf_b`.
+fn contact_of(
+    a: &Shape,
+    xf_a: &Transform,
+    b: &Shape,
+    xf_b: &Transform,
+) -> Option<(Vec2, Vec2, f32)> {
+    let manifold = super::manifold::collide(a, xf_a, b, xf_b);
+    let deepest = manifold
+        .points()
+        .iter()
+        .max_by(|x, y| x.penetration.total_cmp(&y.penetration))?;
+    Some((manifold.normal, deepest.point, deepest.penetration))
 }
 
 /// Advances `t` from `start` until the gap is at most `stop`, aiming each step at `aim`
@@ -460,7 +484,9 @@ fn march(
 ///
 /// 1. Measure the gap at `t = 0`.
 /// 2. Already within `target + tolerance`: with `separating_overlap_hits`, a hit at 0. Deeper
-///    than `target − tolerance` (inside the skin): a hit at 0 if approaching. Within the band
+///    than `target − tolerance` (inside the skin, or overlapping by more than the tolerance,
+///    as deep as the contact manifold says): a hit at 0 if approaching along the normal (the
+///    manifold's when the cores overlap). Within the band
 ///    around the target (a mover resting a skin away): a hit at 0 only if the gap really closes
 ///    by more than the tolerance during the step — sliding along a surface, or across the seam
 ///    between two tiles, is not a hit.
@@ -489,10 +515,27 @@ fn contact_at_start(
 ) -> Option<(f32, Probe, bool)> {
     let target = opts.target_separation;
     let tolerance = opts.tolerance;
+    // The gap is measured clamped at 0: how deep shapes that touch overlap, and, when their
+    // cores overlap (no closest points, so no normal), the contact's normal (the direction they
+    // overlap least) rather than the stand-in between their centres, which points anywhere
+    // for a long floor, come from the narrow phase.
+    let mut first = first;
+    let mut depth = 0.0;
+    if first.gap <= 0.0 {
+        if let Some((normal, point, penetration)) = gaps.start_contact() {
+            depth = penetration.max(0.0);
+            if !first.measured {
+                (first.normal, first.point) = (normal, point);
+            }
+        }
+    }
     if opts.separating_overlap_hits {
         return Some((0.0, first, true));
     }
-    if first.gap < target - tolerance {
+    // Overlapping by more than the tolerance is deeper than the band around any target
+    // (`target` is at least 0), so a slow push further in is a hit at once, not a gap that
+    // cannot close below its clamp.
+    if first.gap - depth < target - tolerance {
         return (gaps.closing_bound(first.normal) > tolerance).then_some((0.0, first, true));
     }
     let closes = march(
@@ -511,6 +554,8 @@ fn contact_at_start(
 /// a convex function of `t` (a Newton step along the current normal never passes the first
 /// contact).
 struct LinearGap<'a> {
+    /// The two shapes, for the contact at the start ([`GapFunction::start_contact`]).
+    shapes: (&'a Shape, &'a Shape),
     proxy_a: &'a ConvexProxy<'a>,
     proxy_b: &'a ConvexProxy<'a>,
     b_in_a_start: Transform,
@@ -547,7 +592,14 @@ impl GapFunction for LinearGap<'_> {
             })
         };
         let offset = cores.point_b - cores.point_a;
-        let normal = if well_defined && cores.distance >= 1e-15 {
+        // As in `distance`: the axis GJK converged along, when it has one. For an edge of
+        // `B − A` the offset between the closest points is tilted by the rounding of the
+        // barycentric weights (an ulp of the edge's coordinates over the distance: a tenth of
+        // a radian for a ball 1e-3 across on a face 1e3 long); the edge's perpendicular is not.
+        let axis = (-cores.axis).try_normalize().filter(|_| well_defined);
+        let normal = if let Some(axis) = axis {
+            axis
+        } else if well_defined && cores.distance >= 1e-15 {
             offset / cores.distance
         } else if well_defined {
             // Cores a few ulps apart: their offset squares into subnormals, so its measured
@@ -560,11 +612,17 @@ impl GapFunction for LinearGap<'_> {
             gap: (cores.distance - radius_a - radius_b).max(0.0),
             normal,
             point: cores.point_a + normal * (0.5 * (cores.distance + radius_a - radius_b)),
+            measured: well_defined,
         }
     }
 
     fn closing_bound(&self, normal: Vec2) -> f32 {
         -self.local_motion.dot(normal)
+    }
+
+    fn start_contact(&self) -> Option<(Vec2, Vec2, f32)> {
+        let (a, b) = self.shapes;
+        contact_of(a, &Transform::IDENTITY, b, &self.b_in_a_start)
     }
 }
 
@@ -640,6 +698,7 @@ fn linear_ray_cast_with(
             gap: ((point_b - point_a).length() - radius_a - radius_b).max(0.0),
             normal,
             point: 0.5 * (point_a + point_b) + normal * (0.5 * (radius_a - radius_b)),
+            measured: true,
         }
     };
     for _ in 0..MAX_RAY_CAST_SUPPORTS {
@@ -831,14 +890,15 @@ impl FlatLanes {
 
 /// Time of impact for two convex shapes that only translate (see [`LinearGap`]).
 fn linear_advancement(
-    proxy_a: &ConvexProxy,
+    (a, proxy_a): (&Shape, &ConvexProxy),
     sweep_a: &Sweep,
-    proxy_b: &ConvexProxy,
+    (b, proxy_b): (&Shape, &ConvexProxy),
     sweep_b: &Sweep,
     opts: &CastOptions,
 ) -> Option<CastHit> {
     let start_a = sweep_a.transform_at(0.0);
     let mut gaps = LinearGap {
+        shapes: (a, b),
         proxy_a,
         proxy_b,
         b_in_a_start: start_a.inv_mul(&sweep_b.transform_at(0.0)),
@@ -880,6 +940,8 @@ fn reach_from_center(proxy: &ConvexProxy, local_center: Vec2) -> f32 {
 /// Simulation of Rigid Body Systems", 1996, §2.3; Coumans, "Continuous Collision Detection and
 /// Physics", 2005).
 struct RotatingGap<'a> {
+    /// The two shapes, for the contact at the start ([`GapFunction::start_contact`]).
+    shapes: (&'a Shape, &'a Shape),
     proxy_a: ConvexProxy<'a>,
     placements_a: Placements<'a>,
     proxy_b: ConvexProxy<'a>,
@@ -912,11 +974,18 @@ impl GapFunction for RotatingGap<'_> {
             gap: output.distance,
             normal,
             point: 0.5 * (output.point_a + output.point_b),
+            measured: well_defined,
         }
     }
 
     fn closing_bound(&self, normal: Vec2) -> f32 {
         (-self.relative_translation.dot(normal)).max(0.0) + self.angular_reach
+    }
+
+    fn start_contact(&self) -> Option<(Vec2, Vec2, f32)> {
+        let (a, b) = self.shapes;
+        let (xf_a, xf_b) = (self.placements_a.at(0.0), self.placements_b.at(0.0));
+        both_valid(&xf_a, &xf_b).then(|| contact_of(a, &xf_a, b, &xf_b))?
     }
 }
 
@@ -967,6 +1036,7 @@ fn conservative_advancement(
         * reach_from_center(&proxy_a, sweep_a.local_center)
         + sweep_b.rotation().abs() * reach_from_center(&proxy_b, sweep_b.local_center);
     let mut gaps = RotatingGap {
+        shapes: (a, b),
         proxy_a,
         placements_a: Placements::new(sweep_a),
         proxy_b,

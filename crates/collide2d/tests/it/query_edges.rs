@@ -53,9 +53,9 @@ fn make(kind: Kind, size: f32, rng: &mut Rng) -> Shape {
             let d = axis * half * rng.range(0.5, 1.0);
             Shape::from(Segment::new(offset - d, offset + d).unwrap())
         }
-        Kind::Box => {
-            Shape::from(Polygon::rect(size * rng.range(0.3, 1.0), size * rng.range(0.3, 1.0)).unwrap())
-        }
+        Kind::Box => Shape::from(
+            Polygon::rect(size * rng.range(0.3, 1.0), size * rng.range(0.3, 1.0)).unwrap(),
+        ),
         Kind::Polygon | Kind::Rounded => {
             let count = 3 + rng.below(6);
             let points: Vec<Vec2> = (0..count)
@@ -64,8 +64,8 @@ fn make(kind: Kind, size: f32, rng: &mut Rng) -> Shape {
                     offset + Rot::from_angle(angle).rotate(Vec2::X) * half * rng.range(0.6, 1.0)
                 })
                 .collect();
-            let polygon = Polygon::hull(&points)
-                .unwrap_or_else(|_| Polygon::regular(count, half).unwrap());
+            let polygon =
+                Polygon::hull(&points).unwrap_or_else(|_| Polygon::regular(count, half).unwrap());
             if kind == Kind::Rounded {
                 Shape::from(polygon.with_radius(half * rng.range(0.02, 0.3)).unwrap())
             } else {
@@ -107,7 +107,10 @@ fn hull(shape: &Shape, xf: &Transform, origin: Vec2) -> Hull {
     };
     let (points, radius) = match shape {
         Shape::Circle(circle) => (vec![place(circle.center())], circle.radius()),
-        Shape::Capsule(capsule) => (vec![place(capsule.a()), place(capsule.b())], capsule.radius()),
+        Shape::Capsule(capsule) => (
+            vec![place(capsule.a()), place(capsule.b())],
+            capsule.radius(),
+        ),
         Shape::Segment(segment) => (vec![place(segment.a()), place(segment.b())], 0.0),
         Shape::Polygon(polygon) => (
             polygon.vertices().iter().map(|&v| place(v)).collect(),
@@ -146,7 +149,12 @@ impl Pair {
     /// farthest coordinate involved.
     fn tolerance(&self) -> f64 {
         let (size_a, size_b) = (size(&self.a), size(&self.b));
-        let far = self.xf_a.p.abs().max_element().max(self.xf_b.p.abs().max_element())
+        let far = self
+            .xf_a
+            .p
+            .abs()
+            .max_element()
+            .max(self.xf_b.p.abs().max_element())
             + size_a.max(size_b);
         1e-4 * f64::from(size_a.min(size_b)) + 8.0 * f64::from(f32::EPSILON) * f64::from(far)
     }
@@ -163,7 +171,10 @@ impl Pair {
     }
     fn hulls(&self) -> (Hull, Hull) {
         let origin = self.xf_a.p;
-        (hull(&self.a, &self.xf_a, origin), hull(&self.b, &self.xf_b, origin))
+        (
+            hull(&self.a, &self.xf_a, origin),
+            hull(&self.b, &self.xf_b, origin),
+        )
     }
     /// A point relative to A's position, in `f64`.
     fn local(&self, p: Vec2) -> [f64; 2] {
@@ -176,7 +187,11 @@ impl Pair {
 
 impl std::fmt::Debug for Pair {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:?} at {:?} / {:?} at {:?}", self.a, self.xf_a, self.b, self.xf_b)
+        write!(
+            f,
+            "{:?} at {:?} / {:?} at {:?}",
+            self.a, self.xf_a, self.b, self.xf_b
+        )
     }
 }
 
@@ -212,7 +227,11 @@ const SETTINGS: [Setting; 6] = [
 fn place(kinds: (Kind, Kind), setting: Setting, rng: &mut Rng) -> Pair {
     let (mut size_a, mut size_b) = (rng.log_size(0.2, 5.0), rng.log_size(0.2, 5.0));
     if setting == Setting::HugeRatio {
-        (size_a, size_b) = if rng.chance(0.5) { (1e-3, 1e3) } else { (1e3, 1e-3) };
+        (size_a, size_b) = if rng.chance(0.5) {
+            (1e-3, 1e3)
+        } else {
+            (1e3, 1e-3)
+        };
     }
     let a = make(kinds.0, size_a, rng);
     let b = make(kinds.1, size_b, rng);
@@ -313,8 +332,12 @@ fn check_manifold(pair: &Pair) -> Option<String> {
     let truth = pair.exact();
     let tolerance = pair.tolerance();
     if m.is_empty() {
-        return (truth.depth > tolerance)
-            .then(|| format!("no contact, exact depth {:e} (tolerance {tolerance:e})", truth.depth));
+        return (truth.depth > tolerance).then(|| {
+            format!(
+                "no contact, exact depth {:e} (tolerance {tolerance:e})",
+                truth.depth
+            )
+        });
     }
     if truth.depth < -tolerance {
         return Some(format!(
@@ -348,7 +371,10 @@ fn check_manifold(pair: &Pair) -> Option<String> {
         let half = 0.5 * f64::from(point.penetration);
         let on_a = [p[0] + n[0] * half, p[1] + n[1] * half];
         let on_b = [p[0] - n[0] * half, p[1] - n[1] * half];
-        let (off_a, off_b) = (signed_distance(&core_a, on_a), signed_distance(&core_b, on_b));
+        let (off_a, off_b) = (
+            signed_distance(&core_a, on_a),
+            signed_distance(&core_b, on_b),
+        );
         if off_a.abs().max(off_b.abs()) > tolerance {
             return Some(format!(
                 "point {point:?} is {off_a:e} off A's surface and {off_b:e} off B's ({m:?})"
@@ -376,14 +402,19 @@ fn check_distance(pair: &Pair) -> Option<String> {
     }
     let overlapping = overlaps(&pair.a, &pair.xf_a, &pair.b, &pair.xf_b);
     if overlapping != (truth.depth >= 0.0) && truth.depth.abs() > tolerance {
-        return Some(format!("overlaps {overlapping}, exact depth {:e}", truth.depth));
+        return Some(format!(
+            "overlaps {overlapping}, exact depth {:e}",
+            truth.depth
+        ));
     }
     if out.distance > 0.0 {
         let (core_a, core_b) = pair.cores();
         let (pa, pb) = (pair.local(out.point_a), pair.local(out.point_b));
         let (off_a, off_b) = (signed_distance(&core_a, pa), signed_distance(&core_b, pb));
         if off_a.abs().max(off_b.abs()) > tolerance {
-            return Some(format!("closest points {off_a:e} and {off_b:e} off: {out:?}"));
+            return Some(format!(
+                "closest points {off_a:e} and {off_b:e} off: {out:?}"
+            ));
         }
         let gap = ((pb[0] - pa[0]).powi(2) + (pb[1] - pa[1]).powi(2)).sqrt();
         if (gap - f64::from(out.distance)).abs() > tolerance {
@@ -396,7 +427,9 @@ fn check_distance(pair: &Pair) -> Option<String> {
         let (hull_a, hull_b) = pair.hulls();
         let along = -depth_along(&hull_a, &hull_b, n);
         if (along - expected).abs() > tolerance {
-            return Some(format!("normal separates by {along:e}, distance {expected:e}: {out:?}"));
+            return Some(format!(
+                "normal separates by {along:e}, distance {expected:e}: {out:?}"
+            ));
         }
     }
     None
@@ -455,8 +488,14 @@ fn ray_at(pair: &Pair, round: usize, rng: &mut Rng) -> Ray {
         2 if next != vertex => {
             let along = (next - vertex).normalize();
             let side = -along.perp() * radius;
-            let tilt = Rot::from_angle(rng.log_size(1e-8, 1e-3) * if rng.chance(0.5) { 1.0 } else { -1.0 });
-            let direction = if rng.chance(0.5) { along } else { tilt.rotate(along) };
+            let tilt = Rot::from_angle(
+                rng.log_size(1e-8, 1e-3) * if rng.chance(0.5) { 1.0 } else { -1.0 },
+            );
+            let direction = if rng.chance(0.5) {
+                along
+            } else {
+                tilt.rotate(along)
+            };
             (vertex + side - direction * reach, direction)
         }
         // Tangent to the rounded surface at a vertex (grazing a corner).
@@ -470,7 +509,11 @@ fn ray_at(pair: &Pair, round: usize, rng: &mut Rng) -> Ray {
             (from, xf.p + rng.point(extent) - from)
         }
     };
-    let max = if rng.chance(0.2) { reach * rng.range(0.5, 1.5) } else { 4.0 * reach };
+    let max = if rng.chance(0.2) {
+        reach * rng.range(0.5, 1.5)
+    } else {
+        4.0 * reach
+    };
     Ray::new(origin, direction, max).unwrap_or_else(|_| Ray::new(origin, Vec2::X, max).unwrap())
 }
 
@@ -481,7 +524,9 @@ fn check_ray(pair: &Pair, ray: &Ray) -> Option<String> {
     let hit = pair.a.ray_cast(&pair.xf_a, ray);
     let (core_a, _) = pair.cores();
     let tolerance = pair.tolerance()
-        + 8.0 * f64::from(f32::EPSILON) * f64::from(ray.origin.abs().max_element() + ray.max_distance);
+        + 8.0
+            * f64::from(f32::EPSILON)
+            * f64::from(ray.origin.abs().max_element() + ray.max_distance);
     let o = pair.local(ray.origin);
     let d = [f64::from(ray.direction.x), f64::from(ray.direction.y)];
     let length = (d[0] * d[0] + d[1] * d[1]).sqrt();
@@ -517,7 +562,9 @@ fn check_ray(pair: &Pair, ray: &Ray) -> Option<String> {
         ));
     }
     if (hit.normal.length() - 1.0).abs() > 1e-5 || hit.normal.dot(ray.direction) > 1e-6 {
-        return Some(format!("{ray:?} hit {hit:?}: normal not unit or not facing the ray"));
+        return Some(format!(
+            "{ray:?} hit {hit:?}: normal not unit or not facing the ray"
+        ));
     }
     // The surface's normal: the point a step out along it is that far outside.
     let step = (1e-3 * f64::from(size(&pair.a))).max(100.0 * tolerance);
@@ -562,7 +609,11 @@ fn check_cast(pair: &Pair, rng: &mut Rng) -> Option<String> {
     };
     let length = small * rng.log_size(0.1, 20.0);
     let delta = Rot::from_angle(angle).rotate(toward) * length;
-    let t0 = if rng.chance(0.3) { 0.0 } else { rng.range(0.0, 1.0) };
+    let t0 = if rng.chance(0.3) {
+        0.0
+    } else {
+        rng.range(0.0, 1.0)
+    };
     let start = Transform {
         p: pair.xf_a.p - delta * t0,
         q: pair.xf_a.q,
@@ -602,7 +653,11 @@ fn check_cast(pair: &Pair, rng: &mut Rng) -> Option<String> {
         + 8.0 * f64::from(f32::EPSILON) * f64::from(start.p.abs().max_element() + length);
     let target = f64::from(target);
     let (t_low, lowest) = convex_minimum(0.0, 1.0, gap_at);
-    let (t_low, lowest) = if gap_at(0.0) <= lowest { (0.0, gap_at(0.0)) } else { (t_low, lowest) };
+    let (t_low, lowest) = if gap_at(0.0) <= lowest {
+        (0.0, gap_at(0.0))
+    } else {
+        (t_low, lowest)
+    };
     // The last time the gap is still above `target − tolerance` before it closes.
     let enters = (lowest < target - tolerance).then(|| {
         let (mut low, mut high) = (0.0, t_low);
@@ -623,16 +678,23 @@ fn check_cast(pair: &Pair, rng: &mut Rng) -> Option<String> {
         )
     };
     // A start already within the target is a hit at once when the motion closes the gap and
-    // a miss when it opens it (the default options); the gap is convex in time, so its slope at
-    // the start decides. Close to sliding along, either answer is right.
+    // a miss when it opens it (the default options). The gap is convex in time, so a chord
+    // after the start bounds its slope there from above and one before it from below: a
+    // chord falling faster than 2 % of the motion proves the gap closes, one rising that fast
+    // before the start proves it opens. Closer to sliding along, either answer is right.
     let start_gap = gap_at(0.0);
     if start_gap < target - tolerance {
-        let slope = (gap_at(1e-3) - start_gap) / 1e-3;
-        let clear = 1e-2 * f64::from(length);
+        let step = 1e-2;
+        let after = (gap_at(step) - start_gap) / step;
+        let before = (start_gap - gap_at(-step)) / step;
+        // Far from the origin, positions a step apart round by ulps of their coordinates.
+        let rounding =
+            8.0 * f64::from(f32::EPSILON) * f64::from(start.p.abs().max_element()) / step;
+        let clear = 2e-2 * f64::from(length) + rounding;
         return match hit {
             Some(hit) if hit.t > 0.0 => Some(format!("hit later than the start; {}", describe())),
-            Some(_) if slope > clear => Some(format!("hit while leaving; {}", describe())),
-            None if slope < -clear => Some(format!("miss while closing; {}", describe())),
+            Some(_) if before > clear => Some(format!("hit while leaving; {}", describe())),
+            None if after < -clear => Some(format!("miss while closing; {}", describe())),
             _ => None,
         };
     }
@@ -643,7 +705,10 @@ fn check_cast(pair: &Pair, rng: &mut Rng) -> Option<String> {
     let gap = gap_at(t);
     let time_slack = tolerance / f64::from(length);
     if gap < target - tolerance || enters.is_some_and(|enter| t > enter + time_slack) {
-        return Some(format!("stepped past the contact (gap {gap:e}); {}", describe()));
+        return Some(format!(
+            "stepped past the contact (gap {gap:e}); {}",
+            describe()
+        ));
     }
     if hit.converged && gap > target + f64::from(options.tolerance) + tolerance {
         return Some(format!("stopped early (gap {gap:e}); {}", describe()));
@@ -669,7 +734,10 @@ fn check_cast(pair: &Pair, rng: &mut Rng) -> Option<String> {
         n,
     );
     if (along - gap).abs() > tolerance + 1e-3 * gap.abs() {
-        return Some(format!("normal separates by {along:e}, gap {gap:e}; {}", describe()));
+        return Some(format!(
+            "normal separates by {along:e}, gap {gap:e}; {}",
+            describe()
+        ));
     }
     None
 }
@@ -677,4 +745,86 @@ fn check_cast(pair: &Pair, rng: &mut Rng) -> Option<String> {
 #[test]
 fn linear_casts_match_the_exact_referee_at_the_edges() {
     probe(0x51ed_0004, 8, check_cast);
+}
+
+/// A ball 1e-3 across cast onto a face of a box 700 across: the normal at the hit is the face's
+/// (it came from the offset of the closest points, whose rounding on the big box, ulps of 300,
+/// is a tenth of the ball's radius: the normal was 0.014 rad off and leaned into the box).
+#[test]
+fn tiny_ball_cast_onto_a_huge_box_gets_the_face_normal() {
+    let ball =
+        Shape::from(Circle::new(Vec2::new(3.413666e-5, 9.235725e-6), 0.000_444_587_96).unwrap());
+    let big = Shape::from(Polygon::rect(2.0 * 309.9489, 2.0 * 375.432_68).unwrap());
+    let start = Transform {
+        p: Vec2::new(-14.614206, -18.72411),
+        q: Rot {
+            c: -0.9544822,
+            s: -0.2982678,
+        },
+    };
+    let place = Transform {
+        p: Vec2::new(33.502373, -324.9457),
+        q: Rot {
+            c: 0.1552327,
+            s: -0.9878779,
+        },
+    };
+    let delta = Vec2::new(0.0019503136, -0.029924259);
+    let options = CastOptions {
+        target_separation: 1.778_351_7e-5,
+        tolerance: 1e-6,
+        ..CastOptions::default()
+    };
+    let hit = shape_cast(
+        &ball,
+        &Sweep::linear(&start, delta),
+        &big,
+        &Sweep::fixed(&place),
+        options,
+    )
+    .unwrap();
+    // A's face facing the ball is the box's −x side: the normal from the ball is +x turned.
+    let face = place.rotate(Vec2::X);
+    eprintln!("{hit:?} {big:?}");
+    assert!(
+        hit.normal.angle_to(face).abs() < 1e-4,
+        "{hit:?}, face {face:?}"
+    );
+}
+
+/// Boxes overlapping by 0.1, one pushed further in by 0.005 with the default options (target
+/// 0): a hit at once, as the docs promise for a start inside the target that approaches. The gap
+/// is measured clamped at 0, so an overlapping start looked like one resting at the target, a
+/// hit only if the gap closed by the tolerance within 64 small steps: slow pushes (less than 128
+/// tolerances along the normal) went through.
+#[test]
+fn overlapping_start_pushed_further_in_is_a_hit_at_once() {
+    let unit = Shape::from(Polygon::rect(1.0, 1.0).unwrap());
+    let ball = Shape::from(Circle::with_radius(0.5).unwrap());
+    let wall = Transform::new(Vec2::new(0.9, 0.0), 0.0);
+    for mover in [&unit, &ball] {
+        for push in [0.005, 0.5] {
+            let sweep = Sweep::linear(&Transform::IDENTITY, Vec2::new(push, 0.0));
+            let hit = shape_cast(
+                mover,
+                &sweep,
+                &unit,
+                &Sweep::fixed(&wall),
+                CastOptions::default(),
+            );
+            let hit = hit.unwrap_or_else(|| panic!("{mover:?} pushed by {push}: no hit"));
+            assert_eq!(hit.t, 0.0);
+            assert!(hit.normal.angle_to(Vec2::X).abs() < 1e-4, "{hit:?}");
+            // Pulled out, it leaves.
+            let sweep = Sweep::linear(&Transform::IDENTITY, Vec2::new(-push, 0.0));
+            let away = shape_cast(
+                mover,
+                &sweep,
+                &unit,
+                &Sweep::fixed(&wall),
+                CastOptions::default(),
+            );
+            assert_eq!(away, None, "{mover:?} pulled by {push}");
+        }
+    }
 }

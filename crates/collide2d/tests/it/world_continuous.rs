@@ -490,8 +490,10 @@ fn many_sweeps_give_the_same_events_in_every_broad_phase_and_build() {
     // steps bound the turning by the farthest vertex (other times within the tolerance), and
     // their normals are GJK's converged axis (other normals, closer to the exact ones), and a
     // sweep's rotation at time t is its start rotation (as given) turned by the turn so far,
-    // not a rotation rebuilt from the angle (other last bits, the same events).
-    assert_eq!(tree, (11980536599519775425, 18082), "golden");
+    // not a rotation rebuilt from the angle (other last bits, the same events). A sweep that
+    // starts with the cores overlapping takes the normal and point of the contact there (9
+    // `Begin`s at time 0 a broad phase carry other numbers; the same events otherwise).
+    assert_eq!(tree, (12339483663655922481, 18082), "golden");
 }
 
 #[test]

@@ -142,7 +142,11 @@ fn ray_hits(world: &World, ray: &Ray, filter: &QueryFilter) -> Vec<WorldRayHit> 
                 })
         })
         .collect();
-    hits.sort_by(|x, y| x.distance.total_cmp(&y.distance).then(x.collider.cmp(&y.collider)));
+    hits.sort_by(|x, y| {
+        x.distance
+            .total_cmp(&y.distance)
+            .then(x.collider.cmp(&y.collider))
+    });
     hits
 }
 
@@ -168,12 +172,16 @@ fn check(world: &World, rng: &mut Rng, center: Vec2, what: &str) {
     for filter in &filters {
         let mut batch_points = Vec::new();
         world
-            .overlap_points_each(&points, filter, |row, handle| batch_points.push((row, handle)))
+            .overlap_points_each(&points, filter, |row, handle| {
+                batch_points.push((row, handle))
+            })
             .unwrap();
         let mut single_points = Vec::new();
         for (row, &point) in points.iter().enumerate() {
             let found = world.overlap_point(point, filter).unwrap();
-            let expected = brute(world, filter, |c| c.shape().contains(&c.world_transform(), point));
+            let expected = brute(world, filter, |c| {
+                c.shape().contains(&c.world_transform(), point)
+            });
             assert_eq!(found, expected, "{what}: overlap_point {point:?}");
             single_points.extend(found.into_iter().map(|h| (row, h)));
         }
@@ -183,7 +191,11 @@ fn check(world: &World, rng: &mut Rng, center: Vec2, what: &str) {
         for (ray, batch) in rays.iter().zip(many) {
             let expected = ray_hits(world, ray, filter);
             let single = world.ray_cast(ray, filter).unwrap();
-            assert_eq!(single, expected.first().copied(), "{what}: ray_cast {ray:?}");
+            assert_eq!(
+                single,
+                expected.first().copied(),
+                "{what}: ray_cast {ray:?}"
+            );
             assert_eq!(batch, single, "{what}: ray_cast_many {ray:?}");
             let all = world.ray_cast_all(ray, filter).unwrap();
             assert_eq!(all, expected, "{what}: ray_cast_all {ray:?}");
@@ -217,17 +229,30 @@ fn check(world: &World, rng: &mut Rng, center: Vec2, what: &str) {
             let found = world.overlap_shape(&shape, &xf, filter).unwrap();
             assert_eq!(
                 found,
-                brute(world, filter, |c| overlaps(&shape, &xf, c.shape(), &c.world_transform())),
+                brute(world, filter, |c| overlaps(
+                    &shape,
+                    &xf,
+                    c.shape(),
+                    &c.world_transform()
+                )),
                 "{what}: overlap_shape {shape:?} at {xf:?}"
             );
             let turn = Vec2::from_angle(rng.angle());
             let delta = rng.pick(&[Vec2::X * 20.0, -Vec2::Y * 5.0, turn * 8.0]);
             let options = CastOptions::default();
-            let found = world.shape_cast(&shape, &xf, delta, filter, options).unwrap();
+            let found = world
+                .shape_cast(&shape, &xf, delta, filter, options)
+                .unwrap();
             let sweep = Sweep::linear(&xf, delta);
             let mut expected: Option<WorldCastHit> = None;
             for (handle, c) in world.iter().filter(|&(h, c)| filter.accepts(h, c)) {
-                let hit = shape_cast(&shape, &sweep, c.shape(), &Sweep::fixed(&c.world_transform()), options);
+                let hit = shape_cast(
+                    &shape,
+                    &sweep,
+                    c.shape(),
+                    &Sweep::fixed(&c.world_transform()),
+                    options,
+                );
                 if let Some(hit) = hit {
                     if expected.is_none_or(|b| (hit.t, handle) < (b.fraction, b.collider)) {
                         expected = Some(WorldCastHit {
@@ -240,7 +265,10 @@ fn check(world: &World, rng: &mut Rng, center: Vec2, what: &str) {
                     }
                 }
             }
-            assert_eq!(found, expected, "{what}: shape_cast {shape:?} from {xf:?} by {delta:?}");
+            assert_eq!(
+                found, expected,
+                "{what}: shape_cast {shape:?} from {xf:?} by {delta:?}"
+            );
         }
     }
 }
@@ -272,19 +300,37 @@ fn world_queries_equal_brute_force_at_the_edges() {
                 let handle = handles[rng.below(handles.len())];
                 let xf = world.get(handle).unwrap().transform();
                 let step = rng.pick(&[1e-4, 0.5, 7.0]);
-                let moved = Transform { p: xf.p + rng.point(step), q: xf.q };
+                let moved = Transform {
+                    p: xf.p + rng.point(step),
+                    q: xf.q,
+                };
                 world.set_transform(handle, moved).unwrap();
             }
             world.update();
-            check(&world, &mut rng, center, &format!("{kind:?} at {center:?} moved"));
+            check(
+                &world,
+                &mut rng,
+                center,
+                &format!("{kind:?} at {center:?} moved"),
+            );
             // Bring the scene to the origin.
             world.shift_origin(center).unwrap();
             world.update();
-            check(&world, &mut rng, Vec2::ZERO, &format!("{kind:?} at {center:?} shifted"));
+            check(
+                &world,
+                &mut rng,
+                Vec2::ZERO,
+                &format!("{kind:?} at {center:?} shifted"),
+            );
             #[cfg(feature = "serde")]
             {
                 let restored = World::restore(world.snapshot()).unwrap();
-                check(&restored, &mut rng, Vec2::ZERO, &format!("{kind:?} at {center:?} restored"));
+                check(
+                    &restored,
+                    &mut rng,
+                    Vec2::ZERO,
+                    &format!("{kind:?} at {center:?} restored"),
+                );
             }
         }
     }
