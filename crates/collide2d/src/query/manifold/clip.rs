@@ -328,9 +328,19 @@ fn separated_cores(
         return Manifold::EMPTY;
     }
 
-    // 3. Corner: one point along the line between the closest core points.
+    // 3. Corner: one point along the line between the closest core points. When one of them
+    //    is the inside of an edge, the line is that edge's normal, taken as stored: the offset
+    //    between the rounded points is tilted by the rounding of the edge's coordinates, which
+    //    for a face 1e3 long beside a shape 1e-3 across is as large as the offset itself.
+    let edge_normal = match (closest.feature1, closest.feature2) {
+        (CoreFeature::Edge(i), _) => Some(reference.normals[i]),
+        (_, CoreFeature::Edge(j)) => Some(-incident.normals[j]),
+        _ => None,
+    };
     let corner = |closest: &CoreClosest| -> Manifold {
-        let normal = if distance > 0.0 {
+        let normal = if let Some(normal) = edge_normal.filter(|_| distance > 0.0) {
+            normal
+        } else if distance > 0.0 {
             // Renormalised: tiny offsets divide to not quite unit length.
             (offset / distance)
                 .try_normalize()
