@@ -427,10 +427,49 @@ struct Probe {
 trait GapFunction {
     fn probe(&mut self, t: f32, previous_normal: Option<Vec2>) -> Probe;
     fn closing_bound(&self, normal: Vec2) -> f32;
-    /// The contact at `t = 0` as the narrow phase sees it (normal from A to B, deepest point
+    /// The contact at time `t` as the narrow phase sees it (normal from A to B, deepest point
     /// in the probe's frame, and its penetration), `None` when the shapes do not touch there:
-    /// how deep a start whose gap is 0 overlaps, and its normal when the cores overlap.
-    fn start_contact(&self) -> Option<(Vec2, Vec2, f32)>;
+    /// how deep shapes whose gap is 0 overlap, and their normal when the cores overlap.
+    fn contact_at(&self, t: f32) -> Option<(Vec2, Vec2, f32)>;
+}
+
+/// The gap at time `t` measured past touching: the probe's gap while the shapes are apart,
+/// minus the contact's penetration once they overlap.
+fn signed_gap(gaps: &mut impl GapFunction, t: f32, normal: Vec2) -> f32 {
+    let gap = gaps.probe(t, Some(normal)).gap;
+    if gap > 0.0 {
+        return gap;
+    }
+    -gaps
+        .contact_at(t)
+        .map_or(0.0, |(_, _, penetration)| penetration)
+}
+
+/// Whether the gap, measured past touching, falls below `below` at some time of the step: at
+/// its end, or at the lowest point a golden-section search finds (the gap of a translating
+/// pair is convex in time, so that is its minimum).
+fn sinks_below(gaps: &mut impl GapFunction, normal: Vec2, below: f32) -> bool {
+    const RATIO: f32 = 0.618_034;
+    if signed_gap(gaps, 1.0, normal) < below {
+        return true;
+    }
+    let (mut low, mut high) = (0.0f32, 1.0f32);
+    for _ in 0..24 {
+        let (early, late) = (high - RATIO * (high - low), low + RATIO * (high - low));
+        let (at_early, at_late) = (
+            signed_gap(gaps, early, normal),
+            signed_gap(gaps, late, normal),
+        );
+        if at_early.min(at_late) < below {
+            return true;
+        }
+        if at_early <= at_late {
+            high = late;
+        } else {
+            low = early;
+        }
+    }
+    false
 }
 
 /// The normal, deepest point and its penetration of the contact manifold of `a` at `xf_a` and
@@ -522,7 +561,7 @@ fn contact_at_start(
     let mut first = first;
     let mut depth = 0.0;
     if first.gap <= 0.0 {
-        if let Some((normal, point, penetration)) = gaps.start_contact() {
+        if let Some((normal, point, penetration)) = gaps.contact_at(0.0) {
             depth = penetration.max(0.0);
             if !first.measured {
                 (first.normal, first.point) = (normal, point);
@@ -537,6 +576,15 @@ fn contact_at_start(
     // cannot close below its clamp.
     if first.gap - depth < target - tolerance {
         return (gaps.closing_bound(first.normal) > tolerance).then_some((0.0, first, true));
+    }
+    // Within the band around the target. A gap within the tolerance of touching cannot close
+    // by the tolerance while measured clamped at 0 (a ball resting on a floor and pushed 0.01
+    // into it over the step would march on to `t > 1`): the overlap past touching is
+    // measured with the narrow phase instead.
+    if first.gap < tolerance {
+        let closes = gaps.closing_bound(first.normal) > tolerance
+            && sinks_below(gaps, first.normal, first.gap - depth - tolerance);
+        return closes.then_some((0.0, first, true));
     }
     let closes = march(
         gaps,
@@ -554,7 +602,7 @@ fn contact_at_start(
 /// a convex function of `t` (a Newton step along the current normal never passes the first
 /// contact).
 struct LinearGap<'a> {
-    /// The two shapes, for the contact at the start ([`GapFunction::start_contact`]).
+    /// The two shapes, for the contact at the start ([`GapFunction::contact_at`]).
     shapes: (&'a Shape, &'a Shape),
     proxy_a: &'a ConvexProxy<'a>,
     proxy_b: &'a ConvexProxy<'a>,
@@ -620,9 +668,9 @@ impl GapFunction for LinearGap<'_> {
         -self.local_motion.dot(normal)
     }
 
-    fn start_contact(&self) -> Option<(Vec2, Vec2, f32)> {
+    fn contact_at(&self, t: f32) -> Option<(Vec2, Vec2, f32)> {
         let (a, b) = self.shapes;
-        contact_of(a, &Transform::IDENTITY, b, &self.b_in_a_start)
+        contact_of(a, &Transform::IDENTITY, b, &self.b_in_a(t))
     }
 }
 
@@ -940,7 +988,7 @@ fn reach_from_center(proxy: &ConvexProxy, local_center: Vec2) -> f32 {
 /// Simulation of Rigid Body Systems", 1996, §2.3; Coumans, "Continuous Collision Detection and
 /// Physics", 2005).
 struct RotatingGap<'a> {
-    /// The two shapes, for the contact at the start ([`GapFunction::start_contact`]).
+    /// The two shapes, for the contact at the start ([`GapFunction::contact_at`]).
     shapes: (&'a Shape, &'a Shape),
     proxy_a: ConvexProxy<'a>,
     placements_a: Placements<'a>,
@@ -982,9 +1030,9 @@ impl GapFunction for RotatingGap<'_> {
         (-self.relative_translation.dot(normal)).max(0.0) + self.angular_reach
     }
 
-    fn start_contact(&self) -> Option<(Vec2, Vec2, f32)> {
+    fn contact_at(&self, t: f32) -> Option<(Vec2, Vec2, f32)> {
         let (a, b) = self.shapes;
-        let (xf_a, xf_b) = (self.placements_a.at(0.0), self.placements_b.at(0.0));
+        let (xf_a, xf_b) = (self.placements_a.at(t), self.placements_b.at(t));
         both_valid(&xf_a, &xf_b).then(|| contact_of(a, &xf_a, b, &xf_b))?
     }
 }

@@ -873,3 +873,39 @@ fn tiny_rounded_polygon_on_a_huge_box_gets_the_face_normal() {
     };
     assert_eq!(check_manifold(&pair), None);
 }
+
+/// Shapes resting exactly on each other (or overlapping by less than the tolerance) and pushed
+/// into each other, with the default options (target 0): a hit at once.
+#[test]
+fn touching_start_pushed_in_is_a_hit_at_once() {
+    let floor = Shape::from(Polygon::rect(4.0, 1.0).unwrap());
+    let movers = [
+        Shape::from(Circle::with_radius(0.5).unwrap()),
+        Shape::from(Polygon::rect(1.0, 1.0).unwrap()),
+        Shape::from(Capsule::new(Vec2::new(-0.3, 0.0), Vec2::new(0.3, 0.0), 0.5).unwrap()),
+        Shape::from(Polygon::rect(0.6, 0.6).unwrap().with_radius(0.2).unwrap()),
+    ];
+    for mover in &movers {
+        for sink in [0.0, 1e-7, -1e-7] {
+            for push in [
+                Vec2::new(0.0, -0.1),
+                Vec2::new(0.3, -0.01),
+                Vec2::new(-2.0, -0.5),
+            ] {
+                let start = Transform::from_translation(Vec2::new(0.2, 1.0 - sink));
+                let sweep = Sweep::linear(&start, push);
+                let hit = shape_cast(
+                    mover,
+                    &sweep,
+                    &floor,
+                    &Sweep::fixed(&Transform::IDENTITY),
+                    CastOptions::default(),
+                );
+                let hit =
+                    hit.unwrap_or_else(|| panic!("{mover:?} sunk {sink} pushed by {push}: no hit"));
+                assert_eq!(hit.t, 0.0, "{mover:?} sunk {sink} pushed by {push}");
+                assert!(hit.normal.angle_to(-Vec2::Y).abs() < 1e-4, "{hit:?}");
+            }
+        }
+    }
+}
