@@ -427,9 +427,10 @@ struct Probe {
 trait GapFunction {
     fn probe(&mut self, t: f32, previous_normal: Option<Vec2>) -> Probe;
     fn closing_bound(&self, normal: Vec2) -> f32;
-    /// The contact at time `t` as the narrow phase sees it (normal from A to B, deepest point
-    /// in the probe's frame, and its penetration), `None` when the shapes do not touch there:
-    /// how deep shapes whose gap is 0 overlap, and their normal when the cores overlap.
+    /// The contact at time `t` as the narrow phase sees it, speculative within the tolerance
+    /// (normal from A to B, deepest point in the probe's frame, and its penetration), `None`
+    /// when the shapes are farther apart: how deep shapes whose gap is 0 overlap, and their
+    /// normal when the cores overlap or are rounding noise apart.
     fn contact_at(&self, t: f32) -> Option<(Vec2, Vec2, f32)>;
 }
 
@@ -473,14 +474,15 @@ fn sinks_below(gaps: &mut impl GapFunction, normal: Vec2, below: f32) -> bool {
 }
 
 /// The normal, deepest point and its penetration of the contact manifold of `a` at `xf_a` and
-/// `b` at `xf_b`.
+/// `b` at `xf_b`, with speculative points within `margin`.
 fn contact_of(
     a: &Shape,
     xf_a: &Transform,
     b: &Shape,
     xf_b: &Transform,
+    margin: f32,
 ) -> Option<(Vec2, Vec2, f32)> {
-    let manifold = super::manifold::collide(a, xf_a, b, xf_b);
+    let manifold = super::manifold::collide_speculative(a, xf_a, b, xf_b, margin);
     let deepest = manifold
         .points()
         .iter()
@@ -555,14 +557,16 @@ fn contact_at_start(
     let target = opts.target_separation;
     let tolerance = opts.tolerance;
     // The gap is measured clamped at 0: how deep shapes that touch overlap, and, when their
-    // cores overlap (no closest points, so no normal), the contact's normal (the direction they
-    // overlap least) rather than the stand-in between their centres, which points anywhere
-    // for a long floor, come from the narrow phase.
+    // cores overlap or are rounding noise apart (no closest points to give a normal), the
+    // contact's normal (the direction they overlap least) rather than the stand-in between
+    // their centres, which points anywhere for a long floor, come from the narrow phase.
     let mut first = first;
     let mut depth = 0.0;
-    if first.gap <= 0.0 {
+    if first.gap <= 0.0 || !first.measured {
         if let Some((normal, point, penetration)) = gaps.contact_at(0.0) {
-            depth = penetration.max(0.0);
+            if first.gap <= 0.0 {
+                depth = penetration.max(0.0);
+            }
             if !first.measured {
                 (first.normal, first.point) = (normal, point);
             }
@@ -609,6 +613,9 @@ struct LinearGap<'a> {
     b_in_a_start: Transform,
     local_motion: Vec2,
     tolerance: f32,
+    /// How far apart rounding may put the shapes' surfaces: 8 ulps of the largest coordinate
+    /// the pair reaches (see [`pair_rounding`]).
+    rounding: f32,
     cache: SimplexCache,
 }
 
@@ -660,7 +667,14 @@ impl GapFunction for LinearGap<'_> {
             gap: (cores.distance - radius_a - radius_b).max(0.0),
             normal,
             point: cores.point_a + normal * (0.5 * (cores.distance + radius_a - radius_b)),
-            measured: well_defined,
+            // A first probe takes even cores a few ulps apart, but their normal is noise: the
+            // offset must stand out of the tolerance and of the rounding of the points'
+            // coordinates (ulps of 300 for a shape 1e3 across, in the frame of one 1e-3 across).
+            measured: cores.distance > 0.1 * self.tolerance
+                && cores.distance
+                    > 8.0
+                        * f32::EPSILON
+                        * cores.point_a.abs().max(cores.point_b.abs()).max_element(),
         }
     }
 
@@ -670,7 +684,8 @@ impl GapFunction for LinearGap<'_> {
 
     fn contact_at(&self, t: f32) -> Option<(Vec2, Vec2, f32)> {
         let (a, b) = self.shapes;
-        contact_of(a, &Transform::IDENTITY, b, &self.b_in_a(t))
+        let margin = self.tolerance + self.rounding;
+        contact_of(a, &Transform::IDENTITY, b, &self.b_in_a(t), margin)
     }
 }
 
@@ -945,13 +960,16 @@ fn linear_advancement(
     opts: &CastOptions,
 ) -> Option<CastHit> {
     let start_a = sweep_a.transform_at(0.0);
+    let b_in_a_start = start_a.inv_mul(&sweep_b.transform_at(0.0));
+    let local_motion = start_a.rotate_inv(sweep_b.translation() - sweep_a.translation());
     let mut gaps = LinearGap {
         shapes: (a, b),
         proxy_a,
         proxy_b,
-        b_in_a_start: start_a.inv_mul(&sweep_b.transform_at(0.0)),
-        local_motion: start_a.rotate_inv(sweep_b.translation() - sweep_a.translation()),
+        b_in_a_start,
+        local_motion,
         tolerance: opts.tolerance,
+        rounding: pair_rounding(proxy_a, proxy_b, b_in_a_start.p, local_motion),
         cache: SimplexCache::default(),
     };
     let (t, probe, converged) = linear_ray_cast(&mut gaps, opts)?;
@@ -966,6 +984,14 @@ fn linear_advancement(
         normal: xf_a.rotate(probe.normal),
         converged,
     })
+}
+
+/// How far apart the rounding of coordinates may put two shapes' surfaces when one is placed
+/// `offset` from the other and moves by `motion`: 8 ulps of the largest coordinate reached.
+/// Contacts within it are contacts for the rules of a start already touching.
+fn pair_rounding(proxy_a: &ConvexProxy, proxy_b: &ConvexProxy, offset: Vec2, motion: Vec2) -> f32 {
+    let reach = reach_from_center(proxy_a, Vec2::ZERO) + reach_from_center(proxy_b, Vec2::ZERO);
+    8.0 * f32::EPSILON * (offset.abs().max_element() + motion.abs().max_element() + reach)
 }
 
 /// The largest distance from a sweep's rotation centre to any point of a convex shape: how far
@@ -997,6 +1023,8 @@ struct RotatingGap<'a> {
     relative_translation: Vec2,
     angular_reach: f32,
     tolerance: f32,
+    /// How far apart rounding may put the shapes' surfaces (see [`pair_rounding`]).
+    rounding: f32,
     cache: SimplexCache,
 }
 
@@ -1033,7 +1061,8 @@ impl GapFunction for RotatingGap<'_> {
     fn contact_at(&self, t: f32) -> Option<(Vec2, Vec2, f32)> {
         let (a, b) = self.shapes;
         let (xf_a, xf_b) = (self.placements_a.at(t), self.placements_b.at(t));
-        both_valid(&xf_a, &xf_b).then(|| contact_of(a, &xf_a, b, &xf_b))?
+        let margin = self.tolerance + self.rounding;
+        both_valid(&xf_a, &xf_b).then(|| contact_of(a, &xf_a, b, &xf_b, margin))?
     }
 }
 
@@ -1092,6 +1121,12 @@ fn conservative_advancement(
         relative_translation: sweep_b.translation() - sweep_a.translation(),
         angular_reach,
         tolerance: opts.tolerance,
+        rounding: pair_rounding(
+            &proxy_a,
+            &proxy_b,
+            sweep_b.transform_at(0.0).p - sweep_a.transform_at(0.0).p,
+            sweep_b.translation() - sweep_a.translation(),
+        ),
         cache: SimplexCache::default(),
     };
     let (t, probe, converged) = time_of_impact(&mut gaps, opts)?;
