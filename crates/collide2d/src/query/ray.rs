@@ -514,7 +514,19 @@ fn ray_cast_rounded_core(
             let hit = ray.origin + ray.direction * t;
             let edge = end - start;
             let s = (hit - start).dot(edge) / edge.length_squared();
-            if (0.0..=1.0).contains(&s) {
+            // A ray nearly along the side crosses its line at a `t` rounded by ulps of the
+            // coordinates over the (small) denominator; the crossing may then land just past
+            // an end while the ray, rounded the other way, also misses that end's disc and runs
+            // inside the shape along the side. The side's range is widened by that rounding,
+            // at most by 1 % of the radius: a crossing that far past an end lies on the side's
+            // line, within 5e-5 × the radius of the end's disc.
+            let length = edge.length();
+            let rounding = (4.0 * f32::EPSILON * (start - ray.origin).abs().max_element()
+                / -denominator
+                * ray.direction.length())
+            .min(0.01 * radius)
+                / length;
+            if (-rounding..=1.0 + rounding).contains(&s) {
                 keep(t, normal);
             }
         }

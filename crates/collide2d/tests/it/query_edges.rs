@@ -523,10 +523,13 @@ fn ray_at(pair: &Pair, round: usize, rng: &mut Rng) -> Ray {
 fn check_ray(pair: &Pair, ray: &Ray) -> Option<String> {
     let hit = pair.a.ray_cast(&pair.xf_a, ray);
     let (core_a, _) = pair.cores();
-    let tolerance = pair.tolerance()
+    // The tolerance of the one shape hit: 1e-4 × its size, and the rounding of the ray's and
+    // the shape's coordinates.
+    let far = pair.xf_a.p.abs().max_element() + size(&pair.a);
+    let tolerance = 1e-4 * f64::from(size(&pair.a))
         + 8.0
             * f64::from(f32::EPSILON)
-            * f64::from(ray.origin.abs().max_element() + ray.max_distance);
+            * f64::from(far + ray.origin.abs().max_element() + ray.max_distance);
     let o = pair.local(ray.origin);
     let d = [f64::from(ray.direction.x), f64::from(ray.direction.y)];
     let length = (d[0] * d[0] + d[1] * d[1]).sqrt();
@@ -561,7 +564,8 @@ fn check_ray(pair: &Pair, ray: &Ray) -> Option<String> {
             -before
         ));
     }
-    if (hit.normal.length() - 1.0).abs() > 1e-5 || hit.normal.dot(ray.direction) > 1e-6 {
+    // Facing the ray: a tangent hit's normal is square to it, to rounding.
+    if (hit.normal.length() - 1.0).abs() > 1e-5 || hit.normal.dot(ray.direction) > 1e-5 {
         return Some(format!(
             "{ray:?} hit {hit:?}: normal not unit or not facing the ray"
         ));
@@ -582,7 +586,7 @@ fn check_ray(pair: &Pair, ray: &Ray) -> Option<String> {
 #[test]
 fn ray_casts_match_the_exact_referee_at_the_edges() {
     let mut round = 0;
-    probe(0x51ed_0003, 6, |pair, rng| {
+    probe(0x51ed_0003, 16, |pair, rng| {
         round += 1;
         let ray = ray_at(pair, round, rng);
         check_ray(pair, &ray)
@@ -1008,4 +1012,41 @@ fn touching_starts_pushed_in_get_the_contact_normal() {
             "{hit:?}, contact {contact:?}"
         );
     }
+}
+
+/// A ray running along a capsule's side, 6e-4 rad off it, entering where the side meets the
+/// far cap: it hits there (exact entry 21.736), not at the near cap after running 1e-3 deep
+/// inside the capsule for 2.8 units. The side's crossing rounded to just past its end while the
+/// cap's disc, rounded the other way, missed.
+#[test]
+fn ray_along_a_capsule_side_hits_where_it_enters() {
+    let capsule = Shape::from(
+        Capsule::new(
+            Vec2::new(-0.49459493, -0.82736063),
+            Vec2::new(0.9424006, 1.6418962),
+            0.7411388,
+        )
+        .unwrap(),
+    );
+    let xf = Transform {
+        p: Vec2::new(-4.943722, 27.395096),
+        q: Rot {
+            c: 0.83979726,
+            s: 0.54290015,
+        },
+    };
+    let ray = Ray {
+        origin: Vec2::new(-6.8094854, 50.96266),
+        direction: Vec2::new(0.0471788, -0.99888647),
+        max_distance: 24.601725,
+    };
+    let hit = capsule.ray_cast(&xf, &ray).unwrap();
+    assert!((hit.distance - 21.7357).abs() < 0.05, "{hit:?}");
+    let pair = Pair {
+        a: capsule.clone(),
+        xf_a: xf,
+        b: capsule,
+        xf_b: xf,
+    };
+    assert_eq!(check_ray(&pair, &ray), None);
 }
