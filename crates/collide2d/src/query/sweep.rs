@@ -306,20 +306,24 @@ pub fn sweep_circle_segment(
     let motion = end - start;
     let mut best: Option<(f32, Vec2)> = None;
     // The segment's interior: the line offset by the radius on the side the circle comes from.
-    if let Some(direction) = crate::math::try_unit(b - a) {
+    let face = crate::math::try_unit(b - a).map(|direction| {
         let mut side = crate::math::left_perp(direction);
         if side.dot(start - a) < 0.0 {
             side = -side;
         }
+        (direction, side)
+    });
+    let inside_face = |t: f32, direction: Vec2| {
+        let along = (start + motion * t - a).dot(direction);
+        along >= 0.0 && along <= a.distance(b)
+    };
+    if let Some((direction, side)) = face {
         let distance_start = side.dot(start - a);
         let approach = side.dot(motion);
         if approach < 0.0 {
             let t = (distance_start - radius) / -approach;
-            if (0.0..=1.0).contains(&t) {
-                let along = (start + motion * t - a).dot(direction);
-                if along >= 0.0 && along <= a.distance(b) {
-                    best = Some((t, -side));
-                }
+            if (0.0..=1.0).contains(&t) && inside_face(t, direction) {
+                best = Some((t, -side));
             }
         }
     }
@@ -329,6 +333,21 @@ pub fn sweep_circle_segment(
             sweep_circles(start, end, radius, end_point, end_point, 0.0)
         {
             if best.is_none_or(|(best_t, _)| t < best_t) {
+                // Grazing the face near an end, the face's time is ill-conditioned and the end's
+                // may come first by rounding while the centre is already beside the face: the
+                // contact there is the face's, and so is its normal (the line to the end leans
+                // by the centre's distance from the end over the radius).
+                let normal = match face {
+                    Some((direction, side)) if inside_face(t, direction) => {
+                        // From the centre to the line, whichever side it came round to.
+                        if side.dot(start + motion * t - a) >= 0.0 {
+                            -side
+                        } else {
+                            side
+                        }
+                    }
+                    _ => normal,
+                };
                 best = Some((t, normal));
             }
         }

@@ -760,7 +760,7 @@ fn check_cast(pair: &Pair, rng: &mut Rng) -> Option<String> {
 
 #[test]
 fn linear_casts_match_the_exact_referee_at_the_edges() {
-    probe(0x51ed_0004, 8, check_cast);
+    probe(0x51ed_0004, 12, check_cast);
 }
 
 /// A ball 1e-3 across cast onto a face of a box 700 across: the normal at the hit is the face's
@@ -1049,4 +1049,59 @@ fn ray_along_a_capsule_side_hits_where_it_enters() {
         xf_b: xf,
     };
     assert_eq!(check_ray(&pair, &ray), None);
+}
+
+/// A segment cast past a ball nearly along its own line, grazing it 0.004 from its end: the
+/// face and the end touch at nearly the same time, and the end's time came first by rounding;
+/// the hit took the line to the end as its normal, 0.0106 rad off the face's, though the ball
+/// is beside the face there.
+#[test]
+fn segment_grazing_a_ball_near_its_end_gets_the_face_normal() {
+    let segment = Shape::from(
+        Segment::new(
+            Vec2::new(-0.864519, 0.34308264),
+            Vec2::new(1.322419, 0.21982571),
+        )
+        .unwrap(),
+    );
+    let ball = Shape::from(Circle::new(Vec2::new(0.035086397, 0.05337805), 0.3938102).unwrap());
+    let start = Transform {
+        p: Vec2::new(-13.421844, 28.324486),
+        q: Rot {
+            c: -0.118581444,
+            s: 0.9929443,
+        },
+    };
+    let xf_ball = Transform {
+        p: Vec2::new(-13.471573, 19.140154),
+        q: Rot {
+            c: -0.5885769,
+            s: 0.8084412,
+        },
+    };
+    let delta = Vec2::new(0.9324578, -14.8855095);
+    let options = CastOptions {
+        tolerance: 2.2e-4,
+        ..CastOptions::default()
+    };
+    let sweep = Sweep::linear(&start, delta);
+    let hit = shape_cast(&segment, &sweep, &ball, &Sweep::fixed(&xf_ball), options).unwrap();
+    let face = start.rotate(
+        Segment::new(
+            Vec2::new(-0.864519, 0.34308264),
+            Vec2::new(1.322419, 0.21982571),
+        )
+        .unwrap()
+        .normal(),
+    );
+    // From the segment towards the ball: the face normal facing it.
+    let face = if face.dot(hit.normal) > 0.0 {
+        face
+    } else {
+        -face
+    };
+    assert!(
+        hit.normal.angle_to(face).abs() < 1e-5,
+        "{hit:?}, face {face:?}"
+    );
 }
