@@ -45,6 +45,7 @@ mod world_character;
 mod world_continuous;
 mod world_continuous_bullets;
 mod world_determinism;
+mod world_event_edges;
 mod world_events;
 mod world_every_edit;
 mod world_model;
