@@ -1105,3 +1105,67 @@ fn segment_grazing_a_ball_near_its_end_gets_the_face_normal() {
         "{hit:?}, face {face:?}"
     );
 }
+
+/// A rotating cast of A past or into B (turning by up to ±3 rad over the step, from the
+/// placed contact or before it): a hit never comes after the shapes overlap by more than the
+/// tolerance (checked at 256 times of the step up to the hit: no tunnelling), the shapes do not
+/// overlap by more than it at the hit, a converged hit is within the tolerance of the target,
+/// and a miss never overlaps by more than it anywhere on the step.
+fn check_rotating_cast(pair: &Pair, rng: &mut Rng) -> Option<String> {
+    let small = size(&pair.a).min(size(&pair.b));
+    let length = small * rng.log_size(0.1, 20.0);
+    let delta = Rot::from_angle(rng.angle()).rotate(Vec2::X) * length;
+    let turn = rng.range(-3.0, 3.0);
+    let t0 = rng.range(0.0, 1.0);
+    let start = Transform {
+        p: pair.xf_a.p - delta * t0,
+        q: pair.xf_a.q.mul(Rot::from_angle(-turn * t0)),
+    };
+    let sweep = Sweep::spinning(&start, delta, turn);
+    let options = CastOptions {
+        tolerance: (1e-4 * small).max(1e-6),
+        ..CastOptions::default()
+    };
+    let hit = shape_cast(&pair.a, &sweep, &pair.b, &Sweep::fixed(&pair.xf_b), options);
+    let reach = size(&pair.a) * turn.abs() + length;
+    let tolerance = pair.tolerance()
+        + 8.0 * f64::from(f32::EPSILON) * f64::from(start.p.abs().max_element() + reach);
+    let depth_at = |t: f32| {
+        let moved = Pair {
+            a: pair.a.clone(),
+            xf_a: sweep.transform_at(t),
+            b: pair.b.clone(),
+            xf_b: pair.xf_b,
+        };
+        moved.exact().depth
+    };
+    // A start touching or overlapping is the linear probe's subject (its rules need the
+    // slope of the gap there); here the path from a clear start.
+    if depth_at(0.0) > -tolerance {
+        return None;
+    }
+    let end = hit.map_or(1.0, |hit| hit.t);
+    for k in 0..=256 {
+        let t = end * k as f32 / 256.0;
+        let depth = depth_at(t);
+        if depth > tolerance && t > 0.0 {
+            return Some(format!(
+                "overlapping {depth:e} at t = {t} before the answer {hit:?} (turn {turn}, by {delta:?}, from {start:?})"
+            ));
+        }
+    }
+    let hit = hit?;
+    let depth = depth_at(hit.t);
+    if hit.t > 0.0 && hit.converged && -depth > f64::from(options.tolerance) + tolerance {
+        return Some(format!(
+            "stopped {:e} short (turn {turn}, by {delta:?}, from {start:?}): {hit:?}",
+            -depth
+        ));
+    }
+    None
+}
+
+#[test]
+fn rotating_casts_never_pass_a_contact_at_the_edges() {
+    probe(0x51ed_0005, 10, check_rotating_cast);
+}
