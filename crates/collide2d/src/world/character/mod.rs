@@ -6,7 +6,11 @@
 //! 2. **Planes.** The surfaces within `2 × skin + |delta|` become planes on the displacement: a
 //!    surface `s` away may be approached to `skin`, one already within the skin not at all.
 //!    Separated pairs use the closest-point direction, so corners read as rounded by the skin and
-//!    a character slides over seams between tiles instead of catching on them.
+//!    a character slides over seams between tiles instead of catching on them; where the
+//!    character is wholly in front of one of the obstacle's faces and that face resists the
+//!    request less, the face's plane (so a long step past a seam or a chain vertex stays level
+//!    instead of climbing the next piece's rounded corner). Measured from the character's
+//!    position, so the planes keep the shapes' own precision far from the world origin.
 //! 3. **Solve and cast.** The displacement closest to the request that violates no plane (an
 //!    exact 2D projection onto the intersection of half-planes, see `planes::solve_planes`);
 //!    a shape cast along it (stopping half a skin short) keeps fast motion from tunnelling. A
@@ -326,9 +330,12 @@ impl World {
             });
         }
 
-        // The planes the request pressed into and the character ended on stopped it.
+        // The planes the request pressed into and the character ended on stopped it. Far from
+        // the world's origin the last bit of a motion may round away: a character within a few
+        // ulps of its position from a plane has ended on it.
         let made = xf.p - origin;
-        let on_plane = 1.0e-3 * opts.skin.max(1.0e-3) + 1.0e-6 * scale;
+        let rounding = 4.0 * f32::EPSILON * origin.abs().max_element();
+        let on_plane = 1.0e-3 * opts.skin.max(1.0e-3) + 1.0e-6 * scale + rounding;
         for plane in &planes {
             let pressed = plane.normal.dot(delta) < plane.offset - 1.0e-7 * scale;
             if !pressed || plane.normal.dot(made) > plane.offset + on_plane {

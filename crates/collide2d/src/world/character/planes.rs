@@ -148,8 +148,9 @@ fn shape_surfaces(
 /// largest separation; among axes within `reach` (about the skin) of the largest (a corner at a
 /// seam between tiles, whose side face is inside the floor), the one that resists `motion`
 /// least, so a box slides over the seam instead of stopping at the hidden face. Rounded characters use
-/// the closest-point direction (a circle rolls over a corner). Overlapping pairs use the contact
-/// normal and deepest penetration.
+/// the closest-point direction (a circle rolls over a corner), or an obstacle face the character
+/// is wholly in front of when that resists `motion` less (see [`open_face`]). Overlapping pairs
+/// use the contact normal and deepest penetration.
 fn convex_surface(
     shape: &Shape,
     xf: &Transform,
@@ -171,7 +172,11 @@ fn convex_surface(
         return;
     }
     if closest.distance > 0.0 && closest.normal != Vec2::ZERO {
-        push(-closest.normal, closest.distance, closest.point_b);
+        let normal = -closest.normal;
+        let face = open_face(shape, xf, (other, other_xf), motion, 0.1 * reach)
+            .filter(|face| face.0.dot(motion) > normal.dot(motion));
+        let (normal, separation) = face.unwrap_or((normal, closest.distance));
+        push(normal, separation, closest.point_b);
         return;
     }
     let manifold = collide_speculative(shape, xf, other, other_xf, 0.0);
@@ -188,17 +193,77 @@ fn convex_surface(
     push(-manifold.normal, -deepest.0, deepest.1);
 }
 
-/// Vertices (world space), outward face normals (world space) and radius of a polygon or a
-/// segment (two faces, one each way).
-fn faces(shape: &Shape, xf: &Transform) -> Option<(Vec<Vec2>, Vec<Vec2>, f32)> {
+/// For a rounded (or any convex) character separated from a polygon or segment: the obstacle
+/// face the character lies wholly in front of, by at least `least` along the face normal, that
+/// resists `motion` least, as `(normal, separation)`; `None` for other pairs or when the
+/// character is in front of no face by that much.
+///
+/// Keeping in front of a face keeps the character out of the convex obstacle, so the face's
+/// plane is as safe as the closest-point one; it differs near a corner. At a seam between two
+/// level tiles (or at a vertex of a straight chain) the closest-point direction to the next
+/// piece's corner leans back against the walk, and a long step solved against that plane
+/// climbs it; the corner's top face lets the character carry on level.
+fn open_face(
+    shape: &Shape,
+    xf: &Transform,
+    (other, other_xf): (&Shape, &Transform),
+    motion: Vec2,
+    least: f32,
+) -> Option<(Vec2, f32)> {
+    let frame_origin = xf.p;
+    let (points, radius) = core_points(shape, xf, frame_origin)?;
+    let (obstacle, obstacle_normals, obstacle_radius) = faces(other, other_xf, frame_origin)?;
+    let radii = radius + obstacle_radius;
+    obstacle_normals
+        .iter()
+        .enumerate()
+        .map(|(i, normal)| {
+            let origin = obstacle[i % obstacle.len()];
+            let gap = points
+                .iter()
+                .map(|p| normal.dot(*p - origin))
+                .fold(f32::INFINITY, f32::min);
+            (*normal, gap - radii)
+        })
+        .filter(|(_, separation)| *separation >= least)
+        .max_by(|x, y| x.0.dot(motion).total_cmp(&y.0.dot(motion)))
+}
+
+/// Core points (relative to `frame_origin`, world orientation) and radius of a convex shape;
+/// `None` for a chain or a compound.
+fn core_points(shape: &Shape, xf: &Transform, frame_origin: Vec2) -> Option<(Vec<Vec2>, f32)> {
+    let offset = xf.p - frame_origin;
+    let place = |v: Vec2| xf.rotate(v) + offset;
+    match shape {
+        Shape::Circle(circle) => Some((vec![place(circle.center())], circle.radius())),
+        Shape::Capsule(capsule) => Some((
+            vec![place(capsule.a()), place(capsule.b())],
+            capsule.radius(),
+        )),
+        Shape::Polygon(polygon) => Some((
+            polygon.vertices().iter().map(|v| place(*v)).collect(),
+            polygon.radius(),
+        )),
+        Shape::Segment(segment) => Some((vec![place(segment.a()), place(segment.b())], 0.0)),
+        Shape::Chain(_) | Shape::Compound(_) => None,
+    }
+}
+
+/// Vertices (relative to `frame_origin`, world orientation), outward face normals (world space)
+/// and radius of a polygon or a segment (two faces, one each way). Measured from a point near
+/// the pair (the character's origin), so they keep the precision of the shapes' own sizes far
+/// from the world origin.
+fn faces(shape: &Shape, xf: &Transform, frame_origin: Vec2) -> Option<(Vec<Vec2>, Vec<Vec2>, f32)> {
+    let offset = xf.p - frame_origin;
+    let place = |v: Vec2| xf.rotate(v) + offset;
     match shape {
         Shape::Polygon(polygon) => Some((
-            polygon.vertices().iter().map(|v| xf.apply(*v)).collect(),
+            polygon.vertices().iter().map(|v| place(*v)).collect(),
             polygon.normals().iter().map(|n| xf.rotate(*n)).collect(),
             polygon.radius(),
         )),
         Shape::Segment(segment) => {
-            let (a, b) = (xf.apply(segment.a()), xf.apply(segment.b()));
+            let (a, b) = (place(segment.a()), place(segment.b()));
             let normal = crate::math::left_perp(crate::math::try_unit(b - a)?);
             Some((vec![a, b], vec![-normal, normal], 0.0))
         }
@@ -219,8 +284,9 @@ fn separating_face(
     if !matches!(shape, Shape::Polygon(p) if p.radius() == 0.0) {
         return None;
     }
-    let (mover, mover_normals, mover_radius) = faces(shape, xf)?;
-    let (obstacle, obstacle_normals, obstacle_radius) = faces(other, other_xf)?;
+    let frame_origin = xf.p;
+    let (mover, mover_normals, mover_radius) = faces(shape, xf, frame_origin)?;
+    let (obstacle, obstacle_normals, obstacle_radius) = faces(other, other_xf, frame_origin)?;
     let radii = mover_radius + obstacle_radius;
     // (separation, normal towards the character, point on the obstacle)
     let mut axes: Vec<(f32, Vec2, Vec2)> = Vec::with_capacity(mover.len() + obstacle.len());
@@ -245,7 +311,7 @@ fn separating_face(
     axes.iter()
         .filter(|a| a.0 == best || (a.0 >= best - window && a.0 >= 0.5 * tie))
         .max_by(|x, y| x.1.dot(motion).total_cmp(&y.1.dot(motion)))
-        .map(|a| (a.1, a.0, a.2))
+        .map(|a| (a.1, a.0, a.2 + frame_origin))
 }
 
 /// The displacement closest to `target` with `normal · d ≥ offset` for every plane.
