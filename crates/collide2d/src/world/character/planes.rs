@@ -173,7 +173,7 @@ fn convex_surface(
     }
     if closest.distance > 0.0 && closest.normal != Vec2::ZERO {
         let normal = -closest.normal;
-        let face = open_face(shape, xf, (other, other_xf), motion, 0.1 * reach)
+        let face = open_face(shape, xf, (other, other_xf), motion, 0.25 * reach)
             .filter(|face| face.0.dot(motion) > normal.dot(motion));
         let (normal, separation) = face.unwrap_or((normal, closest.distance));
         push(normal, separation, closest.point_b);
@@ -226,7 +226,11 @@ fn open_face(
             (*normal, gap - radii)
         })
         .filter(|(_, separation)| *separation >= least)
-        .max_by(|x, y| x.0.dot(motion).total_cmp(&y.0.dot(motion)))
+        .max_by(|x, y| {
+            x.0.dot(motion)
+                .total_cmp(&y.0.dot(motion))
+                .then(y.1.total_cmp(&x.1))
+        })
 }
 
 /// Core points (relative to `frame_origin`, world orientation) and radius of a convex shape;
@@ -309,8 +313,14 @@ fn separating_face(
     // the character out sideways (the face of the tile it just left, at separation 0).
     let window = tie + 1.0e-6 * best.abs();
     axes.iter()
-        .filter(|a| a.0 == best || (a.0 >= best - window && a.0 >= 0.5 * tie))
-        .max_by(|x, y| x.1.dot(motion).total_cmp(&y.1.dot(motion)))
+        .filter(|a| a.0 == best || (a.0 >= best - window && a.0 >= 0.25 * tie))
+        .max_by(|x, y| {
+            // Equal resistance (a walk with as much gravity): the nearer face, the one the
+            // character stands on rather than a seam's hidden side.
+            x.1.dot(motion)
+                .total_cmp(&y.1.dot(motion))
+                .then(y.0.total_cmp(&x.0))
+        })
         .map(|a| (a.1, a.0, a.2 + frame_origin))
 }
 
