@@ -312,7 +312,7 @@ impl World {
             xf.p += step * hit.fraction;
             let made = xf.p - origin;
             surfaces.clear();
-            self.surfaces_near(&shape, &xf, reach, delta, &mover.filter, &mut surfaces);
+            self.surfaces_at(&mover, &xf, delta, &mut surfaces);
             add_planes(
                 &mut planes,
                 &surfaces,
@@ -472,12 +472,11 @@ impl World {
         max_recovery: f32,
         surfaces: &mut Vec<Surface>,
     ) -> Vec2 {
-        let reach = plane_reach(mover.skin);
         let mut total = Vec2::ZERO;
         let mut wanted = Vec::new();
         for _ in 0..3 {
             surfaces.clear();
-            self.surfaces_near(mover.shape, xf, reach, delta, &mover.filter, surfaces);
+            self.surfaces_at(mover, xf, delta, surfaces);
             wanted.clear();
             wanted.extend(
                 surfaces
@@ -497,8 +496,36 @@ impl World {
             total += push;
         }
         surfaces.clear();
-        self.surfaces_near(mover.shape, xf, reach, delta, &mover.filter, surfaces);
+        self.surfaces_at(mover, xf, delta, surfaces);
         total
+    }
+
+    /// The surfaces within [`plane_reach`] of the character at `xf`, for a request `delta`.
+    ///
+    /// Of the faces of an obstacle that would each hold the character, the one resisting the
+    /// request least is taken. A character on walkable ground that the request presses into is
+    /// held by that ground anyway, so then only the request's part along the ground (its most
+    /// level piece: a rounded corner ahead reads as a slope) counts:
+    /// walking slowly under stronger gravity over a seam between level tiles, the next tile's
+    /// top face is taken, not the side face hidden under the seam (which resists the walk less
+    /// than the top resists gravity, and stopped the character as a wall).
+    fn surfaces_at(&self, mover: &Mover, xf: &Transform, delta: Vec2, out: &mut Vec<Surface>) {
+        let reach = plane_reach(mover.skin);
+        let first = out.len();
+        let motions = (delta, delta);
+        self.surfaces_near(mover.shape, xf, reach, motions, &mover.filter, out);
+        let ground = out[first..]
+            .iter()
+            .filter(|s| mover.is_walkable(s.normal) && s.separation <= reach)
+            .map(|s| s.normal)
+            .filter(|normal| normal.dot(delta) < 0.0)
+            .max_by(|a, b| a.dot(mover.up).total_cmp(&b.dot(mover.up)));
+        if let Some(normal) = ground {
+            let along_ground = delta - normal * normal.dot(delta);
+            out.truncate(first);
+            let motions = (delta, along_ground);
+            self.surfaces_near(mover.shape, xf, reach, motions, &mover.filter, out);
+        }
     }
 
     /// Step-up: lift by up to `height`, move by `forward`, and come down onto walkable floor

@@ -34,13 +34,15 @@ pub(crate) struct Surface {
 impl World {
     /// Every surface of the colliders accepted by `filter` within `reach` of `shape` at `xf`.
     /// `motion` is the intended motion, for one-way colliders (they count only when the
-    /// character comes down onto their blocking side and is not deeper than their margin).
+    /// character comes down onto their blocking side and is not deeper than their margin);
+    /// `axis_motion` the motion by which one of several faces that would hold the character is
+    /// chosen (the one resisting it least, see [`convex_surface`]).
     pub(crate) fn surfaces_near(
         &self,
         shape: &Shape,
         xf: &Transform,
         reach: f32,
-        motion: Vec2,
+        (motion, axis_motion): (Vec2, Vec2),
         filter: &QueryFilter,
         out: &mut Vec<Surface>,
     ) {
@@ -63,7 +65,7 @@ impl World {
                 centroid,
                 (&collider.shape, &other_xf),
                 reach,
-                motion,
+                axis_motion,
                 &mut push,
             );
             keep_one_way(collider, motion, out, first);
