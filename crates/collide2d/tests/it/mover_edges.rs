@@ -132,7 +132,7 @@ enum Body {
 
 const BODIES: [Body; 4] = [Body::Circle, Body::Capsule, Body::Box, Body::RoundedBox];
 
-fn body(kind: Body, size: f32) -> Shape {
+fn body_shape(kind: Body, size: f32) -> Shape {
     match kind {
         Body::Circle => Shape::from(Circle::with_radius(0.5 * size).unwrap()),
         Body::Capsule => Shape::from(Capsule::vertical(size, 0.3 * size).unwrap()),
@@ -198,7 +198,7 @@ fn walk(
     let mut world = World::new();
     let length = speed.abs() * frames as f32 + 2.0 * size + 5.0;
     floor(&mut world, floor_kind, origin, length, tile, &mut rng);
-    let shape = body(body_kind, size);
+    let shape = body_shape(body_kind, size);
     let half = shape.aabb(&Transform::IDENTITY).min.y;
     let start = origin + v(rng.range(0.0, tile), -half + 0.5 * SKIN);
     let hero = world
@@ -439,6 +439,36 @@ fn a_box_walking_slowly_under_gravity_crosses_a_seam() {
     }
 }
 
+/// A rounded box (2.23 units) dropped 2.23 a call into a 160° V 100,000 units out lands on an
+/// arm: the plane of the arm it was cast against and the arm's plane held along up (gravity
+/// alone stops a character on a walkable slope) are 10° apart, and rounding in either moved
+/// their crossing: the box slid 0.15 down the arm on landing, 19 ulps, where at the origin it
+/// slid 1.4e-5. The cast's plane is held along up too now.
+#[test]
+fn a_box_landing_on_a_walkable_slope_far_out_stays_where_it_lands() {
+    let (size, opening) = (2.22708f32, 160.1879f32.to_radians());
+    let origin = v(1.0e5, 5.0e4);
+    let mut world = World::new();
+    v_dip(&mut world, origin, opening, 40.0 * size, 2.0 * size);
+    let rise = 0.5 * (std::f32::consts::PI - opening);
+    let start = origin + v(0.8385824 * size, 2.0 * size + 2.0 * size * rise.tan());
+    let hero = world
+        .insert(
+            Collider::new(body_shape(Body::RoundedBox, size))
+                .with_transform(Transform::new(start, 0.0)),
+        )
+        .unwrap();
+    for call in 0..4 {
+        let result = world
+            .move_and_slide(hero, v(0.0, -size), MoveOptions::default())
+            .unwrap();
+        assert!(
+            result.moved.x.abs() <= ulp(origin.x),
+            "call {call}: {result:?}"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Flat floors.
 
@@ -596,5 +626,206 @@ fn check_floor_walk(case: &FloorCase) {
     } else {
         let again = case.walk(origin);
         assert_eq!(again.path, far.path, "{name}: a second run differs");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Creases and wall corners.
+
+fn slab(world: &mut World, center: Vec2, width: f32, height: f32, angle: f32) {
+    world
+        .insert(
+            Collider::new(Shape::from(Polygon::rect(width, height).unwrap()))
+                .with_transform(Transform::new(center, angle)),
+        )
+        .unwrap();
+}
+
+/// A V whose arms meet at `vertex` with interior angle `opening` (radians), each arm `length`
+/// long and `thickness` thick, the slabs running a thickness past the vertex into each other.
+fn v_dip(world: &mut World, vertex: Vec2, opening: f32, length: f32, thickness: f32) {
+    let rise = 0.5 * (std::f32::consts::PI - opening);
+    for side in [-1.0f32, 1.0] {
+        let along = v(side * rise.cos(), rise.sin());
+        let normal = v(-side * rise.sin(), rise.cos());
+        let center = vertex + along * (0.5 * length - thickness) - normal * (0.5 * thickness);
+        slab(world, center, length, thickness, side * rise);
+    }
+}
+
+/// V-dips of interior angle 60° to 175° at offsets 0, 1e3 and 1e5, every character from 0.1
+/// to 10 units, dropped in from above one side (its size a call for 50 calls) and held down by
+/// gravity (1e-3 to 1 a call) for 100 calls, then pushed sideways (with the gravity) into an arm too steep to walk for
+/// 100 more: it never ends more than 1e-3 of its size inside an arm, never moves against the
+/// request, settles (still for the last 50 calls of each phase, the pushed one when the arm is
+/// too steep to walk, to 1e-4 of its size plus two ulps), never climbs a steep arm (no higher than where it settled, plus the skin), and
+/// settles where the same dip at the origin settles, to the skin plus rounding.
+#[test]
+fn v_dips_hold_a_character_at_the_bottom_without_climbing_or_shaking() {
+    let mut rng = Rng(0xd1b5);
+    for body in BODIES {
+        for offset in [0.0f32, 1.0e3, 1.0e5] {
+            for _ in 0..6 {
+                let size = rng.log_size(0.1, 10.0);
+                let opening = rng.range(60.0, 175.0).to_radians();
+                let gravity = rng.log_size(1.0e-3, 1.0) * size.max(1.0);
+                let push = rng.log_size(0.1, 1.0) * gravity * rng.pick(&[1.0, -1.0]);
+                let start_side = rng.range(-1.0, 1.0);
+                let run = |origin: Vec2| -> (Vec2, Vec<(Vec2, MoveResult, Vec2)>) {
+                    let mut world = World::new();
+                    v_dip(&mut world, origin, opening, 40.0 * size, 2.0 * size);
+                    let shape = body_shape(body, size);
+                    let rise = 0.5 * (std::f32::consts::PI - opening);
+                    let start = origin + v(start_side * size, 2.0 * size + 2.0 * size * rise.tan());
+                    let hero = world
+                        .insert(Collider::new(shape).with_transform(Transform::new(start, 0.0)))
+                        .unwrap();
+                    let mut calls = Vec::new();
+                    for call in 0..250 {
+                        let request = if call < 50 {
+                            v(0.0, -size)
+                        } else if call < 150 {
+                            v(0.0, -gravity)
+                        } else {
+                            v(push, -gravity)
+                        };
+                        let result = world
+                            .move_and_slide(hero, request, MoveOptions::default())
+                            .unwrap();
+                        let p = world.get(hero).unwrap().transform().p;
+                        assert!(
+                            depth(&world, hero) <= 1.0e-3 * size,
+                            "{body:?} {size} in a {}° dip at {offset}: call {call} ends {} deep",
+                            opening.to_degrees(),
+                            depth(&world, hero)
+                        );
+                        calls.push((request, result, p - origin));
+                    }
+                    (world.get(hero).unwrap().transform().p - origin, calls)
+                };
+                let origin = v(offset, 0.5 * offset);
+                let name = format!(
+                    "{body:?} of size {size} in a {}° dip at {offset}, gravity {gravity}, push {push}, side {start_side}",
+                    opening.to_degrees()
+                );
+                let (_, calls) = run(origin);
+                let still = 1.0e-4 * size + 2.0 * ulp(offset + 40.0 * size);
+                let steep = opening < 90.0f32.to_radians();
+                for (call, (request, result, at)) in calls.iter().enumerate() {
+                    assert!(
+                        at.is_finite() && result.moved.is_finite(),
+                        "{name}: call {call}"
+                    );
+                    assert!(
+                        result.moved.dot(*request) >= -still * request.length(),
+                        "{name}: call {call} moved {:?} against {request:?}",
+                        result.moved
+                    );
+                    if (100..150).contains(&call) || (steep && (200..250).contains(&call)) {
+                        assert!(
+                            result.moved.length() <= still,
+                            "{name}: call {call} still moving {:?}",
+                            result.moved
+                        );
+                    }
+                }
+                let settled = calls[149].2;
+                if steep {
+                    let highest = calls[150..].iter().map(|c| c.2.y).fold(f32::MIN, f32::max);
+                    assert!(
+                        highest <= settled.y + SKIN + still,
+                        "{name}: climbed from {} to {highest}",
+                        settled.y
+                    );
+                }
+                if offset > 0.0 {
+                    let (_, near) = run(Vec2::ZERO);
+                    let apart = (near[149].2 - settled).length();
+                    assert!(
+                        apart <= 2.0 * SKIN + 4.0 * ulp(offset + 40.0 * size),
+                        "{name}: settled at {settled:?}, at {:?} at the origin",
+                        near[149].2
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A floor and a wall taller than any step, at offsets 0, 1e3 and 1e5, every character from
+/// 0.1 to 10 units walking into the wall at 1e-3 to 10 units a call (down to 16 ulps of the
+/// position far out) with gravity: it never passes the wall's face, ends against it (within
+/// two skins plus rounding), never climbs it or leaves the floor, and stays put once there.
+#[test]
+fn walls_stop_a_walking_character_at_their_face() {
+    let mut rng = Rng(0xa11);
+    for body in BODIES {
+        for offset in [0.0f32, 1.0e3, 1.0e5] {
+            for _ in 0..6 {
+                let size = rng.log_size(0.1, 10.0);
+                let slowest = (16.0 * ulp(offset)).max(1.0e-3);
+                let speed = rng.log_size(slowest, 10.0);
+                let gravity = rng.pick(&[0.0, 0.01, speed]);
+                let origin = v(offset, 0.5 * offset);
+                let distance = rng.range(1.0, 40.0) * speed;
+                let mut world = World::new();
+                slab(
+                    &mut world,
+                    origin + v(0.0, -size),
+                    4.0 * distance + 40.0 * size,
+                    2.0 * size,
+                    0.0,
+                );
+                let wall_height = 3.0 * size + 1.0;
+                slab(
+                    &mut world,
+                    origin + v(distance + size, 0.5 * wall_height),
+                    2.0 * size,
+                    wall_height,
+                    0.0,
+                );
+                let shape = body_shape(body, size);
+                let half = shape.aabb(&Transform::IDENTITY).max;
+                let start = origin + v(-half.x, half.y + 0.5 * SKIN);
+                let hero = world
+                    .insert(Collider::new(shape).with_transform(Transform::new(start, 0.0)))
+                    .unwrap();
+                let name = format!("{body:?} of size {size} at {offset}, walking {speed} a call, gravity {gravity}, {distance} from the wall");
+                let rounding = 4.0 * ulp(offset + distance + 2.0 * size);
+                let face = origin.x + distance;
+                let calls = 50 + (distance / speed) as usize;
+                let mut last = Vec2::ZERO;
+                for call in 0..calls {
+                    let result = world
+                        .move_and_slide(hero, v(speed, -gravity), MoveOptions::default())
+                        .unwrap();
+                    let p = world.get(hero).unwrap().transform().p;
+                    assert!(
+                        p.x + half.x <= face + rounding,
+                        "{name}: call {call} at {} past the face",
+                        p.x + half.x - face
+                    );
+                    assert!(
+                        (p.y - start.y).abs() <= SKIN + rounding,
+                        "{name}: call {call} at height {}",
+                        p.y - start.y
+                    );
+                    assert!(result.on_floor, "{name}: call {call} {result:?}");
+                    if call + 10 >= calls {
+                        assert!(
+                            result.moved.length() <= rounding + 1.0e-5,
+                            "{name}: call {call} still moving {:?}",
+                            result.moved
+                        );
+                    }
+                    last = p;
+                }
+                assert!(
+                    face - (last.x + half.x) <= 2.0 * SKIN + rounding,
+                    "{name}: stopped {} short",
+                    face - (last.x + half.x)
+                );
+            }
+        }
     }
 }

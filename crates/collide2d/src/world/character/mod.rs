@@ -186,6 +186,9 @@ pub struct MoveResult {
 
 /// The per-call constants of a move.
 struct Mover<'a> {
+    /// The request is only gravity and the character stops on walkable slopes
+    /// ([`MoveOptions::stop_on_slope`]).
+    only_gravity: bool,
     shape: &'a Shape,
     filter: QueryFilter<'a>,
     up: Vec2,
@@ -262,7 +265,11 @@ impl World {
         let shape = collider.shape.clone();
         let object = collider.transform;
         let start = collider.world_transform();
+        let along = delta - up * delta.dot(up);
+        let only_gravity =
+            opts.stop_on_slope && delta.dot(up) < 0.0 && along.length() <= 1.0e-4 * delta.length();
         let mover = Mover {
+            only_gravity,
             shape: &shape,
             filter: opts.filter.also_excluding(handle),
             up,
@@ -281,9 +288,6 @@ impl World {
         let supported = surfaces
             .iter()
             .any(|s| mover.is_walkable(s.normal) && s.separation <= reach);
-        let along = delta - up * delta.dot(up);
-        let only_gravity =
-            opts.stop_on_slope && delta.dot(up) < 0.0 && along.length() <= 1.0e-4 * delta.length();
         let mut planes: Vec<Plane> = Vec::new();
         add_planes(
             &mut planes,
@@ -320,7 +324,14 @@ impl World {
                 &mover,
                 (only_gravity, supported),
             );
-            let normal = -hit.normal;
+            // What the cast stopped at holds the character where it stopped; under gravity
+            // alone a walkable slope holds it along up, as the measured surfaces do (two planes
+            // a few degrees apart cross far away, so rounding in either slid the character).
+            let normal = if mover.only_gravity && mover.is_walkable(-hit.normal) {
+                up
+            } else {
+                -hit.normal
+            };
             planes.push(Plane {
                 normal,
                 offset: normal.dot(made).min(0.0),
