@@ -469,6 +469,116 @@ fn a_box_landing_on_a_walkable_slope_far_out_stays_where_it_lands() {
     }
 }
 
+/// A capsule 0.12 tall walking into a 71.6° slope: the step-up, lifted by the step height,
+/// came down on the slope's face; looking for the ledge's top just beyond, its ray started
+/// inside the slope and reported a hit at its start facing up, and the capsule was lifted
+/// 0.135 onto the slope it cannot walk.
+#[test]
+fn a_small_capsule_does_not_step_up_onto_a_steep_slope() {
+    let size = 0.11871806;
+    let angle = 71.63907f32.to_radians();
+    let mut world = World::new();
+    slab(&mut world, v(0.0, -size), 8.0 * size, 2.0 * size, 0.0);
+    let foot = v(2.0 * size, 0.0);
+    let length = 40.0 * size;
+    let (along, normal) = (v(angle.cos(), angle.sin()), v(-angle.sin(), angle.cos()));
+    slab(
+        &mut world,
+        foot + along * (0.5 * length) - normal * size,
+        length,
+        2.0 * size,
+        angle,
+    );
+    let (hero, _) = stand(&mut world, Body::Capsule, size, Vec2::ZERO, 0.0);
+    let start = world.get(hero).unwrap().transform().p;
+    for call in 0..10 {
+        let result = world
+            .move_and_slide(hero, v(0.058384955, -0.058384955), MoveOptions::default())
+            .unwrap();
+        let rise = world.get(hero).unwrap().transform().p.y - start.y;
+        assert!(
+            rise <= SKIN && result.step == 0.0,
+            "call {call}: rose {rise}: {result:?}"
+        );
+    }
+}
+
+/// A floor and, from x = 2 `size` on, a slope of `angle` (radians) rising to the right, the
+/// floor's top at `origin.y`.
+fn slope_scene(origin: Vec2, size: f32, angle: f32, length: f32) -> World {
+    let mut world = World::new();
+    slab(
+        &mut world,
+        origin + v(0.0, -size),
+        8.0 * size,
+        2.0 * size,
+        0.0,
+    );
+    let foot = origin + v(2.0 * size, 0.0);
+    let (along, normal) = (v(angle.cos(), angle.sin()), v(-angle.sin(), angle.cos()));
+    slab(
+        &mut world,
+        foot + along * (0.5 * length) - normal * size,
+        length,
+        2.0 * size,
+        angle,
+    );
+    world
+}
+
+/// A 0.36 box walking up a 19.8° slope 100,000 units out, 0.143 a call with as much gravity:
+/// rounding left it 0.2505 skins from the slope, and the cast, whose target never goes below a
+/// quarter of the skin, started within its tolerance of that target and stopped at once, on
+/// every call from the seventh on. A surface closer than a quarter of the skin plus four times
+/// the cast's tolerance now pushes the character out.
+#[test]
+fn a_box_walks_up_a_slope_far_from_the_origin() {
+    let (size, speed) = (0.36115688f32, 0.14269093f32);
+    let origin = v(1.0e5, 5.0e4);
+    let mut world = slope_scene(
+        origin,
+        size,
+        19.819807f32.to_radians(),
+        40.0 * (size + speed),
+    );
+    let (hero, _) = stand(&mut world, Body::Box, size, origin, 0.0);
+    let mut stuck = 0;
+    for _ in 0..30 {
+        let result = world
+            .move_and_slide(hero, v(speed, -speed), MoveOptions::default())
+            .unwrap();
+        if result.moved.x == 0.0 {
+            stuck += 1;
+        }
+    }
+    assert_eq!(stuck, 0, "stopped on {stuck} of 30 calls");
+}
+
+/// A 0.19 circle walking 0.49 a call into a 67.8° slope 100,000 units out: rounding put it in
+/// the skin, it was pushed out, and the slope the cast then stopped at became a plane along
+/// its own normal, not the wall a slope too steep to walk is for a character on the floor, so
+/// the step slid 0.133 up it. The cast's plane is turned as the measured ones are.
+#[test]
+fn a_circle_does_not_climb_a_steep_slope_far_from_the_origin() {
+    let (size, speed) = (0.19473727f32, 0.49252698f32);
+    let origin = v(1.0e5, 5.0e4);
+    let mut world = slope_scene(
+        origin,
+        size,
+        67.84357f32.to_radians(),
+        40.0 * (size + speed),
+    );
+    let (hero, _) = stand(&mut world, Body::Circle, size, origin, 0.0);
+    let start = world.get(hero).unwrap().transform().p;
+    for call in 0..20 {
+        world
+            .move_and_slide(hero, v(speed, -0.0492527), MoveOptions::default())
+            .unwrap();
+        let rise = world.get(hero).unwrap().transform().p.y - start.y;
+        assert!(rise <= SKIN + ulp(origin.y), "call {call}: rose {rise}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Flat floors.
 
@@ -632,13 +742,25 @@ fn check_floor_walk(case: &FloorCase) {
 // ---------------------------------------------------------------------------------------------
 // Creases and wall corners.
 
-fn slab(world: &mut World, center: Vec2, width: f32, height: f32, angle: f32) {
+fn slab(world: &mut World, center: Vec2, width: f32, height: f32, angle: f32) -> ColliderHandle {
     world
         .insert(
             Collider::new(Shape::from(Polygon::rect(width, height).unwrap()))
                 .with_transform(Transform::new(center, angle)),
         )
-        .unwrap();
+        .unwrap()
+}
+
+/// The distance between two colliders' shapes.
+fn gap_between(world: &World, a: ColliderHandle, b: ColliderHandle) -> f32 {
+    let (a, b) = (world.get(a).unwrap(), world.get(b).unwrap());
+    collide2d::query::distance(
+        a.shape(),
+        &a.world_transform(),
+        b.shape(),
+        &b.world_transform(),
+    )
+    .distance
 }
 
 /// A V whose arms meet at `vertex` with interior angle `opening` (radians), each arm `length`
@@ -825,6 +947,274 @@ fn walls_stop_a_walking_character_at_their_face() {
                     "{name}: stopped {} short",
                     face - (last.x + half.x)
                 );
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Slopes, steps, ceilings and one-way platforms.
+
+/// Places `body` of `size` resting half a skin above the floor top at `x` (relative to
+/// `origin`, floor top at `origin.y`).
+fn stand(world: &mut World, body: Body, size: f32, origin: Vec2, x: f32) -> (ColliderHandle, Vec2) {
+    let shape = body_shape(body, size);
+    let half = shape.aabb(&Transform::IDENTITY).max;
+    let at = origin + v(x, half.y + 0.5 * SKIN);
+    let hero = world
+        .insert(Collider::new(shape).with_transform(Transform::new(at, 0.0)))
+        .unwrap();
+    (hero, half)
+}
+
+/// At offsets 0, 1e3 and 1e5, every character from 0.1 to 4 units walking at 0.01 to 0.5 a
+/// call under gravity: up a slope of 5° to 40° from a floor it climbs (half its request along
+/// the floor or more, on the floor every call); into a slope of 50° to 80° it never rises more
+/// than a skin (plus rounding) and stops; onto a ledge lower than the step height it steps up
+/// and walks on, and a ledge higher than it (and than its rounding rolls onto) stops it as a
+/// wall; jumping into a ceiling it ends
+/// under it, a skin or less away and reports it; jumping up through a one-way platform it passes
+/// and then lands on it. It never overlaps anything by more than 1e-3 of its size.
+#[test]
+fn slopes_steps_ceilings_and_one_way_platforms_hold_at_any_offset() {
+    let mut rng = Rng(0x5109e);
+    for body in BODIES {
+        for offset in [0.0f32, 1.0e3, 1.0e5] {
+            for _ in 0..3 {
+                let size = rng.log_size(0.1, 4.0);
+                let slowest = (16.0 * ulp(offset)).max(0.01);
+                let speed = rng.log_size(slowest, 0.5);
+                let gravity = rng.pick(&[0.01, 0.1 * speed, speed]);
+                let origin = v(offset, 0.5 * offset);
+                let rounding = 4.0 * ulp(offset + 100.0);
+                let name = format!("{body:?} of size {size} at {offset}, walking {speed} a call, gravity {gravity}");
+                let deep = |world: &World, hero: ColliderHandle, what: &str, call: usize| {
+                    let d = depth(world, hero);
+                    assert!(
+                        d <= 1.0e-3 * size + rounding,
+                        "{name}, {what}: call {call} {d} deep"
+                    );
+                };
+
+                // Slopes from the floor at x = 2 size.
+                for (steep, angle) in [(false, rng.range(5.0, 40.0)), (true, rng.range(50.0, 80.0))]
+                {
+                    let angle = angle.to_radians();
+                    let mut world = World::new();
+                    slab(
+                        &mut world,
+                        origin + v(0.0, -size),
+                        8.0 * size,
+                        2.0 * size,
+                        0.0,
+                    );
+                    let foot = origin + v(2.0 * size, 0.0);
+                    let length = 40.0 * (size + speed);
+                    let along = v(angle.cos(), angle.sin());
+                    let normal = v(-angle.sin(), angle.cos());
+                    slab(
+                        &mut world,
+                        foot + along * (0.5 * length) - normal * size,
+                        length,
+                        2.0 * size,
+                        angle,
+                    );
+                    let (hero, half) = stand(&mut world, body, size, origin, 0.0);
+                    let start = world.get(hero).unwrap().transform().p;
+                    let calls = (4.0 * size / speed) as usize + 20;
+
+                    for call in 0..calls {
+                        let result = world
+                            .move_and_slide(hero, v(speed, -gravity), MoveOptions::default())
+                            .unwrap();
+                        deep(&world, hero, "slope", call);
+                        let p = world.get(hero).unwrap().transform().p;
+                        if steep {
+                            assert!(
+                                p.y - start.y <= SKIN + rounding,
+                                "{name}: climbed {} up a {}° slope",
+                                p.y - start.y,
+                                angle.to_degrees()
+                            );
+                        } else {
+                            assert!(
+                                result.on_floor,
+                                "{name}: call {call} off the floor on a {}° slope: {result:?}",
+                                angle.to_degrees()
+                            );
+                        }
+                    }
+                    let p = world.get(hero).unwrap().transform().p;
+                    if steep {
+                        assert!(
+                            p.x + half.x
+                                <= foot.x
+                                    + 2.0 * size * angle.cos().max(0.1) / angle.sin()
+                                    + rounding,
+                            "{name}: ran into a {}° slope to {}",
+                            angle.to_degrees(),
+                            p.x - foot.x
+                        );
+                    } else {
+                        // The request slid along the slope: gravity takes back part of the walk.
+                        let (sin, cos) = angle.sin_cos();
+                        let per_call = (speed * cos * cos - sin * cos * gravity).max(0.0);
+                        assert!(
+                            p.x - start.x >= 0.5 * per_call * calls as f32,
+                            "{name}: {} up a {}° slope in {calls} calls",
+                            p.x - start.x,
+                            angle.to_degrees()
+                        );
+                    }
+                }
+
+                // A ledge below and one above the step height (0.2), starting against it. A
+                // rounded bottom of radius r meets a ledge r (1 − cos 45°) above where it
+                // stepped up to on a walkable slope of its rounding, and rolls onto it: the high
+                // ledge is higher than both.
+                let reach_x = body_shape(body, size).aabb(&Transform::IDENTITY).max.x;
+                let rounding_radius = match body {
+                    Body::Circle => 0.5 * size,
+                    Body::Capsule => 0.3 * size,
+                    Body::Box => 0.0,
+                    Body::RoundedBox => 0.2 * size,
+                };
+                let rolls_onto = rounding_radius * (1.0 - std::f32::consts::FRAC_1_SQRT_2);
+                let high = 0.25 + rolls_onto;
+                for (climbs, height) in [
+                    (true, rng.range(0.02, 0.18)),
+                    (false, rng.range(high, high + 0.35)),
+                ] {
+                    let mut world = World::new();
+                    slab(
+                        &mut world,
+                        origin + v(0.0, -size),
+                        8.0 * size,
+                        2.0 * size,
+                        0.0,
+                    );
+                    let ledge_length = 8.0 * size + 40.0 * speed;
+                    let ledge = slab(
+                        &mut world,
+                        origin + v(2.0 * size + 0.5 * ledge_length, 0.5 * height - size),
+                        ledge_length,
+                        height + 2.0 * size,
+                        0.0,
+                    );
+                    let (hero, _) = stand(
+                        &mut world,
+                        body,
+                        size,
+                        origin,
+                        2.0 * size - reach_x - SKIN - 0.5 * speed,
+                    );
+                    let start = world.get(hero).unwrap().transform().p;
+                    let mut last = None;
+                    for call in 0..(size / speed) as usize + 20 {
+                        let result = world
+                            .move_and_slide(hero, v(speed, -gravity), MoveOptions::default())
+                            .unwrap();
+                        deep(&world, hero, "ledge", call);
+                        last = Some(result);
+                    }
+                    let p = world.get(hero).unwrap().transform().p;
+                    let last = last.unwrap();
+                    if climbs {
+                        assert!(
+                            p.x - start.x >= size
+                                && (p.y - start.y - height).abs() <= SKIN + rounding
+                                && last.on_floor,
+                            "{name}: a {height} ledge left it at {:?}: {last:?}",
+                            p - start
+                        );
+                    } else {
+                        let short = gap_between(&world, hero, ledge);
+                        assert!(
+                            short <= 2.0 * SKIN + rounding
+                                && (p.y - start.y).abs() <= SKIN + rounding
+                                && last.on_wall,
+                            "{name}: a {height} ledge left it {short} short at height {}: {last:?}",
+                            p.y - start.y
+                        );
+                    }
+                }
+
+                // A ceiling 0.5 size above its head, jumped into; a one-way platform there,
+                // jumped through and landed on.
+                for one_way in [false, true] {
+                    let mut world = World::new();
+                    slab(
+                        &mut world,
+                        origin + v(0.0, -size),
+                        8.0 * size,
+                        2.0 * size,
+                        0.0,
+                    );
+                    let (hero, half) = stand(&mut world, body, size, origin, 0.0);
+                    let start = world.get(hero).unwrap().transform().p;
+                    let under = start.y + half.y + 0.5 * size;
+                    let thickness = 0.2 * size;
+                    let collider =
+                        Collider::new(Shape::from(Polygon::rect(8.0 * size, thickness).unwrap()))
+                            .with_transform(Transform::new(
+                                v(origin.x, under + 0.5 * thickness),
+                                0.0,
+                            ));
+                    let collider = if one_way {
+                        collider.with_one_way(Vec2::Y, 0.5 * thickness)
+                    } else {
+                        collider
+                    };
+                    world.insert(collider).unwrap();
+                    let jump = 0.3 * size;
+                    for call in 0..20 {
+                        let result = world
+                            .move_and_slide(hero, v(0.0, jump), MoveOptions::default())
+                            .unwrap();
+                        if !one_way {
+                            // Passing through a one-way platform overlaps it on the way.
+                            deep(&world, hero, "ceiling", call);
+                        }
+                        let top = world.get(hero).unwrap().transform().p.y + half.y;
+                        if !one_way {
+                            assert!(
+                                top <= under + rounding,
+                                "{name}: call {call} through the ceiling by {}",
+                                top - under
+                            );
+                            if call >= 5 {
+                                assert!(
+                                    under - top <= SKIN + rounding && result.on_ceiling,
+                                    "{name}: call {call} {} under the ceiling: {result:?}",
+                                    under - top
+                                );
+                            }
+                        }
+                    }
+                    if one_way {
+                        let p = world.get(hero).unwrap().transform().p;
+                        assert!(
+                            p.y - half.y >= under + thickness,
+                            "{name}: did not jump through the platform: {}",
+                            p.y - half.y - under - thickness
+                        );
+                        let mut landed = None;
+                        for call in 0..100 {
+                            let result = world
+                                .move_and_slide(hero, v(0.0, -0.1 * size), MoveOptions::default())
+                                .unwrap();
+                            deep(&world, hero, "one-way", call);
+                            landed = Some(result);
+                        }
+                        let p = world.get(hero).unwrap().transform().p;
+                        let gap = p.y - half.y - (under + thickness);
+                        assert!(
+                            (-rounding..=SKIN + rounding).contains(&gap)
+                                && landed.unwrap().on_floor,
+                            "{name}: landed {gap} above the platform"
+                        );
+                    }
+                }
             }
         }
     }

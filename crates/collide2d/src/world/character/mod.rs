@@ -1,8 +1,9 @@
 //! `move_and_slide`: a character mover that solves every nearby contact plane at once.
 //!
 //! One call:
-//! 1. **Recovery.** A start inside geometry or deeper than a quarter of the skin is pushed out
-//!    along the contact normals, at most `max_recovery` (reported as [`MoveResult::recovery`]).
+//! 1. **Recovery.** A start inside geometry or closer than a quarter of the skin (plus four
+//!    times the cast's tolerance) is pushed out along the contact normals, at most
+//!    `max_recovery` (reported as [`MoveResult::recovery`]).
 //! 2. **Planes.** The surfaces within `2 × skin + |delta|` become planes on the displacement: a
 //!    surface `s` away may be approached to `skin`, one already within the skin not at all.
 //!    Separated pairs use the closest-point direction, so corners read as rounded by the skin and
@@ -186,9 +187,6 @@ pub struct MoveResult {
 
 /// The per-call constants of a move.
 struct Mover<'a> {
-    /// The request is only gravity and the character stops on walkable slopes
-    /// ([`MoveOptions::stop_on_slope`]).
-    only_gravity: bool,
     shape: &'a Shape,
     filter: QueryFilter<'a>,
     up: Vec2,
@@ -269,7 +267,6 @@ impl World {
         let only_gravity =
             opts.stop_on_slope && delta.dot(up) < 0.0 && along.length() <= 1.0e-4 * delta.length();
         let mover = Mover {
-            only_gravity,
             shape: &shape,
             filter: opts.filter.also_excluding(handle),
             up,
@@ -324,14 +321,10 @@ impl World {
                 &mover,
                 (only_gravity, supported),
             );
-            // What the cast stopped at holds the character where it stopped; under gravity
-            // alone a walkable slope holds it along up, as the measured surfaces do (two planes
-            // a few degrees apart cross far away, so rounding in either slid the character).
-            let normal = if mover.only_gravity && mover.is_walkable(-hit.normal) {
-                up
-            } else {
-                -hit.normal
-            };
+            // What the cast stopped at holds the character where it stopped, turned as the
+            // measured surfaces are (see `held_normal`): two planes a few degrees apart cross
+            // far away, so rounding in either slid the character along a slope.
+            let normal = held_normal(mover.up, -hit.normal, &mover, (only_gravity, supported)).0;
             planes.push(Plane {
                 normal,
                 offset: normal.dot(made).min(0.0),
@@ -472,8 +465,8 @@ impl World {
         self.move_and_slide(character, delta, opts)
     }
 
-    /// Step 1: pushes `xf` out of everything it overlaps or is deeper than a quarter of the skin
-    /// into, along the contact normals, at most `max_recovery` in all. Returns the push, and
+    /// Step 1: pushes `xf` out of everything it overlaps or is closer to than [`recovery_gap`],
+    /// along the contact normals, at most `max_recovery` in all. Returns the push, and
     /// leaves in `surfaces` those within [`plane_reach`] of where `xf` ends.
     fn recover(
         &self,
@@ -492,7 +485,7 @@ impl World {
             wanted.extend(
                 surfaces
                     .iter()
-                    .filter(|s| s.separation < 0.25 * mover.skin)
+                    .filter(|s| s.separation < recovery_gap(mover.skin))
                     .map(|s| (s.normal, mover.skin - s.separation)),
             );
             let room = max_recovery - total.length();
@@ -626,9 +619,11 @@ impl World {
         let Ok(ray) = Ray::new(origin, -mover.up, 3.0 * mover.skin) else {
             return Ok(None);
         };
+        // A ray that starts inside the obstacle (the edge met is a steep slope's face, not
+        // a ledge's corner) reports a hit at its start facing up: there is no top there.
         Ok(self
             .ray_cast(&ray, &mover.filter)?
-            .filter(|hit| mover.is_walkable(hit.normal))
+            .filter(|hit| hit.distance > 0.0 && mover.is_walkable(hit.normal))
             .map(|hit| hit.point.dot(mover.up)))
     }
 
@@ -658,6 +653,16 @@ fn plane_reach(skin: f32) -> f32 {
     skin + 4.0 * CastOptions::default().tolerance
 }
 
+/// The gap below which a surface pushes the character out to the skin: a quarter of the skin
+/// and a little more, so whatever the character keeps at least this far is more than the
+/// cast's tolerance above the lowest target a cast stops at ([`cast_target`]). (At the quarter
+/// exactly, a character resting there, as rounding far from the origin may leave it, started
+/// every cast within the tolerance of its target and stopped at once, on a slope it could
+/// walk.)
+fn recovery_gap(skin: f32) -> f32 {
+    (0.25 * skin + 4.0 * CastOptions::default().tolerance).min(skin)
+}
+
 /// The separation a cast stops at: the skin, or just below the smallest gap the character
 /// already has (it rests a little inside the skin on one tile; the next tile, level with it or
 /// a little higher, is then not a hit), never below a quarter of the skin.
@@ -668,6 +673,29 @@ fn cast_target(surfaces: &[Surface], skin: f32) -> f32 {
         .map(|s| s.separation)
         .fold(f32::INFINITY, f32::min);
     (smallest - 2.0 * tolerance).clamp(0.25 * skin, skin)
+}
+
+/// The normal a surface of normal `normal` holds the character along, and the factor its
+/// offset is divided by: with `only_gravity`, a walkable surface holds it along `up` (it stands
+/// on a slope instead of sliding down it); for a `standing` character, a surface facing up but
+/// too steep to walk is a wall (pushing into it slides along it sideways or down, never up).
+fn held_normal(
+    up: Vec2,
+    normal: Vec2,
+    mover: &Mover,
+    (only_gravity, standing): (bool, bool),
+) -> (Vec2, f32) {
+    let facing = normal.dot(up);
+    if only_gravity && mover.is_walkable(normal) {
+        return (up, facing);
+    }
+    if standing && facing > 0.0 && !mover.is_walkable(normal) {
+        let across = normal - up * facing;
+        if let Some(unit) = crate::math::try_unit(across) {
+            return (unit, crate::math::robust_length(across));
+        }
+    }
+    (normal, 1.0)
 }
 
 /// Turns surfaces measured with the character displaced by `made` into planes on the total
@@ -683,21 +711,10 @@ fn add_planes(
 ) {
     for surface in surfaces {
         let room = (surface.separation - mover.skin).max(0.0);
-        let (mut normal, mut offset) = (surface.normal, surface.normal.dot(made) - room);
-        let facing = normal.dot(mover.up);
-        if only_gravity && mover.is_walkable(normal) {
-            offset /= facing;
-            normal = mover.up;
-        } else if standing && facing > 0.0 && !mover.is_walkable(normal) {
-            // For a character standing on the floor, a slope too steep to walk is a wall:
-            // pushing into it slides along it sideways or down, never up.
-            let across = normal - mover.up * facing;
-            if let Some(unit) = crate::math::try_unit(across) {
-                offset /= crate::math::robust_length(across);
-                normal = unit;
-            }
-        }
-        let offset = offset.min(0.0);
+        let offset = surface.normal.dot(made) - room;
+        let (normal, scale) =
+            held_normal(mover.up, surface.normal, mover, (only_gravity, standing));
+        let offset = (offset / scale).min(0.0);
         if let Some(same) = planes
             .iter_mut()
             .find(|p| p.normal.dot(normal) > 1.0 - 1.0e-7 && p.collider == surface.collider)
