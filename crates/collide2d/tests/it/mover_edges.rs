@@ -1219,3 +1219,65 @@ fn slopes_steps_ceilings_and_one_way_platforms_hold_at_any_offset() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Moving platforms.
+
+/// At offsets 0, 1e3 and 1e5, every character from 0.1 to 4 units standing on a platform that
+/// moves 1e-3 to 0.5 a call in a random direction (with its own gravity call after each carry):
+/// it rides along (its place on the platform changes by no more than the skin plus rounding),
+/// stays on the floor, and never overlaps the platform by more than 1e-3 of its size.
+#[test]
+fn a_character_rides_a_moving_platform_at_any_offset() {
+    let mut rng = Rng(0x91a7);
+    for body in BODIES {
+        for offset in [0.0f32, 1.0e3, 1.0e5] {
+            for _ in 0..3 {
+                let size = rng.log_size(0.1, 4.0);
+                let slowest = (16.0 * ulp(offset)).max(1.0e-3);
+                let velocity = Vec2::from_angle(rng.angle()) * rng.log_size(slowest, 0.5);
+                let origin = v(offset, 0.5 * offset);
+                let name = format!(
+                    "{body:?} of size {size} at {offset}, platform moving {velocity:?} a call"
+                );
+                let mut world = World::new();
+                let platform = slab(
+                    &mut world,
+                    origin + v(0.0, -0.25 * size),
+                    6.0 * size,
+                    0.5 * size,
+                    0.0,
+                );
+                let (hero, _) = stand(&mut world, body, size, origin, 0.0);
+                let place = |world: &World| {
+                    world.get(hero).unwrap().transform().p
+                        - world.get(platform).unwrap().transform().p
+                };
+                let first = place(&world);
+                let rounding = 4.0 * ulp(offset + 100.0);
+                for call in 0..100 {
+                    let previous = world.get(platform).unwrap().transform();
+                    let moved = Transform::new(previous.p + velocity, 0.0);
+                    world.set_transform(platform, moved).unwrap();
+                    world
+                        .carry(hero, platform, previous, MoveOptions::default())
+                        .unwrap();
+                    let result = world
+                        .move_and_slide(hero, v(0.0, -0.01), MoveOptions::default())
+                        .unwrap();
+                    let drift = place(&world) - first;
+                    assert!(
+                        drift.x.abs() <= rounding && drift.y.abs() <= SKIN + rounding,
+                        "{name}: call {call} drifted {drift:?} on the platform"
+                    );
+                    assert!(result.on_floor, "{name}: call {call}: {result:?}");
+                    let d = depth(&world, hero);
+                    assert!(
+                        d <= 1.0e-3 * size + rounding,
+                        "{name}: call {call} {d} deep"
+                    );
+                }
+            }
+        }
+    }
+}
