@@ -516,18 +516,25 @@ impl World {
     fn surfaces_at(&self, mover: &Mover, xf: &Transform, delta: Vec2, out: &mut Vec<Surface>) {
         let reach = plane_reach(mover.skin);
         let first = out.len();
-        let motions = (delta, delta);
-        self.surfaces_near(mover.shape, xf, reach, motions, &mover.filter, out);
+        // Measured first as if on level ground when the request goes down (a walk under
+        // gravity), and again only when the ground turns out to be missing or sloped.
+        let level = delta - mover.up * delta.dot(mover.up);
+        let guess = if delta.dot(mover.up) < 0.0 {
+            level
+        } else {
+            delta
+        };
+        self.surfaces_near(mover.shape, xf, reach, (delta, guess), &mover.filter, out);
         let ground = out[first..]
             .iter()
             .filter(|s| mover.is_walkable(s.normal) && s.separation <= reach)
             .map(|s| s.normal)
             .filter(|normal| normal.dot(delta) < 0.0)
             .max_by(|a, b| a.dot(mover.up).total_cmp(&b.dot(mover.up)));
-        if let Some(normal) = ground {
-            let along_ground = delta - normal * normal.dot(delta);
+        let axis_motion = ground.map_or(delta, |normal| delta - normal * normal.dot(delta));
+        if axis_motion != guess {
             out.truncate(first);
-            let motions = (delta, along_ground);
+            let motions = (delta, axis_motion);
             self.surfaces_near(mover.shape, xf, reach, motions, &mover.filter, out);
         }
     }
