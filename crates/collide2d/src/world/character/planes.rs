@@ -212,47 +212,51 @@ fn open_face(
     motion: Vec2,
     least: f32,
 ) -> Option<(Vec2, f32)> {
-    let frame_origin = xf.p;
-    let (points, radius) = core_points(shape, xf, frame_origin)?;
-    let (obstacle, obstacle_normals, obstacle_radius) = faces(other, other_xf, frame_origin)?;
-    let radii = radius + obstacle_radius;
-    obstacle_normals
-        .iter()
-        .enumerate()
-        .map(|(i, normal)| {
-            let origin = obstacle[i % obstacle.len()];
-            let gap = points
-                .iter()
-                .map(|p| normal.dot(*p - origin))
-                .fold(f32::INFINITY, f32::min);
-            (*normal, gap - radii)
-        })
-        .filter(|(_, separation)| *separation >= least)
-        .max_by(|x, y| {
-            x.0.dot(motion)
-                .total_cmp(&y.0.dot(motion))
-                .then(y.1.total_cmp(&x.1))
-        })
-}
-
-/// Core points (relative to `frame_origin`, world orientation) and radius of a convex shape;
-/// `None` for a chain or a compound.
-fn core_points(shape: &Shape, xf: &Transform, frame_origin: Vec2) -> Option<(Vec<Vec2>, f32)> {
-    let offset = xf.p - frame_origin;
-    let place = |v: Vec2| xf.rotate(v) + offset;
-    match shape {
-        Shape::Circle(circle) => Some((vec![place(circle.center())], circle.radius())),
-        Shape::Capsule(capsule) => Some((
-            vec![place(capsule.a()), place(capsule.b())],
-            capsule.radius(),
-        )),
-        Shape::Polygon(polygon) => Some((
-            polygon.vertices().iter().map(|v| place(*v)).collect(),
-            polygon.radius(),
-        )),
-        Shape::Segment(segment) => Some((vec![place(segment.a()), place(segment.b())], 0.0)),
-        Shape::Chain(_) | Shape::Compound(_) => None,
+    let (core, radius): (&[Vec2], f32) = match shape {
+        Shape::Circle(circle) => (std::slice::from_ref(circle.center_ref()), circle.radius()),
+        Shape::Capsule(capsule) => (capsule.ends(), capsule.radius()),
+        Shape::Polygon(polygon) => (polygon.vertices(), polygon.radius()),
+        Shape::Segment(segment) => (segment.ends(), 0.0),
+        Shape::Chain(_) | Shape::Compound(_) => return None,
+    };
+    // Everything relative to the character's origin, so far out the precision is the shapes'.
+    let separation_along = |normal: Vec2, face_point: Vec2, obstacle_radius: f32| {
+        let lowest = core
+            .iter()
+            .map(|p| normal.dot(xf.rotate(*p) - face_point))
+            .fold(f32::INFINITY, f32::min);
+        lowest - radius - obstacle_radius
+    };
+    let offset = other_xf.p - xf.p;
+    let place = |v: Vec2| other_xf.rotate(v) + offset;
+    let mut best: Option<(Vec2, f32)> = None;
+    let mut consider = |normal: Vec2, face_point: Vec2, obstacle_radius: f32| {
+        let separation = separation_along(normal, face_point, obstacle_radius);
+        // Least resistance first; between equals, the nearer face (the one stood on).
+        let better = best.is_none_or(|(best_normal, best_separation)| {
+            let (resistance, best_resistance) = (normal.dot(motion), best_normal.dot(motion));
+            resistance > best_resistance
+                || (resistance == best_resistance && separation < best_separation)
+        });
+        if separation >= least && better {
+            best = Some((normal, separation));
+        }
+    };
+    match other {
+        Shape::Polygon(polygon) => {
+            for (vertex, normal) in polygon.vertices().iter().zip(polygon.normals()) {
+                consider(other_xf.rotate(*normal), place(*vertex), polygon.radius());
+            }
+        }
+        Shape::Segment(segment) => {
+            let (a, b) = (place(segment.a()), place(segment.b()));
+            let normal = crate::math::left_perp(crate::math::try_unit(b - a)?);
+            consider(normal, a, 0.0);
+            consider(-normal, a, 0.0);
+        }
+        _ => return None,
     }
+    best
 }
 
 /// Vertices (relative to `frame_origin`, world orientation), outward face normals (world space)
