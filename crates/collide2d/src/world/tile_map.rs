@@ -3,7 +3,8 @@
 use super::{Collider, ColliderHandle, World, WorldError};
 use crate::level::{Region, RegionChange, RegionId, TileMap};
 use crate::math::Vec2;
-use crate::shape::{Chain, Shape, ShapeError};
+use crate::shape::{Chain, Polygon, Shape, ShapeError};
+use crate::Transform;
 use std::collections::BTreeMap;
 
 /// Which merged geometry a tile map's regions become.
@@ -41,7 +42,9 @@ impl TileGeometry {
 
 /// The colliders standing for a [`TileMap`] in a [`World`], region by region.
 ///
-/// Every collider of a region is static, on the layer whose index is the region's
+/// Each shape is built about its first corner and its collider placed there (so queries keep
+/// the shapes' own precision however far out the map lies). Every collider of a region is
+/// static, on the layer whose index is the region's
 /// [`Tile::layer`](crate::level::Tile::layer), one-way upwards (margin: a quarter of a cell)
 /// when the region's tiles are one-way; [`region_of`](Self::region_of) names the region a
 /// collider stands for, and its user data is left to the game. After
@@ -167,10 +170,12 @@ impl TileMapColliders {
         if !world.layers().contains(layer) {
             return Err(WorldError::InvalidLayer(layer));
         }
-        let shapes = self.geometry.region_shapes(region)?;
+        let shapes = anchored_shapes(self.geometry, region)?;
         let mut handles = Vec::with_capacity(shapes.len());
-        for shape in shapes {
-            let mut collider = Collider::new(shape).with_layer(layer);
+        for (anchor, shape) in shapes {
+            let mut collider = Collider::new(shape)
+                .with_layer(layer)
+                .with_transform(Transform::new(anchor, 0.0));
             if tile.one_way {
                 collider = collider.with_one_way(Vec2::Y, 0.25 * map.cell_size());
             }
@@ -189,5 +194,33 @@ impl TileMapColliders {
         }
         self.by_region.insert(id, handles);
         Ok(())
+    }
+}
+
+/// [`TileGeometry::region_shapes`], each shape about its first corner, with that corner: the
+/// collider is placed there, so queries against it work in coordinates the size of the shape
+/// and keep their precision however far from the origin the map lies (tile corners far out are
+/// `f32` values close together, so the subtraction is exact there).
+fn anchored_shapes(
+    geometry: TileGeometry,
+    region: &Region,
+) -> Result<Vec<(Vec2, Shape)>, ShapeError> {
+    match geometry {
+        TileGeometry::Outlines => region
+            .outlines()
+            .map(|outline| {
+                let anchor = outline[0];
+                let local: Vec<Vec2> = outline.iter().map(|p| *p - anchor).collect();
+                Ok((anchor, Shape::from(Chain::closed(&local)?)))
+            })
+            .collect(),
+        TileGeometry::Rectangles => region
+            .rectangles()
+            .map(|rectangle| {
+                let half = 0.5 * (rectangle.max - rectangle.min);
+                let local = Polygon::box_at(half, half, 0.0)?;
+                Ok((rectangle.min, Shape::from(local)))
+            })
+            .collect(),
     }
 }

@@ -32,6 +32,7 @@ mod manifold_distance;
 mod manifold_exact;
 mod manifold_parry;
 mod manifold_props;
+mod mover_edges;
 mod query_edges;
 mod ray;
 mod ray_parry;

@@ -1,12 +1,17 @@
 //! `move_and_slide`: a character mover that solves every nearby contact plane at once.
 //!
 //! One call:
-//! 1. **Recovery.** A start inside geometry or deeper than a quarter of the skin is pushed out
-//!    along the contact normals, at most `max_recovery` (reported as [`MoveResult::recovery`]).
+//! 1. **Recovery.** A start inside geometry or closer than a quarter of the skin (plus four
+//!    times the cast's tolerance) is pushed out along the contact normals, at most
+//!    `max_recovery` (reported as [`MoveResult::recovery`]).
 //! 2. **Planes.** The surfaces within `2 × skin + |delta|` become planes on the displacement: a
 //!    surface `s` away may be approached to `skin`, one already within the skin not at all.
 //!    Separated pairs use the closest-point direction, so corners read as rounded by the skin and
-//!    a character slides over seams between tiles instead of catching on them.
+//!    a character slides over seams between tiles instead of catching on them; where the
+//!    character is wholly in front of one of the obstacle's faces and that face resists the
+//!    request less, the face's plane (so a long step past a seam or a chain vertex stays level
+//!    instead of climbing the next piece's rounded corner). Measured from the character's
+//!    position, so the planes keep the shapes' own precision far from the world origin.
 //! 3. **Solve and cast.** The displacement closest to the request that violates no plane (an
 //!    exact 2D projection onto the intersection of half-planes, see `planes::solve_planes`);
 //!    a shape cast along it (stopping half a skin short) keeps fast motion from tunnelling. A
@@ -258,6 +263,9 @@ impl World {
         let shape = collider.shape.clone();
         let object = collider.transform;
         let start = collider.world_transform();
+        let along = delta - up * delta.dot(up);
+        let only_gravity =
+            opts.stop_on_slope && delta.dot(up) < 0.0 && along.length() <= 1.0e-4 * delta.length();
         let mover = Mover {
             shape: &shape,
             filter: opts.filter.also_excluding(handle),
@@ -277,9 +285,6 @@ impl World {
         let supported = surfaces
             .iter()
             .any(|s| mover.is_walkable(s.normal) && s.separation <= reach);
-        let along = delta - up * delta.dot(up);
-        let only_gravity =
-            opts.stop_on_slope && delta.dot(up) < 0.0 && along.length() <= 1.0e-4 * delta.length();
         let mut planes: Vec<Plane> = Vec::new();
         add_planes(
             &mut planes,
@@ -308,7 +313,7 @@ impl World {
             xf.p += step * hit.fraction;
             let made = xf.p - origin;
             surfaces.clear();
-            self.surfaces_near(&shape, &xf, reach, delta, &mover.filter, &mut surfaces);
+            self.surfaces_at(&mover, &xf, delta, &mut surfaces);
             add_planes(
                 &mut planes,
                 &surfaces,
@@ -316,7 +321,10 @@ impl World {
                 &mover,
                 (only_gravity, supported),
             );
-            let normal = -hit.normal;
+            // What the cast stopped at holds the character where it stopped, turned as the
+            // measured surfaces are (see `held_normal`): two planes a few degrees apart cross
+            // far away, so rounding in either slid the character along a slope.
+            let normal = held_normal(mover.up, -hit.normal, &mover, (only_gravity, supported)).0;
             planes.push(Plane {
                 normal,
                 offset: normal.dot(made).min(0.0),
@@ -326,9 +334,12 @@ impl World {
             });
         }
 
-        // The planes the request pressed into and the character ended on stopped it.
+        // The planes the request pressed into and the character ended on stopped it. Far from
+        // the world's origin the last bit of a motion may round away: a character within a few
+        // ulps of its position from a plane has ended on it.
         let made = xf.p - origin;
-        let on_plane = 1.0e-3 * opts.skin.max(1.0e-3) + 1.0e-6 * scale;
+        let rounding = 4.0 * f32::EPSILON * origin.abs().max_element();
+        let on_plane = 1.0e-3 * opts.skin.max(1.0e-3) + 1.0e-6 * scale + rounding;
         for plane in &planes {
             let pressed = plane.normal.dot(delta) < plane.offset - 1.0e-7 * scale;
             if !pressed || plane.normal.dot(made) > plane.offset + on_plane {
@@ -454,8 +465,8 @@ impl World {
         self.move_and_slide(character, delta, opts)
     }
 
-    /// Step 1: pushes `xf` out of everything it overlaps or is deeper than a quarter of the skin
-    /// into, along the contact normals, at most `max_recovery` in all. Returns the push, and
+    /// Step 1: pushes `xf` out of everything it overlaps or is closer to than [`recovery_gap`],
+    /// along the contact normals, at most `max_recovery` in all. Returns the push, and
     /// leaves in `surfaces` those within [`plane_reach`] of where `xf` ends.
     fn recover(
         &self,
@@ -465,17 +476,16 @@ impl World {
         max_recovery: f32,
         surfaces: &mut Vec<Surface>,
     ) -> Vec2 {
-        let reach = plane_reach(mover.skin);
         let mut total = Vec2::ZERO;
         let mut wanted = Vec::new();
         for _ in 0..3 {
             surfaces.clear();
-            self.surfaces_near(mover.shape, xf, reach, delta, &mover.filter, surfaces);
+            self.surfaces_at(mover, xf, delta, surfaces);
             wanted.clear();
             wanted.extend(
                 surfaces
                     .iter()
-                    .filter(|s| s.separation < 0.25 * mover.skin)
+                    .filter(|s| s.separation < recovery_gap(mover.skin))
                     .map(|s| (s.normal, mover.skin - s.separation)),
             );
             let room = max_recovery - total.length();
@@ -490,8 +500,43 @@ impl World {
             total += push;
         }
         surfaces.clear();
-        self.surfaces_near(mover.shape, xf, reach, delta, &mover.filter, surfaces);
+        self.surfaces_at(mover, xf, delta, surfaces);
         total
+    }
+
+    /// The surfaces within [`plane_reach`] of the character at `xf`, for a request `delta`.
+    ///
+    /// Of the faces of an obstacle that would each hold the character, the one resisting the
+    /// request least is taken. A character on walkable ground that the request presses into is
+    /// held by that ground anyway, so then only the request's part along the ground (its most
+    /// level piece: a rounded corner ahead reads as a slope) counts:
+    /// walking slowly under stronger gravity over a seam between level tiles, the next tile's
+    /// top face is taken, not the side face hidden under the seam (which resists the walk less
+    /// than the top resists gravity, and stopped the character as a wall).
+    fn surfaces_at(&self, mover: &Mover, xf: &Transform, delta: Vec2, out: &mut Vec<Surface>) {
+        let reach = plane_reach(mover.skin);
+        let first = out.len();
+        // Measured first as if on level ground when the request goes down (a walk under
+        // gravity), and again only when the ground turns out to be missing or sloped.
+        let level = delta - mover.up * delta.dot(mover.up);
+        let guess = if delta.dot(mover.up) < 0.0 {
+            level
+        } else {
+            delta
+        };
+        self.surfaces_near(mover.shape, xf, reach, (delta, guess), &mover.filter, out);
+        let ground = out[first..]
+            .iter()
+            .filter(|s| mover.is_walkable(s.normal) && s.separation <= reach)
+            .map(|s| s.normal)
+            .filter(|normal| normal.dot(delta) < 0.0)
+            .max_by(|a, b| a.dot(mover.up).total_cmp(&b.dot(mover.up)));
+        let axis_motion = ground.map_or(delta, |normal| delta - normal * normal.dot(delta));
+        if axis_motion != guess {
+            out.truncate(first);
+            let motions = (delta, axis_motion);
+            self.surfaces_near(mover.shape, xf, reach, motions, &mover.filter, out);
+        }
     }
 
     /// Step-up: lift by up to `height`, move by `forward`, and come down onto walkable floor
@@ -581,9 +626,11 @@ impl World {
         let Ok(ray) = Ray::new(origin, -mover.up, 3.0 * mover.skin) else {
             return Ok(None);
         };
+        // A ray that starts inside the obstacle (the edge met is a steep slope's face, not
+        // a ledge's corner) reports a hit at its start facing up: there is no top there.
         Ok(self
             .ray_cast(&ray, &mover.filter)?
-            .filter(|hit| mover.is_walkable(hit.normal))
+            .filter(|hit| hit.distance > 0.0 && mover.is_walkable(hit.normal))
             .map(|hit| hit.point.dot(mover.up)))
     }
 
@@ -613,6 +660,16 @@ fn plane_reach(skin: f32) -> f32 {
     skin + 4.0 * CastOptions::default().tolerance
 }
 
+/// The gap below which a surface pushes the character out to the skin: a quarter of the skin
+/// and a little more, so whatever the character keeps at least this far is more than the
+/// cast's tolerance above the lowest target a cast stops at ([`cast_target`]). (At the quarter
+/// exactly, a character resting there, as rounding far from the origin may leave it, started
+/// every cast within the tolerance of its target and stopped at once, on a slope it could
+/// walk.)
+fn recovery_gap(skin: f32) -> f32 {
+    (0.25 * skin + 4.0 * CastOptions::default().tolerance).min(skin)
+}
+
 /// The separation a cast stops at: the skin, or just below the smallest gap the character
 /// already has (it rests a little inside the skin on one tile; the next tile, level with it or
 /// a little higher, is then not a hit), never below a quarter of the skin.
@@ -623,6 +680,29 @@ fn cast_target(surfaces: &[Surface], skin: f32) -> f32 {
         .map(|s| s.separation)
         .fold(f32::INFINITY, f32::min);
     (smallest - 2.0 * tolerance).clamp(0.25 * skin, skin)
+}
+
+/// The normal a surface of normal `normal` holds the character along, and the factor its
+/// offset is divided by: with `only_gravity`, a walkable surface holds it along `up` (it stands
+/// on a slope instead of sliding down it); for a `standing` character, a surface facing up but
+/// too steep to walk is a wall (pushing into it slides along it sideways or down, never up).
+fn held_normal(
+    up: Vec2,
+    normal: Vec2,
+    mover: &Mover,
+    (only_gravity, standing): (bool, bool),
+) -> (Vec2, f32) {
+    let facing = normal.dot(up);
+    if only_gravity && mover.is_walkable(normal) {
+        return (up, facing);
+    }
+    if standing && facing > 0.0 && !mover.is_walkable(normal) {
+        let across = normal - up * facing;
+        if let Some(unit) = crate::math::try_unit(across) {
+            return (unit, crate::math::robust_length(across));
+        }
+    }
+    (normal, 1.0)
 }
 
 /// Turns surfaces measured with the character displaced by `made` into planes on the total
@@ -638,21 +718,10 @@ fn add_planes(
 ) {
     for surface in surfaces {
         let room = (surface.separation - mover.skin).max(0.0);
-        let (mut normal, mut offset) = (surface.normal, surface.normal.dot(made) - room);
-        let facing = normal.dot(mover.up);
-        if only_gravity && mover.is_walkable(normal) {
-            offset /= facing;
-            normal = mover.up;
-        } else if standing && facing > 0.0 && !mover.is_walkable(normal) {
-            // For a character standing on the floor, a slope too steep to walk is a wall:
-            // pushing into it slides along it sideways or down, never up.
-            let across = normal - mover.up * facing;
-            if let Some(unit) = crate::math::try_unit(across) {
-                offset /= crate::math::robust_length(across);
-                normal = unit;
-            }
-        }
-        let offset = offset.min(0.0);
+        let offset = surface.normal.dot(made) - room;
+        let (normal, scale) =
+            held_normal(mover.up, surface.normal, mover, (only_gravity, standing));
+        let offset = (offset / scale).min(0.0);
         if let Some(same) = planes
             .iter_mut()
             .find(|p| p.normal.dot(normal) > 1.0 - 1.0e-7 && p.collider == surface.collider)

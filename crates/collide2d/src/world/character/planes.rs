@@ -34,13 +34,15 @@ pub(crate) struct Surface {
 impl World {
     /// Every surface of the colliders accepted by `filter` within `reach` of `shape` at `xf`.
     /// `motion` is the intended motion, for one-way colliders (they count only when the
-    /// character comes down onto their blocking side and is not deeper than their margin).
+    /// character comes down onto their blocking side and is not deeper than their margin);
+    /// `axis_motion` the motion by which one of several faces that would hold the character is
+    /// chosen (the one resisting it least, see [`convex_surface`]).
     pub(crate) fn surfaces_near(
         &self,
         shape: &Shape,
         xf: &Transform,
         reach: f32,
-        motion: Vec2,
+        (motion, axis_motion): (Vec2, Vec2),
         filter: &QueryFilter,
         out: &mut Vec<Surface>,
     ) {
@@ -63,7 +65,7 @@ impl World {
                 centroid,
                 (&collider.shape, &other_xf),
                 reach,
-                motion,
+                axis_motion,
                 &mut push,
             );
             keep_one_way(collider, motion, out, first);
@@ -148,8 +150,9 @@ fn shape_surfaces(
 /// largest separation; among axes within `reach` (about the skin) of the largest (a corner at a
 /// seam between tiles, whose side face is inside the floor), the one that resists `motion`
 /// least, so a box slides over the seam instead of stopping at the hidden face. Rounded characters use
-/// the closest-point direction (a circle rolls over a corner). Overlapping pairs use the contact
-/// normal and deepest penetration.
+/// the closest-point direction (a circle rolls over a corner), or an obstacle face the character
+/// is wholly in front of when that resists `motion` less (see [`open_face`]). Overlapping pairs
+/// use the contact normal and deepest penetration.
 fn convex_surface(
     shape: &Shape,
     xf: &Transform,
@@ -171,7 +174,11 @@ fn convex_surface(
         return;
     }
     if closest.distance > 0.0 && closest.normal != Vec2::ZERO {
-        push(-closest.normal, closest.distance, closest.point_b);
+        let normal = -closest.normal;
+        let face = open_face(shape, xf, (other, other_xf), motion, 0.25 * reach)
+            .filter(|face| face.0.dot(motion) > normal.dot(motion));
+        let (normal, separation) = face.unwrap_or((normal, closest.distance));
+        push(normal, separation, closest.point_b);
         return;
     }
     let manifold = collide_speculative(shape, xf, other, other_xf, 0.0);
@@ -188,17 +195,85 @@ fn convex_surface(
     push(-manifold.normal, -deepest.0, deepest.1);
 }
 
-/// Vertices (world space), outward face normals (world space) and radius of a polygon or a
-/// segment (two faces, one each way).
-fn faces(shape: &Shape, xf: &Transform) -> Option<(Vec<Vec2>, Vec<Vec2>, f32)> {
+/// For a rounded (or any convex) character separated from a polygon or segment: the obstacle
+/// face the character lies wholly in front of, by at least `least` along the face normal, that
+/// resists `motion` least, as `(normal, separation)`; `None` for other pairs or when the
+/// character is in front of no face by that much.
+///
+/// Keeping in front of a face keeps the character out of the convex obstacle, so the face's
+/// plane is as safe as the closest-point one; it differs near a corner. At a seam between two
+/// level tiles (or at a vertex of a straight chain) the closest-point direction to the next
+/// piece's corner leans back against the walk, and a long step solved against that plane
+/// climbs it; the corner's top face lets the character carry on level.
+fn open_face(
+    shape: &Shape,
+    xf: &Transform,
+    (other, other_xf): (&Shape, &Transform),
+    motion: Vec2,
+    least: f32,
+) -> Option<(Vec2, f32)> {
+    let (core, radius): (&[Vec2], f32) = match shape {
+        Shape::Circle(circle) => (std::slice::from_ref(circle.center_ref()), circle.radius()),
+        Shape::Capsule(capsule) => (capsule.ends(), capsule.radius()),
+        Shape::Polygon(polygon) => (polygon.vertices(), polygon.radius()),
+        Shape::Segment(segment) => (segment.ends(), 0.0),
+        Shape::Chain(_) | Shape::Compound(_) => return None,
+    };
+    // Everything relative to the character's origin, so far out the precision is the shapes'.
+    let separation_along = |normal: Vec2, face_point: Vec2, obstacle_radius: f32| {
+        let lowest = core
+            .iter()
+            .map(|p| normal.dot(xf.rotate(*p) - face_point))
+            .fold(f32::INFINITY, f32::min);
+        lowest - radius - obstacle_radius
+    };
+    let offset = other_xf.p - xf.p;
+    let place = |v: Vec2| other_xf.rotate(v) + offset;
+    let mut best: Option<(Vec2, f32)> = None;
+    let mut consider = |normal: Vec2, face_point: Vec2, obstacle_radius: f32| {
+        let separation = separation_along(normal, face_point, obstacle_radius);
+        // Least resistance first; between equals, the nearer face (the one stood on).
+        let better = best.is_none_or(|(best_normal, best_separation)| {
+            let (resistance, best_resistance) = (normal.dot(motion), best_normal.dot(motion));
+            resistance > best_resistance
+                || (resistance == best_resistance && separation < best_separation)
+        });
+        if separation >= least && better {
+            best = Some((normal, separation));
+        }
+    };
+    match other {
+        Shape::Polygon(polygon) => {
+            for (vertex, normal) in polygon.vertices().iter().zip(polygon.normals()) {
+                consider(other_xf.rotate(*normal), place(*vertex), polygon.radius());
+            }
+        }
+        Shape::Segment(segment) => {
+            let (a, b) = (place(segment.a()), place(segment.b()));
+            let normal = crate::math::left_perp(crate::math::try_unit(b - a)?);
+            consider(normal, a, 0.0);
+            consider(-normal, a, 0.0);
+        }
+        _ => return None,
+    }
+    best
+}
+
+/// Vertices (relative to `frame_origin`, world orientation), outward face normals (world space)
+/// and radius of a polygon or a segment (two faces, one each way). Measured from a point near
+/// the pair (the character's origin), so they keep the precision of the shapes' own sizes far
+/// from the world origin.
+fn faces(shape: &Shape, xf: &Transform, frame_origin: Vec2) -> Option<(Vec<Vec2>, Vec<Vec2>, f32)> {
+    let offset = xf.p - frame_origin;
+    let place = |v: Vec2| xf.rotate(v) + offset;
     match shape {
         Shape::Polygon(polygon) => Some((
-            polygon.vertices().iter().map(|v| xf.apply(*v)).collect(),
+            polygon.vertices().iter().map(|v| place(*v)).collect(),
             polygon.normals().iter().map(|n| xf.rotate(*n)).collect(),
             polygon.radius(),
         )),
         Shape::Segment(segment) => {
-            let (a, b) = (xf.apply(segment.a()), xf.apply(segment.b()));
+            let (a, b) = (place(segment.a()), place(segment.b()));
             let normal = crate::math::left_perp(crate::math::try_unit(b - a)?);
             Some((vec![a, b], vec![-normal, normal], 0.0))
         }
@@ -219,8 +294,9 @@ fn separating_face(
     if !matches!(shape, Shape::Polygon(p) if p.radius() == 0.0) {
         return None;
     }
-    let (mover, mover_normals, mover_radius) = faces(shape, xf)?;
-    let (obstacle, obstacle_normals, obstacle_radius) = faces(other, other_xf)?;
+    let frame_origin = xf.p;
+    let (mover, mover_normals, mover_radius) = faces(shape, xf, frame_origin)?;
+    let (obstacle, obstacle_normals, obstacle_radius) = faces(other, other_xf, frame_origin)?;
     let radii = mover_radius + obstacle_radius;
     // (separation, normal towards the character, point on the obstacle)
     let mut axes: Vec<(f32, Vec2, Vec2)> = Vec::with_capacity(mover.len() + obstacle.len());
@@ -243,9 +319,15 @@ fn separating_face(
     // the character out sideways (the face of the tile it just left, at separation 0).
     let window = tie + 1.0e-6 * best.abs();
     axes.iter()
-        .filter(|a| a.0 == best || (a.0 >= best - window && a.0 >= 0.5 * tie))
-        .max_by(|x, y| x.1.dot(motion).total_cmp(&y.1.dot(motion)))
-        .map(|a| (a.1, a.0, a.2))
+        .filter(|a| a.0 == best || (a.0 >= best - window && a.0 >= 0.25 * tie))
+        .max_by(|x, y| {
+            // Equal resistance (a walk with as much gravity): the nearer face, the one the
+            // character stands on rather than a seam's hidden side.
+            x.1.dot(motion)
+                .total_cmp(&y.1.dot(motion))
+                .then(y.0.total_cmp(&x.0))
+        })
+        .map(|a| (a.1, a.0, a.2 + frame_origin))
 }
 
 /// The displacement closest to `target` with `normal · d ≥ offset` for every plane.
