@@ -613,9 +613,6 @@ struct LinearGap<'a> {
     b_in_a_start: Transform,
     local_motion: Vec2,
     tolerance: f32,
-    /// How far apart rounding may put the shapes' surfaces: 8 ulps of the largest coordinate
-    /// the pair reaches (see [`pair_rounding`]).
-    rounding: f32,
     cache: SimplexCache,
 }
 
@@ -684,8 +681,20 @@ impl GapFunction for LinearGap<'_> {
 
     fn contact_at(&self, t: f32) -> Option<(Vec2, Vec2, f32)> {
         let (a, b) = self.shapes;
-        let margin = self.tolerance + self.rounding;
-        contact_of(a, &Transform::IDENTITY, b, &self.b_in_a(t), margin)
+        // The rounding is worked out here, not once a cast: only a start that touches asks.
+        let rounding = pair_rounding(
+            self.proxy_a,
+            self.proxy_b,
+            self.b_in_a_start.p,
+            self.local_motion,
+        );
+        contact_of(
+            a,
+            &Transform::IDENTITY,
+            b,
+            &self.b_in_a(t),
+            self.tolerance + rounding,
+        )
     }
 }
 
@@ -969,7 +978,6 @@ fn linear_advancement(
         b_in_a_start,
         local_motion,
         tolerance: opts.tolerance,
-        rounding: pair_rounding(proxy_a, proxy_b, b_in_a_start.p, local_motion),
         cache: SimplexCache::default(),
     };
     let (t, probe, converged) = linear_ray_cast(&mut gaps, opts)?;
@@ -1023,8 +1031,6 @@ struct RotatingGap<'a> {
     relative_translation: Vec2,
     angular_reach: f32,
     tolerance: f32,
-    /// How far apart rounding may put the shapes' surfaces (see [`pair_rounding`]).
-    rounding: f32,
     cache: SimplexCache,
 }
 
@@ -1061,7 +1067,14 @@ impl GapFunction for RotatingGap<'_> {
     fn contact_at(&self, t: f32) -> Option<(Vec2, Vec2, f32)> {
         let (a, b) = self.shapes;
         let (xf_a, xf_b) = (self.placements_a.at(t), self.placements_b.at(t));
-        let margin = self.tolerance + self.rounding;
+        // As for a linear cast: worked out only when a start that touches asks.
+        let rounding = pair_rounding(
+            &self.proxy_a,
+            &self.proxy_b,
+            self.placements_b.at(0.0).p - self.placements_a.at(0.0).p,
+            self.relative_translation,
+        );
+        let margin = self.tolerance + rounding;
         both_valid(&xf_a, &xf_b).then(|| contact_of(a, &xf_a, b, &xf_b, margin))?
     }
 }
@@ -1121,12 +1134,6 @@ fn conservative_advancement(
         relative_translation: sweep_b.translation() - sweep_a.translation(),
         angular_reach,
         tolerance: opts.tolerance,
-        rounding: pair_rounding(
-            &proxy_a,
-            &proxy_b,
-            sweep_b.transform_at(0.0).p - sweep_a.transform_at(0.0).p,
-            sweep_b.translation() - sweep_a.translation(),
-        ),
         cache: SimplexCache::default(),
     };
     let (t, probe, converged) = time_of_impact(&mut gaps, opts)?;

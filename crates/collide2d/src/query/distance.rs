@@ -679,6 +679,7 @@ impl Simplex {
     /// direction (no plane across that direction separates the origin), so the cores overlap
     /// within rounding. (The direction, not the closest point, decides which side the support
     /// reached: near an edge through the origin the closest point is rounding noise.)
+    #[inline]
     pub(crate) fn holds_origin_within_rounding(
         &self,
         repeated: &SimplexVertex,
