@@ -26,6 +26,10 @@ impl TileGeometry {
     /// outline or a box per merged rectangle. A map's corners lie within the coordinate range
     /// ([`TileMap`] checks it), so every shape can be built; were one refused, the error says
     /// why, and the region should be refused with it rather than left without colliders.
+    ///
+    /// For colliders, use [`anchored_region_shapes`](Self::anchored_region_shapes): a shape in
+    /// world coordinates placed at the identity makes every query against it compute in
+    /// coordinates as large as the map's place, losing precision far from the origin.
     pub fn region_shapes(self, region: &Region) -> Result<Vec<Shape>, ShapeError> {
         match self {
             TileGeometry::Outlines => region
@@ -35,6 +39,34 @@ impl TileGeometry {
             TileGeometry::Rectangles => region
                 .rectangles()
                 .map(|rectangle| rectangle.to_polygon().map(Shape::from))
+                .collect(),
+        }
+    }
+
+    /// The shapes of [`region_shapes`](Self::region_shapes), each about its first corner, with
+    /// that corner (the anchor): a collider of the shape placed at the anchor (translation
+    /// only) covers the same ground, and queries against it work in coordinates the size of
+    /// the shape, keeping their precision however far from the origin the map lies (tile
+    /// corners far out are `f32` values close together, so the subtraction is exact there).
+    /// An outline's chain is anchored at its first vertex, a rectangle's box at its min corner.
+    /// These are the shapes and placements [`TileMapColliders`] inserts.
+    pub fn anchored_region_shapes(self, region: &Region) -> Result<Vec<(Vec2, Shape)>, ShapeError> {
+        match self {
+            TileGeometry::Outlines => region
+                .outlines()
+                .map(|outline| {
+                    let anchor = outline[0];
+                    let local: Vec<Vec2> = outline.iter().map(|p| *p - anchor).collect();
+                    Ok((anchor, Shape::from(Chain::closed(&local)?)))
+                })
+                .collect(),
+            TileGeometry::Rectangles => region
+                .rectangles()
+                .map(|rectangle| {
+                    let half = 0.5 * (rectangle.max - rectangle.min);
+                    let local = Polygon::box_at(half, half, 0.0)?;
+                    Ok((rectangle.min, Shape::from(local)))
+                })
                 .collect(),
         }
     }
@@ -170,7 +202,7 @@ impl TileMapColliders {
         if !world.layers().contains(layer) {
             return Err(WorldError::InvalidLayer(layer));
         }
-        let shapes = anchored_shapes(self.geometry, region)?;
+        let shapes = self.geometry.anchored_region_shapes(region)?;
         let mut handles = Vec::with_capacity(shapes.len());
         for (anchor, shape) in shapes {
             let mut collider = Collider::new(shape)
@@ -194,33 +226,5 @@ impl TileMapColliders {
         }
         self.by_region.insert(id, handles);
         Ok(())
-    }
-}
-
-/// [`TileGeometry::region_shapes`], each shape about its first corner, with that corner: the
-/// collider is placed there, so queries against it work in coordinates the size of the shape
-/// and keep their precision however far from the origin the map lies (tile corners far out are
-/// `f32` values close together, so the subtraction is exact there).
-fn anchored_shapes(
-    geometry: TileGeometry,
-    region: &Region,
-) -> Result<Vec<(Vec2, Shape)>, ShapeError> {
-    match geometry {
-        TileGeometry::Outlines => region
-            .outlines()
-            .map(|outline| {
-                let anchor = outline[0];
-                let local: Vec<Vec2> = outline.iter().map(|p| *p - anchor).collect();
-                Ok((anchor, Shape::from(Chain::closed(&local)?)))
-            })
-            .collect(),
-        TileGeometry::Rectangles => region
-            .rectangles()
-            .map(|rectangle| {
-                let half = 0.5 * (rectangle.max - rectangle.min);
-                let local = Polygon::box_at(half, half, 0.0)?;
-                Ok((rectangle.min, Shape::from(local)))
-            })
-            .collect(),
     }
 }
