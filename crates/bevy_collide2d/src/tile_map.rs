@@ -4,6 +4,7 @@ use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
 use bevy_ecs::system::Commands;
 use bevy_math::Vec2;
+use bevy_transform::components::Transform;
 use collide2d::level::{RegionId, TileMap};
 use collide2d::world::{Layers, TileGeometry, WorldError};
 
@@ -16,9 +17,15 @@ pub struct TileRegion(pub RegionId);
 
 /// The colliders for every region of `map`, region by region, as [`TileMapColliders`] builds
 /// them in a library world: a closed chain per outline ([`TileGeometry::Outlines`]) or a box
-/// per merged rectangle ([`TileGeometry::Rectangles`]), in world coordinates (for an entity at
-/// the origin), one-way upwards with a margin of a quarter of a cell when the region's tiles
-/// are one-way, on the layer named by `layers` for the tile's [`LayerId`].
+/// per merged rectangle ([`TileGeometry::Rectangles`]), one-way upwards with a margin of a
+/// quarter of a cell when the region's tiles are one-way, on the layer named by `layers` for
+/// the tile's [`LayerId`].
+///
+/// Each shape is about its own first corner, and its `Transform` places it there
+/// ([`TileGeometry::anchored_region_shapes`]): queries against it compute in coordinates the
+/// size of the shape, so a map far from the origin keeps their precision (shapes in world
+/// coordinates at the origin would not). Spawned at the root, the entity covers the region's
+/// tiles; under a parent, the map moves with it.
 ///
 /// A tile's layer is the id of a layer the plugin was given (as
 /// [`CollisionWorld::layer`](crate::CollisionWorld::layer) returns it); an id `layers` does not
@@ -30,14 +37,14 @@ pub fn tile_map_colliders(
     map: &TileMap,
     geometry: TileGeometry,
     layers: &Layers,
-) -> Result<Vec<(TileRegion, Collider, CollisionLayer)>, WorldError> {
+) -> Result<Vec<(TileRegion, Collider, CollisionLayer, Transform)>, WorldError> {
     let mut colliders = Vec::new();
     for (id, region) in map.regions() {
         let tile = region.tile();
         let name = layers
             .name(tile.layer)
             .ok_or(WorldError::InvalidLayer(tile.layer))?;
-        for shape in geometry.region_shapes(region)? {
+        for (anchor, shape) in geometry.anchored_region_shapes(region)? {
             let mut collider = Collider::new(shape);
             if tile.one_way {
                 collider = collider.with_one_way(Vec2::Y, 0.25 * map.cell_size());
@@ -46,14 +53,16 @@ pub fn tile_map_colliders(
                 TileRegion(id),
                 collider,
                 CollisionLayer::named(name.to_string()),
+                Transform::from_xyz(anchor.x, anchor.y, 0.0),
             ));
         }
     }
     Ok(colliders)
 }
 
-/// Spawns [`tile_map_colliders`] as entities (each with its [`TileRegion`], [`Collider`] and
-/// [`CollisionLayer`], at the origin) and returns them; on error nothing is spawned.
+/// Spawns [`tile_map_colliders`] as entities (each with its [`TileRegion`], [`Collider`],
+/// [`CollisionLayer`] and the `Transform` placing its shape) and returns them; on error nothing
+/// is spawned.
 ///
 /// The entities are static ground like any other collider: move or despawn them as usual. To
 /// edit the map, despawn the entities of the regions a [`TileMap::set_tile`] removed and spawn
