@@ -566,3 +566,77 @@ fn characters_walk_tile_floors_level_at_any_offset() {
         });
     }
 }
+
+/// Edits far out, as the docs of `spawn_tile_map` describe them: after each `set_tile`, the
+/// entities of the removed regions are despawned and the colliders of the added ones spawned.
+/// The entities keep small shapes placed by their transform, and the collision world holds,
+/// bit for bit, the colliders `TileMapColliders::apply` leaves in a plain world.
+#[test]
+fn edits_far_out_respawn_the_regions_placed_like_the_library() {
+    let origin = collide2d::Vec2::new(1.0e5, 5.0e4);
+    for geometry in [TileGeometry::Outlines, TileGeometry::Rectangles] {
+        let mut app = app();
+        let mut map = far_map(&app, origin);
+        let mut reference = World::new();
+        *reference.layers_mut() = layers(&app);
+        let mut library = TileMapColliders::insert(&mut reference, &map, geometry).unwrap();
+        spawn(&mut app, &map, geometry).unwrap();
+        let mut rng = Rng(7);
+        for edit in 0..40 {
+            let (x, y) = (rng.below(80) as u32, rng.below(5) as u32);
+            let tile = if rng.below(2) == 0 {
+                Tile::EMPTY
+            } else {
+                Tile::SOLID
+            };
+            let change = map.set_tile(x, y, tile).unwrap();
+            library.apply(&mut reference, &map, &change).unwrap();
+            let gone: Vec<Entity> = app
+                .world_mut()
+                .query::<(Entity, &TileRegion)>()
+                .iter(app.world())
+                .filter(|(_, region)| change.removed.contains(&region.0))
+                .map(|(entity, _)| entity)
+                .collect();
+            for entity in gone {
+                app.world_mut().despawn(entity);
+            }
+            let added: Vec<_> = bevy_collide2d::tile_map_colliders(&map, geometry, &layers(&app))
+                .unwrap()
+                .into_iter()
+                .filter(|(region, ..)| change.added.contains(&region.0))
+                .collect();
+            for parts in added {
+                let at = parts.3.translation;
+                let local = parts.1.shape().aabb(&collide2d::Transform::IDENTITY);
+                assert!(
+                    local.min.x.abs().max(local.max.x.abs()) <= 800.0
+                        && local.min.y.abs().max(local.max.y.abs()) <= 6.0
+                        && (origin.x..=origin.x + 800.0).contains(&at.x),
+                    "{geometry:?} edit {edit}: {local:?} at {at}"
+                );
+                app.world_mut().spawn(parts);
+            }
+            step(&mut app);
+            let world = app.world().resource::<CollisionWorld>();
+            assert!(world.errors().is_empty(), "{:?}", world.errors());
+            assert_eq!(
+                summary(world.world()),
+                summary(&reference),
+                "{geometry:?} edit {edit} at ({x}, {y})"
+            );
+            let mut placed: Vec<_> = world
+                .world()
+                .iter()
+                .map(|(_, c)| c.transform().p.to_array().map(f32::to_bits))
+                .collect();
+            let mut expected: Vec<_> = reference
+                .iter()
+                .map(|(_, c)| c.transform().p.to_array().map(f32::to_bits))
+                .collect();
+            placed.sort_unstable();
+            expected.sort_unstable();
+            assert_eq!(placed, expected, "{geometry:?} edit {edit}");
+        }
+    }
+}
