@@ -54,7 +54,9 @@
 //! [`TileMapColliders`](collide2d::world::TileMapColliders) gives a plain world: a closed
 //! chain per outline (no seams for a character to catch on) or a box per merged rectangle,
 //! one-way upwards for one-way tiles, on the layer named for each tile's layer id. Each entity
-//! carries its [`TileRegion`]. The platformer example builds its level this way.
+//! carries its [`TileRegion`] and a `Transform` at its shape's first corner (the shape is
+//! built about it, so a map far from the origin keeps the queries' precision). The platformer
+//! example builds its level this way.
 //!
 //! # Scale
 //!
