@@ -55,7 +55,8 @@ impl TileGeometry {
             TileGeometry::Outlines => region
                 .outlines()
                 .map(|outline| {
-                    let anchor = outline[0];
+                    // An empty outline (never built by a tile map) is refused by `Chain::closed`.
+                    let anchor = outline.first().copied().unwrap_or(Vec2::ZERO);
                     let local: Vec<Vec2> = outline.iter().map(|p| *p - anchor).collect();
                     Ok((anchor, Shape::from(Chain::closed(&local)?)))
                 })
