@@ -186,3 +186,280 @@ fn exact_chain_ray(chain: &Chain, xf: &Transform, ray: &Ray) -> Option<(f64, usi
     }
     best
 }
+
+// ---------------------------------------------------------------------------------------------
+// Compounds against convex shapes and compounds.
+
+/// A random convex shape about `size` across around `offset`.
+fn convex(rng: &mut Rng, size: f32, offset: Vec2) -> Shape {
+    let half = 0.5 * size;
+    let axis = unit(rng.angle());
+    match rng.below(4) {
+        0 => Shape::from(Circle::new(offset, half * rng.range(0.5, 1.0)).unwrap()),
+        1 => {
+            let d = axis * half * rng.range(0.3, 0.7);
+            Shape::from(Capsule::new(offset - d, offset + d, half * rng.range(0.1, 0.4)).unwrap())
+        }
+        2 => Shape::from(
+            Polygon::rect(size * rng.range(0.3, 1.0), size * rng.range(0.3, 1.0)).unwrap(),
+        ),
+        _ => {
+            let count = 3 + rng.below(6);
+            let points: Vec<Vec2> = (0..count)
+                .map(|_| offset + unit(rng.angle()) * half * rng.range(0.6, 1.0))
+                .collect();
+            let polygon = Polygon::hull(&points).unwrap_or_else(|_| Polygon::regular(count, half).unwrap());
+            if rng.chance(0.3) {
+                Shape::from(polygon.with_radius(half * rng.range(0.02, 0.3)).unwrap())
+            } else {
+                Shape::from(polygon)
+            }
+        }
+    }
+}
+
+/// A compound of one to four convex children about `size` across, each placed by its own
+/// transform (overlapping, touching or apart), or a convex shape when `compound` is false.
+fn body(rng: &mut Rng, size: f32, compound: bool) -> Shape {
+    if !compound {
+        return convex(rng, size, Vec2::ZERO);
+    }
+    let count = 1 + rng.below(4);
+    let children = (0..count)
+        .map(|_| {
+            let child_size = size * rng.range(0.3, 0.6);
+            let xf = Transform::new(rng.point(0.3 * size), rng.angle());
+            (xf, convex(rng, child_size, Vec2::ZERO))
+        })
+        .collect();
+    Shape::from(Compound::new(children).unwrap())
+}
+
+fn extent(shape: &Shape) -> f32 {
+    shape.aabb(&Transform::IDENTITY).extents().max_element() * 2.0
+}
+
+/// The smallest child (or the shape) across, for the tolerance.
+fn smallest_part(shape: &Shape) -> f32 {
+    match shape {
+        Shape::Compound(compound) => compound
+            .children()
+            .iter()
+            .map(|(_, child)| extent(child))
+            .fold(f32::INFINITY, f32::min),
+        _ => extent(shape),
+    }
+}
+
+struct Placed {
+    a: Shape,
+    xf_a: Transform,
+    b: Shape,
+    xf_b: Transform,
+}
+
+impl std::fmt::Debug for Placed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?} at {:?} / {:?} at {:?}", self.a, self.xf_a, self.b, self.xf_b)
+    }
+}
+
+impl Placed {
+    fn tolerance(&self) -> f64 {
+        let far = self.xf_a.p.abs().max_element().max(self.xf_b.p.abs().max_element())
+            + extent(&self.a).max(extent(&self.b));
+        1e-4 * f64::from(smallest_part(&self.a).min(smallest_part(&self.b))) + ulps(far)
+    }
+    fn local(&self, p: Vec2) -> [f64; 2] {
+        [
+            f64::from(p.x) - f64::from(self.xf_a.p.x),
+            f64::from(p.y) - f64::from(self.xf_a.p.y),
+        ]
+    }
+    /// The exact deepest child pair: answer, indices, lead over the next pair.
+    fn exact(&self) -> (crate::manifold_common::exact::Exact, (u32, u32), f64) {
+        let origin = self.xf_a.p;
+        deepest(&cores(&self.a, &self.xf_a, origin), &cores(&self.b, &self.xf_b, origin))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Depth {
+    Touching,
+    Resting,
+    Tilted,
+    General,
+}
+
+/// A (compound or convex) pair with at least one compound, B pushed along a random direction
+/// from A until the exact deepest child pair is the wanted depth; resting and tilted pairs
+/// turn B so one of its faces meets the nearest child's face (tilted by 1e-8 to 1e-3 rad).
+fn place_compounds(rng: &mut Rng, setting: Setting, depth: Depth) -> Placed {
+    let (mut size_a, mut size_b) = (rng.log_size(0.2, 5.0), rng.log_size(0.2, 5.0));
+    if setting == Setting::HugeRatio {
+        (size_a, size_b) = if rng.chance(0.5) { (1e-3, 1e3) } else { (1e3, 1e-3) };
+    }
+    let which = rng.below(3);
+    let a = body(rng, size_a, which != 1);
+    let b = body(rng, size_b, which != 0);
+    let xf_a = Transform::new(position(setting, rng), rng.angle());
+    let direction = unit(rng.angle());
+    let mut q = Rot::from_angle(rng.angle());
+    if matches!(depth, Depth::Resting | Depth::Tilted) {
+        // Face B's first face against the direction, so flat faces meet flat faces often.
+        let face_b = match &b {
+            Shape::Polygon(p) => p.normals()[0],
+            Shape::Compound(c) => match &c.children()[0] {
+                (xf, Shape::Polygon(p)) => xf.rotate(p.normals()[0]),
+                _ => Vec2::X,
+            },
+            _ => Vec2::X,
+        };
+        let face_a = match &a {
+            Shape::Polygon(p) => xf_a.rotate(p.normals()[0]),
+            Shape::Compound(c) => match &c.children()[0] {
+                (xf, Shape::Polygon(p)) => xf_a.rotate(xf.rotate(p.normals()[0])),
+                _ => direction,
+            },
+            _ => direction,
+        };
+        let tilt = if depth == Depth::Tilted {
+            rng.log_size(1e-8, 1e-3) * if rng.chance(0.5) { 1.0 } else { -1.0 }
+        } else {
+            0.0
+        };
+        let angle = (-face_a).y.atan2((-face_a).x) + tilt - face_b.y.atan2(face_b.x);
+        q = Rot::from_angle(angle);
+    }
+    let small = smallest_part(&a).min(smallest_part(&b));
+    let wanted = match depth {
+        Depth::Touching => 0.0,
+        Depth::Resting => f64::from(small) * rng.range_f64(0.0, 1e-6),
+        Depth::Tilted => f64::from(small) * rng.range_f64(-1e-6, 1e-6),
+        Depth::General => f64::from(small) * rng.range_f64(-0.1, 0.1),
+    };
+    let at = |s: f64| Transform { p: xf_a.p + direction * s as f32, q };
+    let depth_at = |s: f64| {
+        let origin = xf_a.p;
+        deepest(&cores(&a, &xf_a, origin), &cores(&b, &at(s), origin)).0.depth
+    };
+    let (mut low, mut high) = (0.0, 2.0 * f64::from(extent(&a) + extent(&b)));
+    if depth_at(low) >= wanted {
+        for _ in 0..70 {
+            let middle = 0.5 * (low + high);
+            if depth_at(middle) >= wanted {
+                low = middle;
+            } else {
+                high = middle;
+            }
+        }
+    }
+    Placed { xf_b: at(low), a, xf_a, b }
+}
+
+const DEPTHS: [Depth; 4] = [Depth::Touching, Depth::Resting, Depth::Tilted, Depth::General];
+
+fn probe_compounds(seed: u64, per: usize, mut check: impl FnMut(&Placed, &mut Rng) -> Option<String>) {
+    let mut rng = Rng(seed);
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for setting in SETTINGS {
+        for depth in DEPTHS {
+            for case in 0..per {
+                let placed = place_compounds(&mut rng, setting, depth);
+                count += 1;
+                if let Some(message) = check(&placed, &mut rng) {
+                    failures.push(format!("{setting:?} {depth:?} case {case}: {message}\n  {placed:?}"));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {count} wrong:\n{}",
+        failures.len(),
+        failures[..failures.len().min(6)].join("\n")
+    );
+}
+
+/// `collide` against the deepest exact child pair: present exactly when that pair overlaps
+/// beyond the tolerance, as deep, on the right children when the pair leads by more than
+/// the tolerance, its points on those children's surfaces.
+#[test]
+fn compound_manifolds_are_their_deepest_child_pair() {
+    probe_compounds(0xc4a1_0002, 60, |placed, _| {
+        let m = collide(&placed.a, &placed.xf_a, &placed.b, &placed.xf_b);
+        let (truth, (child_a, child_b), lead) = placed.exact();
+        let tolerance = placed.tolerance();
+        if m.is_empty() {
+            return (truth.depth > tolerance).then(|| format!("no contact, exact {truth:?}"));
+        }
+        if truth.depth < -tolerance {
+            return Some(format!("contact {m:?}, exact {truth:?}"));
+        }
+        if (f64::from(m.max_penetration()) - truth.depth).abs() > 2.0 * tolerance {
+            return Some(format!("depth {}, exact {truth:?} ({m:?})", m.max_penetration()));
+        }
+        if lead > 4.0 * tolerance && (m.child_a, m.child_b) != (child_a, child_b) {
+            return Some(format!(
+                "children {:?}, exact {:?} leading by {lead:e} ({m:?})",
+                (m.child_a, m.child_b),
+                (child_a, child_b)
+            ));
+        }
+        let origin = placed.xf_a.p;
+        let cores_a = cores(&placed.a, &placed.xf_a, origin);
+        let cores_b = cores(&placed.b, &placed.xf_b, origin);
+        let (Some(core_a), Some(core_b)) =
+            (cores_a.get(m.child_a as usize), cores_b.get(m.child_b as usize))
+        else {
+            return Some(format!("children out of range: {m:?}"));
+        };
+        let n = [f64::from(m.normal.x), f64::from(m.normal.y)];
+        for point in m.points() {
+            let p = placed.local(point.point);
+            let half = 0.5 * f64::from(point.penetration);
+            let on_a = [p[0] + n[0] * half, p[1] + n[1] * half];
+            let on_b = [p[0] - n[0] * half, p[1] - n[1] * half];
+            let (off_a, off_b) = (signed_distance(core_a, on_a), signed_distance(core_b, on_b));
+            if off_a.abs().max(off_b.abs()) > 2.0 * tolerance {
+                return Some(format!("point {point:?} {off_a:e} off A, {off_b:e} off B ({m:?})"));
+            }
+        }
+        None
+    })
+}
+
+/// `distance` and `overlaps` against the nearest exact child pair.
+#[test]
+fn compound_distances_are_their_nearest_child_pair() {
+    probe_compounds(0xc4a1_0003, 60, |placed, _| {
+        let out = distance(&placed.a, &placed.xf_a, &placed.b, &placed.xf_b);
+        let (truth, _, _) = placed.exact();
+        let tolerance = placed.tolerance();
+        let expected = (-truth.depth).max(0.0);
+        if (f64::from(out.distance) - expected).abs() > tolerance {
+            return Some(format!("distance {out:?}, exact {expected:e}"));
+        }
+        let overlapping = overlaps(&placed.a, &placed.xf_a, &placed.b, &placed.xf_b);
+        if overlapping != (truth.depth >= 0.0) && truth.depth.abs() > tolerance {
+            return Some(format!("overlaps {overlapping}, exact {truth:?}"));
+        }
+        if out.distance > 0.0 {
+            let origin = placed.xf_a.p;
+            let near = |cs: &[crate::manifold_common::exact::Core], p: [f64; 2]| {
+                cs.iter().map(|c| signed_distance(c, p)).fold(f64::INFINITY, f64::min)
+            };
+            let (pa, pb) = (placed.local(out.point_a), placed.local(out.point_b));
+            let off_a = near(&cores(&placed.a, &placed.xf_a, origin), pa);
+            let off_b = near(&cores(&placed.b, &placed.xf_b, origin), pb);
+            let gap = (pb[0] - pa[0]).hypot(pb[1] - pa[1]);
+            if off_a.abs().max(off_b.abs()) > tolerance
+                || (gap - f64::from(out.distance)).abs() > tolerance
+            {
+                return Some(format!("closest points {off_a:e}, {off_b:e} off, {gap:e} apart: {out:?}"));
+            }
+        }
+        None
+    })
+}
