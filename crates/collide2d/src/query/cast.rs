@@ -248,6 +248,10 @@ fn cast_chain(
         if (centroid_at_hit - start).dot(face_normal) < 0.0 {
             return true;
         }
+        if hit.t > 0.0 && !translating_into(chain, index, sweep_a, b, sweep_b, &hit, opts.tolerance)
+        {
+            return true;
+        }
         let local_normal = one_sided_normal(chain, index, chain_at_hit.rotate_inv(hit.normal));
         best = Some(CastHit {
             normal: chain_at_hit.rotate(local_normal),
@@ -259,6 +263,53 @@ fn cast_chain(
         try_segment(index);
     }
     best
+}
+
+/// Whether a touch of segment `index` at time `hit.t > 0` is a contact that a translating B
+/// really makes, rather than the ghost of a joint in line with its neighbour.
+///
+/// The ghost: B slides within the cast's `tolerance` of the chain (the start rules above let
+/// it leave or slide along the segment it rests on) and meets the next segment's end where the
+/// two join in line; a box resting on a flat chain stopped there, at every gap below the
+/// tolerance. The touch is dropped when B lies wholly in front of the segment's line and,
+/// over the rest of the step, moves into neither that line nor the neighbour's by more than
+/// the tolerance: B's distance to the half-plane behind the line can then shrink by at most
+/// the tolerance, so B cannot meet the segment by more than that. Open ends, turning sweeps,
+/// compounds and segments that B reaches behind keep the touch.
+fn translating_into(
+    chain: &Chain,
+    index: usize,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    hit: &CastHit,
+    tolerance: f32,
+) -> bool {
+    if sweep_a.rotation() != 0.0 || sweep_b.rotation() != 0.0 {
+        return true;
+    }
+    let Some(proxy) = ConvexProxy::from_shape(b) else {
+        return true;
+    };
+    let chain_at_hit = sweep_a.transform_at(hit.t);
+    let (start, end) = chain.segment_points(index);
+    let local = chain_at_hit.apply_inv(hit.point);
+    let at_end = (local - start).length_squared() > (local - end).length_squared();
+    if chain.joint(index, at_end) == Joint::End {
+        return true;
+    }
+    let face_normal = chain.normals()[index];
+    let neighbour_normal = chain.neighbour_normal(index, at_end);
+    let rest =
+        chain_at_hit.rotate_inv(sweep_b.translation() - sweep_a.translation()) * (1.0 - hit.t);
+    if -rest.dot(face_normal) > tolerance || -rest.dot(neighbour_normal) > tolerance {
+        return true;
+    }
+    // B's place at the hit is rounded to its world coordinates: 8 ulps of them are slack too.
+    let rounding = 8.0 * f32::EPSILON * hit.point.abs().max_element();
+    let b_in_chain = chain_at_hit.inv_mul(&sweep_b.transform_at(hit.t));
+    let deepest = proxy.point(proxy.support_index(b_in_chain.rotate_inv(-face_normal)));
+    face_normal.dot(b_in_chain.apply(deepest) - start) - proxy.radius() < -(tolerance + rounding)
 }
 
 /// A hit normal off segment `index` (chain frame), kept to the normals a one-sided segment with
