@@ -753,3 +753,310 @@ fn resting_shapes_slide_over_flat_joints_without_stopping() {
         assert!(hit.is_some_and(|hit| hit.t == 0.0), "{body:?}: {hit:?}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Concave outlines split by `Compound::from_concave`.
+
+/// A random simple (star-shaped) outline about `size` across around `center`: 5 to 24 corners
+/// at sorted angles, some pushed out as thin spikes (1e-3 to 1e-5 of a turn wide, 3 to 10
+/// times as long), with exactly collinear and nearly collinear (1e-7 to 1e-4 of the edge off
+/// the line) points added on some edges.
+fn concave_outline(rng: &mut Rng, size: f32, center: Vec2) -> Vec<[f64; 2]> {
+    let count = 5 + rng.below(20);
+    let mut angles: Vec<f64> = (0..count)
+        .map(|_| rng.range_f64(0.0, std::f64::consts::TAU))
+        .collect();
+    angles.sort_by(f64::total_cmp);
+    angles.dedup_by(|a, b| (*a - *b).abs() < 0.05);
+    let half = 0.5 * f64::from(size);
+    let mut corners: Vec<[f64; 2]> = Vec::new();
+    for &angle in &angles {
+        let radius = half * rng.range_f64(0.2, 1.0);
+        if rng.chance(0.15) {
+            // A spike: in at the base, far out at the tip, in again.
+            let width = rng.range_f64(1e-5, 1e-3) * std::f64::consts::TAU;
+            let tip = radius * rng.range_f64(3.0, 10.0);
+            corners.push([
+                radius * (angle - width).cos(),
+                radius * (angle - width).sin(),
+            ]);
+            corners.push([tip * angle.cos(), tip * angle.sin()]);
+            corners.push([
+                radius * (angle + width).cos(),
+                radius * (angle + width).sin(),
+            ]);
+        } else {
+            corners.push([radius * angle.cos(), radius * angle.sin()]);
+        }
+    }
+    let mut outline = Vec::new();
+    for i in 0..corners.len() {
+        let (a, b) = (corners[i], corners[(i + 1) % corners.len()]);
+        outline.push(a);
+        if rng.chance(0.2) {
+            let s = rng.range_f64(0.2, 0.8);
+            let off = if rng.chance(0.5) {
+                0.0
+            } else {
+                rng.range_f64(-1e-4, 1e-4) * rng.range_f64(1e-3, 1.0)
+            };
+            let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+            outline.push([a[0] + dx * s - dy * off, a[1] + dy * s + dx * off]);
+        }
+    }
+    outline
+        .into_iter()
+        .map(|[x, y]| [x + f64::from(center.x), y + f64::from(center.y)])
+        .collect()
+}
+
+/// Whether no two edges of the outline meet except neighbours at their shared corner, decided
+/// exactly (orientations of `f32` points are exact in `f64`).
+fn is_simple(outline: &[Vec2]) -> bool {
+    let p = |i: usize| {
+        let v = outline[i % outline.len()];
+        [f64::from(v.x), f64::from(v.y)]
+    };
+    let turn = |a: [f64; 2], b: [f64; 2], c: [f64; 2]| {
+        ((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])).signum()
+    };
+    let on = |a: [f64; 2], b: [f64; 2], c: [f64; 2]| {
+        c[0] >= a[0].min(b[0])
+            && c[0] <= a[0].max(b[0])
+            && c[1] >= a[1].min(b[1])
+            && c[1] <= a[1].max(b[1])
+    };
+    let n = outline.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            let (a, b, c, d) = (p(i), p(i + 1), p(j), p(j + 1));
+            let neighbours = j == i + 1 || (i == 0 && j == n - 1);
+            if neighbours {
+                // Only the shared corner: the other ends must not fold back onto the edge.
+                let (shared, x, y) = if j == i + 1 { (b, a, d) } else { (a, b, c) };
+                if turn(x, shared, y) == 0.0 && (on(x, shared, y) || on(shared, y, x)) {
+                    return false;
+                }
+                continue;
+            }
+            let (d1, d2, d3, d4) = (turn(c, d, a), turn(c, d, b), turn(a, b, c), turn(a, b, d));
+            if d1 * d2 < 0.0 && d3 * d4 < 0.0 {
+                return false;
+            }
+            if (d1 == 0.0 && on(c, d, a))
+                || (d2 == 0.0 && on(c, d, b))
+                || (d3 == 0.0 && on(a, b, c))
+                || (d4 == 0.0 && on(a, b, d))
+            {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Twice the signed area of an `f64` outline.
+fn twice_area(points: &[[f64; 2]]) -> f64 {
+    (0..points.len())
+        .map(|i| {
+            let (a, b) = (points[i], points[(i + 1) % points.len()]);
+            a[0] * b[1] - a[1] * b[0]
+        })
+        .sum()
+}
+
+/// The signed distance from `p` to an `f64` outline (negative inside), exactly in `f64`.
+fn outline_distance(points: &[[f64; 2]], p: [f64; 2]) -> f64 {
+    let mut nearest = f64::INFINITY;
+    let mut inside = false;
+    for i in 0..points.len() {
+        let (a, b) = (points[i], points[(i + 1) % points.len()]);
+        let (ex, ey) = (b[0] - a[0], b[1] - a[1]);
+        let s = (((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / (ex * ex + ey * ey)).clamp(0.0, 1.0);
+        nearest = nearest.min((p[0] - a[0] - ex * s).hypot(p[1] - a[1] - ey * s));
+        if (a[1] > p[1]) != (b[1] > p[1]) && p[0] < a[0] + (p[1] - a[1]) / ey * ex {
+            inside = !inside;
+        }
+    }
+    if inside {
+        -nearest
+    } else {
+        nearest
+    }
+}
+
+/// `from_concave` on random outlines with collinear points, nearly collinear points and thin
+/// spikes, near the origin and 1e4 to 1e6 out: it accepts every one, its pieces cover the
+/// outline's area, and points, distances and rays against the compound agree with the
+/// outline itself beyond the tolerance.
+#[test]
+fn concave_outlines_split_into_pieces_that_answer_as_the_outline() {
+    let mut rng = Rng(0xc4a1_0006);
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for setting in [Setting::Near, Setting::Far] {
+        for case in 0..150 {
+            let size = rng.log_size(0.2, 20.0);
+            // The outline in its own frame, placed far out by the shape's transform.
+            let center = position(setting, &mut rng);
+            let xf = Transform::new(center, rng.angle());
+            let local = concave_outline(&mut rng, size, Vec2::ZERO);
+            let outline: Vec<Vec2> = local
+                .iter()
+                .map(|p| Vec2::new(p[0] as f32, p[1] as f32))
+                .collect();
+            // Compare with the outline as it is stored, placed in `f64`.
+            let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
+            let exact: Vec<[f64; 2]> = outline
+                .iter()
+                .map(|p| {
+                    let (x, y) = (f64::from(p.x), f64::from(p.y));
+                    [
+                        c * x - s * y + f64::from(center.x),
+                        s * x + c * y + f64::from(center.y),
+                    ]
+                })
+                .collect();
+            if !is_simple(&outline) {
+                continue;
+            }
+            count += 1;
+            let compound = match Compound::from_concave(&outline) {
+                Ok(compound) => compound,
+                Err(error) => {
+                    failures.push(format!(
+                        "{setting:?} case {case}: {error:?} for {outline:?}"
+                    ));
+                    continue;
+                }
+            };
+            let far = center.abs().max_element() + 10.0 * size;
+            let tolerance = 1e-4 * f64::from(size) + ulps(far);
+            let area = 0.5 * twice_area(&exact).abs();
+            let pieces = f64::from(compound.area());
+            if (pieces - area).abs() > 1e-5 * area + tolerance * f64::from(size) * 4.0 {
+                failures.push(format!(
+                    "{setting:?} case {case}: pieces' area {pieces}, outline's {area}: {outline:?}"
+                ));
+                continue;
+            }
+            let shape = Shape::from(compound.clone());
+            for _ in 0..20 {
+                let p = center + rng.point(0.6 * size);
+                let truth = outline_distance(&exact, [f64::from(p.x), f64::from(p.y)]);
+                let inside = shape.contains(&xf, p);
+                if truth.abs() > tolerance && inside != (truth < 0.0) {
+                    failures.push(format!("{setting:?} case {case}: {p:?} inside {inside}, exact distance {truth:e}: {outline:?}"));
+                    break;
+                }
+                if truth > tolerance {
+                    let probe = Shape::from(Circle::new(p, 1e-3 * size).unwrap());
+                    let out = distance(&shape, &xf, &probe, &Transform::IDENTITY);
+                    let expected = truth - 1e-3 * f64::from(size);
+                    if (f64::from(out.distance) - expected.max(0.0)).abs() > tolerance {
+                        failures.push(format!("{setting:?} case {case}: distance from {p:?} {}, exact {expected:e}: {outline:?}", out.distance));
+                        break;
+                    }
+                    // A ray from the point towards a random inside point meets the outline
+                    // where its distance turns negative.
+                    let aim = center + rng.point(0.3 * size);
+                    if outline_distance(&exact, [f64::from(aim.x), f64::from(aim.y)]) < -tolerance {
+                        let ray = Ray::new(p, aim - p, (aim - p).length()).unwrap();
+                        let hit = shape.ray_cast(&xf, &ray);
+                        let d = ray.direction.normalize();
+                        let at = |t: f64| {
+                            [
+                                f64::from(p.x) + f64::from(d.x) * t,
+                                f64::from(p.y) + f64::from(d.y) * t,
+                            ]
+                        };
+                        match hit {
+                            None => {
+                                failures.push(format!("{setting:?} case {case}: {ray:?} misses though it ends inside: {outline:?}"));
+                                break;
+                            }
+                            Some(hit) => {
+                                let t = f64::from(hit.distance);
+                                let off = outline_distance(&exact, at(t));
+                                // Nothing of the outline deeper than the tolerance before it.
+                                let steps = 200;
+                                let before = (0..steps)
+                                    .map(|k| {
+                                        outline_distance(&exact, at(t * k as f64 / steps as f64))
+                                    })
+                                    .fold(f64::INFINITY, f64::min);
+                                if off.abs() > tolerance || before < -tolerance {
+                                    failures.push(format!("{setting:?} case {case}: {ray:?} hit {hit:?}, {off:e} off the outline, {before:e} before: {outline:?}"));
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {count} wrong:\n{}",
+        failures.len(),
+        failures[..failures.len().min(6)].join("\n")
+    );
+}
+
+/// A simple outline with thin spikes (the widest 1e-3 of a turn across) that `from_concave`
+/// rejected as `Collinear`: a spike's own piece is thinner than polygon welding allows
+/// relative to that piece's size, though the split had found it strictly convex.
+#[test]
+fn thin_spikes_split_into_pieces() {
+    let v = Vec2::new;
+    let outline = [
+        v(0.30799234, 0.34094658),
+        v(0.263869, 0.49015856),
+        v(0.07449466, 0.6863397),
+        v(-0.014219269, 0.36124435),
+        v(-0.2718079, 0.7026936),
+        v(-2.5310774, 6.5273666),
+        v(-2.0537224, 5.2965364),
+        v(-0.27297506, 0.702241),
+        v(-0.26490155, 0.6154822),
+        v(-0.2428493, 0.37850675),
+        v(-2.2816975, 3.5316365),
+        v(-0.24523951, 0.37696248),
+        v(-0.63624936, 0.38930458),
+        v(-0.5846686, 0.19900012),
+        v(-0.7367021, 0.11767563),
+        v(-0.17980035, 0.007302947),
+        v(-0.2788514, -0.032821134),
+        v(-0.40956143, -0.29730505),
+        v(-0.34127757, -0.28335324),
+        v(-0.19118674, -0.2526866),
+        v(-0.116160266, -0.38894188),
+        v(-0.009160452, -0.23673373),
+        v(0.13739607, -0.71882886),
+        v(0.089314856, -0.3271755),
+        v(0.06820864, -0.15548487),
+        v(0.28991377, -0.6528755),
+        v(0.06960436, -0.1548651),
+        v(0.19975506, -0.30852684),
+        v(0.45890754, -0.08762727),
+        v(0.41181833, 0.04606066),
+    ];
+    assert!(is_simple(&outline));
+    let compound = Compound::from_concave(&outline).unwrap();
+    let exact: Vec<[f64; 2]> = outline
+        .iter()
+        .map(|p| [f64::from(p.x), f64::from(p.y)])
+        .collect();
+    let area = 0.5 * twice_area(&exact).abs();
+    assert!(
+        (f64::from(compound.area()) - area).abs() < 1e-6 * area,
+        "{} against {area}",
+        compound.area()
+    );
+    // The longest spike is part of the shape: the middle of its tip's corner triangle.
+    let shape = Shape::from(compound);
+    let inside = (outline[4] + outline[5] + outline[6]) / 3.0;
+    assert!(outline_distance(&exact, [f64::from(inside.x), f64::from(inside.y)]) < 0.0);
+    assert!(shape.contains(&Transform::IDENTITY, inside));
+}
