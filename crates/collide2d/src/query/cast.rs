@@ -154,7 +154,8 @@ fn convex_cast(
 /// A chain moving by `sweep_a` against `b`: the earliest hit on a segment that `b`'s centroid is
 /// in front of when they first touch, with the normal kept to what a one-sided segment with neighbours can have (a hit
 /// at a flat or concave joint gets the face normal; one at a convex joint stays between the two
-/// face normals).
+/// face normals). A later touch that a translating `b` makes only by sliding over a joint
+/// within the tolerance is no hit ([`translating_into`]).
 fn cast_chain(
     chain: &Chain,
     sweep_a: &Sweep,
