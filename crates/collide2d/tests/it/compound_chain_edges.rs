@@ -1060,3 +1060,152 @@ fn thin_spikes_split_into_pieces() {
     assert!(outline_distance(&exact, [f64::from(inside.x), f64::from(inside.y)]) < 0.0);
     assert!(shape.contains(&Transform::IDENTITY, inside));
 }
+
+/// Ray casts at a compound against its children's exact entries (`line_extent` per child, the
+/// nearest deciding): a ray that enters a child deeper than the tolerance hits, at that
+/// child's entry within the tolerance (0 when it starts inside), with the right child index
+/// when that child's entry leads the next by more than the tolerance.
+#[test]
+fn compound_rays_hit_their_nearest_child() {
+    let mut entered = 0;
+    probe_compounds(0xc4a1_0007, 40, |placed, rng| {
+        let (shape, xf) = (&placed.a, &placed.xf_a);
+        let size = extent(shape);
+        let target = xf.p + rng.point(0.4 * size);
+        let from = target + unit(rng.angle()) * size * rng.range(0.6, 3.0);
+        let length = (target - from).length() * rng.range(0.5, 2.0);
+        let ray = Ray::new(from, target - from, length).unwrap();
+        let hit = shape.ray_cast(xf, &ray);
+        let origin = xf.p;
+        let o = placed.local(ray.origin);
+        let d = ray.direction.normalize();
+        let d = [f64::from(d.x), f64::from(d.y)];
+        let max = f64::from(ray.max_distance);
+        let far =
+            xf.p.abs().max_element() + size + ray.origin.abs().max_element() + ray.max_distance;
+        let tolerance = 1e-4 * f64::from(smallest_part(shape)) + ulps(far);
+        // Each child's entry along the ray, if it enters within the ray's length.
+        let mut entries: Vec<(f64, f64, usize)> = cores(shape, xf, origin)
+            .iter()
+            .enumerate()
+            .filter_map(|(i, core)| {
+                crate::manifold_common::exact::line_extent(core, o, d)
+                    .filter(|&(low, high)| high >= 0.0 && low <= max)
+                    .map(|(low, high)| (low.max(0.0), high.min(max) - low.max(0.0), i))
+            })
+            .collect();
+        entries.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let firm = entries.iter().find(|&&(_, run, _)| run > tolerance);
+        entered += usize::from(firm.is_some());
+        match (hit, firm) {
+            (None, Some(&(entry, run, child))) => Some(format!(
+                "{ray:?} misses; child {child} entered at {entry:e} for {run:e}"
+            )),
+            (None, None) => None,
+            (Some(hit), _) => {
+                let Some(&(entry, _, child)) = entries.first() else {
+                    return Some(format!("{ray:?} hit {hit:?}, exact none"));
+                };
+                let t = f64::from(hit.distance);
+                if (t - entry).abs() > tolerance && firm.is_none_or(|f| (t - f.0).abs() > tolerance)
+                {
+                    return Some(format!(
+                        "{ray:?} hit {hit:?}, exact entry {entry:e} of child {child}"
+                    ));
+                }
+                let lead = entries.get(1).map_or(f64::INFINITY, |next| next.0 - entry);
+                if lead > tolerance && hit.child as usize != child && t > 0.0 {
+                    return Some(format!(
+                        "{ray:?} hit {hit:?}, exact child {child} leading by {lead:e}"
+                    ));
+                }
+                None
+            }
+        }
+    });
+    assert!(entered > 120, "only {entered} rays enter the compound");
+}
+
+/// Linear casts of a compound against a compound or convex shape: the hit time against the
+/// exact gap along the path (the smallest over child pairs, each convex in time): no stepping
+/// past a contact by more than the tolerance, no stop with a gap above it, no miss of a gap
+/// that closes.
+#[test]
+fn compound_linear_casts_stop_at_the_first_child_contact() {
+    let (mut checked, mut hits) = (0, 0);
+    probe_compounds(0xc4a1_0008, 30, |placed, rng| {
+        let small = smallest_part(&placed.a).min(smallest_part(&placed.b));
+        let (truth, _, _) = placed.exact();
+        let toward = Vec2::new(truth.normal[0] as f32, truth.normal[1] as f32);
+        let toward = if toward.is_finite() && toward.length() > 0.5 {
+            toward
+        } else {
+            Vec2::X
+        };
+        let length = small * rng.log_size(0.5, 20.0);
+        let delta = Rot::from_angle(rng.range(-1.2, 1.2)).rotate(toward) * length;
+        // Start a whole step back, so the placed contact lies inside the step.
+        let t0 = rng.range(0.2, 0.9);
+        let start = Transform {
+            p: placed.xf_a.p - delta * t0,
+            q: placed.xf_a.q,
+        };
+        let options = CastOptions {
+            tolerance: (1e-4 * small).max(1e-6),
+            ..CastOptions::default()
+        };
+        let sweep = Sweep::linear(&start, delta);
+        let hit = shape_cast(
+            &placed.a,
+            &sweep,
+            &placed.b,
+            &Sweep::fixed(&placed.xf_b),
+            options,
+        );
+        let origin = placed.xf_a.p;
+        let cores_b = cores(&placed.b, &placed.xf_b, origin);
+        let gap_at = |t: f64| {
+            let xf = Transform {
+                p: start.p + delta * t as f32,
+                q: start.q,
+            };
+            -deepest(&cores(&placed.a, &xf, origin), &cores_b).0.depth
+        };
+        let tolerance = placed.tolerance()
+            + ulps(start.p.abs().max_element() + length)
+            + f64::from(options.tolerance);
+        let start_gap = gap_at(0.0);
+        if start_gap < tolerance {
+            return None; // starts touching: the convex probes' business
+        }
+        checked += 1;
+        hits += usize::from(hit.is_some());
+        // The first time the gap drops below −tolerance, by scanning (the gap is a minimum of
+        // convex functions, so it may dip between samples: a bisection refines each dip).
+        let steps = 400u32;
+        let first_deep = (1..=steps)
+            .map(|k| f64::from(k) / f64::from(steps))
+            .find(|&t| gap_at(t) < -tolerance);
+        match hit {
+            None => first_deep.map(|t| format!("miss; gap {:e} at {t}", gap_at(t))),
+            Some(hit) => {
+                let t = f64::from(hit.t);
+                let gap = gap_at(t);
+                if gap < -tolerance {
+                    return Some(format!("{hit:?} stepped in, gap {gap:e}"));
+                }
+                if hit.converged && gap > 2.0 * tolerance {
+                    return Some(format!("{hit:?} stopped early, gap {gap:e}"));
+                }
+                if first_deep.is_some_and(|deep| deep + 1.0 / f64::from(steps) < t) {
+                    return Some(format!("{hit:?} later than a contact at {first_deep:?}"));
+                }
+                None
+            }
+        }
+    });
+    assert!(
+        checked > 200 && hits > 100,
+        "{checked} casts checked, {hits} hits"
+    );
+}
