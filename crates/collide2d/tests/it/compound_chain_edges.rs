@@ -4,6 +4,13 @@
 //! `deepest`), a chain's is its segments' under the one-sided and no-ghost rules of
 //! [`Chain`]'s docs, and a polygon decomposed by [`Compound::from_concave`] answers as the
 //! original outline does.
+//!
+//! Covered: compound manifolds (depth, children, points on both surfaces), distances,
+//! overlaps, ray casts and linear casts; rays through chain joints; shapes resting on,
+//! touching and sunk into straight chains (face normal, depth); casts sliding along straight
+//! chains across their joints (no ghost stop); `from_concave` on outlines with collinear,
+//! nearly collinear and spike corners (area, containment, distances, rays). Slides along
+//! convexly bending chains still stop at joints: that probe is ignored until fixed.
 
 use crate::manifold_common::exact::{cores, deepest, signed_distance};
 use crate::support::Rng;
@@ -1207,5 +1214,105 @@ fn compound_linear_casts_stop_at_the_first_child_contact() {
     assert!(
         checked > 200 && hits > 100,
         "{checked} casts checked, {hits} hits"
+    );
+}
+
+/// Shapes resting on, touching or sunk into a straight chain (0 to 1e-6 and up to 10 % of
+/// their size deep, turned by 0 or 1e-8 to 1e-3 rad), away from its ends: every manifold
+/// `collide_all` reports has the face normal (no ghost normal from a joint), the deepest one
+/// is as deep as the shape is below the line, and one is there whenever that depth is beyond
+/// the tolerance. Near the origin, far out and at size ratios of 1e6 (a shape 1e-3 across on
+/// segments 1e3 long).
+#[test]
+fn shapes_on_straight_chains_get_the_face_normal_and_depth() {
+    let mut rng = Rng(0xc4a1_0009);
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for setting in SETTINGS {
+        for case in 0..300 {
+            // A shape far larger than the whole chain covers its open ends, whose vertex
+            // normals are real: the huge ratio here is a small shape on long segments.
+            let (size, length) = match setting {
+                Setting::HugeRatio => (1e-3, 1e3),
+                _ => (rng.log_size(0.2, 2.0), rng.log_size(0.05, 3.0)),
+            };
+            let points = floor(&mut rng, 16, length, true);
+            let chain = Chain::open(&points).unwrap();
+            let body = slider(&mut rng, size);
+            let index = 4 + rng.below(8);
+            let (start, end) = (points[index], points[index + 1]);
+            let base = start + (end - start) * rng.range(0.0, 1.0);
+            let tilt = if rng.chance(0.5) {
+                0.0
+            } else {
+                rng.log_size(1e-8, 1e-3) * if rng.chance(0.5) { 1.0 } else { -1.0 }
+            };
+            let turn = Rot::from_angle(tilt);
+            let lowest = turn.rotate(body_lowest(&body, turn.rotate_inv(-Vec2::Y)));
+            let depth = match rng.below(3) {
+                0 => 0.0,
+                1 => size * rng.range(0.0, 1e-6),
+                _ => size * rng.range(0.0, 0.1),
+            };
+            let center = base - lowest - Vec2::Y * depth;
+            let xf_chain = Transform::new(position(setting, &mut rng), rng.angle());
+            let xf_body = xf_chain.mul(&Transform { p: center, q: turn });
+            // The exact depth below the line, from the body's placed transform in `f64`.
+            let (c, s) = (f64::from(xf_chain.q.c), f64::from(xf_chain.q.s));
+            let up = [-s, c];
+            let bottom = {
+                let d = xf_body.rotate_inv(-xf_chain.rotate(Vec2::Y));
+                let p = body_lowest(&body, d);
+                let (bc, bs) = (f64::from(xf_body.q.c), f64::from(xf_body.q.s));
+                [
+                    bc * f64::from(p.x) - bs * f64::from(p.y) + f64::from(xf_body.p.x),
+                    bs * f64::from(p.x) + bc * f64::from(p.y) + f64::from(xf_body.p.y),
+                ]
+            };
+            let line = [f64::from(xf_chain.p.x), f64::from(xf_chain.p.y)];
+            let exact = -((bottom[0] - line[0]) * up[0] + (bottom[1] - line[1]) * up[1]);
+            let far = xf_chain.p.abs().max_element() + 20.0 * length + size;
+            let tolerance = 1e-4 * f64::from(size.min(length)) + ulps(far);
+            let chain_shape = Shape::from(chain.clone());
+            let mut manifolds = Vec::new();
+            collide2d::query::collide_all(
+                &chain_shape,
+                &xf_chain,
+                &body,
+                &xf_body,
+                0.0,
+                &mut manifolds,
+            );
+            count += 1;
+            let face = xf_chain.rotate(Vec2::Y);
+            let describe = || {
+                format!("{setting:?} case {case}: {body:?} at {xf_body:?} on {points:?} at {xf_chain:?}, exact depth {exact:e}: {manifolds:?}")
+            };
+            if let Some(ghost) = manifolds.iter().find(|m| (m.normal - face).length() > 1e-5) {
+                failures.push(format!(
+                    "normal {:?} off the face {face:?}; {}",
+                    ghost.normal,
+                    describe()
+                ));
+                continue;
+            }
+            let deepest = manifolds
+                .iter()
+                .map(|m| f64::from(m.max_penetration()))
+                .fold(f64::NEG_INFINITY, f64::max);
+            if manifolds.is_empty() {
+                if exact > tolerance {
+                    failures.push(format!("no contact; {}", describe()));
+                }
+            } else if (deepest - exact).abs() > tolerance {
+                failures.push(format!("deepest {deepest:e}; {}", describe()));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {count} wrong:\n{}",
+        failures.len(),
+        failures[..failures.len().min(6)].join("\n")
     );
 }
