@@ -154,8 +154,8 @@ fn convex_cast(
 /// A chain moving by `sweep_a` against `b`: the earliest hit on a segment that `b`'s centroid is
 /// in front of when they first touch, with the normal kept to what a one-sided segment with neighbours can have (a hit
 /// at a flat or concave joint gets the face normal; one at a convex joint stays between the two
-/// face normals). A later touch that a translating `b` makes only by sliding over a joint
-/// within the tolerance is no hit ([`translating_into`]).
+/// face normals). A later touch that a translating `b` makes only by sliding over a flat or
+/// convex joint within the tolerance is no hit ([`translating_into`]).
 fn cast_chain(
     chain: &Chain,
     sweep_a: &Sweep,
@@ -267,16 +267,16 @@ fn cast_chain(
 }
 
 /// Whether a touch of segment `index` at time `hit.t > 0` is a contact that a translating B
-/// really makes, rather than the ghost of a joint in line with its neighbour.
+/// really makes, rather than the ghost of a joint it slides over.
 ///
 /// The ghost: B slides within the cast's `tolerance` of the chain (the start rules above let
 /// it leave or slide along the segment it rests on) and meets the next segment's end where the
-/// two join in line; a box resting on a flat chain stopped there, at every gap below the
-/// tolerance. The touch is dropped when B lies wholly in front of the segment's line and,
-/// over the rest of the step, moves into neither that line nor the neighbour's by more than
-/// the tolerance: B's distance to the half-plane behind the line can then shrink by at most
-/// the tolerance, so B cannot meet the segment by more than that. Open ends, turning sweeps,
-/// compounds and segments that B reaches behind keep the touch.
+/// two join in line or bend away; a box resting on a flat chain stopped there, at every gap
+/// below the tolerance. The touch is dropped when some line that the whole segment lies on or
+/// behind (its own; the neighbour's at a flat or convex joint) has B wholly in front of it and
+/// B moves into it by at most the tolerance over the rest of the step: B's distance to the
+/// half-plane behind that line then shrinks by at most the tolerance, so B cannot meet the
+/// segment by more. Open ends, turning sweeps and compounds keep every touch.
 fn translating_into(
     chain: &Chain,
     index: usize,
@@ -300,17 +300,24 @@ fn translating_into(
         return true;
     }
     let face_normal = chain.normals()[index];
+    let joint = if at_end { end } else { start };
+    let far = if at_end { start } else { end };
     let neighbour_normal = chain.neighbour_normal(index, at_end);
     let rest =
         chain_at_hit.rotate_inv(sweep_b.translation() - sweep_a.translation()) * (1.0 - hit.t);
-    if -rest.dot(face_normal) > tolerance || -rest.dot(neighbour_normal) > tolerance {
-        return true;
-    }
     // B's place at the hit is rounded to its world coordinates: 8 ulps of them are slack too.
-    let rounding = 8.0 * f32::EPSILON * hit.point.abs().max_element();
+    let slack = tolerance + 8.0 * f32::EPSILON * hit.point.abs().max_element();
     let b_in_chain = chain_at_hit.inv_mul(&sweep_b.transform_at(hit.t));
-    let deepest = proxy.point(proxy.support_index(b_in_chain.rotate_inv(-face_normal)));
-    face_normal.dot(b_in_chain.apply(deepest) - start) - proxy.radius() < -(tolerance + rounding)
+    // Lines the whole segment lies on or behind: its own, and the neighbour's at a flat or
+    // convex joint.
+    let neighbour_line = (far - joint).dot(neighbour_normal) <= 0.0;
+    let lines = [(face_normal, true), (neighbour_normal, neighbour_line)];
+    !lines.iter().any(|&(normal, holds_segment)| {
+        let deepest = proxy.point(proxy.support_index(b_in_chain.rotate_inv(-normal)));
+        holds_segment
+            && -rest.dot(normal) <= tolerance
+            && normal.dot(b_in_chain.apply(deepest) - joint) - proxy.radius() >= -slack
+    })
 }
 
 /// A hit normal off segment `index` (chain frame), kept to the normals a one-sided segment with

@@ -8,9 +8,9 @@
 //! Covered: compound manifolds (depth, children, points on both surfaces), distances,
 //! overlaps, ray casts and linear casts; rays through chain joints; shapes resting on,
 //! touching and sunk into straight chains (face normal, depth); casts sliding along straight
-//! chains across their joints (no ghost stop); `from_concave` on outlines with collinear,
-//! nearly collinear and spike corners (area, containment, distances, rays). Slides along
-//! convexly bending chains still stop at joints: that probe is ignored until fixed.
+//! and convexly bending chains across their joints (no ghost stop); `from_concave` on
+//! outlines with collinear, nearly collinear and spike corners (area, containment, distances,
+//! rays).
 
 use crate::manifold_common::exact::{cores, deepest, signed_distance};
 use crate::support::Rng;
@@ -578,12 +578,10 @@ fn slides_along_straight_chains_have_no_ghost_hits() {
     slide_probe(0xc4a1_0004, true);
 }
 
-/// The same slides along chains bending convexly (away from the shape) at every joint.
-///
-/// Not yet right: a shape resting on one segment reaches behind the next segment's line
-/// extended back past the joint, and a cast along the segment still stops at the joint.
+/// The same slides along chains bending convexly (away from the shape) at every joint, by
+/// 1e-6 to 0.3 rad: a shape resting on one segment reaches behind the next segment's line
+/// extended back past the joint, and a cast along the segment stopped there.
 #[test]
-#[ignore = "ghost hits at convex joints are not fixed yet"]
 fn slides_along_convex_chains_have_no_ghost_hits() {
     slide_probe(0xc4a1_0005, false);
 }
@@ -1315,4 +1313,40 @@ fn shapes_on_straight_chains_get_the_face_normal_and_depth() {
         failures.len(),
         failures[..failures.len().min(6)].join("\n")
     );
+}
+
+/// A box resting on the first segment of a chain that bends down by 0.2 rad at x = −1 (a
+/// convex joint) and cast along that segment, over the joint: it reaches behind the second
+/// segment's line extended back, and stopped where its corner met the joint.
+#[test]
+fn resting_shapes_slide_over_convex_joints_without_stopping() {
+    let chain = Shape::from(
+        Chain::open(&[
+            Vec2::new(0.0, 0.0),
+            Vec2::new(-1.0, 0.0),
+            Vec2::new(-2.0, -0.2),
+            Vec2::new(-3.0, -0.6),
+        ])
+        .unwrap(),
+    );
+    let fixed = Sweep::fixed(&Transform::IDENTITY);
+    let crate_box = Shape::from(Polygon::rect(0.5, 0.5).unwrap());
+    for gap in [0.0, 1e-7, 1e-5, 5e-5] {
+        let start = Transform::new(Vec2::new(-0.4, 0.25 + gap), 0.0);
+        let hit = shape_cast(
+            &crate_box,
+            &Sweep::linear(&start, Vec2::new(-2.0, 0.0)),
+            &chain,
+            &fixed,
+            CastOptions::default(),
+        );
+        assert!(hit.is_none(), "{gap} above: {hit:?}");
+    }
+    // Falling onto the joint still lands on it.
+    let fall = Sweep::linear(
+        &Transform::new(Vec2::new(-1.0, 1.0), 0.0),
+        Vec2::new(0.0, -2.0),
+    );
+    let hit = shape_cast(&crate_box, &fall, &chain, &fixed, CastOptions::default()).unwrap();
+    assert!((hit.t * 2.0 - 0.75).abs() < 1e-3, "{hit:?}");
 }
