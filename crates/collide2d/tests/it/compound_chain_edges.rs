@@ -1350,3 +1350,47 @@ fn resting_shapes_slide_over_convex_joints_without_stopping() {
     let hit = shape_cast(&crate_box, &fall, &chain, &fixed, CastOptions::default()).unwrap();
     assert!((hit.t * 2.0 - 0.75).abs() < 1e-3, "{hit:?}");
 }
+
+/// `collide_speculative` on compounds: a manifold exactly when the deepest exact child pair is
+/// within the margin (beyond the tolerance either way), its deepest point as deep as that
+/// pair (negative: the gap), on the children that lead by more than the tolerance.
+#[test]
+fn compound_speculative_manifolds_reach_the_margin() {
+    let mut present = 0;
+    probe_compounds(0xc4a1_000a, 40, |placed, rng| {
+        let small = f64::from(smallest_part(&placed.a).min(smallest_part(&placed.b)));
+        let margin = (small * rng.range_f64(0.0, 0.2)) as f32;
+        let m = collide2d::collide_speculative(
+            &placed.a,
+            &placed.xf_a,
+            &placed.b,
+            &placed.xf_b,
+            margin,
+        );
+        let (truth, children, lead) = placed.exact();
+        let tolerance = placed.tolerance();
+        let reach = truth.depth + f64::from(margin);
+        if m.is_empty() {
+            return (reach > tolerance)
+                .then(|| format!("none within margin {margin}: exact {truth:?}"));
+        }
+        present += 1;
+        if reach < -tolerance {
+            return Some(format!("{m:?} beyond margin {margin}: exact {truth:?}"));
+        }
+        if (f64::from(m.max_penetration()) - truth.depth).abs() > 2.0 * tolerance {
+            return Some(format!(
+                "deepest {} against exact {truth:?} ({m:?})",
+                m.max_penetration()
+            ));
+        }
+        if lead > 4.0 * tolerance && (m.child_a, m.child_b) != children {
+            return Some(format!(
+                "children {:?}, exact {children:?} by {lead:e}",
+                (m.child_a, m.child_b)
+            ));
+        }
+        None
+    });
+    assert!(present > 200, "only {present} manifolds");
+}
