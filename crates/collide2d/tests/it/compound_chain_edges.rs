@@ -1394,3 +1394,108 @@ fn compound_speculative_manifolds_reach_the_margin() {
     });
     assert!(present > 200, "only {present} manifolds");
 }
+
+/// Rays from behind a chain's segment through it, along a segment (on its line, exactly or
+/// tilted by 1e-8 to 1e-3 rad), and from anywhere at a random segment, against the exact
+/// first front-side crossing: where moving the ray sideways by the tolerance either way
+/// keeps the exact answer (a hit within the tolerance of the same distance, or a miss), the
+/// cast gives it.
+#[test]
+fn rays_along_and_from_behind_chains_match_the_exact_crossing() {
+    let mut rng = Rng(0xc4a1_000b);
+    let mut failures = Vec::new();
+    let (mut count, mut hits) = (0, 0);
+    for setting in SETTINGS {
+        for case in 0..400 {
+            let length = match setting {
+                Setting::HugeRatio => 1e3,
+                _ => rng.log_size(0.2, 5.0),
+            };
+            let convex = rng.chance(0.5);
+            let points = wiggly_chain(&mut rng, 6, length, 0.8, convex);
+            let Ok(chain) = Chain::open(&points) else {
+                continue;
+            };
+            let xf = Transform::new(position(setting, &mut rng), rng.angle());
+            let shape = Shape::from(chain.clone());
+            let far = xf.p.abs().max_element() + 10.0 * length;
+            let tolerance = 1e-4 * f64::from(length) + ulps(far);
+            let index = rng.below(chain.segment_count());
+            let (a, b) = (xf.apply(points[index]), xf.apply(points[index + 1]));
+            let normal = xf.rotate(chain.normals()[index]);
+            let on = a.lerp(b, rng.range(-0.2, 1.2));
+            let reach = length * rng.range(0.2, 3.0);
+            let (origin, direction) = match rng.below(3) {
+                // From behind, through the segment.
+                0 => {
+                    let direction = Rot::from_angle(rng.range(-1.2, 1.2)).rotate(normal);
+                    (on - direction * reach, direction)
+                }
+                // Along the segment's line.
+                1 => {
+                    let along = (b - a).normalize();
+                    let tilt = if rng.chance(0.5) {
+                        0.0
+                    } else {
+                        rng.log_size(1e-8, 1e-3) * if rng.chance(0.5) { 1.0 } else { -1.0 }
+                    };
+                    let direction =
+                        Rot::from_angle(tilt).rotate(if rng.chance(0.5) { along } else { -along });
+                    (on - direction * reach, direction)
+                }
+                _ => {
+                    let from = on + rng.point(2.0 * length);
+                    (from, on - from)
+                }
+            };
+            let Ok(ray) = Ray::new(origin, direction, 2.0 * reach + length) else {
+                continue;
+            };
+            let side = ray.direction.normalize().perp() * tolerance as f32;
+            let answers: Vec<Option<(f64, usize)>> = [Vec2::ZERO, side, -side]
+                .iter()
+                .map(|&offset| {
+                    exact_chain_ray(
+                        &chain,
+                        &xf,
+                        &Ray::new(ray.origin + offset, ray.direction, ray.max_distance).unwrap(),
+                    )
+                })
+                .collect();
+            let agree = match (answers[1], answers[2]) {
+                (None, None) => answers[0].is_none(),
+                (Some((t1, _)), Some((t2, _))) => {
+                    (t1 - t2).abs() <= 2.0 * tolerance && answers[0].is_some()
+                }
+                _ => false,
+            };
+            if !agree {
+                continue;
+            }
+            count += 1;
+            let hit = shape.ray_cast(&xf, &ray);
+            hits += usize::from(hit.is_some());
+            let wrong = match (hit, answers[0]) {
+                (None, None) => false,
+                (Some(hit), Some((t, _))) => (f64::from(hit.distance) - t).abs() > 2.0 * tolerance,
+                _ => true,
+            };
+            if wrong {
+                failures.push(format!(
+                    "{setting:?} case {case}: {ray:?} at segment {index}: {hit:?}, exact {:?}; {points:?} at {xf:?}",
+                    answers[0]
+                ));
+            }
+        }
+    }
+    assert!(
+        count > 600 && hits > 50,
+        "{count} rays checked, {hits} hits"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {count} wrong:\n{}",
+        failures.len(),
+        failures[..failures.len().min(6)].join("\n")
+    );
+}
