@@ -154,7 +154,8 @@ fn convex_cast(
 /// A chain moving by `sweep_a` against `b`: the earliest hit on a segment that `b`'s centroid is
 /// in front of when they first touch, with the normal kept to what a one-sided segment with neighbours can have (a hit
 /// at a flat or concave joint gets the face normal; one at a convex joint stays between the two
-/// face normals).
+/// face normals). A later touch that a translating `b` makes only by sliding over a flat or
+/// convex joint within the tolerance is no hit ([`translating_into`]).
 fn cast_chain(
     chain: &Chain,
     sweep_a: &Sweep,
@@ -248,6 +249,10 @@ fn cast_chain(
         if (centroid_at_hit - start).dot(face_normal) < 0.0 {
             return true;
         }
+        if hit.t > 0.0 && !translating_into(chain, index, sweep_a, b, sweep_b, &hit, opts.tolerance)
+        {
+            return true;
+        }
         let local_normal = one_sided_normal(chain, index, chain_at_hit.rotate_inv(hit.normal));
         best = Some(CastHit {
             normal: chain_at_hit.rotate(local_normal),
@@ -259,6 +264,60 @@ fn cast_chain(
         try_segment(index);
     }
     best
+}
+
+/// Whether a touch of segment `index` at time `hit.t > 0` is a contact that a translating B
+/// really makes, rather than the ghost of a joint it slides over.
+///
+/// The ghost: B slides within the cast's `tolerance` of the chain (the start rules above let
+/// it leave or slide along the segment it rests on) and meets the next segment's end where the
+/// two join in line or bend away; a box resting on a flat chain stopped there, at every gap
+/// below the tolerance. The touch is dropped when some line that the whole segment lies on or
+/// behind (its own; the neighbour's at a flat or convex joint) has B wholly in front of it and
+/// B moves into it by at most the tolerance over the rest of the step: B's distance to the
+/// half-plane behind that line then shrinks by at most the tolerance, so B cannot meet the
+/// segment by more. Open ends, turning sweeps and compounds keep every touch.
+fn translating_into(
+    chain: &Chain,
+    index: usize,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    hit: &CastHit,
+    tolerance: f32,
+) -> bool {
+    if sweep_a.rotation() != 0.0 || sweep_b.rotation() != 0.0 {
+        return true;
+    }
+    let Some(proxy) = ConvexProxy::from_shape(b) else {
+        return true;
+    };
+    let chain_at_hit = sweep_a.transform_at(hit.t);
+    let (start, end) = chain.segment_points(index);
+    let local = chain_at_hit.apply_inv(hit.point);
+    let at_end = (local - start).length_squared() > (local - end).length_squared();
+    if chain.joint(index, at_end) == Joint::End {
+        return true;
+    }
+    let face_normal = chain.normals()[index];
+    let joint = if at_end { end } else { start };
+    let far = if at_end { start } else { end };
+    let neighbour_normal = chain.neighbour_normal(index, at_end);
+    let rest =
+        chain_at_hit.rotate_inv(sweep_b.translation() - sweep_a.translation()) * (1.0 - hit.t);
+    // B's place at the hit is rounded to its world coordinates: 8 ulps of them are slack too.
+    let slack = tolerance + 8.0 * f32::EPSILON * hit.point.abs().max_element();
+    let b_in_chain = chain_at_hit.inv_mul(&sweep_b.transform_at(hit.t));
+    // Lines the whole segment lies on or behind: its own, and the neighbour's at a flat or
+    // convex joint.
+    let neighbour_line = (far - joint).dot(neighbour_normal) <= 0.0;
+    let lines = [(face_normal, true), (neighbour_normal, neighbour_line)];
+    !lines.iter().any(|&(normal, holds_segment)| {
+        let deepest = proxy.point(proxy.support_index(b_in_chain.rotate_inv(-normal)));
+        holds_segment
+            && -rest.dot(normal) <= tolerance
+            && normal.dot(b_in_chain.apply(deepest) - joint) - proxy.radius() >= -slack
+    })
 }
 
 /// A hit normal off segment `index` (chain frame), kept to the normals a one-sided segment with

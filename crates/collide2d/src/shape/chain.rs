@@ -249,23 +249,7 @@ impl Chain {
 
     /// The joint at the start (`at_end == false`) or the end of segment `index`.
     pub(crate) fn joint(&self, index: usize, at_end: bool) -> Joint {
-        let count = self.segment_count();
-        let neighbour = if at_end {
-            if index + 1 < count {
-                Some(index + 1)
-            } else if self.parts.closed {
-                Some(0)
-            } else {
-                None
-            }
-        } else if index > 0 {
-            Some(index - 1)
-        } else if self.parts.closed {
-            Some(count - 1)
-        } else {
-            None
-        };
-        let Some(neighbour) = neighbour else {
+        let Some(neighbour) = self.neighbour(index, at_end) else {
             return Joint::End;
         };
         let own = self.parts.normals[index];
@@ -284,6 +268,30 @@ impl Chain {
         } else {
             Joint::FlatOrConcave
         }
+    }
+
+    /// The segment that meets segment `index` at its start (`at_end == false`) or end; `None`
+    /// at an end of an open chain.
+    fn neighbour(&self, index: usize, at_end: bool) -> Option<usize> {
+        let count = self.segment_count();
+        if at_end {
+            if index + 1 < count {
+                Some(index + 1)
+            } else {
+                self.parts.closed.then_some(0)
+            }
+        } else if index > 0 {
+            Some(index - 1)
+        } else {
+            self.parts.closed.then_some(count - 1)
+        }
+    }
+
+    /// The unit normal of the segment meeting segment `index` at its start or end (its own
+    /// normal at an end of an open chain).
+    pub(crate) fn neighbour_normal(&self, index: usize, at_end: bool) -> Vec2 {
+        let neighbour = self.neighbour(index, at_end).unwrap_or(index);
+        self.parts.normals[neighbour]
     }
 
     /// The same chain run backwards: the collision side flips.

@@ -104,9 +104,17 @@ impl Compound {
     /// ```
     pub fn from_concave(outline: &[Vec2]) -> Result<Compound, ShapeError> {
         let pieces = crate::shape::decompose::decompose_simple_polygon(outline)?;
+        // The pieces are strictly convex and counter-clockwise by exact tests: built as they are,
+        // not through `Polygon::new`, whose welding (relative to each piece's own size) would
+        // call a thin spike's piece collinear and reject an outline the split accepted.
         let children = pieces
             .into_iter()
-            .map(|piece| Ok((Transform::IDENTITY, Shape::Polygon(Polygon::new(&piece)?))))
+            .map(|piece| {
+                Ok((
+                    Transform::IDENTITY,
+                    Shape::Polygon(Polygon::from_ccw(piece, 0.0)?),
+                ))
+            })
             .collect::<Result<Vec<_>, ShapeError>>()?;
         Compound::new(children)
     }

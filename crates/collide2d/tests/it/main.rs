@@ -20,6 +20,7 @@ mod cast_skin_band;
 mod chain;
 mod character_mover;
 mod collapsed_features;
+mod compound_chain_edges;
 mod distance;
 mod distance_extremes;
 mod fuzz_regressions;
