@@ -174,6 +174,18 @@ fn collide_rounded_segments(
         + direction_b.x.abs()
         + direction_b.y.abs()
         + total_radius;
+    //    Except for parallel cores whose closest points are an end of each, measured apart: the
+    //    separating axes of two segments are their normals, which miss a gap along a common
+    //    line (collinear cores end to end, 4e-6 apart with radii of 1e-35, looked touching),
+    //    while the distance between two ends is measured to a rounding.
+    let end_to_end = (closest.fraction1 <= 0.0 || closest.fraction1 >= 1.0)
+        && (closest.fraction2 <= 0.0 || closest.fraction2 >= 1.0)
+        && distance_sq >= f32::MIN_POSITIVE
+        && cross(direction_a, direction_b).abs()
+            <= PARALLEL_SINE * robust_length(direction_a) * robust_length(direction_b);
+    if end_to_end && distance - total_radius > margin {
+        return place.finish(Manifold::EMPTY);
+    }
     if distance <= CROSSING_RELATIVE_DISTANCE * size || distance_sq < f32::MIN_POSITIVE {
         return place.finish(crossing_cores(
             (start_a, end_a, radius_a),
@@ -719,6 +731,54 @@ mod tests {
             }
         }
         assert!(touching > 20_000, "only {touching} touching pairs");
+    }
+
+    #[test]
+    fn collinear_cores_end_to_end_are_apart_exactly_when_their_ends_are() {
+        // Two cores on one line (or turned by less than the parallel tolerance), end to end
+        // with a gap along the line, at several scales and places: the pair touches exactly
+        // when the gap between the ends is within the radii, whatever the separating axes of
+        // the segments (their normals, along which the gap does not show) say.
+        use crate::query::{distance, overlaps};
+        use crate::shape::{Capsule, Shape};
+        use crate::{collide, Transform};
+        let mut checked = 0;
+        for &scale in &[1e-3f32, 1.0, 1e3] {
+            for &place in &[0.0f32, 1.5, 1e4] {
+                for &turn in &[0.0f32, 1e-4, 5e-3] {
+                    for &gap in &[4e-6f32, 1e-4, 1e-2] {
+                        for &radius in &[0.0f32, 6e-36, 1e-7, 1e-3] {
+                            let (c, s) = (turn.cos(), turn.sin());
+                            let y = place;
+                            let a_end = Vec2::new(place, y);
+                            let a = Capsule::new(a_end - Vec2::new(scale, 0.0), a_end, radius);
+                            let b_start = a_end + Vec2::new(gap * scale, 0.0);
+                            let b_end = b_start + Vec2::new(c, s) * (2.0 * scale);
+                            let b = Capsule::new(b_start, b_end, radius);
+                            let (Ok(a), Ok(b)) = (a, b) else { continue };
+                            let (a, b) = (Shape::from(a), Shape::from(b));
+                            let xf = Transform::IDENTITY;
+                            let measured = distance(&a, &xf, &b, &xf).distance;
+                            let m = collide(&a, &xf, &b, &xf);
+                            for (touching, what) in [
+                                (!m.is_empty(), "collide"),
+                                (overlaps(&a, &xf, &b, &xf), "overlaps"),
+                                (!collide(&b, &xf, &a, &xf).is_empty(), "collide swapped"),
+                            ] {
+                                assert_eq!(
+                                    touching,
+                                    measured <= 0.0,
+                                    "{what}: scale {scale}, place {place}, turn {turn}, gap \
+                                     {gap}, radius {radius}: distance {measured}, {m:?}"
+                                );
+                            }
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 300, "{checked} configurations");
     }
 
     #[test]
