@@ -88,50 +88,6 @@ fn faces(shape: &Shape, rng: &mut Rng) -> Vec<Vec2> {
     }
 }
 
-/// The shape's points and radius in `f64`, placed by `xf` relative to `origin`, for support
-/// functions (the referee's `Core` keeps its own private).
-struct Hull {
-    points: Vec<[f64; 2]>,
-    radius: f64,
-}
-
-fn hull(shape: &Shape, xf: &Transform, origin: Vec2) -> Hull {
-    let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
-    let (px, py) = (
-        f64::from(xf.p.x) - f64::from(origin.x),
-        f64::from(xf.p.y) - f64::from(origin.y),
-    );
-    let place = |v: Vec2| {
-        let (x, y) = (f64::from(v.x), f64::from(v.y));
-        [c * x - s * y + px, s * x + c * y + py]
-    };
-    let (points, radius) = match shape {
-        Shape::Circle(circle) => (vec![place(circle.center())], circle.radius()),
-        Shape::Capsule(capsule) => (
-            vec![place(capsule.a()), place(capsule.b())],
-            capsule.radius(),
-        ),
-        Shape::Segment(segment) => (vec![place(segment.a()), place(segment.b())], 0.0),
-        Shape::Polygon(polygon) => (
-            polygon.vertices().iter().map(|&v| place(v)).collect(),
-            polygon.radius(),
-        ),
-        _ => unreachable!("convex kinds only"),
-    };
-    Hull {
-        points,
-        radius: f64::from(radius),
-    }
-}
-
-/// How deep A and B overlap along the unit direction `n` (A's far side minus B's near side).
-fn depth_along(a: &Hull, b: &Hull, n: [f64; 2]) -> f64 {
-    let dot = |p: &[f64; 2]| p[0] * n[0] + p[1] * n[1];
-    let reach_a = a.points.iter().map(dot).fold(f64::NEG_INFINITY, f64::max) + a.radius;
-    let low_b = b.points.iter().map(dot).fold(f64::INFINITY, f64::min) - b.radius;
-    reach_a - low_b
-}
-
 fn size(shape: &Shape) -> f32 {
     shape.aabb(&Transform::IDENTITY).extents().max_element() * 2.0
 }
@@ -168,13 +124,6 @@ impl Pair {
     fn exact(&self) -> Exact {
         let (a, b) = self.cores();
         exact(&a, &b)
-    }
-    fn hulls(&self) -> (Hull, Hull) {
-        let origin = self.xf_a.p;
-        (
-            hull(&self.a, &self.xf_a, origin),
-            hull(&self.b, &self.xf_b, origin),
-        )
     }
     /// A point relative to A's position, in `f64`.
     fn local(&self, p: Vec2) -> [f64; 2] {
@@ -350,8 +299,8 @@ fn check_manifold(pair: &Pair) -> Option<String> {
         return Some(format!("normal {:?} of length {length}", m.normal));
     }
     let n = [f64::from(m.normal.x), f64::from(m.normal.y)];
-    let (hull_a, hull_b) = pair.hulls();
-    let along = depth_along(&hull_a, &hull_b, n);
+    let (core_a, core_b) = pair.cores();
+    let along = core_a.depth_along(&core_b, n);
     // The normal may be a near-tie axis, 1e-4 × size deeper than the exact minimum at most.
     if along - truth.depth > 2.0 * tolerance {
         return Some(format!(
@@ -424,8 +373,8 @@ fn check_distance(pair: &Pair) -> Option<String> {
             return Some(format!("normal not unit: {out:?}"));
         }
         let n = [f64::from(out.normal.x), f64::from(out.normal.y)];
-        let (hull_a, hull_b) = pair.hulls();
-        let along = -depth_along(&hull_a, &hull_b, n);
+        let (core_a, core_b) = pair.cores();
+        let along = -core_a.depth_along(&core_b, n);
         if (along - expected).abs() > tolerance {
             return Some(format!(
                 "normal separates by {along:e}, distance {expected:e}: {out:?}"
@@ -732,11 +681,9 @@ fn check_cast(pair: &Pair, rng: &mut Rng) -> Option<String> {
     };
     let origin = pair.xf_a.p;
     let n = [f64::from(hit.normal.x), f64::from(hit.normal.y)];
-    let along = -depth_along(
-        &hull(&at_hit.a, &at_hit.xf_a, origin),
-        &hull(&at_hit.b, &at_hit.xf_b, origin),
-        n,
-    );
+    let along = -core(&at_hit.a, &at_hit.xf_a, origin)
+        .unwrap()
+        .depth_along(&core(&at_hit.b, &at_hit.xf_b, origin).unwrap(), n);
     // Within 1e-3 rad of the exact normal (for a shape 1e3 across, a tilt that small still
     // moves its far side by a unit), or, where the exact one is a near tie, one that separates
     // the shapes by the gap.

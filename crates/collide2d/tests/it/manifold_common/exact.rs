@@ -86,6 +86,23 @@ impl Core {
         }
     }
 
+    /// How deep this shape and `other` (each core with its radius) overlap along the unit
+    /// direction `n`: this one's far side minus `other`'s near side (negative: apart by that
+    /// much along `n`).
+    pub fn depth_along(&self, other: &Core, n: Point) -> f64 {
+        let reach = self
+            .points
+            .iter()
+            .map(|&p| dot(p, n))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let low = other
+            .points
+            .iter()
+            .map(|&p| dot(p, n))
+            .fold(f64::INFINITY, f64::min);
+        reach + self.radius - (low - other.radius)
+    }
+
     /// Whether `p` lies inside or on this core's outline (polygons only).
     fn holds(&self, p: Point) -> bool {
         let n = self.points.len();
