@@ -174,19 +174,21 @@ fn collide_rounded_segments(
         + direction_b.x.abs()
         + direction_b.y.abs()
         + total_radius;
-    //    Except for parallel cores whose closest points are an end of each, measured apart: the
-    //    separating axes of two segments are their normals, which miss a gap along a common
-    //    line (collinear cores end to end, 4e-6 apart with radii of 1e-35, looked touching),
-    //    while the distance between two ends is measured to a rounding.
-    let end_to_end = (closest.fraction1 <= 0.0 || closest.fraction1 >= 1.0)
-        && (closest.fraction2 <= 0.0 || closest.fraction2 >= 1.0)
-        && distance_sq >= f32::MIN_POSITIVE
-        && cross(direction_a, direction_b).abs()
-            <= PARALLEL_SINE * robust_length(direction_a) * robust_length(direction_b);
-    if end_to_end && distance - total_radius > margin {
-        return place.finish(Manifold::EMPTY);
-    }
     if distance <= CROSSING_RELATIVE_DISTANCE * size || distance_sq < f32::MIN_POSITIVE {
+        //  Except for parallel cores whose closest points are an end of each, measured apart:
+        //  the separating axes of two segments are their normals, which miss a gap along a
+        //  common line (collinear cores end to end, 4e-6 apart with radii of 1e-35, looked
+        //  touching), while the distance between two ends is measured to a rounding.
+        let end_to_end = (closest.fraction1 <= 0.0 || closest.fraction1 >= 1.0)
+            && (closest.fraction2 <= 0.0 || closest.fraction2 >= 1.0)
+            && distance_sq >= f32::MIN_POSITIVE
+            && cores_parallel(
+                (direction_a, robust_length(direction_a)),
+                (direction_b, robust_length(direction_b)),
+            );
+        if end_to_end && distance - total_radius > margin {
+            return place.finish(Manifold::EMPTY);
+        }
         return place.finish(crossing_cores(
             (start_a, end_a, radius_a),
             (start_b, end_b, radius_b),
@@ -223,13 +225,7 @@ fn collide_rounded_segments(
     };
 
     // 3. Nearly parallel cores overlapping along A: two points.
-    //    (For tiny cores the products underflow, so their directions are compared instead.)
-    let parallel = if length_a * length_b >= 1e-30 {
-        cross(direction_a, direction_b).abs() <= PARALLEL_SINE * length_a * length_b
-    } else {
-        cross(tangent, tangent_b).abs() <= PARALLEL_SINE
-    };
-    if parallel {
+    if cores_parallel((direction_a, length_a), (direction_b, length_b)) {
         let manifold = parallel_cores(
             (start_a, end_a, radius_a),
             (start_b, end_b, radius_b),
@@ -275,6 +271,21 @@ fn collide_rounded_segments(
         id,
     };
     manifold
+}
+
+/// Whether two cores, given by their directions and lengths (not zero), are parallel within
+/// [`PARALLEL_SINE`]. (For tiny cores the products underflow, so their unit directions are
+/// compared instead.)
+#[inline(always)]
+fn cores_parallel(
+    (direction_a, length_a): (Vec2, f32),
+    (direction_b, length_b): (Vec2, f32),
+) -> bool {
+    if length_a * length_b >= 1e-30 {
+        cross(direction_a, direction_b).abs() <= PARALLEL_SINE * length_a * length_b
+    } else {
+        cross(direction_a / length_a, direction_b / length_b).abs() <= PARALLEL_SINE
+    }
 }
 
 /// Nearly parallel cores: the two ends of their common extent along the bisecting direction.
