@@ -53,7 +53,7 @@ fn at(world: &World, hero: ColliderHandle) -> Vec2 {
 }
 
 /// The deepest overlap of `hero` with any other collider (0 when it overlaps none).
-fn depth(world: &World, hero: ColliderHandle) -> f32 {
+pub(crate) fn depth(world: &World, hero: ColliderHandle) -> f32 {
     let me = world.get(hero).unwrap();
     let mut manifolds = Vec::new();
     let mut deepest = 0.0f32;

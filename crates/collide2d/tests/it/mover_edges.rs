@@ -1,10 +1,10 @@
 //! Character movement at the edges a game reaches: flat floors of every construction at offsets
 //! up to 1e5, characters from 0.1 to 10 units, walking speeds from 1e-4 to 10 units a call.
 
+use crate::character_mover::depth;
 use crate::support;
 
 use collide2d::level::{Tile, TileMap};
-use collide2d::query::collide_all;
 use collide2d::shape::{Capsule, Chain, Circle, Polygon, Shape};
 use collide2d::world::{
     Collider, ColliderHandle, MoveOptions, MoveResult, TileGeometry, TileMapColliders, World,
@@ -139,31 +139,6 @@ fn body_shape(kind: Body, size: f32) -> Shape {
         Body::Box => Shape::from(Polygon::rect(size, size).unwrap()),
         Body::RoundedBox => Shape::from(Polygon::rounded_rect(size, size, 0.2 * size).unwrap()),
     }
-}
-
-/// The deepest overlap of `hero` with any other collider (0 when it overlaps none).
-fn depth(world: &World, hero: ColliderHandle) -> f32 {
-    let me = world.get(hero).unwrap();
-    let mut manifolds = Vec::new();
-    let mut deepest = 0.0f32;
-    for (handle, other) in world.iter() {
-        if handle == hero {
-            continue;
-        }
-        manifolds.clear();
-        collide_all(
-            me.shape(),
-            &me.world_transform(),
-            other.shape(),
-            &other.world_transform(),
-            0.0,
-            &mut manifolds,
-        );
-        for manifold in &manifolds {
-            deepest = deepest.max(manifold.max_penetration());
-        }
-    }
-    deepest
 }
 
 /// The character's lowest point's height above the floor top (`origin.y`), in `f64`.
