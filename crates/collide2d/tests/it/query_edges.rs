@@ -314,7 +314,6 @@ fn check_manifold(pair: &Pair) -> Option<String> {
             "deepest point {deepest:e}, the shapes overlap {along:e} along the normal ({m:?})"
         ));
     }
-    let (core_a, core_b) = pair.cores();
     for point in m.points() {
         let p = pair.local(point.point);
         let half = 0.5 * f64::from(point.penetration);
@@ -373,7 +372,6 @@ fn check_distance(pair: &Pair) -> Option<String> {
             return Some(format!("normal not unit: {out:?}"));
         }
         let n = [f64::from(out.normal.x), f64::from(out.normal.y)];
-        let (core_a, core_b) = pair.cores();
         let along = -core_a.depth_along(&core_b, n);
         if (along - expected).abs() > tolerance {
             return Some(format!(
