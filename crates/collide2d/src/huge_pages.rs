@@ -1,12 +1,16 @@
-//! Large per-proxy arrays backed by huge (2 MiB) memory pages where the system allows it.
+//! Large per-proxy and per-collider arrays backed by huge (2 MiB) memory pages where the
+//! system allows it.
 //!
 //! At a million proxies the broad phases keep well over a hundred megabytes of per-slot and
-//! per-node arrays, and an incremental update reads them at scattered places. With ordinary
+//! per-node arrays, and the world as much again in its collider slots and touching pairs; an
+//! incremental update reads them at scattered places. With ordinary
 //! 4 KiB pages nearly every such read also misses the processor's address-translation cache
 //! (which covers a few megabytes), and in a virtual machine each of those misses walks two sets
 //! of page tables. Asking Linux to back the arrays with 2 MiB pages removes most of those
 //! misses: in the frame benchmark a million-box tree frame runs about 9 % faster, while a
-//! hundred-thousand-box frame, whose arrays are mostly covered anyway, is unchanged.
+//! hundred-thousand-box frame, whose arrays are mostly covered anyway, is unchanged; the
+//! world's slots and touching pairs on huge pages take about 8 % more off its million-collider
+//! update.
 //!
 //! The request is advice only. Where transparent huge pages are off, on other systems, or for
 //! arrays under [`MIN_BYTES`], nothing happens; the arrays' contents and behaviour never depend
@@ -18,15 +22,33 @@ pub(crate) const MIN_BYTES: usize = 4 << 20;
 /// The size of a huge page, to which the advised range is trimmed.
 const HUGE_PAGE: usize = 2 << 20;
 
-/// Makes room in `items` for `additional` more items, as [`Vec::reserve`] does, and when that
-/// takes a new buffer of at least [`MIN_BYTES`], asks for huge pages for it before its new part
-/// is first written (pages already written keep their size until the system merges them).
+/// Makes room in `items` for `additional` more items, as [`Vec::reserve`] does (at least
+/// doubling the capacity), and when that takes a buffer of at least [`MIN_BYTES`], asks for
+/// huge pages for it before anything is written there: the items are moved into a fresh buffer
+/// rather than reallocated, since the system may move a large block's pages to its new place
+/// as they are, and they would keep their small size.
 pub(crate) fn reserve<T>(items: &mut Vec<T>, additional: usize) {
     if items.capacity() - items.len() >= additional {
         return;
     }
-    items.reserve(additional);
-    advise(items);
+    let capacity = items
+        .len()
+        .checked_add(additional)
+        .map(|needed| needed.max(items.capacity().saturating_mul(2)));
+    let large = capacity.is_some_and(|capacity| {
+        capacity.saturating_mul(std::mem::size_of::<T>()) >= MIN_BYTES
+            && capacity <= isize::MAX as usize / std::mem::size_of::<T>().max(1)
+    });
+    match capacity {
+        Some(capacity) if large => {
+            let mut fresh = Vec::with_capacity(capacity);
+            advise(&fresh);
+            fresh.append(items);
+            *items = fresh;
+        }
+        // Small, or more than can be held: `Vec::reserve`'s own growth (and its error).
+        _ => items.reserve(additional),
+    }
 }
 
 /// Grows `items` to `len` items, filling with `value` (no change when it is already as long),
@@ -128,6 +150,23 @@ mod tests {
         reserve(&mut large, 3 * MIN_BYTES);
         // The first whole huge page of the buffer ("hg": advised for huge pages).
         let inside = (large.as_ptr() as usize).next_multiple_of(super::HUGE_PAGE);
+        let flags = mapping_flags(inside).expect("the buffer is mapped");
+        assert!(flags.split_whitespace().any(|flag| flag == "hg"), "{flags}");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_array_grown_an_item_at_a_time_is_marked_for_huge_pages() {
+        if !std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists() {
+            return;
+        }
+        let mut items: Vec<u64> = Vec::new();
+        for value in 0..(3 * MIN_BYTES / 8) as u64 {
+            reserve(&mut items, 1);
+            items.push(value);
+        }
+        assert!(items.iter().enumerate().all(|(i, &v)| v == i as u64));
+        let inside = (items.as_ptr() as usize).next_multiple_of(super::HUGE_PAGE);
         let flags = mapping_flags(inside).expect("the buffer is mapped");
         assert!(flags.split_whitespace().any(|flag| flag == "hg"), "{flags}");
     }

@@ -404,7 +404,7 @@ impl World {
     /// ```
     pub fn reserve(&mut self, additional: usize) {
         let new_slots = additional.saturating_sub(self.free.len());
-        self.slots.reserve(new_slots);
+        crate::huge_pages::reserve(&mut self.slots, new_slots);
         let slot_count = self.slots.len().saturating_add(new_slots);
         self.dirty
             .reserve(slot_count.saturating_sub(self.dirty.len()));
@@ -468,6 +468,7 @@ impl World {
         let index = match self.free.pop() {
             Some(index) => index,
             None => {
+                crate::huge_pages::reserve(&mut self.slots, 1);
                 self.slots.push(Slot::default());
                 (self.slots.len() - 1) as u32
             }

@@ -344,7 +344,7 @@ impl Touching {
         }
         if threads == 1 {
             next.clear();
-            next.reserve(old.len() + tests.len());
+            crate::huge_pages::reserve(&mut next, old.len() + tests.len());
             merge_range(
                 &old,
                 tests,
@@ -500,8 +500,10 @@ impl<'a> SliceSink<'a> {
             manifold: None,
         };
         let total = lengths.clone().sum();
-        events.resize(total, PLACEHOLDER);
-        keys.resize(total, 0);
+        events.truncate(total);
+        keys.truncate(total);
+        crate::huge_pages::grow_to(events, total, PLACEHOLDER);
+        crate::huge_pages::grow_to(keys, total, 0);
         split_into(events, lengths.clone())
             .into_iter()
             .zip(split_into(keys, lengths))
