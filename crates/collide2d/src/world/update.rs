@@ -5,7 +5,7 @@ use super::{
     bit_is_set, one_way_allows, ordered, prefetch_shape_heap, ColliderHandle, EndReason,
     UpdateStats, World,
 };
-use crate::prefetch::prefetch;
+use crate::prefetch::{prefetch, prefetch_item};
 use crate::query::{contacts_of_valid, overlaps_of_valid, Manifold};
 
 /// What the narrow phase answers for one re-tested pair.
@@ -372,9 +372,14 @@ impl BroadKeys<'_> {
 #[cfg(feature = "rayon")]
 const PARALLEL_PARTNER_CHANGES: usize = 2048;
 
-/// Pair tests per batch of the narrow phase (see `World::run_narrow_phase`): enough to overlap
-/// many cache misses, few enough that the batch's data stays in the first-level cache.
+/// Pair tests per batch of the narrow phase (see `World::answer_run`): enough to overlap
+/// many cache misses, few enough that three batches' data stays in the first-level cache.
 const NARROW_BATCH: usize = 32;
+
+/// The most pair tests a thread takes at a time in a narrow phase split over threads: enough
+/// batches that asking for memory two batches ahead pays.
+#[cfg(feature = "rayon")]
+const NARROW_RUN: usize = 16 * NARROW_BATCH;
 
 /// The fewest tests the narrow phase splits over threads (feature `rayon`): below it, handing
 /// batches to other threads costs more than the tests.
@@ -759,39 +764,67 @@ impl World {
     }
 
     /// The narrow-phase answer for each pair, into `results` (`results[i]` answers `tests[i]`).
-    /// With the `rayon` feature and at least [`PARALLEL_NARROW_TESTS`] tests, batches run on
-    /// the threads of the current rayon pool, each writing its own part of `results`: the
-    /// answers are the same and in the same order.
-    ///
-    /// Pairs go in batches of [`NARROW_BATCH`]: first a short loop reads the colliders and
-    /// shape outlines of the whole batch ([`World::touch_pairs`]), then the tests run on data
-    /// in cache. In a large world the colliders of a pair lie anywhere in memory; read in a
-    /// tight loop, the batch's cache misses overlap, while inside the tests each would stall.
+    /// With the `rayon` feature and at least [`PARALLEL_NARROW_TESTS`] tests, runs of
+    /// [`NARROW_RUN`] tests go to the threads of the current rayon pool, each writing its own
+    /// part of `results`: the answers are the same and in the same order.
     fn run_narrow_phase(&self, tests: &[PairTest], results: &mut Vec<PairAnswer>) {
         results.clear();
         results.resize(tests.len(), PairAnswer::Apart);
-        let answer_batch = |batch: &[PairTest], answers: &mut [PairAnswer]| {
-            self.touch_pairs(batch);
-            for (test, answer) in batch.iter().zip(answers) {
+        #[cfg(feature = "rayon")]
+        if tests.len() >= PARALLEL_NARROW_TESTS && rayon::current_num_threads() > 1 {
+            use rayon::prelude::*;
+            // At least four runs a thread, so that the threads share the work evenly.
+            let run = tests
+                .len()
+                .div_ceil(4 * rayon::current_num_threads())
+                .next_multiple_of(NARROW_BATCH)
+                .min(NARROW_RUN);
+            tests
+                .par_chunks(run)
+                .zip(results.par_chunks_mut(run))
+                .for_each(|(run, answers)| self.answer_run(run, answers));
+            return;
+        }
+        self.answer_run(tests, results);
+    }
+
+    /// Answers a run of tests into `answers` (as long), in batches of [`NARROW_BATCH`] pairs
+    /// whose memory is asked for ahead, in two steps. In a large world the two colliders of a
+    /// pair lie anywhere in memory, and a test that waited on each would spend most of its time
+    /// waiting. So while batch `i` is tested, the slots of batch `i + 2` are asked for (their
+    /// places follow from the handles alone), and batch `i + 1`'s slots, in cache by then, are
+    /// read to ask for their shapes' outlines ([`World::touch_pairs`]): each batch finds its
+    /// data in cache, and its misses overlap the tests before it.
+    fn answer_run(&self, tests: &[PairTest], answers: &mut [PairAnswer]) {
+        let batch = |index: usize| {
+            let start = (index * NARROW_BATCH).min(tests.len());
+            start..((index + 1) * NARROW_BATCH).min(tests.len())
+        };
+        let batches = tests.len().div_ceil(NARROW_BATCH);
+        self.ask_for_slots(&tests[batch(0)]);
+        self.ask_for_slots(&tests[batch(1)]);
+        self.touch_pairs(&tests[batch(0)]);
+        for index in 0..batches {
+            self.ask_for_slots(&tests[batch(index + 2)]);
+            self.touch_pairs(&tests[batch(index + 1)]);
+            let range = batch(index);
+            for (test, answer) in tests[range.clone()].iter().zip(&mut answers[range]) {
                 if !test.boxes_apart {
                     *answer = self.narrow_pair(test.a, test.b);
                 }
             }
-        };
-        #[cfg(feature = "rayon")]
-        if tests.len() >= PARALLEL_NARROW_TESTS && rayon::current_num_threads() > 1 {
-            use rayon::prelude::*;
-            tests
-                .par_chunks(NARROW_BATCH)
-                .zip(results.par_chunks_mut(NARROW_BATCH))
-                .for_each(|(batch, answers)| answer_batch(batch, answers));
-            return;
         }
-        for (batch, answers) in tests
-            .chunks(NARROW_BATCH)
-            .zip(results.chunks_mut(NARROW_BATCH))
-        {
-            answer_batch(batch, answers);
+    }
+
+    /// Asks the processor for the first cache line of both colliders' slots of every pair of
+    /// the batch (what a pair test reads, but for a polygon's outline), reading nothing.
+    fn ask_for_slots(&self, batch: &[PairTest]) {
+        for test in batch.iter().filter(|test| !test.boxes_apart) {
+            for handle in [test.a, test.b] {
+                if let Some(slot) = self.slots.get(handle.index as usize) {
+                    prefetch_item(&slot.generation);
+                }
+            }
         }
     }
 
