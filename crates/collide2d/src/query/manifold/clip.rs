@@ -1,7 +1,8 @@
 //! The clipping steps shared by every pair of outlines with straight edges (polygons, boxes,
 //! capsule and segment cores): the reference face chosen from the two best separating axes,
-//! the incident edge clipped against it, and the exact closest features when the cores are
-//! apart.
+//! the incident edge clipped against it (for a rounded edge, the surface under it: its deeper
+//! end's cap, then its flat side; [`clip_to_face`]), and the exact closest features when the
+//! cores are apart.
 //!
 //! The outlines come as [`ClipSide`]s: a [`Side`] of slices (any polygon, in
 //! [`polygon_polygon`](super::polygon_polygon)) or fixed arrays (boxes in
