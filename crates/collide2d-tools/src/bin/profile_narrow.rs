@@ -11,6 +11,8 @@
 //! distances where their boxes overlap): `capsule_hexagon`, `hexagon_capsule`, `capsule_box`,
 //! `box_capsule`, `hexagon_box`, `box_hexagon`, `hexagon`, `circle_hexagon`, `hexagon_circle`,
 //! `circle_box`, `circle_capsule`, `scene_capsule`, and `mix` (all sixteen ordered pairs in turn);
+//! `rounded_octagon` (octagons of radius 0.8 rounded by 0.2, as `octagon`) and
+//! `capsule_rounded_hexagon` (the scene's capsule against a hexagon of radius 0.4 rounded by 0.1);
 //! `capsule_box2d` runs Box2D v3's `b2CollideCapsules` on the `capsule` case's placements;
 //! `distance` runs `distance` (GJK from scratch) on the benchmark's separated octagon pairs,
 //! `distance_capsule` on capsule–box at the same placements, `distance_warm` warm-started from
@@ -44,6 +46,8 @@ fn main() {
         Shape::from(Polygon::regular(6, 0.5).unwrap()),
     ];
     let [s_circle, s_box, s_capsule, s_hexagon] = &scene;
+    let rounded_octagon = Shape::from(Polygon::regular(8, 0.8).unwrap().with_radius(0.2).unwrap());
+    let rounded_hexagon = Shape::from(Polygon::regular(6, 0.4).unwrap().with_radius(0.1).unwrap());
     if case == "capsule_box2d" {
         // Box2D v3's `b2CollideCapsules` on the `capsule` case's placements, with its
         // conversion of the manifold to world points (as the benchmark times it).
@@ -140,6 +144,8 @@ fn main() {
         "circle_capsule" => (s_circle, s_capsule, placements(1.2), false),
         "scene_capsule" => (s_capsule, s_capsule, placements(1.2), false),
         "octagon" => (&octagon, &octagon, placements(1.8), false),
+        "rounded_octagon" => (&rounded_octagon, &rounded_octagon, placements(1.8), false),
+        "capsule_rounded_hexagon" => (s_capsule, &rounded_hexagon, placements(1.2), false),
         "box" => (&square, &square, box_placements(), false),
         "box_overlap" => (&square, &square, placements(2.6), true),
         "circle" => (&ball, &ball, placements(1.9), false),

@@ -31,6 +31,7 @@ mod manifold_caps;
 mod manifold_cases;
 mod manifold_distance;
 mod manifold_exact;
+mod manifold_face_end;
 mod manifold_parry;
 mod manifold_props;
 mod mover_edges;

@@ -462,17 +462,16 @@ fn clipped_box_contact(
         let support_first = normal.dot(w1) <= normal.dot(w2);
         let support_vertex = select(support_first, incident_index, incident_next);
         let rounded_support = select(support_first, w1, w2) - normal * incident.radius;
+        let low_is_support = !clip_low.holds() && low_vertex == support_vertex;
+        let high_is_support = !clip_high.holds() && high_vertex == support_vertex;
+        // A rounded support beyond a side plane: the general steps follow its cap to the plane.
+        let support_t = (rounded_support - v1).dot(tangent);
+        if (low_is_support && support_t < 0.0) || (high_is_support && support_t > edge_length) {
+            return BoxContact::Other;
+        }
         (
-            select(
-                !clip_low.holds() && low_vertex == support_vertex,
-                rounded_support,
-                low,
-            ),
-            select(
-                !clip_high.holds() && high_vertex == support_vertex,
-                rounded_support,
-                high,
-            ),
+            select(low_is_support, rounded_support, low),
+            select(high_is_support, rounded_support, high),
         )
     } else {
         (low, high)

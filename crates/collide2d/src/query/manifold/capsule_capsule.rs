@@ -562,6 +562,16 @@ fn clip_crossing(
     }
     let use_support = incident.radius > 0.0;
     let rounded_support = if first_is_support { w1 } else { w2 } - normal * incident.radius;
+    if use_support {
+        // The rounded support beyond the side plane of an unclipped end, or a clipped edge
+        // shrunk to a point: the polygon path follows the cap (`clip_to_face`).
+        let support_t = (rounded_support - v1).dot(tangent);
+        if (low_is_support && low_t >= 0.0 && support_t < 0.0)
+            || (!low_is_support && high_t <= edge_length && support_t > edge_length)
+        {
+            return Manifold::EMPTY;
+        }
+    }
     let mut low_surface = if use_support && low_is_support {
         rounded_support
     } else {
@@ -621,6 +631,9 @@ fn clip_crossing(
         }
     };
     if high_t - low_t <= 1e-6 * edge_length {
+        if use_support {
+            return Manifold::EMPTY;
+        }
         if normal.dot(high) < normal.dot(low) {
             keep(high_surface, high_id);
         } else {

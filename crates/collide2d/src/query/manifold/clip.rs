@@ -1,7 +1,8 @@
 //! The clipping steps shared by every pair of outlines with straight edges (polygons, boxes,
 //! capsule and segment cores): the reference face chosen from the two best separating axes,
-//! the incident edge clipped against it, and the exact closest features when the cores are
-//! apart.
+//! the incident edge clipped against it (for a rounded edge, the surface under it: its deeper
+//! end's cap, then its flat side; [`clip_to_face`]), and the exact closest features when the
+//! cores are apart.
 //!
 //! The outlines come as [`ClipSide`]s: a [`Side`] of slices (any polygon, in
 //! [`polygon_polygon`](super::polygon_polygon)) or fixed arrays (boxes in
@@ -506,20 +507,8 @@ fn clipped_point_fallback(
 }
 
 /// Clips the incident edge (most anti-parallel to the reference normal) to the side planes of
-/// `reference_edge` and keeps the points whose surfaces are at most `margin` apart.
-///
-/// ```text
-/// t = unit tangent of the reference edge v1 -> v2, L = its length
-/// incident surface edge w1' -> w2' = incident edge pushed out by its radius along its normal
-/// clip w1' -> w2' to the side planes 0 <= (w - v1) · t <= L (interpolating along it)
-/// an unclipped end that is the deepest incident vertex w: use w - r_inc n instead (its
-///     rounded surface straight towards the reference face)
-/// the other unclipped end keeps w + r_inc n_inc: its cap (the directions between the normals
-///     of its two edges) does not hold -n, so it is deepest where it meets the flat side; the
-///     point w - r_inc n lies inside the incident shape, and r minus the core's height there
-///     would overstate that end's depth by r_inc (1 - cos tilt) (`tests/it/manifold_caps.rs`)
-/// for each point q: s = n · (q - v1) - r_ref; keep if s <= margin; place it midway, q - s/2 n
-/// ```
+/// `reference_edge` and keeps the points whose surfaces are at most `margin` apart
+/// ([`clip_to_face`]).
 #[inline(always)]
 fn clip_edges<S: ClipSide>(
     reference: S,
@@ -540,74 +529,196 @@ fn clip_incident_edge<S: ClipSide>(
     incident_index: usize,
     margin: f32,
 ) -> Manifold {
-    let normal = reference.normal(reference_edge);
     let reference_next = reference.next(reference_edge);
     let incident_next = incident.next(incident_index);
-    let v1 = reference.vertex(reference_edge);
-    let v2 = reference.vertex(reference_next);
-    let tangent = crate::math::left_perp(normal);
-    let edge_length = (v2 - v1).dot(tangent);
+    clip_to_face(
+        &ReferenceFace {
+            start: reference.vertex(reference_edge),
+            end: reference.vertex(reference_next),
+            normal: reference.normal(reference_edge),
+            radius: reference.radius(),
+            face: reference.edge_feature(reference_edge),
+            start_vertex: reference_edge as u8,
+            end_vertex: reference_next as u8,
+        },
+        &IncidentEdge {
+            first: incident.vertex(incident_index),
+            second: incident.vertex(incident_next),
+            normal: incident.normal(incident_index),
+            radius: incident.radius(),
+            edge: incident.edge_feature(incident_index),
+            first_vertex: incident_index as u8,
+            second_vertex: incident_next as u8,
+        },
+        margin,
+    )
+}
 
-    // 1. The incident surface edge with tangential coordinates, lower end first.
-    let w1 = incident.vertex(incident_index);
-    let w2 = incident.vertex(incident_next);
-    let incident_normal = incident.normal(incident_index);
-    let shift = incident_normal * incident.radius();
-    let (s1, s2) = (w1 + shift, w2 + shift);
+/// The reference face of a clip, in the common frame: the core edge `start` -> `end` with its
+/// outward unit normal, and its shape's rounding radius.
+#[derive(Clone, Copy)]
+pub(crate) struct ReferenceFace {
+    /// The edge's first vertex.
+    pub start: Vec2,
+    /// The edge's second vertex.
+    pub end: Vec2,
+    /// The edge's outward unit normal.
+    pub normal: Vec2,
+    /// The rounding radius of the reference shape.
+    pub radius: f32,
+    /// The feature id of the edge.
+    pub face: Feature,
+    /// The index of `start` in its outline.
+    pub start_vertex: u8,
+    /// The index of `end` in its outline.
+    pub end_vertex: u8,
+}
+
+/// The incident edge of a clip, in the common frame: the core edge `first` -> `second` with
+/// its outward unit normal, and its shape's rounding radius.
+#[derive(Clone, Copy)]
+pub(crate) struct IncidentEdge {
+    /// The edge's first vertex.
+    pub first: Vec2,
+    /// The edge's second vertex.
+    pub second: Vec2,
+    /// The edge's outward unit normal.
+    pub normal: Vec2,
+    /// The rounding radius of the incident shape.
+    pub radius: f32,
+    /// The feature id of the edge.
+    pub edge: Feature,
+    /// The index of `first` in its outline.
+    pub first_vertex: u8,
+    /// The index of `second` in its outline.
+    pub second_vertex: u8,
+}
+
+/// Clips the incident shape's surface below its edge to the reference face's side planes and
+/// keeps the points whose surfaces are at most `margin` apart.
+///
+/// ```text
+/// n, t = the reference normal and left_perp(n); the face spans 0 <= (x - v1) · t <= L
+/// w = the incident edge's deeper end (least n · w), u = its other end,
+/// n_i = the incident edge's normal, r = the incident radius; the surface below the edge is
+///     P0 = w - r n      the deepest point of w's cap, straight down the reference normal
+///     P1 = w + r n_i    where w's cap meets the flat side
+///     P2 = u + r n_i    the flat side's other end
+/// in this order along t (or the reverse): n_i leans towards u as far as the edge rises to it
+/// clip the path P0 P1 P2 to the side planes at 0 and L: an end beyond a plane moves along
+///     the path to it (between P0 and P1 along the arc of the cap, w + d t - sqrt(r² - d²) n)
+/// for each end q: s = n · (q - v1) - r_ref; keep it if s <= margin; place it midway, q - s/2 n
+/// ```
+///
+/// An end inside the face is P0 or P2 itself: P2 keeps `u + r n_i`, not `u - r n`, because
+/// `u`'s cap does not hold `-n` (the edge rises to `u`): `u - r n` lies inside the incident
+/// shape and would overstate that end's depth by `r (1 - cos θ)` (`tests/it/manifold_caps.rs`).
+/// Clipping the whole path rather than the flat side alone keeps the answer continuous while
+/// the incident edge slides over a side plane: the clipped end runs along the cap into P0
+/// instead of vanishing at P1 with the depth it had (`tests/it/manifold_face_end.rs`).
+#[inline(always)]
+pub(crate) fn clip_to_face(face: &ReferenceFace, incident: &IncidentEdge, margin: f32) -> Manifold {
+    let normal = face.normal;
+    let v1 = face.start;
+    let tangent = crate::math::left_perp(normal);
+    let edge_length = (face.end - v1).dot(tangent);
+    let rounded = incident.radius > 0.0;
+
+    // 1. The flat side P1 P2 with tangential coordinates, lower end first.
+    let shift = incident.normal * incident.radius;
+    let (s1, s2) = (incident.first + shift, incident.second + shift);
     let t1 = (s1 - v1).dot(tangent);
     let t2 = (s2 - v1).dot(tangent);
-    let reference_face = reference.edge_feature(reference_edge);
-    let incident_edge_feature = incident.edge_feature(incident_index);
     let (mut low, mut low_t, low_vertex, mut high, mut high_t, high_vertex) = if t1 <= t2 {
-        (s1, t1, incident_index, s2, t2, incident_next)
+        (
+            s1,
+            t1,
+            incident.first_vertex,
+            s2,
+            t2,
+            incident.second_vertex,
+        )
     } else {
-        (s2, t2, incident_next, s1, t1, incident_index)
+        (
+            s2,
+            t2,
+            incident.second_vertex,
+            s1,
+            t1,
+            incident.first_vertex,
+        )
     };
     if high_t < 0.0 || low_t > edge_length {
+        // The flat side lies beyond a side plane; a rounded cap may still reach over it.
+        if rounded {
+            return clip_along_cap(face, incident, margin);
+        }
         return Manifold::EMPTY;
     }
+    let reference_face = face.face;
     let mut low_id = FeatureId {
         a: reference_face,
-        b: Feature::Vertex(low_vertex as u8),
+        b: Feature::Vertex(low_vertex),
     };
     let mut high_id = FeatureId {
         a: reference_face,
-        b: Feature::Vertex(high_vertex as u8),
+        b: Feature::Vertex(high_vertex),
     };
 
-    // 2. Clip to the side planes at 0 and L.
-    if low_t < 0.0 {
+    // 2. Clip the flat side to the side planes at 0 and L (the high end from the clipped low
+    //    end).
+    let low_clipped = low_t < 0.0;
+    if low_clipped {
         let fraction = (0.0 - low_t) / (high_t - low_t);
         low += (high - low) * fraction;
         low_t = 0.0;
         low_id = FeatureId {
-            a: Feature::Vertex(reference_edge as u8),
-            b: incident_edge_feature,
+            a: Feature::Vertex(face.start_vertex),
+            b: incident.edge,
         };
     }
-    if high_t > edge_length {
+    let high_clipped = high_t > edge_length;
+    if high_clipped {
         let fraction = (edge_length - low_t) / (high_t - low_t);
         high = low + (high - low) * fraction;
         high_t = edge_length;
         high_id = FeatureId {
-            a: Feature::Vertex(reference_next as u8),
-            b: incident_edge_feature,
+            a: Feature::Vertex(face.end_vertex),
+            b: incident.edge,
         };
     }
 
-    // 3. The deepest incident vertex reaches furthest straight down the reference normal.
-    let support_vertex = if normal.dot(w1) <= normal.dot(w2) {
-        incident_index
-    } else {
-        incident_next
-    };
-    let rounded_support = incident.vertex(support_vertex) - normal * incident.radius();
-    let use_support = incident.radius() > 0.0;
-    let support_feature = Feature::Vertex(support_vertex as u8);
+    // 3. A rounded deeper end left unclipped is P0, when P0 lies within the face.
+    let mut low_surface = low;
+    let mut high_surface = high;
+    if rounded {
+        let deep_is_first = normal.dot(incident.first) <= normal.dot(incident.second);
+        let (deep, deep_vertex) = if deep_is_first {
+            (incident.first, incident.first_vertex)
+        } else {
+            (incident.second, incident.second_vertex)
+        };
+        let cap_bottom = deep - normal * incident.radius;
+        if !low_clipped && low_vertex == deep_vertex {
+            if (cap_bottom - v1).dot(tangent) < 0.0 {
+                return clip_along_cap(face, incident, margin);
+            }
+            low_surface = cap_bottom;
+        } else if !high_clipped && high_vertex == deep_vertex {
+            if (cap_bottom - v1).dot(tangent) > edge_length {
+                return clip_along_cap(face, incident, margin);
+            }
+            high_surface = cap_bottom;
+        }
+    }
 
-    let mut candidates = [(low, low_id), (high, high_id)];
+    let mut candidates = [(low_surface, low_id), (high_surface, high_id)];
     let mut candidate_count = 2;
     if high_t - low_t <= 1e-6 * edge_length {
+        if rounded {
+            // The path with its cap may be longer than the flat side.
+            return clip_along_cap(face, incident, margin);
+        }
         // The clipped edge shrank to a point: one contact, the deeper end.
         if normal.dot(high) < normal.dot(low) {
             candidates[0] = candidates[1];
@@ -621,15 +732,167 @@ fn clip_incident_edge<S: ClipSide>(
     manifold.normal = normal;
     let mut count = 0;
     for &(point, id) in &candidates[..candidate_count] {
-        let surface = if use_support && id.b == support_feature {
-            rounded_support
-        } else {
-            point
-        };
-        let separation = normal.dot(surface) - offset - reference.radius();
+        let separation = normal.dot(point) - offset - face.radius;
         if separation <= margin {
             manifold.points[count] = ContactPoint {
-                point: surface - normal * (0.5 * separation),
+                point: point - normal * (0.5 * separation),
+                penetration: -separation,
+                id,
+            };
+            count += 1;
+        }
+    }
+    manifold.count = count;
+    manifold
+}
+
+/// [`clip_to_face`] for a rounded incident edge whose path leaves the flat side's clipping:
+/// the flat side lies beyond a side plane, or P0 does while P1 does not, or the flat side
+/// clipped shrinks to a point; every step written out for the whole path.
+#[cold]
+#[inline(never)]
+fn clip_along_cap(face: &ReferenceFace, incident: &IncidentEdge, margin: f32) -> Manifold {
+    let normal = face.normal;
+    let v1 = face.start;
+    let tangent = crate::math::left_perp(normal);
+    let edge_length = (face.end - v1).dot(tangent);
+
+    // 1. The flat side P1 P2 with tangential coordinates, lower end first; the deeper end w.
+    let shift = incident.normal * incident.radius;
+    let (s1, s2) = (incident.first + shift, incident.second + shift);
+    let t1 = (s1 - v1).dot(tangent);
+    let t2 = (s2 - v1).dot(tangent);
+    let (mut low, low_t, low_vertex, mut high, high_t, high_vertex) = if t1 <= t2 {
+        (
+            s1,
+            t1,
+            incident.first_vertex,
+            s2,
+            t2,
+            incident.second_vertex,
+        )
+    } else {
+        (
+            s2,
+            t2,
+            incident.second_vertex,
+            s1,
+            t1,
+            incident.first_vertex,
+        )
+    };
+    let (deep, deep_vertex) = if normal.dot(incident.first) <= normal.dot(incident.second) {
+        (incident.first, incident.first_vertex)
+    } else {
+        (incident.second, incident.second_vertex)
+    };
+    let rounded = incident.radius > 0.0;
+    let deep_is_low = deep_vertex == low_vertex;
+    // P0, the bottom of w's cap, extends the path beyond P1 (for a sharp edge P0 = P1).
+    let cap_bottom = deep - normal * incident.radius;
+    let bottom_t = (cap_bottom - v1).dot(tangent);
+    let (path_low_t, path_high_t) = match (rounded, deep_is_low) {
+        (false, _) => (low_t, high_t),
+        (true, true) => (low_t.min(bottom_t), high_t),
+        (true, false) => (low_t, high_t.max(bottom_t)),
+    };
+    if path_high_t < 0.0 || path_low_t > edge_length {
+        return Manifold::EMPTY;
+    }
+
+    // 2. The flat side clipped to the side planes at 0 and L (the high end from the clipped
+    //    low end).
+    let reference_face = face.face;
+    let clipped_at_start = FeatureId {
+        a: Feature::Vertex(face.start_vertex),
+        b: incident.edge,
+    };
+    let clipped_at_end = FeatureId {
+        a: Feature::Vertex(face.end_vertex),
+        b: incident.edge,
+    };
+    let mut low_id = FeatureId {
+        a: reference_face,
+        b: Feature::Vertex(low_vertex),
+    };
+    let mut high_id = FeatureId {
+        a: reference_face,
+        b: Feature::Vertex(high_vertex),
+    };
+    let (mut clipped_low_t, mut clipped_high_t) = (low_t, high_t);
+    if low_t < 0.0 {
+        let fraction = (0.0 - low_t) / (high_t - low_t);
+        low += (high - low) * fraction;
+        clipped_low_t = 0.0;
+        low_id = clipped_at_start;
+    }
+    if high_t > edge_length {
+        let fraction = (edge_length - clipped_low_t) / (high_t - clipped_low_t);
+        high = low + (high - low) * fraction;
+        clipped_high_t = edge_length;
+        high_id = clipped_at_end;
+    }
+
+    // 3. The cap of a rounded w: its end of the path is P0 when P0 lies within the face, else
+    //    the point of its arc on the side plane P0 lies beyond (w + d t - sqrt(r² - d²) n at
+    //    tangential offset d from w); and when the whole flat side lies beyond one side plane,
+    //    the arc holds the other end too.
+    if rounded {
+        let on_arc = |c: f32| -> Vec2 {
+            let along = c - (deep - v1).dot(tangent);
+            let below = (incident.radius * incident.radius - along * along).max(0.0);
+            deep + tangent * along - normal * below.sqrt()
+        };
+        let bottom_id = FeatureId {
+            a: reference_face,
+            b: Feature::Vertex(deep_vertex),
+        };
+        if deep_is_low {
+            if low_t >= 0.0 {
+                (low, low_id, clipped_low_t) = if bottom_t >= 0.0 {
+                    (cap_bottom, bottom_id, bottom_t.min(low_t))
+                } else {
+                    (on_arc(0.0), clipped_at_start, 0.0)
+                };
+            }
+            if low_t > edge_length {
+                (high, high_id, clipped_high_t) =
+                    (on_arc(edge_length), clipped_at_end, edge_length);
+            }
+        } else {
+            if high_t <= edge_length {
+                (high, high_id, clipped_high_t) = if bottom_t <= edge_length {
+                    (cap_bottom, bottom_id, bottom_t.max(high_t))
+                } else {
+                    (on_arc(edge_length), clipped_at_end, edge_length)
+                };
+            }
+            if high_t < 0.0 {
+                (low, low_id, clipped_low_t) = (on_arc(0.0), clipped_at_start, 0.0);
+            }
+        }
+    }
+
+    let mut candidates = [(low, low_id), (high, high_id)];
+    let mut candidate_count = 2;
+    if clipped_high_t - clipped_low_t <= 1e-6 * edge_length {
+        // The clipped path shrank to a point: one contact, the deeper end.
+        if normal.dot(high) < normal.dot(low) {
+            candidates[0] = candidates[1];
+        }
+        candidate_count = 1;
+    }
+
+    // 4. Keep the points within the margin; each sits midway between the two surfaces.
+    let offset = normal.dot(v1);
+    let mut manifold = Manifold::EMPTY;
+    manifold.normal = normal;
+    let mut count = 0;
+    for &(point, id) in &candidates[..candidate_count] {
+        let separation = normal.dot(point) - offset - face.radius;
+        if separation <= margin {
+            manifold.points[count] = ContactPoint {
+                point: point - normal * (0.5 * separation),
                 penetration: -separation,
                 id,
             };
