@@ -486,6 +486,9 @@ struct Probe {
 trait GapFunction {
     fn probe(&mut self, t: f32, previous_normal: Option<Vec2>) -> Probe;
     fn closing_bound(&self, normal: Vec2) -> f32;
+    /// An upper bound on how fast the gap, measured past touching, can change in any
+    /// direction (per unit `t`), and whether it is convex in time (a translating pair).
+    fn speed_bound(&self) -> (f32, bool);
     /// The contact at time `t` as the narrow phase sees it, speculative within the tolerance
     /// (normal from A to B, deepest point in the probe's frame, and its penetration), `None`
     /// when the shapes are farther apart: how deep shapes whose gap is 0 overlap, and their
@@ -505,13 +508,42 @@ fn signed_gap(gaps: &mut impl GapFunction, t: f32, normal: Vec2) -> f32 {
         .map_or(0.0, |(_, _, penetration)| penetration)
 }
 
-/// Whether the gap, measured past touching, falls below `below` at some time of the step: at
-/// its end, or at the lowest point a golden-section search finds (the gap of a translating
-/// pair is convex in time, so that is its minimum).
-fn sinks_below(gaps: &mut impl GapFunction, normal: Vec2, below: f32) -> bool {
+/// Whether the gap, measured past touching, falls below `below` at some time of the step;
+/// `None` when `max_iterations` run out before that is known.
+///
+/// A translating pair's gap is convex in time: the end of the step, then the lowest point a
+/// golden-section search finds (its minimum). A turning pair's gap is not (a box resting on a
+/// corner and turning into the floor sinks at once and rises again long before the middle of
+/// the step, where the search went): conservative advancement from 0 towards `below`, each
+/// step the gap above a tolerance below it over the pair's speed bound, so no dip is stepped
+/// over.
+fn sinks_below(
+    gaps: &mut impl GapFunction,
+    normal: Vec2,
+    below: f32,
+    tolerance: f32,
+    max_iterations: u32,
+) -> Option<bool> {
     const RATIO: f32 = 0.618_034;
+    let (speed, convex) = gaps.speed_bound();
+    if !convex {
+        let mut t = 0.0f32;
+        for _ in 0..max_iterations.max(1) {
+            let gap = signed_gap(gaps, t, normal);
+            if gap < below {
+                return Some(true);
+            }
+            // Aimed a tolerance lower, so that a gap sinking past `below` is passed in a few
+            // steps rather than approached for ever.
+            t += (gap - below + tolerance) / speed;
+            if t > 1.0 {
+                return Some(false);
+            }
+        }
+        return None;
+    }
     if signed_gap(gaps, 1.0, normal) < below {
-        return true;
+        return Some(true);
     }
     let (mut low, mut high) = (0.0f32, 1.0f32);
     for _ in 0..24 {
@@ -521,7 +553,7 @@ fn sinks_below(gaps: &mut impl GapFunction, normal: Vec2, below: f32) -> bool {
             signed_gap(gaps, late, normal),
         );
         if at_early.min(at_late) < below {
-            return true;
+            return Some(true);
         }
         if at_early <= at_late {
             high = late;
@@ -529,7 +561,7 @@ fn sinks_below(gaps: &mut impl GapFunction, normal: Vec2, below: f32) -> bool {
             low = early;
         }
     }
-    false
+    Some(false)
 }
 
 /// The normal, deepest point and its penetration of the contact manifold of `a` at `xf_a` and
@@ -589,7 +621,9 @@ fn march(
 ///    manifold's when the cores overlap). Within the band
 ///    around the target (a mover resting a skin away): a hit at 0 only if the gap really closes
 ///    by more than the tolerance during the step — sliding along a surface, or across the seam
-///    between two tiles, is not a hit.
+///    between two tiles, is not a hit. A turning pair's gap can dip anywhere in the step: it is
+///    followed from 0 by conservative advancement ([`sinks_below`]), and when `max_iterations`
+///    run out first the answer is the early one, a hit at 0 that is not converged.
 /// 3. Otherwise march to the first time the gap is within tolerance of the target.
 fn time_of_impact(gaps: &mut impl GapFunction, opts: &CastOptions) -> Option<(f32, Probe, bool)> {
     let first = gaps.probe(0.0, None);
@@ -645,9 +679,21 @@ fn contact_at_start(
     // into it over the step would march on to `t > 1`): the overlap past touching is
     // measured with the narrow phase instead.
     if first.gap < tolerance {
-        let closes = gaps.closing_bound(first.normal) > tolerance
-            && sinks_below(gaps, first.normal, first.gap - depth - tolerance);
-        return closes.then_some((0.0, first, true));
+        if gaps.closing_bound(first.normal) <= tolerance {
+            return None;
+        }
+        // Undecided when the iterations run out: the early answer, as `march` gives.
+        return match sinks_below(
+            gaps,
+            first.normal,
+            first.gap - depth - tolerance,
+            tolerance,
+            opts.max_iterations,
+        ) {
+            Some(true) => Some((0.0, first, true)),
+            Some(false) => None,
+            None => Some((0.0, first, false)),
+        };
     }
     let closes = march(
         gaps,
@@ -738,6 +784,10 @@ impl GapFunction for LinearGap<'_> {
         -self.local_motion.dot(normal)
     }
 
+    fn speed_bound(&self) -> (f32, bool) {
+        (self.local_motion.length(), true)
+    }
+
     fn contact_at(&self, t: f32) -> Option<(Vec2, Vec2, f32)> {
         let (a, b) = self.shapes;
         // The rounding is worked out here, not once a cast: only a start that touches asks.
@@ -823,14 +873,14 @@ fn linear_ray_cast_with(
     // Start from the part of D leading along the motion: the first to reach the origin when
     // the motion is head-on.
     let mut simplex = Simplex::from_vertex(supports.along(motion, None, &b_in_a));
-    let hit_at = |simplex: &Simplex, normal: Vec2| {
-        let (point_a, point_b) = simplex.witness_points();
-        Probe {
-            gap: ((point_b - point_a).length() - radius_a - radius_b).max(0.0),
-            normal,
-            point: 0.5 * (point_a + point_b) + normal * (0.5 * (radius_a - radius_b)),
-            measured: true,
-        }
+    // The simplex comes within the aim along a chord of D, whose witness points may lie
+    // inside the cores (a box's corner 4e-3 off a face it reached), and the normal is the
+    // plane of the last jump, measured before it (off by the jump over the radii: 1e-2 rad for
+    // a bullet reaching a ball 1.3 across): one distance query from the simplex gives the
+    // closest points and their axis.
+    let hit_at = |gaps: &mut LinearGap, simplex: &Simplex, t: f32, normal: Vec2| {
+        simplex.write_cache(&mut gaps.cache);
+        gaps.probe(t, Some(normal))
     };
     for _ in 0..MAX_RAY_CAST_SUPPORTS {
         // 1. The part of the simplex nearest the origin; a triangle means the cores overlap
@@ -840,7 +890,7 @@ fn linear_ray_cast_with(
             if jumps == 0 {
                 return time_of_impact(gaps, opts);
             }
-            return Some((t, hit_at(&simplex, normal), true));
+            return Some((t, hit_at(gaps, &simplex, t, normal), true));
         }
         // 2. The axis from the origin towards the simplex and the support point of D along −axis.
         let towards_origin = simplex.search_direction();
@@ -858,7 +908,7 @@ fn linear_ray_cast_with(
                 return None;
             }
             if jumps == max_jumps {
-                return Some((t, hit_at(&simplex, normal), false));
+                return Some((t, hit_at(gaps, &simplex, t, normal), false));
             }
             jumps += 1;
             let step = (plane - aim) / closing;
@@ -1121,6 +1171,15 @@ impl GapFunction for RotatingGap<'_> {
 
     fn closing_bound(&self, normal: Vec2) -> f32 {
         (-self.relative_translation.dot(normal)).max(0.0) + self.angular_reach
+    }
+
+    fn speed_bound(&self) -> (f32, bool) {
+        // A pair that does not turn (B's sweep as A's, say) is a translating one.
+        let convex = self.angular_reach == 0.0;
+        (
+            self.relative_translation.length() + self.angular_reach,
+            convex,
+        )
     }
 
     fn contact_at(&self, t: f32) -> Option<(Vec2, Vec2, f32)> {
