@@ -264,18 +264,20 @@ fn surface_distance(points: &[P], radius: f64, p: P) -> f64 {
 }
 
 /// One side of a cast: its pieces, path and centroid (local).
-struct Body {
+pub(crate) struct Body {
     pieces: Vec<Piece>,
     path: Path,
     centroid: P,
+    size: f64,
 }
 
 impl Body {
-    fn new(shape: &Shape, sweep: &Sweep) -> Body {
+    pub(crate) fn new(shape: &Shape, sweep: &Sweep) -> Body {
         Body {
             pieces: pieces(shape),
             path: Path::of(sweep),
             centroid: p64(shape.centroid()),
+            size: size(shape),
         }
     }
 
@@ -289,18 +291,18 @@ impl Body {
 }
 
 /// The reference for one cast.
-struct Reference {
-    a: Body,
-    b: Body,
+pub(crate) struct Reference {
+    pub(crate) a: Body,
+    pub(crate) b: Body,
 }
 
 impl Reference {
-    fn gap(&self, (i, j): (usize, usize), t: f64) -> f64 {
+    pub(crate) fn gap(&self, (i, j): (usize, usize), t: f64) -> f64 {
         let (a, b) = (&self.a.pieces[i], &self.b.pieces[j]);
         core_gap(&self.a.placed(i, t), &self.b.placed(j, t)) - a.radius - b.radius
     }
 
-    fn pairs(&self) -> Vec<(usize, usize)> {
+    pub(crate) fn pairs(&self) -> Vec<(usize, usize)> {
         (0..self.a.pieces.len())
             .flat_map(|i| (0..self.b.pieces.len()).map(move |j| (i, j)))
             .collect()
@@ -390,7 +392,7 @@ struct Case {
     label: String,
 }
 
-fn size(shape: &Shape) -> f64 {
+pub(crate) fn size(shape: &Shape) -> f64 {
     f64::from(shape.aabb(&Transform::IDENTITY).extents().max_element() * 2.0)
 }
 
@@ -420,20 +422,20 @@ fn scale(case: &Case, reference: &Reference) -> f64 {
         + turning(&reference.b)
 }
 
-/// Checks one cast against the reference; an error message for a wrong answer.
-fn check(case: &Case) -> Option<String> {
-    let hit = shape_cast(&case.a, &case.sweep_a, &case.b, &case.sweep_b, case.options);
-    let reference = Reference {
-        a: Body::new(&case.a, &case.sweep_a),
-        b: Body::new(&case.b, &case.sweep_b),
-    };
-    let scale = scale(case, &reference);
-    let tolerance = f64::from(case.options.tolerance);
-    let slack = 8.0 * f64::from(f32::EPSILON) * scale;
+/// By when the reference demands a hit (the earliest time over the piece pairs, with why),
+/// for a cast with `tolerance` whose coordinates reach `scale`; with `overlap_hits`
+/// (`CastOptions::separating_overlap_hits`), a start within the band is a hit whatever follows.
+pub(crate) fn deadline(
+    reference: &Reference,
+    tolerance: f64,
+    slack: f64,
+    scale: f64,
+    overlap_hits: bool,
+) -> Option<(f64, String)> {
     let allowance = tolerance + slack;
-    let near_tie = 1e-4 * size(&case.a).min(size(&case.b));
-    let margin = 4.0 * allowance + 1e-3 * size(&case.a).min(size(&case.b));
-    // 1. By when each piece pair demands a hit.
+    let small = reference.a.size.min(reference.b.size);
+    let near_tie = 1e-4 * small;
+    let margin = 4.0 * allowance + 1e-3 * small;
     let mut deadline: Option<(f64, String)> = None;
     let mut demand = |t: f64, why: String| {
         if deadline.as_ref().is_none_or(|(d, _)| t < *d) {
@@ -442,7 +444,7 @@ fn check(case: &Case) -> Option<String> {
     };
     for pair in reference.pairs() {
         let start = reference.gap(pair, 0.0);
-        let level = if start > tolerance + slack {
+        let level = if overlap_hits || start > tolerance + slack {
             -allowance
         } else if start >= tolerance - slack {
             // Either side of the band's edge, as rounding has it.
@@ -487,6 +489,23 @@ fn check(case: &Case) -> Option<String> {
             );
         }
     }
+    deadline
+}
+
+/// Checks one cast against the reference; an error message for a wrong answer.
+fn check(case: &Case) -> Option<String> {
+    let hit = shape_cast(&case.a, &case.sweep_a, &case.b, &case.sweep_b, case.options);
+    let reference = Reference {
+        a: Body::new(&case.a, &case.sweep_a),
+        b: Body::new(&case.b, &case.sweep_b),
+    };
+    let scale = scale(case, &reference);
+    let tolerance = f64::from(case.options.tolerance);
+    let slack = 8.0 * f64::from(f32::EPSILON) * scale;
+    let allowance = tolerance + slack;
+    let near_tie = 1e-4 * size(&case.a).min(size(&case.b));
+    // 1. By when each piece pair demands a hit.
+    let deadline = deadline(&reference, tolerance, slack, scale, false);
     // 2. The answer against the demands.
     let Some(hit) = hit else {
         return deadline.map(|(_, why)| format!("missed: {why}"));
