@@ -413,3 +413,104 @@ fn without_the_setting_the_reference_finds_passes() {
     let (_, found, _) = run(0x0c01_11de, BroadPhaseKind::Tree, false);
     assert!(found.len() >= 20, "{}", found.len());
 }
+
+/// `sweep_to` along a chain floor that a body rests on (0 to 5e-6 above it, within the cast's
+/// tolerance of 1e-5) or hovers just above: joints every unit, flat and bending down (convex),
+/// near the origin and 1e4 out. Sliding over the joints is no hit: every move reaches its
+/// target (the floor never comes nearer than the start, so nothing stops it), while a move
+/// on into the slope rising at the right end stops there.
+#[test]
+fn sweep_to_slides_over_the_joints_of_a_floor_it_rests_on() {
+    let mut rng = Rng(0x5117_de05);
+    let mut stopped = Vec::new();
+    let (mut moves, mut slopes) = (0, 0);
+    for case in 0..400 {
+        let origin = if case % 2 == 0 {
+            Vec2::ZERO
+        } else {
+            Vec2::new(1.0e4, -2.0e4)
+        };
+        // Right to left, so the collision side is up; flat joints, then two bending down.
+        let mut points = vec![Vec2::new(21.0, 1.0)];
+        points.extend((0..=40).rev().map(|k| Vec2::new(k as f32 - 20.0, 0.0)));
+        points.push(Vec2::new(-21.0, -0.05));
+        points.push(Vec2::new(-22.0, -0.15));
+        let mut world = World::with_broad_phase(
+            [
+                BroadPhaseKind::Tree,
+                BroadPhaseKind::Grid { cell_size: 4.0 },
+                BroadPhaseKind::SweepAndPrune,
+            ][case % 3],
+        )
+        .unwrap();
+        world
+            .insert(
+                Collider::new(Shape::from(Chain::open(&points).unwrap()))
+                    .with_transform(Transform::new(origin, 0.0)),
+            )
+            .unwrap();
+        let size = rng.log_size(0.2, 2.0);
+        let body = match case % 4 {
+            0 => Shape::from(Polygon::rect(size, 0.5 * size).unwrap()),
+            1 => Shape::from(Circle::with_radius(0.5 * size).unwrap()),
+            2 => Shape::from(
+                Capsule::new(
+                    Vec2::new(-0.3 * size, 0.0),
+                    Vec2::new(0.3 * size, 0.0),
+                    0.2 * size,
+                )
+                .unwrap(),
+            ),
+            _ => Shape::from(
+                Polygon::regular(6, 0.5 * size)
+                    .unwrap()
+                    .with_radius(0.05 * size)
+                    .unwrap(),
+            ),
+        };
+        let lowest = body.aabb(&Transform::IDENTITY).min.y;
+        let gap = rng.pick(&[0.0, 1e-7, 1e-6, 5e-6]);
+        let x = rng.range(-15.0, 15.0);
+        let start = Transform::new(origin + Vec2::new(x, gap - lowest), 0.0);
+        let handle = world
+            .insert(Collider::new(body.clone()).with_transform(start))
+            .unwrap();
+        world.update();
+        let run = rng.range(-30.0, 30.0);
+        // Clear of the slope (its foot at x = 20) by 0.1 at the end of the move, or into it.
+        let reach = body.aabb(&Transform::IDENTITY).max.x;
+        let end = x + run + reach;
+        if (19.9..21.0).contains(&end) {
+            continue;
+        }
+        let target = Transform::new(start.p + Vec2::new(run, 0.0), 0.0);
+        moves += 1;
+        let hit = world.sweep_to(handle, target).unwrap();
+        if end >= 21.0 {
+            slopes += 1;
+            if hit.is_none() {
+                stopped.push(format!(
+                    "case {case}: {body:?} from {start:?} by {run} went through the slope"
+                ));
+            }
+            continue;
+        }
+        if let Some(hit) = hit {
+            stopped.push(format!(
+                "case {case}: {body:?} from {start:?} by {run} stopped at {} ({hit:?})",
+                hit.fraction
+            ));
+        }
+    }
+    assert!(
+        stopped.is_empty(),
+        "{} of {moves} moves stopped:\n{}",
+        stopped.len(),
+        stopped
+            .iter()
+            .take(5)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
