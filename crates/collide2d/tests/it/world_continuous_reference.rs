@@ -544,9 +544,10 @@ fn sweep_to_slides_over_the_joints_of_a_floor_it_rests_on() {
             ));
         }
     }
+    assert!(slopes >= 50, "{slopes} moves into the slope");
     assert!(
         stopped.is_empty(),
-        "{} of {moves} moves stopped:\n{}",
+        "{} of {moves} moves wrong:\n{}",
         stopped.len(),
         stopped
             .iter()
