@@ -1157,6 +1157,20 @@ fn reach_from_center(proxy: &ConvexProxy, local_center: Vec2) -> f32 {
     (farthest_core + proxy.radius()) * (1.0 + 4.0 * f32::EPSILON)
 }
 
+/// The largest distance from a sweep's rotation centre to a core point: how fast the gap can
+/// change per radian of rotation. The rounding turns onto itself (the shape is its core
+/// inflated by a disc), so a ball turning about its centre does not change the gap at all,
+/// and a ball rolling along a floor it rests on is no hit. For [`sinks_below`]; the march
+/// keeps [`reach_from_center`]'s bound, so its steps and the times it reports are as before.
+fn core_reach(proxy: &ConvexProxy, local_center: Vec2) -> f32 {
+    let farthest_core = proxy
+        .points()
+        .iter()
+        .map(|point| point.distance(local_center))
+        .fold(0.0, f32::max);
+    farthest_core * (1.0 + 4.0 * f32::EPSILON)
+}
+
 /// Two shapes moving with rotation, measured in world space with GJK at each time.
 ///
 /// The closing bound is Mirtich's: the relative translation along the normal plus `|ω| r` for
@@ -1172,6 +1186,8 @@ struct RotatingGap<'a> {
     placements_b: Placements<'a>,
     relative_translation: Vec2,
     angular_reach: f32,
+    /// The turning part of the gap's speed bound from the cores alone ([`core_reach`]).
+    core_angular_reach: f32,
     tolerance: f32,
     cache: SimplexCache,
 }
@@ -1207,10 +1223,11 @@ impl GapFunction for RotatingGap<'_> {
     }
 
     fn speed_bound(&self) -> (f32, bool) {
-        // A pair that does not turn (B's sweep as A's, say) is a translating one.
-        let convex = self.angular_reach == 0.0;
+        // A pair whose cores do not turn (a ball turning about its centre) is a translating
+        // one.
+        let convex = self.core_angular_reach == 0.0;
         (
-            self.relative_translation.length() + self.angular_reach,
+            self.relative_translation.length() + self.core_angular_reach,
             convex,
         )
     }
@@ -1276,6 +1293,8 @@ fn conservative_advancement(
     let angular_reach = sweep_a.rotation().abs()
         * reach_from_center(&proxy_a, sweep_a.local_center)
         + sweep_b.rotation().abs() * reach_from_center(&proxy_b, sweep_b.local_center);
+    let core_angular_reach = sweep_a.rotation().abs() * core_reach(&proxy_a, sweep_a.local_center)
+        + sweep_b.rotation().abs() * core_reach(&proxy_b, sweep_b.local_center);
     let mut gaps = RotatingGap {
         shapes: (a, b),
         proxy_a,
@@ -1284,6 +1303,7 @@ fn conservative_advancement(
         placements_b: Placements::new(sweep_b),
         relative_translation: sweep_b.translation() - sweep_a.translation(),
         angular_reach,
+        core_angular_reach,
         tolerance: opts.tolerance,
         cache: SimplexCache::default(),
     };

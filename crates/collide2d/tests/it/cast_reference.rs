@@ -1088,3 +1088,32 @@ fn a_box_turning_into_a_corner_it_rests_on_is_a_hit() {
         4.184_300_3e-5,
     );
 }
+
+/// A ball resting on a floor and rolling along it (turning about its centre, 0 to 5e-6 above
+/// the floor): its gap never changes, so it is no hit. A turning pair in the band is followed
+/// by conservative advancement, whose speed bound for a ball counted its radius as turning
+/// (steps of 2 tolerances over the speed, the iterations ran out: an early hit at 0).
+#[test]
+fn a_ball_rolling_along_a_floor_it_rests_on_is_no_hit() {
+    let floor = Shape::from(Polygon::rect(100.0, 1.0).unwrap());
+    let mut rng = Rng(0xba11);
+    for _ in 0..200 {
+        let radius = rng.log_size(0.05, 2.0);
+        let ball = Shape::from(Circle::with_radius(radius).unwrap());
+        let gap = rng.pick(&[0.0, 1e-7, 5e-6]);
+        let start = Transform::new(
+            Vec2::new(rng.range(-20.0, 20.0), 0.5 + radius + gap),
+            rng.angle(),
+        );
+        let run = rng.range(-20.0, 20.0);
+        let roll = Sweep::spinning(&start, Vec2::new(run, 0.0), -run / radius);
+        let hit = shape_cast(
+            &ball,
+            &roll,
+            &floor,
+            &Sweep::fixed(&Transform::IDENTITY),
+            CastOptions::default(),
+        );
+        assert_eq!(hit, None, "radius {radius}, gap {gap}, run {run}");
+    }
+}
