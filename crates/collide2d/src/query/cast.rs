@@ -1149,26 +1149,21 @@ fn pair_rounding(proxy_a: &ConvexProxy, proxy_b: &ConvexProxy, offset: Vec2, mot
 /// by a radius is a core point pushed out by the radius; a few ulps are added for the rounding
 /// of the lengths.
 fn reach_from_center(proxy: &ConvexProxy, local_center: Vec2) -> f32 {
-    let farthest_core = proxy
-        .points()
-        .iter()
-        .map(|point| point.distance(local_center))
-        .fold(0.0, f32::max);
-    (farthest_core + proxy.radius()) * (1.0 + 4.0 * f32::EPSILON)
+    (farthest_core(proxy, local_center) + proxy.radius()) * (1.0 + 4.0 * f32::EPSILON)
 }
 
-/// The largest distance from a sweep's rotation centre to a core point: how fast the gap can
-/// change per radian of rotation. The rounding turns onto itself (the shape is its core
-/// inflated by a disc), so a ball turning about its centre does not change the gap at all,
-/// and a ball rolling along a floor it rests on is no hit. For [`sinks_below`]; the march
-/// keeps [`reach_from_center`]'s bound, so its steps and the times it reports are as before.
-fn core_reach(proxy: &ConvexProxy, local_center: Vec2) -> f32 {
-    let farthest_core = proxy
+/// The largest distance from a sweep's rotation centre to a core point. Times the turn (and a
+/// few ulps), it bounds how fast the gap can change: the rounding turns onto itself (the shape
+/// is its core inflated by a disc), so a ball turning about its centre does not change the gap
+/// at all, and a ball rolling along a floor it rests on is no hit ([`sinks_below`]). The
+/// march keeps [`reach_from_center`]'s bound, radius included, so its steps and the times it
+/// reports are as before.
+fn farthest_core(proxy: &ConvexProxy, local_center: Vec2) -> f32 {
+    proxy
         .points()
         .iter()
         .map(|point| point.distance(local_center))
-        .fold(0.0, f32::max);
-    farthest_core * (1.0 + 4.0 * f32::EPSILON)
+        .fold(0.0, f32::max)
 }
 
 /// Two shapes moving with rotation, measured in world space with GJK at each time.
@@ -1186,7 +1181,7 @@ struct RotatingGap<'a> {
     placements_b: Placements<'a>,
     relative_translation: Vec2,
     angular_reach: f32,
-    /// The turning part of the gap's speed bound from the cores alone ([`core_reach`]).
+    /// The turning part of the gap's speed bound from the cores alone ([`farthest_core`]).
     core_angular_reach: f32,
     tolerance: f32,
     cache: SimplexCache,
@@ -1290,11 +1285,17 @@ fn conservative_advancement(
         // Compounds and chains are taken apart before a pair gets here.
         return None;
     };
-    let angular_reach = sweep_a.rotation().abs()
-        * reach_from_center(&proxy_a, sweep_a.local_center)
-        + sweep_b.rotation().abs() * reach_from_center(&proxy_b, sweep_b.local_center);
-    let core_angular_reach = sweep_a.rotation().abs() * core_reach(&proxy_a, sweep_a.local_center)
-        + sweep_b.rotation().abs() * core_reach(&proxy_b, sweep_b.local_center);
+    // Each core's farthest point once: with the radius for the march's bound (as
+    // `reach_from_center`, to the bit), without for the search of a start in contact.
+    let (farthest_a, farthest_b) = (
+        farthest_core(&proxy_a, sweep_a.local_center),
+        farthest_core(&proxy_b, sweep_b.local_center),
+    );
+    let (turn_a, turn_b) = (sweep_a.rotation().abs(), sweep_b.rotation().abs());
+    let rounding = 1.0 + 4.0 * f32::EPSILON;
+    let angular_reach = turn_a * ((farthest_a + proxy_a.radius()) * rounding)
+        + turn_b * ((farthest_b + proxy_b.radius()) * rounding);
+    let core_angular_reach = turn_a * (farthest_a * rounding) + turn_b * (farthest_b * rounding);
     let mut gaps = RotatingGap {
         shapes: (a, b),
         proxy_a,
