@@ -486,6 +486,9 @@ struct Probe {
 trait GapFunction {
     fn probe(&mut self, t: f32, previous_normal: Option<Vec2>) -> Probe;
     fn closing_bound(&self, normal: Vec2) -> f32;
+    /// An upper bound on how fast the gap, measured past touching, can change in any
+    /// direction (per unit `t`), and whether it is convex in time (a translating pair).
+    fn speed_bound(&self) -> (f32, bool);
     /// The contact at time `t` as the narrow phase sees it, speculative within the tolerance
     /// (normal from A to B, deepest point in the probe's frame, and its penetration), `None`
     /// when the shapes are farther apart: how deep shapes whose gap is 0 overlap, and their
@@ -505,13 +508,42 @@ fn signed_gap(gaps: &mut impl GapFunction, t: f32, normal: Vec2) -> f32 {
         .map_or(0.0, |(_, _, penetration)| penetration)
 }
 
-/// Whether the gap, measured past touching, falls below `below` at some time of the step: at
-/// its end, or at the lowest point a golden-section search finds (the gap of a translating
-/// pair is convex in time, so that is its minimum).
-fn sinks_below(gaps: &mut impl GapFunction, normal: Vec2, below: f32) -> bool {
+/// Whether the gap, measured past touching, falls below `below` at some time of the step;
+/// `None` when `max_iterations` run out before that is known.
+///
+/// A translating pair's gap is convex in time: the end of the step, then the lowest point a
+/// golden-section search finds (its minimum). A turning pair's gap is not (a box resting on a
+/// corner and turning into the floor sinks at once and rises again long before the middle of
+/// the step, where the search went): conservative advancement from 0 towards `below`, each
+/// step the gap above a tolerance below it over the pair's speed bound, so no dip is stepped
+/// over.
+fn sinks_below(
+    gaps: &mut impl GapFunction,
+    normal: Vec2,
+    below: f32,
+    tolerance: f32,
+    max_iterations: u32,
+) -> Option<bool> {
     const RATIO: f32 = 0.618_034;
+    let (speed, convex) = gaps.speed_bound();
+    if !convex {
+        let mut t = 0.0f32;
+        for _ in 0..max_iterations.max(1) {
+            let gap = signed_gap(gaps, t, normal);
+            if gap < below {
+                return Some(true);
+            }
+            // Aimed a tolerance lower, so that a gap sinking past `below` is passed in a few
+            // steps rather than approached for ever.
+            t += (gap - below + tolerance) / speed;
+            if t > 1.0 {
+                return Some(false);
+            }
+        }
+        return None;
+    }
     if signed_gap(gaps, 1.0, normal) < below {
-        return true;
+        return Some(true);
     }
     let (mut low, mut high) = (0.0f32, 1.0f32);
     for _ in 0..24 {
@@ -521,7 +553,7 @@ fn sinks_below(gaps: &mut impl GapFunction, normal: Vec2, below: f32) -> bool {
             signed_gap(gaps, late, normal),
         );
         if at_early.min(at_late) < below {
-            return true;
+            return Some(true);
         }
         if at_early <= at_late {
             high = late;
@@ -529,7 +561,7 @@ fn sinks_below(gaps: &mut impl GapFunction, normal: Vec2, below: f32) -> bool {
             low = early;
         }
     }
-    false
+    Some(false)
 }
 
 /// The normal, deepest point and its penetration of the contact manifold of `a` at `xf_a` and
@@ -589,7 +621,9 @@ fn march(
 ///    manifold's when the cores overlap). Within the band
 ///    around the target (a mover resting a skin away): a hit at 0 only if the gap really closes
 ///    by more than the tolerance during the step — sliding along a surface, or across the seam
-///    between two tiles, is not a hit.
+///    between two tiles, is not a hit. A turning pair's gap can dip anywhere in the step: it is
+///    followed from 0 by conservative advancement ([`sinks_below`]), and when `max_iterations`
+///    run out first the answer is the early one, a hit at 0 that is not converged.
 /// 3. Otherwise march to the first time the gap is within tolerance of the target.
 fn time_of_impact(gaps: &mut impl GapFunction, opts: &CastOptions) -> Option<(f32, Probe, bool)> {
     let first = gaps.probe(0.0, None);
@@ -645,9 +679,21 @@ fn contact_at_start(
     // into it over the step would march on to `t > 1`): the overlap past touching is
     // measured with the narrow phase instead.
     if first.gap < tolerance {
-        let closes = gaps.closing_bound(first.normal) > tolerance
-            && sinks_below(gaps, first.normal, first.gap - depth - tolerance);
-        return closes.then_some((0.0, first, true));
+        if gaps.closing_bound(first.normal) <= tolerance {
+            return None;
+        }
+        // Undecided when the iterations run out: the early answer, as `march` gives.
+        return match sinks_below(
+            gaps,
+            first.normal,
+            first.gap - depth - tolerance,
+            tolerance,
+            opts.max_iterations,
+        ) {
+            Some(true) => Some((0.0, first, true)),
+            Some(false) => None,
+            None => Some((0.0, first, false)),
+        };
     }
     let closes = march(
         gaps,
@@ -738,6 +784,10 @@ impl GapFunction for LinearGap<'_> {
         -self.local_motion.dot(normal)
     }
 
+    fn speed_bound(&self) -> (f32, bool) {
+        (self.local_motion.length(), true)
+    }
+
     fn contact_at(&self, t: f32) -> Option<(Vec2, Vec2, f32)> {
         let (a, b) = self.shapes;
         // The rounding is worked out here, not once a cast: only a start that touches asks.
@@ -776,7 +826,9 @@ const MAX_RAY_CAST_SUPPORTS: usize = 4 * MAX_GJK_ITERATIONS;
 /// t ← 0; simplex ← {the support point of D along the motion}
 /// loop:
 ///     reduce the simplex to the part nearest the origin; v ← its nearest point
-///     |v| ≤ aim + tolerance (or the origin is inside) → hit at t, normal n
+///     |v| ≤ aim + tolerance (or the origin is inside) → hit at t, once no support point of
+///         D lies nearer the origin along v's axis by more than the tolerance (else add it and
+///         go on), normal that axis (n while v is rounding noise)
 ///     n ← unit axis from the origin towards v; w ← support point of D(t) along −n
 ///     if n · w > aim (at t = 0: > aim + tolerance):   (a plane beyond the aim separates)
 ///         closing ← −n · motion; closing ≤ 0 → miss
@@ -839,6 +891,37 @@ fn linear_ray_cast_with(
         if simplex.count == 3 || closest.length_squared() <= stop * stop {
             if jumps == 0 {
                 return time_of_impact(gaps, opts);
+            }
+            if simplex.count < 3 && radius_a + radius_b > 0.0 {
+                // Within the aim along the simplex, which may be a chord of D: its witness
+                // points then lie on the cores' faces within the tolerance only along the
+                // last jump's plane, taken before the jump, and pushed out by the radii along
+                // it they miss the surfaces (a normal 9e-3 rad off and a point 6e-3 off a
+                // bullet 1e-2 across reaching a ball 2.7 across). The simplex holds D's
+                // nearest points once no support point lies nearer the origin along its axis
+                // by more than the tolerance, and that axis is then the normal (unless the
+                // simplex is rounding noise from the origin). Sharp pairs stop at `|v| ≤
+                // tolerance`, where any witness points of the cores are within it of both.
+                let towards_origin = simplex.search_direction();
+                let length = towards_origin.length();
+                if length > 0.0 && length.is_finite() {
+                    let axis = towards_origin / -length;
+                    let vertex =
+                        supports.along(towards_origin, Some(simplex.first_indices()), &b_in_a);
+                    let nearest = axis.dot(closest);
+                    if axis.dot(vertex.difference) < nearest - opts.tolerance
+                        && !simplex.contains_source(vertex.source())
+                    {
+                        simplex.push(vertex);
+                        continue;
+                    }
+                    let (point_a, point_b) = simplex.witness_points();
+                    let rounding =
+                        8.0 * f32::EPSILON * point_a.abs().max(point_b.abs()).max_element();
+                    if nearest > 0.1 * opts.tolerance && nearest > rounding {
+                        normal = axis;
+                    }
+                }
             }
             return Some((t, hit_at(&simplex, normal), true));
         }
@@ -1066,12 +1149,21 @@ fn pair_rounding(proxy_a: &ConvexProxy, proxy_b: &ConvexProxy, offset: Vec2, mot
 /// by a radius is a core point pushed out by the radius; a few ulps are added for the rounding
 /// of the lengths.
 fn reach_from_center(proxy: &ConvexProxy, local_center: Vec2) -> f32 {
-    let farthest_core = proxy
+    (farthest_core(proxy, local_center) + proxy.radius()) * (1.0 + 4.0 * f32::EPSILON)
+}
+
+/// The largest distance from a sweep's rotation centre to a core point. Times the turn (and a
+/// few ulps), it bounds how fast the gap can change: the rounding turns onto itself (the shape
+/// is its core inflated by a disc), so a ball turning about its centre does not change the gap
+/// at all, and a ball rolling along a floor it rests on is no hit ([`sinks_below`]). The
+/// march keeps [`reach_from_center`]'s bound, radius included, so its steps and the times it
+/// reports are as before.
+fn farthest_core(proxy: &ConvexProxy, local_center: Vec2) -> f32 {
+    proxy
         .points()
         .iter()
         .map(|point| point.distance(local_center))
-        .fold(0.0, f32::max);
-    (farthest_core + proxy.radius()) * (1.0 + 4.0 * f32::EPSILON)
+        .fold(0.0, f32::max)
 }
 
 /// Two shapes moving with rotation, measured in world space with GJK at each time.
@@ -1089,6 +1181,8 @@ struct RotatingGap<'a> {
     placements_b: Placements<'a>,
     relative_translation: Vec2,
     angular_reach: f32,
+    /// The turning part of the gap's speed bound from the cores alone ([`farthest_core`]).
+    core_angular_reach: f32,
     tolerance: f32,
     cache: SimplexCache,
 }
@@ -1121,6 +1215,16 @@ impl GapFunction for RotatingGap<'_> {
 
     fn closing_bound(&self, normal: Vec2) -> f32 {
         (-self.relative_translation.dot(normal)).max(0.0) + self.angular_reach
+    }
+
+    fn speed_bound(&self) -> (f32, bool) {
+        // A pair whose cores do not turn (a ball turning about its centre) is a translating
+        // one.
+        let convex = self.core_angular_reach == 0.0;
+        (
+            self.relative_translation.length() + self.core_angular_reach,
+            convex,
+        )
     }
 
     fn contact_at(&self, t: f32) -> Option<(Vec2, Vec2, f32)> {
@@ -1181,9 +1285,17 @@ fn conservative_advancement(
         // Compounds and chains are taken apart before a pair gets here.
         return None;
     };
-    let angular_reach = sweep_a.rotation().abs()
-        * reach_from_center(&proxy_a, sweep_a.local_center)
-        + sweep_b.rotation().abs() * reach_from_center(&proxy_b, sweep_b.local_center);
+    // Each core's farthest point once: with the radius for the march's bound (as
+    // `reach_from_center`, to the bit), without for the search of a start in contact.
+    let (farthest_a, farthest_b) = (
+        farthest_core(&proxy_a, sweep_a.local_center),
+        farthest_core(&proxy_b, sweep_b.local_center),
+    );
+    let (turn_a, turn_b) = (sweep_a.rotation().abs(), sweep_b.rotation().abs());
+    let rounding = 1.0 + 4.0 * f32::EPSILON;
+    let angular_reach = turn_a * ((farthest_a + proxy_a.radius()) * rounding)
+        + turn_b * ((farthest_b + proxy_b.radius()) * rounding);
+    let core_angular_reach = turn_a * (farthest_a * rounding) + turn_b * (farthest_b * rounding);
     let mut gaps = RotatingGap {
         shapes: (a, b),
         proxy_a,
@@ -1192,6 +1304,7 @@ fn conservative_advancement(
         placements_b: Placements::new(sweep_b),
         relative_translation: sweep_b.translation() - sweep_a.translation(),
         angular_reach,
+        core_angular_reach,
         tolerance: opts.tolerance,
         cache: SimplexCache::default(),
     };

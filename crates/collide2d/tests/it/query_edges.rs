@@ -996,12 +996,13 @@ fn ray_along_a_capsule_side_hits_where_it_enters() {
     assert_eq!(check_ray(&pair, &ray), None);
 }
 
-/// A segment cast past a ball nearly along its own line, grazing it 0.004 from its end: the
-/// face and the end touch at nearly the same time, and the end's time came first by rounding;
-/// the hit took the line to the end as its normal, 0.0106 rad off the face's, though the ball
-/// is beside the face there.
+/// A segment cast past a ball nearly along its own line, grazing it at its end: the face and
+/// the end touch at nearly the same time. The hit first took the line to the end as its normal
+/// from a time rounded early (0.0106 rad off), then the face normal; exactly, the ball meets
+/// the end (the face's line is reached only at t = 1.86) and the normal at the hit runs from
+/// the end to the ball's centre, 2.1e-3 rad from the face normal.
 #[test]
-fn segment_grazing_a_ball_near_its_end_gets_the_face_normal() {
+fn segment_grazing_a_ball_at_its_end_gets_the_normal_from_the_end() {
     let segment = Shape::from(
         Segment::new(
             Vec2::new(-0.864519, 0.34308264),
@@ -1031,23 +1032,14 @@ fn segment_grazing_a_ball_near_its_end_gets_the_face_normal() {
     };
     let sweep = Sweep::linear(&start, delta);
     let hit = shape_cast(&segment, &sweep, &ball, &Sweep::fixed(&xf_ball), options).unwrap();
-    let face = start.rotate(
-        Segment::new(
-            Vec2::new(-0.864519, 0.34308264),
-            Vec2::new(1.322419, 0.21982571),
-        )
-        .unwrap()
-        .normal(),
-    );
-    // From the segment towards the ball: the face normal facing it.
-    let face = if face.dot(hit.normal) > 0.0 {
-        face
-    } else {
-        -face
-    };
+    // The segment's end nearer the ball at the hit, and the line from it to the ball's centre.
+    let at_hit = sweep.transform_at(hit.t);
+    let end = at_hit.apply(Vec2::new(-0.864519, 0.34308264));
+    let centre = xf_ball.apply(Vec2::new(0.035086397, 0.05337805));
+    let exact = (centre - end).normalize();
     assert!(
-        hit.normal.angle_to(face).abs() < 1e-5,
-        "{hit:?}, face {face:?}"
+        hit.normal.angle_to(exact).abs() < 1e-4,
+        "{hit:?}, from the end {exact:?}"
     );
 }
 
