@@ -743,6 +743,9 @@ pub(crate) fn clip_to_face(face: &ReferenceFace, incident: &IncidentEdge, margin
         }
     }
     manifold.count = count;
+    if face.radius > 0.0 && (low_clipped || high_clipped) {
+        deepen_beyond_face_ends(face, incident, &mut manifold);
+    }
     manifold
 }
 
@@ -900,5 +903,102 @@ fn clip_along_cap(face: &ReferenceFace, incident: &IncidentEdge, margin: f32) ->
         }
     }
     manifold.count = count;
+    if face.radius > 0.0 {
+        deepen_beyond_face_ends(face, incident, &mut manifold);
+    }
     manifold
+}
+
+/// A point clipped at a side plane of a rounded reference face, deepened to the deepest
+/// contact of the incident surface beyond that plane with the reference vertex's cap.
+///
+/// The reference surface does not end at the side plane: past it lies the cap of the face's
+/// end vertex `e`, radius `R`. A steep incident edge (nearly along the normal) clipped at the
+/// plane keeps the depth the edge has there, while its deeper part just beyond still sinks
+/// into the cap, by as much as the edge's slope times its reach beyond the plane. The deepest
+/// contact along the normal `n` of the cap with the incident core `p q` inflated by `r` is
+/// where the ray `e - s n` leaves the core inflated by `R + r` (a capsule): the largest `s`
+/// over the two discs at `p`, `q` and the band along the core. When the core point it leaves
+/// from (the witness) lies beyond the plane and the depth is greater than the clipped point's,
+/// the point takes that depth, midway between the cap and the incident surface; a witness on
+/// the face's side of the plane means the deepest contact beyond the plane is at the plane.
+#[cold]
+#[inline(never)]
+fn deepen_beyond_face_ends(face: &ReferenceFace, incident: &IncidentEdge, manifold: &mut Manifold) {
+    let normal = face.normal;
+    let tangent = crate::math::left_perp(normal);
+    let reach = face.radius + incident.radius;
+    let count = manifold.count;
+    for point in &mut manifold.points[..count] {
+        if point.id.b != incident.edge {
+            continue;
+        }
+        let (vertex, beyond) = if point.id.a == Feature::Vertex(face.start_vertex) {
+            (face.start, -tangent)
+        } else if point.id.a == Feature::Vertex(face.end_vertex) {
+            (face.end, tangent)
+        } else {
+            continue;
+        };
+        let Some((depth, witness)) =
+            ray_exit_from_capsule(vertex, normal, incident.first, incident.second, reach)
+        else {
+            continue;
+        };
+        if depth <= point.penetration || (witness - vertex).dot(beyond) < 0.0 {
+            continue;
+        }
+        let across = witness + normal * depth - vertex;
+        let Some(direction) = across.try_normalize() else {
+            continue;
+        };
+        let on_cap = vertex + direction * face.radius;
+        point.point = on_cap - normal * (0.5 * depth);
+        point.penetration = depth;
+    }
+}
+
+/// The largest `s` at which `origin - s normal` lies within `reach` of the segment
+/// `first`–`second`, with the segment's point closest to it there; `None` when the ray meets
+/// none of it.
+fn ray_exit_from_capsule(
+    origin: Vec2,
+    normal: Vec2,
+    first: Vec2,
+    second: Vec2,
+    reach: f32,
+) -> Option<(f32, Vec2)> {
+    let mut best: Option<(f32, Vec2)> = None;
+    let mut consider = |s: f32, witness: Vec2| {
+        if s.is_finite() && best.map_or(true, |(b, _)| s > b) {
+            best = Some((s, witness));
+        }
+    };
+    // The discs at the ends: |origin - s n - c|² = reach², the far root.
+    for centre in [first, second] {
+        let offset = origin - centre;
+        let along = normal.dot(offset);
+        let discriminant = along * along - offset.length_squared() + reach * reach;
+        if discriminant >= 0.0 {
+            consider(along + discriminant.sqrt(), centre);
+        }
+    }
+    // The band along the core: the far side of the strip within reach of the core's line,
+    // where its foot lies on the core.
+    let edge = second - first;
+    let length = edge.length();
+    if length > 0.0 {
+        let unit = edge / length;
+        let across = crate::math::right_perp(unit);
+        let rate = across.dot(normal);
+        if rate.abs() > f32::EPSILON {
+            let height = across.dot(origin - first);
+            let s = ((height - reach) / rate).max((height + reach) / rate);
+            let foot = (origin - normal * s - first).dot(unit);
+            if (0.0..=length).contains(&foot) {
+                consider(s, first + unit * foot);
+            }
+        }
+    }
+    best.filter(|&(s, _)| s >= 0.0)
 }
