@@ -970,7 +970,7 @@ fn ray_exit_from_capsule(
 ) -> Option<(f32, Vec2)> {
     let mut best: Option<(f32, Vec2)> = None;
     let mut consider = |s: f32, witness: Vec2| {
-        if s.is_finite() && best.map_or(true, |(b, _)| s > b) {
+        if s.is_finite() && best.is_none_or(|(b, _)| s > b) {
             best = Some((s, witness));
         }
     };
