@@ -743,8 +743,19 @@ pub(crate) fn clip_to_face(face: &ReferenceFace, incident: &IncidentEdge, margin
         }
     }
     manifold.count = count;
+    // 5. An end clipped at a side plane of a rounded face where the edge goes on down beyond
+    //    it, deepened to the deepest contact with the end vertex's cap
+    //    ([`deepen_beyond_face_ends`]).
     if face.radius > 0.0 && (low_clipped || high_clipped) {
-        deepen_beyond_face_ends(face, incident, &mut manifold);
+        let deep_is_low = (normal.dot(incident.first) <= normal.dot(incident.second)) == (t1 <= t2);
+        let sinks_beyond = if deep_is_low {
+            low_clipped
+        } else {
+            high_clipped
+        };
+        if sinks_beyond && may_sink_beyond(face, incident) {
+            deepen_beyond_face_ends(face, incident, &mut manifold);
+        }
     }
     manifold
 }
@@ -903,10 +914,23 @@ fn clip_along_cap(face: &ReferenceFace, incident: &IncidentEdge, margin: f32) ->
         }
     }
     manifold.count = count;
-    if face.radius > 0.0 {
+    if face.radius > 0.0 && may_sink_beyond(face, incident) {
         deepen_beyond_face_ends(face, incident, &mut manifold);
     }
     manifold
+}
+
+/// Whether the incident surface beyond a side plane can sink into the end vertex's cap by
+/// more than 1e-4 of the face's radius deeper than where it crosses the plane.
+///
+/// Along the cap, at `d` beyond the plane, the face's surface drops by `R - sqrt(R² - d²)`;
+/// the incident surface, sloping at most as the edge does (angle `φ` to the face, `cos φ =
+/// -n · n_i`), drops by at most `d tan φ`. The difference is largest at `d = R sin φ`, where it
+/// is `R (1 / cos φ - 1)`: for a face resting on a face there is nothing to gain.
+#[inline(always)]
+fn may_sink_beyond(face: &ReferenceFace, incident: &IncidentEdge) -> bool {
+    let cosine = -face.normal.dot(incident.normal);
+    1.0 - cosine > 1e-4 * cosine
 }
 
 /// A point clipped at a side plane of a rounded reference face, deepened to the deepest
