@@ -952,18 +952,23 @@ fn deepen_beyond_face_ends(face: &ReferenceFace, incident: &IncidentEdge, manifo
     let normal = face.normal;
     let tangent = crate::math::left_perp(normal);
     let reach = face.radius + incident.radius;
+    // The edge goes down towards its deeper end: only the plane on that side can gain.
+    let deep_is_first = normal.dot(incident.first) <= normal.dot(incident.second);
+    let deep_towards_start =
+        deep_is_first == (tangent.dot(incident.first) <= tangent.dot(incident.second));
     let count = manifold.count;
     for point in &mut manifold.points[..count] {
         if point.id.b != incident.edge {
             continue;
         }
-        let (vertex, beyond) = if point.id.a == Feature::Vertex(face.start_vertex) {
-            (face.start, -tangent)
-        } else if point.id.a == Feature::Vertex(face.end_vertex) {
-            (face.end, tangent)
-        } else {
-            continue;
-        };
+        let (vertex, beyond) =
+            if deep_towards_start && point.id.a == Feature::Vertex(face.start_vertex) {
+                (face.start, -tangent)
+            } else if !deep_towards_start && point.id.a == Feature::Vertex(face.end_vertex) {
+                (face.end, tangent)
+            } else {
+                continue;
+            };
         let Some((depth, witness)) =
             ray_exit_from_capsule(vertex, normal, incident.first, incident.second, reach)
         else {
@@ -983,8 +988,12 @@ fn deepen_beyond_face_ends(face: &ReferenceFace, incident: &IncidentEdge, manifo
 }
 
 /// The largest `s` at which `origin - s normal` lies within `reach` of the segment
-/// `first`–`second`, with the segment's point closest to it there; `None` when the ray meets
-/// none of it.
+/// `first`–`second` (where the ray leaves that capsule), with the segment's point closest to
+/// it there; `None` when the ray meets none of it or leaves it behind the origin.
+///
+/// The capsule is convex, so the ray leaves it once: through the far side of the band along
+/// the segment when that point's foot lies on the segment, else through the disc at the end
+/// beyond which the foot lies.
 fn ray_exit_from_capsule(
     origin: Vec2,
     normal: Vec2,
@@ -992,25 +1001,9 @@ fn ray_exit_from_capsule(
     second: Vec2,
     reach: f32,
 ) -> Option<(f32, Vec2)> {
-    let mut best: Option<(f32, Vec2)> = None;
-    let mut consider = |s: f32, witness: Vec2| {
-        if s.is_finite() && best.is_none_or(|(b, _)| s > b) {
-            best = Some((s, witness));
-        }
-    };
-    // The discs at the ends: |origin - s n - c|² = reach², the far root.
-    for centre in [first, second] {
-        let offset = origin - centre;
-        let along = normal.dot(offset);
-        let discriminant = along * along - offset.length_squared() + reach * reach;
-        if discriminant >= 0.0 {
-            consider(along + discriminant.sqrt(), centre);
-        }
-    }
-    // The band along the core: the far side of the strip within reach of the core's line,
-    // where its foot lies on the core.
     let edge = second - first;
     let length = edge.length();
+    let mut centre = first;
     if length > 0.0 {
         let unit = edge / length;
         let across = crate::math::right_perp(unit);
@@ -1020,9 +1013,22 @@ fn ray_exit_from_capsule(
             let s = ((height - reach) / rate).max((height + reach) / rate);
             let foot = (origin - normal * s - first).dot(unit);
             if (0.0..=length).contains(&foot) {
-                consider(s, first + unit * foot);
+                return Some((s, first + unit * foot)).filter(|&(s, _)| s >= 0.0);
             }
+            if foot > length {
+                centre = second;
+            }
+        } else if normal.dot(unit) < 0.0 {
+            // Along the segment: out through the end the ray runs towards.
+            centre = second;
         }
     }
-    best.filter(|&(s, _)| s >= 0.0)
+    // The disc at that end: |origin - s n - c|² = reach², the far root.
+    let offset = origin - centre;
+    let along = normal.dot(offset);
+    let discriminant = along * along - offset.length_squared() + reach * reach;
+    if discriminant < 0.0 {
+        return None;
+    }
+    Some((along + discriminant.sqrt(), centre)).filter(|&(s, _)| s >= 0.0)
 }
