@@ -1,7 +1,8 @@
 //! The clipping steps shared by every pair of outlines with straight edges (polygons, boxes,
 //! capsule and segment cores): the reference face chosen from the two best separating axes,
 //! the incident edge clipped against it (for a rounded edge, the surface under it: its deeper
-//! end's cap, then its flat side; [`clip_to_face`]), and the exact closest features when the
+//! end's cap, then its flat side; [`clip_to_face`]; an end clipped at a rounded face's side
+//! plane deepened into the end vertex's cap beyond it), and the exact closest features when the
 //! cores are apart.
 //!
 //! The outlines come as [`ClipSide`]s: a [`Side`] of slices (any polygon, in
@@ -616,6 +617,10 @@ pub(crate) struct IncidentEdge {
 /// Clipping the whole path rather than the flat side alone keeps the answer continuous while
 /// the incident edge slides over a side plane: the clipped end runs along the cap into P0
 /// instead of vanishing at P1 with the depth it had (`tests/it/manifold_face_end.rs`).
+/// A rounded face goes on past its side planes as its end vertices' caps: an end clipped at a
+/// plane, where the edge goes on down beyond it, takes the deepest contact there
+/// ([`deepen_beyond_face_ends`]; a steep edge would otherwise lose its slope times its reach
+/// beyond the plane).
 #[inline(always)]
 pub(crate) fn clip_to_face(face: &ReferenceFace, incident: &IncidentEdge, margin: f32) -> Manifold {
     let normal = face.normal;
