@@ -2,7 +2,10 @@
 
 use crate::math::{cross, left_perp, robust_length, try_unit, unit_or, Transform, Vec2};
 use crate::query::manifold::circle_capsule::rounded_point_segment;
-use crate::query::manifold::clip::{TwoVertexSide, REFERENCE_AXIS_TOLERANCE};
+use crate::query::manifold::clip::{
+    deepen_beyond_face_ends, may_sink_beyond, IncidentEdge, ReferenceFace, TwoVertexSide,
+    REFERENCE_AXIS_TOLERANCE,
+};
 use crate::query::manifold::closest_features::closest_points_on_segments;
 use crate::query::manifold::core_shape::SegmentCore;
 use crate::query::manifold::polygon_polygon::{collide_two_vertex_cores, max_separation};
@@ -592,6 +595,7 @@ fn clip_crossing(
     };
 
     // 3. Clip to the side planes at 0 and L.
+    let (low_clipped, high_clipped) = (low_t < 0.0, high_t > edge_length);
     if low_t < 0.0 {
         let fraction = (0.0 - low_t) / (high_t - low_t);
         low += (high - low) * fraction;
@@ -644,6 +648,37 @@ fn clip_crossing(
         keep(high_surface, high_id);
     }
     manifold.count = count;
+
+    // 5. The end clipped where the edge goes on down beyond the plane, deepened into the end
+    //    vertex's cap, as the polygon path does (`clip_to_face`).
+    if reference.radius > 0.0 && (low_clipped || high_clipped) {
+        let sinks_beyond = if low_is_support {
+            low_clipped
+        } else {
+            high_clipped
+        };
+        let face = ReferenceFace {
+            start: v1,
+            end: v2,
+            normal,
+            radius: reference.radius,
+            face: Feature::Edge(0),
+            start_vertex: reference_edge as u8,
+            end_vertex: reference_next,
+        };
+        let edge = IncidentEdge {
+            first: w1,
+            second: w2,
+            normal: incident_normal,
+            radius: incident.radius,
+            edge: Feature::Edge(0),
+            first_vertex,
+            second_vertex,
+        };
+        if sinks_beyond && may_sink_beyond(&face, &edge) {
+            deepen_beyond_face_ends(&face, &edge, &mut manifold);
+        }
+    }
     manifold
 }
 

@@ -933,7 +933,7 @@ fn clip_along_cap(face: &ReferenceFace, incident: &IncidentEdge, margin: f32) ->
 /// -n · n_i`), drops by at most `d tan φ`. The difference is largest at `d = R sin φ`, where it
 /// is `R (1 / cos φ - 1)`: for a face resting on a face there is nothing to gain.
 #[inline(always)]
-fn may_sink_beyond(face: &ReferenceFace, incident: &IncidentEdge) -> bool {
+pub(crate) fn may_sink_beyond(face: &ReferenceFace, incident: &IncidentEdge) -> bool {
     let cosine = -face.normal.dot(incident.normal);
     1.0 - cosine > 1e-4 * cosine
 }
@@ -953,7 +953,11 @@ fn may_sink_beyond(face: &ReferenceFace, incident: &IncidentEdge) -> bool {
 /// the face's side of the plane means the deepest contact beyond the plane is at the plane.
 #[cold]
 #[inline(never)]
-fn deepen_beyond_face_ends(face: &ReferenceFace, incident: &IncidentEdge, manifold: &mut Manifold) {
+pub(crate) fn deepen_beyond_face_ends(
+    face: &ReferenceFace,
+    incident: &IncidentEdge,
+    manifold: &mut Manifold,
+) {
     let normal = face.normal;
     let tangent = crate::math::left_perp(normal);
     let reach = face.radius + incident.radius;
