@@ -623,6 +623,17 @@ pub(crate) struct IncidentEdge {
 /// beyond the plane).
 #[inline(always)]
 pub(crate) fn clip_to_face(face: &ReferenceFace, incident: &IncidentEdge, margin: f32) -> Manifold {
+    clip_to_face_then::<true>(face, incident, margin)
+}
+
+/// [`clip_to_face`], handing an end that may sink beyond its side plane to
+/// [`clipped_and_deepened`] when `DEEPEN`.
+#[inline(always)]
+fn clip_to_face_then<const DEEPEN: bool>(
+    face: &ReferenceFace,
+    incident: &IncidentEdge,
+    margin: f32,
+) -> Manifold {
     let normal = face.normal;
     let v1 = face.start;
     let tangent = crate::math::left_perp(normal);
@@ -683,6 +694,19 @@ pub(crate) fn clip_to_face(face: &ReferenceFace, incident: &IncidentEdge, margin
         };
     }
     let high_clipped = high_t > edge_length;
+    // An end clipped at a side plane of a rounded face where the edge goes on down beyond it
+    // may sink deeper into the end vertex's cap ([`clipped_and_deepened`]).
+    if DEEPEN && face.radius > 0.0 && (low_clipped || high_clipped) {
+        let deep_is_low = (normal.dot(incident.first) <= normal.dot(incident.second)) == (t1 <= t2);
+        let sinks_beyond = if deep_is_low {
+            low_clipped
+        } else {
+            high_clipped
+        };
+        if sinks_beyond && may_sink_beyond(face, incident) {
+            return clipped_and_deepened(face, incident, margin);
+        }
+    }
     if high_clipped {
         let fraction = (edge_length - low_t) / (high_t - low_t);
         high = low + (high - low) * fraction;
@@ -748,20 +772,16 @@ pub(crate) fn clip_to_face(face: &ReferenceFace, incident: &IncidentEdge, margin
         }
     }
     manifold.count = count;
-    // 5. An end clipped at a side plane of a rounded face where the edge goes on down beyond
-    //    it, deepened to the deepest contact with the end vertex's cap
-    //    ([`deepen_beyond_face_ends`]).
-    if face.radius > 0.0 && (low_clipped || high_clipped) {
-        let deep_is_low = (normal.dot(incident.first) <= normal.dot(incident.second)) == (t1 <= t2);
-        let sinks_beyond = if deep_is_low {
-            low_clipped
-        } else {
-            high_clipped
-        };
-        if sinks_beyond && may_sink_beyond(face, incident) {
-            deepen_beyond_face_ends(face, incident, &mut manifold);
-        }
-    }
+    manifold
+}
+
+/// [`clip_to_face`] for an end clipped at a side plane of a rounded face where the edge goes
+/// on down beyond it: the clip, then that end deepened ([`deepen_beyond_face_ends`]).
+#[cold]
+#[inline(never)]
+fn clipped_and_deepened(face: &ReferenceFace, incident: &IncidentEdge, margin: f32) -> Manifold {
+    let mut manifold = clip_to_face_then::<false>(face, incident, margin);
+    deepen_beyond_face_ends(face, incident, &mut manifold);
     manifold
 }
 
