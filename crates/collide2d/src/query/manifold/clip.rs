@@ -953,7 +953,7 @@ fn clip_along_cap(face: &ReferenceFace, incident: &IncidentEdge, margin: f32) ->
 /// -n · n_i`), drops by at most `d tan φ`. The difference is largest at `d = R sin φ`, where it
 /// is `R (1 / cos φ - 1)`: for a face resting on a face there is nothing to gain.
 #[inline(always)]
-pub(crate) fn may_sink_beyond(face: &ReferenceFace, incident: &IncidentEdge) -> bool {
+fn may_sink_beyond(face: &ReferenceFace, incident: &IncidentEdge) -> bool {
     let cosine = -face.normal.dot(incident.normal);
     1.0 - cosine > 1e-4 * cosine
 }
