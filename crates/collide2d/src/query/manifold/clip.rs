@@ -939,7 +939,12 @@ fn clip_along_cap(face: &ReferenceFace, incident: &IncidentEdge, margin: f32) ->
         }
     }
     manifold.count = count;
-    if face.radius > 0.0 && may_sink_beyond(face, incident) {
+    let deep_end_clipped = if deep_is_low {
+        low_id == clipped_at_start
+    } else {
+        high_id == clipped_at_end
+    };
+    if face.radius > 0.0 && deep_end_clipped && may_sink_beyond(face, incident) {
         deepen_beyond_face_ends(face, incident, &mut manifold);
     }
     manifold
