@@ -9,6 +9,7 @@
 //! instead of one that vanishes while still deep (`clip_to_face` in `query/manifold/clip.rs`).
 
 use crate::manifold_common::axis_gap::sat_axis_gap;
+use crate::manifold_common::exact;
 use crate::manifold_common::shape_size;
 use crate::support::Rng;
 
@@ -534,4 +535,161 @@ fn faces_resting_around_touching_cores_give_the_same_manifold_moved() {
     }
     println!("{checked} placements, {two_points} well inside the face");
     assert!(checked > 15_000 && two_points > 8_000);
+}
+
+/// Whether moving B along `m`'s normal by its deepest penetration plus `slack` leaves the
+/// shapes apart or touching, measured exactly in `f64` (the push itself in `f64`, so that it
+/// is not rounded away at large coordinates). `Err` gives the exact depth left.
+fn push_separates(
+    a: &Shape,
+    xf_a: &Transform,
+    b: &Shape,
+    xf_b: &Transform,
+    m: &Manifold,
+    slack: f32,
+) -> Result<(), f64> {
+    let origin = xf_a.p;
+    let (Some(core_a), Some(core_b)) = (exact::core(a, xf_a, origin), exact::core(b, xf_b, origin))
+    else {
+        return Ok(());
+    };
+    let push = f64::from(m.max_penetration()) + f64::from(slack);
+    let pushed = core_b.shifted([f64::from(m.normal.x) * push, f64::from(m.normal.y) * push]);
+    let left = exact::exact(&core_a, &pushed).depth;
+    if left > 0.0 {
+        return Err(left);
+    }
+    Ok(())
+}
+
+/// Regression: a steep segment whose deeper vertex lies just beyond the end of a rounded
+/// polygon's face, inside the end vertex's cap. Clipped at the face's side plane, the segment
+/// kept the depth it has there (0.3253) while its vertex just beyond sinks 0.3386 into the
+/// cap, and pushing the shapes apart by the reported depth left them overlapping.
+/// `run_family(Kind::Segment, Kind::RoundedPolygon, 5407445972502201373)` in `manifold_props.rs`.
+#[test]
+fn a_steep_segment_beyond_a_rounded_face_end_reports_the_cap_depth() {
+    let a = segment((-0.07082554, -0.04218177), (0.09088766, -0.07535447));
+    let xf_a = placed((-6.9890785, 10.035877), (-0.598067, -0.8014461));
+    let b = rounded(
+        &[
+            (-0.9265907, 1.1465671),
+            (-0.45156807, -1.4396317),
+            (1.2919954, 0.113646545),
+            (1.2502172, 1.2489907),
+            (0.33239496, 1.2651727),
+            (-0.35558784, 1.2104259),
+        ],
+        0.6734005,
+    );
+    let xf_b = placed((-8.090465, 8.760202), (0.61240643, -0.7905431));
+    for (a, xf_a, b, xf_b) in [(&a, &xf_a, &b, &xf_b), (&b, &xf_b, &a, &xf_a)] {
+        let m = collide(a, xf_a, b, xf_b);
+        assert!(!m.is_empty());
+        // The exact depth along the reported normal is the segment's vertex in the cap.
+        assert!(
+            (m.max_penetration() - 0.33856).abs() < 1e-4,
+            "depth {} in {m:?}",
+            m.max_penetration()
+        );
+        let slack = 1e-4 * shape_size(a).max(shape_size(b));
+        if let Err(left) = push_separates(a, xf_a, b, xf_b, &m, slack) {
+            panic!("still {left} deep after the push: {m:?}");
+        }
+    }
+}
+
+/// Segments and capsules at 0.3 to 1.5 rad to a rounded polygon's face, their lower end near
+/// the face's end (before it, or beyond it within the end vertex's cap), at scales 0.1 to 10
+/// and up to 1e3 from the origin, in both orders: moving B along the normal by the reported
+/// depth (plus 1e-4 of the size and the rounding of coordinates that far out) separates the
+/// shapes, measured exactly.
+#[test]
+fn steep_edges_crossing_a_rounded_face_end_are_pushed_clear_by_their_depth() {
+    let mut rng = Rng(0x5EE9_FACE);
+    let mut contacts = 0;
+    let mut failures = Vec::new();
+    for case in 0..60_000 {
+        let scale = rng.log_size(0.1, 10.0);
+        // A convex polygon: vertices at increasing angles around an ellipse.
+        let count = 3 + (rng.next_u64() % 4) as usize;
+        let (wide, tall) = (rng.range(0.5, 1.0) * scale, rng.range(0.5, 1.0) * scale);
+        let start = rng.range(0.0, TAU);
+        let vertices: Vec<(f32, f32)> = (0..count)
+            .map(|k| {
+                let angle = start + (k as f32 + rng.range(-0.3, 0.3)) * TAU / count as f32;
+                (wide * angle.cos(), tall * angle.sin())
+            })
+            .collect();
+        let radius = rng.range(0.05, 0.6) * scale;
+        let polygon = rounded(&vertices, radius);
+        // The face from vertex i to i + 1 and one of its ends.
+        let i = (rng.next_u64() % count as u64) as usize;
+        let (v0, v1) = (
+            Vec2::from(vertices[i]),
+            Vec2::from(vertices[(i + 1) % count]),
+        );
+        let tangent = (v1 - v0).normalize();
+        let normal = Vec2::new(tangent.y, -tangent.x);
+        let (end, outward) = if rng.next_u64() % 2 == 0 {
+            (v1, tangent)
+        } else {
+            (v0, -tangent)
+        };
+        // The edge's lower end: up to 0.3 of the radius before the end, or beyond it by 1e-5
+        // to 0.95 of the radius (spread evenly in its logarithm), below the cap's surface there
+        // or a little above it.
+        let beyond = if rng.next_u64() % 4 == 0 {
+            rng.range(-0.3, 0.0) * radius
+        } else {
+            10f32.powf(rng.range(-5.0, 0.0)) * 0.95 * radius
+        };
+        let cap = (radius * radius - beyond.max(0.0).powi(2)).max(0.0).sqrt();
+        let edge_radius = if rng.next_u64() % 2 == 0 {
+            0.0
+        } else {
+            rng.range(0.0, 0.3) * radius
+        };
+        let height = rng.range(-0.5 * radius, cap + 0.05 * radius) + edge_radius;
+        let low = end + outward * beyond + normal * height;
+        let angle = rng.range(0.3, 1.5);
+        let lean = if rng.next_u64() % 2 == 0 { 1.0 } else { -1.0 };
+        let length = rng.range(0.3, 2.0) * scale;
+        let high = low + (outward * (lean * angle.cos()) + normal * angle.sin()) * length;
+        let edge = if edge_radius > 0.0 {
+            capsule((low.x, low.y), (high.x, high.y), edge_radius)
+        } else {
+            segment((low.x, low.y), (high.x, high.y))
+        };
+        // Both in the polygon's frame, then placed together far out.
+        let place = Transform::new(
+            Vec2::new(rng.range(-1e3, 1e3), rng.range(-1e3, 1e3)),
+            rng.range(0.0, TAU),
+        );
+        let (xf_polygon, xf_edge) = (place, place);
+        let far = place.p.abs().max_element() + 3.0 * scale;
+        for (a, xf_a, b, xf_b) in [
+            (&polygon, &xf_polygon, &edge, &xf_edge),
+            (&edge, &xf_edge, &polygon, &xf_polygon),
+        ] {
+            let m = collide(a, xf_a, b, xf_b);
+            if m.is_empty() {
+                continue;
+            }
+            contacts += 1;
+            let slack = 1e-4 * shape_size(a).max(shape_size(b)) + 8.0 * f32::EPSILON * far;
+            if let Err(left) = push_separates(a, xf_a, b, xf_b, &m, slack) {
+                failures.push(format!(
+                    "case {case}: still {left} deep after the push\n  A = {a:?} at {xf_a:?}\n  B = {b:?} at {xf_b:?}\n  {m:?}"
+                ));
+            }
+        }
+    }
+    assert!(contacts > 60_000, "only {contacts} contacts");
+    assert!(
+        failures.is_empty(),
+        "{} of {contacts} pushes leave the shapes overlapping; first:\n{}",
+        failures.len(),
+        failures[0]
+    );
 }

@@ -142,7 +142,7 @@ fn a_large_event_stream_matches_its_golden_hash_on_1_2_and_4_threads() {
 }
 
 /// Recorded once, as [`GOLDEN`].
-const LARGE_GOLDEN: (u64, usize) = (0xa7df1b338bfd39b8, 431100);
+const LARGE_GOLDEN: (u64, usize) = (0x17e86d984d875c96, 431100);
 
 /// Recorded once; a change here means results changed somewhere in the pipeline.
-const GOLDEN: (u64, usize) = (0x342e1eca08b7e7d1, 255371);
+const GOLDEN: (u64, usize) = (0xaf98213c7bac77ab, 255371);

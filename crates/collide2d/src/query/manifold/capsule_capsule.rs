@@ -417,7 +417,8 @@ fn parallel_cores(
 /// ```
 /// Every number is the one the polygon path computes (checked bit for bit by
 /// `crossing_cores_match_the_polygon_path`); the rare turns (cores apart along the best axis,
-/// or no clipped end within the margin) are handed to that path.
+/// no clipped end within the margin, or a clipped end that may sink beyond the face's end) are
+/// handed to that path.
 #[inline(never)]
 fn crossing_cores(
     (start_a, end_a, radius_a): (Vec2, Vec2, f32),
@@ -481,7 +482,8 @@ fn crossing_cores(
 /// The clipping of the polygon path (`clip_edges`) for two two-vertex outlines, with the
 /// reference edge's ends and normal picked once: the incident edge, clipped to the side planes
 /// of `reference_edge`, keeping the points whose surfaces are at most `margin` apart. Empty
-/// when no point is kept (the polygon path then falls back).
+/// when no point is kept, or when an end clipped at a rounded face's side plane may sink into
+/// the end vertex's cap beyond it (the polygon path then takes the pair).
 #[inline(always)]
 fn clip_crossing(
     reference: &TwoVertexSide,
@@ -591,7 +593,20 @@ fn clip_crossing(
         b: Feature::Vertex(high_vertex),
     };
 
-    // 3. Clip to the side planes at 0 and L.
+    // 3. Clip to the side planes at 0 and L. An end clipped where the edge goes on down beyond
+    //    the plane of a rounded face may sink deeper into the end vertex's cap: the polygon
+    //    path deepens it (`clip_to_face`).
+    let (low_clipped, high_clipped) = (low_t < 0.0, high_t > edge_length);
+    if reference.radius > 0.0 && (low_clipped || high_clipped) {
+        let sinks_beyond = if low_is_support {
+            low_clipped
+        } else {
+            high_clipped
+        };
+        if sinks_beyond && sinks_into_cap(normal, incident_normal) {
+            return Manifold::EMPTY;
+        }
+    }
     if low_t < 0.0 {
         let fraction = (0.0 - low_t) / (high_t - low_t);
         low += (high - low) * fraction;
@@ -644,7 +659,15 @@ fn clip_crossing(
         keep(high_surface, high_id);
     }
     manifold.count = count;
+
     manifold
+}
+
+/// [`may_sink_beyond`] for a reference normal and an incident normal.
+#[inline(always)]
+fn sinks_into_cap(normal: Vec2, incident_normal: Vec2) -> bool {
+    let cosine = -normal.dot(incident_normal);
+    1.0 - cosine > 1e-4 * cosine
 }
 
 /// Crossing cores through the two-vertex polygon path (separating axes ±n of each core), as

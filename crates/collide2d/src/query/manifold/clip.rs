@@ -1,7 +1,8 @@
 //! The clipping steps shared by every pair of outlines with straight edges (polygons, boxes,
 //! capsule and segment cores): the reference face chosen from the two best separating axes,
 //! the incident edge clipped against it (for a rounded edge, the surface under it: its deeper
-//! end's cap, then its flat side; [`clip_to_face`]), and the exact closest features when the
+//! end's cap, then its flat side; [`clip_to_face`]; an end clipped at a rounded face's side
+//! plane deepened into the end vertex's cap beyond it), and the exact closest features when the
 //! cores are apart.
 //!
 //! The outlines come as [`ClipSide`]s: a [`Side`] of slices (any polygon, in
@@ -616,8 +617,23 @@ pub(crate) struct IncidentEdge {
 /// Clipping the whole path rather than the flat side alone keeps the answer continuous while
 /// the incident edge slides over a side plane: the clipped end runs along the cap into P0
 /// instead of vanishing at P1 with the depth it had (`tests/it/manifold_face_end.rs`).
+/// A rounded face goes on past its side planes as its end vertices' caps: an end clipped at a
+/// plane, where the edge goes on down beyond it, takes the deepest contact there
+/// ([`deepen_beyond_face_ends`]; a steep edge would otherwise lose its slope times its reach
+/// beyond the plane).
 #[inline(always)]
 pub(crate) fn clip_to_face(face: &ReferenceFace, incident: &IncidentEdge, margin: f32) -> Manifold {
+    clip_to_face_then::<true>(face, incident, margin)
+}
+
+/// [`clip_to_face`], handing an end that may sink beyond its side plane to
+/// [`clipped_and_deepened`] when `DEEPEN`.
+#[inline(always)]
+fn clip_to_face_then<const DEEPEN: bool>(
+    face: &ReferenceFace,
+    incident: &IncidentEdge,
+    margin: f32,
+) -> Manifold {
     let normal = face.normal;
     let v1 = face.start;
     let tangent = crate::math::left_perp(normal);
@@ -678,6 +694,19 @@ pub(crate) fn clip_to_face(face: &ReferenceFace, incident: &IncidentEdge, margin
         };
     }
     let high_clipped = high_t > edge_length;
+    // An end clipped at a side plane of a rounded face where the edge goes on down beyond it
+    // may sink deeper into the end vertex's cap ([`clipped_and_deepened`]).
+    if DEEPEN && face.radius > 0.0 && (low_clipped || high_clipped) {
+        let deep_is_low = (normal.dot(incident.first) <= normal.dot(incident.second)) == (t1 <= t2);
+        let sinks_beyond = if deep_is_low {
+            low_clipped
+        } else {
+            high_clipped
+        };
+        if sinks_beyond && may_sink_beyond(face, incident) {
+            return clipped_and_deepened(face, incident, margin);
+        }
+    }
     if high_clipped {
         let fraction = (edge_length - low_t) / (high_t - low_t);
         high = low + (high - low) * fraction;
@@ -743,6 +772,16 @@ pub(crate) fn clip_to_face(face: &ReferenceFace, incident: &IncidentEdge, margin
         }
     }
     manifold.count = count;
+    manifold
+}
+
+/// [`clip_to_face`] for an end clipped at a side plane of a rounded face where the edge goes
+/// on down beyond it: the clip, then that end deepened ([`deepen_beyond_face_ends`]).
+#[cold]
+#[inline(never)]
+fn clipped_and_deepened(face: &ReferenceFace, incident: &IncidentEdge, margin: f32) -> Manifold {
+    let mut manifold = clip_to_face_then::<false>(face, incident, margin);
+    deepen_beyond_face_ends(face, incident, &mut manifold);
     manifold
 }
 
@@ -900,5 +939,130 @@ fn clip_along_cap(face: &ReferenceFace, incident: &IncidentEdge, margin: f32) ->
         }
     }
     manifold.count = count;
+    let deep_end_clipped = if deep_is_low {
+        low_id == clipped_at_start
+    } else {
+        high_id == clipped_at_end
+    };
+    if face.radius > 0.0 && deep_end_clipped && may_sink_beyond(face, incident) {
+        deepen_beyond_face_ends(face, incident, &mut manifold);
+    }
     manifold
+}
+
+/// Whether the incident surface beyond a side plane can sink into the end vertex's cap by
+/// more than 1e-4 of the face's radius deeper than where it crosses the plane.
+///
+/// Along the cap, at `d` beyond the plane, the face's surface drops by `R - sqrt(R² - d²)`;
+/// the incident surface, sloping at most as the edge does (angle `φ` to the face, `cos φ =
+/// -n · n_i`), drops by at most `d tan φ`. The difference is largest at `d = R sin φ`, where it
+/// is `R (1 / cos φ - 1)`: for a face resting on a face there is nothing to gain.
+#[inline(always)]
+fn may_sink_beyond(face: &ReferenceFace, incident: &IncidentEdge) -> bool {
+    let cosine = -face.normal.dot(incident.normal);
+    1.0 - cosine > 1e-4 * cosine
+}
+
+/// A point clipped at a side plane of a rounded reference face, deepened to the deepest
+/// contact of the incident surface beyond that plane with the reference vertex's cap.
+///
+/// The reference surface does not end at the side plane: past it lies the cap of the face's
+/// end vertex `e`, radius `R`. A steep incident edge (nearly along the normal) clipped at the
+/// plane keeps the depth the edge has there, while its deeper part just beyond still sinks
+/// into the cap, by as much as the edge's slope times its reach beyond the plane. The deepest
+/// contact along the normal `n` of the cap with the incident core `p q` inflated by `r` is
+/// where the ray `e - s n` leaves the core inflated by `R + r` (a capsule): the largest `s`
+/// over the two discs at `p`, `q` and the band along the core. When the core point it leaves
+/// from (the witness) lies beyond the plane and the depth is greater than the clipped point's,
+/// the point takes that depth, midway between the cap and the incident surface; a witness on
+/// the face's side of the plane means the deepest contact beyond the plane is at the plane.
+#[cold]
+#[inline(never)]
+pub(crate) fn deepen_beyond_face_ends(
+    face: &ReferenceFace,
+    incident: &IncidentEdge,
+    manifold: &mut Manifold,
+) {
+    let normal = face.normal;
+    let tangent = crate::math::left_perp(normal);
+    let reach = face.radius + incident.radius;
+    // The edge goes down towards its deeper end: only the plane on that side can gain.
+    let deep_is_first = normal.dot(incident.first) <= normal.dot(incident.second);
+    let deep_towards_start =
+        deep_is_first == (tangent.dot(incident.first) <= tangent.dot(incident.second));
+    let count = manifold.count;
+    for point in &mut manifold.points[..count] {
+        if point.id.b != incident.edge {
+            continue;
+        }
+        let (vertex, beyond) =
+            if deep_towards_start && point.id.a == Feature::Vertex(face.start_vertex) {
+                (face.start, -tangent)
+            } else if !deep_towards_start && point.id.a == Feature::Vertex(face.end_vertex) {
+                (face.end, tangent)
+            } else {
+                continue;
+            };
+        let Some((depth, witness)) =
+            ray_exit_from_capsule(vertex, normal, incident.first, incident.second, reach)
+        else {
+            continue;
+        };
+        if depth <= point.penetration || (witness - vertex).dot(beyond) < 0.0 {
+            continue;
+        }
+        let across = witness + normal * depth - vertex;
+        let Some(direction) = across.try_normalize() else {
+            continue;
+        };
+        let on_cap = vertex + direction * face.radius;
+        point.point = on_cap - normal * (0.5 * depth);
+        point.penetration = depth;
+    }
+}
+
+/// The largest `s` at which `origin - s normal` lies within `reach` of the segment
+/// `first`–`second` (where the ray leaves that capsule), with the segment's point closest to
+/// it there; `None` when the ray meets none of it or leaves it behind the origin.
+///
+/// The capsule is convex, so the ray leaves it once: through the far side of the band along
+/// the segment when that point's foot lies on the segment, else through the disc at the end
+/// beyond which the foot lies.
+fn ray_exit_from_capsule(
+    origin: Vec2,
+    normal: Vec2,
+    first: Vec2,
+    second: Vec2,
+    reach: f32,
+) -> Option<(f32, Vec2)> {
+    let edge = second - first;
+    let length = edge.length();
+    let mut centre = first;
+    if length > 0.0 {
+        let unit = edge / length;
+        let across = crate::math::right_perp(unit);
+        let rate = across.dot(normal);
+        if rate.abs() > f32::EPSILON {
+            let height = across.dot(origin - first);
+            let s = ((height - reach) / rate).max((height + reach) / rate);
+            let foot = (origin - normal * s - first).dot(unit);
+            if (0.0..=length).contains(&foot) {
+                return Some((s, first + unit * foot)).filter(|&(s, _)| s >= 0.0);
+            }
+            if foot > length {
+                centre = second;
+            }
+        } else if normal.dot(unit) < 0.0 {
+            // Along the segment: out through the end the ray runs towards.
+            centre = second;
+        }
+    }
+    // The disc at that end: |origin - s n - c|² = reach², the far root.
+    let offset = origin - centre;
+    let along = normal.dot(offset);
+    let discriminant = along * along - offset.length_squared() + reach * reach;
+    if discriminant < 0.0 {
+        return None;
+    }
+    Some((along + discriminant.sqrt(), centre)).filter(|&(s, _)| s >= 0.0)
 }

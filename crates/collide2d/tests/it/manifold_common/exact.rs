@@ -103,6 +103,18 @@ impl Core {
         reach + self.radius - (low - other.radius)
     }
 
+    /// The same core moved by `d`, in `f64`.
+    pub fn shifted(&self, d: Point) -> Core {
+        Core {
+            points: self
+                .points
+                .iter()
+                .map(|p| [p[0] + d[0], p[1] + d[1]])
+                .collect(),
+            radius: self.radius,
+        }
+    }
+
     /// Whether `p` lies inside or on this core's outline (polygons only).
     fn holds(&self, p: Point) -> bool {
         let n = self.points.len();
