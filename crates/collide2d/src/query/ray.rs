@@ -105,6 +105,14 @@ impl Shape {
                     .filter(|hit| Vec4::new(hit.point.x, hit.point.y, 0.0, 0.0).is_finite());
             }
         }
+        self.ray_cast_general(xf, ray, inside)
+    }
+
+    /// [`Shape::ray_cast_valid`] for every shape but a sharp polygon of at most 8 vertices:
+    /// out of line, so that the small polygon's path above compiles the same whatever the
+    /// other shapes' casts become.
+    #[inline(never)]
+    fn ray_cast_general(&self, xf: &Transform, ray: &Ray, inside: RayInside) -> Option<RayHit> {
         let local = ray.to_local(xf);
         let hit = match self {
             Shape::Circle(s) => ray_cast_circle(s, &local, inside),
