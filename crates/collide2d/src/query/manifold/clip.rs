@@ -641,29 +641,15 @@ fn clip_to_face_then<const DEEPEN: bool>(
     let rounded = incident.radius > 0.0;
 
     // 1. The flat side P1 P2 with tangential coordinates, lower end first.
-    let shift = incident.normal * incident.radius;
-    let (s1, s2) = (incident.first + shift, incident.second + shift);
-    let t1 = (s1 - v1).dot(tangent);
-    let t2 = (s2 - v1).dot(tangent);
-    let (mut low, mut low_t, low_vertex, mut high, mut high_t, high_vertex) = if t1 <= t2 {
-        (
-            s1,
-            t1,
-            incident.first_vertex,
-            s2,
-            t2,
-            incident.second_vertex,
-        )
-    } else {
-        (
-            s2,
-            t2,
-            incident.second_vertex,
-            s1,
-            t1,
-            incident.first_vertex,
-        )
-    };
+    let FlatSide {
+        mut low,
+        mut low_t,
+        low_vertex,
+        mut high,
+        mut high_t,
+        high_vertex,
+        first_is_low,
+    } = flat_side(incident, v1, tangent);
     if high_t < 0.0 || low_t > edge_length {
         // The flat side lies beyond a side plane; a rounded cap may still reach over it.
         if rounded {
@@ -697,7 +683,8 @@ fn clip_to_face_then<const DEEPEN: bool>(
     // An end clipped at a side plane of a rounded face where the edge goes on down beyond it
     // may sink deeper into the end vertex's cap ([`clipped_and_deepened`]).
     if DEEPEN && face.radius > 0.0 && (low_clipped || high_clipped) {
-        let deep_is_low = (normal.dot(incident.first) <= normal.dot(incident.second)) == (t1 <= t2);
+        let deep_is_low =
+            (normal.dot(incident.first) <= normal.dot(incident.second)) == first_is_low;
         let sinks_beyond = if deep_is_low {
             low_clipped
         } else {
@@ -756,11 +743,70 @@ fn clip_to_face_then<const DEEPEN: bool>(
     }
 
     // 4. Keep the points within the margin; each sits midway between the two surfaces.
-    let offset = normal.dot(v1);
+    within_margin(face, &candidates[..candidate_count], margin)
+}
+
+/// An incident edge's flat side P1 P2 (the core edge pushed out by its radius) in a reference
+/// face's frame: its ends ordered along the face's tangent, with their tangential coordinates.
+struct FlatSide {
+    low: Vec2,
+    low_t: f32,
+    low_vertex: u8,
+    high: Vec2,
+    high_t: f32,
+    high_vertex: u8,
+    /// Whether `low` is the end at the edge's first vertex.
+    first_is_low: bool,
+}
+
+/// The [`FlatSide`] of `incident` on a face starting at `v1` with tangent `tangent`.
+#[inline(always)]
+fn flat_side(incident: &IncidentEdge, v1: Vec2, tangent: Vec2) -> FlatSide {
+    let shift = incident.normal * incident.radius;
+    let (s1, s2) = (incident.first + shift, incident.second + shift);
+    let t1 = (s1 - v1).dot(tangent);
+    let t2 = (s2 - v1).dot(tangent);
+    let first_is_low = t1 <= t2;
+    let (low, low_t, low_vertex, high, high_t, high_vertex) = if first_is_low {
+        (
+            s1,
+            t1,
+            incident.first_vertex,
+            s2,
+            t2,
+            incident.second_vertex,
+        )
+    } else {
+        (
+            s2,
+            t2,
+            incident.second_vertex,
+            s1,
+            t1,
+            incident.first_vertex,
+        )
+    };
+    FlatSide {
+        low,
+        low_t,
+        low_vertex,
+        high,
+        high_t,
+        high_vertex,
+        first_is_low,
+    }
+}
+
+/// The manifold of the clipped `candidates` whose surfaces are at most `margin` apart along the
+/// face's normal, each placed midway between the two surfaces.
+#[inline(always)]
+fn within_margin(face: &ReferenceFace, candidates: &[(Vec2, FeatureId)], margin: f32) -> Manifold {
+    let normal = face.normal;
+    let offset = normal.dot(face.start);
     let mut manifold = Manifold::EMPTY;
     manifold.normal = normal;
     let mut count = 0;
-    for &(point, id) in &candidates[..candidate_count] {
+    for &(point, id) in candidates {
         let separation = normal.dot(point) - offset - face.radius;
         if separation <= margin {
             manifold.points[count] = ContactPoint {
@@ -797,29 +843,15 @@ fn clip_along_cap(face: &ReferenceFace, incident: &IncidentEdge, margin: f32) ->
     let edge_length = (face.end - v1).dot(tangent);
 
     // 1. The flat side P1 P2 with tangential coordinates, lower end first; the deeper end w.
-    let shift = incident.normal * incident.radius;
-    let (s1, s2) = (incident.first + shift, incident.second + shift);
-    let t1 = (s1 - v1).dot(tangent);
-    let t2 = (s2 - v1).dot(tangent);
-    let (mut low, low_t, low_vertex, mut high, high_t, high_vertex) = if t1 <= t2 {
-        (
-            s1,
-            t1,
-            incident.first_vertex,
-            s2,
-            t2,
-            incident.second_vertex,
-        )
-    } else {
-        (
-            s2,
-            t2,
-            incident.second_vertex,
-            s1,
-            t1,
-            incident.first_vertex,
-        )
-    };
+    let FlatSide {
+        mut low,
+        low_t,
+        low_vertex,
+        mut high,
+        high_t,
+        high_vertex,
+        ..
+    } = flat_side(incident, v1, tangent);
     let (deep, deep_vertex) = if normal.dot(incident.first) <= normal.dot(incident.second) {
         (incident.first, incident.first_vertex)
     } else {
@@ -923,22 +955,7 @@ fn clip_along_cap(face: &ReferenceFace, incident: &IncidentEdge, margin: f32) ->
     }
 
     // 4. Keep the points within the margin; each sits midway between the two surfaces.
-    let offset = normal.dot(v1);
-    let mut manifold = Manifold::EMPTY;
-    manifold.normal = normal;
-    let mut count = 0;
-    for &(point, id) in &candidates[..candidate_count] {
-        let separation = normal.dot(point) - offset - face.radius;
-        if separation <= margin {
-            manifold.points[count] = ContactPoint {
-                point: point - normal * (0.5 * separation),
-                penetration: -separation,
-                id,
-            };
-            count += 1;
-        }
-    }
-    manifold.count = count;
+    let mut manifold = within_margin(face, &candidates[..candidate_count], margin);
     let deep_end_clipped = if deep_is_low {
         low_id == clipped_at_start
     } else {
