@@ -11,69 +11,13 @@
 //! more than the tolerance hits it; a cast stops before the shapes overlap by more than it).
 
 use crate::manifold_common::exact::{core, exact, line_extent, signed_distance, Core, Exact};
+use crate::support::probe_shapes::{make, Kind, CONVEX_KINDS as KINDS};
 use crate::support::Rng;
 
 use collide2d::query::{shape_cast, CastOptions, Sweep};
 use collide2d::shape::{Capsule, Circle, Polygon, Segment, Shape};
 use collide2d::{collide, distance, overlaps, Ray, Rot, Transform, Vec2};
 use std::f32::consts::TAU;
-
-/// The convex kinds every pair is drawn from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Circle,
-    Capsule,
-    Segment,
-    Box,
-    Polygon,
-    Rounded,
-}
-
-const KINDS: [Kind; 6] = [
-    Kind::Circle,
-    Kind::Capsule,
-    Kind::Segment,
-    Kind::Box,
-    Kind::Polygon,
-    Kind::Rounded,
-];
-
-/// A shape of `kind` about `size` across around its local origin.
-fn make(kind: Kind, size: f32, rng: &mut Rng) -> Shape {
-    let half = 0.5 * size;
-    let offset = Vec2::new(rng.range(-0.1, 0.1), rng.range(-0.1, 0.1)) * size;
-    let axis = Rot::from_angle(rng.range(0.0, TAU)).rotate(Vec2::X);
-    match kind {
-        Kind::Circle => Shape::from(Circle::new(offset, half * rng.range(0.5, 1.0)).unwrap()),
-        Kind::Capsule => {
-            let d = axis * half * rng.range(0.3, 0.7);
-            Shape::from(Capsule::new(offset - d, offset + d, half * rng.range(0.1, 0.4)).unwrap())
-        }
-        Kind::Segment => {
-            let d = axis * half * rng.range(0.5, 1.0);
-            Shape::from(Segment::new(offset - d, offset + d).unwrap())
-        }
-        Kind::Box => Shape::from(
-            Polygon::rect(size * rng.range(0.3, 1.0), size * rng.range(0.3, 1.0)).unwrap(),
-        ),
-        Kind::Polygon | Kind::Rounded => {
-            let count = 3 + rng.below(6);
-            let points: Vec<Vec2> = (0..count)
-                .map(|_| {
-                    let angle = rng.range(0.0, TAU);
-                    offset + Rot::from_angle(angle).rotate(Vec2::X) * half * rng.range(0.6, 1.0)
-                })
-                .collect();
-            let polygon =
-                Polygon::hull(&points).unwrap_or_else(|_| Polygon::regular(count, half).unwrap());
-            if kind == Kind::Rounded {
-                Shape::from(polygon.with_radius(half * rng.range(0.02, 0.3)).unwrap())
-            } else {
-                Shape::from(polygon)
-            }
-        }
-    }
-}
 
 /// The local outward directions of the shape's flat faces (a random direction for a circle).
 fn faces(shape: &Shape, rng: &mut Rng) -> Vec<Vec2> {

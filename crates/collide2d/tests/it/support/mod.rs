@@ -7,6 +7,7 @@ pub mod broad_scene;
 pub mod cast_cases;
 pub mod narrow_placements;
 pub mod parry;
+pub mod probe_shapes;
 pub mod rng;
 pub mod shapes;
 pub mod threads;
