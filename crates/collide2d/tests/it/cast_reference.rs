@@ -32,28 +32,11 @@
 //! starts that touch (within ±2 tolerances) or overlap; faces arriving flat (tilts 0..1e-3).
 
 use crate::support::probe_shapes::{make, unit, Kind, KINDS};
+use crate::support::vec64::{cross, dot, length, sub, P};
 use crate::support::Rng;
 use collide2d::query::{shape_cast, CastHit, CastOptions, Sweep};
 use collide2d::shape::{Capsule, Circle, Polygon, Shape};
 use collide2d::{Rot, Transform, Vec2};
-
-type P = [f64; 2];
-
-fn sub(a: P, b: P) -> P {
-    [a[0] - b[0], a[1] - b[1]]
-}
-
-fn dot(a: P, b: P) -> f64 {
-    a[0] * b[0] + a[1] * b[1]
-}
-
-fn cross(a: P, b: P) -> f64 {
-    a[0] * b[1] - a[1] * b[0]
-}
-
-fn length(a: P) -> f64 {
-    dot(a, a).sqrt()
-}
 
 fn p64(v: Vec2) -> P {
     [f64::from(v.x), f64::from(v.y)]

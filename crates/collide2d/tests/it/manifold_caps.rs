@@ -18,19 +18,11 @@ use collide2d::{collide, collide_speculative, Rot, Transform, Vec2};
 use manifold_common::{random_polygon, shape_size, Rng};
 use std::f32::consts::TAU;
 
-type Point = [f64; 2];
+use crate::support::vec64::{cross, dot, P as Point};
 
 fn world(xf: &Transform, local: Vec2) -> Point {
     let p = xf.apply(local);
     [f64::from(p.x), f64::from(p.y)]
-}
-
-fn dot(a: Point, b: Point) -> f64 {
-    a[0] * b[0] + a[1] * b[1]
-}
-
-fn cross(a: Point, b: Point) -> f64 {
-    a[0] * b[1] - a[1] * b[0]
 }
 
 fn unit(v: Point) -> Point {

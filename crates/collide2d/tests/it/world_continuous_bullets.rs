@@ -12,6 +12,7 @@
 //! cores rounded by the radius; turning paths by conservative advancement in `f64` on the
 //! exact distance between the cores, which never steps over a contact.
 
+use crate::support::vec64::{cross, dot, length, sub, P};
 use crate::support::Rng;
 use collide2d::shape::{Capsule, Circle, Polygon, Shape};
 use collide2d::world::{BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, World};
@@ -127,9 +128,6 @@ impl Lane {
     }
 }
 
-/// `f64` points and transforms.
-type P = [f64; 2];
-
 fn apply(xf: &Transform, p: Vec2) -> P {
     let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
     let (x, y) = (f64::from(p.x), f64::from(p.y));
@@ -137,19 +135,6 @@ fn apply(xf: &Transform, p: Vec2) -> P {
         c * x - s * y + f64::from(xf.p.x),
         s * x + c * y + f64::from(xf.p.y),
     ]
-}
-
-fn sub(a: P, b: P) -> P {
-    [a[0] - b[0], a[1] - b[1]]
-}
-fn dot(a: P, b: P) -> f64 {
-    a[0] * b[0] + a[1] * b[1]
-}
-fn cross(a: P, b: P) -> f64 {
-    a[0] * b[1] - a[1] * b[0]
-}
-fn length(a: P) -> f64 {
-    dot(a, a).sqrt()
 }
 
 /// Distance from `p` to segment `a`–`b`.

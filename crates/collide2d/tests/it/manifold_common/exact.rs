@@ -14,7 +14,7 @@
 use collide2d::shape::Shape;
 use collide2d::{Transform, Vec2};
 
-type Point = [f64; 2];
+use crate::support::vec64::{cross, dot, sub, P as Point};
 
 /// A shape as an `f64` core and a radius, placed relative to `origin`.
 pub struct Core {
@@ -59,18 +59,6 @@ pub fn core(shape: &Shape, xf: &Transform, origin: Vec2) -> Option<Core> {
         points,
         radius: f64::from(radius),
     })
-}
-
-fn sub(a: Point, b: Point) -> Point {
-    [a[0] - b[0], a[1] - b[1]]
-}
-
-fn dot(a: Point, b: Point) -> f64 {
-    a[0] * b[0] + a[1] * b[1]
-}
-
-fn cross(a: Point, b: Point) -> f64 {
-    a[0] * b[1] - a[1] * b[0]
 }
 
 impl Core {

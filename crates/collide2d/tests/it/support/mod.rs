@@ -11,6 +11,7 @@ pub mod probe_shapes;
 pub mod rng;
 pub mod shapes;
 pub mod threads;
+pub mod vec64;
 pub mod world_scene;
 
 pub use rng::Rng;
