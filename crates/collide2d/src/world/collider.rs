@@ -5,6 +5,7 @@ use super::groups::CollisionGroups;
 use super::layers::LayerId;
 use crate::math::{Transform, Vec2};
 use crate::shape::{Aabb, Capsule, Circle, Polygon, Segment, Shape, ShapeError};
+use glam::Vec4;
 
 /// A platform that only blocks from one side (e.g. jump up through it, stand on it).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -292,7 +293,13 @@ pub(crate) fn check_transform(xf: &Transform) -> Result<(), WorldError> {
 
 /// Checks where a valid transform and offset put the shape: their product and the shape's box
 /// there. Both inputs being finite and in range, a product that is not is out of range.
+#[inline]
 pub(crate) fn check_placement(placement: &Transform, aabb: &Aabb) -> Result<(), WorldError> {
+    // The common case in two four-lane comparisons of the box (finite corners, not inverted).
+    let corners = Vec4::new(aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y);
+    if placement.is_valid() && corners.is_finite() && aabb.min.cmple(aabb.max).all() {
+        return Ok(());
+    }
     match check_transform(placement) {
         Err(WorldError::RotationNotUnit) => Err(WorldError::RotationNotUnit),
         Err(_) => Err(WorldError::TransformOutOfRange),
