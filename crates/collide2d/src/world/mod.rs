@@ -96,7 +96,9 @@ use crate::math::{Transform, Vec2};
 use crate::prefetch::{prefetch, prefetch_item};
 use crate::query::Manifold;
 use crate::shape::{Aabb, Shape};
-use collider::{check_placement, check_transform};
+use collider::{
+    check_placed_box, check_placement_transform, check_transform, padded_aabb_of_valid,
+};
 use touching::{PairTest, Touching, TouchingPair};
 
 /// Which broad phase a world uses.
@@ -1328,8 +1330,9 @@ fn live_entry_mut(slots: &mut [Slot], handle: ColliderHandle) -> Result<&mut Ent
 #[inline(always)]
 fn plan_entry_move(entry: &Entry, xf: &Transform) -> Result<(Transform, Aabb), WorldError> {
     let placement = xf.mul(&entry.collider.offset);
-    let aabb = entry.collider.aabb_at(&placement);
-    check_placement(&placement, &aabb)?;
+    check_placement_transform(&placement)?;
+    let aabb = padded_aabb_of_valid(&entry.collider.shape, &placement);
+    check_placed_box(&aabb)?;
     Ok((placement, aabb))
 }
 
