@@ -119,6 +119,14 @@ impl Shape {
         dispatch!(self, s => s.aabb(xf))
     }
 
+    /// [`Shape::aabb`] for a placement known to be [valid](Transform::is_valid) (the collision
+    /// world checks its placements when they are set).
+    #[inline]
+    pub(crate) fn aabb_of_valid(&self, xf: &Transform) -> Aabb {
+        debug_assert!(xf.is_valid());
+        dispatch!(self, s => s.aabb(xf))
+    }
+
     /// Whether the world point is inside the shape placed by `xf`; the boundary counts as inside.
     ///
     /// ```

@@ -755,7 +755,17 @@ impl World {
     }
 
     /// Drops the batch grid: called by every change that can change a query's candidates.
+    #[inline]
     pub(super) fn forget_batch_grid(&mut self) {
+        if self.batch_grid.get().is_some() {
+            self.drop_batch_grid();
+        }
+    }
+
+    /// The out-of-line part of [`World::forget_batch_grid`].
+    #[cold]
+    #[inline(never)]
+    fn drop_batch_grid(&mut self) {
         self.batch_grid.take();
     }
 

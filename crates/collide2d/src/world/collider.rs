@@ -5,6 +5,7 @@ use super::groups::CollisionGroups;
 use super::layers::LayerId;
 use crate::math::{Transform, Vec2};
 use crate::shape::{Aabb, Capsule, Circle, Polygon, Segment, Shape, ShapeError};
+use glam::Vec4;
 
 /// A platform that only blocks from one side (e.g. jump up through it, stand on it).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -293,11 +294,31 @@ pub(crate) fn check_transform(xf: &Transform) -> Result<(), WorldError> {
 /// Checks where a valid transform and offset put the shape: their product and the shape's box
 /// there. Both inputs being finite and in range, a product that is not is out of range.
 pub(crate) fn check_placement(placement: &Transform, aabb: &Aabb) -> Result<(), WorldError> {
+    check_placement_transform(placement)?;
+    check_placed_box(aabb)
+}
+
+/// The first half of [`check_placement`]: the product of a valid transform and offset.
+#[inline]
+pub(crate) fn check_placement_transform(placement: &Transform) -> Result<(), WorldError> {
+    if placement.is_valid() {
+        return Ok(());
+    }
     match check_transform(placement) {
         Err(WorldError::RotationNotUnit) => Err(WorldError::RotationNotUnit),
-        Err(_) => Err(WorldError::TransformOutOfRange),
-        Ok(()) if !aabb.is_valid() => Err(WorldError::TransformOutOfRange),
-        Ok(()) => Ok(()),
+        _ => Err(WorldError::TransformOutOfRange),
+    }
+}
+
+/// The second half of [`check_placement`]: the shape's box at a checked placement, in two
+/// four-lane comparisons (finite corners, not inverted).
+#[inline]
+pub(crate) fn check_placed_box(aabb: &Aabb) -> Result<(), WorldError> {
+    let corners = Vec4::new(aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y);
+    if corners.is_finite() && aabb.min.cmple(aabb.max).all() {
+        Ok(())
+    } else {
+        Err(WorldError::TransformOutOfRange)
     }
 }
 
@@ -307,7 +328,18 @@ pub(crate) fn check_placement(placement: &Transform, aabb: &Aabb) -> Result<(), 
 /// shape's local coordinates cancel its position; the padding keeps every pair those tests
 /// find among the box candidates.
 pub(crate) fn padded_aabb(shape: &Shape, placement: &Transform) -> Aabb {
-    let tight = shape.aabb(placement);
+    padded(shape.aabb(placement), placement)
+}
+
+/// [`padded_aabb`] at a placement already checked ([`Transform::is_valid`]).
+#[inline]
+pub(crate) fn padded_aabb_of_valid(shape: &Shape, placement: &Transform) -> Aabb {
+    padded(shape.aabb_of_valid(placement), placement)
+}
+
+/// The box `tight` of a shape at `placement`, padded as [`padded_aabb`] says.
+#[inline]
+fn padded(tight: Aabb, placement: &Transform) -> Aabb {
     let magnitude = tight
         .min
         .abs()

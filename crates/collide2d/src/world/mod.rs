@@ -96,7 +96,9 @@ use crate::math::{Transform, Vec2};
 use crate::prefetch::{prefetch, prefetch_item};
 use crate::query::Manifold;
 use crate::shape::{Aabb, Shape};
-use collider::{check_placement, check_transform};
+use collider::{
+    check_placed_box, check_placement_transform, check_transform, padded_aabb_of_valid,
+};
 use touching::{PairTest, Touching, TouchingPair};
 
 /// Which broad phase a world uses.
@@ -725,8 +727,21 @@ impl World {
         handle: ColliderHandle,
         xf: Transform,
     ) -> Result<(), WorldError> {
-        let (placement, aabb, _) = self.plan_move(handle, &xf)?;
-        self.apply_move(handle, xf, placement, aabb)
+        // One look-up of the slot, and the tree's update called directly: the move is checked
+        // here, so the tree checks only its proxy id.
+        check_transform(&xf)?;
+        let entry = live_entry_mut(&mut self.slots, handle)?;
+        let (placement, aabb) = plan_entry_move(entry, &xf)?;
+        if let Some(proxy) = entry.proxy {
+            match &mut self.broad {
+                Broad::Tree(tree) => tree.update_valid(proxy, aabb)?,
+                broad => broad.get_mut().update(proxy, aabb)?,
+            }
+        }
+        entry.collider.transform = xf;
+        entry.placement = placement;
+        self.mark_dirty(handle);
+        Ok(())
     }
 
     /// Moves many colliders' objects: the same as [`set_transform`](World::set_transform) on
@@ -945,9 +960,7 @@ impl World {
     }
 
     /// Checks a move of `handle`'s object to `xf` and returns the collider's new placement and
-    /// box, and its broad-phase proxy. Only the object transform changes: the rest of the
-    /// collider was checked when it was set, so checking the new placement and box is all
-    /// `Collider::validate` would add.
+    /// box, and its broad-phase proxy (see [`plan_entry_move`]).
     #[inline]
     fn plan_move(
         &self,
@@ -956,25 +969,8 @@ impl World {
     ) -> Result<(Transform, Aabb, Option<ProxyId>), WorldError> {
         check_transform(xf)?;
         let entry = self.entry(handle)?;
-        let placement = xf.mul(&entry.collider.offset);
-        let aabb = entry.collider.aabb_at(&placement);
-        check_placement(&placement, &aabb)?;
+        let (placement, aabb) = plan_entry_move(entry, xf)?;
         Ok((placement, aabb, entry.proxy))
-    }
-
-    /// Carries out a move checked by [`World::plan_move`].
-    #[inline]
-    fn apply_move(
-        &mut self,
-        handle: ColliderHandle,
-        xf: Transform,
-        placement: Transform,
-        aabb: Aabb,
-    ) -> Result<(), WorldError> {
-        if let Some(proxy) = live_entry_mut(&mut self.slots, handle)?.proxy {
-            self.broad.get_mut().update(proxy, aabb)?;
-        }
-        self.place(handle, xf, placement)
     }
 
     /// The part of a checked move outside the broad phase: the collider's transform and
@@ -1106,16 +1102,24 @@ impl World {
 
     /// Records that a live collider changed: its pairs are re-tested at the next update, and
     /// the batch grid is dropped.
+    #[inline]
     fn mark_dirty(&mut self, handle: ColliderHandle) {
         self.forget_batch_grid();
         let (word, bit) = (handle.index as usize / 64, 1u64 << (handle.index % 64));
         if word >= self.dirty_bits.len() {
-            self.dirty_bits.resize(word + 1, 0);
+            self.grow_dirty_bits(word + 1);
         }
         if self.dirty_bits[word] & bit == 0 {
             self.dirty_bits[word] |= bit;
             self.dirty.push(handle);
         }
+    }
+
+    /// Lengthens the changed bits to `words` words (out of line: a new slot's first change).
+    #[cold]
+    #[inline(never)]
+    fn grow_dirty_bits(&mut self, words: usize) {
+        self.dirty_bits.resize(words, 0);
     }
 
     /// Clears a slot's changed bit (after an update, or when its collider is removed).
@@ -1317,6 +1321,19 @@ fn live_entry_mut(slots: &mut [Slot], handle: ColliderHandle) -> Result<&mut Ent
             .and_then(|slot| slot.entry.as_mut()),
         handle,
     )
+}
+
+/// The new placement and box of `entry`'s collider when its object moves to `xf` (already
+/// checked), or the error that refuses the move. Only the object transform changes: the rest of
+/// the collider was checked when it was set, so checking the new placement and box is all
+/// `Collider::validate` would add.
+#[inline(always)]
+fn plan_entry_move(entry: &Entry, xf: &Transform) -> Result<(Transform, Aabb), WorldError> {
+    let placement = xf.mul(&entry.collider.offset);
+    check_placement_transform(&placement)?;
+    let aabb = padded_aabb_of_valid(&entry.collider.shape, &placement);
+    check_placed_box(&aabb)?;
+    Ok((placement, aabb))
 }
 
 /// `found`, or the stale-handle error for `handle`. The error is built only when returned:

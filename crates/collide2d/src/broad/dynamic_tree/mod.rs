@@ -559,6 +559,22 @@ impl DynamicTree {
         )
     }
 
+    /// [`BroadPhase::update`] of a box already checked (finite, not inverted): the collision
+    /// world's single moves, which check the box they compute, call it directly.
+    #[inline]
+    pub(crate) fn update_valid(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), BroadPhaseError> {
+        debug_assert!(check_aabb(aabb).is_ok());
+        let slot = self.check_slot(id)?;
+        let info = self.slot_info[slot];
+        let old = self.proxies.tight[slot];
+        self.proxies.tight[slot] = aabb;
+        if !info.fat.contains(&aabb) {
+            self.refatten(slot, info.leaf, aabb.center() - old.center());
+        }
+        self.pairs.mark_moved(slot as u32);
+        Ok(())
+    }
+
     /// Step 1 of [`BroadPhase::update_many`]: checks and writes the exact boxes of `moves` and
     /// lists the leavers, or, refusing a move, changes nothing. Until
     /// [`DynamicTree::enlarge_leavers`] follows, the leavers' boxes lie outside their leaves: the
@@ -853,16 +869,7 @@ impl BroadPhase for DynamicTree {
     }
 
     fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), BroadPhaseError> {
-        let slot = self.check_slot(id)?;
-        let info = self.slot_info[slot];
-        let aabb = check_aabb(aabb)?;
-        let old = self.proxies.tight[slot];
-        self.proxies.tight[slot] = aabb;
-        if !info.fat.contains(&aabb) {
-            self.refatten(slot, info.leaf, aabb.center() - old.center());
-        }
-        self.pairs.mark_moved(slot as u32);
-        Ok(())
+        self.update_valid(id, check_aabb(aabb)?)
     }
 
     /// 1. The exact boxes are written in order, each move checked first (its slot record and

@@ -412,19 +412,29 @@ impl TreePairs {
                 self.marks[higher as usize] = mark;
             }
             let mut position = 0;
-            while position < self.lists[slot].len() as usize {
-                let entry = self.lists[slot].as_slice()[position];
-                let partner = entry & SLOT_BITS;
-                position += 1;
-                if partner < lower {
-                    continue;
+            loop {
+                // Most entries keep their flag: they are scanned over one borrowed slice,
+                // which is taken again after each (rare) change to the lists.
+                let entries = self.lists[slot].as_slice();
+                let mut changed = None;
+                while position < entries.len() {
+                    let entry = entries[position];
+                    let partner = entry & SLOT_BITS;
+                    position += 1;
+                    if partner < lower {
+                        continue;
+                    }
+                    let overlapping = self.marks[partner as usize] == mark;
+                    // Found and listed: not to be added below.
+                    self.marks[partner as usize] = 0;
+                    if overlapping != (entry & REPORTED != 0) {
+                        changed = Some((entry, partner, overlapping));
+                        break;
+                    }
                 }
-                let overlapping = self.marks[partner as usize] == mark;
-                // Found and listed: not to be added below.
-                self.marks[partner as usize] = 0;
-                if overlapping == (entry & REPORTED != 0) {
-                    continue;
-                }
+                let Some((entry, partner, overlapping)) = changed else {
+                    break;
+                };
                 let pair = Pair::new(proxies.id_of(lower), proxies.id_of(partner));
                 if overlapping {
                     self.lists[slot].as_mut_slice()[position - 1] = entry | REPORTED;
