@@ -65,8 +65,14 @@
 //! scale. Polygons, segments and chains take any scale exactly; circles, capsules and rounded
 //! polygons take a non-uniform scale as the larger factor (their rounding stays round). An
 //! offset that is both turned and under a non-uniform scale is scaled in the shape's own frame.
+//! A negative scale mirrors the shape, its offset and the offset's turn, as the sprite is
+//! mirrored. The entity's placement and scale are its `GlobalTransform` as a camera looking
+//! down `z` sees it ([`convert::placement`]): a half turn about `x` or `y` (a sprite flipped
+//! that way) is a mirror, and a skew is dropped.
 //! A zero or non-finite scale is refused: the collider keeps its last shape and a
-//! [`CollisionError`] is recorded.
+//! [`CollisionError`] is recorded. A non-finite translation is refused alike: the collider
+//! keeps its last placement (a new one stays out of the world) and the error is recorded at
+//! each step until the transform is finite again.
 //!
 //! # Features
 //!

@@ -61,14 +61,18 @@ fn shape_scale(collider: &Collider, object_scale: Vec2) -> Vec2 {
     }
 }
 
-/// The collider's offset on its object, its translation scaled by the object's scale.
+/// The collider's offset on its object: its translation scaled by the object's scale, and its
+/// turn reversed when that scale mirrors (a turn seen in a mirror turns the other way).
 fn offset(collider: &Collider, object_scale: Vec2) -> Transform {
-    let scale = if collider.ignore_object_scale {
-        Vec2::ONE
+    if collider.ignore_object_scale {
+        return Transform::new(to_lib(collider.offset), collider.angle);
+    }
+    let angle = if object_scale.x * object_scale.y < 0.0 {
+        -collider.angle
     } else {
-        object_scale
+        collider.angle
     };
-    Transform::new(to_lib(collider.offset) * scale, collider.angle)
+    Transform::new(to_lib(collider.offset) * object_scale, angle)
 }
 
 fn layer_id(
@@ -289,8 +293,16 @@ fn apply_change(
         return Ok(());
     }
     if collider.is_changed() {
-        rescale(world, tracked, entity, &collider, t.object_scale)?;
-        world.set_offset(t.handle, offset(&collider, t.object_scale))?;
+        // The entity's scale as it is now: the one stored may be stale (not followed while
+        // the collider ignored it, or refused).
+        let (_, object_scale) = placement(&global);
+        if let Err(error) = rescale(world, tracked, entity, &collider, object_scale) {
+            // The shape is refused; the layer and sensor flag still apply.
+            errors.push(CollisionError {
+                entity: Some(entity),
+                error,
+            });
+        }
         world.set_continuous(t.handle, collider.continuous)?;
     }
     let layer_id = match layer_id(world, layer.as_deref()) {
