@@ -38,7 +38,9 @@
 //!    entity index order; a contact they had ends with [`EndReason::Removed`], despawned or not),
 //!    new colliders enter it (in entity index order), changed colliders, layers and sensors are
 //!    applied (in entity index order), then the changed `GlobalTransform`s (only those) are pushed as
-//!    one batch.
+//!    one batch. Removals (of a `Collider`, `CollisionLayer` or `Sensor`, or by a despawn) are
+//!    observed as they happen, so a schedule that runs only every few frames (a fixed step at
+//!    a high frame rate) still applies every one.
 //! 3. [`Move`](Collide2dSystems::Move): [`CharacterController`]s move with `move_and_slide`.
 //! 4. [`Update`](Collide2dSystems::Update): the world's update; its begin and end events become
 //!    [`CollisionStarted`] / [`CollisionEnded`] messages in the world's pair order, observer
@@ -46,6 +48,14 @@
 //!
 //! Each collider's user data in the [`collide2d::World`] is its entity's
 //! [`Entity::to_bits`](bevy_ecs::entity::Entity::to_bits).
+//!
+//! # Disabled and hidden entities
+//!
+//! An entity with Bevy's [`Disabled`](bevy_ecs::entity_disabling::Disabled) has its collider
+//! disabled at the next step: its contacts end with [`EndReason::Disabled`] (its
+//! [`CollidingEntities`] too), queries and characters pass through it. Enabled again, its
+//! collider is built afresh from its components as they are then. Visibility plays no part:
+//! a hidden entity's collider collides like any other.
 //!
 //! # Tile maps
 //!
@@ -206,6 +216,10 @@ impl Plugin for Collide2dPlugin {
             })
             .add_message::<CollisionStarted>()
             .add_message::<CollisionEnded>()
+            .add_observer(sync::note_gone)
+            .add_observer(sync::note_disabled)
+            .add_observer(sync::note_layer_gone)
+            .add_observer(sync::note_sensor_gone)
             .configure_sets(
                 self.schedule,
                 Collide2dSystems::Propagate.after(bevy_transform::TransformSystems::Propagate),
@@ -275,6 +289,17 @@ pub(crate) struct Tracked {
     pub(crate) scale: collide2d::Vec2,
     /// The object scale the offset was scaled with.
     pub(crate) object_scale: collide2d::Vec2,
+    /// Whether the entity is disabled (its collider too, until it is built again).
+    pub(crate) disabled: bool,
+}
+
+/// What happened to a tracked entity between two steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pending {
+    /// Its `Collider` went away, or it was despawned or disabled.
+    Gone,
+    /// Its layer or sensor component went away.
+    Changed,
 }
 
 /// The collision world behind the plugin, with the entity of each collider.
@@ -283,9 +308,24 @@ pub struct CollisionWorld {
     pub(crate) world: collide2d::World,
     pub(crate) tracked: EntityHashMap<Tracked>,
     pub(crate) errors: Vec<CollisionError>,
+    /// Tracked entities whose collider went away since the last step (observed as it happens,
+    /// so a step that runs only every few frames still sees every one).
+    pub(crate) gone: Vec<Entity>,
+    /// Tracked entities whose layer or sensor component went away since the last step.
+    pub(crate) touched: Vec<Entity>,
 }
 
 impl CollisionWorld {
+    /// Keeps `what` happened to `entity` for the next step, when its collider is tracked.
+    pub(crate) fn note(&mut self, entity: Entity, what: Pending) {
+        if self.tracked.contains_key(&entity) {
+            match what {
+                Pending::Gone => self.gone.push(entity),
+                Pending::Changed => self.touched.push(entity),
+            }
+        }
+    }
+
     /// The library's world, to read (colliders, contacts, layers, statistics).
     pub fn world(&self) -> &collide2d::World {
         &self.world

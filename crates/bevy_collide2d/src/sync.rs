@@ -1,6 +1,7 @@
 //! Colliders, layers, sensors and transforms into the collision world.
 
 use bevy_ecs::entity::Entity;
+use bevy_ecs::entity_disabling::Disabled;
 use bevy_ecs::prelude::*;
 use bevy_transform::components::GlobalTransform;
 use collide2d::shape::Shape;
@@ -9,7 +10,7 @@ use collide2d::{Transform, Vec2};
 
 use crate::components::{Collider, CollisionLayer, Sensor};
 use crate::convert::{placement, to_lib};
-use crate::{entity_order, CollisionError, CollisionWorld, Tracked};
+use crate::{entity_order, CollisionError, CollisionWorld, Pending, Tracked};
 
 /// Every collider entity's parts, as the sync reads them.
 type ColliderParts<'a> = (
@@ -118,49 +119,88 @@ fn world_collider(
     Ok((built, (scale, object_scale)))
 }
 
+/// Notes that `entity`'s collider went away (its `Collider` removed, or the entity despawned
+/// or disabled), for the next step to apply whenever it runs.
+pub(crate) fn note_gone(gone: On<Remove, Collider>, mut world: ResMut<CollisionWorld>) {
+    world.note(gone.entity, Pending::Gone);
+}
+
+/// Notes that `entity` was disabled (Bevy's `Disabled`), for the next step.
+pub(crate) fn note_disabled(disabled: On<Add, Disabled>, mut world: ResMut<CollisionWorld>) {
+    world.note(disabled.entity, Pending::Gone);
+}
+
+/// Notes that `entity`'s layer went away, for the next step.
+pub(crate) fn note_layer_gone(gone: On<Remove, CollisionLayer>, mut world: ResMut<CollisionWorld>) {
+    world.note(gone.entity, Pending::Changed);
+}
+
+/// Notes that `entity`'s sensor flag went away, for the next step.
+pub(crate) fn note_sensor_gone(gone: On<Remove, Sensor>, mut world: ResMut<CollisionWorld>) {
+    world.note(gone.entity, Pending::Changed);
+}
+
 /// Brings the collision world up to date with the ECS: removals, insertions, changes, moves.
 pub(crate) fn sync_colliders(
     mut world: ResMut<CollisionWorld>,
-    mut removed_colliders: RemovedComponents<Collider>,
-    mut removed_layers: RemovedComponents<CollisionLayer>,
-    mut removed_sensors: RemovedComponents<Sensor>,
     colliders: Query<ColliderParts>,
+    disabled: Query<(), (With<Collider>, With<Disabled>)>,
 ) {
     let CollisionWorld {
         world,
         tracked,
         errors,
+        gone,
+        touched,
     } = &mut *world;
     errors.retain(|e| e.entity.is_none());
 
-    // Removals, in entity order: a despawned entity's collider, or a removed `Collider`.
-    let mut gone: Vec<Entity> = removed_colliders
-        .read()
-        .filter(|&entity| !colliders.contains(entity) && tracked.contains_key(&entity))
-        .collect();
+    // Removals and disablings, in entity order: a despawned entity's collider, a removed
+    // `Collider`, a disabled entity (unless it came back since).
+    let mut gone: Vec<Entity> = std::mem::take(gone);
+    gone.retain(|&entity| !colliders.contains(entity));
     gone.sort_unstable_by_key(|&e| entity_order(e));
     gone.dedup();
     for entity in gone {
-        if let Some(t) = tracked.remove(&entity) {
+        let result = if disabled.contains(entity) {
+            match tracked.get_mut(&entity) {
+                Some(t) if !t.disabled => {
+                    t.disabled = true;
+                    world.set_enabled(t.handle, false)
+                }
+                _ => Ok(()),
+            }
+        } else {
+            match tracked.remove(&entity) {
+                Some(t) => world.remove(t.handle).map(|_| ()),
+                None => Ok(()),
+            }
+        };
+        if let Err(error) = result {
+            errors.push(CollisionError {
+                entity: Some(entity),
+                error,
+            });
+        }
+    }
+
+    // Entities whose layer or sensor component went away.
+    let mut touched: Vec<Entity> = std::mem::take(touched);
+
+    // Insertions, then changes, each in entity order.
+    let mut new = Vec::new();
+    let mut changed = Vec::new();
+    for (entity, collider, global, layer, sensor) in &colliders {
+        if let Some(t) = tracked.get(&entity).filter(|t| t.disabled) {
+            // Enabled again: built afresh from its components as they are now.
             if let Err(error) = world.remove(t.handle) {
                 errors.push(CollisionError {
                     entity: Some(entity),
                     error,
                 });
             }
+            tracked.remove(&entity);
         }
-    }
-
-    // Entities whose layer or sensor component went away.
-    let mut touched: Vec<Entity> = removed_layers
-        .read()
-        .chain(removed_sensors.read())
-        .collect();
-
-    // Insertions, then changes, each in entity order.
-    let mut new = Vec::new();
-    let mut changed = Vec::new();
-    for (entity, collider, global, layer, sensor) in &colliders {
         if !tracked.contains_key(&entity) {
             new.push(entity);
         } else if collider.is_changed()
@@ -192,6 +232,7 @@ pub(crate) fn sync_colliders(
                     handle,
                     scale,
                     object_scale,
+                    disabled: false,
                 };
                 tracked.insert(entity, t);
             }
@@ -288,6 +329,7 @@ fn apply_change(
             handle,
             scale,
             object_scale,
+            disabled: false,
         };
         tracked.insert(entity, fresh);
         return Ok(());
