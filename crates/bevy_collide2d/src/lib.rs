@@ -33,7 +33,10 @@
 //! in this order:
 //!
 //! 1. [`Propagate`](Collide2dSystems::Propagate): Bevy's transform propagation, so that
-//!    `GlobalTransform`s set in the fixed schedule are current.
+//!    `GlobalTransform`s set in the fixed schedule are current: a `Transform` changed earlier in
+//!    the same run (in `FixedUpdate`) counts in that run. One changed outside the schedule
+//!    counts at its next run; for `FixedPostUpdate` that is the next frame's fixed step, as
+//!    Bevy runs the fixed steps before `Update`.
 //! 2. [`Sync`](Collide2dSystems::Sync): removed colliders leave the collision world (in
 //!    entity index order; a contact they had ends with [`EndReason::Removed`], despawned or not),
 //!    new colliders enter it (in entity index order), changed colliders, layers and sensors are

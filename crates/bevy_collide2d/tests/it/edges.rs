@@ -249,8 +249,8 @@ fn mirrored_turned_and_far_colliders_of_every_kind_match_an_exact_reference() {
     let signs = [(1.0, 1.0), (-1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)];
     let (mut checked, mut inside, mut mirrored) = (0, 0, 0);
     for (name, base) in every_kind() {
-        for case in 0..14 {
-            let far = [0.0, 1e3, 1e5, 1e6][case % 4];
+        for case in 0..15 {
+            let far = [0.0, 1e3, 1e5, 1e6, 1e7][case % 5];
             // Shapes grow with the distance so that f32 placements resolve them.
             let size = (far * 2e-5f32).max(1.0);
             let shape = base.scaled(collide2d::Vec2::splat(size)).unwrap();
@@ -1006,4 +1006,119 @@ fn messages_and_colliding_entities_follow_a_brute_force_reference_over_lifecycle
     }
     assert!(starts > 300 && ends > 200, "{starts} starts, {ends} ends");
     assert!(skipped > 100 && tripled > 100, "{skipped} {tripled}");
+}
+
+#[derive(Component)]
+struct Mover;
+
+/// Moves the `Mover` entities one unit along x.
+fn push_movers(mut movers: Query<&mut Transform, With<Mover>>) {
+    for mut t in &mut movers {
+        t.translation.x += 1.0;
+    }
+}
+
+#[test]
+fn a_move_in_the_schedule_counts_at_once_and_one_between_runs_at_the_next_run() {
+    let mut app = fixed_app();
+    // The game's fixed-step system, before the plugin's sets (as `FixedUpdate` runs before
+    // `FixedPostUpdate`).
+    app.add_systems(Fixed, push_movers.before(Collide2dSystems::Propagate));
+    let wall = app.world_mut().spawn((ball(0.5), at(2.5, 0.0))).id();
+    // A mover under a parent, three levels down, and a plain one.
+    let root = app.world_mut().spawn(at(-1.0, 5.0)).id();
+    let middle = app.world_mut().spawn((at(0.5, 0.0), ChildOf(root))).id();
+    let child = app
+        .world_mut()
+        .spawn((ball(0.5), at(0.5, -5.0), ChildOf(middle)))
+        .id();
+    app.world_mut().entity_mut(root).insert(Mover);
+    app.update();
+    // The first run moves the root to x = 0: the child sits at x = 1, touching the wall at
+    // 2.5 only once moved again.
+    let (started, _) = fixed_step(&mut app);
+    assert_eq!(started, vec![]);
+    let (started, _) = fixed_step(&mut app);
+    assert_eq!(
+        pairs(&started),
+        vec![(wall, child)],
+        "seen in the run that moved it"
+    );
+    let placed = |app: &App| {
+        let world = app.world().resource::<CollisionWorld>();
+        world
+            .world()
+            .get(world.handle(child).unwrap())
+            .unwrap()
+            .world_transform()
+            .p
+    };
+    assert_eq!(placed(&app), lib(2.0, 0.0));
+
+    // Moved between runs (in `Update`): the next run places it, however many frames later.
+    app.world_mut().entity_mut(root).remove::<Mover>();
+    app.world_mut()
+        .get_mut::<Transform>(middle)
+        .unwrap()
+        .translation
+        .x = 10.5;
+    for _ in 0..3 {
+        app.update();
+    }
+    let (_, ended) = fixed_step(&mut app);
+    assert_eq!(ended.len(), 1);
+    assert_eq!(placed(&app), lib(12.0, 0.0));
+}
+
+#[test]
+fn a_deep_hierarchy_of_turns_and_mirrors_places_its_leaf_as_bevy_does() {
+    let mut app = app();
+    let mut parent = app.world_mut().spawn(at(1e5, -2e5)).id();
+    let root = parent;
+    for level in 0..40 {
+        let mut t = at(0.7, 0.1).with_rotation(Quat::from_rotation_z(0.3));
+        if level % 7 == 3 {
+            t.scale = Vec3::new(-1.0, 1.0, 1.0);
+        }
+        if level % 11 == 5 {
+            t.rotation = Quat::from_rotation_y(PI) * t.rotation;
+        }
+        parent = app.world_mut().spawn((t, ChildOf(parent))).id();
+    }
+    let leaf = app
+        .world_mut()
+        .spawn((
+            Collider::rect(2.0, 0.5)
+                .unwrap()
+                .with_offset(Vec2::new(0.5, 0.25), 0.4),
+            at(0.2, 0.3),
+            ChildOf(parent),
+        ))
+        .id();
+    for round in 0..3 {
+        step(&mut app);
+        let global = *app.world().get::<GlobalTransform>(leaf).unwrap();
+        let map = plane_map(&global);
+        let collider = app.world().get::<Collider>(leaf).unwrap().clone();
+        // Points just inside and just outside each side of the box, in its own frame.
+        for (q, inside) in [
+            ([0.9, 0.0], true),
+            ([1.1, 0.0], false),
+            ([-0.9, 0.2], true),
+            ([-1.1, 0.2], false),
+            ([0.0, 0.2], true),
+            ([0.0, 0.3], false),
+            ([0.5, -0.2], true),
+            ([0.5, -0.3], false),
+        ] {
+            let p = from_shape_frame(&map, &collider, q);
+            let found = hits(&mut app, p[0] as f32, p[1] as f32).contains(&leaf);
+            assert_eq!(found, inside, "round {round}, shape-frame point {q:?}");
+        }
+        // Move the root; the leaf follows at the next step.
+        app.world_mut()
+            .get_mut::<Transform>(root)
+            .unwrap()
+            .rotate_z(0.5);
+    }
 }
