@@ -5,7 +5,7 @@ use bevy_ecs::entity_disabling::Disabled;
 use bevy_ecs::prelude::*;
 use bevy_transform::components::GlobalTransform;
 use collide2d::shape::Shape;
-use collide2d::world::{Collider as WorldCollider, LayerId, WorldError};
+use collide2d::world::{Collider as WorldCollider, LayerId, OneWay, WorldError};
 use collide2d::{Transform, Vec2};
 
 use crate::components::{Collider, CollisionLayer, Sensor};
@@ -21,27 +21,33 @@ type ColliderParts<'a> = (
     Option<Ref<'a, Sensor>>,
 );
 
-/// The shape as placed in the world: the collider's shape scaled by `scale`. A non-uniform
-/// scale that the shape cannot take exactly (circles, capsules, rounded polygons) is applied
-/// as its larger factor, keeping the signs.
-pub(crate) fn scaled_shape(shape: &Shape, scale: Vec2) -> Result<Shape, WorldError> {
+/// The shape as placed in the world, and the scale applied: the collider's shape scaled by
+/// `scale`. A non-uniform scale that the shape cannot take exactly (circles, capsules, rounded
+/// polygons) is applied as its larger factor, keeping the signs.
+fn scaled_shape(shape: &Shape, scale: Vec2) -> Result<(Shape, Vec2), WorldError> {
     if scale == Vec2::ONE {
-        return Ok(shape.clone());
+        return Ok((shape.clone(), scale));
     }
     let shape_error = |e| WorldError::InvalidInput(shape_error_text(e));
     match shape.scaled(scale) {
-        Ok(scaled) => Ok(scaled),
+        Ok(scaled) => Ok((scaled, scale)),
         Err(collide2d::ShapeError::NonUniformScale) => {
             let factor = scale.x.abs().max(scale.y.abs());
-            shape
-                .scaled(Vec2::new(
-                    factor.copysign(scale.x),
-                    factor.copysign(scale.y),
-                ))
-                .map_err(shape_error)
+            let applied = Vec2::new(factor.copysign(scale.x), factor.copysign(scale.y));
+            let scaled = shape.scaled(applied).map_err(shape_error)?;
+            Ok((scaled, applied))
         }
         Err(e) => Err(shape_error(e)),
     }
+}
+
+/// The collider's one-way side for a shape scaled by `applied`: the blocking direction is a
+/// normal of the shape, so it maps by the inverse scale (a mirror turns it over).
+fn one_way(collider: &Collider, applied: Vec2) -> Option<OneWay> {
+    collider.one_way.map(|(direction, margin)| OneWay {
+        direction: to_lib(direction) / applied,
+        margin,
+    })
 }
 
 fn shape_error_text(error: collide2d::ShapeError) -> &'static str {
@@ -98,7 +104,7 @@ fn world_collider(
 ) -> Result<(WorldCollider, (Vec2, Vec2)), WorldError> {
     let (xf, object_scale) = placement(global);
     let scale = shape_scale(collider, object_scale);
-    let shape = scaled_shape(&collider.shape, scale)?;
+    let (shape, applied) = scaled_shape(&collider.shape, scale)?;
     let layer = layer_id(world, layer).unwrap_or_else(|error| {
         errors.push(CollisionError {
             entity: Some(entity),
@@ -113,8 +119,8 @@ fn world_collider(
         .with_sensor(sensor)
         .with_continuous(collider.continuous)
         .with_user_data(entity.to_bits());
-    if let Some((direction, margin)) = collider.one_way {
-        built = built.with_one_way(to_lib(direction), margin);
+    if let Some(OneWay { direction, margin }) = one_way(collider, applied) {
+        built = built.with_one_way(direction, margin);
     }
     Ok((built, (scale, object_scale)))
 }
@@ -307,33 +313,6 @@ fn apply_change(
     let Ok((_, collider, global, layer, sensor)) = colliders.get(entity) else {
         return Ok(());
     };
-    let current = world.get(t.handle)?;
-    let one_way = collider
-        .one_way
-        .map(|(direction, margin)| (to_lib(direction), margin));
-    let current_one_way = current.one_way().map(|o| (o.direction, o.margin));
-    if collider.is_changed() && one_way != current_one_way {
-        // No setter for one-way: the collider is built again (its contacts end and begin).
-        let (built, (scale, object_scale)) = world_collider(
-            world,
-            entity,
-            &collider,
-            &global,
-            layer.as_deref(),
-            sensor.is_some(),
-            errors,
-        )?;
-        world.remove(t.handle)?;
-        let handle = world.insert(built)?;
-        let fresh = Tracked {
-            handle,
-            scale,
-            object_scale,
-            disabled: false,
-        };
-        tracked.insert(entity, fresh);
-        return Ok(());
-    }
     if collider.is_changed() {
         // The entity's scale as it is now: the one stored may be stale (not followed while
         // the collider ignored it, or refused).
@@ -378,9 +357,14 @@ fn rescale(
         return Ok(());
     };
     let scale = shape_scale(collider, object_scale);
-    let shape = scaled_shape(&collider.shape, scale)?;
+    let (shape, applied) = scaled_shape(&collider.shape, scale)?;
     world.set_shape(t.handle, shape)?;
     world.set_offset(t.handle, offset(collider, object_scale))?;
+    let one_way = one_way(collider, applied);
+    if one_way.is_some() || world.get(t.handle)?.one_way().is_some() {
+        // Set in place: a contact the collider still has goes on without an end and a begin.
+        world.set_one_way(t.handle, one_way)?;
+    }
     t.scale = scale;
     t.object_scale = object_scale;
     Ok(())

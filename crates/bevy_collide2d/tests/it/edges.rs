@@ -1122,3 +1122,90 @@ fn a_deep_hierarchy_of_turns_and_mirrors_places_its_leaf_as_bevy_does() {
             .rotate_z(0.5);
     }
 }
+
+#[test]
+fn making_a_touching_collider_one_way_keeps_the_contact_it_still_has() {
+    let mut app = app();
+    let platform = || Collider::rect(4.0, 0.5).unwrap();
+    let ground = app.world_mut().spawn((platform(), at(0.0, 0.0))).id();
+    // A box resting 0.05 into the platform's top, from above.
+    let crate_ = app
+        .world_mut()
+        .spawn((Collider::rect(1.0, 1.0).unwrap(), at(0.0, 0.7)))
+        .id();
+    let (started, _) = step(&mut app);
+    assert_eq!(pairs(&started), vec![(ground, crate_)]);
+    // One-way upwards: the box above it is still held, so nothing starts or ends.
+    app.world_mut()
+        .entity_mut(ground)
+        .insert(platform().with_one_way(Vec2::Y, 0.1));
+    assert_eq!(step(&mut app), (vec![], vec![]));
+    let world = app.world().resource::<CollisionWorld>();
+    let one_way = world
+        .world()
+        .get(world.handle(ground).unwrap())
+        .unwrap()
+        .one_way();
+    assert!(one_way.is_some_and(|o| o.direction == lib(0.0, 1.0) && o.margin == 0.1));
+    // One-way downwards: the box is on its passing side, so the contact ends, once.
+    app.world_mut()
+        .entity_mut(ground)
+        .insert(platform().with_one_way(-Vec2::Y, 0.1));
+    let (started, ended) = step(&mut app);
+    assert_eq!(started, vec![]);
+    assert_eq!(ended.len(), 1);
+    assert_eq!(ended[0].reason, EndReason::Separated);
+    // Two-way again: it starts again, once.
+    app.world_mut().entity_mut(ground).insert(platform());
+    let (started, ended) = step(&mut app);
+    assert_eq!((pairs(&started), ended), (vec![(ground, crate_)], vec![]));
+}
+
+#[test]
+fn a_one_way_platform_mirrored_upside_down_blocks_from_below() {
+    let mut app = app();
+    let flipped = Transform::from_scale(Vec3::new(1.0, -1.0, 1.0));
+    let ceiling = app
+        .world_mut()
+        .spawn((
+            Collider::rect(4.0, 0.5).unwrap().with_one_way(Vec2::Y, 0.1),
+            flipped,
+        ))
+        .id();
+    // 0.05 into it from below: held. 0.05 into it from above: passing through.
+    let below = app
+        .world_mut()
+        .spawn((Collider::rect(1.0, 1.0).unwrap(), at(-1.0, -0.7)))
+        .id();
+    app.world_mut()
+        .spawn((Collider::rect(1.0, 1.0).unwrap(), at(1.0, 0.7)));
+    let (started, _) = step(&mut app);
+    assert_eq!(pairs(&started), vec![(ceiling, below)]);
+    // Flipped back at run time: now it holds what is above and lets go of what is below.
+    app.world_mut().get_mut::<Transform>(ceiling).unwrap().scale = Vec3::ONE;
+    let (started, ended) = step(&mut app);
+    assert_eq!(started.len(), 1);
+    assert_eq!((ended.len(), ended[0].b), (1, below));
+}
+
+#[test]
+fn a_one_way_block_mirrored_in_x_blocks_from_the_mirrored_side() {
+    let mut app = app();
+    // A block that holds what comes from its +x side, on a sprite mirrored in x: it holds
+    // what comes from -x.
+    let block = app
+        .world_mut()
+        .spawn((
+            Collider::rect(4.0, 4.0).unwrap().with_one_way(Vec2::X, 0.1),
+            Transform::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
+        ))
+        .id();
+    let left = app
+        .world_mut()
+        .spawn((Collider::rect(1.0, 1.0).unwrap(), at(-2.45, 0.0)))
+        .id();
+    app.world_mut()
+        .spawn((Collider::rect(1.0, 1.0).unwrap(), at(2.45, 1.0)));
+    let (started, _) = step(&mut app);
+    assert_eq!(pairs(&started), vec![(block, left)]);
+}
