@@ -57,7 +57,9 @@
 //! An entity with Bevy's [`Disabled`](bevy_ecs::entity_disabling::Disabled) has its collider
 //! disabled at the next step: its contacts end with [`EndReason::Disabled`] (its
 //! [`CollidingEntities`] too), queries and characters pass through it. Enabled again, its
-//! collider is built afresh from its components as they are then. Visibility plays no part:
+//! collider is built afresh from its components as they are then, at its `Transform` as it is
+//! then (the plugin marks it changed: Bevy's propagation skips disabled entities, and would
+//! leave a move made meanwhile out of its `GlobalTransform`). Visibility plays no part:
 //! a hidden entity's collider collides like any other.
 //!
 //! # Tile maps
@@ -221,6 +223,7 @@ impl Plugin for Collide2dPlugin {
             .add_message::<CollisionEnded>()
             .add_observer(sync::note_gone)
             .add_observer(sync::note_disabled)
+            .add_observer(sync::propagate_enabled)
             .add_observer(sync::note_layer_gone)
             .add_observer(sync::note_sensor_gone)
             .configure_sets(

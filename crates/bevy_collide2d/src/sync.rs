@@ -3,6 +3,7 @@
 use bevy_ecs::entity::Entity;
 use bevy_ecs::entity_disabling::Disabled;
 use bevy_ecs::prelude::*;
+use bevy_ecs::query::Allow;
 use bevy_transform::components::GlobalTransform;
 use collide2d::shape::Shape;
 use collide2d::world::{Collider as WorldCollider, LayerId, OneWay, WorldError};
@@ -134,6 +135,18 @@ pub(crate) fn note_gone(gone: On<Remove, Collider>, mut world: ResMut<CollisionW
 /// Notes that `entity` was disabled (Bevy's `Disabled`), for the next step.
 pub(crate) fn note_disabled(disabled: On<Add, Disabled>, mut world: ResMut<CollisionWorld>) {
     world.note(disabled.entity, Pending::Gone);
+}
+
+/// Marks an entity's `Transform` changed as it is enabled again: Bevy's propagation skips
+/// disabled entities, so a move made while disabled would otherwise leave its
+/// `GlobalTransform` (and its descendants', and so their colliders) where it was.
+pub(crate) fn propagate_enabled(
+    enabled: On<Remove, Disabled>,
+    mut transforms: Query<&mut bevy_transform::components::Transform, Allow<Disabled>>,
+) {
+    if let Ok(mut transform) = transforms.get_mut(enabled.entity) {
+        transform.set_changed();
+    }
 }
 
 /// Notes that `entity`'s layer went away, for the next step.

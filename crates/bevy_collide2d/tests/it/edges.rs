@@ -1209,3 +1209,113 @@ fn a_one_way_block_mirrored_in_x_blocks_from_the_mirrored_side() {
     let (started, _) = step(&mut app);
     assert_eq!(pairs(&started), vec![(block, left)]);
 }
+
+#[test]
+fn rays_and_casts_far_out_meet_a_mirrored_shape_where_the_sprite_is() {
+    let mut app = app();
+    // A right triangle with its long side facing up-right, mirrored in x 1e5 out: the long
+    // side faces up-left, along -x + y = 2 about the corner.
+    let triangle =
+        Collider::polygon(&[Vec2::ZERO, Vec2::new(2.0, 0.0), Vec2::new(0.0, 2.0)]).unwrap();
+    let corner = Vec2::new(1e5, -5e4);
+    let mirrored = app
+        .world_mut()
+        .spawn((
+            triangle,
+            Transform::from_xyz(corner.x, corner.y, 0.0).with_scale(Vec3::new(-1.0, 1.0, 1.0)),
+        ))
+        .id();
+    step(&mut app);
+    let (ray, cast, missed, bad) = app
+        .world_mut()
+        .run_system_once(move |q: SpatialQuery| {
+            let all = SpatialQueryFilter::default();
+            let origin = corner + Vec2::new(-0.5, 10.0);
+            let ray = q.cast_ray(origin, -Vec2::Y, 100.0, &all).unwrap();
+            let disc = Shape::from(collide2d::Circle::with_radius(0.25).unwrap());
+            let cast = q
+                .cast_shape(&disc, origin, 0.0, Vec2::new(0.0, -20.0), &all)
+                .unwrap();
+            // Where the unmirrored triangle would be: nothing.
+            let missed = q
+                .cast_ray(corner + Vec2::new(1.5, 10.0), -Vec2::Y, 100.0, &all)
+                .unwrap();
+            let bad = [
+                q.cast_ray(Vec2::NAN, Vec2::X, 1.0, &all).is_err(),
+                q.cast_ray(Vec2::ZERO, Vec2::new(f32::INFINITY, 0.0), 1.0, &all)
+                    .is_err(),
+                q.cast_ray(Vec2::ZERO, Vec2::X, f32::NAN, &all).is_err(),
+                q.cast_shape(&disc, Vec2::ZERO, f32::NAN, Vec2::X, &all)
+                    .is_err(),
+                q.cast_shape(&disc, Vec2::ZERO, 0.0, Vec2::splat(f32::INFINITY), &all)
+                    .is_err(),
+                q.cast_shape(&disc, Vec2::splat(1e30), 0.0, Vec2::X, &all)
+                    .is_err(),
+                q.aabb_intersections(Vec2::ONE, Vec2::ZERO, &all).is_err(),
+                q.aabb_intersections(Vec2::ZERO, Vec2::splat(f32::NAN), &all)
+                    .is_err(),
+                q.shape_intersections(&disc, Vec2::new(0.0, f32::INFINITY), 0.0, &all)
+                    .is_err(),
+                q.point_intersections(Vec2::splat(f32::INFINITY), &all)
+                    .is_err(),
+            ];
+            (ray, cast, missed, bad)
+        })
+        .unwrap();
+    let ray = ray.expect("the mirrored long side is under the ray");
+    assert_eq!(ray.entity, mirrored);
+    // The long side at x = -0.5 from the corner is at y = 1.5: 8.5 below the origin.
+    assert!((ray.distance - 8.5).abs() < 0.02, "{ray:?}");
+    let expected_normal = Vec2::new(-1.0, 1.0).normalize();
+    assert!((ray.normal - expected_normal).length() < 1e-3, "{ray:?}");
+    let cast = cast.expect("the disc meets the long side");
+    assert_eq!(cast.entity, mirrored);
+    // The disc's centre stops 0.25 off the long side, along its normal.
+    let stop = 10.0 - 1.5 - 0.25 * std::f32::consts::SQRT_2;
+    assert!((cast.fraction * 20.0 - stop).abs() < 0.02, "{cast:?}");
+    assert_eq!(missed, None);
+    assert_eq!(bad, [true; 10], "every bad input is an error");
+}
+
+#[test]
+fn an_entity_moved_while_disabled_comes_back_where_it_was_moved() {
+    let mut app = app();
+    let a = app.world_mut().spawn((ball(0.5), at(0.0, 0.0))).id();
+    let b = app.world_mut().spawn((ball(0.5), at(0.5, 0.0))).id();
+    step(&mut app);
+    app.world_mut().entity_mut(b).insert(Disabled);
+    step(&mut app);
+    app.world_mut()
+        .get_mut::<Transform>(b)
+        .unwrap()
+        .translation
+        .x = 5.0;
+    step(&mut app);
+    app.world_mut().entity_mut(b).remove::<Disabled>();
+    let (started, _) = step(&mut app);
+    assert_eq!(started, vec![], "it came back at x = 5, away from a");
+    assert_eq!(hits(&mut app, 5.0, 0.0), vec![b]);
+    assert_eq!(hits(&mut app, 0.5, 0.0), vec![a]);
+
+    // A parent (no collider) disabled and moved: its child's collider follows once the
+    // parent is enabled again.
+    let parent = app.world_mut().spawn(at(-10.0, 0.0)).id();
+    let child = app
+        .world_mut()
+        .spawn((ball(0.5), at(1.0, 0.0), ChildOf(parent)))
+        .id();
+    step(&mut app);
+    assert_eq!(hits(&mut app, -9.0, 0.0), vec![child]);
+    app.world_mut().entity_mut(parent).insert(Disabled);
+    step(&mut app);
+    app.world_mut()
+        .get_mut::<Transform>(parent)
+        .unwrap()
+        .translation
+        .y = 10.0;
+    step(&mut app);
+    app.world_mut().entity_mut(parent).remove::<Disabled>();
+    step(&mut app);
+    assert_eq!(hits(&mut app, -9.0, 10.0), vec![child]);
+    assert_eq!(hits(&mut app, -9.0, 0.0), vec![]);
+}
