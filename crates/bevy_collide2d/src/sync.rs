@@ -209,27 +209,36 @@ pub(crate) fn sync_colliders(
     // Insertions, then changes, each in entity order.
     let mut new = Vec::new();
     let mut changed = Vec::new();
-    for (entity, collider, global, layer, sensor) in &colliders {
-        if let Some(t) = tracked.get(&entity).filter(|t| t.disabled) {
+    let mut enabled = Vec::new();
+    for (entity, collider, _, layer, sensor) in &colliders {
+        match tracked.get(&entity) {
             // Enabled again: built afresh from its components as they are now.
+            Some(t) if t.disabled => enabled.push(entity),
+            None => new.push(entity),
+            Some(_)
+                if collider.is_changed()
+                    || layer.as_ref().is_some_and(|l| l.is_changed())
+                    || sensor.as_ref().is_some_and(|s| s.is_added()) =>
+            {
+                changed.push(entity)
+            }
+            // Moved only (or not at all): pushed in the batch below.
+            Some(_) => {}
+        }
+    }
+    // The disabled colliders of entities enabled again leave the world (they have no contacts)
+    // in entity order, so the handles the insertions reuse do not depend on the query's order.
+    enabled.sort_unstable_by_key(|&e| entity_order(e));
+    for entity in enabled {
+        if let Some(t) = tracked.remove(&entity) {
             if let Err(error) = world.remove(t.handle) {
                 errors.push(CollisionError {
                     entity: Some(entity),
                     error,
                 });
             }
-            tracked.remove(&entity);
         }
-        if !tracked.contains_key(&entity) {
-            new.push(entity);
-        } else if collider.is_changed()
-            || layer.as_ref().is_some_and(|l| l.is_changed())
-            || sensor.as_ref().is_some_and(|s| s.is_added())
-        {
-            changed.push(entity);
-        } else if global.is_changed() {
-            // moved only: pushed in the batch below
-        }
+        new.push(entity);
     }
     new.sort_unstable_by_key(|&e| entity_order(e));
     for &entity in &new {
