@@ -1319,3 +1319,43 @@ fn an_entity_moved_while_disabled_comes_back_where_it_was_moved() {
     assert_eq!(hits(&mut app, -9.0, 10.0), vec![child]);
     assert_eq!(hits(&mut app, -9.0, 0.0), vec![]);
 }
+
+#[test]
+fn a_character_whose_parent_shrinks_to_nothing_stays_where_its_entity_is() {
+    let mut app = app();
+    let parent = app.world_mut().spawn(at(3.0, 0.0)).id();
+    let hero = app
+        .world_mut()
+        .spawn((
+            Collider::rect(0.5, 0.5).unwrap(),
+            at(1.0, 0.0),
+            ChildOf(parent),
+            CharacterController::default(),
+        ))
+        .id();
+    step(&mut app);
+    app.world_mut().get_mut::<Transform>(parent).unwrap().scale = Vec3::ZERO;
+    for _ in 0..3 {
+        app.world_mut()
+            .get_mut::<CharacterController>(hero)
+            .unwrap()
+            .motion = Vec2::new(1.0, 0.0);
+        step(&mut app);
+        let errors = app.world().resource::<CollisionWorld>().errors().to_vec();
+        assert!(errors.iter().any(|e| e.entity == Some(hero)), "{errors:?}");
+        let global = app
+            .world()
+            .get::<GlobalTransform>(hero)
+            .unwrap()
+            .translation();
+        let world = app.world().resource::<CollisionWorld>();
+        let placed = world
+            .world()
+            .get(world.handle(hero).unwrap())
+            .unwrap()
+            .world_transform()
+            .p;
+        assert_eq!((placed.x, placed.y), (global.x, global.y));
+        assert_world_finite(&app);
+    }
+}
