@@ -27,7 +27,8 @@ pub fn from_lib(v: collide2d::Vec2) -> Vec2 {
 /// as ±1: propagating a turned parent leaves its children's scales a rounding away from 1,
 /// which would otherwise reshape their colliders at every move. An axis that projects to
 /// nothing (a zero scale, an object edge-on to the camera) gives a zero scale factor; the turn
-/// is then read from the other axis.
+/// is then read from the other axis. A non-finite transform gives a non-finite placement
+/// (which the world refuses), never a made-up one.
 pub fn placement(global: &GlobalTransform) -> (collide2d::Transform, collide2d::Vec2) {
     let affine = global.affine();
     let x_axis = Vec2::new(affine.matrix3.x_axis.x, affine.matrix3.x_axis.y);
@@ -47,7 +48,6 @@ pub fn placement(global: &GlobalTransform) -> (collide2d::Transform, collide2d::
         // The projected y axis is the turned y axis (no mirror without an x axis).
         (-y_axis.x).atan2(y_axis.y)
     };
-    let angle = if angle.is_finite() { angle } else { 0.0 };
     let (sin, cos) = angle.sin_cos();
     // The y axis along the turned y direction; what lies along the turned x is skew.
     let y_scale = -sin * y_axis.x + cos * y_axis.y;

@@ -658,6 +658,25 @@ fn bad_transforms_are_reported_and_never_reach_the_world() {
         "{errors:?}"
     );
 
+    // A NaN rotation keeps the last placement, turn included.
+    app.world_mut()
+        .get_mut::<Transform>(turned)
+        .unwrap()
+        .translation
+        .y = 0.0;
+    app.world_mut()
+        .get_mut::<Transform>(turned)
+        .unwrap()
+        .rotation = Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0);
+    step(&mut app);
+    assert_world_finite(&app);
+    assert_eq!(hits(&mut app, 10.0, 0.9), vec![turned], "still along y");
+    let errors = app.world().resource::<CollisionWorld>().errors().to_vec();
+    assert!(
+        errors.iter().any(|e| e.entity == Some(turned)),
+        "{errors:?}"
+    );
+
     // Made finite, they enter.
     app.world_mut()
         .get_mut::<Transform>(nan)
