@@ -5,7 +5,7 @@ use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::prelude::*;
 use bevy_math::{Vec2, Vec3};
 use bevy_transform::components::{GlobalTransform, Transform};
-use collide2d::world::{LayerMask, MoveOptions, QueryFilter};
+use collide2d::world::{LayerMask, MoveOptions, QueryFilter, WorldError};
 
 use crate::convert::{from_lib, to_lib};
 use crate::{CollisionError, CollisionWorld};
@@ -15,8 +15,10 @@ use crate::{CollisionError, CollisionWorld};
 ///
 /// The entity needs a [`Collider`](crate::Collider). The move changes its `Transform` (in its
 /// parent's frame when it has one) and its collider in the world at once; `motion` is reset to
-/// zero after each step. Sensors are passed through; one-way colliders block from their
-/// blocking side only, unless [`drop_through`](Self::drop_through) is set for the step.
+/// zero after each step; a move its entity cannot make (under a parent scaled to zero) is
+/// undone and recorded as a [`CollisionError`]. Sensors are passed through; one-way colliders
+/// block from their blocking side only, unless [`drop_through`](Self::drop_through) is set for
+/// the step.
 #[derive(Component, Clone, Copy, Debug)]
 #[require(CharacterState)]
 pub struct CharacterController {
@@ -104,6 +106,7 @@ pub(crate) fn move_characters(
         let motion = to_lib(controller.motion);
         controller.motion = Vec2::ZERO;
         controller.drop_through = false;
+        let before = world.world.get(handle).map(|c| c.transform());
         match world.world.move_and_slide(handle, motion, options) {
             Ok(result) => {
                 let moved = from_lib(result.moved);
@@ -114,7 +117,20 @@ pub(crate) fn move_characters(
                         .transform_vector3(moved.extend(0.0)),
                     None => moved.extend(0.0),
                 };
-                if local.is_finite() && local != Vec3::ZERO {
+                if !local.is_finite() {
+                    // The parent's transform cannot be undone (a zero scale): the entity
+                    // cannot make the move, so its collider goes back to where it was.
+                    let back = before.and_then(|xf| world.world.set_transform(handle, xf));
+                    let error = back
+                        .err()
+                        .unwrap_or(WorldError::InvalidInput("character parent transform"));
+                    world.errors.push(CollisionError {
+                        entity: Some(entity),
+                        error,
+                    });
+                    continue;
+                }
+                if local != Vec3::ZERO {
                     transform.translation += local;
                 }
                 let floor = result.floor_collider.and_then(|floor| world.entity(floor));

@@ -1,9 +1,11 @@
 //! The world's update and its events as Bevy messages, observer triggers and components.
 
 use bevy_ecs::entity::Entity;
+use bevy_ecs::entity_disabling::Disabled;
 use bevy_ecs::event::EntityEvent;
 use bevy_ecs::message::Message;
 use bevy_ecs::prelude::*;
+use bevy_ecs::query::Allow;
 use bevy_math::Vec2;
 use collide2d::world::{CollisionEvent, EndReason};
 use collide2d::Manifold;
@@ -160,8 +162,8 @@ pub(crate) fn update_world(
     settings: Res<CollisionSettings>,
     mut started: MessageWriter<CollisionStarted>,
     mut ended: MessageWriter<CollisionEnded>,
-    mut colliding: Query<&mut CollidingEntities>,
-    alive: Query<Entity>,
+    mut colliding: Query<&mut CollidingEntities, Allow<Disabled>>,
+    alive: Query<Entity, Allow<Disabled>>,
     mut commands: Commands,
 ) {
     world.world.update();

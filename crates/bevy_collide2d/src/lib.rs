@@ -33,12 +33,17 @@
 //! in this order:
 //!
 //! 1. [`Propagate`](Collide2dSystems::Propagate): Bevy's transform propagation, so that
-//!    `GlobalTransform`s set in the fixed schedule are current.
+//!    `GlobalTransform`s set in the fixed schedule are current: a `Transform` changed earlier in
+//!    the same run (in `FixedUpdate`) counts in that run. One changed outside the schedule
+//!    counts at its next run; for `FixedPostUpdate` that is the next frame's fixed step, as
+//!    Bevy runs the fixed steps before `Update`.
 //! 2. [`Sync`](Collide2dSystems::Sync): removed colliders leave the collision world (in
 //!    entity index order; a contact they had ends with [`EndReason::Removed`], despawned or not),
 //!    new colliders enter it (in entity index order), changed colliders, layers and sensors are
 //!    applied (in entity index order), then the changed `GlobalTransform`s (only those) are pushed as
-//!    one batch.
+//!    one batch. Removals (of a `Collider`, `CollisionLayer` or `Sensor`, or by a despawn) are
+//!    observed as they happen, so a schedule that runs only every few frames (a fixed step at
+//!    a high frame rate) still applies every one.
 //! 3. [`Move`](Collide2dSystems::Move): [`CharacterController`]s move with `move_and_slide`.
 //! 4. [`Update`](Collide2dSystems::Update): the world's update; its begin and end events become
 //!    [`CollisionStarted`] / [`CollisionEnded`] messages in the world's pair order, observer
@@ -46,6 +51,16 @@
 //!
 //! Each collider's user data in the [`collide2d::World`] is its entity's
 //! [`Entity::to_bits`](bevy_ecs::entity::Entity::to_bits).
+//!
+//! # Disabled and hidden entities
+//!
+//! An entity with Bevy's [`Disabled`](bevy_ecs::entity_disabling::Disabled) has its collider
+//! disabled at the next step: its contacts end with [`EndReason::Disabled`] (its
+//! [`CollidingEntities`] too), queries and characters pass through it. Enabled again, its
+//! collider is built afresh from its components as they are then, at its `Transform` as it is
+//! then (the plugin marks it changed: Bevy's propagation skips disabled entities, and would
+//! leave a move made meanwhile out of its `GlobalTransform`). Visibility plays no part:
+//! a hidden entity's collider collides like any other.
 //!
 //! # Tile maps
 //!
@@ -65,8 +80,14 @@
 //! scale. Polygons, segments and chains take any scale exactly; circles, capsules and rounded
 //! polygons take a non-uniform scale as the larger factor (their rounding stays round). An
 //! offset that is both turned and under a non-uniform scale is scaled in the shape's own frame.
+//! A negative scale mirrors the shape, its offset, the offset's turn and a one-way collider's
+//! blocking side, as the sprite is mirrored. The entity's placement and scale are its `GlobalTransform` as a camera looking
+//! down `z` sees it ([`convert::placement`]): a half turn about `x` or `y` (a sprite flipped
+//! that way) is a mirror, and a skew is dropped.
 //! A zero or non-finite scale is refused: the collider keeps its last shape and a
-//! [`CollisionError`] is recorded.
+//! [`CollisionError`] is recorded. A non-finite translation is refused alike: the collider
+//! keeps its last placement (a new one stays out of the world) and the error is recorded at
+//! each step until the transform is finite again.
 //!
 //! # Features
 //!
@@ -200,6 +221,11 @@ impl Plugin for Collide2dPlugin {
             })
             .add_message::<CollisionStarted>()
             .add_message::<CollisionEnded>()
+            .add_observer(sync::note_gone)
+            .add_observer(sync::note_disabled)
+            .add_observer(sync::propagate_enabled)
+            .add_observer(sync::note_layer_gone)
+            .add_observer(sync::note_sensor_gone)
             .configure_sets(
                 self.schedule,
                 Collide2dSystems::Propagate.after(bevy_transform::TransformSystems::Propagate),
@@ -269,6 +295,17 @@ pub(crate) struct Tracked {
     pub(crate) scale: collide2d::Vec2,
     /// The object scale the offset was scaled with.
     pub(crate) object_scale: collide2d::Vec2,
+    /// Whether the entity is disabled (its collider too, until it is built again).
+    pub(crate) disabled: bool,
+}
+
+/// What happened to a tracked entity between two steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pending {
+    /// Its `Collider` went away, or it was despawned or disabled.
+    Gone,
+    /// Its layer or sensor component went away.
+    Changed,
 }
 
 /// The collision world behind the plugin, with the entity of each collider.
@@ -277,9 +314,24 @@ pub struct CollisionWorld {
     pub(crate) world: collide2d::World,
     pub(crate) tracked: EntityHashMap<Tracked>,
     pub(crate) errors: Vec<CollisionError>,
+    /// Tracked entities whose collider went away since the last step (observed as it happens,
+    /// so a step that runs only every few frames still sees every one).
+    pub(crate) gone: Vec<Entity>,
+    /// Tracked entities whose layer or sensor component went away since the last step.
+    pub(crate) touched: Vec<Entity>,
 }
 
 impl CollisionWorld {
+    /// Keeps `what` happened to `entity` for the next step, when its collider is tracked.
+    pub(crate) fn note(&mut self, entity: Entity, what: Pending) {
+        if self.tracked.contains_key(&entity) {
+            match what {
+                Pending::Gone => self.gone.push(entity),
+                Pending::Changed => self.touched.push(entity),
+            }
+        }
+    }
+
     /// The library's world, to read (colliders, contacts, layers, statistics).
     pub fn world(&self) -> &collide2d::World {
         &self.world

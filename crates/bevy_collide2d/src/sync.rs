@@ -1,15 +1,17 @@
 //! Colliders, layers, sensors and transforms into the collision world.
 
 use bevy_ecs::entity::Entity;
+use bevy_ecs::entity_disabling::Disabled;
 use bevy_ecs::prelude::*;
+use bevy_ecs::query::Allow;
 use bevy_transform::components::GlobalTransform;
 use collide2d::shape::Shape;
-use collide2d::world::{Collider as WorldCollider, LayerId, WorldError};
+use collide2d::world::{Collider as WorldCollider, LayerId, OneWay, WorldError};
 use collide2d::{Transform, Vec2};
 
 use crate::components::{Collider, CollisionLayer, Sensor};
 use crate::convert::{placement, to_lib};
-use crate::{entity_order, CollisionError, CollisionWorld, Tracked};
+use crate::{entity_order, CollisionError, CollisionWorld, Pending, Tracked};
 
 /// Every collider entity's parts, as the sync reads them.
 type ColliderParts<'a> = (
@@ -20,27 +22,33 @@ type ColliderParts<'a> = (
     Option<Ref<'a, Sensor>>,
 );
 
-/// The shape as placed in the world: the collider's shape scaled by `scale`. A non-uniform
-/// scale that the shape cannot take exactly (circles, capsules, rounded polygons) is applied
-/// as its larger factor, keeping the signs.
-pub(crate) fn scaled_shape(shape: &Shape, scale: Vec2) -> Result<Shape, WorldError> {
+/// The shape as placed in the world, and the scale applied: the collider's shape scaled by
+/// `scale`. A non-uniform scale that the shape cannot take exactly (circles, capsules, rounded
+/// polygons) is applied as its larger factor, keeping the signs.
+fn scaled_shape(shape: &Shape, scale: Vec2) -> Result<(Shape, Vec2), WorldError> {
     if scale == Vec2::ONE {
-        return Ok(shape.clone());
+        return Ok((shape.clone(), scale));
     }
     let shape_error = |e| WorldError::InvalidInput(shape_error_text(e));
     match shape.scaled(scale) {
-        Ok(scaled) => Ok(scaled),
+        Ok(scaled) => Ok((scaled, scale)),
         Err(collide2d::ShapeError::NonUniformScale) => {
             let factor = scale.x.abs().max(scale.y.abs());
-            shape
-                .scaled(Vec2::new(
-                    factor.copysign(scale.x),
-                    factor.copysign(scale.y),
-                ))
-                .map_err(shape_error)
+            let applied = Vec2::new(factor.copysign(scale.x), factor.copysign(scale.y));
+            let scaled = shape.scaled(applied).map_err(shape_error)?;
+            Ok((scaled, applied))
         }
         Err(e) => Err(shape_error(e)),
     }
+}
+
+/// The collider's one-way side for a shape scaled by `applied`: the blocking direction is a
+/// normal of the shape, so it maps by the inverse scale (a mirror turns it over).
+fn one_way(collider: &Collider, applied: Vec2) -> Option<OneWay> {
+    collider.one_way.map(|(direction, margin)| OneWay {
+        direction: to_lib(direction) / applied,
+        margin,
+    })
 }
 
 fn shape_error_text(error: collide2d::ShapeError) -> &'static str {
@@ -61,14 +69,18 @@ fn shape_scale(collider: &Collider, object_scale: Vec2) -> Vec2 {
     }
 }
 
-/// The collider's offset on its object, its translation scaled by the object's scale.
+/// The collider's offset on its object: its translation scaled by the object's scale, and its
+/// turn reversed when that scale mirrors (a turn seen in a mirror turns the other way).
 fn offset(collider: &Collider, object_scale: Vec2) -> Transform {
-    let scale = if collider.ignore_object_scale {
-        Vec2::ONE
+    if collider.ignore_object_scale {
+        return Transform::new(to_lib(collider.offset), collider.angle);
+    }
+    let angle = if object_scale.x * object_scale.y < 0.0 {
+        -collider.angle
     } else {
-        object_scale
+        collider.angle
     };
-    Transform::new(to_lib(collider.offset) * scale, collider.angle)
+    Transform::new(to_lib(collider.offset) * object_scale, angle)
 }
 
 fn layer_id(
@@ -93,7 +105,7 @@ fn world_collider(
 ) -> Result<(WorldCollider, (Vec2, Vec2)), WorldError> {
     let (xf, object_scale) = placement(global);
     let scale = shape_scale(collider, object_scale);
-    let shape = scaled_shape(&collider.shape, scale)?;
+    let (shape, applied) = scaled_shape(&collider.shape, scale)?;
     let layer = layer_id(world, layer).unwrap_or_else(|error| {
         errors.push(CollisionError {
             entity: Some(entity),
@@ -108,35 +120,116 @@ fn world_collider(
         .with_sensor(sensor)
         .with_continuous(collider.continuous)
         .with_user_data(entity.to_bits());
-    if let Some((direction, margin)) = collider.one_way {
-        built = built.with_one_way(to_lib(direction), margin);
+    if let Some(OneWay { direction, margin }) = one_way(collider, applied) {
+        built = built.with_one_way(direction, margin);
     }
     Ok((built, (scale, object_scale)))
+}
+
+/// Notes that `entity`'s collider went away (its `Collider` removed, or the entity despawned
+/// or disabled), for the next step to apply whenever it runs.
+pub(crate) fn note_gone(gone: On<Remove, Collider>, mut world: ResMut<CollisionWorld>) {
+    world.note(gone.entity, Pending::Gone);
+}
+
+/// Notes that `entity` was disabled (Bevy's `Disabled`), for the next step.
+pub(crate) fn note_disabled(disabled: On<Add, Disabled>, mut world: ResMut<CollisionWorld>) {
+    world.note(disabled.entity, Pending::Gone);
+}
+
+/// Marks an entity's `Transform` changed as it is enabled again: Bevy's propagation skips
+/// disabled entities, so a move made while disabled would otherwise leave its
+/// `GlobalTransform` (and its descendants', and so their colliders) where it was.
+pub(crate) fn propagate_enabled(
+    enabled: On<Remove, Disabled>,
+    mut transforms: Query<&mut bevy_transform::components::Transform, Allow<Disabled>>,
+) {
+    if let Ok(mut transform) = transforms.get_mut(enabled.entity) {
+        transform.set_changed();
+    }
+}
+
+/// Notes that `entity`'s layer went away, for the next step.
+pub(crate) fn note_layer_gone(gone: On<Remove, CollisionLayer>, mut world: ResMut<CollisionWorld>) {
+    world.note(gone.entity, Pending::Changed);
+}
+
+/// Notes that `entity`'s sensor flag went away, for the next step.
+pub(crate) fn note_sensor_gone(gone: On<Remove, Sensor>, mut world: ResMut<CollisionWorld>) {
+    world.note(gone.entity, Pending::Changed);
 }
 
 /// Brings the collision world up to date with the ECS: removals, insertions, changes, moves.
 pub(crate) fn sync_colliders(
     mut world: ResMut<CollisionWorld>,
-    mut removed_colliders: RemovedComponents<Collider>,
-    mut removed_layers: RemovedComponents<CollisionLayer>,
-    mut removed_sensors: RemovedComponents<Sensor>,
     colliders: Query<ColliderParts>,
+    disabled: Query<(), (With<Collider>, With<Disabled>)>,
 ) {
     let CollisionWorld {
         world,
         tracked,
         errors,
+        gone,
+        touched,
     } = &mut *world;
     errors.retain(|e| e.entity.is_none());
 
-    // Removals, in entity order: a despawned entity's collider, or a removed `Collider`.
-    let mut gone: Vec<Entity> = removed_colliders
-        .read()
-        .filter(|&entity| !colliders.contains(entity) && tracked.contains_key(&entity))
-        .collect();
+    // Removals and disablings, in entity order: a despawned entity's collider, a removed
+    // `Collider`, a disabled entity (unless it came back since).
+    let mut gone: Vec<Entity> = std::mem::take(gone);
+    gone.retain(|&entity| !colliders.contains(entity));
     gone.sort_unstable_by_key(|&e| entity_order(e));
     gone.dedup();
     for entity in gone {
+        let result = if disabled.contains(entity) {
+            match tracked.get_mut(&entity) {
+                Some(t) if !t.disabled => {
+                    t.disabled = true;
+                    world.set_enabled(t.handle, false)
+                }
+                _ => Ok(()),
+            }
+        } else {
+            match tracked.remove(&entity) {
+                Some(t) => world.remove(t.handle).map(|_| ()),
+                None => Ok(()),
+            }
+        };
+        if let Err(error) = result {
+            errors.push(CollisionError {
+                entity: Some(entity),
+                error,
+            });
+        }
+    }
+
+    // Entities whose layer or sensor component went away.
+    let mut touched: Vec<Entity> = std::mem::take(touched);
+
+    // Insertions, then changes, each in entity order.
+    let mut new = Vec::new();
+    let mut changed = Vec::new();
+    let mut enabled = Vec::new();
+    for (entity, collider, _, layer, sensor) in &colliders {
+        match tracked.get(&entity) {
+            // Enabled again: built afresh from its components as they are now.
+            Some(t) if t.disabled => enabled.push(entity),
+            None => new.push(entity),
+            Some(_)
+                if collider.is_changed()
+                    || layer.as_ref().is_some_and(|l| l.is_changed())
+                    || sensor.as_ref().is_some_and(|s| s.is_added()) =>
+            {
+                changed.push(entity)
+            }
+            // Moved only (or not at all): pushed in the batch below.
+            Some(_) => {}
+        }
+    }
+    // The disabled colliders of entities enabled again leave the world (they have no contacts)
+    // in entity order, so the handles the insertions reuse do not depend on the query's order.
+    enabled.sort_unstable_by_key(|&e| entity_order(e));
+    for entity in enabled {
         if let Some(t) = tracked.remove(&entity) {
             if let Err(error) = world.remove(t.handle) {
                 errors.push(CollisionError {
@@ -145,28 +238,7 @@ pub(crate) fn sync_colliders(
                 });
             }
         }
-    }
-
-    // Entities whose layer or sensor component went away.
-    let mut touched: Vec<Entity> = removed_layers
-        .read()
-        .chain(removed_sensors.read())
-        .collect();
-
-    // Insertions, then changes, each in entity order.
-    let mut new = Vec::new();
-    let mut changed = Vec::new();
-    for (entity, collider, global, layer, sensor) in &colliders {
-        if !tracked.contains_key(&entity) {
-            new.push(entity);
-        } else if collider.is_changed()
-            || layer.as_ref().is_some_and(|l| l.is_changed())
-            || sensor.as_ref().is_some_and(|s| s.is_added())
-        {
-            changed.push(entity);
-        } else if global.is_changed() {
-            // moved only: pushed in the batch below
-        }
+        new.push(entity);
     }
     new.sort_unstable_by_key(|&e| entity_order(e));
     for &entity in &new {
@@ -188,6 +260,7 @@ pub(crate) fn sync_colliders(
                     handle,
                     scale,
                     object_scale,
+                    disabled: false,
                 };
                 tracked.insert(entity, t);
             }
@@ -262,35 +335,17 @@ fn apply_change(
     let Ok((_, collider, global, layer, sensor)) = colliders.get(entity) else {
         return Ok(());
     };
-    let current = world.get(t.handle)?;
-    let one_way = collider
-        .one_way
-        .map(|(direction, margin)| (to_lib(direction), margin));
-    let current_one_way = current.one_way().map(|o| (o.direction, o.margin));
-    if collider.is_changed() && one_way != current_one_way {
-        // No setter for one-way: the collider is built again (its contacts end and begin).
-        let (built, (scale, object_scale)) = world_collider(
-            world,
-            entity,
-            &collider,
-            &global,
-            layer.as_deref(),
-            sensor.is_some(),
-            errors,
-        )?;
-        world.remove(t.handle)?;
-        let handle = world.insert(built)?;
-        let fresh = Tracked {
-            handle,
-            scale,
-            object_scale,
-        };
-        tracked.insert(entity, fresh);
-        return Ok(());
-    }
     if collider.is_changed() {
-        rescale(world, tracked, entity, &collider, t.object_scale)?;
-        world.set_offset(t.handle, offset(&collider, t.object_scale))?;
+        // The entity's scale as it is now: the one stored may be stale (not followed while
+        // the collider ignored it, or refused).
+        let (_, object_scale) = placement(&global);
+        if let Err(error) = rescale(world, tracked, entity, &collider, object_scale) {
+            // The shape is refused; the layer and sensor flag still apply.
+            errors.push(CollisionError {
+                entity: Some(entity),
+                error,
+            });
+        }
         world.set_continuous(t.handle, collider.continuous)?;
     }
     let layer_id = match layer_id(world, layer.as_deref()) {
@@ -324,9 +379,14 @@ fn rescale(
         return Ok(());
     };
     let scale = shape_scale(collider, object_scale);
-    let shape = scaled_shape(&collider.shape, scale)?;
+    let (shape, applied) = scaled_shape(&collider.shape, scale)?;
     world.set_shape(t.handle, shape)?;
     world.set_offset(t.handle, offset(collider, object_scale))?;
+    let one_way = one_way(collider, applied);
+    if one_way.is_some() || world.get(t.handle)?.one_way().is_some() {
+        // Set in place: a contact the collider still has goes on without an end and a begin.
+        world.set_one_way(t.handle, one_way)?;
+    }
     t.scale = scale;
     t.object_scale = object_scale;
     Ok(())

@@ -1,6 +1,7 @@
 //! The plugin in headless apps: no window, no renderer. One binary, one module per theme.
 
 mod ecs;
+mod edges;
 mod model;
 mod support;
 mod tile_map;

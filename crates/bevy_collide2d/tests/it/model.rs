@@ -1,6 +1,7 @@
 //! A seeded model test: random ECS operations on an app with the plugin, and the same
-//! operations on a plain `collide2d::World` driven in the order the plugin documents (removals,
-//! insertions, layer and sensor changes, then moves, each in entity order). The plugin's
+//! operations on a plain `collide2d::World` driven in the order the plugin documents (removals
+//! and disablings, insertions (entities enabled again among them), layer and sensor changes,
+//! then moves, each in entity order). The plugin's
 //! messages must equal the world's events exactly: same pairs in the same order, same
 //! manifolds, same end reasons.
 //!
@@ -8,12 +9,13 @@
 //! and turns it into a placement with the plugin's public conversion, so that what is compared
 //! is what the plugin pushes and when, not float formulas.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use bevy_app::App;
 use bevy_collide2d::convert::placement;
 use bevy_collide2d::entity_order;
 use bevy_collide2d::prelude::*;
+use bevy_ecs::entity_disabling::Disabled;
 use bevy_ecs::prelude::*;
 use bevy_math::Quat;
 use bevy_transform::components::{GlobalTransform, Transform};
@@ -50,6 +52,10 @@ struct Model {
     shapes: BTreeMap<Entity, Shape>,
     layer: BTreeMap<Entity, Option<&'static str>>,
     sensor: BTreeMap<Entity, bool>,
+    /// The entities the app has `Disabled` now.
+    disabled: BTreeSet<Entity>,
+    /// The entities whose collider the model world has disabled.
+    world_disabled: BTreeSet<Entity>,
 }
 
 impl Model {
@@ -67,6 +73,8 @@ impl Model {
             shapes: BTreeMap::new(),
             layer: BTreeMap::new(),
             sensor: BTreeMap::new(),
+            disabled: BTreeSet::new(),
+            world_disabled: BTreeSet::new(),
         }
     }
 
@@ -76,24 +84,61 @@ impl Model {
         })
     }
 
-    /// One step: `removed`, `added` and `changed` are the entities the step removed, spawned
-    /// and re-layered or re-sensored; moves are read from the app.
+    /// One step: `removed` and `changed` are the entities the step removed and re-layered or
+    /// re-sensored, `live` those alive; disablings, enablings, insertions and moves are read
+    /// from the model's sets and the app.
     fn step(
         &mut self,
         app: &mut App,
+        live: &[Entity],
         removed: &[Entity],
-        added: &[Entity],
         changed: &[Entity],
     ) -> (Vec<CollisionStarted>, Vec<CollisionEnded>) {
-        let mut removed = removed.to_vec();
-        removed.sort_unstable_by_key(|&e| entity_order(e));
+        // Removals and disablings together, in entity order.
+        let mut gone: Vec<Entity> = removed.to_vec();
+        gone.extend(
+            self.handles
+                .keys()
+                .filter(|e| self.disabled.contains(e) && !self.world_disabled.contains(e)),
+        );
+        gone.sort_unstable_by_key(|&e| entity_order(e));
+        gone.dedup();
+        for entity in gone {
+            let Some(&handle) = self.handles.get(&entity) else {
+                continue;
+            };
+            if removed.contains(&entity) {
+                self.handles.remove(&entity);
+                self.world.remove(handle).unwrap();
+                self.placed.remove(&entity);
+                self.world_disabled.remove(&entity);
+            } else {
+                self.world.set_enabled(handle, false).unwrap();
+                self.world_disabled.insert(entity);
+            }
+        }
         for entity in removed {
+            self.disabled.remove(entity);
+        }
+        // Enabled again: the disabled collider leaves, in entity order, to be inserted anew.
+        let enabled: Vec<Entity> = self
+            .world_disabled
+            .iter()
+            .copied()
+            .filter(|e| !self.disabled.contains(e))
+            .collect();
+        for entity in enabled {
             let handle = self.handles.remove(&entity).unwrap();
             self.world.remove(handle).unwrap();
             self.placed.remove(&entity);
+            self.world_disabled.remove(&entity);
         }
         let global = |app: &App, entity| *app.world().get::<GlobalTransform>(entity).unwrap();
-        let mut added = added.to_vec();
+        let mut added: Vec<Entity> = live
+            .iter()
+            .copied()
+            .filter(|e| !self.handles.contains_key(e) && !self.disabled.contains(e))
+            .collect();
         added.sort_unstable_by_key(|&e| entity_order(e));
         for &entity in &added {
             let (xf, _) = placement(&global(app, entity));
@@ -113,7 +158,7 @@ impl Model {
             let Some(&handle) = self.handles.get(&entity) else {
                 continue;
             };
-            if added.contains(&entity) {
+            if added.contains(&entity) || self.world_disabled.contains(&entity) {
                 continue;
             }
             let layer = self.layer_id(self.layer[&entity]);
@@ -129,6 +174,9 @@ impl Model {
             self.handles.iter().map(|(&e, &h)| (e, h)).collect();
         order.sort_unstable_by_key(|&(e, _)| entity_order(e));
         for (entity, handle) in order {
+            if self.world_disabled.contains(&entity) {
+                continue;
+            }
             let (xf, _) = placement(&global(app, entity));
             if self.placed[&entity] != xf {
                 self.placed.insert(entity, xf);
@@ -172,16 +220,16 @@ fn with_descendants(app: &App, entity: Entity, out: &mut Vec<Entity>) {
     }
 }
 
-fn run(seed: u64, steps: usize) -> (usize, usize, usize) {
+fn run(seed: u64, steps: usize) -> (usize, usize, usize, usize) {
     let mut rng = Rng(seed);
     let mut app = app();
     let mut model = Model::new();
     let mut live: Vec<Entity> = Vec::new();
-    let (mut starts, mut ends, mut removed_mid_contact) = (0, 0, 0);
+    let (mut starts, mut ends, mut removed_mid_contact, mut disabled_ends) = (0, 0, 0, 0);
     for _ in 0..steps {
         let (mut removed, mut added, mut changed) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..1 + rng.below(3) {
-            let op = if live.len() < 3 { 0 } else { rng.below(8) };
+            let op = if live.len() < 3 { 0 } else { rng.below(9) };
             match op {
                 0 if live.len() < 14 => {
                     let shape = if rng.below(2) == 0 {
@@ -288,6 +336,16 @@ fn run(seed: u64, steps: usize) -> (usize, usize, usize) {
                     model.layer.insert(entity, layer);
                     changed.push(entity);
                 }
+                8 => {
+                    // Bevy's `Disabled` on or off.
+                    let entity = live[rng.below(live.len())];
+                    if model.disabled.remove(&entity) {
+                        app.world_mut().entity_mut(entity).remove::<Disabled>();
+                    } else {
+                        app.world_mut().entity_mut(entity).insert(Disabled);
+                        model.disabled.insert(entity);
+                    }
+                }
                 _ => {
                     let entity = live[rng.below(live.len())];
                     let sensor = !model.sensor[&entity];
@@ -303,14 +361,23 @@ fn run(seed: u64, steps: usize) -> (usize, usize, usize) {
         }
         // The plugin propagates transforms itself; the model reads them after the update.
         let plugin = step(&mut app);
-        let expected = model.step(&mut app, &removed, &added, &changed);
+        let expected = model.step(&mut app, &live, &removed, &changed);
         assert_eq!(plugin, expected, "seed {seed}");
         assert!(app.world().resource::<CollisionWorld>().errors().is_empty());
         starts += expected.0.len();
         ends += expected.1.len();
+        disabled_ends += expected
+            .1
+            .iter()
+            .filter(|e| e.reason == EndReason::Disabled)
+            .count();
         // CollidingEntities holds exactly the world's contacts of each entity.
         for &entity in &live {
-            let handle = model.handles[&entity];
+            let Some(&handle) = model.handles.get(&entity) else {
+                let set = app.world().get::<CollidingEntities>(entity).unwrap();
+                assert!(set.is_empty(), "seed {seed}, entity {entity}");
+                continue;
+            };
             let mut touching: Vec<Entity> = model
                 .world
                 .contacts_of(handle)
@@ -332,19 +399,21 @@ fn run(seed: u64, steps: usize) -> (usize, usize, usize) {
             assert_eq!(seen, touching, "seed {seed}, entity {entity}");
         }
     }
-    (starts, ends, removed_mid_contact)
+    (starts, ends, removed_mid_contact, disabled_ends)
 }
 
 #[test]
 fn plugin_events_equal_the_worlds_over_random_ecs_operations() {
-    let (mut starts, mut ends, mut mid_contact) = (0, 0, 0);
+    let (mut starts, mut ends, mut mid_contact, mut disabled) = (0, 0, 0, 0);
     for seed in 1..=100u64 {
-        let (s, e, m) = run(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1, 60);
+        let (s, e, m, d) = run(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1, 60);
         starts += s;
         ends += e;
         mid_contact += m;
+        disabled += d;
     }
     // The generator reaches what the test is about.
     assert!(starts > 200 && ends > 100, "{starts} starts, {ends} ends");
     assert!(mid_contact > 20, "{mid_contact} despawns mid-contact");
+    assert!(disabled > 20, "{disabled} contacts ended by a disabling");
 }

@@ -1036,6 +1036,18 @@ impl World {
         self.modify(handle, |c| c.shape = shape)
     }
 
+    /// Makes a collider one-way (see [`OneWay`]; the direction need not be unit) or, with
+    /// `None`, two-way. Its contacts are judged again at the next update: one it still has
+    /// goes on without an end and a begin. A zero or non-finite direction or a negative or
+    /// non-finite margin is refused with [`WorldError::InvalidOneWay`].
+    pub fn set_one_way(
+        &mut self,
+        handle: ColliderHandle,
+        one_way: Option<OneWay>,
+    ) -> Result<(), WorldError> {
+        self.modify(handle, |c| c.one_way = one_way)
+    }
+
     /// Enables or disables a collider. A disabled collider leaves the broad phase: its contacts
     /// end at the next update and queries skip it.
     pub fn set_enabled(&mut self, handle: ColliderHandle, enabled: bool) -> Result<(), WorldError> {

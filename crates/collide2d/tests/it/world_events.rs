@@ -607,3 +607,78 @@ fn collide_only_keeps_bullets_off_layers_added_later() {
         .collect();
     assert_eq!(bullet_pairs, [handles[1], handles[2]]);
 }
+
+#[test]
+fn set_one_way_keeps_a_contact_it_still_has_and_ends_one_it_no_longer_has() {
+    use collide2d::world::OneWay;
+    // A box resting 0.05 into a two-way platform's top.
+    let mut world = World::new();
+    let platform = world
+        .insert(Collider::new(Shape::from(Polygon::rect(4.0, 0.5).unwrap())))
+        .unwrap();
+    let boxed = world
+        .insert(
+            Collider::new(Shape::from(Polygon::rect(1.0, 1.0).unwrap()))
+                .with_transform(at(0.0, 0.7)),
+        )
+        .unwrap();
+    world.update();
+    assert_eq!(world.began().len(), 1);
+    let up = |margin| {
+        Some(OneWay {
+            direction: Vec2::new(0.0, 3.0),
+            margin,
+        })
+    };
+    // Blocking upwards: the box above is still held; the contact goes on, silently.
+    world.set_one_way(platform, up(0.1)).unwrap();
+    world.update();
+    assert_eq!(
+        (world.began().len(), world.ended().len()),
+        (0, 0),
+        "{:?}",
+        world.events()
+    );
+    let set = world.get(platform).unwrap().one_way().unwrap();
+    assert_eq!((set.direction, set.margin), (Vec2::Y, 0.1), "made unit");
+    assert!(world.is_touching(boxed));
+    // Bad input is refused and changes nothing.
+    for bad in [
+        up(-1.0),
+        up(f32::NAN),
+        Some(OneWay {
+            direction: Vec2::ZERO,
+            margin: 0.1,
+        }),
+    ] {
+        assert_eq!(
+            world.set_one_way(platform, bad),
+            Err(WorldError::InvalidOneWay)
+        );
+    }
+    assert_eq!(world.get(platform).unwrap().one_way(), Some(set));
+    // Blocking downwards: the box is on the passing side; the contact ends, once.
+    world
+        .set_one_way(
+            platform,
+            Some(OneWay {
+                direction: -Vec2::Y,
+                margin: 0.1,
+            }),
+        )
+        .unwrap();
+    world.update();
+    assert_eq!(world.began().len(), 0);
+    assert!(matches!(
+        only_end(&world),
+        CollisionEvent::End {
+            reason: EndReason::Separated,
+            ..
+        }
+    ));
+    // Two-way again: it begins again, once.
+    world.set_one_way(platform, None).unwrap();
+    world.update();
+    assert_eq!((world.began().len(), world.ended().len()), (1, 0));
+    assert_eq!(world.get(platform).unwrap().one_way(), None);
+}
