@@ -2,8 +2,9 @@
 //!
 //! One call:
 //! 1. **Recovery.** A start inside geometry or closer than a quarter of the skin (plus four
-//!    times the cast's tolerance) is pushed out along the contact normals, at most
-//!    `max_recovery` (reported as [`MoveResult::recovery`]).
+//!    times the cast's tolerance) is pushed out, at most `max_recovery` (reported as
+//!    [`MoveResult::recovery`]): out of the floor, along the face facing up most of those
+//!    it is in front of, never along a seam's hidden side.
 //! 2. **Planes.** The surfaces within `2 × skin + |delta|` become planes on the displacement: a
 //!    surface `s` away may be approached to `skin`, one already within the skin not at all.
 //!    Separated pairs use the closest-point direction, so corners read as rounded by the skin and
@@ -28,7 +29,7 @@ use crate::query::CastOptions;
 use crate::shape::Ray;
 use crate::shape::Shape;
 use crate::Transform;
-use planes::{solve_planes, solve_push, Plane, Surface};
+use planes::{solve_planes, solve_push, Plane, Preference, Surface};
 
 /// Settings for [`World::move_and_slide`]. The defaults suit a platformer whose tiles are one
 /// unit: a 45° walkable slope, a 0.01 skin, steps up to 0.2 and snapping down 0.2.
@@ -465,8 +466,10 @@ impl World {
         self.move_and_slide(character, delta, opts)
     }
 
-    /// Step 1: pushes `xf` out of everything it overlaps or is closer to than [`recovery_gap`],
-    /// along the contact normals, at most `max_recovery` in all. Returns the push, and
+    /// Step 1: pushes `xf` out of everything it overlaps or is closer to than [`recovery_gap`]
+    /// (as a whole: a seam's corner near only along its hidden side is not), along each
+    /// obstacle's `Surface::away` (out of the floor, not along the walk nor against it), at
+    /// most `max_recovery` in all. Returns the push, and
     /// leaves in `surfaces` those within [`plane_reach`] of where `xf` ends.
     fn recover(
         &self,
@@ -485,8 +488,8 @@ impl World {
             wanted.extend(
                 surfaces
                     .iter()
-                    .filter(|s| s.separation < recovery_gap(mover.skin))
-                    .map(|s| (s.normal, mover.skin - s.separation)),
+                    .filter(|s| s.gap < recovery_gap(mover.skin))
+                    .map(|s| (s.away.0, mover.skin - s.away.1)),
             );
             let room = max_recovery - total.length();
             if wanted.is_empty() || room <= 0.0 {
@@ -507,7 +510,7 @@ impl World {
     /// The surfaces within [`plane_reach`] of the character at `xf`, for a request `delta`.
     ///
     /// Of the faces of an obstacle that would each hold the character, the one resisting the
-    /// request least is taken. A character on walkable ground that the request presses into is
+    /// request least is taken (between equals, the one facing up most). A character on walkable ground that the request presses into is
     /// held by that ground anyway, so then only the request's part along the ground (its most
     /// level piece: a rounded corner ahead reads as a slope) counts:
     /// walking slowly under stronger gravity over a seam between level tiles, the next tile's
@@ -524,7 +527,19 @@ impl World {
         } else {
             delta
         };
-        self.surfaces_near(mover.shape, xf, reach, (delta, guess), &mover.filter, out);
+        let prefer = |motion: Vec2| Preference {
+            motion,
+            up: mover.up,
+        };
+        self.surfaces_near(
+            mover.shape,
+            xf,
+            reach,
+            delta,
+            prefer(guess),
+            &mover.filter,
+            out,
+        );
         let ground = out[first..]
             .iter()
             .filter(|s| mover.is_walkable(s.normal) && s.separation <= reach)
@@ -534,8 +549,16 @@ impl World {
         let axis_motion = ground.map_or(delta, |normal| delta - normal * normal.dot(delta));
         if axis_motion != guess {
             out.truncate(first);
-            let motions = (delta, axis_motion);
-            self.surfaces_near(mover.shape, xf, reach, motions, &mover.filter, out);
+            let preference = prefer(axis_motion);
+            self.surfaces_near(
+                mover.shape,
+                xf,
+                reach,
+                delta,
+                preference,
+                &mover.filter,
+                out,
+            );
         }
     }
 
