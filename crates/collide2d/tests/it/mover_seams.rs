@@ -16,7 +16,13 @@ fn v(x: f32, y: f32) -> Vec2 {
     Vec2::new(x, y)
 }
 
-const SKIN: f32 = 0.01;
+/// The skin a call uses for `shape` near the origin: the default 0.01, at most a fiftieth of
+/// its smallest extent.
+fn skin_of(shape: &Shape) -> f32 {
+    let extent = shape.aabb(&Transform::IDENTITY);
+    let smallest = (extent.max - extent.min).min_element();
+    (0.02 * smallest).min(0.01)
+}
 
 /// `count` floor boxes `tile` wide (less `gap`), tops at 0 (every other one `mismatch`
 /// higher), the first from `left`.
@@ -226,7 +232,7 @@ fn seams_never_stop_lengthen_or_lift_a_walk() {
                 let tile = rng.pick(&[0.3, 0.5, 1.0]);
                 let speed = rng.log_size(5.0e-4, 0.05) * rng.pick(&[1.0, -1.0]);
                 let ratio = rng.pick(&[0.0, 0.1, 0.5, 1.0, 1.0, 2.0, 10.0]);
-                let rest = rng.range(0.34, 1.0) * SKIN;
+                let rest = rng.range(0.34, 1.0);
                 let mut world = World::new();
                 floor(
                     &mut world,
@@ -235,6 +241,7 @@ fn seams_never_stop_lengthen_or_lift_a_walk() {
                     tile,
                 );
                 let shape = body(body_kind, size);
+                let rest = rest * skin_of(&shape);
                 let low = shape.aabb(&Transform::IDENTITY).min.y;
                 let hero = place(&mut world, shape, v(rng.range(0.0, tile), rest - low));
                 let name = format!(
@@ -300,7 +307,7 @@ fn a_character_resting_low_is_pushed_up_once_and_keeps_its_height() {
             let tile = rng.pick(&[0.3, 0.5, 1.0]);
             let speed = rng.log_size(5.0e-4, 0.05) * rng.pick(&[1.0, -1.0]);
             let ratio = rng.pick(&[0.0, 0.5, 1.0, 2.0, 10.0]);
-            let rest = rng.range(0.0, 0.25) * SKIN;
+            let rest = rng.range(0.0, 0.25);
             let mut world = World::new();
             let floor_kind = Floor::Boxes {
                 gap: 0.0,
@@ -313,10 +320,12 @@ fn a_character_resting_low_is_pushed_up_once_and_keeps_its_height() {
                 tile,
             );
             let shape = body(body_kind, size);
+            let skin = skin_of(&shape);
+            let rest = rest * skin;
             let low = shape.aabb(&Transform::IDENTITY).min.y;
             // Its side within the recovery gap of a seam.
             let half_width = shape.aabb(&Transform::IDENTITY).max.x;
-            let beside = tile - half_width - rng.range(0.0, 0.25) * SKIN * speed.signum();
+            let beside = tile - half_width - rng.range(0.0, 0.25) * skin * speed.signum();
             let hero = place(&mut world, shape, v(beside, rest - low));
             let name = format!(
                 "body {body_kind} of size {size} resting {rest} up on tiles {tile} wide, \
