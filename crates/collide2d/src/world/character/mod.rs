@@ -469,13 +469,16 @@ impl World {
             && stood_on_floor(self)?
         {
             let drop = -up * (lengths.snap_distance + mover.skin);
-            let hit = self.shape_cast(
-                &shape,
-                &xf,
-                drop,
-                &mover.filter,
-                mover.cast_options(mover.skin),
-            )?;
+            let cast = |target: f32| {
+                self.shape_cast(&shape, &xf, drop, &mover.filter, mover.cast_options(target))
+            };
+            let mut hit = cast(mover.skin)?;
+            if hit.is_some_and(|h| h.fraction == 0.0 && !mover.is_walkable(-h.normal)) {
+                // Its side within the skin of the edge it walked off: the corner stopped the
+                // cast at once. Stopping just outside the recovery gap instead, it passes the
+                // corner and is not pushed up again on its next call.
+                hit = cast((mover.recovery_gap() + 2.0 * mover.tolerance).min(mover.skin))?;
+            }
             if let Some(hit) = hit.filter(|h| mover.is_walkable(-h.normal)) {
                 xf.p += drop * hit.fraction;
                 result.snap = drop.length() * hit.fraction;
