@@ -215,11 +215,12 @@ fn a_small_box_is_not_snapped_four_heights_down() {
     slab(&mut world, v(-1.0, -0.5), 2.0, 1.0, 0.0);
     slab(&mut world, v(1.0, -0.69), 2.0, 1.0, 0.0);
     let shape = Shape::from(Polygon::rect(0.05, 0.05).unwrap());
-    let hero = place(&mut world, shape, v(-0.03, 0.025 + 0.0005));
+    // Walking 0.02 a call, its side passes the edge by 0.02, clear of the edge's corner.
+    let hero = place(&mut world, shape, v(-0.015, 0.025 + 0.0005));
     let mut snapped = 0.0f32;
-    for _ in 0..10 {
+    for _ in 0..5 {
         let result = world
-            .move_and_slide(hero, v(0.01, 0.0), MoveOptions::default())
+            .move_and_slide(hero, v(0.02, 0.0), MoveOptions::default())
             .unwrap();
         snapped = snapped.max(result.snap);
     }
@@ -252,6 +253,35 @@ fn a_small_box_rests_a_skin_of_its_size_above_the_floor() {
         (0.0..=0.001).contains(&gap) && last.unwrap().on_floor,
         "rests {gap} above the floor"
     );
+}
+
+/// A 1000-unit box on a floor 3e7 from the origin, where `f32` steps by 2, walking 40 a call
+/// under gravity as strong, with the default options: its skin of 0.01 was a two-hundredth
+/// of the spacing of its coordinates. It now keeps at least one spacing: it walks the whole
+/// request every call, on the floor, at one height, never inside it.
+#[test]
+fn a_large_box_far_from_the_origin_keeps_a_skin_its_coordinates_can_hold() {
+    let origin = v(3.0e7, 1.5e7);
+    let mut world = World::new();
+    slab(&mut world, origin + v(0.0, -500.0), 40000.0, 1000.0, 0.0);
+    let shape = Shape::from(Polygon::rect(1000.0, 1000.0).unwrap());
+    let hero = place(&mut world, shape, origin + v(0.0, 502.0));
+    let mut height = None;
+    for call in 0..60 {
+        let result = world
+            .move_and_slide(hero, v(40.0, -40.0), MoveOptions::default())
+            .unwrap();
+        let p = world.get(hero).unwrap().transform().p;
+        assert!(
+            (result.moved.x - 40.0).abs() <= 4.0 && result.on_floor && !result.on_wall,
+            "call {call}: {result:?}"
+        );
+        if call > 0 {
+            assert_eq!(Some(p.y), height, "call {call}: {result:?}");
+        }
+        height = Some(p.y);
+        assert!(p.y - 500.0 - origin.y >= 0.0, "call {call}: {p:?}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
