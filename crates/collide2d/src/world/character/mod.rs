@@ -599,15 +599,8 @@ impl World {
             motion,
             up: mover.up,
         };
-        self.surfaces_near(
-            mover.shape,
-            xf,
-            reach,
-            delta,
-            prefer(guess),
-            &mover.filter,
-            out,
-        );
+        let motions = (delta, prefer(guess));
+        self.surfaces_near(mover.shape, xf, reach, motions, &mover.filter, out);
         let ground = out[first..]
             .iter()
             .filter(|s| mover.is_walkable(s.normal) && s.separation <= reach)
@@ -617,16 +610,8 @@ impl World {
         let axis_motion = ground.map_or(delta, |normal| delta - normal * normal.dot(delta));
         if axis_motion != guess {
             out.truncate(first);
-            let preference = prefer(axis_motion);
-            self.surfaces_near(
-                mover.shape,
-                xf,
-                reach,
-                delta,
-                preference,
-                &mover.filter,
-                out,
-            );
+            let motions = (delta, prefer(axis_motion));
+            self.surfaces_near(mover.shape, xf, reach, motions, &mover.filter, out);
         }
     }
 

@@ -41,6 +41,17 @@ pub(crate) struct Surface {
     pub collider: ColliderHandle,
 }
 
+/// A surface of one convex piece as measured, before its collider is known (the fields of
+/// [`Surface`]).
+#[derive(Clone, Copy, Debug)]
+struct Found {
+    normal: Vec2,
+    separation: f32,
+    gap: f32,
+    away: (Vec2, f32),
+    point: Vec2,
+}
+
 /// How one of several faces that would each hold the character is chosen: the one resisting
 /// `motion` least; between faces resisting it equally, the one facing `up` most (the one the
 /// character stands on, not a seam's hidden side).
@@ -70,8 +81,7 @@ impl World {
         shape: &Shape,
         xf: &Transform,
         reach: f32,
-        motion: Vec2,
-        preference: Preference,
+        (motion, preference): (Vec2, Preference),
         filter: &QueryFilter,
         out: &mut Vec<Surface>,
     ) {
@@ -80,17 +90,16 @@ impl World {
         self.candidates(bounds, filter, |handle, collider| {
             let first = out.len();
             let other_xf = collider.world_transform();
-            let mut push =
-                |normal: Vec2, separation: f32, (away, gap): ((Vec2, f32), f32), point: Vec2| {
-                    out.push(Surface {
-                        normal,
-                        separation,
-                        gap,
-                        away,
-                        point,
-                        collider: handle,
-                    });
-                };
+            let mut push = |found: Found| {
+                out.push(Surface {
+                    normal: found.normal,
+                    separation: found.separation,
+                    gap: found.gap,
+                    away: found.away,
+                    point: found.point,
+                    collider: handle,
+                });
+            };
             shape_surfaces(
                 shape,
                 xf,
@@ -134,7 +143,7 @@ fn shape_surfaces(
     (other, other_xf): (&Shape, &Transform),
     reach: f32,
     preference: Preference,
-    push: &mut dyn FnMut(Vec2, f32, ((Vec2, f32), f32), Vec2),
+    push: &mut dyn FnMut(Found),
 ) {
     match other {
         Shape::Chain(chain) => {
@@ -149,18 +158,11 @@ fn shape_surfaces(
                 }
                 let segment = Shape::Segment(Segment::new_unchecked(start, end));
                 let pair = (&segment, other_xf);
-                convex_surface(
-                    shape,
-                    xf,
-                    pair,
-                    reach,
-                    preference,
-                    &mut |normal, separation, nearest, point| {
-                        if normal.dot(other_xf.rotate(face)) > 0.0 {
-                            push(normal, separation, nearest, point);
-                        }
-                    },
-                );
+                convex_surface(shape, xf, pair, reach, preference, &mut |found: Found| {
+                    if found.normal.dot(other_xf.rotate(face)) > 0.0 {
+                        push(found);
+                    }
+                });
                 true
             });
         }
@@ -205,13 +207,11 @@ fn convex_surface(
     (other, other_xf): (&Shape, &Transform),
     reach: f32,
     preference: Preference,
-    push: &mut dyn FnMut(Vec2, f32, ((Vec2, f32), f32), Vec2),
+    push: &mut dyn FnMut(Found),
 ) {
-    if let Some((normal, separation, nearest, point)) =
-        separating_face(shape, xf, (other, other_xf), preference, reach)
-    {
-        if separation <= reach {
-            push(normal, separation, nearest, point);
+    if let Some(found) = separating_face(shape, xf, (other, other_xf), preference, reach) {
+        if found.separation <= reach {
+            push(found);
         }
         return;
     }
@@ -233,12 +233,13 @@ fn convex_surface(
             .filter(|face| upward.prefers(face.0, normal))
             .unwrap_or(closest_face);
         let (normal, separation) = face.unwrap_or(closest_face);
-        push(
+        push(Found {
             normal,
             separation,
-            (away, closest.distance),
-            closest.point_b,
-        );
+            gap: closest.distance,
+            away,
+            point: closest.point_b,
+        });
         return;
     }
     let manifold = collide_speculative(shape, xf, other, other_xf, 0.0);
@@ -252,8 +253,13 @@ fn convex_surface(
         .max_by(|x, y| x.penetration.total_cmp(&y.penetration))
         .map(|p| (p.penetration, p.point))
         .unwrap_or((0.0, closest.point_b));
-    let nearest = ((-manifold.normal, -deepest.0), -deepest.0);
-    push(-manifold.normal, -deepest.0, nearest, deepest.1);
+    push(Found {
+        normal: -manifold.normal,
+        separation: -deepest.0,
+        gap: -deepest.0,
+        away: (-manifold.normal, -deepest.0),
+        point: deepest.1,
+    });
 }
 
 /// For a rounded (or any convex) character separated from a polygon or segment: the obstacle
@@ -339,15 +345,15 @@ fn faces(shape: &Shape, xf: &Transform, frame_origin: Vec2) -> Option<(Vec<Vec2>
 
 /// For a sharp polygon character and a polygon or segment obstacle: the surface along a face axis
 /// within `tie` of the largest separation that `preference` prefers (normal from the obstacle
-/// towards the character, its separation, the one facing `up` most with its separation and
-/// the largest separation, point on the obstacle). `None` for other pairs.
+/// towards the character), with the largest separation as its gap and, to push out along,
+/// the one facing `up` most of those the character is in front of. `None` for other pairs.
 fn separating_face(
     shape: &Shape,
     xf: &Transform,
     (other, other_xf): (&Shape, &Transform),
     preference: Preference,
     tie: f32,
-) -> Option<(Vec2, f32, ((Vec2, f32), f32), Vec2)> {
+) -> Option<Found> {
     if !matches!(shape, Shape::Polygon(p) if p.radius() == 0.0) {
         return None;
     }
@@ -396,8 +402,13 @@ fn separating_face(
         },
         0.0,
     )?;
-    let away = ((upward.1, upward.0), best);
-    Some((chosen.1, chosen.0, away, chosen.2 + frame_origin))
+    Some(Found {
+        normal: chosen.1,
+        separation: chosen.0,
+        gap: best,
+        away: (upward.1, upward.0),
+        point: chosen.2 + frame_origin,
+    })
 }
 
 /// The displacement closest to `target` with `normal · d ≥ offset` for every plane.
