@@ -211,7 +211,7 @@ pub struct MoveResult {
     /// The surfaces that limited the motion (the solved planes it ended on).
     pub hits: Vec<MoveHit>,
     /// A walkable surface (within `max_slope` of up) is under the character, within twice the
-    /// skin.
+    /// skin used (see [`MoveOptions`]).
     pub on_floor: bool,
     /// A surface facing down within `max_slope` stopped the motion.
     pub on_ceiling: bool,
@@ -282,10 +282,13 @@ impl World {
     /// standing on slopes; `on_floor` comes from a probe under the character.
     ///
     /// The motion made never goes against the request (`moved · delta ≥ 0`) and is never longer
-    /// than it, except for recovery, step-up and snapping, each reported in the result. One-way
-    /// colliders block only from their blocking side, so a character jumps up through a one-way
-    /// platform and lands on it. Errors (the world unchanged) for a stale handle or non-finite
-    /// or negative input.
+    /// than it, except for recovery, step-up and snapping, each reported in the result. A call
+    /// that starts clear ends no deeper inside anything than a thousandth of the character's
+    /// size plus a few `f32` spacings of its coordinates (`tests/it/mover_scale.rs` checks it
+    /// from 0.01 to 1000 units). The lengths used follow the character's size (see
+    /// [`MoveOptions`]). One-way colliders block only from their blocking side, so a character
+    /// jumps up through a one-way platform and lands on it. Errors (the world unchanged) for a
+    /// stale handle or non-finite or negative input.
     ///
     /// ```
     /// use collide2d::{shape::{Polygon, Shape}, world::{Collider, MoveOptions, World}, Transform, Vec2};
