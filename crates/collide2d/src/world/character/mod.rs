@@ -42,13 +42,13 @@ use planes::{solve_planes, solve_push, Plane, Preference, Surface};
 /// a 45° walkable slope, a 0.01 skin, steps up to 0.2 and snapping down 0.2;
 /// [`MoveOptions::for_size`] scales them for a character of another size.
 ///
-/// **Lengths follow the character's size.** Whatever the options say, a call uses at most a
-/// quarter of the character's extent along `up` as step height and as snap distance, at most
-/// that extent as recovery, and as skin at most a fiftieth of its smallest extent (along `up`
-/// or across; but not below two `f32` spacings of its coordinates) and at least one spacing
-/// (and 64 `f32` epsilons of its size). So a 0.05-unit character neither steps onto ledges
-/// four times its height nor keeps a skin of a fifth of its size, and a character far from the
-/// origin keeps a skin the numbers can hold. A character at least 0.8 units tall and 0.5 wide
+/// **Lengths follow the character's size.** Whatever the options say, a call uses at most
+/// half the character's extent along `up` as step height and as snap distance, at most that
+/// extent as recovery, and as skin at most a fiftieth of its smallest extent (along `up` or
+/// across; but not below two `f32` spacings of its coordinates) and at least one spacing (and
+/// 64 `f32` epsilons of its size). So a 0.05-unit character neither steps onto ledges four
+/// times its height nor keeps a skin of a fifth of its size, and a character far from the
+/// origin keeps a skin the numbers can hold. A character at least 0.5 units tall and wide
 /// within 1e5 of the origin uses the options as given.
 ///
 /// The options borrow the filter's exclusion list and predicate (see [`QueryFilter`]); a
@@ -83,12 +83,12 @@ pub struct MoveOptions<'a> {
     pub filter: QueryFilter<'a>,
     /// Highest ledge the character steps up onto while walking into it, only onto walkable
     /// floor and only when it stood on the floor (default 0.2; 0 turns stepping off; used: at
-    /// most a quarter of the character's extent along `up`).
+    /// most half the character's extent along `up`).
     pub step_height: f32,
     /// Farthest the character is pulled down onto the floor when a move along it would leave
     /// it in the air (walking down slopes and steps), only when it stood on the floor and the
-    /// request does not go up (default 0.2; 0 turns snapping off; used: at most a quarter of
-    /// the character's extent along `up`).
+    /// request does not go up (default 0.2; 0 turns snapping off; used: at most half the
+    /// character's extent along `up`).
     pub snap_distance: f32,
     /// Whether a request that is only gravity (along `-up`) leaves a character on a walkable
     /// slope where it is instead of sliding it down (default `true`).
@@ -476,15 +476,19 @@ impl World {
                 self.shape_cast(&shape, &xf, drop, &mover.filter, mover.cast_options(target))
             };
             let mut hit = cast(mover.skin)?;
-            if hit.is_some_and(|h| h.fraction == 0.0 && !mover.is_walkable(-h.normal)) {
-                // Its side within the skin of the edge it walked off: the corner stopped the
-                // cast at once. Stopping just outside the recovery gap instead, it passes the
-                // corner and is not pushed up again on its next call.
-                hit = cast((mover.recovery_gap() + 2.0 * mover.tolerance).min(mover.skin))?;
+            // The part of the drop kept back so the character rests a skin above the floor.
+            let mut short_of = 0.0;
+            if hit.is_some_and(|h| !mover.is_walkable(-h.normal)) {
+                // Its side within the skin of the edge it walked off: the corner, too steep to
+                // stand on, stopped the cast. Cast down to touching instead (it passes beside
+                // the corner), and stop a skin short of the floor.
+                hit = cast(0.0)?;
+                short_of = mover.skin / drop.length();
             }
             if let Some(hit) = hit.filter(|h| mover.is_walkable(-h.normal)) {
-                xf.p += drop * hit.fraction;
-                result.snap = drop.length() * hit.fraction;
+                let fraction = (hit.fraction - short_of).max(0.0);
+                xf.p += drop * fraction;
+                result.snap = drop.length() * fraction;
                 floor = Some((hit.collider, -hit.normal));
             }
         }
