@@ -354,6 +354,11 @@ impl World {
         let supported = surfaces
             .iter()
             .any(|s| mover.is_walkable(s.normal) && s.separation <= reach);
+        // Beside an edge, within the skin of its corner, the character is above the floor's
+        // top (the face it would be pushed out along) though it moves by the edge's side.
+        let above_floor = surfaces
+            .iter()
+            .any(|s| mover.is_walkable(s.away.0) && s.away.1 <= reach);
         let mut planes: Vec<Plane> = Vec::new();
         add_planes(
             &mut planes,
@@ -443,6 +448,7 @@ impl World {
                 return Ok(known);
             }
             let known = supported
+                || above_floor
                 || world
                     .floor_under(&mover, &start_xf, 2.0 * mover.skin)?
                     .is_some();
