@@ -36,6 +36,8 @@ mod manifold_face_end;
 mod manifold_parry;
 mod manifold_props;
 mod mover_edges;
+mod mover_scale;
+mod mover_seams;
 mod query_edges;
 mod ray;
 mod ray_parry;

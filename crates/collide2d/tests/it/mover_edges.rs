@@ -1043,7 +1043,8 @@ fn slopes_steps_ceilings_and_one_way_platforms_hold_at_any_offset() {
                     }
                 }
 
-                // A ledge below and one above the step height (0.2), starting against it. A
+                // A ledge below and one above the step height (0.2, at most half the
+                // character's height), starting against it. A
                 // rounded bottom of radius r meets a ledge r (1 − cos 45°) above where it
                 // stepped up to on a walkable slope of its rounding, and rolls onto it: the high
                 // ledge is higher than both.
@@ -1055,9 +1056,11 @@ fn slopes_steps_ceilings_and_one_way_platforms_hold_at_any_offset() {
                     Body::RoundedBox => 0.2 * size,
                 };
                 let rolls_onto = rounding_radius * (1.0 - std::f32::consts::FRAC_1_SQRT_2);
-                let high = 0.25 + rolls_onto;
+                // The step height used: the option's 0.2, at most half the height.
+                let step = (0.5 * size).min(0.2);
+                let high = 1.25 * step + rolls_onto;
                 for (climbs, height) in [
-                    (true, rng.range(0.02, 0.18)),
+                    (true, rng.range(0.1 * step, 0.9 * step)),
                     (false, rng.range(high, high + 0.35)),
                 ] {
                     let mut world = World::new();

@@ -2,8 +2,9 @@
 //!
 //! One call:
 //! 1. **Recovery.** A start inside geometry or closer than a quarter of the skin (plus four
-//!    times the cast's tolerance) is pushed out along the contact normals, at most
-//!    `max_recovery` (reported as [`MoveResult::recovery`]).
+//!    times the cast's tolerance) is pushed out, at most `max_recovery` (reported as
+//!    [`MoveResult::recovery`]): out of the floor, along the face facing up most of those
+//!    it is in front of, never along a seam's hidden side.
 //! 2. **Planes.** The surfaces within `2 × skin + |delta|` become planes on the displacement: a
 //!    surface `s` away may be approached to `skin`, one already within the skin not at all.
 //!    Separated pairs use the closest-point direction, so corners read as rounded by the skin and
@@ -19,7 +20,13 @@
 //! 4. **Game features.** Step-up onto walkable ledges, snapping down slopes and steps, stopping
 //!    on walkable slopes when the request is only gravity, and a floor probe under the
 //!    character that decides `on_floor` (never without a surface under it).
+//!
+//! Every length a call uses is held to the character's size and to the `f32` spacing of its
+//! coordinates first (`lengths.rs`; the rule is stated on [`MoveOptions`]), and the casts'
+//! tolerance follows the skin, so a 0.01-unit character and a 1000-unit one far from the
+//! origin move alike in proportion.
 
+mod lengths;
 mod planes;
 
 use super::{check_vector, ColliderHandle, QueryFilter, World, WorldError};
@@ -28,10 +35,21 @@ use crate::query::CastOptions;
 use crate::shape::Ray;
 use crate::shape::Shape;
 use crate::Transform;
-use planes::{solve_planes, solve_push, Plane, Surface};
+use lengths::Lengths;
+use planes::{solve_planes, solve_push, Plane, Preference, Surface};
 
-/// Settings for [`World::move_and_slide`]. The defaults suit a platformer whose tiles are one
-/// unit: a 45° walkable slope, a 0.01 skin, steps up to 0.2 and snapping down 0.2.
+/// Settings for [`World::move_and_slide`]. The defaults suit a character about one unit tall:
+/// a 45° walkable slope, a 0.01 skin, steps up to 0.2 and snapping down 0.2;
+/// [`MoveOptions::for_size`] scales them for a character of another size.
+///
+/// **Lengths follow the character's size.** Whatever the options say, a call uses at most
+/// half the character's extent along `up` as step height and as snap distance, at most that
+/// extent as recovery, and as skin at most a fiftieth of its smallest extent (along `up` or
+/// across; but not below two `f32` spacings of its coordinates) and at least one spacing (and
+/// 64 `f32` epsilons of its size). So a 0.05-unit character neither steps onto ledges four
+/// times its height nor keeps a skin of a fifth of its size, and a character far from the
+/// origin keeps a skin the numbers can hold. A character at least 0.5 units tall and wide
+/// within 1e5 of the origin uses the options as given.
 ///
 /// The options borrow the filter's exclusion list and predicate (see [`QueryFilter`]); a
 /// one-call drop-through or "ignore what I carry" is written on the options of that call:
@@ -55,7 +73,8 @@ pub struct MoveOptions<'a> {
     /// Steepest slope still counted as floor, in radians (default 45°).
     pub max_slope: f32,
     /// Gap kept between the character and what it touches, so its next move does not start in
-    /// contact (default 0.01).
+    /// contact (default 0.01; used: at most a fiftieth of the character's smallest extent, at
+    /// least the `f32` spacing of its coordinates, see [`MoveOptions`]).
     pub skin: f32,
     /// Most solve-and-cast rounds per call (default 4).
     pub max_iterations: u32,
@@ -63,16 +82,19 @@ pub struct MoveOptions<'a> {
     /// the filter's own exclusions).
     pub filter: QueryFilter<'a>,
     /// Highest ledge the character steps up onto while walking into it, only onto walkable
-    /// floor and only when it stood on the floor (default 0.2; 0 turns stepping off).
+    /// floor and only when it stood on the floor (default 0.2; 0 turns stepping off; used: at
+    /// most half the character's extent along `up`).
     pub step_height: f32,
     /// Farthest the character is pulled down onto the floor when a move along it would leave
     /// it in the air (walking down slopes and steps), only when it stood on the floor and the
-    /// request does not go up (default 0.2; 0 turns snapping off).
+    /// request does not go up (default 0.2; 0 turns snapping off; used: at most half the
+    /// character's extent along `up`).
     pub snap_distance: f32,
     /// Whether a request that is only gravity (along `-up`) leaves a character on a walkable
     /// slope where it is instead of sliding it down (default `true`).
     pub stop_on_slope: bool,
-    /// Most push-out per call for a start inside geometry (default 0.5).
+    /// Most push-out per call for a start inside geometry (default 0.5; used: at most the
+    /// character's extent along `up`).
     pub max_recovery: f32,
 }
 
@@ -93,6 +115,29 @@ impl Default for MoveOptions<'_> {
 }
 
 impl<'a> MoveOptions<'a> {
+    /// The defaults for a character `height` units tall along `up`: its skin, step height,
+    /// snap distance and recovery bound are those of the defaults times `height` (a 32-unit
+    /// character in a game measured in pixels steps up 6.4). `for_size(1.0)` is the default; a
+    /// `height` that is not finite and positive gives the default.
+    ///
+    /// ```
+    /// use collide2d::world::MoveOptions;
+    /// let options = MoveOptions::for_size(32.0);
+    /// assert_eq!((options.skin, options.step_height), (0.32, 6.4));
+    /// ```
+    pub fn for_size(height: f32) -> Self {
+        let defaults = MoveOptions::default();
+        if !(height.is_finite() && height > 0.0) {
+            return defaults;
+        }
+        MoveOptions {
+            skin: defaults.skin * height,
+            step_height: defaults.step_height * height,
+            snap_distance: defaults.snap_distance * height,
+            max_recovery: defaults.max_recovery * height,
+            ..defaults
+        }
+    }
     /// With another "up" direction.
     pub fn with_up(mut self, up: Vec2) -> Self {
         self.up = up;
@@ -166,7 +211,7 @@ pub struct MoveResult {
     /// The surfaces that limited the motion (the solved planes it ended on).
     pub hits: Vec<MoveHit>,
     /// A walkable surface (within `max_slope` of up) is under the character, within twice the
-    /// skin.
+    /// skin used (see [`MoveOptions`]).
     pub on_floor: bool,
     /// A surface facing down within `max_slope` stopped the motion.
     pub on_ceiling: bool,
@@ -191,6 +236,8 @@ struct Mover<'a> {
     filter: QueryFilter<'a>,
     up: Vec2,
     skin: f32,
+    /// The casts' tolerance (see [`Lengths`]).
+    tolerance: f32,
     floor_cos: f32,
 }
 
@@ -202,8 +249,25 @@ impl Mover<'_> {
     fn cast_options(&self, target_separation: f32) -> CastOptions {
         CastOptions {
             target_separation,
+            tolerance: self.tolerance,
             ..CastOptions::default()
         }
+    }
+
+    /// How far from the character a surface becomes a plane: the skin and a little more, so a
+    /// surface a cast stopped at (within its tolerance) is one.
+    fn plane_reach(&self) -> f32 {
+        self.skin + 4.0 * self.tolerance
+    }
+
+    /// The gap below which a surface pushes the character out to the skin: a quarter of the
+    /// skin and a little more, so whatever the character keeps at least this far is more than
+    /// the cast's tolerance above the lowest target a cast stops at ([`cast_target`]). (At the
+    /// quarter exactly, a character resting there, as rounding far from the origin may leave
+    /// it, started every cast within the tolerance of its target and stopped at once, on a
+    /// slope it could walk.)
+    fn recovery_gap(&self) -> f32 {
+        (0.25 * self.skin + 4.0 * self.tolerance).min(self.skin)
     }
 }
 
@@ -218,10 +282,13 @@ impl World {
     /// standing on slopes; `on_floor` comes from a probe under the character.
     ///
     /// The motion made never goes against the request (`moved · delta ≥ 0`) and is never longer
-    /// than it, except for recovery, step-up and snapping, each reported in the result. One-way
-    /// colliders block only from their blocking side, so a character jumps up through a one-way
-    /// platform and lands on it. Errors (the world unchanged) for a stale handle or non-finite
-    /// or negative input.
+    /// than it, except for recovery, step-up and snapping, each reported in the result. A call
+    /// that starts clear ends no deeper inside anything than a thousandth of the character's
+    /// size plus a few `f32` spacings of its coordinates (`tests/it/mover_scale.rs` checks it
+    /// from 0.01 to 1000 units). The lengths used follow the character's size (see
+    /// [`MoveOptions`]). One-way colliders block only from their blocking side, so a character
+    /// jumps up through a one-way platform and lands on it. Errors (the world unchanged) for a
+    /// stale handle or non-finite or negative input.
     ///
     /// ```
     /// use collide2d::{shape::{Polygon, Shape}, world::{Collider, MoveOptions, World}, Transform, Vec2};
@@ -266,25 +333,32 @@ impl World {
         let along = delta - up * delta.dot(up);
         let only_gravity =
             opts.stop_on_slope && delta.dot(up) < 0.0 && along.length() <= 1.0e-4 * delta.length();
+        let lengths = Lengths::new(&shape, &start, up, &opts);
         let mover = Mover {
             shape: &shape,
             filter: opts.filter.also_excluding(handle),
             up,
-            skin: opts.skin,
+            skin: lengths.skin,
+            tolerance: lengths.tolerance,
             floor_cos: opts.max_slope.clamp(0.0, std::f32::consts::PI).cos(),
         };
         let mut result = MoveResult::default();
         let mut xf = start;
         let mut surfaces = Vec::new();
-        result.recovery = self.recover(&mover, &mut xf, delta, opts.max_recovery, &mut surfaces);
+        result.recovery = self.recover(&mover, &mut xf, delta, lengths.max_recovery, &mut surfaces);
 
         // Planes from the surfaces the character touches (within the skin) at the start,
         // gathered by the recovery.
         let origin = xf.p;
-        let reach = plane_reach(opts.skin);
+        let reach = mover.plane_reach();
         let supported = surfaces
             .iter()
             .any(|s| mover.is_walkable(s.normal) && s.separation <= reach);
+        // Beside an edge, within the skin of its corner, the character is above the floor's
+        // top (the face it would be pushed out along) though it moves by the edge's side.
+        let above_floor = surfaces
+            .iter()
+            .any(|s| mover.is_walkable(s.away.0) && s.away.1 <= reach);
         let mut planes: Vec<Plane> = Vec::new();
         add_planes(
             &mut planes,
@@ -296,14 +370,14 @@ impl World {
 
         // Solve, cast along the answer (for what is not touched yet), and solve again with the
         // surfaces around wherever the cast stopped.
-        let scale = 1.0 + delta.length();
+        let scale = lengths.unit + delta.length();
         for _ in 0..opts.max_iterations.max(1) {
             let made = xf.p - origin;
             let step = solve_planes(delta, &planes) - made;
             if step.length() <= 1.0e-7 * scale {
                 break;
             }
-            let target = cast_target(&surfaces, opts.skin);
+            let target = cast_target(&surfaces, &mover);
             let hit =
                 self.shape_cast(&shape, &xf, step, &mover.filter, mover.cast_options(target))?;
             let Some(hit) = hit else {
@@ -339,7 +413,7 @@ impl World {
         // ulps of its position from a plane has ended on it.
         let made = xf.p - origin;
         let rounding = 4.0 * f32::EPSILON * origin.abs().max_element();
-        let on_plane = 1.0e-3 * opts.skin.max(1.0e-3) + 1.0e-6 * scale + rounding;
+        let on_plane = 1.0e-3 * mover.skin.max(1.0e-3 * lengths.unit) + 1.0e-6 * scale + rounding;
         for plane in &planes {
             let pressed = plane.normal.dot(delta) < plane.offset - 1.0e-7 * scale;
             if !pressed || plane.normal.dot(made) > plane.offset + on_plane {
@@ -374,19 +448,20 @@ impl World {
                 return Ok(known);
             }
             let known = supported
+                || above_floor
                 || world
-                    .floor_under(&mover, &start_xf, 2.0 * opts.skin)?
+                    .floor_under(&mover, &start_xf, 2.0 * mover.skin)?
                     .is_some();
             stood = Some(known);
             Ok(known)
         };
-        if opts.step_height > 0.0 && result.on_wall && stood_on_floor(self)? {
+        if lengths.step_height > 0.0 && result.on_wall && stood_on_floor(self)? {
             let made_along = made - up * made.dot(up);
             let direction = crate::math::unit_or(along, Vec2::ZERO);
             let missing = (along - made_along).dot(direction);
-            if missing > opts.skin {
+            if missing > mover.skin {
                 if let Some((landing, rise)) =
-                    self.step_up(&mover, &xf, direction * missing, opts.step_height)?
+                    self.step_up(&mover, &xf, direction * missing, lengths.step_height)?
                 {
                     xf.p = landing;
                     result.step = rise;
@@ -396,23 +471,30 @@ impl World {
         }
 
         // The floor under the character; snap down to it when walking off a slope or step.
-        let mut floor = self.floor_under(&mover, &xf, 2.0 * opts.skin)?;
+        let mut floor = self.floor_under(&mover, &xf, 2.0 * mover.skin)?;
         if floor.is_none()
-            && opts.snap_distance > 0.0
+            && lengths.snap_distance > 0.0
             && delta.dot(up) <= 0.0
             && stood_on_floor(self)?
         {
-            let drop = -up * (opts.snap_distance + opts.skin);
-            let hit = self.shape_cast(
-                &shape,
-                &xf,
-                drop,
-                &mover.filter,
-                mover.cast_options(opts.skin),
-            )?;
+            let drop = -up * (lengths.snap_distance + mover.skin);
+            let cast = |target: f32| {
+                self.shape_cast(&shape, &xf, drop, &mover.filter, mover.cast_options(target))
+            };
+            let mut hit = cast(mover.skin)?;
+            // The part of the drop kept back so the character rests a skin above the floor.
+            let mut short_of = 0.0;
+            if hit.is_some_and(|h| !mover.is_walkable(-h.normal)) {
+                // Its side within the skin of the edge it walked off: the corner, too steep to
+                // stand on, stopped the cast. Cast down to touching instead (it passes beside
+                // the corner), and stop a skin short of the floor.
+                hit = cast(0.0)?;
+                short_of = mover.skin / drop.length();
+            }
             if let Some(hit) = hit.filter(|h| mover.is_walkable(-h.normal)) {
-                xf.p += drop * hit.fraction;
-                result.snap = drop.length() * hit.fraction;
+                let fraction = (hit.fraction - short_of).max(0.0);
+                xf.p += drop * fraction;
+                result.snap = drop.length() * fraction;
                 floor = Some((hit.collider, -hit.normal));
             }
         }
@@ -465,9 +547,11 @@ impl World {
         self.move_and_slide(character, delta, opts)
     }
 
-    /// Step 1: pushes `xf` out of everything it overlaps or is closer to than [`recovery_gap`],
-    /// along the contact normals, at most `max_recovery` in all. Returns the push, and
-    /// leaves in `surfaces` those within [`plane_reach`] of where `xf` ends.
+    /// Step 1: pushes `xf` out of everything it overlaps or is closer to than [`Mover::recovery_gap`]
+    /// (as a whole: a seam's corner near only along its hidden side is not), along each
+    /// obstacle's `Surface::away` (out of the floor, not along the walk nor against it), at
+    /// most `max_recovery` in all. Returns the push, and
+    /// leaves in `surfaces` those within [`Mover::plane_reach`] of where `xf` ends.
     fn recover(
         &self,
         mover: &Mover,
@@ -485,8 +569,8 @@ impl World {
             wanted.extend(
                 surfaces
                     .iter()
-                    .filter(|s| s.separation < recovery_gap(mover.skin))
-                    .map(|s| (s.normal, mover.skin - s.separation)),
+                    .filter(|s| s.gap < mover.recovery_gap())
+                    .map(|s| (s.away.0, mover.skin - s.away.1)),
             );
             let room = max_recovery - total.length();
             if wanted.is_empty() || room <= 0.0 {
@@ -504,17 +588,17 @@ impl World {
         total
     }
 
-    /// The surfaces within [`plane_reach`] of the character at `xf`, for a request `delta`.
+    /// The surfaces within [`Mover::plane_reach`] of the character at `xf`, for a request `delta`.
     ///
     /// Of the faces of an obstacle that would each hold the character, the one resisting the
-    /// request least is taken. A character on walkable ground that the request presses into is
+    /// request least is taken (between equals, the one facing up most). A character on walkable ground that the request presses into is
     /// held by that ground anyway, so then only the request's part along the ground (its most
     /// level piece: a rounded corner ahead reads as a slope) counts:
     /// walking slowly under stronger gravity over a seam between level tiles, the next tile's
     /// top face is taken, not the side face hidden under the seam (which resists the walk less
     /// than the top resists gravity, and stopped the character as a wall).
     fn surfaces_at(&self, mover: &Mover, xf: &Transform, delta: Vec2, out: &mut Vec<Surface>) {
-        let reach = plane_reach(mover.skin);
+        let reach = mover.plane_reach();
         let first = out.len();
         // Measured first as if on level ground when the request goes down (a walk under
         // gravity), and again only when the ground turns out to be missing or sloped.
@@ -524,7 +608,12 @@ impl World {
         } else {
             delta
         };
-        self.surfaces_near(mover.shape, xf, reach, (delta, guess), &mover.filter, out);
+        let prefer = |motion: Vec2| Preference {
+            motion,
+            up: mover.up,
+        };
+        let motions = (delta, prefer(guess));
+        self.surfaces_near(mover.shape, xf, reach, motions, &mover.filter, out);
         let ground = out[first..]
             .iter()
             .filter(|s| mover.is_walkable(s.normal) && s.separation <= reach)
@@ -534,7 +623,7 @@ impl World {
         let axis_motion = ground.map_or(delta, |normal| delta - normal * normal.dot(delta));
         if axis_motion != guess {
             out.truncate(first);
-            let motions = (delta, axis_motion);
+            let motions = (delta, prefer(axis_motion));
             self.surfaces_near(mover.shape, xf, reach, motions, &mover.filter, out);
         }
     }
@@ -606,7 +695,7 @@ impl World {
             }
         }
         let rise = (landed - xf.p).dot(mover.up);
-        let tolerance = CastOptions::default().tolerance;
+        let tolerance = mover.tolerance;
         Ok((rise > tolerance && rise <= height + tolerance).then_some((landed, rise)))
     }
 
@@ -654,27 +743,11 @@ impl World {
     }
 }
 
-/// How far from the character a surface becomes a plane: the skin and a little more, so a
-/// surface a cast stopped at (within its tolerance) is one.
-fn plane_reach(skin: f32) -> f32 {
-    skin + 4.0 * CastOptions::default().tolerance
-}
-
-/// The gap below which a surface pushes the character out to the skin: a quarter of the skin
-/// and a little more, so whatever the character keeps at least this far is more than the
-/// cast's tolerance above the lowest target a cast stops at ([`cast_target`]). (At the quarter
-/// exactly, a character resting there, as rounding far from the origin may leave it, started
-/// every cast within the tolerance of its target and stopped at once, on a slope it could
-/// walk.)
-fn recovery_gap(skin: f32) -> f32 {
-    (0.25 * skin + 4.0 * CastOptions::default().tolerance).min(skin)
-}
-
 /// The separation a cast stops at: the skin, or just below the smallest gap the character
 /// already has (it rests a little inside the skin on one tile; the next tile, level with it or
 /// a little higher, is then not a hit), never below a quarter of the skin.
-fn cast_target(surfaces: &[Surface], skin: f32) -> f32 {
-    let tolerance = CastOptions::default().tolerance;
+fn cast_target(surfaces: &[Surface], mover: &Mover) -> f32 {
+    let (skin, tolerance) = (mover.skin, mover.tolerance);
     let smallest = surfaces
         .iter()
         .map(|s| s.separation)

@@ -26,23 +26,62 @@ pub(crate) struct Plane {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Surface {
     pub normal: Vec2,
+    /// The gap along `normal` (a face's plane, or the closest-point direction).
     pub separation: f32,
+    /// How far the character is from the obstacle at all: the distance, or its lower bound
+    /// the largest separation along any face axis (negative: overlapping). A corner beside a
+    /// seam may be near along its hidden side's normal while the obstacle as a whole is not.
+    pub gap: f32,
+    /// The direction a recovery pushes the character out along, and the separation along it:
+    /// of the obstacle's faces the character is wholly in front of, the one facing up most
+    /// (out of the floor, never along a seam's hidden side); else the closest-point direction
+    /// or the contact normal.
+    pub away: (Vec2, f32),
     pub point: Vec2,
     pub collider: ColliderHandle,
+}
+
+/// A surface of one convex piece as measured, before its collider is known (the fields of
+/// [`Surface`]).
+#[derive(Clone, Copy, Debug)]
+struct Found {
+    normal: Vec2,
+    separation: f32,
+    gap: f32,
+    away: (Vec2, f32),
+    point: Vec2,
+}
+
+/// How one of several faces that would each hold the character is chosen: the one resisting
+/// `motion` least; between faces resisting it equally, the one facing `up` most (the one the
+/// character stands on, not a seam's hidden side).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Preference {
+    pub motion: Vec2,
+    pub up: Vec2,
+}
+
+impl Preference {
+    /// Whether a face of normal `normal` is preferred to one of normal `other`.
+    fn prefers(&self, normal: Vec2, other: Vec2) -> bool {
+        let (resistance, other_resistance) = (normal.dot(self.motion), other.dot(self.motion));
+        resistance > other_resistance
+            || (resistance == other_resistance && normal.dot(self.up) > other.dot(self.up))
+    }
 }
 
 impl World {
     /// Every surface of the colliders accepted by `filter` within `reach` of `shape` at `xf`.
     /// `motion` is the intended motion, for one-way colliders (they count only when the
     /// character comes down onto their blocking side and is not deeper than their margin);
-    /// `axis_motion` the motion by which one of several faces that would hold the character is
-    /// chosen (the one resisting it least, see [`convex_surface`]).
+    /// `preference` chooses between several faces that would each hold the character (see
+    /// [`convex_surface`]).
     pub(crate) fn surfaces_near(
         &self,
         shape: &Shape,
         xf: &Transform,
         reach: f32,
-        (motion, axis_motion): (Vec2, Vec2),
+        (motion, preference): (Vec2, Preference),
         filter: &QueryFilter,
         out: &mut Vec<Surface>,
     ) {
@@ -51,11 +90,13 @@ impl World {
         self.candidates(bounds, filter, |handle, collider| {
             let first = out.len();
             let other_xf = collider.world_transform();
-            let mut push = |normal: Vec2, separation: f32, point: Vec2| {
+            let mut push = |found: Found| {
                 out.push(Surface {
-                    normal,
-                    separation,
-                    point,
+                    normal: found.normal,
+                    separation: found.separation,
+                    gap: found.gap,
+                    away: found.away,
+                    point: found.point,
                     collider: handle,
                 });
             };
@@ -65,7 +106,7 @@ impl World {
                 centroid,
                 (&collider.shape, &other_xf),
                 reach,
-                axis_motion,
+                preference,
                 &mut push,
             );
             keep_one_way(collider, motion, out, first);
@@ -101,8 +142,8 @@ fn shape_surfaces(
     centroid: Vec2,
     (other, other_xf): (&Shape, &Transform),
     reach: f32,
-    motion: Vec2,
-    push: &mut dyn FnMut(Vec2, f32, Vec2),
+    preference: Preference,
+    push: &mut dyn FnMut(Found),
 ) {
     match other {
         Shape::Chain(chain) => {
@@ -117,9 +158,9 @@ fn shape_surfaces(
                 }
                 let segment = Shape::Segment(Segment::new_unchecked(start, end));
                 let pair = (&segment, other_xf);
-                convex_surface(shape, xf, pair, reach, motion, &mut |normal, gap, point| {
-                    if normal.dot(other_xf.rotate(face)) > 0.0 {
-                        push(normal, gap, point);
+                convex_surface(shape, xf, pair, reach, preference, &mut |found: Found| {
+                    if found.normal.dot(other_xf.rotate(face)) > 0.0 {
+                        push(found);
                     }
                 });
                 true
@@ -129,17 +170,24 @@ fn shape_surfaces(
             for (child_xf, child) in compound.children() {
                 let child_world = other_xf.mul(child_xf);
                 let pair = (child, &child_world);
-                shape_surfaces(shape, xf, centroid, pair, reach, motion, push);
+                shape_surfaces(shape, xf, centroid, pair, reach, preference, push);
             }
         }
         _ => match shape {
             Shape::Compound(compound) => {
                 for (child_xf, child) in compound.children() {
                     let child_world = xf.mul(child_xf);
-                    convex_surface(child, &child_world, (other, other_xf), reach, motion, push);
+                    convex_surface(
+                        child,
+                        &child_world,
+                        (other, other_xf),
+                        reach,
+                        preference,
+                        push,
+                    );
                 }
             }
-            _ => convex_surface(shape, xf, (other, other_xf), reach, motion, push),
+            _ => convex_surface(shape, xf, (other, other_xf), reach, preference, push),
         },
     }
 }
@@ -158,14 +206,12 @@ fn convex_surface(
     xf: &Transform,
     (other, other_xf): (&Shape, &Transform),
     reach: f32,
-    motion: Vec2,
-    push: &mut dyn FnMut(Vec2, f32, Vec2),
+    preference: Preference,
+    push: &mut dyn FnMut(Found),
 ) {
-    if let Some((normal, separation, point)) =
-        separating_face(shape, xf, (other, other_xf), motion, reach)
-    {
-        if separation <= reach {
-            push(normal, separation, point);
+    if let Some(found) = separating_face(shape, xf, (other, other_xf), preference, reach) {
+        if found.separation <= reach {
+            push(found);
         }
         return;
     }
@@ -175,10 +221,25 @@ fn convex_surface(
     }
     if closest.distance > 0.0 && closest.normal != Vec2::ZERO {
         let normal = -closest.normal;
-        let face = open_face(shape, xf, (other, other_xf), motion, 0.25 * reach)
-            .filter(|face| face.0.dot(motion) > normal.dot(motion));
-        let (normal, separation) = face.unwrap_or((normal, closest.distance));
-        push(normal, separation, closest.point_b);
+        let pair = (other, other_xf);
+        let closest_face = (normal, closest.distance);
+        let face = open_face(shape, xf, pair, preference, 0.25 * reach)
+            .filter(|face| preference.prefers(face.0, normal));
+        let upward = Preference {
+            motion: Vec2::ZERO,
+            ..preference
+        };
+        let away = open_face(shape, xf, pair, upward, 0.0)
+            .filter(|face| upward.prefers(face.0, normal))
+            .unwrap_or(closest_face);
+        let (normal, separation) = face.unwrap_or(closest_face);
+        push(Found {
+            normal,
+            separation,
+            gap: closest.distance,
+            away,
+            point: closest.point_b,
+        });
         return;
     }
     let manifold = collide_speculative(shape, xf, other, other_xf, 0.0);
@@ -192,7 +253,13 @@ fn convex_surface(
         .max_by(|x, y| x.penetration.total_cmp(&y.penetration))
         .map(|p| (p.penetration, p.point))
         .unwrap_or((0.0, closest.point_b));
-    push(-manifold.normal, -deepest.0, deepest.1);
+    push(Found {
+        normal: -manifold.normal,
+        separation: -deepest.0,
+        gap: -deepest.0,
+        away: (-manifold.normal, -deepest.0),
+        point: deepest.1,
+    });
 }
 
 /// For a rounded (or any convex) character separated from a polygon or segment: the obstacle
@@ -209,7 +276,7 @@ fn open_face(
     shape: &Shape,
     xf: &Transform,
     (other, other_xf): (&Shape, &Transform),
-    motion: Vec2,
+    preference: Preference,
     least: f32,
 ) -> Option<(Vec2, f32)> {
     let (core, radius): (&[Vec2], f32) = match shape {
@@ -232,12 +299,7 @@ fn open_face(
     let mut best: Option<(Vec2, f32)> = None;
     let mut consider = |normal: Vec2, face_point: Vec2, obstacle_radius: f32| {
         let separation = separation_along(normal, face_point, obstacle_radius);
-        // Least resistance first; between equals, the nearer face (the one stood on).
-        let better = best.is_none_or(|(best_normal, best_separation)| {
-            let (resistance, best_resistance) = (normal.dot(motion), best_normal.dot(motion));
-            resistance > best_resistance
-                || (resistance == best_resistance && separation < best_separation)
-        });
+        let better = best.is_none_or(|(best_normal, _)| preference.prefers(normal, best_normal));
         if separation >= least && better {
             best = Some((normal, separation));
         }
@@ -282,15 +344,16 @@ fn faces(shape: &Shape, xf: &Transform, frame_origin: Vec2) -> Option<(Vec<Vec2>
 }
 
 /// For a sharp polygon character and a polygon or segment obstacle: the surface along a face axis
-/// within `tie` of the largest separation that resists `motion` least (normal from the
-/// obstacle towards the character, separation, point on the obstacle). `None` for other pairs.
+/// within `tie` of the largest separation that `preference` prefers (normal from the obstacle
+/// towards the character), with the largest separation as its gap and, to push out along,
+/// the one facing `up` most of those the character is in front of. `None` for other pairs.
 fn separating_face(
     shape: &Shape,
     xf: &Transform,
     (other, other_xf): (&Shape, &Transform),
-    motion: Vec2,
+    preference: Preference,
     tie: f32,
-) -> Option<(Vec2, f32, Vec2)> {
+) -> Option<Found> {
     if !matches!(shape, Shape::Polygon(p) if p.radius() == 0.0) {
         return None;
     }
@@ -318,16 +381,34 @@ fn separating_face(
     // An axis well inside the skin is never preferred over the best one: that would push
     // the character out sideways (the face of the tile it just left, at separation 0).
     let window = tie + 1.0e-6 * best.abs();
-    axes.iter()
-        .filter(|a| a.0 == best || (a.0 >= best - window && a.0 >= 0.25 * tie))
-        .max_by(|x, y| {
-            // Equal resistance (a walk with as much gravity): the nearer face, the one the
-            // character stands on rather than a seam's hidden side.
-            x.1.dot(motion)
-                .total_cmp(&y.1.dot(motion))
-                .then(y.0.total_cmp(&x.0))
-        })
-        .map(|a| (a.1, a.0, a.2 + frame_origin))
+    // Any face the character is wholly in front of keeps it out; pushing out, the one facing
+    // up most is taken even when well inside the skin (the floor under a seam's corner).
+    let choose = |preference: Preference, least: f32| {
+        axes.iter()
+            .filter(|a| a.0 == best || (a.0 >= best - window && a.0 >= least))
+            .fold(
+                None,
+                |chosen: Option<&(f32, Vec2, Vec2)>, axis| match chosen {
+                    Some(kept) if !preference.prefers(axis.1, kept.1) => Some(kept),
+                    _ => Some(axis),
+                },
+            )
+    };
+    let chosen = choose(preference, 0.25 * tie)?;
+    let upward = choose(
+        Preference {
+            motion: Vec2::ZERO,
+            ..preference
+        },
+        0.0,
+    )?;
+    Some(Found {
+        normal: chosen.1,
+        separation: chosen.0,
+        gap: best,
+        away: (upward.1, upward.0),
+        point: chosen.2 + frame_origin,
+    })
 }
 
 /// The displacement closest to `target` with `normal · d ≥ offset` for every plane.
