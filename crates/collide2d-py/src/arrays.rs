@@ -220,6 +220,9 @@ pub fn handles(
     what: &str,
 ) -> PyResult<Vec<ColliderHandle>> {
     let array = as_array(py, obj, what, false)?;
+    if array.ndim() == 1 && array.len() == 0 {
+        return Ok(Vec::new()); // `[]`, which numpy.asarray makes float64
+    }
     check_shape(py, &array, what, None, None)?;
     if let Ok(a) = array.extract::<PyReadonlyArray1<'_, u64>>() {
         Ok(a.as_array()
