@@ -223,6 +223,18 @@ pub fn handles(
     if array.ndim() == 1 && array.len() == 0 {
         return Ok(Vec::new()); // `[]`, which numpy.asarray makes float64
     }
+    let wrong_dtype = || {
+        errors::array_type(
+            py,
+            format!(
+                "{what} must be a uint64 or int64 array, got dtype {}",
+                dtype_name(&array)
+            ),
+        )
+    };
+    if !matches!(array.dtype().kind(), b'i' | b'u') {
+        return Err(wrong_dtype()); // before the shape: a float is a wrong type, not a wrong shape
+    }
     check_shape(py, &array, what, None, None)?;
     if let Ok(a) = array.extract::<PyReadonlyArray1<'_, u64>>() {
         Ok(a.as_array()
@@ -240,13 +252,7 @@ pub fn handles(
             })
             .collect()
     } else {
-        Err(errors::array_type(
-            py,
-            format!(
-                "{what} must be a uint64 or int64 array, got dtype {}",
-                dtype_name(&array)
-            ),
-        ))
+        Err(wrong_dtype())
     }
 }
 

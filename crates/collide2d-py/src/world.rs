@@ -65,10 +65,13 @@ impl ShapePerRow {
 /// Every collider of a scene, which layers collide, and who touches whom.
 ///
 /// Handles are integers; after `remove` a handle is stale and every call with it raises
-/// `StaleHandle`. Call `update()` once per step after moving colliders; it returns the step's
-/// `Events`. Batch calls take NumPy arrays (float32 or float64, converted to float32 once; any
-/// memory layout) and run with the GIL released. A world pickles (through its snapshot); the
-/// editable tile maps of `insert_tile_map` do not travel with it, their colliders do.
+/// `StaleHandle` (as does any integer no world gives out, such as -1). Call `update()` once per
+/// step after moving colliders; it returns the step's `Events`. Batch calls take NumPy arrays
+/// (float32 or float64, converted to float32 once; any memory layout; at most 2**24 rows) and
+/// run with the GIL released. A world serves one call at a time: a call made from another
+/// thread while one runs (a batch releases the GIL) raises `RuntimeError` ("Already
+/// borrowed") and changes nothing. A world pickles (through its snapshot); the editable tile
+/// maps of `insert_tile_map` do not travel with it, their colliders do.
 #[pyclass(module = "collide2d", name = "World")]
 pub struct PyWorld {
     world: World,
@@ -321,8 +324,12 @@ impl PyWorld {
         }
         let data: Vec<u64> = match user_data {
             None => vec![0; n],
-            Some(obj) => match obj.extract::<u64>() {
-                Ok(value) => vec![value; n],
+            Some(obj) => match obj.extract::<Unsigned<u64>>() {
+                Ok(Unsigned(value)) => vec![value; n],
+                // An integer out of range: refused as it is, not read as an array.
+                Err(error) if error.is_instance_of::<pyo3::exceptions::PyValueError>(py) => {
+                    return Err(error)
+                }
                 Err(_) => {
                     let values = arrays::handles(py, obj, "user_data")?;
                     if values.len() != n {
@@ -861,7 +868,8 @@ impl PyWorld {
     /// returns `(rows, handles)`, two new arrays of equal length (int64 row indices in
     /// increasing order, uint64 handles sorted within a row), the same answers as
     /// `overlap_point` on each row. The GIL is released while it runs, spread over `threads`
-    /// threads (default 1; `None` for every core; batches of up to 1,024 rows run on one).
+    /// threads (default 1; `None` for every core; never more than the cores; batches of up to
+    /// 1,024 rows run on one).
     #[pyo3(signature = (points, *, layers = None, sensors = false, exclude = None, threads = Some(Unsigned(1))))]
     fn overlap_points<'py>(
         &self,
@@ -939,7 +947,8 @@ impl PyWorld {
     /// non-zero length) within `max_distance` (one number or an `(n,)` array): the nearest
     /// hit of each, as a `RayHits` of arrays, the same answers as `ray_cast` on each row. The
     /// GIL is released while the rays run, on `threads` threads (default `None`: one a core;
-    /// 1: on the calling thread; batches under 512 rows run on one). The world keeps the grid
+    /// 1: on the calling thread; never more than the cores; batches under 512 rows run on
+    /// one). The world keeps the grid
     /// the batch reads until a collider is added, removed, moved or changed, so the first
     /// batch after a change also builds it.
     #[pyo3(signature = (origins, directions, max_distance = None, *, layers = None, sensors = false, exclude = None, threads = None))]

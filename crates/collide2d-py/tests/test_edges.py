@@ -240,6 +240,7 @@ def test_polygon_limits_and_hull_of_many_points():
 INTEGER_ARGUMENTS = {
     "insert.user_data": lambda w, h, v: w.insert(c2.Circle(1), (0, 0), user_data=v),
     "insert.groups": lambda w, h, v: w.insert(c2.Circle(1), (0, 0), groups=(v, 1)),
+    "insert_many.user_data": lambda w, h, v: w.insert_many(c2.Circle(1), [[0, 0], [1, 0]], user_data=v),
     "set_user_data": lambda w, h, v: w.set_user_data(h, v),
     "set_groups.category": lambda w, h, v: w.set_groups(h, v, 1),
     "set_groups.mask": lambda w, h, v: w.set_groups(h, 1, v),
