@@ -677,6 +677,25 @@ def test_ray_cast_many_equals_a_loop_of_ray_cast_bit_for_bit(rng, offset, thread
     assert 0 < batch.hit.sum() < n
 
 
+@pytest.mark.parametrize("magnitude", [4e9, 1e12, 1e20, 3e38], ids=str)
+def test_ray_batches_from_far_origins_end_and_equal_single_rays(rng, magnitude):
+    """ray_cast_many([[-3e38, 0]], [[1, 0]]) never returned (the batch grid's march stood
+    still), and from 1e12 sixty rays took 30 s; each is now one short march."""
+    world = c2.World()
+    world.insert_many(c2.Circle(0.5), rng.uniform(0, 60, (400, 2)))
+    angles = np.linspace(0, 2 * np.pi, 60, endpoint=False)
+    towards = np.c_[np.cos(angles), np.sin(angles)]
+    origins = np.vstack([30 - towards * magnitude, np.c_[np.full(60, -magnitude), np.arange(60) * 5.0 - 100]])
+    directions = np.vstack([towards, np.tile([1.0, 0.0], (60, 1))])
+    batch = world.ray_cast_many(origins, directions, threads=1)
+    for i in range(len(origins)):
+        single = world.ray_cast(origins[i], directions[i])
+        assert (single is None) == (not batch.hit[i])
+        if single is not None:
+            assert (batch.distance[i], batch.handle[i]) == (np.float32(single.distance), single.handle)
+    assert 0 < batch.hit.sum() < len(origins)
+
+
 # ---- snapshots and pickling ----------------------------------------------------------------
 
 
