@@ -763,6 +763,21 @@ def test_pickling_round_trips():
     assert pickle.loads(pickle.dumps(xf)) == xf
 
 
+def test_worlds_with_thin_polygons_pickle_and_restore(rng):
+    """A world holding Polygon.rect(1, 1e-6) could not restore its own snapshot (the polygon
+    was re-built through the welding constructor, which refused it), so it did not pickle."""
+    world = c2.World()
+    shapes = [c2.Polygon.rect(1, 1e-6), c2.Polygon.rect(1e9, 1e-3), c2.Polygon.rect(1, 1e-6, radius=0.1)]
+    shapes += [c2.Polygon.rect(10 ** rng.uniform(-3, 8), 10 ** rng.uniform(-6, 0)) for _ in range(50)]
+    for i, shape in enumerate(shapes):
+        world.insert(shape, (float(i), 0.0, float(i)))
+    world.update()
+    again = pickle.loads(pickle.dumps(world))
+    assert [repr(again.shape(int(h))) for h in again.handles()] == [repr(s) for s in shapes]
+    assert [again.shape(int(h)).vertices for h in again.handles()] == [s.vertices for s in shapes]
+    assert again.contact_pairs().tolist() == world.contact_pairs().tolist()
+
+
 # ---- mutation while iterating, and threads -------------------------------------------------
 
 
