@@ -1,10 +1,12 @@
 //! NumPy arrays in and out.
 //!
 //! Input arrays may be `float32` or `float64` (handles: `uint64` or non-negative `int64`), in
-//! any memory layout: they are read through their strides, so a non-contiguous view is read in
-//! place and not refused. Values are converted to `f32` (the library's scalar) once, while the
-//! GIL is held; anything else (a list, a tuple) goes through `numpy.asarray` first. Output
-//! arrays are new, C-contiguous arrays owned by Python.
+//! any memory layout and byte order: they are read through their strides, so a non-contiguous
+//! view is read in place and not refused. Values are converted to `f32` (the library's scalar)
+//! once, while the GIL is held. Anything else (a list, a tuple) goes through `numpy.asarray`
+//! first, and must give numbers there: integers are taken as floats, but strings, booleans,
+//! `None` and other objects are refused rather than parsed or cast. A batch has at most
+//! [`MAX_BATCH_ROWS`] rows. Output arrays are new, C-contiguous arrays owned by Python.
 
 use collide2d::world::ColliderHandle;
 use collide2d::Vec2;
@@ -14,25 +16,64 @@ use pyo3::prelude::*;
 
 use crate::errors;
 
-/// `obj` as a NumPy array: itself when it is one, else `numpy.asarray(obj, dtype)`.
+/// The most rows one batch call takes (2**24, as many as a chain's vertices): a larger array
+/// (a broadcast view can claim billions of rows in a few bytes) raises `InvalidInput` before
+/// anything is allocated for it, instead of exhausting memory. Split larger batches.
+pub const MAX_BATCH_ROWS: usize = 1 << 24;
+
+/// `obj` as a NumPy array of numbers: itself when it is an array (its dtype is checked by the
+/// reader), else `numpy.asarray(obj)`, refused unless it holds integers or floats; integers
+/// from a list become `float64` when `floats` is asked for.
 fn as_array<'py>(
     py: Python<'py>,
     obj: &Bound<'py, PyAny>,
     what: &str,
-    dtype: &str,
+    floats: bool,
 ) -> PyResult<Bound<'py, PyUntypedArray>> {
     if let Ok(array) = obj.cast::<PyUntypedArray>() {
-        return Ok(array.clone());
+        return native_byte_order(array.clone());
     }
     let converted = py
         .import("numpy")?
-        .call_method1("asarray", (obj, dtype))
+        .call_method1("asarray", (obj,))
         .map_err(|e| {
             errors::array_type(py, format!("{what} must be an array-like of numbers ({e})"))
-        })?;
-    converted
+        })?
         .cast_into::<PyUntypedArray>()
-        .map_err(|_| errors::array_type(py, format!("{what} must be an array")))
+        .map_err(|_| errors::array_type(py, format!("{what} must be an array")))?;
+    match converted.dtype().kind() {
+        b'f' => Ok(converted),
+        b'i' | b'u' if floats => converted
+            .call_method1("astype", ("float64",))?
+            .cast_into::<PyUntypedArray>()
+            .map_err(Into::into),
+        b'i' | b'u' => Ok(converted),
+        _ => Err(errors::array_type(
+            py,
+            format!(
+                "{what} must hold numbers, got {} (dtype {})",
+                obj.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default(),
+                dtype_name(&converted)
+            ),
+        )),
+    }
+}
+
+/// The array itself, or a copy in the machine's byte order when it is not in it (`>f8` on a
+/// little-endian machine), so that the typed readers see its dtype as `float64`.
+fn native_byte_order(array: Bound<'_, PyUntypedArray>) -> PyResult<Bound<'_, PyUntypedArray>> {
+    let dtype = array.dtype();
+    if dtype.is_native_byteorder() != Some(false) {
+        return Ok(array);
+    }
+    let native = dtype.call_method1("newbyteorder", ("=",))?;
+    array
+        .call_method1("astype", (native,))?
+        .cast_into::<PyUntypedArray>()
+        .map_err(Into::into)
 }
 
 fn dtype_name(array: &Bound<'_, PyUntypedArray>) -> String {
@@ -65,6 +106,15 @@ fn check_shape(
             format!("{what} must have shape {wanted}, got {shape:?}"),
         ));
     }
+    if shape[0] > MAX_BATCH_ROWS {
+        return Err(errors::invalid(
+            py,
+            format!(
+                "{what} has {} rows, more than a batch takes ({MAX_BATCH_ROWS}); split it",
+                shape[0]
+            ),
+        ));
+    }
     if let Some(n) = rows {
         if shape[0] != n {
             return Err(errors::invalid(
@@ -83,7 +133,10 @@ pub fn points(
     what: &str,
     rows: Option<usize>,
 ) -> PyResult<Vec<Vec2>> {
-    let array = as_array(py, obj, what, "float64")?;
+    let array = as_array(py, obj, what, true)?;
+    if array.ndim() == 1 && array.len() == 0 && rows.unwrap_or(0) == 0 {
+        return Ok(Vec::new()); // `[]`: no points, as numpy.asarray gives it
+    }
     check_shape(py, &array, what, Some(2), rows)?;
     let out: Vec<Vec2> = if let Ok(a) = array.extract::<PyReadonlyArray2<'_, f64>>() {
         a.as_array()
@@ -115,20 +168,36 @@ pub fn points(
     Ok(out)
 }
 
-/// An `(n,)` float array (or one number, repeated `rows` times).
+/// An `(n,)` float array (or one number, a Python or NumPy scalar or a 0-d array, repeated
+/// `rows` times).
 pub fn scalars(
     py: Python<'_>,
     obj: &Bound<'_, PyAny>,
     what: &str,
     rows: usize,
 ) -> PyResult<Vec<f32>> {
-    if let Ok(value) = obj.extract::<f64>() {
-        if obj.cast::<PyUntypedArray>().is_err() {
+    if obj.cast::<PyUntypedArray>().is_err() {
+        if let Ok(value) = obj.extract::<f64>() {
             return Ok(vec![value as f32; rows]);
         }
     }
-    let array = as_array(py, obj, what, "float64")?;
+    let array = as_array(py, obj, what, true)?;
+    if array.ndim() == 0 {
+        let one = array
+            .call_method1("reshape", (1,))?
+            .cast_into::<PyUntypedArray>()?;
+        return Ok(vec![read_scalars(py, &one, what)?[0]; rows]);
+    }
     check_shape(py, &array, what, None, Some(rows))?;
+    read_scalars(py, &array, what)
+}
+
+/// The values of a 1-D float32 or float64 array, as `f32`.
+fn read_scalars(
+    py: Python<'_>,
+    array: &Bound<'_, PyUntypedArray>,
+    what: &str,
+) -> PyResult<Vec<f32>> {
     if let Ok(a) = array.extract::<PyReadonlyArray1<'_, f64>>() {
         Ok(a.as_array().iter().map(|&v| v as f32).collect())
     } else if let Ok(a) = array.extract::<PyReadonlyArray1<'_, f32>>() {
@@ -138,7 +207,7 @@ pub fn scalars(
             py,
             format!(
                 "{what} must be a float32 or float64 array, got dtype {}",
-                dtype_name(&array)
+                dtype_name(array)
             ),
         ))
     }
@@ -150,7 +219,22 @@ pub fn handles(
     obj: &Bound<'_, PyAny>,
     what: &str,
 ) -> PyResult<Vec<ColliderHandle>> {
-    let array = as_array(py, obj, what, "uint64")?;
+    let array = as_array(py, obj, what, false)?;
+    if array.ndim() == 1 && array.len() == 0 {
+        return Ok(Vec::new()); // `[]`, which numpy.asarray makes float64
+    }
+    let wrong_dtype = || {
+        errors::array_type(
+            py,
+            format!(
+                "{what} must be a uint64 or int64 array, got dtype {}",
+                dtype_name(&array)
+            ),
+        )
+    };
+    if !matches!(array.dtype().kind(), b'i' | b'u') {
+        return Err(wrong_dtype()); // before the shape: a float is a wrong type, not a wrong shape
+    }
     check_shape(py, &array, what, None, None)?;
     if let Ok(a) = array.extract::<PyReadonlyArray1<'_, u64>>() {
         Ok(a.as_array()
@@ -168,14 +252,67 @@ pub fn handles(
             })
             .collect()
     } else {
-        Err(errors::array_type(
+        Err(wrong_dtype())
+    }
+}
+
+/// A tile map's cells from a 2-D array of numbers or booleans (nonzero: solid), as a boolean
+/// array. Its size is checked against the library's `MAX_CELLS` before anything is copied, and
+/// a NaN or infinite cell is refused (it is neither clearly solid nor clearly empty).
+pub fn tiles<'py>(
+    py: Python<'py>,
+    obj: &Bound<'py, PyAny>,
+) -> PyResult<PyReadonlyArray2<'py, bool>> {
+    let array = match obj.cast::<PyUntypedArray>() {
+        Ok(array) => array.clone(),
+        Err(_) => py
+            .import("numpy")?
+            .call_method1("asarray", (obj,))
+            .map_err(|e| {
+                errors::array_type(py, format!("tiles must be a 2-D array of numbers ({e})"))
+            })?
+            .cast_into::<PyUntypedArray>()
+            .map_err(|_| errors::array_type(py, "tiles must be a 2-D array of numbers"))?,
+    };
+    if !matches!(array.dtype().kind(), b'b' | b'i' | b'u' | b'f') {
+        return Err(errors::array_type(
             py,
             format!(
-                "{what} must be a uint64 or int64 array, got dtype {}",
+                "tiles must hold numbers or booleans, got dtype {}",
                 dtype_name(&array)
             ),
-        ))
+        ));
     }
+    if array.ndim() != 2 {
+        return Err(errors::invalid(
+            py,
+            format!(
+                "tiles must have 2 dimensions, got shape {:?}",
+                array.shape()
+            ),
+        ));
+    }
+    let cells = (array.shape()[0] as u64).saturating_mul(array.shape()[1] as u64);
+    if cells > collide2d::level::MAX_CELLS {
+        return Err(errors::invalid(
+            py,
+            format!(
+                "tiles has {cells} cells, more than a tile map holds ({})",
+                collide2d::level::MAX_CELLS
+            ),
+        ));
+    }
+    let numpy = py.import("numpy")?;
+    if array.dtype().kind() == b'f'
+        && !numpy
+            .call_method1("isfinite", (&array,))?
+            .call_method0("all")?
+            .is_truthy()?
+    {
+        return Err(errors::invalid(py, "tiles holds a NaN or infinite number"));
+    }
+    let solid = numpy.call_method1("not_equal", (&array, 0))?;
+    solid.extract()
 }
 
 /// Points as a new `(n, 2)` float32 array.

@@ -1,7 +1,14 @@
-//! Plain values between Python and the library: points, transforms.
+//! Plain values between Python and the library: points, transforms, handles and counts.
+//!
+//! Every number an argument carries is checked here, once, in the library's scalar: a value
+//! that is finite as a Python float but not as a float32 (`1e300`) is refused like NaN, and
+//! an integer outside its type's range raises one of the package's exceptions, not
+//! `OverflowError`.
 
+use collide2d::world::ColliderHandle;
 use collide2d::{Transform, Vec2};
 use pyo3::prelude::*;
+use pyo3::types::PyInt;
 
 use crate::errors;
 
@@ -69,13 +76,14 @@ impl PyTransform {
 
 /// A checked transform.
 pub fn make_transform(py: Python<'_>, x: f64, y: f64, angle: f64) -> PyResult<PyTransform> {
+    let (x, y, angle) = (x as f32, y as f32, angle as f32);
     if !(x.is_finite() && y.is_finite() && angle.is_finite()) {
         return Err(errors::invalid(
             py,
-            "transform holds a NaN or infinite number",
+            "transform holds a NaN or infinite number (or one beyond float32)",
         ));
     }
-    let xf = Transform::new(Vec2::new(x as f32, y as f32), angle as f32);
+    let xf = Transform::new(Vec2::new(x, y), angle);
     if !xf.is_valid() {
         return Err(errors::invalid(
             py,
@@ -85,18 +93,20 @@ pub fn make_transform(py: Python<'_>, x: f64, y: f64, angle: f64) -> PyResult<Py
     Ok(PyTransform { xf })
 }
 
-/// A point from any sequence of two numbers; NaN and infinities are refused.
+/// A point from any sequence of two numbers; NaN, infinities and numbers beyond float32 are
+/// refused.
 pub fn vec2(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec2> {
     let [x, y]: [f64; 2] = obj
         .extract()
         .map_err(|_| errors::array_type(py, format!("{what} must be a pair of numbers (x, y)")))?;
-    if !(x.is_finite() && y.is_finite()) {
+    let point = Vec2::new(x as f32, y as f32);
+    if !point.is_finite() {
         return Err(errors::invalid(
             py,
-            format!("{what} holds a NaN or infinite number"),
+            format!("{what} holds a NaN or infinite number (or one beyond float32)"),
         ));
     }
-    Ok(Vec2::new(x as f32, y as f32))
+    Ok(point)
 }
 
 /// A transform from a `Transform`, an `(x, y)` or `(x, y, angle)` sequence, or `None` (the
@@ -126,4 +136,79 @@ pub fn transform(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Tra
 /// A vector as a Python tuple.
 pub fn pair(v: Vec2) -> (f32, f32) {
     (v.x, v.y)
+}
+
+/// A collider handle argument: any Python integer. One outside `0..2**64` cannot be a handle
+/// of any world, so it raises `StaleHandle` like a removed one; a non-integer is a `TypeError`.
+pub struct HandleArg(pub ColliderHandle);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for HandleArg {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<u64>() {
+            Ok(bits) => Ok(HandleArg(ColliderHandle::from_bits(bits))),
+            Err(error) => match integer_text(&obj) {
+                Some(value) => Err(errors::raise(
+                    obj.py(),
+                    "StaleHandle",
+                    format!("{value} is not a collider handle (handles are from 0 to 2**64 - 1)"),
+                )),
+                None => Err(error),
+            },
+        }
+    }
+}
+
+/// An unsigned integer argument (a count, an index, bits): any Python integer in the range of
+/// `T`; one outside it raises `InvalidInput` naming the range, a non-integer is a `TypeError`.
+pub struct Unsigned<T>(pub T);
+
+impl<'a, 'py, T> FromPyObject<'a, 'py> for Unsigned<T>
+where
+    T: FromPyObject<'a, 'py> + Bounded,
+{
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<T>() {
+            Ok(value) => Ok(Unsigned(value)),
+            Err(error) => match integer_text(&obj) {
+                Some(value) => Err(errors::invalid(
+                    obj.py(),
+                    format!(
+                        "integer {value} is out of range (from 0 to {})",
+                        T::MAX_TEXT
+                    ),
+                )),
+                None => Err(error.into()),
+            },
+        }
+    }
+}
+
+/// The largest value of an unsigned integer type, for messages.
+pub trait Bounded {
+    /// The largest value, as text.
+    const MAX_TEXT: &'static str;
+}
+
+impl Bounded for u32 {
+    const MAX_TEXT: &'static str = "2**32 - 1";
+}
+
+impl Bounded for u64 {
+    const MAX_TEXT: &'static str = "2**64 - 1";
+}
+
+impl Bounded for usize {
+    const MAX_TEXT: &'static str = "2**64 - 1";
+}
+
+/// The text of `obj` when it is an integer (a Python `int`, or anything with `__index__`, as a
+/// NumPy integer), else `None`.
+fn integer_text(obj: &Borrowed<'_, '_, PyAny>) -> Option<String> {
+    let index = obj.call_method0("__index__").ok()?;
+    let integer = index.cast::<PyInt>().ok()?;
+    Some(integer.to_string())
 }

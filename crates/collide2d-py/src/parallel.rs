@@ -10,16 +10,20 @@ use crate::errors;
 /// Fewer rows than this per thread are not worth a thread's start.
 const MIN_ROWS_PER_THREAD: usize = 1024;
 
-/// The thread count a batch call uses: `threads` (at least 1), or every core for `None`.
+/// The thread count a batch call uses: `threads` (at least 1), or every core for `None`; never
+/// more than the machine's cores.
 ///
 /// The calls default to one thread: on a machine whose cores are busy with other work, extra
 /// threads only wait for a core, and a two-core VM under load measured a ray batch 2.5x slower
-/// on two threads than on one.
+/// on two threads than on one. More threads than cores are not started: they could only wait,
+/// the answers do not depend on the count, and `threads=10**6` would otherwise try to start a
+/// million threads.
 pub fn thread_count(py: Python<'_>, threads: Option<usize>) -> PyResult<usize> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     match threads {
         Some(0) => Err(errors::invalid(py, "threads must be at least 1")),
-        Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        Some(n) => Ok(n.min(cores)),
+        None => Ok(cores),
     }
 }
 
@@ -83,16 +87,15 @@ pub fn map_chunks<T: Send>(
     })
 }
 
-/// The rayon pool of `threads` threads for the library's parallel batches (`None`: the
-/// global pool, one thread a core). Pools are built once a thread count and kept.
+/// The rayon pool of `threads` threads (at most one a core, as in [`thread_count`]) for the
+/// library's parallel batches (`None`: the global pool, one thread a core). Pools are built
+/// once a thread count and kept, so there are at most as many as cores.
 pub fn pool(py: Python<'_>, threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
     static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
-    let Some(count) = threads else {
+    if threads.is_none() {
         return Ok(None);
-    };
-    if count == 0 {
-        return Err(errors::invalid(py, "threads must be at least 1"));
     }
+    let count = thread_count(py, threads)?;
     let mut pools = POOLS
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());

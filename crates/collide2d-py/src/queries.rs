@@ -9,16 +9,18 @@ use crate::convert::{self, pair, vec2};
 use crate::errors;
 use crate::shapes::shape_of;
 
-/// A checked ray (the direction need not be unit length, only not zero).
+/// A checked ray (the direction need not be unit length, only not zero); no `max_distance`
+/// (`None`) reaches without end.
 pub fn make_ray(
     py: Python<'_>,
     origin: &Bound<'_, PyAny>,
     direction: &Bound<'_, PyAny>,
-    max_distance: f64,
+    max_distance: Option<f64>,
 ) -> PyResult<Ray> {
     let origin = vec2(py, origin, "ray origin")?;
     let direction = vec2(py, direction, "ray direction")?;
-    Ray::new(origin, direction, max_distance as f32).map_err(|e| errors::invalid(py, e.to_string()))
+    let max_distance = max_distance.map_or(f32::INFINITY, |d| d as f32);
+    Ray::new(origin, direction, max_distance).map_err(|e| errors::invalid(py, e.to_string()))
 }
 
 /// One contact point: `point` midway between the surfaces, `penetration` their depth along
@@ -167,8 +169,11 @@ impl From<RayHit> for PyRayHit {
 impl PyRayHit {
     fn __repr__(&self) -> String {
         format!(
-            "RayHit(distance={}, point={:?}, normal={:?}, handle={:?})",
-            self.distance, self.point, self.normal, self.handle
+            "RayHit(distance={}, point={:?}, normal={:?}, handle={})",
+            self.distance,
+            self.point,
+            self.normal,
+            optional_handle(self.handle)
         )
     }
 }
@@ -202,10 +207,18 @@ impl From<CastHit> for PyCastHit {
 impl PyCastHit {
     fn __repr__(&self) -> String {
         format!(
-            "CastHit(fraction={}, point={:?}, normal={:?}, handle={:?})",
-            self.fraction, self.point, self.normal, self.handle
+            "CastHit(fraction={}, point={:?}, normal={:?}, handle={})",
+            self.fraction,
+            self.point,
+            self.normal,
+            optional_handle(self.handle)
         )
     }
+}
+
+/// A handle as Python writes it: the number, or `None`.
+fn optional_handle(handle: Option<u64>) -> String {
+    handle.map_or_else(|| "None".to_string(), |h| h.to_string())
 }
 
 /// The contact manifold of shape `a` at `transform_a` and `b` at `transform_b` (normal from A
@@ -292,14 +305,14 @@ pub fn shape_cast(
 
 /// The first hit of a ray on `shape` placed at `transform`; `None` for a miss.
 #[pyfunction]
-#[pyo3(signature = (shape, transform, origin, direction, max_distance = f64::INFINITY))]
+#[pyo3(signature = (shape, transform, origin, direction, max_distance = None))]
 pub fn ray_cast(
     py: Python<'_>,
     shape: &Bound<'_, PyAny>,
     transform: &Bound<'_, PyAny>,
     origin: &Bound<'_, PyAny>,
     direction: &Bound<'_, PyAny>,
-    max_distance: f64,
+    max_distance: Option<f64>,
 ) -> PyResult<Option<PyRayHit>> {
     let s = shape_of(py, shape)?;
     let xf = convert::transform(py, Some(transform))?;

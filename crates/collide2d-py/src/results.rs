@@ -35,8 +35,20 @@ impl PyEvent {
     fn __repr__(&self) -> String {
         format!(
             "Event(kind={:?}, a={}, b={}, sensor={})",
-            self.kind, self.a, self.b, self.sensor
+            self.kind,
+            self.a,
+            self.b,
+            python_bool(self.sensor)
         )
+    }
+}
+
+/// A bool as Python writes it.
+fn python_bool(value: bool) -> &'static str {
+    if value {
+        "True"
+    } else {
+        "False"
     }
 }
 
@@ -182,7 +194,10 @@ impl PyMoveResult {
     fn __repr__(&self) -> String {
         format!(
             "MoveResult(moved={:?}, on_floor={}, on_wall={}, on_ceiling={})",
-            self.moved, self.on_floor, self.on_wall, self.on_ceiling
+            self.moved,
+            python_bool(self.on_floor),
+            python_bool(self.on_wall),
+            python_bool(self.on_ceiling)
         )
     }
 }

@@ -4,10 +4,9 @@
 use collide2d::shape::{Capsule, Chain, Circle, Compound, Polygon, Segment, Shape};
 use collide2d::{Transform, Vec2};
 use pyo3::prelude::*;
-use pyo3::types::PyList;
 
 use crate::arrays;
-use crate::convert::{self, pair, vec2, PyTransform};
+use crate::convert::{self, pair, vec2, PyTransform, Unsigned};
 use crate::errors;
 use crate::queries::PyRayHit;
 
@@ -93,13 +92,13 @@ impl PyShape {
 
     /// The first hit of the ray from `origin` along `direction` (any length, not zero) within
     /// `max_distance`, on the shape placed at `transform`; `None` for a miss.
-    #[pyo3(signature = (origin, direction, max_distance = f64::INFINITY, transform = None))]
+    #[pyo3(signature = (origin, direction, max_distance = None, transform = None))]
     fn ray_cast(
         &self,
         py: Python<'_>,
         origin: &Bound<'_, PyAny>,
         direction: &Bound<'_, PyAny>,
-        max_distance: f64,
+        max_distance: Option<f64>,
         transform: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<PyRayHit>> {
         let xf = convert::transform(py, transform)?;
@@ -378,11 +377,11 @@ impl PyPolygon {
     #[pyo3(signature = (sides, circumradius, radius = 0.0))]
     fn regular(
         py: Python<'_>,
-        sides: usize,
+        sides: Unsigned<usize>,
         circumradius: f64,
         radius: f64,
     ) -> PyResult<Py<PyPolygon>> {
-        let polygon = Polygon::regular(sides, radius_checked(py, circumradius)?)
+        let polygon = Polygon::regular(sides.0, radius_checked(py, circumradius)?)
             .map_err(|e| errors::shape(py, e))?;
         polygon_py(py, rounded(py, polygon, radius)?)
     }
@@ -425,11 +424,15 @@ pub struct PyCompound;
 
 #[pymethods]
 impl PyCompound {
-    /// A compound of `children`, a list of `(transform, shape)` pairs (convex shapes only).
+    /// A compound of `children`, a list (or other sequence) of `(transform, shape)` pairs
+    /// (convex shapes only).
     #[new]
-    fn new(py: Python<'_>, children: &Bound<'_, PyList>) -> PyResult<PyClassInitializer<Self>> {
+    fn new(py: Python<'_>, children: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
+        let children: Vec<Bound<'_, PyAny>> = children.extract().map_err(|_| {
+            errors::array_type(py, "children must be a list of (transform, shape) pairs")
+        })?;
         let mut parts = Vec::with_capacity(children.len());
-        for child in children.iter() {
+        for child in children {
             let (xf, shape): (Bound<'_, PyAny>, Bound<'_, PyAny>) = child
                 .extract()
                 .map_err(|_| errors::array_type(py, "children must be (transform, shape) pairs"))?;

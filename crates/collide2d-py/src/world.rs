@@ -8,12 +8,12 @@ use collide2d::world::{
     TileMapColliders, World, WorldSnapshot,
 };
 use collide2d::{CastOptions, Transform, Vec2};
-use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::arrays;
-use crate::convert::{self, pair, vec2, PyTransform};
+use crate::convert::{self, pair, vec2, HandleArg, PyTransform, Unsigned};
 use crate::errors;
 use crate::parallel;
 use crate::queries::{PyCastHit, PyManifold, PyRayHit};
@@ -65,18 +65,17 @@ impl ShapePerRow {
 /// Every collider of a scene, which layers collide, and who touches whom.
 ///
 /// Handles are integers; after `remove` a handle is stale and every call with it raises
-/// `StaleHandle`. Call `update()` once per step after moving colliders; it returns the step's
-/// `Events`. Batch calls take NumPy arrays (float32 or float64, converted to float32 once; any
-/// memory layout) and run with the GIL released. A world pickles (through its snapshot); the
-/// editable tile maps of `insert_tile_map` do not travel with it, their colliders do.
+/// `StaleHandle` (as does any integer no world gives out, such as -1). Call `update()` once per
+/// step after moving colliders; it returns the step's `Events`. Batch calls take NumPy arrays
+/// (float32 or float64, converted to float32 once; any memory layout; at most 2**24 rows) and
+/// run with the GIL released. A world serves one call at a time: a call made from another
+/// thread while one runs (a batch releases the GIL) raises `RuntimeError` ("Already
+/// borrowed") and changes nothing. A world pickles (through its snapshot); the editable tile
+/// maps of `insert_tile_map` do not travel with it, their colliders do.
 #[pyclass(module = "collide2d", name = "World")]
 pub struct PyWorld {
     world: World,
     tile_maps: Vec<(TileMap, TileMapColliders)>,
-}
-
-fn handle(bits: u64) -> ColliderHandle {
-    ColliderHandle::from_bits(bits)
 }
 
 impl PyWorld {
@@ -85,7 +84,7 @@ impl PyWorld {
         py: Python<'_>,
         layers: Option<Vec<String>>,
         sensors: bool,
-        exclude: Option<Vec<u64>>,
+        exclude: Option<Vec<HandleArg>>,
     ) -> PyResult<FilterSpec> {
         let mask = match layers {
             None => LayerMask::ALL,
@@ -108,7 +107,7 @@ impl PyWorld {
             exclude: exclude
                 .unwrap_or_default()
                 .into_iter()
-                .map(handle)
+                .map(|handle| handle.0)
                 .collect(),
         })
     }
@@ -167,8 +166,16 @@ impl PyWorld {
         self.world.len()
     }
 
-    fn __contains__(&self, handle_bits: u64) -> bool {
-        self.world.contains(handle(handle_bits))
+    /// Whether `handle` (an integer) is a live collider of this world; any other integer,
+    /// a removed collider's or one never given out, is not.
+    fn __contains__(&self, handle: &Bound<'_, PyAny>) -> PyResult<bool> {
+        match handle.extract::<HandleArg>() {
+            Ok(handle) => Ok(self.world.contains(handle.0)),
+            Err(error) if error.is_instance_of::<pyo3::exceptions::PyKeyError>(handle.py()) => {
+                Ok(false)
+            }
+            Err(error) => Err(error),
+        }
     }
 
     fn __repr__(&self) -> String {
@@ -244,7 +251,7 @@ impl PyWorld {
     /// `one_way` (`(direction, margin)`: blocks only what comes against `direction`),
     /// `groups` (`(category, mask)` bits: two colliders touch when each one's mask meets the
     /// other's category).
-    #[pyo3(signature = (shape, transform = None, *, offset = None, layer = None, sensor = false, enabled = true, user_data = 0, continuous = false, one_way = None, groups = None))]
+    #[pyo3(signature = (shape, transform = None, *, offset = None, layer = None, sensor = false, enabled = true, user_data = Unsigned(0), continuous = false, one_way = None, groups = None))]
     #[allow(clippy::too_many_arguments)]
     fn insert(
         &mut self,
@@ -255,17 +262,26 @@ impl PyWorld {
         layer: Option<&str>,
         sensor: bool,
         enabled: bool,
-        user_data: u64,
+        user_data: Unsigned<u64>,
         continuous: bool,
         one_way: Option<(Bound<'_, PyAny>, f64)>,
-        groups: Option<(u32, u32)>,
+        groups: Option<(Unsigned<u32>, Unsigned<u32>)>,
     ) -> PyResult<u64> {
         let xf = convert::transform(py, transform)?;
         let mut collider = self.collider(
-            py, shape, xf, offset, layer, sensor, enabled, user_data, continuous, one_way,
+            py,
+            shape,
+            xf,
+            offset,
+            layer,
+            sensor,
+            enabled,
+            user_data.0,
+            continuous,
+            one_way,
         )?;
         if let Some((category, mask)) = groups {
-            collider = collider.with_groups(CollisionGroups::new(category, mask));
+            collider = collider.with_groups(CollisionGroups::new(category.0, mask.0));
         }
         let h = self
             .world
@@ -308,8 +324,12 @@ impl PyWorld {
         }
         let data: Vec<u64> = match user_data {
             None => vec![0; n],
-            Some(obj) => match obj.extract::<u64>() {
-                Ok(value) => vec![value; n],
+            Some(obj) => match obj.extract::<Unsigned<u64>>() {
+                Ok(Unsigned(value)) => vec![value; n],
+                // An integer out of range: refused as it is, not read as an array.
+                Err(error) if error.is_instance_of::<pyo3::exceptions::PyValueError>(py) => {
+                    return Err(error)
+                }
                 Err(_) => {
                     let values = arrays::handles(py, obj, "user_data")?;
                     if values.len() != n {
@@ -376,9 +396,9 @@ impl PyWorld {
     }
 
     /// Removes a collider; its contacts end at the next `update()`.
-    fn remove(&mut self, py: Python<'_>, handle_bits: u64) -> PyResult<()> {
+    fn remove(&mut self, py: Python<'_>, handle: HandleArg) -> PyResult<()> {
         self.world
-            .remove(handle(handle_bits))
+            .remove(handle.0)
             .map(|_| ())
             .map_err(|e| errors::world(py, e))
     }
@@ -398,33 +418,33 @@ impl PyWorld {
     }
 
     /// A collider's placement.
-    fn transform(&self, py: Python<'_>, handle_bits: u64) -> PyResult<PyTransform> {
-        let collider = self.get(py, handle_bits)?;
+    fn transform(&self, py: Python<'_>, handle: HandleArg) -> PyResult<PyTransform> {
+        let collider = self.get(py, handle.0)?;
         Ok(PyTransform {
             xf: collider.transform(),
         })
     }
 
     /// A collider's shape.
-    fn shape(&self, py: Python<'_>, handle_bits: u64) -> PyResult<Py<PyAny>> {
-        let shape = self.get(py, handle_bits)?.shape().clone();
+    fn shape(&self, py: Python<'_>, handle: HandleArg) -> PyResult<Py<PyAny>> {
+        let shape = self.get(py, handle.0)?.shape().clone();
         shapes::wrap(py, shape)
     }
 
     /// A collider's bounding box `(min_x, min_y, max_x, max_y)` as placed now.
-    fn aabb(&self, py: Python<'_>, handle_bits: u64) -> PyResult<(f32, f32, f32, f32)> {
-        let b = self.get(py, handle_bits)?.aabb();
+    fn aabb(&self, py: Python<'_>, handle: HandleArg) -> PyResult<(f32, f32, f32, f32)> {
+        let b = self.get(py, handle.0)?.aabb();
         Ok((b.min.x, b.min.y, b.max.x, b.max.y))
     }
 
     /// A collider's user data.
-    fn user_data(&self, py: Python<'_>, handle_bits: u64) -> PyResult<u64> {
-        Ok(self.get(py, handle_bits)?.user_data())
+    fn user_data(&self, py: Python<'_>, handle: HandleArg) -> PyResult<u64> {
+        Ok(self.get(py, handle.0)?.user_data())
     }
 
     /// A collider's layer name.
-    fn layer(&self, py: Python<'_>, handle_bits: u64) -> PyResult<String> {
-        let layer = self.get(py, handle_bits)?.layer();
+    fn layer(&self, py: Python<'_>, handle: HandleArg) -> PyResult<String> {
+        let layer = self.get(py, handle.0)?.layer();
         Ok(self
             .world
             .layers()
@@ -434,25 +454,25 @@ impl PyWorld {
     }
 
     /// Whether a collider is a sensor.
-    fn is_sensor(&self, py: Python<'_>, handle_bits: u64) -> PyResult<bool> {
-        Ok(self.get(py, handle_bits)?.is_sensor())
+    fn is_sensor(&self, py: Python<'_>, handle: HandleArg) -> PyResult<bool> {
+        Ok(self.get(py, handle.0)?.is_sensor())
     }
 
     /// Whether a collider is enabled.
-    fn is_enabled(&self, py: Python<'_>, handle_bits: u64) -> PyResult<bool> {
-        Ok(self.get(py, handle_bits)?.is_enabled())
+    fn is_enabled(&self, py: Python<'_>, handle: HandleArg) -> PyResult<bool> {
+        Ok(self.get(py, handle.0)?.is_enabled())
     }
 
     /// Moves a collider to `transform` (a `Transform`, `(x, y)` or `(x, y, angle)`).
     fn set_transform(
         &mut self,
         py: Python<'_>,
-        handle_bits: u64,
+        handle: HandleArg,
         transform: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let xf = convert::transform(py, Some(transform))?;
         self.world
-            .set_transform(handle(handle_bits), xf)
+            .set_transform(handle.0, xf)
             .map_err(|e| errors::world(py, e))
     }
 
@@ -493,23 +513,28 @@ impl PyWorld {
     }
 
     /// Makes a collider a sensor or not.
-    fn set_sensor(&mut self, py: Python<'_>, handle_bits: u64, sensor: bool) -> PyResult<()> {
+    fn set_sensor(&mut self, py: Python<'_>, handle: HandleArg, sensor: bool) -> PyResult<()> {
         self.world
-            .set_sensor(handle(handle_bits), sensor)
+            .set_sensor(handle.0, sensor)
             .map_err(|e| errors::world(py, e))
     }
 
     /// Enables or disables a collider (a disabled one touches nothing).
-    fn set_enabled(&mut self, py: Python<'_>, handle_bits: u64, enabled: bool) -> PyResult<()> {
+    fn set_enabled(&mut self, py: Python<'_>, handle: HandleArg, enabled: bool) -> PyResult<()> {
         self.world
-            .set_enabled(handle(handle_bits), enabled)
+            .set_enabled(handle.0, enabled)
             .map_err(|e| errors::world(py, e))
     }
 
     /// Sets a collider's user data.
-    fn set_user_data(&mut self, py: Python<'_>, handle_bits: u64, user_data: u64) -> PyResult<()> {
+    fn set_user_data(
+        &mut self,
+        py: Python<'_>,
+        handle: HandleArg,
+        user_data: Unsigned<u64>,
+    ) -> PyResult<()> {
         self.world
-            .set_user_data(handle(handle_bits), user_data)
+            .set_user_data(handle.0, user_data.0)
             .map_err(|e| errors::world(py, e))
     }
 
@@ -517,18 +542,18 @@ impl PyWorld {
     fn set_groups(
         &mut self,
         py: Python<'_>,
-        handle_bits: u64,
-        category: u32,
-        mask: u32,
+        handle: HandleArg,
+        category: Unsigned<u32>,
+        mask: Unsigned<u32>,
     ) -> PyResult<()> {
         self.world
-            .set_groups(handle(handle_bits), CollisionGroups::new(category, mask))
+            .set_groups(handle.0, CollisionGroups::new(category.0, mask.0))
             .map_err(|e| errors::world(py, e))
     }
 
     /// A collider's collision groups, `(category, mask)`.
-    fn groups(&self, py: Python<'_>, handle_bits: u64) -> PyResult<(u32, u32)> {
-        let groups = self.get(py, handle_bits)?.groups();
+    fn groups(&self, py: Python<'_>, handle: HandleArg) -> PyResult<(u32, u32)> {
+        let groups = self.get(py, handle.0)?.groups();
         Ok((groups.category, groups.mask))
     }
 
@@ -537,24 +562,24 @@ impl PyWorld {
     fn set_offset(
         &mut self,
         py: Python<'_>,
-        handle_bits: u64,
+        handle: HandleArg,
         offset: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let offset = convert::transform(py, Some(offset))?;
         self.world
-            .set_offset(handle(handle_bits), offset)
+            .set_offset(handle.0, offset)
             .map_err(|e| errors::world(py, e))
     }
 
     /// Moves a collider to the layer named `layer`.
-    fn set_layer(&mut self, py: Python<'_>, handle_bits: u64, layer: &str) -> PyResult<()> {
+    fn set_layer(&mut self, py: Python<'_>, handle: HandleArg, layer: &str) -> PyResult<()> {
         let id = self
             .world
             .layers()
             .id(layer)
             .map_err(|e| errors::world(py, e))?;
         self.world
-            .set_layer(handle(handle_bits), id)
+            .set_layer(handle.0, id)
             .map_err(|e| errors::world(py, e))
     }
 
@@ -562,12 +587,12 @@ impl PyWorld {
     fn set_shape(
         &mut self,
         py: Python<'_>,
-        handle_bits: u64,
+        handle: HandleArg,
         shape: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let shape = shape_of(py, shape)?;
         self.world
-            .set_shape(handle(handle_bits), shape)
+            .set_shape(handle.0, shape)
             .map_err(|e| errors::world(py, e))
     }
 
@@ -619,12 +644,12 @@ impl PyWorld {
     fn contacts_of(
         &self,
         py: Python<'_>,
-        handle_bits: u64,
+        handle: HandleArg,
     ) -> PyResult<Vec<(u64, u64, Option<PyManifold>)>> {
-        self.get(py, handle_bits)?;
+        self.get(py, handle.0)?;
         Ok(self
             .world
-            .contacts_of(handle(handle_bits))
+            .contacts_of(handle.0)
             .map(|(a, b, m)| {
                 (
                     a.to_bits(),
@@ -636,9 +661,9 @@ impl PyWorld {
     }
 
     /// Whether a collider touches anything as of the last update.
-    fn is_touching(&self, py: Python<'_>, handle_bits: u64) -> PyResult<bool> {
-        self.get(py, handle_bits)?;
-        Ok(self.world.is_touching(handle(handle_bits)))
+    fn is_touching(&self, py: Python<'_>, handle: HandleArg) -> PyResult<bool> {
+        self.get(py, handle.0)?;
+        Ok(self.world.is_touching(handle.0))
     }
 
     // ---- queries (keywords: layers = list of names, sensors = include sensors, exclude = handles) ----
@@ -651,7 +676,7 @@ impl PyWorld {
         point: &Bound<'_, PyAny>,
         layers: Option<Vec<String>>,
         sensors: bool,
-        exclude: Option<Vec<u64>>,
+        exclude: Option<Vec<HandleArg>>,
     ) -> PyResult<Vec<u64>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let found = self
@@ -670,7 +695,7 @@ impl PyWorld {
         max: &Bound<'_, PyAny>,
         layers: Option<Vec<String>>,
         sensors: bool,
-        exclude: Option<Vec<u64>>,
+        exclude: Option<Vec<HandleArg>>,
     ) -> PyResult<Vec<u64>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let aabb = Aabb {
@@ -693,7 +718,7 @@ impl PyWorld {
         transform: Option<&Bound<'_, PyAny>>,
         layers: Option<Vec<String>>,
         sensors: bool,
-        exclude: Option<Vec<u64>>,
+        exclude: Option<Vec<HandleArg>>,
     ) -> PyResult<Vec<u64>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let shape = shape_of(py, shape)?;
@@ -707,17 +732,17 @@ impl PyWorld {
 
     /// The nearest collider the ray from `origin` along `direction` hits within
     /// `max_distance`, as a `RayHit` with its `handle`; `None` for a miss.
-    #[pyo3(signature = (origin, direction, max_distance = f64::INFINITY, *, layers = None, sensors = false, exclude = None))]
+    #[pyo3(signature = (origin, direction, max_distance = None, *, layers = None, sensors = false, exclude = None))]
     #[allow(clippy::too_many_arguments)]
     fn ray_cast(
         &self,
         py: Python<'_>,
         origin: &Bound<'_, PyAny>,
         direction: &Bound<'_, PyAny>,
-        max_distance: f64,
+        max_distance: Option<f64>,
         layers: Option<Vec<String>>,
         sensors: bool,
-        exclude: Option<Vec<u64>>,
+        exclude: Option<Vec<HandleArg>>,
     ) -> PyResult<Option<PyRayHit>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let ray = crate::queries::make_ray(py, origin, direction, max_distance)?;
@@ -745,7 +770,7 @@ impl PyWorld {
         motion: &Bound<'_, PyAny>,
         layers: Option<Vec<String>>,
         sensors: bool,
-        exclude: Option<Vec<u64>>,
+        exclude: Option<Vec<HandleArg>>,
     ) -> PyResult<Option<PyCastHit>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let shape = shape_of(py, shape)?;
@@ -772,19 +797,19 @@ impl PyWorld {
     fn move_and_slide(
         &mut self,
         py: Python<'_>,
-        handle: u64,
+        handle: HandleArg,
         delta: &Bound<'_, PyAny>,
         up: Option<&Bound<'_, PyAny>>,
         max_slope: Option<f32>,
         skin: Option<f32>,
-        max_iterations: Option<u32>,
+        max_iterations: Option<Unsigned<u32>>,
         step_height: Option<f32>,
         snap_distance: Option<f32>,
         stop_on_slope: Option<bool>,
         max_recovery: Option<f32>,
         layers: Option<Vec<String>>,
         sensors: bool,
-        exclude: Option<Vec<u64>>,
+        exclude: Option<Vec<HandleArg>>,
     ) -> PyResult<PyMoveResult> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let delta = vec2(py, delta, "delta")?;
@@ -801,7 +826,7 @@ impl PyWorld {
         if let Some(v) = skin {
             opts.skin = v;
         }
-        if let Some(v) = max_iterations {
+        if let Some(Unsigned(v)) = max_iterations {
             opts.max_iterations = v;
         }
         if let Some(v) = step_height {
@@ -818,7 +843,7 @@ impl PyWorld {
         }
         let result = self
             .world
-            .move_and_slide(ColliderHandle::from_bits(handle), delta, opts)
+            .move_and_slide(handle.0, delta, opts)
             .map_err(|e| errors::world(py, e))?;
         Ok(PyMoveResult {
             moved: pair(result.moved),
@@ -843,19 +868,20 @@ impl PyWorld {
     /// returns `(rows, handles)`, two new arrays of equal length (int64 row indices in
     /// increasing order, uint64 handles sorted within a row), the same answers as
     /// `overlap_point` on each row. The GIL is released while it runs, spread over `threads`
-    /// threads (default 1; `None` for every core; batches of up to 1,024 rows run on one).
-    #[pyo3(signature = (points, *, layers = None, sensors = false, exclude = None, threads = Some(1)))]
+    /// threads (default 1; `None` for every core; never more than the cores; batches of up to
+    /// 1,024 rows run on one).
+    #[pyo3(signature = (points, *, layers = None, sensors = false, exclude = None, threads = Some(Unsigned(1))))]
     fn overlap_points<'py>(
         &self,
         py: Python<'py>,
         points: &Bound<'py, PyAny>,
         layers: Option<Vec<String>>,
         sensors: bool,
-        exclude: Option<Vec<u64>>,
-        threads: Option<usize>,
+        exclude: Option<Vec<HandleArg>>,
+        threads: Option<Unsigned<usize>>,
     ) -> PyResult<RowsAndHandles<'py>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
-        let threads = parallel::thread_count(py, threads)?;
+        let threads = parallel::thread_count(py, threads.map(|t| t.0))?;
         let points = arrays::points(py, points, "points", None)?;
         let world = &self.world;
         // One library batch a thread: each builds its own grid when its rows are many enough.
@@ -888,7 +914,7 @@ impl PyWorld {
     /// For each box (rows of `mins` and `maxs`, both `(n, 2)`), the colliders whose bounding
     /// box overlaps it: `(rows, handles)` as in `overlap_points`. The GIL is released, and the
     /// rows spread over `threads` threads as there.
-    #[pyo3(signature = (mins, maxs, *, layers = None, sensors = false, exclude = None, threads = Some(1)))]
+    #[pyo3(signature = (mins, maxs, *, layers = None, sensors = false, exclude = None, threads = Some(Unsigned(1))))]
     #[allow(clippy::too_many_arguments)]
     fn overlap_aabbs<'py>(
         &self,
@@ -897,11 +923,11 @@ impl PyWorld {
         maxs: &Bound<'py, PyAny>,
         layers: Option<Vec<String>>,
         sensors: bool,
-        exclude: Option<Vec<u64>>,
-        threads: Option<usize>,
+        exclude: Option<Vec<HandleArg>>,
+        threads: Option<Unsigned<usize>>,
     ) -> PyResult<RowsAndHandles<'py>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
-        let threads = parallel::thread_count(py, threads)?;
+        let threads = parallel::thread_count(py, threads.map(|t| t.0))?;
         let mins = arrays::points(py, mins, "mins", None)?;
         let maxs = arrays::points(py, maxs, "maxs", Some(mins.len()))?;
         let world = &self.world;
@@ -921,7 +947,8 @@ impl PyWorld {
     /// non-zero length) within `max_distance` (one number or an `(n,)` array): the nearest
     /// hit of each, as a `RayHits` of arrays, the same answers as `ray_cast` on each row. The
     /// GIL is released while the rays run, on `threads` threads (default `None`: one a core;
-    /// 1: on the calling thread; batches under 512 rows run on one). The world keeps the grid
+    /// 1: on the calling thread; never more than the cores; batches under 512 rows run on
+    /// one). The world keeps the grid
     /// the batch reads until a collider is added, removed, moved or changed, so the first
     /// batch after a change also builds it.
     #[pyo3(signature = (origins, directions, max_distance = None, *, layers = None, sensors = false, exclude = None, threads = None))]
@@ -934,11 +961,11 @@ impl PyWorld {
         max_distance: Option<&Bound<'_, PyAny>>,
         layers: Option<Vec<String>>,
         sensors: bool,
-        exclude: Option<Vec<u64>>,
-        threads: Option<usize>,
+        exclude: Option<Vec<HandleArg>>,
+        threads: Option<Unsigned<usize>>,
     ) -> PyResult<PyRayHits> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
-        let pool = parallel::pool(py, threads)?;
+        let pool = parallel::pool(py, threads.map(|t| t.0))?;
         let origins = arrays::points(py, origins, "origins", None)?;
         let n = origins.len();
         let directions = arrays::points(py, directions, "directions", Some(n))?;
@@ -1007,26 +1034,8 @@ impl PyWorld {
         origin: Option<&Bound<'_, PyAny>>,
         rectangles: bool,
     ) -> PyResult<usize> {
-        let array = py
-            .import("numpy")?
-            .call_method1("asarray", (tiles, "float64"))
-            .map_err(|e| {
-                errors::array_type(py, format!("tiles must be a 2-D numeric array ({e})"))
-            })?;
-        let untyped = array
-            .cast::<PyUntypedArray>()
-            .map_err(|_| errors::array_type(py, "tiles must be a 2-D numeric array"))?;
-        if untyped.ndim() != 2 {
-            return Err(errors::invalid(
-                py,
-                format!(
-                    "tiles must have 2 dimensions, got shape {:?}",
-                    untyped.shape()
-                ),
-            ));
-        }
-        let grid: PyReadonlyArray2<'_, f64> = array.extract()?;
-        let grid = grid.as_array();
+        let solid = arrays::tiles(py, tiles)?;
+        let grid = solid.as_array();
         let (height, width) = grid.dim();
         let origin = match origin {
             Some(o) => vec2(py, o, "origin")?,
@@ -1038,7 +1047,7 @@ impl PyWorld {
             cell_size as f32,
             origin,
             |x, y| {
-                if grid[[y as usize, x as usize]] != 0.0 {
+                if grid[[y as usize, x as usize]] {
                     Tile::SOLID
                 } else {
                     Tile::EMPTY
@@ -1062,11 +1071,12 @@ impl PyWorld {
     fn set_tile(
         &mut self,
         py: Python<'_>,
-        map: usize,
-        x: u32,
-        y: u32,
+        map: Unsigned<usize>,
+        x: Unsigned<u32>,
+        y: Unsigned<u32>,
         solid: bool,
     ) -> PyResult<()> {
+        let (Unsigned(map), Unsigned(x), Unsigned(y)) = (map, x, y);
         let (tile_map, colliders) = self
             .tile_maps
             .get_mut(map)
@@ -1084,8 +1094,9 @@ impl PyWorld {
     fn tile_map_handles<'py>(
         &self,
         py: Python<'py>,
-        map: usize,
+        map: Unsigned<usize>,
     ) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        let Unsigned(map) = map;
         let (_, colliders) = self
             .tile_maps
             .get(map)
@@ -1144,9 +1155,7 @@ fn rows_and_handles<'py>(
 }
 
 impl PyWorld {
-    fn get(&self, py: Python<'_>, handle_bits: u64) -> PyResult<&Collider> {
-        self.world
-            .get(handle(handle_bits))
-            .map_err(|e| errors::world(py, e))
+    fn get(&self, py: Python<'_>, handle: ColliderHandle) -> PyResult<&Collider> {
+        self.world.get(handle).map_err(|e| errors::world(py, e))
     }
 }

@@ -98,7 +98,7 @@ def test_insert_keywords():
         world.insert(c2.Circle(1), (0, 0), one_way=((0, 0), 0.1))
     with pytest.raises(c2.InvalidInput):
         world.insert(c2.Circle(1), (0, 0), offset=(float("nan"), 0))
-    with pytest.raises(OverflowError):
+    with pytest.raises(c2.InvalidInput, match="out of range"):
         world.insert(c2.Circle(1), (0, 0), user_data=-1)
 
 
@@ -116,7 +116,7 @@ def test_groups_and_offset():
     assert world.overlap_point((8.5, 0)) == [c]
     with pytest.raises(c2.InvalidInput):
         world.set_offset(c, (float("nan"), 0))
-    with pytest.raises(OverflowError):
+    with pytest.raises(c2.InvalidInput, match="out of range"):
         world.set_groups(c, -1, 0)
 
 

@@ -23,9 +23,12 @@ Vec2 = Tuple[float, float]
 PointLike = Union[Sequence[float], npt.NDArray[np.floating]]
 TransformLike = Union["Transform", Tuple[float, float], Tuple[float, float, float], Sequence[float]]
 Points = npt.ArrayLike
-"""An (n, 2) float32 or float64 array (or anything numpy.asarray turns into float64)."""
+"""An (n, 2) float32 or float64 array in any layout and byte order, or a list of n pairs of
+numbers (integers are taken as floats; strings, booleans and None are refused); at most 2**24
+rows."""
 Handle = int
-"""A collider handle: generation << 32 | slot index."""
+"""A collider handle: generation << 32 | slot index. An integer outside 0..2**64 is no world's
+handle: it raises StaleHandle (and is not ``in`` any world)."""
 Aabb = Tuple[float, float, float, float]
 
 class Transform:
@@ -56,10 +59,10 @@ class Shape:
         self,
         origin: PointLike,
         direction: PointLike,
-        max_distance: float = ...,
+        max_distance: Optional[float] = None,
         transform: Optional[TransformLike] = None,
     ) -> Optional[RayHit]:
-        """The first hit of the ray on the placed shape, or None."""
+        """The first hit of the ray on the placed shape, or None; no max_distance: no limit."""
     def contains_points(self, points: Points, transform: Optional[TransformLike] = None) -> npt.NDArray[np.bool_]:
         """Which rows of an (n, 2) array lie in the placed shape; GIL released."""
     @property
@@ -105,7 +108,7 @@ class Polygon(Shape):
     def radius(self) -> float: ...
 
 class Compound(Shape):
-    def __init__(self, children: list[Tuple[TransformLike, Shape]]) -> None: ...
+    def __init__(self, children: Sequence[Tuple[TransformLike, Shape]]) -> None: ...
     @staticmethod
     def from_concave(outline: Points) -> Compound: ...
     @property
@@ -167,7 +170,7 @@ def shape_cast(
     motion_b: Optional[PointLike] = None,
 ) -> Optional[CastHit]: ...
 def ray_cast(
-    shape: Shape, transform: TransformLike, origin: PointLike, direction: PointLike, max_distance: float = ...
+    shape: Shape, transform: TransformLike, origin: PointLike, direction: PointLike, max_distance: Optional[float] = None
 ) -> Optional[RayHit]: ...
 
 class Event:
@@ -209,7 +212,10 @@ class MoveResult:
     step: float
 
 class World:
-    """Colliders behind integer handles, named layers, events, queries and batch calls."""
+    """Colliders behind integer handles, named layers, events, queries and batch calls.
+
+    A world serves one call at a time: a call from another thread while one runs (a batch
+    releases the GIL) raises RuntimeError ("Already borrowed") and changes nothing."""
 
     def __init__(self) -> None: ...
     def __len__(self) -> int: ...
@@ -282,7 +288,7 @@ class World:
         self, shape: Shape, transform: Optional[TransformLike] = None, *, layers: Optional[Sequence[str]] = None, sensors: bool = False, exclude: Optional[Sequence[Handle]] = None
     ) -> list[Handle]: ...
     def ray_cast(
-        self, origin: PointLike, direction: PointLike, max_distance: float = ..., *, layers: Optional[Sequence[str]] = None, sensors: bool = False, exclude: Optional[Sequence[Handle]] = None
+        self, origin: PointLike, direction: PointLike, max_distance: Optional[float] = None, *, layers: Optional[Sequence[str]] = None, sensors: bool = False, exclude: Optional[Sequence[Handle]] = None
     ) -> Optional[RayHit]: ...
     def shape_cast(
         self, shape: Shape, transform: TransformLike, motion: PointLike, *, layers: Optional[Sequence[str]] = None, sensors: bool = False, exclude: Optional[Sequence[Handle]] = None
@@ -337,9 +343,9 @@ class World:
         """One ray a row, the nearest hit of each, as ``ray_cast`` on each row would answer.
 
         ``threads``: ``None`` (default) for one thread a core, ``1`` for the calling thread
-        only, ``n`` for ``n`` threads; batches under 512 rows run on one. The world keeps the
-        grid the batch reads until a collider is added, removed, moved or changed: the first
-        batch after a change also builds it.
+        only, ``n`` for ``n`` threads (at most one a core); batches under 512 rows run on one.
+        The world keeps the grid the batch reads until a collider is added, removed, moved or
+        changed: the first batch after a change also builds it.
         """
     def insert_tile_map(
         self, tiles: npt.ArrayLike, cell_size: float, origin: Optional[PointLike] = None, *, rectangles: bool = False

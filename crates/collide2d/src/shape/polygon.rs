@@ -76,8 +76,57 @@ struct PolygonData {
 #[cfg(feature = "serde")]
 impl TryFrom<PolygonData> for Polygon {
     type Error = ShapeError;
+    /// The polygon that was saved, vertex for vertex, when the data is a strictly convex
+    /// counter-clockwise outline (as every saved polygon is); anything else goes through
+    /// [`Polygon::new`]. `Polygon::new` alone refused polygons the other constructors make: a
+    /// `rect(1.0, 1e-6)` has edges shorter than its weld distance, so its snapshot did not
+    /// restore.
     fn try_from(data: PolygonData) -> Result<Self, ShapeError> {
-        Polygon::new(&data.vertices)?.with_radius(data.radius)
+        let polygon = match Polygon::from_saved(&data.vertices)? {
+            Some(polygon) => polygon,
+            None => Polygon::new(&data.vertices)?,
+        };
+        polygon.with_radius(data.radius)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl Polygon {
+    /// `vertices` as they are, when they are finite, in range, 3 to
+    /// [`MAX_POLYGON_VERTICES`], turning strictly left at every vertex and winding once: the
+    /// form of every polygon's vertices. `None` when they are not.
+    fn from_saved(vertices: &[Vec2]) -> Result<Option<Polygon>, ShapeError> {
+        let n = vertices.len();
+        if !(3..=MAX_POLYGON_VERTICES).contains(&n) {
+            return Ok(None);
+        }
+        for p in vertices {
+            check_point(*p)?;
+        }
+        let turn = |i: usize| {
+            (
+                vertices[(i + n - 1) % n],
+                vertices[i],
+                vertices[(i + 1) % n],
+            )
+        };
+        if !(0..n).all(|i| {
+            let (prev, here, next) = turn(i);
+            turns_left(prev, here, next, 0.0)
+        }) {
+            return Ok(None);
+        }
+        let turning: f64 = (0..n)
+            .map(|i| {
+                let (prev, here, next) = turn(i);
+                let (d0, d1) = ((here - prev).as_dvec2(), (next - here).as_dvec2());
+                (d0.x * d1.y - d0.y * d1.x).atan2(d0.dot(d1))
+            })
+            .sum();
+        if turning > 3.0 * std::f64::consts::PI {
+            return Ok(None);
+        }
+        Polygon::from_ccw(vertices.to_vec(), 0.0).map(Some)
     }
 }
 

@@ -505,18 +505,31 @@ impl BatchGrid {
         }
     }
 
-    /// Visits the cells of the ray in steps one cell long, each step the cells of its box
-    /// padded by the ray's padding: for rays whose padding is more than the grid's margin
-    /// (an origin far beyond the grid's coordinates).
+    /// Visits the cells of the ray in steps, each step the cells of its box padded by the
+    /// ray's padding: for rays whose padding is more than the grid's margin (an origin far
+    /// beyond the grid's coordinates).
+    ///
+    /// A step is one cell long, or as long as the padding when that is longer: a step's box
+    /// reaches a padding beyond its ends anyway. The padding grows with the origin's distance
+    /// (about 5e5 for an origin at 1e12), and the ray's range is the grid's bounds padded, so
+    /// cell-long steps took that range a cell at a time; near `f32::MAX` a cell is less than
+    /// `f64`'s spacing at the ray parameter and such steps would not move at all. Steps at
+    /// least as long as the padding always advance, and are at most about `√2 · (2 + the
+    /// grid's width in cells)`.
     fn march(&self, range: &RayRange, query: &mut RayQuery) {
         let (origin, direction, pad) = (range.origin, range.direction, range.pad);
+        let step = if pad > self.cell_size {
+            pad
+        } else {
+            self.cell_size
+        };
         let mut start = range.enter;
         let (mut previous_columns, mut previous_rows) = (0..0, 0..0);
         while start <= range.exit {
             if start > query.stop {
                 break;
             }
-            let end = (start + self.cell_size).min(range.exit);
+            let end = (start + step).min(range.exit);
             let mut min = [0.0; 2];
             let mut max = [0.0; 2];
             for axis in 0..2 {
@@ -1074,6 +1087,38 @@ mod tests {
             rays.push(ray(Vec2::new(3.0, 3.0 * (k % 20) as f32), Vec2::X, 0.0));
         }
         assert!(check(&world, &rays, "parallel, outside, zero") > 100);
+    }
+
+    #[test]
+    fn rays_from_far_origins_end_and_answer_as_single_queries() {
+        // From -3e38 a step of one cell did not move the march's f64 parameter (its spacing
+        // there is 6.7e22): the march stood still, and `ray_cast_many` never returned; from
+        // 1e12 it took the padded range (about 1e6) a cell at a time, a second a ray.
+        let world = lattice();
+        let mut rays = Vec::new();
+        for magnitude in [4.0e9f32, 1.0e12, 1.0e20, 1.0e30, 3.0e38, f32::MAX] {
+            for k in 0..12 {
+                let towards = Vec2::from_angle(k as f32 * std::f32::consts::TAU / 12.0);
+                let origin = Vec2::new(28.5, 28.5) - towards * magnitude;
+                rays.push(ray(origin, towards, f32::INFINITY));
+                rays.push(ray(
+                    Vec2::new(origin.x, 28.5 + k as f32),
+                    Vec2::X,
+                    f32::INFINITY,
+                ));
+                rays.push(ray(
+                    Vec2::new(-magnitude, 3.0 * k as f32),
+                    Vec2::X,
+                    f32::MAX,
+                ));
+                rays.push(ray(
+                    Vec2::new(-magnitude, 200.0 + k as f32),
+                    Vec2::X,
+                    f32::INFINITY,
+                ));
+            }
+        }
+        check(&world, &rays, "far origins");
     }
 
     #[test]

@@ -48,8 +48,66 @@ fn every_shape_round_trips_exactly() {
 }
 
 #[test]
+fn thin_and_huge_ratio_shapes_round_trip_exactly() {
+    // A rect(1, 1e-6) has short edges below its weld distance (1e-5 of its diagonal): the
+    // constructors make it, but deserialising went through Polygon::new, which welded it to
+    // two points and refused it, so a world holding one could not restore its snapshot.
+    let thin = |width: f32, height: f32| Shape::from(Polygon::rect(width, height).unwrap());
+    let mut shapes = vec![
+        thin(1.0, 1e-6),
+        thin(1e9, 1e-3),
+        thin(1e-3, 1e6),
+        thin(1e-6, 1e-11),
+        Shape::from(Polygon::rect(1.0, 1e-6).unwrap().with_radius(0.25).unwrap()),
+        Shape::from(Polygon::regular(64, 1e9).unwrap()),
+        Shape::from(
+            Compound::new(vec![
+                (Transform::new(Vec2::new(1e6, 0.0), 0.3), thin(2e6, 1e-2)),
+                (Transform::IDENTITY, thin(1.0, 1e-7)),
+            ])
+            .unwrap(),
+        ),
+        Shape::from(Chain::open(&[Vec2::ZERO, Vec2::new(1e9, 0.0), Vec2::new(1e9, 1e-3)]).unwrap()),
+        Shape::from(Capsule::new(Vec2::ZERO, Vec2::new(1e9, 0.0), 1e-6).unwrap()),
+    ];
+    // Seeded thin boxes at every turn and scale.
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f32 / (1u64 << 53) as f32
+    };
+    for _ in 0..200 {
+        let length = 10f32.powf(next() * 12.0 - 3.0);
+        let ratio = 10f32.powf(-next() * 8.0);
+        let half = Vec2::new(length, (length * ratio).max(1e-9)) * 0.5;
+        let center = Vec2::new(next() - 0.5, next() - 0.5) * 1e3;
+        if let Ok(polygon) = Polygon::box_at(center, half, next() * 7.0) {
+            shapes.push(Shape::from(polygon));
+        }
+        if let Ok(polygon) = Polygon::rect(half.x * 2.0, half.y * 2.0) {
+            shapes.push(Shape::from(polygon));
+        }
+    }
+    assert!(shapes.len() > 250);
+    for shape in &shapes {
+        assert_eq!(&round_trip(shape), shape);
+    }
+}
+
+#[test]
 fn hand_edited_bad_shapes_are_errors() {
     let not_convex = r#"{"kind":"polygon","vertices":[[0,0],[2,1],[0,2],[0.5,1]],"radius":0}"#;
+    // A pentagram turns left at every vertex but winds twice.
+    let star = r#"{"kind":"polygon","vertices":[[1,0],[-0.809,0.588],[0.309,-0.951],[0.309,0.951],[-0.809,-0.588]],"radius":0}"#;
+    assert!(serde_json::from_str::<Shape>(star).is_err());
+    let clockwise = r#"{"kind":"polygon","vertices":[[0,0],[0,1],[1,0]],"radius":0}"#;
+    let reversed = serde_json::from_str::<Shape>(clockwise).unwrap();
+    assert_eq!(
+        reversed,
+        Shape::from(Polygon::new(&[Vec2::ZERO, Vec2::Y, Vec2::X]).unwrap())
+    );
     let error = serde_json::from_str::<Shape>(not_convex).unwrap_err();
     assert!(error.to_string().contains("not convex"), "{error}");
     let negative = r#"{"kind":"circle","center":[0,0],"radius":-1}"#;
