@@ -7,7 +7,7 @@ use super::manifold::FACE_TOLERANCE;
 use super::support::{lane_support_index, ConvexProxy};
 use super::sweep::{sweep_circle_segment, sweep_circles, Sweep, SweepHit};
 use super::types::{DistanceOutput, SimplexCache};
-use crate::math::{both_valid, cross, left_perp, Lanes, Rot, Transform, Vec2};
+use crate::math::{both_valid, cross, left_perp, right_perp, Lanes, Rot, Transform, Vec2};
 use crate::shape::{Aabb, Chain, Joint, PaddedOutline, Segment, Shape};
 use glam::Vec4;
 
@@ -923,6 +923,12 @@ fn linear_ray_cast_with(
                     }
                 }
             }
+            if radius_a + radius_b == 0.0 && simplex.count < 3 {
+                let (point_a, point_b) = simplex.witness_points();
+                let witnesses = (point_a, point_b);
+                normal =
+                    least_resisting_normal(proxy_a, proxy_b, &b_in_a, witnesses, motion, normal);
+            }
             return Some((t, hit_at(&simplex, normal), true));
         }
         // 2. The axis from the origin towards the simplex and the support point of D along −axis.
@@ -976,6 +982,95 @@ fn linear_ray_cast_with(
         opts.target_separation + opts.tolerance,
         max_jumps - jumps,
     )
+}
+
+/// The normal of a hit between sharp cores (no rounding), in A's frame.
+///
+/// Where the cores first meet at a corner of each, the axis the cast last jumped along is one of
+/// a cone of normals that all separate them (a box sliding level with the top of the next box
+/// in a row meets that box's corner along any direction from up to forwards, and the jump may
+/// take any of them). Of the face normals of the edges through the witness points (`point_a`
+/// on A, `point_b` on B) that separate the cores by their distance at the hit (normals of the
+/// contact as much as the jump axis; there are such only where both points are corners or
+/// both lie on parallel faces), the one that resists the relative
+/// `motion` (B's, in A's frame) least is the answer: across a seam, that is the face slid
+/// along, so a mover is not turned aside by a corner it only grazes. Where the witness points
+/// lie inside edges, the only candidates are those edges' normals. `normal` (valid already) is
+/// kept unless a candidate resists strictly less.
+fn least_resisting_normal(
+    proxy_a: &ConvexProxy,
+    proxy_b: &ConvexProxy,
+    b_in_a: &Transform,
+    (point_a, point_b): (Vec2, Vec2),
+    motion: Vec2,
+    normal: Vec2,
+) -> Vec2 {
+    let (a, b) = (proxy_a.points(), proxy_b.points());
+    if a.len() < 2 || b.len() < 2 {
+        return normal;
+    }
+    let place_b = |p: &Vec2| b_in_a.apply(*p);
+    let size = a
+        .iter()
+        .copied()
+        .chain(b.iter().map(place_b))
+        .fold(point_a.abs().max(point_b.abs()).max_element(), |m, p| {
+            m.max(p.abs().max_element())
+        });
+    let rounding = 8.0 * f32::EPSILON * size;
+    let slack = 1e-6 * motion.length();
+    // A normal of the contact separates the cores by their distance (0 when touching).
+    let gap = (point_b - point_a).length();
+    // The separation of the cores along `axis` (from A to B).
+    let separation = |axis: Vec2| {
+        let lowest_b = b
+            .iter()
+            .map(|p| axis.dot(place_b(p)))
+            .fold(f32::INFINITY, f32::min);
+        let highest_a = a
+            .iter()
+            .map(|p| axis.dot(*p))
+            .fold(f32::NEG_INFINITY, f32::max);
+        lowest_b - highest_a
+    };
+    let mut best = normal;
+    let mut best_score = normal.dot(motion);
+    // Each outline with its witness point and the sign turning its outward normals into axes
+    // from A to B; B's vertices are placed in A's frame.
+    let outlines: [(&[Vec2], Vec2, f32, bool); 2] =
+        [(a, point_a, 1.0, false), (b, point_b, -1.0, true)];
+    for (points, witness, sign, placed) in outlines {
+        let n = points.len();
+        let vertex = |i: usize| {
+            if placed {
+                place_b(&points[i])
+            } else {
+                points[i]
+            }
+        };
+        for i in 0..n {
+            let (start, end) = (vertex(i), vertex((i + 1) % n));
+            let edge = end - start;
+            let Some(outward) = right_perp(edge).try_normalize() else {
+                continue;
+            };
+            let along = (witness - start).dot(edge) / edge.length_squared();
+            let reach = rounding / edge.length();
+            if outward.dot(witness - start).abs() > rounding
+                || along < -reach
+                || along > 1.0 + reach
+            {
+                continue;
+            }
+            let axis = outward * sign;
+            let score = axis.dot(motion);
+            if score > best_score + slack && separation(axis) >= gap - rounding {
+                best = axis;
+                best_score = score;
+            }
+        }
+    }
+    best
 }
 
 /// The support points of `D = B − A` for [`linear_ray_cast`], in A's frame.

@@ -17,6 +17,7 @@ mod broad_parallel;
 mod cast;
 mod cast_parry;
 mod cast_reference;
+mod cast_seams;
 mod cast_skin_band;
 mod chain;
 mod character_mover;
