@@ -923,11 +923,14 @@ fn linear_ray_cast_with(
                     }
                 }
             }
-            if radius_a + radius_b == 0.0 && simplex.count < 3 {
-                let (point_a, point_b) = simplex.witness_points();
-                let witnesses = (point_a, point_b);
-                normal =
-                    least_resisting_normal(proxy_a, proxy_b, &b_in_a, witnesses, motion, normal);
+            if radius_a + radius_b == 0.0 {
+                if let Some(corners) = simplex.corner_indices() {
+                    let gap = simplex.witness_points();
+                    let gap = (gap.1 - gap.0).length();
+                    normal = least_resisting_normal(
+                        proxy_a, proxy_b, &b_in_a, corners, gap, motion, normal,
+                    );
+                }
             }
             return Some((t, hit_at(&simplex, normal), true));
         }
@@ -984,45 +987,60 @@ fn linear_ray_cast_with(
     )
 }
 
-/// The normal of a hit between sharp cores (no rounding), in A's frame.
+/// The normal of a hit between sharp cores (no rounding) where a corner of each meets the
+/// other's (core points `corners`, `gap` apart), in A's frame.
 ///
-/// Where the cores first meet at a corner of each, the axis the cast last jumped along is one of
-/// a cone of normals that all separate them (a box sliding level with the top of the next box
-/// in a row meets that box's corner along any direction from up to forwards, and the jump may
-/// take any of them). Of the face normals of the edges through the witness points (`point_a`
-/// on A, `point_b` on B) that separate the cores by their distance at the hit (normals of the
-/// contact as much as the jump axis; there are such only where both points are corners or
-/// both lie on parallel faces), the one that resists the relative
-/// `motion` (B's, in A's frame) least is the answer: across a seam, that is the face slid
-/// along, so a mover is not turned aside by a corner it only grazes. Where the witness points
-/// lie inside edges, the only candidates are those edges' normals. `normal` (valid already) is
-/// kept unless a candidate resists strictly less.
+/// There the axis the cast last jumped along is one of a cone of normals that all separate
+/// the cores (a box sliding level with the top of the next box in a row meets that box's corner
+/// along any direction from up to forwards, and the jump may take any of them). Of the normals
+/// of the four edges at the two corners that separate the cores by their distance (normals of
+/// the contact as much as the jump axis; with a target separation, only where an edge lies
+/// across the line between the corners), the one that resists the relative `motion` (B's, in
+/// A's frame) least is the answer: across a seam, that is the face slid along, so a mover is
+/// not turned aside by a corner it only grazes. `normal` (valid already) is kept unless a
+/// candidate resists strictly less.
 fn least_resisting_normal(
     proxy_a: &ConvexProxy,
     proxy_b: &ConvexProxy,
     b_in_a: &Transform,
-    (point_a, point_b): (Vec2, Vec2),
+    (corner_a, corner_b): (usize, usize),
+    gap: f32,
     motion: Vec2,
     normal: Vec2,
 ) -> Vec2 {
     let (a, b) = (proxy_a.points(), proxy_b.points());
-    if a.len() < 2 || b.len() < 2 {
+    if a.len() < 2 || b.len() < 2 || corner_a >= a.len() || corner_b >= b.len() {
         return normal;
     }
     let place_b = |p: &Vec2| b_in_a.apply(*p);
-    let size = a
-        .iter()
-        .copied()
-        .chain(b.iter().map(place_b))
-        .fold(point_a.abs().max(point_b.abs()).max_element(), |m, p| {
-            m.max(p.abs().max_element())
-        });
-    let rounding = 8.0 * f32::EPSILON * size;
+    // The outward normal of the edge from vertex `from`, turned into an axis from A to B (B's
+    // negated), with B's vertices placed in A's frame.
+    let edge_axis = |points: &[Vec2], from: usize, placed: bool| {
+        let to = (from + 1) % points.len();
+        let (start, end, sign) = if placed {
+            (place_b(&points[from]), place_b(&points[to]), -1.0)
+        } else {
+            (points[from], points[to], 1.0)
+        };
+        right_perp(end - start).try_normalize().map(|n| n * sign)
+    };
+    let previous = |points: &[Vec2], i: usize| (i + points.len() - 1) % points.len();
+    let candidates = [
+        edge_axis(a, previous(a, corner_a), false),
+        edge_axis(a, corner_a, false),
+        edge_axis(b, previous(b, corner_b), true),
+        edge_axis(b, corner_b, true),
+    ];
     let slack = 1e-6 * motion.length();
-    // A normal of the contact separates the cores by their distance (0 when touching).
-    let gap = (point_b - point_a).length();
-    // The separation of the cores along `axis` (from A to B).
-    let separation = |axis: Vec2| {
+    let mut best = normal;
+    let mut best_score = normal.dot(motion);
+    for axis in candidates.into_iter().flatten() {
+        let score = axis.dot(motion);
+        if score <= best_score + slack {
+            continue;
+        }
+        // The separation of the cores along `axis`, against their distance, to the rounding
+        // of their coordinates.
         let lowest_b = b
             .iter()
             .map(|p| axis.dot(place_b(p)))
@@ -1031,43 +1049,14 @@ fn least_resisting_normal(
             .iter()
             .map(|p| axis.dot(*p))
             .fold(f32::NEG_INFINITY, f32::max);
-        lowest_b - highest_a
-    };
-    let mut best = normal;
-    let mut best_score = normal.dot(motion);
-    // Each outline with its witness point and the sign turning its outward normals into axes
-    // from A to B; B's vertices are placed in A's frame.
-    let outlines: [(&[Vec2], Vec2, f32, bool); 2] =
-        [(a, point_a, 1.0, false), (b, point_b, -1.0, true)];
-    for (points, witness, sign, placed) in outlines {
-        let n = points.len();
-        let vertex = |i: usize| {
-            if placed {
-                place_b(&points[i])
-            } else {
-                points[i]
-            }
-        };
-        for i in 0..n {
-            let (start, end) = (vertex(i), vertex((i + 1) % n));
-            let edge = end - start;
-            let Some(outward) = right_perp(edge).try_normalize() else {
-                continue;
-            };
-            let along = (witness - start).dot(edge) / edge.length_squared();
-            let reach = rounding / edge.length();
-            if outward.dot(witness - start).abs() > rounding
-                || along < -reach
-                || along > 1.0 + reach
-            {
-                continue;
-            }
-            let axis = outward * sign;
-            let score = axis.dot(motion);
-            if score > best_score + slack && separation(axis) >= gap - rounding {
-                best = axis;
-                best_score = score;
-            }
+        let size = a
+            .iter()
+            .copied()
+            .chain(b.iter().map(place_b))
+            .fold(0.0f32, |m, p| m.max(p.abs().max_element()));
+        if lowest_b - highest_a >= gap - 8.0 * f32::EPSILON * size {
+            best = axis;
+            best_score = score;
         }
     }
     best

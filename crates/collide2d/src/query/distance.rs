@@ -741,6 +741,22 @@ impl Simplex {
         (usize::from(first.index_a()), usize::from(first.index_b()))
     }
 
+    /// The core point indices of the closest point when it is one point of `B − A` (the only
+    /// vertex in use with weight): there a corner of each core meets the other's.
+    #[inline]
+    pub(crate) fn corner_indices(&self) -> Option<(usize, usize)> {
+        let mut corner = None;
+        for vertex in &self.vertices[..self.count] {
+            if vertex.weight > 0.0 {
+                if corner.is_some() {
+                    return None;
+                }
+                corner = Some((usize::from(vertex.index_a()), usize::from(vertex.index_b())));
+            }
+        }
+        corner
+    }
+
     /// Whether a vertex in use has the support point of these core point indices.
     pub(crate) fn contains_source(&self, source: u32) -> bool {
         self.vertices[..self.count]
