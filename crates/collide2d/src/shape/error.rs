@@ -93,7 +93,7 @@ impl fmt::Display for ShapeError {
             }
             ShapeError::TooFewPoints { distinct } => write!(
                 f,
-                "need at least 3 distinct points, got {distinct} after welding near-duplicates"
+                "too few distinct points ({distinct} after welding near-duplicates): a polygon or a closed chain needs 3, an open chain 2"
             ),
             ShapeError::Collinear => write!(f, "all points lie on one line"),
             ShapeError::NotConvex { vertex } => {

@@ -70,7 +70,8 @@ use planes::{solve_planes, solve_push, Plane, Preference, Surface};
 pub struct MoveOptions<'a> {
     /// The "up" direction, for floor and ceiling detection (normalised here).
     pub up: Vec2,
-    /// Steepest slope still counted as floor, in radians (default 45°).
+    /// Steepest slope still counted as floor, in radians (default 45°); taken within `[0, π]`
+    /// (a negative slope counts only level floor as floor).
     pub max_slope: f32,
     /// Gap kept between the character and what it touches, so its next move does not start in
     /// contact (default 0.01; used: at most a fiftieth of the character's smallest extent, at
