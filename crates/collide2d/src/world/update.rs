@@ -376,13 +376,6 @@ const PARALLEL_PARTNER_CHANGES: usize = 2048;
 /// many cache misses, few enough that three batches' data stays in the first-level cache.
 const NARROW_BATCH: usize = 32;
 
-/// The fewest bytes of collider slots for which the narrow phase asks for its memory ahead
-/// (see `World::answer_run`): an eighth of a 32 MiB last-level cache. A smaller world's slots
-/// and shapes stay in the cache from one frame to the next, and asking ahead costs its
-/// instructions for nothing (10k colliders, all moving: 2.35 ms a frame with it, 2.08 ms
-/// without), while at 100k colliders it pays (best of six, 5.8 ms against 9.1 ms).
-const PREFETCH_FROM_SLOT_BYTES: usize = 4 << 20;
-
 /// The most pair tests a thread takes at a time in a narrow phase split over threads: enough
 /// batches that asking for memory two batches ahead pays.
 #[cfg(feature = "rayon")]
@@ -803,10 +796,10 @@ impl World {
     /// read to ask for their shapes' outlines ([`World::touch_pairs`]): each batch finds its
     /// data in cache, and its misses overlap the tests before it.
     ///
-    /// A world whose slots take fewer than [`PREFETCH_FROM_SLOT_BYTES`] finds them in cache
-    /// anyway: its tests run one after another without asking.
+    /// A world that [stays in cache](World::stays_in_cache) finds its data there anyway: its
+    /// tests run one after another without asking.
     fn answer_run(&self, tests: &[PairTest], answers: &mut [PairAnswer]) {
-        if std::mem::size_of_val(self.slots.as_slice()) < PREFETCH_FROM_SLOT_BYTES {
+        if self.stays_in_cache() {
             for (test, answer) in tests.iter().zip(answers) {
                 if !test.boxes_apart {
                     *answer = self.narrow_pair(test.a, test.b);
