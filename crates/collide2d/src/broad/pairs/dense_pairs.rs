@@ -335,7 +335,8 @@ fn shrink_if_oversized<T>(items: &mut Vec<T>) {
 
 /// The arrays of a [`DensePairs`] kept between builds (see [`DensePairs::of_boxes_in`] and
 /// [`DenseScratch::keep`]), so that a structure rebuilding it every frame allocates nothing.
-#[derive(Clone, Debug, Default)]
+/// A clone starts empty: the arrays hold nothing the next build reads.
+#[derive(Debug, Default)]
 pub(crate) struct DenseScratch {
     /// Key and slot of each box of the base level, before sorting.
     base: Vec<(u32, u32)>,
@@ -343,6 +344,12 @@ pub(crate) struct DenseScratch {
     higher: Vec<Vec<(u32, u32)>>,
     /// The levels of the last build, whose arrays the next one fills.
     spare: Vec<DenseLevel>,
+}
+
+impl Clone for DenseScratch {
+    fn clone(&self) -> Self {
+        DenseScratch::default()
+    }
 }
 
 impl DenseScratch {
