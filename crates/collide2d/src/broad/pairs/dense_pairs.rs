@@ -30,6 +30,12 @@
 //! Candidates are tested a group at a time into bit masks and hits are buffered without
 //! branches, so the unpredictable run lengths and hits cost few mispredictions.
 //!
+//! A structure that builds the copy every frame keeps its arrays in a [`DenseScratch`] between
+//! builds, so that a frame allocates nothing and fills only the cell counts; an array more than
+//! [`SHRINK_FACTOR`] times longer than the last build needed (and longer than
+//! [`SHRINK_FLOOR`] items) is cut down to that need, so memory follows the boxes down after a
+//! large frame.
+//!
 //! When the base grid would have far more cells than there are boxes (boxes spread far apart),
 //! there is no dense copy: the [`HashGrid`](crate::broad::HashGrid) then walks its stored cells,
 //! and the other structures find their pairs incrementally.
@@ -89,6 +95,13 @@ const REACHES_UP: u32 = 1 << 31;
 
 /// Boxes sampled for the cell side of [`DensePairs::of_sampled_boxes`].
 const CELL_SAMPLE: usize = 256;
+
+/// A [`DenseScratch`] array whose capacity is more than this many times what the last build
+/// used is cut down to that use...
+const SHRINK_FACTOR: usize = 4;
+
+/// ...unless it holds at most this many items.
+const SHRINK_FLOOR: usize = 4096;
 
 /// Pairs found are gathered this many at a time before they are reported.
 const PAIR_BUFFER: usize = 64;
@@ -161,7 +174,7 @@ impl PairBuffer {
 }
 
 /// One level of the hierarchy: boxes sorted by the cell of their min corner.
-#[derive(Debug)]
+#[derive(Clone, Debug, Default)]
 struct DenseLevel {
     /// Cells of this level are base cells shifted right by this much.
     shift: u32,
@@ -186,25 +199,38 @@ impl DenseLevel {
         self.width + 1
     }
 
-    /// Counting sort of `entries` (key, slot) into a dense level.
+    /// Counting sort of `entries` (key, slot) into a dense level, in the arrays of `spare`.
     fn sorted(
+        mut spare: DenseLevel,
         shift: u32,
         width: usize,
         height: usize,
         entries: &[(u32, u32)],
         input: &DenseInput<impl SlotBox>,
     ) -> DenseLevel {
-        let mut start = vec![0u32; (height + 1) * (width + 1) + 1];
+        let mut start = spare.zeroed_start(height, width);
         for &(key, _) in entries {
             start[(key & CELL_MASK) as usize] += 1;
         }
-        DenseLevel::from_counts(shift, width, height, start, entries, input)
+        DenseLevel::from_counts(spare, shift, width, height, start, entries, input)
+    }
+
+    /// This level's `start` array taken out, cleared and refilled with zeros for a level of
+    /// `height` rows and `width` columns.
+    fn zeroed_start(&mut self, height: usize, width: usize) -> Vec<u32> {
+        let mut start = std::mem::take(&mut self.start);
+        start.clear();
+        start.resize((height + 1) * (width + 1) + 1, 0);
+        start
     }
 
     /// The rest of the counting sort, once `start` holds each cell's count of `entries`: a
     /// running sum turns counts into cell ends, then the entries, last first, are each placed
-    /// at their cell's end, moved back by one; each cell keeps slot order.
+    /// at their cell's end, moved back by one; each cell keeps slot order. The box, slot and key
+    /// arrays are those of `spare`, their old values overwritten: every entry's place is written
+    /// once, and the padding is set.
     fn from_counts(
+        spare: DenseLevel,
         shift: u32,
         width: usize,
         height: usize,
@@ -218,9 +244,15 @@ impl DenseLevel {
             *value = total;
         }
         let count = entries.len();
-        let mut boxes = vec![Vec4::NAN; count + GROUP];
-        let mut ids = vec![0u32; count + GROUP + 1];
-        let mut keys = vec![0u32; count];
+        let DenseLevel {
+            mut boxes,
+            mut ids,
+            mut keys,
+            ..
+        } = spare;
+        refill(&mut boxes, count, GROUP, Vec4::NAN);
+        refill(&mut ids, count, GROUP + 1, 0);
+        refill(&mut keys, count, 0, 0);
         for &(key, slot) in entries.iter().rev() {
             let position = &mut start[(key & CELL_MASK) as usize];
             *position -= 1;
@@ -285,6 +317,57 @@ impl DenseLevel {
     }
 }
 
+/// `items` made `count + padding` long, its last `padding` items `value`; the first `count`
+/// keep whatever they held (the caller overwrites them all).
+fn refill<T: Copy>(items: &mut Vec<T>, count: usize, padding: usize, value: T) {
+    items.truncate(count);
+    items.resize(count + padding, value);
+    items[count..].fill(value);
+}
+
+/// `items` cut down to its length when its capacity is more than [`SHRINK_FACTOR`] times that
+/// (and above [`SHRINK_FLOOR`]).
+fn shrink_if_oversized<T>(items: &mut Vec<T>) {
+    if items.capacity() > SHRINK_FLOOR && items.capacity() > SHRINK_FACTOR * items.len() {
+        items.shrink_to(items.len());
+    }
+}
+
+/// The arrays of a [`DensePairs`] kept between builds (see [`DensePairs::of_boxes_in`] and
+/// [`DenseScratch::keep`]), so that a structure rebuilding it every frame allocates nothing.
+/// A clone starts empty: the arrays hold nothing the next build reads.
+#[derive(Debug, Default)]
+pub(crate) struct DenseScratch {
+    /// Key and slot of each box of the base level, before sorting.
+    base: Vec<(u32, u32)>,
+    /// Key and slot of each box of the higher levels, one list a level, before sorting.
+    higher: Vec<Vec<(u32, u32)>>,
+    /// The levels of the last build, whose arrays the next one fills.
+    spare: Vec<DenseLevel>,
+}
+
+impl Clone for DenseScratch {
+    fn clone(&self) -> Self {
+        DenseScratch::default()
+    }
+}
+
+impl DenseScratch {
+    /// Takes back the arrays of `dense` for the next build, cutting down those far longer
+    /// than this build needed.
+    pub fn keep(&mut self, dense: DensePairs) {
+        // Levels the build left unused go; the base level's arrays, the largest, come out first.
+        self.spare.clear();
+        for mut level in dense.levels.into_iter().rev() {
+            shrink_if_oversized(&mut level.start);
+            shrink_if_oversized(&mut level.boxes);
+            shrink_if_oversized(&mut level.ids);
+            shrink_if_oversized(&mut level.keys);
+            self.spare.push(level);
+        }
+    }
+}
+
 /// The dense copy of a grid's boxes, ready for pair finding.
 #[derive(Debug)]
 pub(crate) struct DensePairs {
@@ -340,6 +423,17 @@ impl DensePairs {
         cell_size: f32,
         occupied: Option<Aabb>,
     ) -> Option<DensePairs> {
+        DensePairs::of_boxes_in(&mut DenseScratch::default(), input, cell_size, occupied)
+    }
+
+    /// [`of_boxes`](DensePairs::of_boxes) in the arrays of `scratch` (hand them back with
+    /// [`DenseScratch::keep`] once the pairs are found).
+    pub fn of_boxes_in<B: SlotBox>(
+        scratch: &mut DenseScratch,
+        input: DenseInput<B>,
+        cell_size: f32,
+        occupied: Option<Aabb>,
+    ) -> Option<DensePairs> {
         let inverse_cell_size = 1.0 / (cell_size * BASE_CELL_FRACTION);
         if !inverse_cell_size.is_finite() {
             return None;
@@ -373,10 +467,16 @@ impl DensePairs {
         };
         // 2. Level, key and slot of every box; the lowest level apart, as most boxes go there.
         // Written by index, its length kept in a local: a `push` per box reloads the length.
-        let mut base: Vec<(u32, u32)> = vec![(0, 0); count];
+        let DenseScratch {
+            base,
+            higher,
+            spare,
+        } = scratch;
+        refill(base, count, 0, (0, 0));
         let mut base_len = 0;
-        let mut base_start = vec![0u32; (height as usize + 1) * (width as usize + 1) + 1];
-        let mut higher: Vec<Vec<(u32, u32)>> = Vec::new();
+        let mut base_level = spare.pop().unwrap_or_default();
+        let mut base_start = base_level.zeroed_start(height as usize, width as usize);
+        higher.iter_mut().for_each(Vec::clear);
         let base_stride = width as u32 + 1;
         for (slot, (record, &alive)) in input.boxes.iter().zip(input.alive).enumerate() {
             if !alive {
@@ -408,13 +508,17 @@ impl DensePairs {
         // 3. The levels' sorted arrays.
         if !base.is_empty() {
             dense.levels.push(DenseLevel::from_counts(
+                base_level,
                 0,
                 width as usize,
                 height as usize,
                 base_start,
-                &base,
+                base,
                 &input,
             ));
+        } else {
+            base_level.start = base_start;
+            spare.push(base_level);
         }
         for (level, entries) in higher.iter().enumerate() {
             if entries.is_empty() {
@@ -422,6 +526,7 @@ impl DensePairs {
             }
             let shift = level + 1;
             dense.levels.push(DenseLevel::sorted(
+                spare.pop().unwrap_or_default(),
                 shift as u32,
                 ((width - 1) >> shift) as usize + 1,
                 ((height - 1) >> shift) as usize + 1,
@@ -429,6 +534,8 @@ impl DensePairs {
                 &input,
             ));
         }
+        shrink_if_oversized(base);
+        higher.iter_mut().for_each(shrink_if_oversized);
         Some(dense)
     }
 
@@ -436,13 +543,22 @@ impl DensePairs {
     /// side is [`HashGrid::auto_cell_size`](crate::broad::HashGrid::auto_cell_size) of about
     /// [`CELL_SAMPLE`] live boxes taken evenly across the slots.
     pub fn of_sampled_boxes<B: SlotBox>(input: DenseInput<B>) -> Option<DensePairs> {
+        DensePairs::of_sampled_boxes_in(&mut DenseScratch::default(), input)
+    }
+
+    /// [`of_sampled_boxes`](DensePairs::of_sampled_boxes) in the arrays of `scratch` (hand
+    /// them back with [`DenseScratch::keep`] once the pairs are found).
+    pub fn of_sampled_boxes_in<B: SlotBox>(
+        scratch: &mut DenseScratch,
+        input: DenseInput<B>,
+    ) -> Option<DensePairs> {
         let slots = input.boxes.len().min(input.alive.len());
         let sample = (0..slots)
             .step_by((slots / CELL_SAMPLE).max(1))
             .filter(|&slot| input.alive[slot])
             .map(|slot| *input.boxes[slot].slot_box());
         let cell_size = crate::broad::HashGrid::auto_cell_size(sample);
-        DensePairs::of_boxes(input, cell_size, None)
+        DensePairs::of_boxes_in(scratch, input, cell_size, None)
     }
 
     /// Sets the origin and clamp for `bounds` `(low x, low y, high x, high y)` of the min
@@ -604,4 +720,135 @@ fn min_corner_bounds<B: SlotBox>(input: DenseInput<B>, inverse_cell_size: f32) -
         found.then_some(Vec4::new(low_x, low_y, high_x, high_y))
     };
     bounds_of(true).or_else(|| bounds_of(false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Vec2;
+    use crate::test_numbers::Numbers;
+
+    /// `count` boxes from `numbers`: mostly small ones in a square of side `spread`, every
+    /// tenth several cells wide (a higher level), some touching exactly.
+    fn boxes(numbers: &mut Numbers, count: usize, spread: f32) -> Vec<Aabb> {
+        (0..count)
+            .map(|index| {
+                let corner = Vec2::new(numbers.unit(), numbers.unit()) * spread;
+                let side = if index % 10 == 0 { 8.0 } else { 1.0 };
+                let size = Vec2::new(side, side * (0.5 + numbers.unit()));
+                Aabb {
+                    min: corner,
+                    max: corner + size,
+                }
+            })
+            .chain([
+                Aabb {
+                    min: Vec2::ZERO,
+                    max: Vec2::ONE,
+                },
+                Aabb {
+                    min: Vec2::new(1.0, 0.0),
+                    max: Vec2::new(2.0, 1.0),
+                },
+            ])
+            .collect()
+    }
+
+    /// Every pair `dense` reports, sorted.
+    fn pairs_of(dense: &DensePairs) -> Vec<(u32, u32)> {
+        let mut pairs = Vec::new();
+        dense.for_each_pair(&mut |a, b| pairs.push((a, b)));
+        pairs.sort_unstable();
+        pairs
+    }
+
+    /// The pairs of live boxes that overlap, by testing every pair.
+    fn brute_force(boxes: &[Aabb], alive: &[bool]) -> Vec<(u32, u32)> {
+        let mut pairs = Vec::new();
+        for a in 0..boxes.len() {
+            for b in a + 1..boxes.len() {
+                if alive[a] && alive[b] && boxes[a].overlaps(&boxes[b]) {
+                    pairs.push((a as u32, b as u32));
+                }
+            }
+        }
+        pairs
+    }
+
+    #[test]
+    fn builds_in_kept_arrays_find_the_pairs_of_fresh_builds() {
+        let mut numbers = Numbers(7);
+        let mut scratch = DenseScratch::default();
+        // Large, small, empty of higher levels, then large again: stale values of a longer
+        // earlier build must not leak into a shorter one.
+        for (round, (count, spread)) in [(3000, 150.0), (40, 30.0), (500, 60.0), (2000, 200.0)]
+            .into_iter()
+            .enumerate()
+        {
+            let boxes = boxes(&mut numbers, count, spread);
+            let alive: Vec<bool> = (0..boxes.len()).map(|slot| slot % 7 != round).collect();
+            let live = alive.iter().filter(|&&alive| alive).count();
+            let input = DenseInput {
+                boxes: &boxes,
+                alive: &alive,
+                live,
+            };
+            let fresh = DensePairs::of_sampled_boxes(input).expect("the boxes are close together");
+            let kept = DensePairs::of_sampled_boxes_in(&mut scratch, input)
+                .expect("the boxes are close together");
+            let expected = brute_force(&boxes, &alive);
+            assert!(!expected.is_empty());
+            assert_eq!(pairs_of(&fresh), expected, "round {round}: fresh build");
+            assert_eq!(pairs_of(&kept), expected, "round {round}: kept arrays");
+            scratch.keep(kept);
+        }
+    }
+
+    #[test]
+    fn kept_arrays_shrink_after_a_large_build() {
+        let mut numbers = Numbers(11);
+        let mut scratch = DenseScratch::default();
+        let capacity = |scratch: &DenseScratch| {
+            scratch.base.capacity()
+                + scratch.higher.iter().map(Vec::capacity).sum::<usize>()
+                + scratch
+                    .spare
+                    .iter()
+                    .map(|level| {
+                        level.start.capacity()
+                            + level.boxes.capacity()
+                            + level.ids.capacity()
+                            + level.keys.capacity()
+                    })
+                    .sum::<usize>()
+        };
+        let mut build = |count: usize, spread: f32, scratch: &mut DenseScratch| {
+            let boxes = boxes(&mut numbers, count, spread);
+            let alive = vec![true; boxes.len()];
+            let input = DenseInput {
+                boxes: &boxes,
+                alive: &alive,
+                live: boxes.len(),
+            };
+            let dense = DensePairs::of_sampled_boxes_in(scratch, input)
+                .expect("the boxes are close together");
+            scratch.keep(dense);
+        };
+        build(100, 30.0, &mut scratch);
+        let small = capacity(&scratch);
+        build(100_000, 1000.0, &mut scratch);
+        let large = capacity(&scratch);
+        assert!(
+            large > 100 * small,
+            "{large} items kept after a large build"
+        );
+        build(100, 30.0, &mut scratch);
+        // Back to the small frame's need: every array within the floor or the factor of it.
+        let after = capacity(&scratch);
+        assert!(
+            after <= SHRINK_FACTOR * small + 12 * SHRINK_FLOOR,
+            "{after} items kept after a small build (a small build needs {small})"
+        );
+        assert!(after * 10 < large);
+    }
 }

@@ -300,7 +300,7 @@ impl MarkedSlots {
     }
 
     /// Marks slot `index`.
-    #[inline]
+    #[inline(always)]
     pub fn mark(&mut self, index: u32) {
         let slot = index as usize;
         if slot / 64 >= self.flags.len() {

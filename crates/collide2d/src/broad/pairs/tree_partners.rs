@@ -162,7 +162,7 @@ impl TreePairs {
     }
 
     /// Records that slot `index` was inserted or its box changed.
-    #[inline]
+    #[inline(always)]
     pub fn mark_moved(&mut self, index: u32) {
         self.moved.mark(index);
     }
