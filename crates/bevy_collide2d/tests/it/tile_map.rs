@@ -457,7 +457,6 @@ fn check_floor_walk(walk: FloorWalk) {
         speed,
         gravity,
     } = walk;
-    let skin = CharacterController::default().skin;
     let collider = match body {
         0 => Collider::rect(size, size),
         1 => Collider::circle(0.5 * size),
@@ -481,6 +480,14 @@ fn check_floor_walk(walk: FloorWalk) {
         }
     })
     .unwrap();
+    // The skin a move keeps: the controller's, held to a fiftieth of the body's smallest extent
+    // and to the spacing of its coordinates (the rule `MoveOptions` states).
+    let smallest = if body == 2 { 0.5 * size } else { size };
+    let reach = ulp(origin.x.abs().max(origin.y.abs()) + length);
+    let skin = CharacterController::default()
+        .skin
+        .min((0.02 * smallest).max(2.0 * reach))
+        .max(reach);
     let mut app = app();
     spawn(&mut app, &map, geometry).unwrap();
     let start_x = if speed > 0.0 {
