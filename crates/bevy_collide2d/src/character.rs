@@ -28,11 +28,13 @@ pub struct CharacterController {
     pub up: Vec2,
     /// Steepest walkable slope (radians).
     pub max_slope: f32,
-    /// Gap kept between the character and what it touches.
+    /// Gap kept between the character and what it touches (held to the character's size, as
+    /// [`MoveOptions`] states).
     pub skin: f32,
-    /// Highest ledge stepped onto (0: off).
+    /// Highest ledge stepped onto (0: off; at most half the character's height).
     pub step_height: f32,
-    /// Farthest pull down onto the floor along slopes and steps (0: off).
+    /// Farthest pull down onto the floor along slopes and steps (0: off; at most half the
+    /// character's height).
     pub snap_distance: f32,
     /// Only colliders on these layers block the character.
     pub layers: LayerMask,
