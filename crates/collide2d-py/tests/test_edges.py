@@ -201,10 +201,10 @@ CIRCLE_100 = [(math.cos(t), math.sin(t)) for t in np.linspace(0, 2 * math.pi, 10
 @pytest.mark.parametrize(
     "outline, message",
     [
-        ([], "3 distinct"),
-        ([(0, 0)], "3 distinct"),
-        ([(0, 0), (1, 0)], "3 distinct"),
-        ([(0, 0), (0, 0), (0, 0)], "3 distinct"),
+        ([], "too few distinct points"),
+        ([(0, 0)], "too few distinct points"),
+        ([(0, 0), (1, 0)], "too few distinct points"),
+        ([(0, 0), (0, 0), (0, 0)], "too few distinct points"),
         ([(0, 0), (1, 1), (2, 2)], "line"),
         ([(0, 0), (1, 1), (1, 0), (0, 1)], "convex"),  # crosses itself
         ([(math.cos(k * 4 * math.pi / 5), math.sin(k * 4 * math.pi / 5)) for k in range(5)], "convex"),  # a star
