@@ -1032,6 +1032,9 @@ fn least_resisting_normal(
         edge_axis(b, corner_b, true),
     ];
     let slack = 1e-6 * motion.length();
+    // A candidate must separate the cores by their distance, to the rounding of their
+    // coordinates (measured once, at the first candidate that resists less).
+    let mut rounding = None;
     let mut best = normal;
     let mut best_score = normal.dot(motion);
     for axis in candidates.into_iter().flatten() {
@@ -1039,8 +1042,6 @@ fn least_resisting_normal(
         if score <= best_score + slack {
             continue;
         }
-        // The separation of the cores along `axis`, against their distance, to the rounding
-        // of their coordinates.
         let lowest_b = b
             .iter()
             .map(|p| axis.dot(place_b(p)))
@@ -1049,12 +1050,15 @@ fn least_resisting_normal(
             .iter()
             .map(|p| axis.dot(*p))
             .fold(f32::NEG_INFINITY, f32::max);
-        let size = a
-            .iter()
-            .copied()
-            .chain(b.iter().map(place_b))
-            .fold(0.0f32, |m, p| m.max(p.abs().max_element()));
-        if lowest_b - highest_a >= gap - 8.0 * f32::EPSILON * size {
+        let rounding = *rounding.get_or_insert_with(|| {
+            let size = a
+                .iter()
+                .copied()
+                .chain(b.iter().map(place_b))
+                .fold(0.0f32, |m, p| m.max(p.abs().max_element()));
+            8.0 * f32::EPSILON * size
+        });
+        if lowest_b - highest_a >= gap - rounding {
             best = axis;
             best_score = score;
         }
