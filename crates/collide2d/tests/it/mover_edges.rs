@@ -123,16 +123,17 @@ fn floor(world: &mut World, kind: Floor, origin: Vec2, length: f32, tile: f32, r
 }
 
 #[derive(Clone, Copy, Debug)]
-enum Body {
+pub(crate) enum Body {
     Circle,
     Capsule,
     Box,
     RoundedBox,
 }
 
-const BODIES: [Body; 4] = [Body::Circle, Body::Capsule, Body::Box, Body::RoundedBox];
+pub(crate) const BODIES: [Body; 4] = [Body::Circle, Body::Capsule, Body::Box, Body::RoundedBox];
 
-fn body_shape(kind: Body, size: f32) -> Shape {
+/// A character `size` tall.
+pub(crate) fn body_shape(kind: Body, size: f32) -> Shape {
     match kind {
         Body::Circle => Shape::from(Circle::with_radius(0.5 * size).unwrap()),
         Body::Capsule => Shape::from(Capsule::vertical(size, 0.3 * size).unwrap()),

@@ -4,10 +4,11 @@
 //! `MoveOptions::for_size`. The lengths a call uses follow the rule stated on `MoveOptions`.
 
 use crate::character_mover::depth;
+use crate::mover_edges::{body_shape, Body, BODIES};
 use crate::support::Rng;
 
 use collide2d::level::{Tile, TileMap};
-use collide2d::shape::{Capsule, Chain, Circle, Polygon, Shape};
+use collide2d::shape::{Chain, Polygon, Shape};
 use collide2d::world::{
     Collider, ColliderHandle, MoveOptions, MoveResult, TileGeometry, TileMapColliders, World,
 };
@@ -38,27 +39,6 @@ fn place(world: &mut World, shape: Shape, at: Vec2) -> ColliderHandle {
         .unwrap()
 }
 
-#[derive(Clone, Copy, Debug)]
-enum Body {
-    Circle,
-    Capsule,
-    Box,
-    RoundedBox,
-}
-
-const BODIES: [Body; 4] = [Body::Circle, Body::Capsule, Body::Box, Body::RoundedBox];
-
-/// A character `size` tall.
-fn body_shape(kind: Body, size: f32) -> Shape {
-    match kind {
-        Body::Circle => Shape::from(Circle::with_radius(0.5 * size).unwrap()),
-        Body::Capsule => Shape::from(Capsule::vertical(size, 0.3 * size).unwrap()),
-        Body::Box => Shape::from(Polygon::rect(size, size).unwrap()),
-        Body::RoundedBox => Shape::from(Polygon::rounded_rect(size, size, 0.2 * size).unwrap()),
-    }
-}
-
-/// The radius of a body's rounded bottom.
 fn rounding_radius(kind: Body, size: f32) -> f32 {
     match kind {
         Body::Circle => 0.5 * size,
