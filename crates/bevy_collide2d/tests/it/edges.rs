@@ -18,25 +18,7 @@ use bevy_math::{Quat, Vec2, Vec3};
 use bevy_transform::components::{GlobalTransform, Transform};
 use collide2d::shape::Shape;
 
-use crate::support::{app, app_with, pairs, step};
-
-/// xorshift64*: small, seeded, reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32)
-    }
-}
+use crate::support::{app, app_with, drain_messages, pairs, step, Rng};
 
 fn lib(x: f32, y: f32) -> collide2d::Vec2 {
     collide2d::Vec2::new(x, y)
@@ -434,16 +416,7 @@ fn fixed_app() -> App {
 /// Runs the plugin's schedule once and returns the messages it wrote.
 fn fixed_step(app: &mut App) -> (Vec<CollisionStarted>, Vec<CollisionEnded>) {
     app.world_mut().run_schedule(Fixed);
-    let world = app.world_mut();
-    let started = world
-        .resource_mut::<Messages<CollisionStarted>>()
-        .drain()
-        .collect();
-    let ended = world
-        .resource_mut::<Messages<CollisionEnded>>()
-        .drain()
-        .collect();
-    (started, ended)
+    drain_messages(app)
 }
 
 #[test]

@@ -22,25 +22,7 @@ use bevy_transform::components::{GlobalTransform, Transform};
 use collide2d::shape::Shape;
 use collide2d::world::{Collider as WorldCollider, ColliderHandle, CollisionEvent, LayerId, World};
 
-use crate::support::{app, step};
-
-/// xorshift64*: small, seeded, reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32)
-    }
-}
+use crate::support::{app, step, Rng};
 
 const LAYERS: [Option<&str>; 4] = [None, Some("A"), Some("B"), Some("C")];
 

@@ -25,6 +25,11 @@ pub fn app_with(plugin: Collide2dPlugin) -> App {
 /// Runs one update and returns the started and ended messages it wrote.
 pub fn step(app: &mut App) -> (Vec<CollisionStarted>, Vec<CollisionEnded>) {
     app.update();
+    drain_messages(app)
+}
+
+/// Takes the started and ended messages written so far.
+pub fn drain_messages(app: &mut App) -> (Vec<CollisionStarted>, Vec<CollisionEnded>) {
     let world = app.world_mut();
     let started = world
         .resource_mut::<Messages<CollisionStarted>>()
@@ -42,4 +47,27 @@ pub fn pairs(
     started: &[CollisionStarted],
 ) -> Vec<(bevy_ecs::entity::Entity, bevy_ecs::entity::Entity)> {
     started.iter().map(|s| (s.a, s.b)).collect()
+}
+
+/// xorshift64*: small, seeded, reproducible.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// A number in `[lo, hi)`.
+    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32)
+    }
 }
