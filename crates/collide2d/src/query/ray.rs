@@ -586,8 +586,11 @@ fn rounded_core_exit(vertices: &[Vec2], normals: &[Vec2], radius: f32, ray: &Ray
             candidates.push((t, normal));
         }
         if radius > 0.0 {
-            if let Some(hit) = ray_cast_disc(vertices[i], radius, ray, RayInside::ReportExit) {
-                candidates.push((hit.distance, hit.normal));
+            // Where the line leaves the vertex's disc, whether or not the ray starts in that
+            // disc (the disc's own cast reports its entry for a ray starting outside it, which
+            // for a ray leaving through a rounded end is a point inside the shape).
+            if let Some((leave, normal)) = disc_leave(vertices[i], radius, ray) {
+                candidates.push((leave, normal));
             }
         }
     }
@@ -606,6 +609,25 @@ fn rounded_core_exit(vertices: &[Vec2], normals: &[Vec2], radius: f32, ray: &Ray
         })
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .unwrap_or((0.0, -unit_direction(ray.direction)))
+}
+
+/// Where the line of `ray` leaves the disc of `radius` about `center` (the larger root of
+/// `|origin + t direction − center| = radius`, negative when behind the origin), with the
+/// outward normal there; `None` when the line misses the disc.
+fn disc_leave(center: Vec2, radius: f32, ray: &Ray) -> Option<(f32, Vec2)> {
+    let offset = ray.origin - center;
+    let direction_squared = ray.direction.length_squared();
+    // Project the centre onto the line to keep the quadratic well conditioned.
+    let closest_t = -offset.dot(ray.direction) / direction_squared;
+    let closest = offset + ray.direction * closest_t;
+    let chord_squared = radius * radius - closest.length_squared();
+    if chord_squared < 0.0 {
+        return None;
+    }
+    let leave = closest_t + (chord_squared / direction_squared).sqrt();
+    let normal = crate::math::try_unit(offset + ray.direction * leave)
+        .unwrap_or(unit_direction(ray.direction));
+    Some((leave, normal))
 }
 
 /// Ray against a compound: the nearest child hit; from inside, the exit of the union.

@@ -41,6 +41,7 @@ mod mover_scale;
 mod mover_seams;
 mod query_edges;
 mod ray;
+mod ray_exit;
 mod ray_parry;
 mod serde;
 mod shape_props;
