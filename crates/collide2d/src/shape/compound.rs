@@ -163,9 +163,11 @@ impl Compound {
     /// Outside, this is the nearest child surface point (exact). Inside, seams and overlaps
     /// between children are not boundary: the result is the nearest point of the union's outer
     /// boundary. That is exact when the outer boundary nearest the point belongs to sharp polygon
-    /// children (as for [`Compound::from_concave`]); on a curved child only its own nearest
-    /// point is considered, so a point whose nearest outer boundary is a partly covered arc may
-    /// get a farther boundary point.
+    /// children (as for [`Compound::from_concave`]). On a rounded child (circle, capsule,
+    /// rounded polygon) whose own nearest point is covered by another child, each side and arc
+    /// is searched for where the covering begins and ends (32 samples each, then bisection), so
+    /// a covered stretch narrower than a thirty-second of a side or arc may be missed and a
+    /// farther boundary point given; the point given always lies on the union's boundary.
     pub fn project_point(&self, xf: &Transform, point: Vec2) -> PointProjection {
         let local = xf.apply_inv(point);
         let projections: Vec<PointProjection> = self
@@ -231,6 +233,13 @@ impl Compound {
                         projection.point + outward * seam_tolerance(&self.parts.local_aabb);
                     if !self.covered_by_other(index, nudged) {
                         consider(projection.point);
+                    } else {
+                        // The child's own nearest point is covered: the nearest uncovered
+                        // point of its boundary lies on one of its sides or arcs, at that
+                        // piece's nearest point or where the piece's covering begins or ends.
+                        for piece in rounded_pieces(shape, child_xf) {
+                            self.uncovered_points_of(index, &piece, local, &mut consider);
+                        }
                     }
                 }
             }
@@ -241,6 +250,61 @@ impl Compound {
                 .min_by(|a, b| a.distance.total_cmp(&b.distance))
                 .expect("a compound has at least one child")
         })
+    }
+
+    /// The uncovered points of one boundary piece of child `index` that can be nearest to
+    /// `local` among the piece's uncovered points: its own nearest point, its ends, and where
+    /// another child's cover begins or ends along it (found among 32 samples, to about 1e-7 of
+    /// the piece). A cover narrower than a sample step may be passed over, which can only leave
+    /// out a candidate (a farther answer), never offer a covered point: each is tested.
+    fn uncovered_points_of(
+        &self,
+        index: usize,
+        piece: &Piece,
+        local: Vec2,
+        consider: &mut impl FnMut(Vec2),
+    ) {
+        const SAMPLES: usize = 32;
+        let seam = seam_tolerance(&self.parts.local_aabb);
+        let uncovered = |s: f32| {
+            let (point, outward) = piece.at(s);
+            (!self.covered_by_other(index, point + outward * seam)).then_some(point)
+        };
+        if let Some(s) = piece.nearest(local) {
+            if let Some(point) = uncovered(s) {
+                consider(point);
+            }
+        }
+        let mut previous = uncovered(0.0);
+        if let Some(point) = previous {
+            consider(point);
+        }
+        for k in 1..=SAMPLES {
+            let s = k as f32 / SAMPLES as f32;
+            let here = uncovered(s);
+            if previous.is_some() != here.is_some() {
+                // Bisect to where the cover begins or ends; keep the uncovered side.
+                let (mut low, mut high) = ((k - 1) as f32 / SAMPLES as f32, s);
+                let low_uncovered = previous.is_some();
+                for _ in 0..24 {
+                    let middle = 0.5 * (low + high);
+                    if uncovered(middle).is_some() == low_uncovered {
+                        low = middle;
+                    } else {
+                        high = middle;
+                    }
+                }
+                if let Some(point) = uncovered(if low_uncovered { low } else { high }) {
+                    consider(point);
+                }
+            }
+            if k == SAMPLES {
+                if let Some(point) = here {
+                    consider(point);
+                }
+            }
+            previous = here;
+        }
     }
 
     /// Whether a point lies inside a child other than `index`.
@@ -335,6 +399,128 @@ impl Compound {
             .collect::<Result<Vec<_>, ShapeError>>()?;
         Compound::new(children)
     }
+}
+
+/// One piece of a rounded child's boundary, in the compound's frame: a flat side (the core's
+/// edge moved out by the radius) or the arc about a core vertex between its edges' normals.
+enum Piece {
+    /// From `start` to `end`, with the outward unit `normal`.
+    Side {
+        start: Vec2,
+        end: Vec2,
+        normal: Vec2,
+    },
+    /// About `center`, counter-clockwise from angle `from` through `sweep` radians.
+    Arc {
+        center: Vec2,
+        radius: f32,
+        from: f32,
+        sweep: f32,
+    },
+}
+
+impl Piece {
+    /// The point at parameter `s ∈ [0, 1]` along the piece, and the outward normal there.
+    fn at(&self, s: f32) -> (Vec2, Vec2) {
+        match *self {
+            Piece::Side { start, end, normal } => (start.lerp(end, s), normal),
+            Piece::Arc {
+                center,
+                radius,
+                from,
+                sweep,
+            } => {
+                let angle = from + s * sweep;
+                let outward = Vec2::new(angle.cos(), angle.sin());
+                (center + outward * radius, outward)
+            }
+        }
+    }
+
+    /// The parameter of the piece's point nearest to `p`, when that is not one of its ends.
+    fn nearest(&self, p: Vec2) -> Option<f32> {
+        match *self {
+            Piece::Side { start, end, .. } => {
+                let edge = end - start;
+                let length_squared = edge.length_squared();
+                (length_squared > 0.0)
+                    .then(|| ((p - start).dot(edge) / length_squared).clamp(0.0, 1.0))
+            }
+            Piece::Arc {
+                center,
+                from,
+                sweep,
+                ..
+            } => {
+                let offset = p - center;
+                if offset == Vec2::ZERO || sweep <= 0.0 {
+                    return None;
+                }
+                let turn = (offset.y.atan2(offset.x) - from).rem_euclid(std::f32::consts::TAU);
+                (turn <= sweep).then(|| turn / sweep)
+            }
+        }
+    }
+}
+
+/// The sides and arcs of a rounded convex child (circle, capsule, rounded polygon) placed by
+/// `xf`; empty for other shapes.
+fn rounded_pieces(shape: &Shape, xf: &Transform) -> Vec<Piece> {
+    let (vertices, normals, radius): (Vec<Vec2>, Vec<Vec2>, f32) = match shape {
+        Shape::Circle(circle) => {
+            return vec![Piece::Arc {
+                center: xf.apply(circle.center()),
+                radius: circle.radius(),
+                from: 0.0,
+                sweep: std::f32::consts::TAU,
+            }]
+        }
+        Shape::Capsule(capsule) => {
+            let Some(axis) = crate::math::try_unit(capsule.b() - capsule.a()) else {
+                return rounded_pieces(
+                    &Shape::Circle(match super::Circle::new(capsule.a(), capsule.radius()) {
+                        Ok(circle) => circle,
+                        Err(_) => return Vec::new(),
+                    }),
+                    xf,
+                );
+            };
+            let side = crate::math::left_perp(axis);
+            (
+                vec![capsule.a(), capsule.b()],
+                vec![-side, side],
+                capsule.radius(),
+            )
+        }
+        Shape::Polygon(polygon) => (
+            polygon.vertices().to_vec(),
+            polygon.normals().to_vec(),
+            polygon.radius(),
+        ),
+        _ => return Vec::new(),
+    };
+    let count = vertices.len();
+    let mut pieces = Vec::with_capacity(2 * count);
+    for i in 0..count {
+        let normal = xf.rotate(normals[i]);
+        let (start, end) = (xf.apply(vertices[i]), xf.apply(vertices[(i + 1) % count]));
+        pieces.push(Piece::Side {
+            start: start + normal * radius,
+            end: end + normal * radius,
+            normal,
+        });
+        // The arc about the edge's end vertex, from this edge's normal to the next edge's.
+        let next = xf.rotate(normals[(i + 1) % count]);
+        let from = normal.y.atan2(normal.x);
+        let sweep = (next.y.atan2(next.x) - from).rem_euclid(std::f32::consts::TAU);
+        pieces.push(Piece::Arc {
+            center: end,
+            radius,
+            from,
+            sweep,
+        });
+    }
+    pieces
 }
 
 /// Distance under which a point counts as on a seam rather than strictly inside a neighbour.

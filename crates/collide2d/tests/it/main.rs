@@ -23,6 +23,7 @@ mod chain;
 mod character_mover;
 mod collapsed_features;
 mod compound_chain_edges;
+mod compound_projection;
 mod distance;
 mod distance_extremes;
 mod fuzz_regressions;
