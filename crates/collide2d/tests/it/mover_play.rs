@@ -466,9 +466,9 @@ fn ledges_up_to_the_step_height_are_climbed_and_stood_on() {
             if higher && h > 0.5 * rise as f64 {
                 message = Some(format!("stepped onto it: bottom {h}, x {x}"));
             }
-            if !higher
-                && !(h >= rise as f64 - 1e-4 * size as f64 - rounding && h <= top && x > aabb.max.x)
-            {
+            let stood =
+                h >= rise as f64 - 1e-4 * size as f64 - rounding && h <= top && x > aabb.max.x;
+            if !higher && !stood {
                 message = Some(format!("did not step: bottom {h}, x {x}"));
             }
         }
