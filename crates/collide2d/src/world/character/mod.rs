@@ -32,7 +32,6 @@ mod planes;
 use super::{check_vector, ColliderHandle, QueryFilter, World, WorldError};
 use crate::math::Vec2;
 use crate::query::CastOptions;
-use crate::shape::Ray;
 use crate::shape::Shape;
 use crate::Transform;
 use lengths::Lengths;
@@ -84,7 +83,11 @@ pub struct MoveOptions<'a> {
     pub filter: QueryFilter<'a>,
     /// Highest ledge the character steps up onto while walking into it, only onto walkable
     /// floor and only when it stood on the floor (default 0.2; 0 turns stepping off; used: at
-    /// most half the character's extent along `up`).
+    /// most half the character's extent along `up`). The ledge is measured from floor to
+    /// floor, so one exactly this high is climbed. A step carries the character at least two
+    /// skins forward (a slow walk gets over the ledge's edge), and a rounded character on
+    /// until the centre of its rounding is over the ledge (at most half its width), so it
+    /// stands on the ledge instead of on its rim.
     pub step_height: f32,
     /// Farthest the character is pulled down onto the floor when a move along it would leave
     /// it in the air (walking down slopes and steps), only when it stood on the floor and the
@@ -460,7 +463,7 @@ impl World {
             let made_along = made - up * made.dot(up);
             let direction = crate::math::unit_or(along, Vec2::ZERO);
             let missing = (along - made_along).dot(direction);
-            if missing > mover.skin {
+            if missing > 4.0 * mover.tolerance {
                 if let Some((landing, rise)) =
                     self.step_up(&mover, &xf, direction * missing, lengths.step_height)?
                 {
@@ -629,8 +632,15 @@ impl World {
         }
     }
 
-    /// Step-up: lift by up to `height`, move by `forward`, and come down onto walkable floor
-    /// higher than where the character was. The landing place and the height gained, or `None`.
+    /// Step-up: lift by up to `height` (and the skin kept above the ledge), move by `forward`
+    /// (at least twice the skin, so a slow walk stopped a skin short of a ledge gets over it),
+    /// and come down onto walkable floor higher than where the character was. A character that
+    /// comes down on the ledge's edge (a rounded bottom meets it on its side) is carried on
+    /// until the middle of its base is a skin past the edge (at most half its width further),
+    /// so it stands on the ledge instead of balancing on its rim and sliding back off. The
+    /// landing must be on walkable floor and the ledge (measured from the floor the character
+    /// stood on to the floor it lands on) at most `height` high. The landing place and the
+    /// height gained, or `None`.
     fn step_up(
         &self,
         mover: &Mover,
@@ -638,8 +648,29 @@ impl World {
         forward: Vec2,
         height: f32,
     ) -> Result<Option<(Vec2, f32)>, WorldError> {
+        let Some(direction) = crate::math::try_unit(forward) else {
+            return Ok(None);
+        };
+        let forward = direction * forward.length().max(2.0 * mover.skin);
         let cast_options = mover.cast_options(0.5 * mover.skin);
-        let lift = mover.up * height;
+        // How far above the floor it stood on the character starts (the skin, give or take);
+        // a character with no walkable floor under it within the step height does not step.
+        let probe = height + 2.0 * mover.skin;
+        let Some(start_gap) = self
+            .shape_cast(
+                mover.shape,
+                xf,
+                -mover.up * probe,
+                &mover.filter,
+                mover.cast_options(0.0),
+            )?
+            .filter(|h| mover.is_walkable(-h.normal))
+            .map(|h| h.fraction * probe)
+        else {
+            return Ok(None);
+        };
+        let clearance = height + mover.skin;
+        let lift = mover.up * clearance;
         let lifted = self
             .shape_cast(mover.shape, xf, lift, &mover.filter, cast_options)?
             .map_or(1.0, |h| h.fraction);
@@ -653,75 +684,79 @@ impl World {
         if forward.length() * ahead <= mover.skin {
             return Ok(None);
         }
-        let over = Transform {
+        let mut over = Transform {
             p: raised.p + forward * ahead,
             q: xf.q,
         };
-        let drop = -mover.up * (height * lifted + 2.0 * mover.skin);
-        let Some(landing) = self.shape_cast(
-            mover.shape,
-            &over,
-            drop,
-            &mover.filter,
-            mover.cast_options(mover.skin),
-        )?
-        else {
+        let drop = -mover.up * (clearance * lifted + 2.0 * mover.skin);
+        let come_down = |over: &Transform| {
+            self.shape_cast(
+                mover.shape,
+                over,
+                drop,
+                &mover.filter,
+                mover.cast_options(mover.skin),
+            )
+        };
+        let Some(mut landing) = come_down(&over)? else {
             return Ok(None);
         };
-        let mut landed = over.p + drop * landing.fraction;
-        if !mover.is_walkable(-landing.normal) {
-            // Came down on the ledge's edge (a rounded bottom meets it on its side): with
-            // walkable floor just beyond, lift onto the ledge's top, a skin above it.
-            let Some(top) = self.ledge_top_at(mover, landing.point, forward)? else {
+        let walkable = mover.is_walkable(-landing.normal);
+        // How far the surface it came down on leans back against the walk: a rounded bottom
+        // on the ledge's rim, which it would slide back off.
+        let lean = landing.normal.dot(direction);
+        let round = rounding(mover.shape);
+        if !walkable || (round > 0.0 && lean > 1.0e-3) {
+            // On the ledge's edge: on until the centre of the rounding it meets the edge with
+            // is over the ledge (it stands there, not on a slope it would slide back down),
+            // else until the middle of its base is; a skin further either way.
+            let aabb = mover.shape.aabb(&over);
+            let middle = 0.5 * (aabb.min + aabb.max);
+            let half_width = 0.5 * (aabb.max - aabb.min).dot(direction.abs());
+            let to_middle = (landing.point - middle).dot(direction) + mover.skin;
+            let on_rounding = round * lean + mover.skin;
+            let mut landed_on = None;
+            for past in [on_rounding, to_middle] {
+                if past <= 0.0 || past > half_width + mover.skin {
+                    continue;
+                }
+                let further = direction * past;
+                let free = self
+                    .shape_cast(mover.shape, &over, further, &mover.filter, cast_options)?
+                    .map_or(1.0, |h| h.fraction);
+                if free < 1.0 {
+                    break;
+                }
+                let beyond = Transform {
+                    p: over.p + further,
+                    q: over.q,
+                };
+                if let Some(again) = come_down(&beyond)? {
+                    if mover.is_walkable(-again.normal) {
+                        landed_on = Some((beyond, again));
+                        break;
+                    }
+                }
+            }
+            // Not over the ledge: its height is not known (the rim is lower than the top).
+            let Some((beyond, again)) = landed_on else {
                 return Ok(None);
             };
-            let at = Transform { p: landed, q: xf.q };
-            let aabb = mover.shape.aabb(&at);
-            let lowest = [
-                aabb.min,
-                aabb.max,
-                Vec2::new(aabb.min.x, aabb.max.y),
-                Vec2::new(aabb.max.x, aabb.min.y),
-            ]
-            .iter()
-            .map(|corner| corner.dot(mover.up))
-            .fold(f32::INFINITY, f32::min);
-            let lift = top + mover.skin - lowest;
-            if lift > 0.0 {
-                let up = mover.up * lift;
-                let t = self
-                    .shape_cast(mover.shape, &at, up, &mover.filter, cast_options)?
-                    .map_or(1.0, |h| h.fraction);
-                landed += up * t;
-            }
+            over = beyond;
+            landing = again;
+        }
+        let landed = over.p + drop * landing.fraction;
+        let at = Transform { p: landed, q: xf.q };
+        if self.floor_under(mover, &at, 2.0 * mover.skin)?.is_none() {
+            return Ok(None);
         }
         let rise = (landed - xf.p).dot(mover.up);
+        // The ledge: from the floor it stood on (`start_gap` below it) to the one it lands on
+        // (a skin below it).
+        let ledge = rise + start_gap - mover.skin;
         let tolerance = mover.tolerance;
-        Ok((rise > tolerance && rise <= height + tolerance).then_some((landed, rise)))
-    }
-
-    /// For a rounded character that came down on the edge of a ledge at `point` (the contact
-    /// normal steep there): the height (along up) of the walkable floor just beyond the edge in
-    /// the direction of `forward`, found by a ray straight down from a skin past the edge.
-    fn ledge_top_at(
-        &self,
-        mover: &Mover,
-        point: Vec2,
-        forward: Vec2,
-    ) -> Result<Option<f32>, WorldError> {
-        let Some(direction) = crate::math::try_unit(forward) else {
-            return Ok(None);
-        };
-        let origin = point + direction * mover.skin + mover.up * mover.skin;
-        let Ok(ray) = Ray::new(origin, -mover.up, 3.0 * mover.skin) else {
-            return Ok(None);
-        };
-        // A ray that starts inside the obstacle (the edge met is a steep slope's face, not
-        // a ledge's corner) reports a hit at its start facing up: there is no top there.
-        Ok(self
-            .ray_cast(&ray, &mover.filter)?
-            .filter(|hit| hit.distance > 0.0 && mover.is_walkable(hit.normal))
-            .map(|hit| hit.point.dot(mover.up)))
+        let rounding = 4.0 * f32::EPSILON * xf.p.abs().max_element();
+        Ok((rise > tolerance && ledge <= height + tolerance + rounding).then_some((landed, rise)))
     }
 
     /// The walkable surface under the character within `depth`: its collider and normal.
@@ -741,6 +776,16 @@ impl World {
         Ok(hit
             .filter(|h| mover.is_walkable(-h.normal))
             .map(|h| (h.collider, -h.normal)))
+    }
+}
+
+/// The radius `shape` is rounded by (0 for a sharp one).
+fn rounding(shape: &Shape) -> f32 {
+    match shape {
+        Shape::Circle(circle) => circle.radius(),
+        Shape::Capsule(capsule) => capsule.radius(),
+        Shape::Polygon(polygon) => polygon.radius(),
+        _ => 0.0,
     }
 }
 
