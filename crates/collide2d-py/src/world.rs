@@ -791,14 +791,17 @@ impl PyWorld {
     /// Moves a character collider by `delta`, sliding along what it hits, stepping up small
     /// ledges and snapping down to floors. Keywords are the library's `MoveOptions` (`up`,
     /// `max_slope` in radians, `skin`, `max_iterations`, `step_height`, `snap_distance`,
-    /// `stop_on_slope`, `max_recovery`); unset ones keep the library's defaults.
-    #[pyo3(signature = (handle, delta, *, up = None, max_slope = None, skin = None, max_iterations = None, step_height = None, snap_distance = None, stop_on_slope = None, max_recovery = None, layers = None, sensors = false, exclude = None))]
+    /// `stop_on_slope`, `max_recovery`); unset ones keep the library's defaults, or with
+    /// `size` (the character's height along up) the defaults scaled to that size, as
+    /// `MoveOptions::for_size` gives them.
+    #[pyo3(signature = (handle, delta, *, size = None, up = None, max_slope = None, skin = None, max_iterations = None, step_height = None, snap_distance = None, stop_on_slope = None, max_recovery = None, layers = None, sensors = false, exclude = None))]
     #[allow(clippy::too_many_arguments)]
     fn move_and_slide(
         &mut self,
         py: Python<'_>,
         handle: HandleArg,
         delta: &Bound<'_, PyAny>,
+        size: Option<f32>,
         up: Option<&Bound<'_, PyAny>>,
         max_slope: Option<f32>,
         skin: Option<f32>,
@@ -813,9 +816,19 @@ impl PyWorld {
     ) -> PyResult<PyMoveResult> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let delta = vec2(py, delta, "delta")?;
+        let defaults = match size {
+            None => MoveOptions::default(),
+            Some(size) if size.is_finite() && size > 0.0 => MoveOptions::for_size(size),
+            Some(size) => {
+                return Err(errors::invalid(
+                    py,
+                    format!("size must be finite and positive, got {size}"),
+                ))
+            }
+        };
         let mut opts = MoveOptions {
             filter: spec.filter(),
-            ..MoveOptions::default()
+            ..defaults
         };
         if let Some(up) = up {
             opts.up = vec2(py, up, "up")?;

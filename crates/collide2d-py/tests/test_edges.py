@@ -108,6 +108,7 @@ FLOAT_ARGUMENTS = {
     "World.move_and_slide.step_height": lambda v: WORLD.move_and_slide(HERO, (0.1, 0), step_height=v),
     "World.move_and_slide.snap_distance": lambda v: WORLD.move_and_slide(HERO, (0.1, 0), snap_distance=v),
     "World.move_and_slide.max_recovery": lambda v: WORLD.move_and_slide(HERO, (0.1, 0), max_recovery=v),
+    "World.move_and_slide.size": lambda v: WORLD.move_and_slide(HERO, (0.1, 0), size=v),
     "World.overlap_points": lambda v: WORLD.overlap_points([[0, 0], [v, 0]]),
     "World.overlap_aabbs": lambda v: WORLD.overlap_aabbs([[0, 0]], [[1, v]]),
     "World.ray_cast_many.origins": lambda v: WORLD.ray_cast_many([[0, 0], [v, 0]], [[1, 0], [1, 0]]),

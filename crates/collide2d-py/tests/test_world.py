@@ -200,6 +200,29 @@ def test_move_and_slide():
         world.move_and_slide(hero, (1, 0), up=(0, 0))
 
 
+
+def test_move_and_slide_with_size_scales_the_lengths():
+    """`size=` takes the library's defaults scaled to the character's height: a 32-unit
+    character in a level measured in pixels steps up a 6-unit ledge (0.2 x 32 = 6.4), which
+    the unit-sized defaults (a 0.2 step) refuse."""
+    steps = []
+    for size in (None, 32.0):
+        world = c2.World()
+        world.insert(c2.Polygon.rect(400, 10), (0, -5))  # floor, top at y = 0
+        world.insert(c2.Polygon.rect(180, 6), (110, 3))  # ledge from x = 20, top at y = 6
+        hero = world.insert(c2.Polygon.rect(16, 32), (0, 16.2))
+        for _ in range(6):
+            result = world.move_and_slide(hero, (5, -0.5), size=size)
+        x, y = world.transform(hero).position
+        steps.append((x, y))
+    (x_unit, y_unit), (x_sized, y_sized) = steps
+    assert x_unit < 12.5 and y_unit < 17  # held at the ledge's wall
+    assert x_sized > 20 and y_sized > 6 + 16 - 1  # on the ledge
+    with pytest.raises(c2.InvalidInput):
+        world.move_and_slide(hero, (1, 0), size=0.0)
+    with pytest.raises(c2.InvalidInput):
+        world.move_and_slide(hero, (1, 0), size=-2.0)
+
 def test_tile_map():
     world = c2.World()
     tiles = np.zeros((3, 10), dtype=np.uint8)

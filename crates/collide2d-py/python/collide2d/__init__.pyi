@@ -298,6 +298,7 @@ class World:
         handle: Handle,
         delta: PointLike,
         *,
+        size: Optional[float] = None,
         up: Optional[PointLike] = None,
         max_slope: Optional[float] = None,
         skin: Optional[float] = None,
