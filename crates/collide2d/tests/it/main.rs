@@ -58,6 +58,7 @@ mod world_determinism;
 mod world_event_edges;
 mod world_events;
 mod world_every_edit;
+mod world_is_touching;
 mod world_model;
 mod world_origin;
 mod world_query_edges;

@@ -454,6 +454,21 @@ fn every_edit_in_any_order(center: Vec2, seeds: std::ops::Range<u64>, steps: usi
                     listed, touching,
                     "{context}: contacts() and the events disagree"
                 );
+                // Per collider: `contacts_of` and `is_touching` agree with `contacts()`.
+                for (handle, _) in world.iter() {
+                    let mine: Vec<_> = listed
+                        .iter()
+                        .filter(|&&(a, b)| a == handle || b == handle)
+                        .copied()
+                        .collect();
+                    let of: Vec<_> = world.contacts_of(handle).map(|(a, b, _)| (a, b)).collect();
+                    assert_eq!(of, mine, "{context}: contacts_of({handle:?})");
+                    assert_eq!(
+                        world.is_touching(handle),
+                        !mine.is_empty(),
+                        "{context}: is_touching({handle:?}), touching {mine:?}"
+                    );
+                }
                 let steady: BTreeSet<_> = touching
                     .iter()
                     .filter(|&&(a, b)| {
