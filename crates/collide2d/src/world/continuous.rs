@@ -14,7 +14,8 @@
 //!    pair touching at the previous update is decided at the end of the step as before.
 //! 4. **Cast.** [`shape_cast`] gives the first contact over the step, translation and rotation,
 //!    both sides moving when both sweep; a one-way collider counts it only from its blocking
-//!    side.
+//!    side and, for shapes overlapping at the start of the step, no deeper than its margin (the
+//!    narrow phase's rule).
 //! 5. **Answers.** A pair hit by a sweep touches as of this update, with the contact at the
 //!    time of impact as its manifold, and its `Begin` carries the time. The next update
 //!    re-tests it whatever moves. A pair apart at the end of the step (the sweep went through
@@ -26,7 +27,7 @@ use super::update::PairAnswer;
 use super::{ordered, ColliderHandle, Entry, PairFilter, World, WorldCastHit, WorldError};
 use crate::math::{Transform, Vec2};
 use crate::query::{
-    shape_cast, CastHit, CastOptions, ContactPoint, Feature, FeatureId, Manifold, Sweep,
+    collide, shape_cast, CastHit, CastOptions, ContactPoint, Feature, FeatureId, Manifold, Sweep,
 };
 use crate::shape::{Aabb, Shape};
 
@@ -288,15 +289,22 @@ fn cast_options(sweep: &Sweep, other: &Sweep) -> CastOptions {
     }
 }
 
-/// Whether a one-way collider in the pair lets a contact with normal `normal` (from `a` to `b`)
-/// through, with each side's rotation at the time of impact.
+/// Whether the one-way colliders of the pair (if any) block a contact found by a cast, by the
+/// narrow phase's rule (see [`one_way_allows`](super::one_way_allows)) at the time of impact:
+/// the normal (from `a` to `b`) must leave each one-way collider through its blocking side, as
+/// rotated then, and shapes already overlapping at the start of the step must be no deeper
+/// than the margin (deeper, the other collider is passing through from the other side).
 fn one_way_blocks(
     (a, sweep_a): (&Entry, &Sweep),
     (b, sweep_b): (&Entry, &Sweep),
     hit: &CastHit,
 ) -> bool {
-    let passes = |entry: &Entry, sweep: &Sweep, normal: Vec2| {
-        entry.collider.one_way.is_none_or(|one_way| {
+    let (one_way_a, one_way_b) = (a.collider.one_way, b.collider.one_way);
+    if one_way_a.is_none() && one_way_b.is_none() {
+        return true;
+    }
+    let faces = |one_way: Option<super::OneWay>, sweep: &Sweep, normal: Vec2| {
+        one_way.is_none_or(|one_way| {
             sweep
                 .transform_at(hit.t)
                 .rotate(one_way.direction)
@@ -304,7 +312,22 @@ fn one_way_blocks(
                 > 0.0
         })
     };
-    passes(a, sweep_a, hit.normal) && passes(b, sweep_b, -hit.normal)
+    if !faces(one_way_a, sweep_a, hit.normal) || !faces(one_way_b, sweep_b, -hit.normal) {
+        return false;
+    }
+    if hit.t > 0.0 {
+        // Found approaching, at the distance of touching: no depth.
+        return true;
+    }
+    let depth = collide(
+        &a.collider.shape,
+        &sweep_a.transform_at(0.0),
+        &b.collider.shape,
+        &sweep_b.transform_at(0.0),
+    )
+    .max_penetration();
+    let shallow = |one_way: Option<super::OneWay>| one_way.is_none_or(|w| depth <= w.margin);
+    shallow(one_way_a) && shallow(one_way_b)
 }
 
 impl World {

@@ -1345,13 +1345,20 @@ impl World {
         Ok(())
     }
 
-    /// Whether a collider touched anything at the last update.
+    /// Whether a collider touched anything at the last update: whether
+    /// [`contacts_of`](World::contacts_of) lists a pair.
     pub fn is_touching(&self, handle: ColliderHandle) -> bool {
         self.entry(handle).is_ok_and(|entry| {
             entry
                 .partners
                 .iter()
                 .any(|&p| self.touching.contains(ordered(handle, p)))
+                // A pair a continuous collider's sweep touched, or one waiting for its re-test
+                // after a restore or origin shift, may touch without its boxes overlapping.
+                || self
+                    .retest_pending
+                    .iter()
+                    .any(|&(a, b)| (a == handle || b == handle) && self.touching.contains((a, b)))
         })
     }
 }

@@ -1,15 +1,20 @@
-//! Every kind of world edit in any order (continuous colliders' too), with origin shifts and
-//! snapshot restores among them:
+//! Every kind of world edit in any order (continuous colliders' and one-way settings too), with
+//! origin shifts and snapshot restores among them, about the origin and 1e5 and 1e6 out:
 //! after each update the event stream, `contacts()` and a brute-force test of every pair agree,
-//! and a world restored from a snapshot at random moments gives exactly the events of one that
-//! never stopped; batch queries equal single ones between any two edits.
+//! no event names a removed collider but an `End`, and a world restored from a snapshot at
+//! random moments gives exactly the events of one that never stopped and runs on another broad
+//! phase; batch queries equal single ones, and single queries a brute-force test of every
+//! collider, between any two edits.
 
 use crate::support;
 
+use collide2d::shape::Ray;
 use collide2d::shape::Shape;
+use collide2d::world::LayerMask;
 use collide2d::world::QueryFilter;
 use collide2d::world::{
-    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, CollisionGroups, LayerId, World,
+    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, CollisionGroups, EndReason, LayerId,
+    OneWay, World,
 };
 use collide2d::{Transform, Vec2};
 use std::collections::BTreeSet;
@@ -20,13 +25,28 @@ fn any_shape(rng: &mut Rng) -> Shape {
     random_shape(rng, kind, size)
 }
 
-fn random_collider(rng: &mut Rng, layers: &[LayerId]) -> Collider {
+/// A one-way setting, or none: any direction (not unit), margins from none to deeper than the
+/// shapes.
+fn any_one_way(rng: &mut Rng) -> Option<OneWay> {
+    (rng.below(2) == 0).then(|| OneWay {
+        direction: rng.point(2.0) + Vec2::new(0.0, 0.01),
+        margin: rng.pick(&[0.0, 0.05, 0.3, 5.0]),
+    })
+}
+
+fn random_collider(rng: &mut Rng, layers: &[LayerId], center: Vec2) -> Collider {
     let shape = any_shape(rng);
-    Collider::new(shape)
-        .with_transform(Transform::new(rng.point(3.5), rng.angle()))
+    let mut collider = Collider::new(shape)
+        .with_transform(Transform::new(center + rng.point(3.5), rng.angle()))
         .with_layer(rng.pick(layers))
         .with_sensor(rng.below(6) == 0)
-        .with_continuous(rng.below(5) == 0)
+        .with_continuous(rng.below(5) == 0);
+    if rng.below(6) == 0 {
+        if let Some(one_way) = any_one_way(rng) {
+            collider = collider.with_one_way(one_way.direction, one_way.margin);
+        }
+    }
+    collider
 }
 
 /// One edit, applied the same way to every world in `worlds`.
@@ -35,15 +55,16 @@ fn edit(
     worlds: &mut [World; 2],
     handles: &mut Vec<ColliderHandle>,
     layers: &[LayerId],
+    center: Vec2,
 ) {
     let pick = |rng: &mut Rng, handles: &[ColliderHandle]| handles[rng.below(handles.len())];
-    let choice = rng.below(15);
-    if handles.is_empty() && (2..=11).contains(&choice) {
+    let choice = rng.below(16);
+    if handles.is_empty() && ((2..=11).contains(&choice) || choice == 15) {
         return;
     }
     match choice {
         0 if handles.len() < 36 => {
-            let collider = random_collider(rng, layers);
+            let collider = random_collider(rng, layers, center);
             let added: Vec<_> = worlds
                 .iter_mut()
                 .map(|w| w.insert(collider.clone()).unwrap())
@@ -53,7 +74,7 @@ fn edit(
         }
         1 if handles.len() < 36 => {
             let colliders: Vec<_> = (0..1 + rng.below(5))
-                .map(|_| random_collider(rng, layers))
+                .map(|_| random_collider(rng, layers, center))
                 .collect();
             let added: Vec<_> = worlds
                 .iter_mut()
@@ -78,7 +99,7 @@ fn edit(
         4 | 5 => {
             let (h, xf) = (
                 pick(rng, handles),
-                Transform::new(rng.point(3.5), rng.angle()),
+                Transform::new(center + rng.point(3.5), rng.angle()),
             );
             worlds
                 .iter_mut()
@@ -89,7 +110,7 @@ fn edit(
                 .map(|_| {
                     (
                         pick(rng, handles),
-                        Transform::new(rng.point(3.5), rng.angle()),
+                        Transform::new(center + rng.point(3.5), rng.angle()),
                     )
                 })
                 .collect();
@@ -149,7 +170,7 @@ fn edit(
             // Continuous colliders: switched, teleported, moved with a spin or swept.
             let (h, xf) = (
                 pick(rng, handles),
-                Transform::new(rng.point(3.5), rng.angle()),
+                Transform::new(center + rng.point(3.5), rng.angle()),
             );
             let (how, turn) = (rng.below(4), rng.range(-9.0, 9.0));
             worlds.iter_mut().for_each(|w| match how {
@@ -163,7 +184,14 @@ fn edit(
         }
         13 => {
             let to = rng.point(2.0);
+            // (The scene drifts by the shifts; new colliders still go about `center`.)
             worlds.iter_mut().for_each(|w| w.shift_origin(to).unwrap());
+        }
+        15 => {
+            let (h, one_way) = (pick(rng, handles), any_one_way(rng));
+            worlds
+                .iter_mut()
+                .for_each(|w| w.set_one_way(h, one_way).unwrap());
         }
         _ => {
             // Only the first world stops and starts again from its snapshot.
@@ -192,7 +220,7 @@ fn brute_force(world: &World) -> BTreeSet<(ColliderHandle, ColliderHandle)> {
 
 /// Batch rays and points (answered from the grid the world keeps between batches) equal the
 /// single queries, whatever edits came since the last batch or update.
-fn batches_agree(rng: &mut Rng, world: &World, context: &str) {
+fn batches_agree(rng: &mut Rng, world: &World, center: Vec2, context: &str) {
     if world.is_empty() {
         return; // empty worlds: `world_batch::empty_batches_and_empty_worlds_answer_nothing`
     }
@@ -201,14 +229,123 @@ fn batches_agree(rng: &mut Rng, world: &World, context: &str) {
         rng,
         world,
         &filters,
-        (Vec2::ZERO, 5.0),
+        (center, 5.0),
         48,
         context,
     );
 }
 
+/// Single world queries (rays, points, boxes, shapes) equal a brute-force test of every
+/// collider the filter accepts, whatever edits came since the last update.
+fn queries_agree(rng: &mut Rng, world: &World, layers: &[LayerId], center: Vec2, context: &str) {
+    let groups = CollisionGroups::new(1 << rng.below(3), 0b111);
+    let filters = [
+        QueryFilter::new(),
+        QueryFilter::new().with_sensors(),
+        QueryFilter::new().with_skip_one_way(true),
+        QueryFilter::new()
+            .with_sensors()
+            .layers(LayerMask::only(rng.pick(layers)))
+            .with_groups(groups),
+    ];
+    let accepted = |filter: &QueryFilter| -> Vec<(ColliderHandle, &Collider)> {
+        world
+            .iter()
+            .filter(|&(h, c)| filter.accepts(h, c))
+            .collect()
+    };
+    for filter in &filters {
+        let candidates = accepted(filter);
+        // Rays: every hit the colliders' own ray casts give (one-way: from the blocking side,
+        // from outside), nearest first, ties by handle.
+        let origin = center + rng.point(6.0);
+        let direction = Vec2::from_angle(rng.angle());
+        let ray = Ray::new(origin, direction, rng.range(0.5, 12.0)).unwrap();
+        let mut expected: Vec<(f32, ColliderHandle)> = candidates
+            .iter()
+            .filter_map(|&(h, c)| {
+                let xf = c.world_transform();
+                let hit = c.shape().ray_cast(&xf, &ray)?;
+                let blocked = c.one_way().is_none_or(|w| {
+                    hit.distance > 0.0 && hit.normal.dot(xf.rotate(w.direction)) > 0.0
+                });
+                blocked.then_some((hit.distance, h))
+            })
+            .collect();
+        expected.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+        let all: Vec<(f32, ColliderHandle)> = world
+            .ray_cast_all(&ray, filter)
+            .unwrap()
+            .iter()
+            .map(|hit| (hit.distance, hit.collider))
+            .collect();
+        assert_eq!(all, expected, "{context}: ray_cast_all {ray:?}, {filter:?}");
+        let first = world.ray_cast(&ray, filter).unwrap();
+        assert_eq!(
+            first.map(|hit| (hit.distance, hit.collider)),
+            expected.first().copied(),
+            "{context}: ray_cast {ray:?}, {filter:?}"
+        );
+        // Points, boxes and shapes.
+        let point = center + rng.point(4.0);
+        let mut inside: Vec<_> = candidates
+            .iter()
+            .filter(|(_, c)| c.shape().contains(&c.world_transform(), point))
+            .map(|&(h, _)| h)
+            .collect();
+        inside.sort_unstable();
+        assert_eq!(
+            world.overlap_point(point, filter).unwrap(),
+            inside,
+            "{context}: overlap_point {point}"
+        );
+        let corner = center + rng.point(4.0);
+        let aabb = collide2d::shape::Aabb {
+            min: corner,
+            max: corner + Vec2::new(rng.range(0.0, 2.0), rng.range(0.0, 2.0)),
+        };
+        let mut in_box: Vec<_> = candidates
+            .iter()
+            .filter(|(_, c)| c.aabb().overlaps(&aabb))
+            .map(|&(h, _)| h)
+            .collect();
+        in_box.sort_unstable();
+        assert_eq!(
+            world.overlap_aabb(aabb, filter).unwrap(),
+            in_box,
+            "{context}: overlap_aabb {aabb:?}"
+        );
+        let shape = any_shape(rng);
+        let xf = Transform::new(center + rng.point(4.0), rng.angle());
+        let mut overlapping: Vec<_> = candidates
+            .iter()
+            .filter(|(_, c)| collide2d::overlaps(&shape, &xf, c.shape(), &c.world_transform()))
+            .map(|&(h, _)| h)
+            .collect();
+        overlapping.sort_unstable();
+        assert_eq!(
+            world.overlap_shape(&shape, &xf, filter).unwrap(),
+            overlapping,
+            "{context}: overlap_shape {shape:?} at {xf:?}"
+        );
+    }
+}
+
 #[test]
 fn every_edit_in_any_order_keeps_events_contacts_and_restores_exact() {
+    every_edit_in_any_order(Vec2::ZERO, 0..60, 400);
+}
+
+/// The same far from the origin, where `f32` spacing is 1/128 and 1/16.
+#[test]
+fn every_edit_in_any_order_far_from_the_origin() {
+    every_edit_in_any_order(Vec2::new(1.0e5, -1.0e5), 100..115, 300);
+    every_edit_in_any_order(Vec2::new(-1.0e6, 1.0e6), 200..215, 300);
+}
+
+/// `seeds` runs of `steps` random edits and updates about `center`, every broad phase in turn.
+fn every_edit_in_any_order(center: Vec2, seeds: std::ops::Range<u64>, steps: usize) {
+    let runs = seeds.end - seeds.start;
     let kinds = [
         BroadPhaseKind::Tree,
         BroadPhaseKind::Grid { cell_size: 1.5 },
@@ -216,12 +353,13 @@ fn every_edit_in_any_order_keeps_events_contacts_and_restores_exact() {
     ];
     let mut updates = 0;
     let mut ends = 0;
-    for seed in 0..60u64 {
+    for seed in seeds {
         let kind = kinds[seed as usize % kinds.len()];
         let mut rng = Rng(0x243f_6a88_85a3_08d3 ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let mut worlds = [
             World::with_broad_phase(kind).unwrap(),
-            World::with_broad_phase(kind).unwrap(),
+            // Another broad phase: the same answers, bit for bit.
+            World::with_broad_phase(kinds[(seed as usize + 1) % kinds.len()]).unwrap(),
         ];
         let mut layers = vec![LayerId::DEFAULT];
         for name in ["a", "b"] {
@@ -233,12 +371,26 @@ fn every_edit_in_any_order_keeps_events_contacts_and_restores_exact() {
         }
         let mut handles = Vec::new();
         let mut touching: BTreeSet<(ColliderHandle, ColliderHandle)> = BTreeSet::new();
-        for step in 0..400 {
+        for step in 0..steps {
             if rng.below(8) == 0 {
-                batches_agree(&mut rng, &worlds[0], &format!("seed {seed}, step {step}"));
+                batches_agree(
+                    &mut rng,
+                    &worlds[0],
+                    center,
+                    &format!("seed {seed}, step {step}"),
+                );
+            }
+            if rng.below(8) == 0 {
+                queries_agree(
+                    &mut rng,
+                    &worlds[0],
+                    &layers,
+                    center,
+                    &format!("seed {seed}, step {step}, {kind:?}, about {center}"),
+                );
             }
             if rng.below(4) != 0 {
-                edit(&mut rng, &mut worlds, &mut handles, &layers);
+                edit(&mut rng, &mut worlds, &mut handles, &layers, center);
                 continue;
             }
             let report_stay = rng.below(3) != 0;
@@ -251,10 +403,27 @@ fn every_edit_in_any_order_keeps_events_contacts_and_restores_exact() {
                 })
                 .collect();
             updates += 1;
-            let context = format!("seed {seed}, step {step}, {kind:?}");
+            let context = format!("seed {seed}, step {step}, {kind:?}, about {center}");
+            // No event names a dead collider, but the `End` of a removal (or of a disabling
+            // followed by the removal before this update: the first cause is kept).
+            for event in &events[1] {
+                let (a, b) = event.pair();
+                let dead = !worlds[1].contains(a) || !worlds[1].contains(b);
+                assert!(
+                    !dead
+                        || matches!(
+                            event,
+                            CollisionEvent::End {
+                                reason: EndReason::Removed | EndReason::Disabled,
+                                ..
+                            }
+                        ),
+                    "{context}: {event:?} names a removed collider"
+                );
+            }
             assert_eq!(
                 events[0], events[1],
-                "{context}: a restored world answers differently"
+                "{context}: a restored world, or another broad phase, answers differently"
             );
             for event in &events[1] {
                 match *event {
@@ -285,6 +454,21 @@ fn every_edit_in_any_order_keeps_events_contacts_and_restores_exact() {
                     listed, touching,
                     "{context}: contacts() and the events disagree"
                 );
+                // Per collider: `contacts_of` and `is_touching` agree with `contacts()`.
+                for (handle, _) in world.iter() {
+                    let mine: Vec<_> = listed
+                        .iter()
+                        .filter(|&&(a, b)| a == handle || b == handle)
+                        .copied()
+                        .collect();
+                    let of: Vec<_> = world.contacts_of(handle).map(|(a, b, _)| (a, b)).collect();
+                    assert_eq!(of, mine, "{context}: contacts_of({handle:?})");
+                    assert_eq!(
+                        world.is_touching(handle),
+                        !mine.is_empty(),
+                        "{context}: is_touching({handle:?}), touching {mine:?}"
+                    );
+                }
                 let steady: BTreeSet<_> = touching
                     .iter()
                     .filter(|&&(a, b)| {
@@ -302,7 +486,7 @@ fn every_edit_in_any_order_keeps_events_contacts_and_restores_exact() {
         }
     }
     assert!(
-        updates > 5000 && ends > 1000,
+        updates > 80 * runs as usize * steps / 400 && ends > 16 * runs as usize * steps / 400,
         "{updates} updates, {ends} ends"
     );
 }

@@ -38,6 +38,17 @@ pub fn touches(
     if a.is_sensor() || b.is_sensor() {
         collide2d::overlaps(a.shape(), &xa, b.shape(), &xb)
     } else {
-        !collide2d::collide(a.shape(), &xa, b.shape(), &xb).is_empty()
+        let manifold = collide2d::collide(a.shape(), &xa, b.shape(), &xb);
+        // A one-way collider blocks only shapes on its side, no deeper than its margin.
+        let blocks = |one_way: Option<collide2d::world::OneWay>,
+                      xf: &collide2d::Transform,
+                      normal: collide2d::Vec2| {
+            one_way.is_none_or(|w| {
+                xf.rotate(w.direction).dot(normal) > 0.0 && manifold.max_penetration() <= w.margin
+            })
+        };
+        !manifold.is_empty()
+            && blocks(a.one_way(), &xa, manifold.normal)
+            && blocks(b.one_way(), &xb, -manifold.normal)
     }
 }
