@@ -193,17 +193,7 @@ fn ray_cast_circle(circle: &Circle, ray: &Ray, inside: RayInside) -> Option<Loca
 }
 
 fn ray_cast_disc(center: Vec2, radius: f32, ray: &Ray, inside: RayInside) -> Option<LocalHit> {
-    let offset = ray.origin - center;
-    let direction_squared = ray.direction.length_squared();
-    // Project the centre onto the ray to keep the quadratic well conditioned.
-    let closest_t = -offset.dot(ray.direction) / direction_squared;
-    let closest = offset + ray.direction * closest_t;
-    let chord_squared = radius * radius - closest.length_squared();
-    if chord_squared < 0.0 {
-        return None;
-    }
-    let half_chord = (chord_squared / direction_squared).sqrt();
-    let (enter, leave) = (closest_t - half_chord, closest_t + half_chord);
+    let (offset, enter, leave) = disc_crossings(center, radius, ray)?;
     if offset.length_squared() <= radius * radius {
         return inside_hit(ray, inside, leave, |t| {
             crate::math::try_unit(offset + ray.direction * t)
@@ -220,6 +210,23 @@ fn ray_cast_disc(center: Vec2, radius: f32, ray: &Ray, inside: RayInside) -> Opt
         normal,
         child: 0,
     })
+}
+
+/// Where the line of `ray` crosses the disc of `radius` about `center`: the ray's origin
+/// relative to the centre, and the entering and leaving roots of
+/// `|origin + t direction − center| = radius`; `None` when the line misses the disc.
+fn disc_crossings(center: Vec2, radius: f32, ray: &Ray) -> Option<(Vec2, f32, f32)> {
+    let offset = ray.origin - center;
+    let direction_squared = ray.direction.length_squared();
+    // Project the centre onto the line to keep the quadratic well conditioned.
+    let closest_t = -offset.dot(ray.direction) / direction_squared;
+    let closest = offset + ray.direction * closest_t;
+    let chord_squared = radius * radius - closest.length_squared();
+    if chord_squared < 0.0 {
+        return None;
+    }
+    let half_chord = (chord_squared / direction_squared).sqrt();
+    Some((offset, closest_t - half_chord, closest_t + half_chord))
 }
 
 /// The hit reported for a ray starting inside: at 0, or at the exit `exit_t` with `normal_at`.
@@ -615,16 +622,7 @@ fn rounded_core_exit(vertices: &[Vec2], normals: &[Vec2], radius: f32, ray: &Ray
 /// `|origin + t direction − center| = radius`, negative when behind the origin), with the
 /// outward normal there; `None` when the line misses the disc.
 fn disc_leave(center: Vec2, radius: f32, ray: &Ray) -> Option<(f32, Vec2)> {
-    let offset = ray.origin - center;
-    let direction_squared = ray.direction.length_squared();
-    // Project the centre onto the line to keep the quadratic well conditioned.
-    let closest_t = -offset.dot(ray.direction) / direction_squared;
-    let closest = offset + ray.direction * closest_t;
-    let chord_squared = radius * radius - closest.length_squared();
-    if chord_squared < 0.0 {
-        return None;
-    }
-    let leave = closest_t + (chord_squared / direction_squared).sqrt();
+    let (offset, _, leave) = disc_crossings(center, radius, ray)?;
     let normal = crate::math::try_unit(offset + ray.direction * leave)
         .unwrap_or(unit_direction(ray.direction));
     Some((leave, normal))
