@@ -13,6 +13,7 @@
 //! rays).
 
 use crate::manifold_common::exact::{cores, deepest, signed_distance};
+use crate::support::vec64::place64;
 use crate::support::Rng;
 
 use collide2d::query::{shape_cast, CastOptions, Sweep};
@@ -162,14 +163,6 @@ fn rays_through_chain_vertices_hit_and_from_behind_pass() {
 /// The exact first hit of a ray on a chain's segments from their front sides, in `f64`:
 /// `(distance, segment)`; a ray parallel to a segment does not hit it.
 fn exact_chain_ray(chain: &Chain, xf: &Transform, ray: &Ray) -> Option<(f64, usize)> {
-    let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
-    let place = |v: Vec2| {
-        let (x, y) = (f64::from(v.x), f64::from(v.y));
-        [
-            c * x - s * y + f64::from(xf.p.x),
-            s * x + c * y + f64::from(xf.p.y),
-        ]
-    };
     let o = [f64::from(ray.origin.x), f64::from(ray.origin.y)];
     let d = [f64::from(ray.direction.x), f64::from(ray.direction.y)];
     let length = d[0].hypot(d[1]);
@@ -177,7 +170,7 @@ fn exact_chain_ray(chain: &Chain, xf: &Transform, ray: &Ray) -> Option<(f64, usi
     let mut best: Option<(f64, usize)> = None;
     for i in 0..chain.segment_count() {
         let segment = chain.segment(i).unwrap();
-        let (a, b) = (place(segment.a()), place(segment.b()));
+        let (a, b) = (place64(xf, segment.a()), place64(xf, segment.b()));
         let e = [b[0] - a[0], b[1] - a[1]];
         // Right normal (unnormalised): (e.y, -e.x).
         let n = [e[1], -e[0]];
@@ -641,14 +634,6 @@ fn slide_probe(seed: u64, straight: bool) {
             ];
             // And its start rounds too: a shape placed behind the line by more than the cast's
             // tolerance starts overlapping, where sliding on may stop or not.
-            let place64 = |xf: &Transform, v: Vec2| {
-                let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
-                let (x, y) = (f64::from(v.x), f64::from(v.y));
-                [
-                    c * x - s * y + f64::from(xf.p.x),
-                    s * x + c * y + f64::from(xf.p.y),
-                ]
-            };
             let bottom = place64(
                 &xf_body,
                 body_lowest(&body, xf_body.rotate_inv(-xf_chain.rotate(up))),
@@ -1141,12 +1126,7 @@ fn compound_linear_casts_stop_at_the_first_child_contact() {
     probe_compounds(0xc4a1_0008, 30, |placed, rng| {
         let small = smallest_part(&placed.a).min(smallest_part(&placed.b));
         let (truth, _, _) = placed.exact();
-        let toward = Vec2::new(truth.normal[0] as f32, truth.normal[1] as f32);
-        let toward = if toward.is_finite() && toward.length() > 0.5 {
-            toward
-        } else {
-            Vec2::X
-        };
+        let toward = truth.normal_or_x();
         let length = small * rng.log_size(0.5, 20.0);
         let delta = Rot::from_angle(rng.range(-1.2, 1.2)).rotate(toward) * length;
         // Start a whole step back, so the placed contact lies inside the step.

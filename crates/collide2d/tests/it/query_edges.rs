@@ -489,12 +489,7 @@ fn ray_casts_match_the_exact_referee_at_the_edges() {
 fn check_cast(pair: &Pair, rng: &mut Rng) -> Option<String> {
     let truth = pair.exact();
     let small = size(&pair.a).min(size(&pair.b));
-    let toward = Vec2::new(truth.normal[0] as f32, truth.normal[1] as f32);
-    let toward = if toward.is_finite() && toward.length() > 0.5 {
-        toward
-    } else {
-        Vec2::X
-    };
+    let toward = truth.normal_or_x();
     // Into B, along it, or away; at times starting at the placed contact.
     let angle = match rng.below(4) {
         0 => rng.range(-1.4, 1.4),

@@ -52,3 +52,30 @@ pub fn touches(
             && blocks(b.one_way(), &xb, -manifold.normal)
     }
 }
+
+/// Checks every collider's `World::contacts_of` and `World::is_touching` against `listed`, the
+/// pairs `World::contacts` gives: `contacts_of` lists exactly the listed pairs naming the
+/// collider, in `listed`'s order, and `is_touching` says whether there is one.
+pub fn check_contacts_of_each_collider(
+    world: &collide2d::World,
+    listed: &[(
+        collide2d::world::ColliderHandle,
+        collide2d::world::ColliderHandle,
+    )],
+    context: &str,
+) {
+    for (handle, _) in world.iter() {
+        let mine: Vec<_> = listed
+            .iter()
+            .filter(|&&(a, b)| a == handle || b == handle)
+            .copied()
+            .collect();
+        let of: Vec<_> = world.contacts_of(handle).map(|(a, b, _)| (a, b)).collect();
+        assert_eq!(of, mine, "{context}: contacts_of({handle:?})");
+        assert_eq!(
+            world.is_touching(handle),
+            !mine.is_empty(),
+            "{context}: is_touching({handle:?}), touching {mine:?}"
+        );
+    }
+}

@@ -15,6 +15,7 @@ pub enum Kind {
     Compound,
 }
 
+/// Every kind, in the order of the enum.
 pub const ALL_KINDS: [Kind; 6] = [
     Kind::Circle,
     Kind::Capsule,
