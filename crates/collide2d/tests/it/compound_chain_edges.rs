@@ -14,7 +14,7 @@
 
 use crate::manifold_common::exact::{cores, deepest, signed_distance};
 use crate::support::vec64::place64;
-use crate::support::Rng;
+use crate::support::{assert_no_failures, Rng};
 
 use collide2d::query::{shape_cast, CastOptions, Sweep};
 use collide2d::shape::{Capsule, Chain, Circle, Compound, Polygon, Shape};
@@ -152,12 +152,7 @@ fn rays_through_chain_vertices_hit_and_from_behind_pass() {
         }
     }
     assert!(count > 900, "only {count} rays checked");
-    assert!(
-        failures.is_empty(),
-        "{} of {count} wrong:\n{}",
-        failures.len(),
-        failures[..failures.len().min(8)].join("\n")
-    );
+    assert_no_failures(&failures, count, 8);
 }
 
 /// The exact first hit of a ray on a chain's segments from their front sides, in `f64`:
@@ -416,12 +411,7 @@ fn probe_compounds(
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {count} wrong:\n{}",
-        failures.len(),
-        failures[..failures.len().min(6)].join("\n")
-    );
+    assert_no_failures(&failures, count, 6);
 }
 
 /// `collide` against the deepest exact child pair: present exactly when that pair overlaps
@@ -670,12 +660,7 @@ fn slide_probe(seed: u64, straight: bool) {
         }
     }
     assert!(count > 400, "only {count} slides checked");
-    assert!(
-        failures.is_empty(),
-        "{} of {count} wrong:\n{}",
-        failures.len(),
-        failures[..failures.len().min(6)].join("\n")
-    );
+    assert_no_failures(&failures, count, 6);
 }
 
 /// The point of a convex shape (its own frame) farthest along the unit direction `d`.
@@ -986,12 +971,7 @@ fn concave_outlines_split_into_pieces_that_answer_as_the_outline() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {count} wrong:\n{}",
-        failures.len(),
-        failures[..failures.len().min(6)].join("\n")
-    );
+    assert_no_failures(&failures, count, 6);
 }
 
 /// A simple outline with thin spikes (the widest 1e-3 of a turn across) that `from_concave`
@@ -1287,12 +1267,7 @@ fn shapes_on_straight_chains_get_the_face_normal_and_depth() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {count} wrong:\n{}",
-        failures.len(),
-        failures[..failures.len().min(6)].join("\n")
-    );
+    assert_no_failures(&failures, count, 6);
 }
 
 /// A box resting on the first segment of a chain that bends down by 0.2 rad at x = −1 (a
@@ -1472,10 +1447,5 @@ fn rays_along_and_from_behind_chains_match_the_exact_crossing() {
         count > 600 && hits > 50,
         "{count} rays checked, {hits} hits"
     );
-    assert!(
-        failures.is_empty(),
-        "{} of {count} wrong:\n{}",
-        failures.len(),
-        failures[..failures.len().min(6)].join("\n")
-    );
+    assert_no_failures(&failures, count, 6);
 }

@@ -12,7 +12,7 @@
 
 use crate::manifold_common::exact::{core, exact, line_extent, signed_distance, Core, Exact};
 use crate::support::probe_shapes::{make, Kind, CONVEX_KINDS as KINDS};
-use crate::support::Rng;
+use crate::support::{assert_no_failures, Rng};
 
 use collide2d::query::{shape_cast, CastOptions, Sweep};
 use collide2d::shape::{Capsule, Circle, Polygon, Segment, Shape};
@@ -209,12 +209,7 @@ fn probe(seed: u64, per: usize, mut check: impl FnMut(&Pair, &mut Rng) -> Option
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {count} wrong:\n{}",
-        failures.len(),
-        failures[..failures.len().min(8)].join("\n")
-    );
+    assert_no_failures(&failures, count, 8);
 }
 
 /// `collide` against the referee: present exactly when the exact depth is beyond the

@@ -79,3 +79,15 @@ pub fn check_contacts_of_each_collider(
         );
     }
 }
+
+/// Fails, listing the first `shown` of `failures` and how many of `count` cases they are,
+/// unless there are none: the summary of a randomized sweep.
+#[track_caller]
+pub fn assert_no_failures(failures: &[String], count: usize, shown: usize) {
+    assert!(
+        failures.is_empty(),
+        "{} of {count} wrong:\n{}",
+        failures.len(),
+        failures[..failures.len().min(shown)].join("\n")
+    );
+}
