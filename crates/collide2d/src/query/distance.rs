@@ -321,13 +321,7 @@ impl SimplexVertex {
     ) -> SimplexVertex {
         let point_a = proxy_a.point(index_a);
         let point_b = b_in_a.apply(proxy_b.point(index_b));
-        SimplexVertex {
-            point_a,
-            point_b,
-            difference: point_b - point_a,
-            weight: 1.0,
-            source: source_key(index_a, index_b),
-        }
+        SimplexVertex::from_points(point_a, index_a, point_b, index_b)
     }
 
     /// The difference of `point_b` (B's core point `index_b`, already placed in A's frame) and

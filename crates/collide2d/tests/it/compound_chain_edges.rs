@@ -14,7 +14,7 @@
 
 use crate::manifold_common::exact::{cores, deepest, signed_distance};
 use crate::support::vec64::place64;
-use crate::support::{assert_no_failures, Rng};
+use crate::support::{assert_no_failures, bisect, Rng};
 
 use collide2d::query::{shape_cast, CastOptions, Sweep};
 use collide2d::shape::{Capsule, Chain, Circle, Compound, Polygon, Shape};
@@ -364,16 +364,10 @@ fn place_compounds(rng: &mut Rng, setting: Setting, depth: Depth) -> Placed {
             .0
             .depth
     };
-    let (mut low, mut high) = (0.0, 2.0 * f64::from(extent(&a) + extent(&b)));
+    let mut low = 0.0;
     if depth_at(low) >= wanted {
-        for _ in 0..70 {
-            let middle = 0.5 * (low + high);
-            if depth_at(middle) >= wanted {
-                low = middle;
-            } else {
-                high = middle;
-            }
-        }
+        let high = 2.0 * f64::from(extent(&a) + extent(&b));
+        (low, _) = bisect(low, high, 70, |s| depth_at(s) >= wanted);
     }
     Placed {
         xf_b: at(low),

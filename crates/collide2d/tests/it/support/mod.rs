@@ -91,3 +91,23 @@ pub fn assert_no_failures(failures: &[String], count: usize, shown: usize) {
         failures[..failures.len().min(shown)].join("\n")
     );
 }
+
+/// Bisects `[low, high]` `steps` times for where `holds` stops holding (true below some point,
+/// false above it): each step keeps the half whose ends still straddle it. Returns the last
+/// `(low, high)`.
+pub fn bisect(
+    mut low: f64,
+    mut high: f64,
+    steps: usize,
+    holds: impl Fn(f64) -> bool,
+) -> (f64, f64) {
+    for _ in 0..steps {
+        let middle = 0.5 * (low + high);
+        if holds(middle) {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    (low, high)
+}
