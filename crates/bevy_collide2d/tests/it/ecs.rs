@@ -4,10 +4,10 @@ use bevy_collide2d::prelude::*;
 use bevy_collide2d::{CollisionError, RayHitData};
 use bevy_ecs::prelude::*;
 use bevy_math::{Quat, Vec2, Vec3};
-use bevy_transform::components::{GlobalTransform, Transform};
+use bevy_transform::components::Transform;
 use collide2d::world::WorldError;
 
-use crate::support::{app, pairs, step};
+use crate::support::{app, global_translation, pairs, placed_position, step};
 
 fn at(x: f32, y: f32) -> Transform {
     Transform::from_xyz(x, y, 0.0)
@@ -511,18 +511,8 @@ fn a_character_falls_onto_the_floor_and_walks_along_it() {
     assert_eq!(motion, Vec2::ZERO, "the request is used once");
     // The world agrees with the transform after propagation.
     step(&mut app);
-    let world = app.world().resource::<CollisionWorld>();
-    let placed = world
-        .world()
-        .get(world.handle(hero).unwrap())
-        .unwrap()
-        .world_transform()
-        .p;
-    let global = app
-        .world()
-        .get::<GlobalTransform>(hero)
-        .unwrap()
-        .translation();
+    let placed = placed_position(&app, hero);
+    let global = global_translation(&app, hero);
     assert_eq!((placed.x, placed.y), (global.x, global.y));
 }
 

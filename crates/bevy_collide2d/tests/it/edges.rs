@@ -18,7 +18,9 @@ use bevy_math::{Quat, Vec2, Vec3};
 use bevy_transform::components::{GlobalTransform, Transform};
 use collide2d::shape::Shape;
 
-use crate::support::{app, app_with, drain_messages, pairs, step, Rng};
+use crate::support::{
+    app, app_with, drain_messages, global_translation, pairs, placed_position, step, Rng,
+};
 
 fn lib(x: f32, y: f32) -> collide2d::Vec2 {
     collide2d::Vec2::new(x, y)
@@ -695,11 +697,7 @@ fn a_character_far_out_under_a_mirrored_parent_walks_the_way_it_is_told() {
     step(&mut app);
     let state = app.world().get::<CharacterState>(hero).unwrap().clone();
     assert_eq!(state.floor, Some(floor), "{state:?}");
-    let global = app
-        .world()
-        .get::<GlobalTransform>(hero)
-        .unwrap()
-        .translation();
+    let global = global_translation(&app, hero);
     // The box is 1 x 1 under the parent's scale of 2: its centre rests 0.5 above the floor.
     assert!(
         (global.x - (far.x + 4.0)).abs() < 0.05,
@@ -709,13 +707,7 @@ fn a_character_far_out_under_a_mirrored_parent_walks_the_way_it_is_told() {
         (global.y - (far.y + 0.5)).abs() < 0.05,
         "on the floor: {global}"
     );
-    let world = app.world().resource::<CollisionWorld>();
-    let placed = world
-        .world()
-        .get(world.handle(hero).unwrap())
-        .unwrap()
-        .world_transform()
-        .p;
+    let placed = placed_position(&app, hero);
     assert!((placed.x - global.x).abs() < 0.02 && (placed.y - global.y).abs() < 0.02);
 }
 
@@ -1335,18 +1327,8 @@ fn a_character_whose_parent_shrinks_to_nothing_stays_where_its_entity_is() {
         step(&mut app);
         let errors = app.world().resource::<CollisionWorld>().errors().to_vec();
         assert!(errors.iter().any(|e| e.entity == Some(hero)), "{errors:?}");
-        let global = app
-            .world()
-            .get::<GlobalTransform>(hero)
-            .unwrap()
-            .translation();
-        let world = app.world().resource::<CollisionWorld>();
-        let placed = world
-            .world()
-            .get(world.handle(hero).unwrap())
-            .unwrap()
-            .world_transform()
-            .p;
+        let global = global_translation(&app, hero);
+        let placed = placed_position(&app, hero);
         assert_eq!((placed.x, placed.y), (global.x, global.y));
         assert_world_finite(&app);
     }

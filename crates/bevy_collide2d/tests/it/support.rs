@@ -71,3 +71,22 @@ impl Rng {
         lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32)
     }
 }
+
+/// Where the plugin's `World` places `entity`'s collider (its world transform's position).
+pub fn placed_position(app: &App, entity: bevy_ecs::entity::Entity) -> collide2d::Vec2 {
+    let world = app.world().resource::<CollisionWorld>();
+    world
+        .world()
+        .get(world.handle(entity).unwrap())
+        .unwrap()
+        .world_transform()
+        .p
+}
+
+/// `entity`'s `GlobalTransform` translation, as transform propagation left it.
+pub fn global_translation(app: &App, entity: bevy_ecs::entity::Entity) -> bevy_math::Vec3 {
+    app.world()
+        .get::<bevy_transform::components::GlobalTransform>(entity)
+        .unwrap()
+        .translation()
+}

@@ -321,13 +321,7 @@ impl SimplexVertex {
     ) -> SimplexVertex {
         let point_a = proxy_a.point(index_a);
         let point_b = b_in_a.apply(proxy_b.point(index_b));
-        SimplexVertex {
-            point_a,
-            point_b,
-            difference: point_b - point_a,
-            weight: 1.0,
-            source: source_key(index_a, index_b),
-        }
+        SimplexVertex::from_points(point_a, index_a, point_b, index_b)
     }
 
     /// The difference of `point_b` (B's core point `index_b`, already placed in A's frame) and
@@ -894,16 +888,16 @@ mod tests {
         ConvexProxy::from_shape(shape).unwrap()
     }
 
+    /// [`gjk_distance`] from a cold cache.
+    fn cold_distance(a: &Shape, b: &Shape, b_in_a: &Transform) -> GjkOutput {
+        gjk_distance(&proxy(a), &proxy(b), b_in_a, &mut SimplexCache::default())
+    }
+
     #[test]
     fn boxes_side_by_side_have_their_gap_as_core_distance() {
         let square = Shape::from(Polygon::rect(2.0, 2.0).unwrap());
         let b_in_a = Transform::new(Vec2::new(3.5, 0.25), 0.0);
-        let out = gjk_distance(
-            &proxy(&square),
-            &proxy(&square),
-            &b_in_a,
-            &mut SimplexCache::default(),
-        );
+        let out = cold_distance(&square, &square, &b_in_a);
         assert!((out.distance - 1.5).abs() < 1e-6, "{out:?}");
         assert!((out.point_a.x - 1.0).abs() < 1e-6 && (out.point_b.x - 2.5).abs() < 1e-6);
         assert!(out.simplex_count <= 2);
@@ -913,12 +907,7 @@ mod tests {
     fn overlapping_cores_end_with_a_triangle() {
         let square = Shape::from(Polygon::rect(2.0, 2.0).unwrap());
         let b_in_a = Transform::new(Vec2::new(0.5, 0.3), 0.4);
-        let out = gjk_distance(
-            &proxy(&square),
-            &proxy(&square),
-            &b_in_a,
-            &mut SimplexCache::default(),
-        );
+        let out = cold_distance(&square, &square, &b_in_a);
         assert_eq!(out.distance, 0.0);
         assert_eq!(out.simplex_count, 3);
         assert_eq!(out.point_a, out.point_b);
@@ -933,12 +922,7 @@ mod tests {
         for step in 0..50 {
             let t = step as f32 * 0.01;
             let b_in_a = Transform::new(Vec2::new(2.5 + t, 0.7 - t), 0.3 + t);
-            let cold = gjk_distance(
-                &proxy(&octagon),
-                &proxy(&octagon),
-                &b_in_a,
-                &mut SimplexCache::default(),
-            );
+            let cold = cold_distance(&octagon, &octagon, &b_in_a);
             let warm = gjk_distance(&proxy(&octagon), &proxy(&octagon), &b_in_a, &mut cache);
             assert!(
                 (cold.distance - warm.distance).abs() < 1e-5,
@@ -982,12 +966,7 @@ mod tests {
         for step in 0..200 {
             let angle = step as f32 * 0.031;
             let b_in_a = Transform::new(Vec2::new(angle.cos(), angle.sin()) * 12.0, angle * 3.0);
-            let out = gjk_distance(
-                &proxy(&many),
-                &proxy(&capsule),
-                &b_in_a,
-                &mut SimplexCache::default(),
-            );
+            let out = cold_distance(&many, &capsule, &b_in_a);
             assert!(out.iterations <= MAX_GJK_ITERATIONS);
             assert!(out.distance.is_finite());
         }
@@ -1003,12 +982,7 @@ mod tests {
         let big = Shape::from(Polygon::regular(16, 1.0e9).unwrap());
         let unit = Shape::from(Polygon::rect(1.0, 1.0).unwrap());
         let b_in_a = Transform::new(Vec2::new(0.3, 0.1), 0.4);
-        let out = gjk_distance(
-            &proxy(&big),
-            &proxy(&unit),
-            &b_in_a,
-            &mut SimplexCache::default(),
-        );
+        let out = cold_distance(&big, &unit, &b_in_a);
         assert_eq!(out.distance, 0.0, "{out:?}");
 
         // The class: near-concentric pairs at every scale, polygons and capsules inside.
@@ -1026,12 +1000,7 @@ mod tests {
                     for _ in 0..8 {
                         let offset = Vec2::new(numbers.unit() - 0.5, numbers.unit() - 0.5);
                         let b_in_a = Transform::new(offset, numbers.unit() * 6.0);
-                        let out = gjk_distance(
-                            &proxy(&outer),
-                            &proxy(shape),
-                            &b_in_a,
-                            &mut SimplexCache::default(),
-                        );
+                        let out = cold_distance(&outer, shape, &b_in_a);
                         assert_eq!(out.distance, 0.0, "size {size} sides {sides} {out:?}");
                     }
                 }

@@ -998,6 +998,18 @@ mod tests {
             .collect()
     }
 
+    /// An L of three unit squares, counter-clockwise: one reflex corner.
+    fn l_shape() -> Vec<Vec2> {
+        outline_of(&[
+            (0.0, 0.0),
+            (2.0, 0.0),
+            (2.0, 1.0),
+            (1.0, 1.0),
+            (1.0, 2.0),
+            (0.0, 2.0),
+        ])
+    }
+
     /// Decomposes `outline`, checks every property and returns the pieces.
     fn decompose_and_check(outline: &[Vec2]) -> Vec<Vec<Vec2>> {
         let pieces = decompose_simple_polygon(outline).expect("outline is simple");
@@ -1061,15 +1073,7 @@ mod tests {
 
     #[test]
     fn l_shape_splits_into_two_pieces() {
-        let l_shape = outline_of(&[
-            (0.0, 0.0),
-            (2.0, 0.0),
-            (2.0, 1.0),
-            (1.0, 1.0),
-            (1.0, 2.0),
-            (0.0, 2.0),
-        ]);
-        assert_eq!(decompose_and_check(&l_shape).len(), 2);
+        assert_eq!(decompose_and_check(&l_shape()).len(), 2);
     }
 
     #[test]
@@ -1116,20 +1120,12 @@ mod tests {
 
     #[test]
     fn clockwise_outline_gives_the_same_pieces_as_counter_clockwise() {
-        let l_shape = outline_of(&[
-            (0.0, 0.0),
-            (2.0, 0.0),
-            (2.0, 1.0),
-            (1.0, 1.0),
-            (1.0, 2.0),
-            (0.0, 2.0),
-        ]);
         let teeth = comb(&[1, 2, 1, 1, 3], &[0, 2, 0, 1, 0], &[3, 1, 4, 1, 5]);
         let teeth: Vec<Vec2> = teeth
             .iter()
             .map(|&(x, y)| Vec2::new(x as f32, y as f32))
             .collect();
-        for outline in [l_shape, teeth] {
+        for outline in [l_shape(), teeth] {
             let clockwise: Vec<Vec2> = outline.iter().rev().copied().collect();
             let pieces = decompose_and_check(&outline);
             assert_eq!(decompose_and_check(&clockwise), pieces);

@@ -14,6 +14,20 @@ pub(super) struct PendingEnd {
     pub user_data: [u64; 2],
 }
 
+impl PendingEnd {
+    /// The `End` of pair `(a, b)` that this says.
+    #[inline]
+    pub fn event(self, a: ColliderHandle, b: ColliderHandle) -> CollisionEvent {
+        CollisionEvent::End {
+            a,
+            b,
+            reason: self.reason,
+            sensor: self.sensor,
+            user_data: self.user_data,
+        }
+    }
+}
+
 /// A detached pair and its pending `End`.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Detached {
@@ -865,16 +879,7 @@ fn merge_range(
                             user_data: facts.user_data,
                         }
                     });
-                    changes.push_end(
-                        next,
-                        CollisionEvent::End {
-                            a,
-                            b,
-                            reason: end.reason,
-                            sensor: end.sensor,
-                            user_data: end.user_data,
-                        },
-                    );
+                    changes.push_end(next, end.event(a, b));
                 }
                 (false, true) => changes.push_begin(
                     next,
@@ -1028,16 +1033,7 @@ fn keep_run(
         if let Some(pending) = detached.first().filter(|pending| pending.pair == (a, b)) {
             let end = pending.end;
             *detached = &detached[1..];
-            changes.push_end(
-                next,
-                CollisionEvent::End {
-                    a,
-                    b,
-                    reason: end.reason,
-                    sensor: end.sensor,
-                    user_data: end.user_data,
-                },
-            );
+            changes.push_end(next, end.event(a, b));
         } else {
             next.push(CollisionEvent::Stay { a, b, manifold });
         }

@@ -31,8 +31,11 @@
 //! step; several turns per step; sizes 1e-2 against 1e2..1e3; far from the origin (1e4..1e5);
 //! starts that touch (within ±2 tolerances) or overlap; faces arriving flat (tilts 0..1e-3).
 
+use crate::manifold_common::exact::core_points;
 use crate::support::probe_shapes::{make, unit, Kind, KINDS};
-use crate::support::vec64::{cross, dot, length, sub, P};
+use crate::support::vec64::{
+    closest_on_segment, core_edges, dot, length, outline_holds, segments_meet, sub, P,
+};
 use crate::support::Rng;
 use collide2d::query::{shape_cast, CastHit, CastOptions, Sweep};
 use collide2d::shape::{Capsule, Circle, Polygon, Shape};
@@ -55,30 +58,11 @@ struct Piece {
 /// segments.
 fn pieces(shape: &Shape) -> Vec<Piece> {
     let convex = |shape: &Shape, xf: &Transform| -> Piece {
-        let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
-        let place = |v: Vec2| {
-            let [x, y] = p64(v);
-            [
-                c * x - s * y + f64::from(xf.p.x),
-                s * x + c * y + f64::from(xf.p.y),
-            ]
-        };
-        let (points, radius) = match shape {
-            Shape::Circle(circle) => (vec![place(circle.center())], circle.radius()),
-            Shape::Capsule(capsule) => (
-                vec![place(capsule.a()), place(capsule.b())],
-                capsule.radius(),
-            ),
-            Shape::Segment(segment) => (vec![place(segment.a()), place(segment.b())], 0.0),
-            Shape::Polygon(polygon) => (
-                polygon.vertices().iter().map(|&v| place(v)).collect(),
-                polygon.radius(),
-            ),
-            other => panic!("not convex: {other:?}"),
-        };
+        let (points, radius) =
+            core_points(shape, xf, Vec2::ZERO).unwrap_or_else(|| panic!("not convex: {shape:?}"));
         Piece {
             points,
-            radius: f64::from(radius),
+            radius,
             face: None,
         }
     };
@@ -147,47 +131,6 @@ impl Path {
     }
 }
 
-/// The closest point of segment `a`–`b` to `p`.
-fn closest_on_segment(p: P, a: P, b: P) -> P {
-    let ab = sub(b, a);
-    let length_squared = dot(ab, ab);
-    if length_squared == 0.0 {
-        return a;
-    }
-    let t = (dot(sub(p, a), ab) / length_squared).clamp(0.0, 1.0);
-    [a[0] + ab[0] * t, a[1] + ab[1] * t]
-}
-
-fn edges(points: &[P]) -> Vec<(P, P)> {
-    match points.len() {
-        1 => vec![(points[0], points[0])],
-        2 => vec![(points[0], points[1])],
-        n => (0..n).map(|i| (points[i], points[(i + 1) % n])).collect(),
-    }
-}
-
-/// Whether `p` is inside or on a CCW outline (three points or more).
-fn holds(points: &[P], p: P) -> bool {
-    let n = points.len();
-    n >= 3 && (0..n).all(|i| cross(sub(points[(i + 1) % n], points[i]), sub(p, points[i])) >= 0.0)
-}
-
-fn segments_meet((a, b): (P, P), (c, d): (P, P)) -> bool {
-    let side = |p: P, q: P, r: P| cross(sub(q, p), sub(r, p));
-    let (d1, d2, d3, d4) = (side(c, d, a), side(c, d, b), side(a, b, c), side(a, b, d));
-    if d1 * d2 < 0.0 && d3 * d4 < 0.0 {
-        return true;
-    }
-    let on = |p: P, q: P, r: P| {
-        side(p, q, r) == 0.0
-            && r[0] >= p[0].min(q[0])
-            && r[0] <= p[0].max(q[0])
-            && r[1] >= p[1].min(q[1])
-            && r[1] <= p[1].max(q[1])
-    };
-    on(c, d, a) || on(c, d, b) || on(a, b, c) || on(a, b, d)
-}
-
 /// How far B's core lies beyond A's along unit `n` (negative: overlapping along `n`).
 fn separation_along(a: &[P], b: &[P], n: P) -> f64 {
     let reach_a = a
@@ -200,12 +143,12 @@ fn separation_along(a: &[P], b: &[P], n: P) -> f64 {
 
 /// The exact signed distance between two placed cores (negative: the penetration depth).
 fn core_gap(a: &[P], b: &[P]) -> f64 {
-    let (edges_a, edges_b) = (edges(a), edges(b));
+    let (edges_a, edges_b) = (core_edges(a), core_edges(b));
     let meet = edges_a
         .iter()
         .any(|&ea| edges_b.iter().any(|&eb| segments_meet(ea, eb)))
-        || holds(a, b[0])
-        || holds(b, a[0]);
+        || outline_holds(a, b[0])
+        || outline_holds(b, a[0]);
     if !meet {
         let mut best = f64::INFINITY;
         for &(p, q) in &edges_a {
@@ -239,11 +182,15 @@ fn core_gap(a: &[P], b: &[P]) -> f64 {
 
 /// The signed distance from `p` to a placed piece's surface (negative inside).
 fn surface_distance(points: &[P], radius: f64, p: P) -> f64 {
-    let nearest = edges(points)
+    let nearest = core_edges(points)
         .iter()
         .map(|&(a, b)| length(sub(p, closest_on_segment(p, a, b))))
         .fold(f64::INFINITY, f64::min);
-    (if holds(points, p) { -nearest } else { nearest }) - radius
+    (if outline_holds(points, p) {
+        -nearest
+    } else {
+        nearest
+    }) - radius
 }
 
 /// One side of a cast: its pieces, path and centroid (local).

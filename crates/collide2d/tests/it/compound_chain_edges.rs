@@ -13,7 +13,8 @@
 //! rays).
 
 use crate::manifold_common::exact::{cores, deepest, signed_distance};
-use crate::support::Rng;
+use crate::support::vec64::place64;
+use crate::support::{assert_no_failures, bisect, Rng};
 
 use collide2d::query::{shape_cast, CastOptions, Sweep};
 use collide2d::shape::{Capsule, Chain, Circle, Compound, Polygon, Shape};
@@ -151,25 +152,12 @@ fn rays_through_chain_vertices_hit_and_from_behind_pass() {
         }
     }
     assert!(count > 900, "only {count} rays checked");
-    assert!(
-        failures.is_empty(),
-        "{} of {count} wrong:\n{}",
-        failures.len(),
-        failures[..failures.len().min(8)].join("\n")
-    );
+    assert_no_failures(&failures, count, 8);
 }
 
 /// The exact first hit of a ray on a chain's segments from their front sides, in `f64`:
 /// `(distance, segment)`; a ray parallel to a segment does not hit it.
 fn exact_chain_ray(chain: &Chain, xf: &Transform, ray: &Ray) -> Option<(f64, usize)> {
-    let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
-    let place = |v: Vec2| {
-        let (x, y) = (f64::from(v.x), f64::from(v.y));
-        [
-            c * x - s * y + f64::from(xf.p.x),
-            s * x + c * y + f64::from(xf.p.y),
-        ]
-    };
     let o = [f64::from(ray.origin.x), f64::from(ray.origin.y)];
     let d = [f64::from(ray.direction.x), f64::from(ray.direction.y)];
     let length = d[0].hypot(d[1]);
@@ -177,7 +165,7 @@ fn exact_chain_ray(chain: &Chain, xf: &Transform, ray: &Ray) -> Option<(f64, usi
     let mut best: Option<(f64, usize)> = None;
     for i in 0..chain.segment_count() {
         let segment = chain.segment(i).unwrap();
-        let (a, b) = (place(segment.a()), place(segment.b()));
+        let (a, b) = (place64(xf, segment.a()), place64(xf, segment.b()));
         let e = [b[0] - a[0], b[1] - a[1]];
         // Right normal (unnormalised): (e.y, -e.x).
         let n = [e[1], -e[0]];
@@ -376,16 +364,10 @@ fn place_compounds(rng: &mut Rng, setting: Setting, depth: Depth) -> Placed {
             .0
             .depth
     };
-    let (mut low, mut high) = (0.0, 2.0 * f64::from(extent(&a) + extent(&b)));
+    let mut low = 0.0;
     if depth_at(low) >= wanted {
-        for _ in 0..70 {
-            let middle = 0.5 * (low + high);
-            if depth_at(middle) >= wanted {
-                low = middle;
-            } else {
-                high = middle;
-            }
-        }
+        let high = 2.0 * f64::from(extent(&a) + extent(&b));
+        (low, _) = bisect(low, high, 70, |s| depth_at(s) >= wanted);
     }
     Placed {
         xf_b: at(low),
@@ -423,12 +405,7 @@ fn probe_compounds(
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {count} wrong:\n{}",
-        failures.len(),
-        failures[..failures.len().min(6)].join("\n")
-    );
+    assert_no_failures(&failures, count, 6);
 }
 
 /// `collide` against the deepest exact child pair: present exactly when that pair overlaps
@@ -641,14 +618,6 @@ fn slide_probe(seed: u64, straight: bool) {
             ];
             // And its start rounds too: a shape placed behind the line by more than the cast's
             // tolerance starts overlapping, where sliding on may stop or not.
-            let place64 = |xf: &Transform, v: Vec2| {
-                let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
-                let (x, y) = (f64::from(v.x), f64::from(v.y));
-                [
-                    c * x - s * y + f64::from(xf.p.x),
-                    s * x + c * y + f64::from(xf.p.y),
-                ]
-            };
             let bottom = place64(
                 &xf_body,
                 body_lowest(&body, xf_body.rotate_inv(-xf_chain.rotate(up))),
@@ -685,12 +654,7 @@ fn slide_probe(seed: u64, straight: bool) {
         }
     }
     assert!(count > 400, "only {count} slides checked");
-    assert!(
-        failures.is_empty(),
-        "{} of {count} wrong:\n{}",
-        failures.len(),
-        failures[..failures.len().min(6)].join("\n")
-    );
+    assert_no_failures(&failures, count, 6);
 }
 
 /// The point of a convex shape (its own frame) farthest along the unit direction `d`.
@@ -1001,12 +965,7 @@ fn concave_outlines_split_into_pieces_that_answer_as_the_outline() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {count} wrong:\n{}",
-        failures.len(),
-        failures[..failures.len().min(6)].join("\n")
-    );
+    assert_no_failures(&failures, count, 6);
 }
 
 /// A simple outline with thin spikes (the widest 1e-3 of a turn across) that `from_concave`
@@ -1141,12 +1100,7 @@ fn compound_linear_casts_stop_at_the_first_child_contact() {
     probe_compounds(0xc4a1_0008, 30, |placed, rng| {
         let small = smallest_part(&placed.a).min(smallest_part(&placed.b));
         let (truth, _, _) = placed.exact();
-        let toward = Vec2::new(truth.normal[0] as f32, truth.normal[1] as f32);
-        let toward = if toward.is_finite() && toward.length() > 0.5 {
-            toward
-        } else {
-            Vec2::X
-        };
+        let toward = truth.normal_or_x();
         let length = small * rng.log_size(0.5, 20.0);
         let delta = Rot::from_angle(rng.range(-1.2, 1.2)).rotate(toward) * length;
         // Start a whole step back, so the placed contact lies inside the step.
@@ -1307,12 +1261,7 @@ fn shapes_on_straight_chains_get_the_face_normal_and_depth() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {count} wrong:\n{}",
-        failures.len(),
-        failures[..failures.len().min(6)].join("\n")
-    );
+    assert_no_failures(&failures, count, 6);
 }
 
 /// A box resting on the first segment of a chain that bends down by 0.2 rad at x = −1 (a
@@ -1492,10 +1441,5 @@ fn rays_along_and_from_behind_chains_match_the_exact_crossing() {
         count > 600 && hits > 50,
         "{count} rays checked, {hits} hits"
     );
-    assert!(
-        failures.is_empty(),
-        "{} of {count} wrong:\n{}",
-        failures.len(),
-        failures[..failures.len().min(6)].join("\n")
-    );
+    assert_no_failures(&failures, count, 6);
 }

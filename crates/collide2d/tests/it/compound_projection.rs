@@ -26,26 +26,7 @@ fn cores(compound: &Compound) -> Vec<Core> {
 fn boundary_samples(compound: &Compound, cores: &[Core], size: f64) -> Vec<[f64; 2]> {
     let mut samples = Vec::new();
     for (index, (xf, shape)) in compound.children().iter().enumerate() {
-        let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
-        let place = |v: Vec2| {
-            let (x, y) = (f64::from(v.x), f64::from(v.y));
-            [
-                c * x - s * y + f64::from(xf.p.x),
-                s * x + c * y + f64::from(xf.p.y),
-            ]
-        };
-        let (points, radius): (Vec<[f64; 2]>, f64) = match shape {
-            Shape::Circle(circle) => (vec![place(circle.center())], f64::from(circle.radius())),
-            Shape::Capsule(capsule) => (
-                vec![place(capsule.a()), place(capsule.b())],
-                f64::from(capsule.radius()),
-            ),
-            Shape::Polygon(polygon) => (
-                polygon.vertices().iter().map(|&v| place(v)).collect(),
-                f64::from(polygon.radius()),
-            ),
-            _ => unreachable!(),
-        };
+        let (points, radius) = exact::core_points(shape, xf, Vec2::ZERO).expect("convex children");
         let mut candidates = Vec::new();
         for &[x, y] in &points {
             for k in 0..2000 {

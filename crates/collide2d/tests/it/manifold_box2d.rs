@@ -23,7 +23,9 @@ use box2d::{b2LocalManifold, b2Transform};
 use collide2d::shape::Shape;
 use collide2d::{collide, Transform, Vec2};
 use manifold_common::axis_gap::sat_axis_gap;
-use manifold_common::{exact, make_shape, rounding, shape_size, Kind, Rng};
+use manifold_common::{
+    angle_between, exact, make_shape, placements_within_reach, rounding, shape_size, Kind, Rng,
+};
 
 const CASES: usize = 20_000;
 
@@ -117,16 +119,7 @@ fn run_family(kind_a: Kind, kind_b: Kind, seed: u64) -> Tally {
     for case in 0..CASES {
         let a = make_shape(kind_a, rng.log_size(0.1, 10.0), &mut rng);
         let b = make_shape(kind_b, rng.log_size(0.1, 10.0), &mut rng);
-        let xf_a = Transform::new(
-            Vec2::new(rng.range(-1000.0, 1000.0), rng.range(-1000.0, 1000.0)),
-            rng.range(0.0, std::f32::consts::TAU),
-        );
-        let direction = rng.range(0.0, std::f32::consts::TAU);
-        let reach = 0.5 * (shape_size(&a) + shape_size(&b));
-        let xf_b = Transform::new(
-            xf_a.p + Vec2::new(direction.cos(), direction.sin()) * reach * rng.range(0.0, 0.9),
-            rng.range(0.0, std::f32::consts::TAU),
-        );
+        let (xf_a, xf_b) = placements_within_reach(&a, &b, 0.9, &mut rng);
         let size = shape_size(&a).max(shape_size(&b));
         let describe = || format!("case {case}: A = {a:?} at {xf_a:?}; B = {b:?} at {xf_b:?}");
         let Some((box2d_normal, box2d_points)) = box2d_manifold(&a, &xf_a, &b, &xf_b) else {
@@ -183,9 +176,7 @@ fn run_family(kind_a: Kind, kind_b: Kind, seed: u64) -> Tally {
             && depth > 1e-3 * size;
         if unique {
             tally.normal_checked += 1;
-            let angle = collide2d::math::cross(manifold.normal, box2d_normal)
-                .atan2(manifold.normal.dot(box2d_normal))
-                .abs();
+            let angle = angle_between(manifold.normal, box2d_normal);
             let off = exact::angle_to(&truth, manifold.normal);
             if angle <= 1e-3 {
                 tally.normal_agree += 1;

@@ -21,7 +21,10 @@ use crate::manifold_common;
 use collide2d::shape::Shape;
 use collide2d::{collide, overlaps, Transform};
 use manifold_common::axis_gap::sat_axis_gap;
-use manifold_common::{exact, make_shape, part, rounding, shape_size, Kind, Rng};
+use manifold_common::{
+    angle_between, exact, make_shape, part, placements_within_reach, rounding, shape_size, Kind,
+    Rng,
+};
 use parry2d::math::{Pose, Rot2, Vector};
 use parry2d::shape::{ConvexPolygon, RoundShape, SharedShape};
 
@@ -113,19 +116,7 @@ fn run_family(kind_a: Kind, kind_b: Kind, seed: u64) -> Tally {
         let size_b = rng.log_size(0.01, 100.0);
         let a = centred(make_shape(kind_a, size_a, &mut rng));
         let b = centred(make_shape(kind_b, size_b, &mut rng));
-        let xf_a = Transform::new(
-            collide2d::Vec2::new(rng.range(-1000.0, 1000.0), rng.range(-1000.0, 1000.0)),
-            rng.range(0.0, std::f32::consts::TAU),
-        );
-        let direction = rng.range(0.0, std::f32::consts::TAU);
-        let reach = 0.5 * (shape_size(&a) + shape_size(&b));
-        let xf_b = Transform::new(
-            xf_a.p
-                + collide2d::Vec2::new(direction.cos(), direction.sin())
-                    * reach
-                    * rng.range(0.0, 1.1),
-            rng.range(0.0, std::f32::consts::TAU),
-        );
+        let (xf_a, xf_b) = placements_within_reach(&a, &b, 1.1, &mut rng);
         let size = shape_size(&a).max(shape_size(&b));
         let describe = || format!("case {case}: A = {a:?} at {xf_a:?}; B = {b:?} at {xf_b:?}");
 
@@ -230,9 +221,7 @@ fn run_family(kind_a: Kind, kind_b: Kind, seed: u64) -> Tally {
             }
             tally.normal_checked += 1;
             let parry_normal = collide2d::Vec2::new(contact.normal1.x, contact.normal1.y);
-            let angle = collide2d::math::cross(manifold.normal, parry_normal)
-                .atan2(manifold.normal.dot(parry_normal))
-                .abs();
+            let angle = angle_between(manifold.normal, parry_normal);
             if angle <= 1e-3 {
                 tally.normal_agree += 1;
             } else if off <= 1e-3 {

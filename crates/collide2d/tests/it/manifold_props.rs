@@ -6,7 +6,7 @@ use collide2d::query::Manifold;
 use collide2d::shape::Shape;
 use collide2d::{collide, collide_speculative, overlaps, Transform, Vec2};
 use manifold_common::axis_gap::sat_axis_gap;
-use manifold_common::{make_shape, part, placements, rounding, shape_size, Kind, Rng};
+use manifold_common::{make_shape, part, placements, rounding, shape_size, Kind, Rng, ALL_KINDS};
 use proptest::prelude::*;
 
 const CASES: u32 = 10_000;
@@ -300,16 +300,8 @@ fn replay() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1);
-    let kinds = [
-        Kind::Circle,
-        Kind::Capsule,
-        Kind::Segment,
-        Kind::Polygon,
-        Kind::RoundedPolygon,
-        Kind::Compound,
-    ];
-    for a in kinds {
-        for b in kinds {
+    for a in ALL_KINDS {
+        for b in ALL_KINDS {
             if let Err(e) = run_family(a, b, seed) {
                 println!("{a:?}-{b:?}: {e}");
             }

@@ -12,7 +12,7 @@
 
 use crate::manifold_common::exact::{core, exact, line_extent, signed_distance, Core, Exact};
 use crate::support::probe_shapes::{make, Kind, CONVEX_KINDS as KINDS};
-use crate::support::Rng;
+use crate::support::{assert_no_failures, bisect, Rng};
 
 use collide2d::query::{shape_cast, CastOptions, Sweep};
 use collide2d::shape::{Capsule, Circle, Polygon, Segment, Shape};
@@ -169,16 +169,10 @@ fn place(kinds: (Kind, Kind), setting: Setting, rng: &mut Rng) -> Pair {
         };
         pair.exact().depth
     };
-    let (mut low, mut high) = (0.0, f64::from(size_a + size_b));
+    let mut low = 0.0;
     if depth_at(low) >= depth {
-        for _ in 0..80 {
-            let middle = 0.5 * (low + high);
-            if depth_at(middle) >= depth {
-                low = middle;
-            } else {
-                high = middle;
-            }
-        }
+        let high = f64::from(size_a + size_b);
+        (low, _) = bisect(low, high, 80, |s| depth_at(s) >= depth);
     }
     Pair {
         a,
@@ -209,12 +203,7 @@ fn probe(seed: u64, per: usize, mut check: impl FnMut(&Pair, &mut Rng) -> Option
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {count} wrong:\n{}",
-        failures.len(),
-        failures[..failures.len().min(8)].join("\n")
-    );
+    assert_no_failures(&failures, count, 8);
 }
 
 /// `collide` against the referee: present exactly when the exact depth is beyond the
@@ -489,12 +478,7 @@ fn ray_casts_match_the_exact_referee_at_the_edges() {
 fn check_cast(pair: &Pair, rng: &mut Rng) -> Option<String> {
     let truth = pair.exact();
     let small = size(&pair.a).min(size(&pair.b));
-    let toward = Vec2::new(truth.normal[0] as f32, truth.normal[1] as f32);
-    let toward = if toward.is_finite() && toward.length() > 0.5 {
-        toward
-    } else {
-        Vec2::X
-    };
+    let toward = truth.normal_or_x();
     // Into B, along it, or away; at times starting at the placed contact.
     let angle = match rng.below(4) {
         0 => rng.range(-1.4, 1.4),
@@ -554,18 +538,8 @@ fn check_cast(pair: &Pair, rng: &mut Rng) -> Option<String> {
         (t_low, lowest)
     };
     // The last time the gap is still above `target − tolerance` before it closes.
-    let enters = (lowest < target - tolerance).then(|| {
-        let (mut low, mut high) = (0.0, t_low);
-        for _ in 0..80 {
-            let middle = 0.5 * (low + high);
-            if gap_at(middle) >= target - tolerance {
-                low = middle;
-            } else {
-                high = middle;
-            }
-        }
-        high
-    });
+    let enters = (lowest < target - tolerance)
+        .then(|| bisect(0.0, t_low, 80, |t| gap_at(t) >= target - tolerance).1);
     let describe = || {
         format!(
             "cast from {start:?} by {delta:?}, target {target:e}: {hit:?}; gap at 0 {:e}, lowest {lowest:e} at {t_low}, enters {enters:?}",

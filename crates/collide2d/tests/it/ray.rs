@@ -6,7 +6,7 @@ use collide2d::query::{AabbRayCast, RayInside};
 use collide2d::shape::{Capsule, Circle, Compound, Polygon, Segment, Shape};
 use collide2d::shape::{Ray, RayError};
 use collide2d::{Aabb, Transform, Vec2};
-use support::{random_shape, size_of, Rng, ALL_KINDS};
+use support::{random_ray_case, RayCase, Rng, ALL_KINDS};
 
 fn v(x: f32, y: f32) -> Vec2 {
     Vec2::new(x, y)
@@ -236,13 +236,13 @@ fn hits_lie_on_the_surface_and_misses_never_enter() {
     let mut rng = Rng(0x5eed_0001);
     for kind in ALL_KINDS {
         for case in 0..20_000 {
-            let size = rng.log_size(0.01, 100.0);
-            let shape = random_shape(&mut rng, kind, size);
-            let size = size_of(&shape);
-            let xf = Transform::new(rng.point(1000.0), rng.angle());
-            let origin = xf.p + rng.point(2.0 * size);
-            let target = xf.p + rng.point(0.6 * size);
-            let Ok(ray) = Ray::new(origin, target - origin, 4.0 * size) else {
+            let RayCase {
+                shape,
+                size,
+                xf,
+                ray,
+            } = random_ray_case(&mut rng, kind);
+            let Some(ray) = ray else {
                 continue;
             };
             let slack = 1e-4 * size + 2e-7 * xf.p.length();

@@ -2,9 +2,7 @@
 
 use crate::support;
 
-use collide2d::shape::Ray;
-use collide2d::Transform;
-use support::{parry, random_shape, size_of, Rng, ALL_KINDS};
+use support::{parry, random_ray_case, RayCase, Rng, ALL_KINDS};
 
 #[derive(Default, Debug)]
 struct Tally {
@@ -24,13 +22,13 @@ fn ray_casts_agree_with_parry() {
         let mut rng = Rng(0xa11_5eed ^ kind as u64);
         let mut tally = Tally::default();
         for case in 0..cases_per_kind {
-            let size = rng.log_size(0.01, 100.0);
-            let shape = random_shape(&mut rng, kind, size);
-            let size = size_of(&shape);
-            let xf = Transform::new(rng.point(1000.0), rng.angle());
-            let origin = xf.p + rng.point(2.0 * size);
-            let target = xf.p + rng.point(0.6 * size);
-            let Ok(ray) = Ray::new(origin, target - origin, 4.0 * size) else {
+            let RayCase {
+                shape,
+                size,
+                xf,
+                ray,
+            } = random_ray_case(&mut rng, kind);
+            let Some(ray) = ray else {
                 continue;
             };
             tally.cases += 1;

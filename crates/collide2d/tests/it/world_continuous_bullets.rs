@@ -12,7 +12,7 @@
 //! cores rounded by the radius; turning paths by conservative advancement in `f64` on the
 //! exact distance between the cores, which never steps over a contact.
 
-use crate::support::vec64::{cross, dot, length, sub, P};
+use crate::support::vec64::{cross, dot, length, place64, sub, P};
 use crate::support::Rng;
 use collide2d::shape::{Capsule, Circle, Polygon, Shape};
 use collide2d::world::{BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, World};
@@ -126,15 +126,6 @@ impl Lane {
     fn clearance(&self) -> f32 {
         (0.5 * self.thickness + self.bullet.reach()) / self.slant.cos() + 0.01
     }
-}
-
-fn apply(xf: &Transform, p: Vec2) -> P {
-    let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
-    let (x, y) = (f64::from(p.x), f64::from(p.y));
-    [
-        c * x - s * y + f64::from(xf.p.x),
-        s * x + c * y + f64::from(xf.p.y),
-    ]
 }
 
 /// Distance from `p` to segment `a`–`b`.
@@ -416,14 +407,14 @@ fn a_hundred_thousand_bullets_never_tunnel_and_report_exact_times() {
                 Vec2::new(-half, 0.5 * WALL_LENGTH),
             ]
             .iter()
-            .map(|&p| apply(&wall_xf, p))
+            .map(|&p| place64(&wall_xf, p))
             .collect();
             let end = world.get(bullet).unwrap().world_transform();
             let start_angle = f64::from(start.q.s).atan2(f64::from(start.q.c));
             let end_angle = f64::from(end.q.s).atan2(f64::from(end.q.c));
             let motion = Motion {
-                start: apply(&start, Vec2::ZERO),
-                delta: sub(apply(&end, Vec2::ZERO), apply(&start, Vec2::ZERO)),
+                start: place64(&start, Vec2::ZERO),
+                delta: sub(place64(&end, Vec2::ZERO), place64(&start, Vec2::ZERO)),
                 angle: start_angle,
                 turn: match lane.turn {
                     Some(turn) => effective_turn(start_angle, end_angle, f64::from(turn)),

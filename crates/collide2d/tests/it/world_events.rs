@@ -212,6 +212,31 @@ fn contacts_of_lists_one_colliders_touching_pairs_with_their_manifolds() {
     assert_eq!(world.contacts_of(left).count(), 0);
 }
 
+/// `collider` as the `i`-th of a mixed crowd: every 7th a sensor, every 11th disabled, its user
+/// data `i`.
+fn with_mixed_flags(collider: Collider, i: u64) -> Collider {
+    collider
+        .with_sensor(i % 7 == 0)
+        .with_enabled(i % 11 != 0)
+        .with_user_data(i)
+}
+
+/// Moves every collider of `world` to `factor` times its position, turned to `angle`, in one
+/// `set_transforms`, then updates.
+fn pull_all_towards_the_origin(world: &mut World, factor: f32, angle: f32) {
+    let moves: Vec<_> = world
+        .iter()
+        .map(|(handle, collider)| {
+            (
+                handle,
+                Transform::new(collider.transform().p * factor, angle),
+            )
+        })
+        .collect();
+    world.set_transforms(&moves).unwrap();
+    world.update();
+}
+
 #[test]
 fn insert_many_gives_the_same_events_as_one_insert_at_a_time() {
     for kind in [
@@ -227,11 +252,11 @@ fn insert_many_gives_the_same_events_as_one_insert_at_a_time() {
                 } else {
                     Shape::from(Circle::with_radius(rng.range(0.1, 1.0)).unwrap())
                 };
-                Collider::new(shape)
-                    .with_transform(Transform::new(rng.point(20.0), rng.angle()))
-                    .with_sensor(i % 7 == 0)
-                    .with_enabled(i % 11 != 0)
-                    .with_user_data(i)
+                with_mixed_flags(
+                    Collider::new(shape)
+                        .with_transform(Transform::new(rng.point(20.0), rng.angle())),
+                    i,
+                )
             })
             .collect();
         let mut one_by_one = World::with_broad_phase(kind).unwrap();
@@ -264,12 +289,7 @@ fn insert_many_gives_the_same_events_as_one_insert_at_a_time() {
         assert_eq!(empty.events(), empty_one_by_one.events(), "{kind:?}");
         // Moving everything afterwards still reports the same changes.
         for world in [&mut empty, &mut empty_one_by_one] {
-            let moves: Vec<_> = world
-                .iter()
-                .map(|(h, c)| (h, Transform::new(c.transform().p * 0.5, 0.3)))
-                .collect();
-            world.set_transforms(&moves).unwrap();
-            world.update();
+            pull_all_towards_the_origin(world, 0.5, 0.3);
         }
         assert_eq!(empty.events(), empty_one_by_one.events(), "{kind:?}");
     }
@@ -330,13 +350,13 @@ fn remove_many_gives_the_same_events_as_one_remove_at_a_time() {
         let mut rng = Rng(0xde5);
         let colliders: Vec<Collider> = (0..400)
             .map(|i| {
-                Collider::new(Shape::from(
-                    Circle::with_radius(rng.range(0.3, 1.2)).unwrap(),
-                ))
-                .with_transform(Transform::new(rng.point(15.0), 0.0))
-                .with_sensor(i % 7 == 0)
-                .with_enabled(i % 11 != 0)
-                .with_user_data(i)
+                with_mixed_flags(
+                    Collider::new(Shape::from(
+                        Circle::with_radius(rng.range(0.3, 1.2)).unwrap(),
+                    ))
+                    .with_transform(Transform::new(rng.point(15.0), 0.0)),
+                    i,
+                )
             })
             .collect();
         let mut one_by_one = World::with_broad_phase(kind).unwrap();
@@ -368,12 +388,7 @@ fn remove_many_gives_the_same_events_as_one_remove_at_a_time() {
         // The freed slots are taken in the same order, and later changes report alike.
         for world in [&mut bulk, &mut one_by_one] {
             world.insert(Collider::new(ball())).unwrap();
-            let moves: Vec<_> = world
-                .iter()
-                .map(|(h, c)| (h, Transform::new(c.transform().p * 0.8, 0.0)))
-                .collect();
-            world.set_transforms(&moves).unwrap();
-            world.update();
+            pull_all_towards_the_origin(world, 0.8, 0.0);
         }
         assert_eq!(bulk.events(), one_by_one.events(), "{kind:?}");
     }

@@ -455,20 +455,8 @@ fn every_edit_in_any_order(center: Vec2, seeds: std::ops::Range<u64>, steps: usi
                     "{context}: contacts() and the events disagree"
                 );
                 // Per collider: `contacts_of` and `is_touching` agree with `contacts()`.
-                for (handle, _) in world.iter() {
-                    let mine: Vec<_> = listed
-                        .iter()
-                        .filter(|&&(a, b)| a == handle || b == handle)
-                        .copied()
-                        .collect();
-                    let of: Vec<_> = world.contacts_of(handle).map(|(a, b, _)| (a, b)).collect();
-                    assert_eq!(of, mine, "{context}: contacts_of({handle:?})");
-                    assert_eq!(
-                        world.is_touching(handle),
-                        !mine.is_empty(),
-                        "{context}: is_touching({handle:?}), touching {mine:?}"
-                    );
-                }
+                let listed_in_order: Vec<_> = listed.iter().copied().collect();
+                support::check_contacts_of_each_collider(world, &listed_in_order, &context);
                 let steady: BTreeSet<_> = touching
                     .iter()
                     .filter(|&&(a, b)| {

@@ -15,20 +15,7 @@ fn at(x: f32, y: f32) -> Transform {
 fn check_every_collider(world: &World, context: &str) -> usize {
     let listed: Vec<(ColliderHandle, ColliderHandle)> =
         world.contacts().map(|(a, b, _)| (a, b)).collect();
-    for (handle, _) in world.iter() {
-        let mine: Vec<_> = listed
-            .iter()
-            .filter(|&&(a, b)| a == handle || b == handle)
-            .copied()
-            .collect();
-        let of: Vec<_> = world.contacts_of(handle).map(|(a, b, _)| (a, b)).collect();
-        assert_eq!(of, mine, "{context}: contacts_of({handle:?})");
-        assert_eq!(
-            world.is_touching(handle),
-            !mine.is_empty(),
-            "{context}: is_touching({handle:?})"
-        );
-    }
+    crate::support::check_contacts_of_each_collider(world, &listed, context);
     listed.len()
 }
 

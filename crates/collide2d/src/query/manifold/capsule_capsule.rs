@@ -5,7 +5,7 @@ use crate::query::manifold::circle_capsule::rounded_point_segment;
 use crate::query::manifold::clip::{TwoVertexSide, REFERENCE_AXIS_TOLERANCE};
 use crate::query::manifold::closest_features::closest_points_on_segments;
 use crate::query::manifold::core_shape::SegmentCore;
-use crate::query::manifold::polygon_polygon::{collide_two_vertex_cores, max_separation};
+use crate::query::manifold::polygon_polygon::{collide_two_vertex_cores, two_vertex_axes};
 use crate::query::manifold::{finish_local, midpoint_between_surfaces};
 use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
 use crate::shape::{Capsule, Segment};
@@ -437,16 +437,11 @@ fn crossing_cores(
         .map(|normal| Transform::IDENTITY.rotate(normal));
     let total_radius = radius_a + radius_b;
     let limit = total_radius + margin;
-    let (separation_a, edge_a) =
-        max_separation(&side_a.vertices, &side_a.normals, &side_b.vertices, limit);
-    if separation_a > limit {
+    let Some(((separation_a, edge_a), (separation_b, edge_b))) =
+        two_vertex_axes(&side_a, &side_b, limit)
+    else {
         return Manifold::EMPTY;
-    }
-    let (separation_b, edge_b) =
-        max_separation(&side_b.vertices, &side_b.normals, &side_a.vertices, limit);
-    if separation_b > limit {
-        return Manifold::EMPTY;
-    }
+    };
 
     // 2. The reference axis: A's unless B's is better by the tolerance.
     let tolerance = REFERENCE_AXIS_TOLERANCE * side_a.size().min(side_b.size());

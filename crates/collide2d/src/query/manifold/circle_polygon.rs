@@ -125,7 +125,9 @@ pub(crate) fn core_against_rounded_point(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::manifold::test_numbers::{all_manifold_bits, manifold_bits, Numbers};
+    use crate::query::manifold::test_numbers::{
+        all_manifold_bits, manifold_bits, round_polygon, Numbers,
+    };
 
     /// The manifold with the scalar edge loop: the outline without its padded lanes.
     fn scalar(polygon: &Polygon, center: Vec2, radius: f32, margin: f32) -> Manifold {
@@ -141,14 +143,7 @@ mod tests {
         use crate::shape::Shape;
         let mut numbers = Numbers(0x1f83_d9ab_fb41_bd6b);
         for round in 0..20_000 {
-            let mut polygon = if round % 3 == 0 {
-                Polygon::rect(0.1 + numbers.unit() * 2.0, 0.1 + numbers.unit() * 2.0).unwrap()
-            } else {
-                Polygon::regular(3 + round % 8, 0.1 + numbers.unit() * 2.0).unwrap()
-            };
-            if round % 5 == 0 {
-                polygon = polygon.with_radius(numbers.unit() * 0.3).unwrap();
-            }
+            let polygon = round_polygon(&mut numbers, round, 3 + round % 8);
             let polygon = Shape::from(polygon);
             let circle = Shape::from(Circle::with_radius(0.05 + numbers.unit()).unwrap());
             let place = |numbers: &mut Numbers| {
@@ -174,15 +169,7 @@ mod tests {
     fn padded_edge_search_matches_the_scalar_loop_bit_for_bit() {
         let mut numbers = Numbers(0x7f4a_7c15_9e37_79b9);
         for round in 0..20_000 {
-            let sides = 3 + round % 8;
-            let mut polygon = if round % 3 == 0 {
-                Polygon::rect(0.1 + numbers.unit() * 2.0, 0.1 + numbers.unit() * 2.0).unwrap()
-            } else {
-                Polygon::regular(sides, 0.1 + numbers.unit() * 2.0).unwrap()
-            };
-            if round % 5 == 0 {
-                polygon = polygon.with_radius(numbers.unit() * 0.3).unwrap();
-            }
+            let polygon = round_polygon(&mut numbers, round, 3 + round % 8);
             let mut center = Vec2::new(numbers.unit() * 4.0 - 2.0, numbers.unit() * 4.0 - 2.0);
             if round % 7 == 0 {
                 center = (center * 4.0).round() * 0.25;

@@ -3,7 +3,7 @@
 use crate::math::Transform;
 use crate::query::manifold::{contacts_convex_local, finish_local, placement_in_a};
 use crate::query::Manifold;
-use crate::shape::{Aabb, Shape};
+use crate::shape::{Aabb, Compound, Shape};
 
 /// Calls `visit` with each non-empty child-pair manifold of `a` against compound `b`, in A's
 /// frame with `child_a`/`child_b` set, until `visit` returns `false`.
@@ -25,53 +25,60 @@ pub(crate) fn for_each_child_pair(
         Shape::Compound(compound_a) => {
             for (index_a, (child_a_xf, child_a)) in compound_a.children().iter().enumerate() {
                 let bounds = culling_box(child_a, &a_in_b.mul(child_a_xf), margin);
-                for (index_b, ((child_b_xf, child_b), child_b_aabb)) in compound_b
-                    .children()
-                    .iter()
-                    .zip(compound_b.child_aabbs())
-                    .enumerate()
-                {
-                    if !child_b_aabb.overlaps(&bounds) {
-                        continue;
-                    }
-                    let b_in_child_a = placement_in_a(child_a_xf, &b_in_a.mul(child_b_xf));
-                    let in_child_a = contacts_convex_local(child_a, child_b, &b_in_child_a, margin);
-                    if in_child_a.is_empty() {
-                        continue;
-                    }
-                    let mut manifold = finish_local(in_child_a, child_a_xf);
-                    manifold.child_a = index_a as u32;
-                    manifold.child_b = index_b as u32;
-                    if !visit(manifold) {
-                        return;
-                    }
+                let go_on =
+                    for_each_child_near(compound_b, &bounds, |index_b, child_b_xf, child_b| {
+                        let b_in_child_a = placement_in_a(child_a_xf, &b_in_a.mul(child_b_xf));
+                        let in_child_a =
+                            contacts_convex_local(child_a, child_b, &b_in_child_a, margin);
+                        if in_child_a.is_empty() {
+                            return true;
+                        }
+                        let mut manifold = finish_local(in_child_a, child_a_xf);
+                        manifold.child_a = index_a as u32;
+                        manifold.child_b = index_b;
+                        visit(manifold)
+                    });
+                if !go_on {
+                    return;
                 }
             }
         }
         _ => {
             let bounds = culling_box(a, &a_in_b, margin);
-            for (index_b, ((child_b_xf, child_b), child_b_aabb)) in compound_b
-                .children()
-                .iter()
-                .zip(compound_b.child_aabbs())
-                .enumerate()
-            {
-                if !child_b_aabb.overlaps(&bounds) {
-                    continue;
-                }
+            for_each_child_near(compound_b, &bounds, |index_b, child_b_xf, child_b| {
                 let mut manifold =
                     contacts_convex_local(a, child_b, &b_in_a.mul(child_b_xf), margin);
                 if manifold.is_empty() {
-                    continue;
+                    return true;
                 }
                 manifold.child_a = 0;
-                manifold.child_b = index_b as u32;
-                if !visit(manifold) {
-                    return;
-                }
-            }
+                manifold.child_b = index_b;
+                visit(manifold)
+            });
         }
     }
+}
+
+/// Calls `visit` with the index, placement and shape of each child of `compound` whose box
+/// overlaps `bounds` (in the compound's frame), in order, until `visit` returns `false`;
+/// returns `false` when it stopped so.
+#[inline(always)]
+fn for_each_child_near(
+    compound: &Compound,
+    bounds: &Aabb,
+    mut visit: impl FnMut(u32, &Transform, &Shape) -> bool,
+) -> bool {
+    for (index, ((child_xf, child), child_aabb)) in compound
+        .children()
+        .iter()
+        .zip(compound.child_aabbs())
+        .enumerate()
+    {
+        if child_aabb.overlaps(bounds) && !visit(index as u32, child_xf, child) {
+            return false;
+        }
+    }
+    true
 }
 
 /// Whether any child pair of `a` against compound `b` overlaps; the same culling and per-pair

@@ -254,35 +254,34 @@ fn contacts_general(
     if let Shape::Chain(chain) = b {
         // Computed in the chain's frame, with the chain as A, then turned round.
         let a_in_b = placement_in_a(xf_b, xf_a);
-        let mut deepest = Manifold::EMPTY;
-        let mut deepest_penetration = f32::NEG_INFINITY;
-        for_each_chain_contact(chain, a, &a_in_b, margin, &mut |manifold| {
-            let penetration = manifold.max_penetration();
-            if penetration > deepest_penetration {
-                deepest_penetration = penetration;
-                deepest = manifold;
-            }
-            true
-        });
+        let deepest =
+            deepest_manifold(|visit| for_each_chain_contact(chain, a, &a_in_b, margin, visit));
         return finish_local(deepest, xf_b).swapped();
     }
     let b_in_a = placement_in_a(xf_a, xf_b);
     let local = if matches!(b, Shape::Compound(_)) {
-        let mut deepest = Manifold::EMPTY;
-        let mut deepest_penetration = f32::NEG_INFINITY;
-        for_each_child_pair(a, b, &b_in_a, margin, &mut |manifold| {
-            let penetration = manifold.max_penetration();
-            if penetration > deepest_penetration {
-                deepest_penetration = penetration;
-                deepest = manifold;
-            }
-            true
-        });
-        deepest
+        deepest_manifold(|visit| for_each_child_pair(a, b, &b_in_a, margin, visit))
     } else {
         contacts_convex_local(a, b, &b_in_a, margin)
     };
     finish_local(local, xf_a)
+}
+
+/// The manifold of greatest penetration among those `for_each` visits (the first of equals;
+/// empty when it visits none): a compound's or a chain's answer from its pieces' manifolds.
+#[inline]
+fn deepest_manifold(for_each: impl FnOnce(&mut dyn FnMut(Manifold) -> bool)) -> Manifold {
+    let mut deepest = Manifold::EMPTY;
+    let mut deepest_penetration = f32::NEG_INFINITY;
+    for_each(&mut |manifold| {
+        let penetration = manifold.max_penetration();
+        if penetration > deepest_penetration {
+            deepest_penetration = penetration;
+            deepest = manifold;
+        }
+        true
+    });
+    deepest
 }
 
 /// B's placement in A's frame, `xf_a.inv_mul(xf_b)`, and exactly the identity when both

@@ -455,16 +455,11 @@ pub(crate) fn collide_two_vertex_cores(
     let limit = total_radius + margin;
 
     // 2. Separating axes of A, then of B.
-    let (separation_a, edge_a) =
-        max_separation(&side_a.vertices, &side_a.normals, &side_b.vertices, limit);
-    if separation_a > limit {
+    let Some(((separation_a, edge_a), (separation_b, edge_b))) =
+        two_vertex_axes(&side_a, &side_b, limit)
+    else {
         return Manifold::EMPTY;
-    }
-    let (separation_b, edge_b) =
-        max_separation(&side_b.vertices, &side_b.normals, &side_a.vertices, limit);
-    if separation_b > limit {
-        return Manifold::EMPTY;
-    }
+    };
     contact_from_axes(
         (&side_a, separation_a, edge_a, core_a.size()),
         (&side_b, separation_b, edge_b, core_b.size()),
@@ -522,24 +517,36 @@ fn collide_cores_slices<const N: usize>(
     )
 }
 
+/// The best separating axes of two two-vertex outlines in one frame, `(separation, edge)` of
+/// A's then of B's ([`max_separation`]); `None` as soon as one separates them by more than
+/// `limit` (A's is measured first, B's only when A's does not).
+#[inline(always)]
+pub(crate) fn two_vertex_axes(
+    side_a: &TwoVertexSide,
+    side_b: &TwoVertexSide,
+    limit: f32,
+) -> Option<((f32, usize), (f32, usize))> {
+    let axis_a = max_separation(&side_a.vertices, &side_a.normals, &side_b.vertices, limit);
+    if axis_a.0 > limit {
+        return None;
+    }
+    let axis_b = max_separation(&side_b.vertices, &side_b.normals, &side_a.vertices, limit);
+    if axis_b.0 > limit {
+        return None;
+    }
+    Some((axis_a, axis_b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::manifold::test_numbers::{manifold_bits, Numbers};
+    use crate::query::manifold::test_numbers::{manifold_bits, round_polygon, Numbers};
 
     #[test]
     fn segment_core_path_matches_the_general_cores_bit_for_bit() {
         let mut numbers = Numbers(0x3c6e_f372_fe94_f82b);
         for round in 0..20_000 {
-            let sides = 3 + round % 10;
-            let mut polygon = if round % 3 == 0 {
-                Polygon::rect(0.1 + numbers.unit() * 2.0, 0.1 + numbers.unit() * 2.0).unwrap()
-            } else {
-                Polygon::regular(sides, 0.1 + numbers.unit() * 2.0).unwrap()
-            };
-            if round % 5 == 0 {
-                polygon = polygon.with_radius(numbers.unit() * 0.3).unwrap();
-            }
+            let polygon = round_polygon(&mut numbers, round, 3 + round % 10);
             let half = numbers.unit() * 1.5;
             let angle = numbers.unit() * std::f32::consts::TAU;
             let (a, b) = if round % 11 == 0 {

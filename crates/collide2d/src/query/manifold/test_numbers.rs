@@ -2,6 +2,7 @@
 //! pseudo-random numbers (`crate::test_numbers`), re-exported here for them.
 
 use crate::query::{FeatureId, Manifold};
+use crate::shape::Polygon;
 pub(crate) use crate::test_numbers::{Numbers, EXACT_TURNS};
 
 /// The numbers of the points in use, `normal` and `count`, as bits (so `-0.0` and `0.0`
@@ -34,4 +35,19 @@ fn points_bits(
         ]);
     }
     (out, points.iter().map(|point| point.id).collect())
+}
+
+/// A test round's polygon: on every third round a box, else a regular polygon of `sides`;
+/// rounded on every fifth round. Its sizes come from `numbers` in that order.
+pub(crate) fn round_polygon(numbers: &mut Numbers, round: usize, sides: usize) -> Polygon {
+    let polygon = if round % 3 == 0 {
+        Polygon::rect(0.1 + numbers.unit() * 2.0, 0.1 + numbers.unit() * 2.0).unwrap()
+    } else {
+        Polygon::regular(sides, 0.1 + numbers.unit() * 2.0).unwrap()
+    };
+    if round % 5 == 0 {
+        polygon.with_radius(numbers.unit() * 0.3).unwrap()
+    } else {
+        polygon
+    }
 }

@@ -14,7 +14,9 @@
 use collide2d::shape::Shape;
 use collide2d::{Transform, Vec2};
 
-use crate::support::vec64::{cross, dot, sub, P as Point};
+use crate::support::vec64::{
+    closest_on_segment, core_edges, cross, dot, outline_holds, segments_meet, sub, P as Point,
+};
 
 /// A shape as an `f64` core and a radius, placed relative to `origin`.
 pub struct Core {
@@ -30,9 +32,30 @@ pub struct Exact {
     pub normal: Point,
 }
 
+impl Exact {
+    /// The normal in `f32`, or `Vec2::X` where it is not a usable direction (no gap to point
+    /// along: not finite, or far from unit length).
+    pub fn normal_or_x(&self) -> Vec2 {
+        let normal = Vec2::new(self.normal[0] as f32, self.normal[1] as f32);
+        if normal.is_finite() && normal.length() > 0.5 {
+            normal
+        } else {
+            Vec2::X
+        }
+    }
+}
+
 /// The core of a convex shape placed by `xf`, relative to `origin`; `None` for compounds and
 /// chains.
 pub fn core(shape: &Shape, xf: &Transform, origin: Vec2) -> Option<Core> {
+    let (points, radius) = core_points(shape, xf, origin)?;
+    Some(Core { points, radius })
+}
+
+/// A convex shape's core points (one, two, or its CCW outline) placed by `xf` in `f64` with the
+/// transform's own `c`, `s` and position, relative to `origin`, and its radius; `None` for
+/// compounds and chains.
+pub fn core_points(shape: &Shape, xf: &Transform, origin: Vec2) -> Option<(Vec<Point>, f64)> {
     let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
     let (px, py) = (
         f64::from(xf.p.x) - f64::from(origin.x),
@@ -55,23 +78,13 @@ pub fn core(shape: &Shape, xf: &Transform, origin: Vec2) -> Option<Core> {
         ),
         _ => return None,
     };
-    Some(Core {
-        points,
-        radius: f64::from(radius),
-    })
+    Some((points, f64::from(radius)))
 }
 
 impl Core {
     /// The edges: a polygon's sides, a segment once, a point as an edge of zero length.
     fn edges(&self) -> Vec<(Point, Point)> {
-        let n = self.points.len();
-        match n {
-            1 => vec![(self.points[0], self.points[0])],
-            2 => vec![(self.points[0], self.points[1])],
-            _ => (0..n)
-                .map(|i| (self.points[i], self.points[(i + 1) % n]))
-                .collect(),
-        }
+        core_edges(&self.points)
     }
 
     /// How deep this shape and `other` (each core with its radius) overlap along the unit
@@ -105,44 +118,8 @@ impl Core {
 
     /// Whether `p` lies inside or on this core's outline (polygons only).
     fn holds(&self, p: Point) -> bool {
-        let n = self.points.len();
-        n >= 3
-            && (0..n).all(|i| {
-                let (a, b) = (self.points[i], self.points[(i + 1) % n]);
-                cross(sub(b, a), sub(p, a)) >= 0.0
-            })
+        outline_holds(&self.points, p)
     }
-}
-
-/// The closest point of segment `a`–`b` to `p`.
-fn closest_on_segment(p: Point, a: Point, b: Point) -> Point {
-    let ab = sub(b, a);
-    let length_squared = dot(ab, ab);
-    if length_squared == 0.0 {
-        return a;
-    }
-    let t = (dot(sub(p, a), ab) / length_squared).clamp(0.0, 1.0);
-    [a[0] + ab[0] * t, a[1] + ab[1] * t]
-}
-
-/// Whether two closed segments share a point.
-fn segments_meet((a, b): (Point, Point), (c, d): (Point, Point)) -> bool {
-    let side = |p: Point, q: Point, r: Point| cross(sub(q, p), sub(r, p));
-    let on = |p: Point, q: Point, r: Point| {
-        side(p, q, r) == 0.0
-            && r[0] >= p[0].min(q[0])
-            && r[0] <= p[0].max(q[0])
-            && r[1] >= p[1].min(q[1])
-            && r[1] <= p[1].max(q[1])
-    };
-    let (d1, d2) = (side(c, d, a), side(c, d, b));
-    let (d3, d4) = (side(a, b, c), side(a, b, d));
-    ((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0))
-        && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))
-        || on(c, d, a)
-        || on(c, d, b)
-        || on(a, b, c)
-        || on(a, b, d)
 }
 
 /// The exact penetration of A and B (see the module notes).

@@ -8,16 +8,8 @@ use collide2d::shape::{Capsule, Circle, Compound, Polygon, Segment, Shape};
 use collide2d::{Transform, Vec2};
 use std::f32::consts::TAU;
 
-/// The shape kinds the tests draw from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Circle,
-    Capsule,
-    Segment,
-    Polygon,
-    RoundedPolygon,
-    Compound,
-}
+/// The shape kinds the tests draw from (the random shapes' own, drawn here by [`make_shape`]).
+pub use crate::support::{Kind, ALL_KINDS};
 
 /// The shared seeded generator, so that failing cases can be replayed by seed.
 pub use crate::support::Rng;
@@ -107,6 +99,35 @@ pub fn placements(size_a: f32, size_b: f32, spread: f32, rng: &mut Rng) -> (Tran
         rng.range(0.0, TAU),
     );
     (xf_a, xf_b)
+}
+
+/// The differential tests' placements: A anywhere within 1000 of the origin at any angle, B at
+/// any angle with its origin up to `most` times the mean of the shapes' sizes from A's, in a
+/// random direction (drawn in that order).
+pub fn placements_within_reach(
+    a: &Shape,
+    b: &Shape,
+    most: f32,
+    rng: &mut Rng,
+) -> (Transform, Transform) {
+    let xf_a = Transform::new(
+        Vec2::new(rng.range(-1000.0, 1000.0), rng.range(-1000.0, 1000.0)),
+        rng.range(0.0, TAU),
+    );
+    let direction = rng.range(0.0, TAU);
+    let reach = 0.5 * (shape_size(a) + shape_size(b));
+    let xf_b = Transform::new(
+        xf_a.p + Vec2::new(direction.cos(), direction.sin()) * reach * rng.range(0.0, most),
+        rng.range(0.0, TAU),
+    );
+    (xf_a, xf_b)
+}
+
+/// The angle between two unit normals, in radians (0 to π).
+pub fn angle_between(normal: Vec2, other: Vec2) -> f32 {
+    collide2d::math::cross(normal, other)
+        .atan2(normal.dot(other))
+        .abs()
 }
 
 /// The convex child that produced a manifold (the shape itself when not a compound).

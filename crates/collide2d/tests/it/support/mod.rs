@@ -52,3 +52,62 @@ pub fn touches(
             && blocks(b.one_way(), &xb, -manifold.normal)
     }
 }
+
+/// Checks every collider's `World::contacts_of` and `World::is_touching` against `listed`, the
+/// pairs `World::contacts` gives: `contacts_of` lists exactly the listed pairs naming the
+/// collider, in `listed`'s order, and `is_touching` says whether there is one.
+pub fn check_contacts_of_each_collider(
+    world: &collide2d::World,
+    listed: &[(
+        collide2d::world::ColliderHandle,
+        collide2d::world::ColliderHandle,
+    )],
+    context: &str,
+) {
+    for (handle, _) in world.iter() {
+        let mine: Vec<_> = listed
+            .iter()
+            .filter(|&&(a, b)| a == handle || b == handle)
+            .copied()
+            .collect();
+        let of: Vec<_> = world.contacts_of(handle).map(|(a, b, _)| (a, b)).collect();
+        assert_eq!(of, mine, "{context}: contacts_of({handle:?})");
+        assert_eq!(
+            world.is_touching(handle),
+            !mine.is_empty(),
+            "{context}: is_touching({handle:?}), touching {mine:?}"
+        );
+    }
+}
+
+/// Fails, listing the first `shown` of `failures` and how many of `count` cases they are,
+/// unless there are none: the summary of a randomized sweep.
+#[track_caller]
+pub fn assert_no_failures(failures: &[String], count: usize, shown: usize) {
+    assert!(
+        failures.is_empty(),
+        "{} of {count} wrong:\n{}",
+        failures.len(),
+        failures[..failures.len().min(shown)].join("\n")
+    );
+}
+
+/// Bisects `[low, high]` `steps` times for where `holds` stops holding (true below some point,
+/// false above it): each step keeps the half whose ends still straddle it. Returns the last
+/// `(low, high)`.
+pub fn bisect(
+    mut low: f64,
+    mut high: f64,
+    steps: usize,
+    holds: impl Fn(f64) -> bool,
+) -> (f64, f64) {
+    for _ in 0..steps {
+        let middle = 0.5 * (low + high);
+        if holds(middle) {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    (low, high)
+}

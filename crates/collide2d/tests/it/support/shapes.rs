@@ -15,6 +15,7 @@ pub enum Kind {
     Compound,
 }
 
+/// Every kind, in the order of the enum.
 pub const ALL_KINDS: [Kind; 6] = [
     Kind::Circle,
     Kind::Capsule,
@@ -84,6 +85,37 @@ pub fn random_shape(rng: &mut Rng, kind: Kind, size: f32) -> Shape {
 /// A rough size of the shape: its local bounding box's larger side.
 pub fn size_of(shape: &Shape) -> f32 {
     shape.aabb(&Transform::IDENTITY).extents().max_element()
+}
+
+/// A ray test's draw: a random shape of `kind` placed within 1000 of the origin, its size
+/// ([`size_of`]), and a ray from within two sizes of its origin aimed at a point within 0.6 of
+/// a size of it, four sizes long (`None` where that direction is zero).
+pub struct RayCase {
+    /// The shape.
+    pub shape: Shape,
+    /// Its [`size_of`].
+    pub size: f32,
+    /// Its placement.
+    pub xf: Transform,
+    /// The ray, when it has a direction.
+    pub ray: Option<collide2d::shape::Ray>,
+}
+
+/// Draws a [`RayCase`] of `kind` (the shape's size from 0.01 to 100).
+pub fn random_ray_case(rng: &mut Rng, kind: Kind) -> RayCase {
+    let size = rng.log_size(0.01, 100.0);
+    let shape = random_shape(rng, kind, size);
+    let size = size_of(&shape);
+    let xf = Transform::new(rng.point(1000.0), rng.angle());
+    let origin = xf.p + rng.point(2.0 * size);
+    let target = xf.p + rng.point(0.6 * size);
+    let ray = collide2d::shape::Ray::new(origin, target - origin, 4.0 * size).ok();
+    RayCase {
+        shape,
+        size,
+        xf,
+        ray,
+    }
 }
 
 /// A body slid along a floor in the ghost-collision tests: a box, a ball or a lying capsule (by
