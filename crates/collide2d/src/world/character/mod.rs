@@ -35,7 +35,7 @@ use crate::query::CastOptions;
 use crate::shape::Shape;
 use crate::Transform;
 use lengths::Lengths;
-use planes::{solve_planes, solve_push, Plane, Preference, Surface};
+use planes::{solve_absorbing, solve_planes, solve_push, Plane, Preference, Surface};
 
 /// Settings for [`World::move_and_slide`]. The defaults suit a character about one unit tall:
 /// a 45° walkable slope, a 0.01 skin, steps up to 0.2 and snapping down 0.2;
@@ -335,8 +335,13 @@ impl World {
         let object = collider.transform;
         let start = collider.world_transform();
         let along = delta - up * delta.dot(up);
-        let only_gravity =
-            opts.stop_on_slope && delta.dot(up) < 0.0 && along.length() <= 1.0e-4 * delta.length();
+        // The request's part along -up, which walkable floor under the character absorbs
+        // (with `stop_on_slope`): only the rest, the walk, is solved against the planes.
+        let downward = if opts.stop_on_slope && delta.dot(up) < 0.0 {
+            up * delta.dot(up)
+        } else {
+            Vec2::ZERO
+        };
         let lengths = Lengths::new(&shape, &start, up, &opts);
         let mover = Mover {
             shape: &shape,
@@ -364,20 +369,39 @@ impl World {
             .iter()
             .any(|s| mover.is_walkable(s.away.0) && s.away.1 <= reach);
         let mut planes: Vec<Plane> = Vec::new();
-        add_planes(
-            &mut planes,
-            &surfaces,
-            Vec2::ZERO,
-            &mover,
-            (only_gravity, supported),
-        );
+        add_planes(&mut planes, &surfaces, Vec2::ZERO, &mover, supported);
+
+        // Whether the character stood on the floor at the start (the probe `on_floor` uses),
+        // measured only when absorbing, stepping or snapping needs it.
+        let start_xf = Transform { p: origin, q: xf.q };
+        let mut stood: Option<bool> = None;
+        let mut stood_on_floor = |world: &World| -> Result<bool, WorldError> {
+            if let Some(known) = stood {
+                return Ok(known);
+            }
+            let known = supported
+                || above_floor
+                || world
+                    .floor_under(&mover, &start_xf, 2.0 * mover.skin)?
+                    .is_some();
+            stood = Some(known);
+            Ok(known)
+        };
+        // On walkable floor (stood on at the start, or landed on during the call) the floor
+        // absorbs the request's downward part.
+        let mut absorbing = downward != Vec2::ZERO && stood_on_floor(self)?;
 
         // Solve, cast along the answer (for what is not touched yet), and solve again with the
         // surfaces around wherever the cast stopped.
         let scale = lengths.unit + delta.length();
         for _ in 0..opts.max_iterations.max(1) {
             let made = xf.p - origin;
-            let step = solve_planes(delta, &planes) - made;
+            let solved = if absorbing {
+                solve_absorbing(delta - downward, downward, delta.length(), &planes)
+            } else {
+                solve_planes(delta, &planes)
+            };
+            let step = solved - made;
             if step.length() <= 1.0e-7 * scale {
                 break;
             }
@@ -392,17 +416,10 @@ impl World {
             let made = xf.p - origin;
             surfaces.clear();
             self.surfaces_at(&mover, &xf, delta, &mut surfaces);
-            add_planes(
-                &mut planes,
-                &surfaces,
-                made,
-                &mover,
-                (only_gravity, supported),
-            );
+            add_planes(&mut planes, &surfaces, made, &mover, supported);
             // What the cast stopped at holds the character where it stopped, turned as the
-            // measured surfaces are (see `held_normal`): two planes a few degrees apart cross
-            // far away, so rounding in either slid the character along a slope.
-            let normal = held_normal(mover.up, -hit.normal, &mover, (only_gravity, supported)).0;
+            // measured surfaces are (see `held_normal`).
+            let normal = held_normal(mover.up, -hit.normal, &mover, supported).0;
             planes.push(Plane {
                 normal,
                 offset: normal.dot(made).min(0.0),
@@ -410,6 +427,7 @@ impl World {
                 point: hit.point,
                 separation: target,
             });
+            absorbing |= downward != Vec2::ZERO && mover.is_walkable(-hit.normal);
         }
 
         // The planes the request pressed into and the character ended on stopped it. Far from
@@ -443,22 +461,6 @@ impl World {
         }
 
         // Step up onto a ledge the wall belongs to.
-        // Whether the character stood on the floor at the start (the probe `on_floor` uses),
-        // measured only when stepping or snapping needs it.
-        let start_xf = Transform { p: origin, q: xf.q };
-        let mut stood: Option<bool> = None;
-        let mut stood_on_floor = |world: &World| -> Result<bool, WorldError> {
-            if let Some(known) = stood {
-                return Ok(known);
-            }
-            let known = supported
-                || above_floor
-                || world
-                    .floor_under(&mover, &start_xf, 2.0 * mover.skin)?
-                    .is_some();
-            stood = Some(known);
-            Ok(known)
-        };
         if lengths.step_height > 0.0 && result.on_wall && stood_on_floor(self)? {
             let made_along = made - up * made.dot(up);
             let direction = crate::math::unit_or(along, Vec2::ZERO);
@@ -802,19 +804,10 @@ fn cast_target(surfaces: &[Surface], mover: &Mover) -> f32 {
 }
 
 /// The normal a surface of normal `normal` holds the character along, and the factor its
-/// offset is divided by: with `only_gravity`, a walkable surface holds it along `up` (it stands
-/// on a slope instead of sliding down it); for a `standing` character, a surface facing up but
-/// too steep to walk is a wall (pushing into it slides along it sideways or down, never up).
-fn held_normal(
-    up: Vec2,
-    normal: Vec2,
-    mover: &Mover,
-    (only_gravity, standing): (bool, bool),
-) -> (Vec2, f32) {
+/// offset is divided by: for a `standing` character, a surface facing up but too steep to walk
+/// is a wall (pushing into it slides along it sideways or down, never up).
+fn held_normal(up: Vec2, normal: Vec2, mover: &Mover, standing: bool) -> (Vec2, f32) {
     let facing = normal.dot(up);
-    if only_gravity && mover.is_walkable(normal) {
-        return (up, facing);
-    }
     if standing && facing > 0.0 && !mover.is_walkable(normal) {
         let across = normal - up * facing;
         if let Some(unit) = crate::math::try_unit(across) {
@@ -825,21 +818,20 @@ fn held_normal(
 }
 
 /// Turns surfaces measured with the character displaced by `made` into planes on the total
-/// displacement: approach to the skin, no closer. With `only_gravity`, walkable surfaces hold
-/// the character along `up` (it stands on a slope instead of sliding down it); surfaces facing
-/// up but too steep to walk hold a `standing` character sideways (it does not climb them).
+/// displacement: approach to the skin, no closer. Surfaces facing up but too steep to walk
+/// hold a `standing` character sideways (it does not climb them).
 fn add_planes(
     planes: &mut Vec<Plane>,
     surfaces: &[Surface],
     made: Vec2,
     mover: &Mover,
-    (only_gravity, standing): (bool, bool),
+    standing: bool,
 ) {
     for surface in surfaces {
         let room = (surface.separation - mover.skin).max(0.0);
         let offset = surface.normal.dot(made) - room;
         let (normal, scale) =
-            held_normal(mover.up, surface.normal, mover, (only_gravity, standing));
+            held_normal(mover.up, surface.normal, mover, standing);
         let offset = (offset / scale).min(0.0);
         if let Some(same) = planes
             .iter_mut()
