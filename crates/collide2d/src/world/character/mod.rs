@@ -228,6 +228,10 @@ pub struct MoveResult {
     pub floor_collider: Option<ColliderHandle>,
     /// The push-out made first because the character started inside geometry.
     pub recovery: Vec2,
+    /// The request's part along `-up` that the walkable floor under the character absorbed
+    /// (see [`MoveOptions::stop_on_slope`]): `delta`'s part along `-up` when it absorbed it,
+    /// else zero. The solved motion never goes against `delta - absorbed`.
+    pub absorbed: Vec2,
     /// How far the character stepped up onto a ledge (0 when it did not).
     pub step: f32,
     /// How far the character was snapped down onto the floor (0 when it was not).
@@ -368,9 +372,6 @@ impl World {
         let above_floor = surfaces
             .iter()
             .any(|s| mover.is_walkable(s.away.0) && s.away.1 <= reach);
-        let mut planes: Vec<Plane> = Vec::new();
-        add_planes(&mut planes, &surfaces, Vec2::ZERO, &mover, supported);
-
         // Whether the character stood on the floor at the start (the probe `on_floor` uses),
         // measured only when absorbing, stepping or snapping needs it.
         let start_xf = Transform { p: origin, q: xf.q };
@@ -390,6 +391,11 @@ impl World {
         // On walkable floor (stood on at the start, or landed on during the call) the floor
         // absorbs the request's downward part.
         let mut absorbing = downward != Vec2::ZERO && stood_on_floor(self)?;
+
+        // A standing character does not climb surfaces too steep to walk (see `held_normal`).
+        let standing = |absorbing: bool| supported || absorbing;
+        let mut planes: Vec<Plane> = Vec::new();
+        add_planes(&mut planes, &surfaces, Vec2::ZERO, &mover, standing(absorbing));
 
         // Solve, cast along the answer (for what is not touched yet), and solve again with the
         // surfaces around wherever the cast stopped.
@@ -416,10 +422,11 @@ impl World {
             let made = xf.p - origin;
             surfaces.clear();
             self.surfaces_at(&mover, &xf, delta, &mut surfaces);
-            add_planes(&mut planes, &surfaces, made, &mover, supported);
+            absorbing |= downward != Vec2::ZERO && mover.is_walkable(-hit.normal);
+            add_planes(&mut planes, &surfaces, made, &mover, standing(absorbing));
             // What the cast stopped at holds the character where it stopped, turned as the
             // measured surfaces are (see `held_normal`).
-            let normal = held_normal(mover.up, -hit.normal, &mover, supported).0;
+            let normal = held_normal(mover.up, -hit.normal, &mover, standing(absorbing)).0;
             planes.push(Plane {
                 normal,
                 offset: normal.dot(made).min(0.0),
@@ -427,7 +434,9 @@ impl World {
                 point: hit.point,
                 separation: target,
             });
-            absorbing |= downward != Vec2::ZERO && mover.is_walkable(-hit.normal);
+        }
+        if absorbing {
+            result.absorbed = downward;
         }
 
         // The planes the request pressed into and the character ended on stopped it. Far from
