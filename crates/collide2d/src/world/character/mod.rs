@@ -17,9 +17,13 @@
 //!    exact 2D projection onto the intersection of half-planes, see `planes::solve_planes`);
 //!    a shape cast along it (stopping half a skin short) keeps fast motion from tunnelling. A
 //!    cast that stops early adds the planes around where it stopped, and the solve repeats.
-//! 4. **Game features.** Step-up onto walkable ledges, snapping down slopes and steps, stopping
-//!    on walkable slopes when the request is only gravity, and a floor probe under the
-//!    character that decides `on_floor` (never without a surface under it).
+//!    On walkable floor (with `stop_on_slope`) the floor absorbs the request's downward part:
+//!    the walk across `up` is solved, then as much of the downward part as the planes allow is
+//!    added (`planes::solve_absorbing`), so gravity neither slides a walker down a slope it
+//!    climbs nor a stander down one it stands on.
+//! 4. **Game features.** Step-up onto walkable ledges, snapping down slopes and steps, and a
+//!    floor probe under the character that decides `on_floor` (never without a surface under
+//!    it).
 //!
 //! Every length a call uses is held to the character's size and to the `f32` spacing of its
 //! coordinates first (`lengths.rs`; the rule is stated on [`MoveOptions`]), and the casts'
@@ -94,8 +98,30 @@ pub struct MoveOptions<'a> {
     /// request does not go up (default 0.2; 0 turns snapping off; used: at most half the
     /// character's extent along `up`).
     pub snap_distance: f32,
-    /// Whether a request that is only gravity (along `-up`) leaves a character on a walkable
-    /// slope where it is instead of sliding it down (default `true`).
+    /// Whether walkable floor under the character absorbs the request's downward part (along
+    /// `-up`, gravity) instead of sliding the character down the slope (default `true`).
+    ///
+    /// With it, a character that stands on walkable floor (the probe `on_floor` uses, at the
+    /// start of the call, or a walkable surface it lands on during it) has only the request's
+    /// part across `up`, the walk, solved against what it touches; then as much of the
+    /// downward part is added as the surfaces allow (reported as [`MoveResult::absorbed`]).
+    /// So under gravity of any strength:
+    /// - standing still (a request only along `-up`) it stays where it is on a walkable slope;
+    /// - walking up a walkable slope it climbs it, at the walk's projection on the slope (a
+    ///   walk `w` across a slope of angle `a` goes `w · cos a` along it), the speed it climbs
+    ///   at with no gravity at all: how fast a character walks does not depend on the frame
+    ///   rate's share of gravity in each request, and the motion is never longer than the
+    ///   request (keeping the walk's horizontal speed instead would take a character further
+    ///   than asked on steep slopes);
+    /// - walking down a walkable slope it follows the slope down as far as the downward part
+    ///   reaches (snapping, `snap_distance`, brings it down the rest);
+    /// - against a surface too steep to walk it does not climb it (pushing into it slides
+    ///   along it sideways or down, never up).
+    ///
+    /// Off the floor (falling, sliding down a slope steeper than `max_slope`) nothing is
+    /// absorbed and gravity acts as requested. With `false` the whole request is solved, and a
+    /// walk up a slope under gravity more than the walk times the slope's cotangent slides
+    /// down it.
     pub stop_on_slope: bool,
     /// Most push-out per call for a start inside geometry (default 0.5; used: at most the
     /// character's extent along `up`).
@@ -228,9 +254,11 @@ pub struct MoveResult {
     pub floor_collider: Option<ColliderHandle>,
     /// The push-out made first because the character started inside geometry.
     pub recovery: Vec2,
-    /// The request's part along `-up` that the walkable floor under the character absorbed
-    /// (see [`MoveOptions::stop_on_slope`]): `delta`'s part along `-up` when it absorbed it,
-    /// else zero. The solved motion never goes against `delta - absorbed`.
+    /// The request's part along `-up` that walkable floor under the character absorbed (see
+    /// [`MoveOptions::stop_on_slope`]): `delta`'s whole part along `-up` when the character
+    /// stood on walkable floor (or landed on it), else zero. Only the rest, the walk, was
+    /// solved against the surfaces, and of this part only as much was added as they allowed
+    /// (following a slope down). The solved motion never goes against `delta - absorbed`.
     pub absorbed: Vec2,
     /// How far the character stepped up onto a ledge (0 when it did not).
     pub step: f32,
@@ -287,10 +315,15 @@ impl World {
     /// that violates none of them is taken, all planes at once (in a crease: along it, or not
     /// at all); a shape cast along it stops at anything not yet touched, whose surfaces then
     /// join the planes. [`MoveOptions`] adds stepping up ledges, snapping down slopes and
-    /// standing on slopes; `on_floor` comes from a probe under the character.
+    /// standing and walking on slopes under gravity; `on_floor` comes from a probe under the
+    /// character.
     ///
-    /// The motion made never goes against the request (`moved · delta ≥ 0`) and is never longer
-    /// than it, except for recovery, step-up and snapping, each reported in the result. A call
+    /// The motion made never goes against the request less the downward part the floor
+    /// absorbed (`moved · (delta - absorbed) ≥ 0`, with [`MoveResult::absorbed`] zero off the
+    /// floor or without [`MoveOptions::stop_on_slope`], so then `moved · delta ≥ 0`) and is
+    /// never longer than the request, except for recovery, step-up and snapping, each reported
+    /// in the result. (Walking up a slope under gravity goes against the gravity: the floor
+    /// absorbs it, see [`MoveOptions::stop_on_slope`].) A call
     /// that starts clear ends no deeper inside anything than a thousandth of the character's
     /// size plus a few `f32` spacings of its coordinates (`tests/it/mover_scale.rs` checks it
     /// from 0.01 to 1000 units). The lengths used follow the character's size (see
@@ -389,7 +422,8 @@ impl World {
             Ok(known)
         };
         // On walkable floor (stood on at the start, or landed on during the call) the floor
-        // absorbs the request's downward part.
+        // absorbs the request's downward part: the walk is solved, then as much of the
+        // downward part added as the planes allow (see `MoveOptions::stop_on_slope`).
         let mut absorbing = downward != Vec2::ZERO && stood_on_floor(self)?;
 
         // A standing character does not climb surfaces too steep to walk (see `held_normal`).
