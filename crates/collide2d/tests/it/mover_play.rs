@@ -484,7 +484,6 @@ fn ledges_up_to_the_step_height_are_climbed_and_stood_on() {
     );
 }
 
-
 /// A 13.9-unit rounded box (`MoveOptions::for_size(13.9)`) at (81647, -95245), where `f32`
 /// values are 0.0078 apart, walking 0.125 a call from level ground into a slope 1e-3 rad below
 /// a 1.118 limit, with no gravity, half and five times as much as would make the request point
@@ -500,7 +499,13 @@ fn a_rounded_box_far_from_the_origin_climbs_a_slope_just_below_the_limit() {
     let speed = 0.125f32;
     let climb = |origin: Vec2, gravity: f32| -> f64 {
         let mut world = World::new();
-        slab(&mut world, origin + v(-20.0 * size, -size), 40.0 * size, 2.0 * size, 0.0);
+        slab(
+            &mut world,
+            origin + v(-20.0 * size, -size),
+            40.0 * size,
+            2.0 * size,
+            0.0,
+        );
         let length = 40.0 * size;
         let (s, c) = angle.sin_cos();
         let center = v(0.5 * length * c, 0.5 * length * s) + v(s, -c) * size;

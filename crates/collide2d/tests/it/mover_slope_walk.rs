@@ -56,7 +56,10 @@ fn gap(world: &World, hero: ColliderHandle, slab: (&Shape, Transform), origin: V
     let me = world.get(hero).unwrap();
     let relative = |xf: Transform| {
         let (x, y) = diff(origin, xf.p);
-        Transform { p: v(x as f32, y as f32), q: xf.q }
+        Transform {
+            p: v(x as f32, y as f32),
+            q: xf.q,
+        }
     };
     distance(
         me.shape(),
@@ -433,7 +436,10 @@ fn on_an_unwalkable_slope_gravity_still_slides_the_character_down() {
         let (walk, gravity) = match rng.below(3) {
             0 => (0.0, speed),
             1 => (-rising * speed, rng.range(0.0, 10.0) * speed),
-            _ => (rising * speed, rng.range(2.0 * cot, 10.0f32.max(2.0 * cot)) * speed),
+            _ => (
+                rising * speed,
+                rng.range(2.0 * cot, 10.0f32.max(2.0 * cot)) * speed,
+            ),
         };
         let mut world = World::new();
         slope(&mut world, origin, angle, 200.0 * size, size);
@@ -446,7 +452,10 @@ fn on_an_unwalkable_slope_gravity_still_slides_the_character_down() {
         let rounding = 4.0 * spacing(origin.abs().max_element() + 3.0 * size) as f64;
         // Down onto it first.
         for _ in 0..200 {
-            if world.move_and_slide(hero, v(0.0, -0.1 * size), opts).unwrap().hits.len() > 0 {
+            let result = world
+                .move_and_slide(hero, v(0.0, -0.1 * size), opts)
+                .unwrap();
+            if !result.hits.is_empty() {
                 break;
             }
         }
@@ -463,7 +472,10 @@ fn on_an_unwalkable_slope_gravity_still_slides_the_character_down() {
                  {gravity}: call {call} moved {dy} up: {result:?}",
                 angle.to_degrees()
             );
-            assert!(!result.on_floor, "case {case}: on an unwalkable slope: {result:?}");
+            assert!(
+                !result.on_floor,
+                "case {case}: on an unwalkable slope: {result:?}"
+            );
         }
         let (_, fell) = diff(start, at(&world, hero));
         assert!(
@@ -532,5 +544,3 @@ fn a_character_in_the_air_falls_at_the_requested_speed() {
         );
     }
 }
-
-

@@ -429,7 +429,13 @@ impl World {
         // A standing character does not climb surfaces too steep to walk (see `held_normal`).
         let standing = |absorbing: bool| supported || absorbing;
         let mut planes: Vec<Plane> = Vec::new();
-        add_planes(&mut planes, &surfaces, Vec2::ZERO, &mover, standing(absorbing));
+        add_planes(
+            &mut planes,
+            &surfaces,
+            Vec2::ZERO,
+            &mover,
+            standing(absorbing),
+        );
 
         // Solve, cast along the answer (for what is not touched yet), and solve again with the
         // surfaces around wherever the cast stopped.
@@ -873,8 +879,7 @@ fn add_planes(
     for surface in surfaces {
         let room = (surface.separation - mover.skin).max(0.0);
         let offset = surface.normal.dot(made) - room;
-        let (normal, scale) =
-            held_normal(mover.up, surface.normal, mover, standing);
+        let (normal, scale) = held_normal(mover.up, surface.normal, mover, standing);
         let offset = (offset / scale).min(0.0);
         if let Some(same) = planes
             .iter_mut()
