@@ -559,6 +559,34 @@ mod tests {
     }
 
     #[test]
+    fn absorbing_climbs_a_walkable_slope_follows_it_down_and_stands_still() {
+        // A 25° slope rising to the right, touching.
+        let (sin, cos) = 25f32.to_radians().sin_cos();
+        let slope = plane(Vec2::new(-sin, cos), 0.0);
+        let down = Vec2::new(0.0, -0.009);
+        let longest = |walk: Vec2| (walk + down).length();
+        // Up it: the walk's projection on the slope, whatever the gravity.
+        let walk = Vec2::new(0.003, 0.0);
+        let up = solve_absorbing(walk, down, longest(walk), &[slope]);
+        let along = Vec2::new(cos, sin) * (0.003 * cos);
+        assert!((up - along).length() < 1e-8, "{up:?}");
+        // Down it: the walk, then down to the slope.
+        let walk = Vec2::new(-0.003, 0.0);
+        let d = solve_absorbing(walk, down, longest(walk), &[slope]);
+        let on_slope = Vec2::new(-0.003, -0.003 * sin / cos);
+        assert!((d - on_slope).length() < 1e-8, "{d:?}");
+        // Still: stays.
+        assert_eq!(
+            solve_absorbing(Vec2::ZERO, down, 0.009, &[slope]),
+            Vec2::ZERO
+        );
+        // With room below, down as far as the request reaches, never longer than it.
+        let above = plane(Vec2::new(-sin, cos), -1.0);
+        let d = solve_absorbing(walk, down, longest(walk), &[above]);
+        assert!((d - (walk + down)).length() < 1e-8, "{d:?}");
+    }
+
+    #[test]
     fn planes_a_gap_away_let_the_character_close_it() {
         let floor = plane(Vec2::Y, -0.5);
         let d = solve_planes(Vec2::new(0.3, -2.0), &[floor]);
