@@ -41,6 +41,7 @@ mod mover_edges;
 mod mover_play;
 mod mover_scale;
 mod mover_seams;
+mod mover_slope_walk;
 mod query_edges;
 mod ray;
 mod ray_exit;

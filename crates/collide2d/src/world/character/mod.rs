@@ -17,9 +17,13 @@
 //!    exact 2D projection onto the intersection of half-planes, see `planes::solve_planes`);
 //!    a shape cast along it (stopping half a skin short) keeps fast motion from tunnelling. A
 //!    cast that stops early adds the planes around where it stopped, and the solve repeats.
-//! 4. **Game features.** Step-up onto walkable ledges, snapping down slopes and steps, stopping
-//!    on walkable slopes when the request is only gravity, and a floor probe under the
-//!    character that decides `on_floor` (never without a surface under it).
+//!    On walkable floor (with `stop_on_slope`) the floor absorbs the request's downward part:
+//!    the walk across `up` is solved, then as much of the downward part as the planes allow is
+//!    added (`planes::solve_absorbing`), so gravity neither slides a walker down a slope it
+//!    climbs nor a stander down one it stands on.
+//! 4. **Game features.** Step-up onto walkable ledges, snapping down slopes and steps, and a
+//!    floor probe under the character that decides `on_floor` (never without a surface under
+//!    it).
 //!
 //! Every length a call uses is held to the character's size and to the `f32` spacing of its
 //! coordinates first (`lengths.rs`; the rule is stated on [`MoveOptions`]), and the casts'
@@ -35,7 +39,7 @@ use crate::query::CastOptions;
 use crate::shape::Shape;
 use crate::Transform;
 use lengths::Lengths;
-use planes::{solve_planes, solve_push, Plane, Preference, Surface};
+use planes::{solve_absorbing, solve_planes, solve_push, Plane, Preference, Surface};
 
 /// Settings for [`World::move_and_slide`]. The defaults suit a character about one unit tall:
 /// a 45° walkable slope, a 0.01 skin, steps up to 0.2 and snapping down 0.2;
@@ -94,8 +98,30 @@ pub struct MoveOptions<'a> {
     /// request does not go up (default 0.2; 0 turns snapping off; used: at most half the
     /// character's extent along `up`).
     pub snap_distance: f32,
-    /// Whether a request that is only gravity (along `-up`) leaves a character on a walkable
-    /// slope where it is instead of sliding it down (default `true`).
+    /// Whether walkable floor under the character absorbs the request's downward part (along
+    /// `-up`, gravity) instead of sliding the character down the slope (default `true`).
+    ///
+    /// With it, a character that stands on walkable floor (the probe `on_floor` uses, at the
+    /// start of the call, or a walkable surface it lands on during it) has only the request's
+    /// part across `up`, the walk, solved against what it touches; then as much of the
+    /// downward part is added as the surfaces allow (reported as [`MoveResult::absorbed`]).
+    /// So under gravity of any strength:
+    /// - standing still (a request only along `-up`) it stays where it is on a walkable slope;
+    /// - walking up a walkable slope it climbs it, at the walk's projection on the slope (a
+    ///   walk `w` across a slope of angle `a` goes `w · cos a` along it), the speed it climbs
+    ///   at with no gravity at all: how fast a character walks does not depend on the frame
+    ///   rate's share of gravity in each request, and the motion is never longer than the
+    ///   request (keeping the walk's horizontal speed instead would take a character further
+    ///   than asked on steep slopes);
+    /// - walking down a walkable slope it follows the slope down as far as the downward part
+    ///   reaches (snapping, `snap_distance`, brings it down the rest);
+    /// - against a surface too steep to walk it does not climb it (pushing into it slides
+    ///   along it sideways or down, never up).
+    ///
+    /// Off the floor (falling, sliding down a slope steeper than `max_slope`) nothing is
+    /// absorbed and gravity acts as requested. With `false` the whole request is solved, and a
+    /// walk up a slope under gravity more than the walk times the slope's cotangent slides
+    /// down it.
     pub stop_on_slope: bool,
     /// Most push-out per call for a start inside geometry (default 0.5; used: at most the
     /// character's extent along `up`).
@@ -228,6 +254,12 @@ pub struct MoveResult {
     pub floor_collider: Option<ColliderHandle>,
     /// The push-out made first because the character started inside geometry.
     pub recovery: Vec2,
+    /// The request's part along `-up` that walkable floor under the character absorbed (see
+    /// [`MoveOptions::stop_on_slope`]): `delta`'s whole part along `-up` when the character
+    /// stood on walkable floor (or landed on it), else zero. Only the rest, the walk, was
+    /// solved against the surfaces, and of this part only as much was added as they allowed
+    /// (following a slope down). The solved motion never goes against `delta - absorbed`.
+    pub absorbed: Vec2,
     /// How far the character stepped up onto a ledge (0 when it did not).
     pub step: f32,
     /// How far the character was snapped down onto the floor (0 when it was not).
@@ -283,10 +315,15 @@ impl World {
     /// that violates none of them is taken, all planes at once (in a crease: along it, or not
     /// at all); a shape cast along it stops at anything not yet touched, whose surfaces then
     /// join the planes. [`MoveOptions`] adds stepping up ledges, snapping down slopes and
-    /// standing on slopes; `on_floor` comes from a probe under the character.
+    /// standing and walking on slopes under gravity; `on_floor` comes from a probe under the
+    /// character.
     ///
-    /// The motion made never goes against the request (`moved · delta ≥ 0`) and is never longer
-    /// than it, except for recovery, step-up and snapping, each reported in the result. A call
+    /// The motion made never goes against the request less the downward part the floor
+    /// absorbed (`moved · (delta - absorbed) ≥ 0`, with [`MoveResult::absorbed`] zero off the
+    /// floor or without [`MoveOptions::stop_on_slope`], so then `moved · delta ≥ 0`) and is
+    /// never longer than the request, except for recovery, step-up and snapping, each reported
+    /// in the result. (Walking up a slope under gravity goes against the gravity: the floor
+    /// absorbs it, see [`MoveOptions::stop_on_slope`].) A call
     /// that starts clear ends no deeper inside anything than a thousandth of the character's
     /// size plus a few `f32` spacings of its coordinates (`tests/it/mover_scale.rs` checks it
     /// from 0.01 to 1000 units). The lengths used follow the character's size (see
@@ -335,8 +372,13 @@ impl World {
         let object = collider.transform;
         let start = collider.world_transform();
         let along = delta - up * delta.dot(up);
-        let only_gravity =
-            opts.stop_on_slope && delta.dot(up) < 0.0 && along.length() <= 1.0e-4 * delta.length();
+        // The request's part along -up, which walkable floor under the character absorbs
+        // (with `stop_on_slope`): only the rest, the walk, is solved against the planes.
+        let downward = if opts.stop_on_slope && delta.dot(up) < 0.0 {
+            up * delta.dot(up)
+        } else {
+            Vec2::ZERO
+        };
         let lengths = Lengths::new(&shape, &start, up, &opts);
         let mover = Mover {
             shape: &shape,
@@ -363,13 +405,36 @@ impl World {
         let above_floor = surfaces
             .iter()
             .any(|s| mover.is_walkable(s.away.0) && s.away.1 <= reach);
+        // Whether the character stood on the floor at the start (the probe `on_floor` uses),
+        // measured only when absorbing, stepping or snapping needs it.
+        let start_xf = Transform { p: origin, q: xf.q };
+        let mut stood: Option<bool> = None;
+        let mut stood_on_floor = |world: &World| -> Result<bool, WorldError> {
+            if let Some(known) = stood {
+                return Ok(known);
+            }
+            let known = supported
+                || above_floor
+                || world
+                    .floor_under(&mover, &start_xf, 2.0 * mover.skin)?
+                    .is_some();
+            stood = Some(known);
+            Ok(known)
+        };
+        // On walkable floor (stood on at the start, or landed on during the call) the floor
+        // absorbs the request's downward part: the walk is solved, then as much of the
+        // downward part added as the planes allow (see `MoveOptions::stop_on_slope`).
+        let mut absorbing = downward != Vec2::ZERO && stood_on_floor(self)?;
+
+        // A standing character does not climb surfaces too steep to walk (see `held_normal`).
+        let standing = |absorbing: bool| supported || absorbing;
         let mut planes: Vec<Plane> = Vec::new();
         add_planes(
             &mut planes,
             &surfaces,
             Vec2::ZERO,
             &mover,
-            (only_gravity, supported),
+            standing(absorbing),
         );
 
         // Solve, cast along the answer (for what is not touched yet), and solve again with the
@@ -377,7 +442,12 @@ impl World {
         let scale = lengths.unit + delta.length();
         for _ in 0..opts.max_iterations.max(1) {
             let made = xf.p - origin;
-            let step = solve_planes(delta, &planes) - made;
+            let solved = if absorbing {
+                solve_absorbing(delta - downward, downward, delta.length(), &planes)
+            } else {
+                solve_planes(delta, &planes)
+            };
+            let step = solved - made;
             if step.length() <= 1.0e-7 * scale {
                 break;
             }
@@ -392,17 +462,11 @@ impl World {
             let made = xf.p - origin;
             surfaces.clear();
             self.surfaces_at(&mover, &xf, delta, &mut surfaces);
-            add_planes(
-                &mut planes,
-                &surfaces,
-                made,
-                &mover,
-                (only_gravity, supported),
-            );
+            absorbing |= downward != Vec2::ZERO && mover.is_walkable(-hit.normal);
+            add_planes(&mut planes, &surfaces, made, &mover, standing(absorbing));
             // What the cast stopped at holds the character where it stopped, turned as the
-            // measured surfaces are (see `held_normal`): two planes a few degrees apart cross
-            // far away, so rounding in either slid the character along a slope.
-            let normal = held_normal(mover.up, -hit.normal, &mover, (only_gravity, supported)).0;
+            // measured surfaces are (see `held_normal`).
+            let normal = held_normal(mover.up, -hit.normal, &mover, standing(absorbing)).0;
             planes.push(Plane {
                 normal,
                 offset: normal.dot(made).min(0.0),
@@ -410,6 +474,9 @@ impl World {
                 point: hit.point,
                 separation: target,
             });
+        }
+        if absorbing {
+            result.absorbed = downward;
         }
 
         // The planes the request pressed into and the character ended on stopped it. Far from
@@ -443,22 +510,6 @@ impl World {
         }
 
         // Step up onto a ledge the wall belongs to.
-        // Whether the character stood on the floor at the start (the probe `on_floor` uses),
-        // measured only when stepping or snapping needs it.
-        let start_xf = Transform { p: origin, q: xf.q };
-        let mut stood: Option<bool> = None;
-        let mut stood_on_floor = |world: &World| -> Result<bool, WorldError> {
-            if let Some(known) = stood {
-                return Ok(known);
-            }
-            let known = supported
-                || above_floor
-                || world
-                    .floor_under(&mover, &start_xf, 2.0 * mover.skin)?
-                    .is_some();
-            stood = Some(known);
-            Ok(known)
-        };
         if lengths.step_height > 0.0 && result.on_wall && stood_on_floor(self)? {
             let made_along = made - up * made.dot(up);
             let direction = crate::math::unit_or(along, Vec2::ZERO);
@@ -802,19 +853,10 @@ fn cast_target(surfaces: &[Surface], mover: &Mover) -> f32 {
 }
 
 /// The normal a surface of normal `normal` holds the character along, and the factor its
-/// offset is divided by: with `only_gravity`, a walkable surface holds it along `up` (it stands
-/// on a slope instead of sliding down it); for a `standing` character, a surface facing up but
-/// too steep to walk is a wall (pushing into it slides along it sideways or down, never up).
-fn held_normal(
-    up: Vec2,
-    normal: Vec2,
-    mover: &Mover,
-    (only_gravity, standing): (bool, bool),
-) -> (Vec2, f32) {
+/// offset is divided by: for a `standing` character, a surface facing up but too steep to walk
+/// is a wall (pushing into it slides along it sideways or down, never up).
+fn held_normal(up: Vec2, normal: Vec2, mover: &Mover, standing: bool) -> (Vec2, f32) {
     let facing = normal.dot(up);
-    if only_gravity && mover.is_walkable(normal) {
-        return (up, facing);
-    }
     if standing && facing > 0.0 && !mover.is_walkable(normal) {
         let across = normal - up * facing;
         if let Some(unit) = crate::math::try_unit(across) {
@@ -825,21 +867,19 @@ fn held_normal(
 }
 
 /// Turns surfaces measured with the character displaced by `made` into planes on the total
-/// displacement: approach to the skin, no closer. With `only_gravity`, walkable surfaces hold
-/// the character along `up` (it stands on a slope instead of sliding down it); surfaces facing
-/// up but too steep to walk hold a `standing` character sideways (it does not climb them).
+/// displacement: approach to the skin, no closer. Surfaces facing up but too steep to walk
+/// hold a `standing` character sideways (it does not climb them).
 fn add_planes(
     planes: &mut Vec<Plane>,
     surfaces: &[Surface],
     made: Vec2,
     mover: &Mover,
-    (only_gravity, standing): (bool, bool),
+    standing: bool,
 ) {
     for surface in surfaces {
         let room = (surface.separation - mover.skin).max(0.0);
         let offset = surface.normal.dot(made) - room;
-        let (normal, scale) =
-            held_normal(mover.up, surface.normal, mover, (only_gravity, standing));
+        let (normal, scale) = held_normal(mover.up, surface.normal, mover, standing);
         let offset = (offset / scale).min(0.0);
         if let Some(same) = planes
             .iter_mut()

@@ -454,6 +454,41 @@ pub(crate) fn solve_planes(target: Vec2, planes: &[Plane]) -> Vec2 {
     best
 }
 
+/// The displacement for a request `walk + downward` on walkable floor, which absorbs
+/// `downward` (the request's part along -up): `walk` solved against the planes
+/// ([`solve_planes`]), then as much of `downward` as the planes allow from there, and never
+/// longer than `longest` in all. Walking up a slope climbs it at the walk's projection; walking
+/// down it the character follows it as far down as `downward` reaches; standing still it stays.
+///
+/// The answer `d` satisfies `d · walk ≥ 0` (`downward` is across `walk`), where [`solve_planes`]
+/// on the whole request would slide the character down a slope it walks up whenever
+/// `downward` is more than the walk times the slope's cotangent.
+pub(crate) fn solve_absorbing(walk: Vec2, downward: Vec2, longest: f32, planes: &[Plane]) -> Vec2 {
+    let walked = solve_planes(walk, planes);
+    // The largest `t` in [0, 1] with `walked + t·downward` on the right side of every plane.
+    let mut most = 1.0f32;
+    for plane in planes {
+        let closing = -plane.normal.dot(downward);
+        if closing > 0.0 {
+            let room = plane.normal.dot(walked) - plane.offset;
+            most = most.min((room / closing).max(0.0));
+        }
+    }
+    // And `|walked + t·downward| ≤ longest`: the larger root of
+    // `|downward|² t² + 2 (walked · downward) t + |walked|² - longest² = 0`.
+    let a = downward.length_squared();
+    if a > 0.0 {
+        let b = walked.dot(downward);
+        let c = walked.length_squared() - longest * longest;
+        let root = (b * b - a * c).max(0.0).sqrt();
+        most = most.min(((root - b) / a).max(0.0));
+    }
+    if !most.is_finite() {
+        return walked;
+    }
+    walked + downward * most
+}
+
 /// The smallest push `p` with `normal · p ≥ depth` for each `(normal, depth)` (a start inside
 /// geometry or deep in the skin). When no point satisfies all (squeezed from opposite sides),
 /// the sum of the individual pushes.
@@ -521,6 +556,34 @@ mod tests {
             up.dot(Vec2::new(0.8, 0.6)).abs() < 1e-6 && up.x < 0.0,
             "{up:?}"
         );
+    }
+
+    #[test]
+    fn absorbing_climbs_a_walkable_slope_follows_it_down_and_stands_still() {
+        // A 25° slope rising to the right, touching.
+        let (sin, cos) = 25f32.to_radians().sin_cos();
+        let slope = plane(Vec2::new(-sin, cos), 0.0);
+        let down = Vec2::new(0.0, -0.009);
+        let longest = |walk: Vec2| (walk + down).length();
+        // Up it: the walk's projection on the slope, whatever the gravity.
+        let walk = Vec2::new(0.003, 0.0);
+        let up = solve_absorbing(walk, down, longest(walk), &[slope]);
+        let along = Vec2::new(cos, sin) * (0.003 * cos);
+        assert!((up - along).length() < 1e-8, "{up:?}");
+        // Down it: the walk, then down to the slope.
+        let walk = Vec2::new(-0.003, 0.0);
+        let d = solve_absorbing(walk, down, longest(walk), &[slope]);
+        let on_slope = Vec2::new(-0.003, -0.003 * sin / cos);
+        assert!((d - on_slope).length() < 1e-8, "{d:?}");
+        // Still: stays.
+        assert_eq!(
+            solve_absorbing(Vec2::ZERO, down, 0.009, &[slope]),
+            Vec2::ZERO
+        );
+        // With room below, down as far as the request reaches, never longer than it.
+        let above = plane(Vec2::new(-sin, cos), -1.0);
+        let d = solve_absorbing(walk, down, longest(walk), &[above]);
+        assert!((d - (walk + down)).length() < 1e-8, "{d:?}");
     }
 
     #[test]
