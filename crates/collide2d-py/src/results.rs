@@ -187,6 +187,10 @@ pub struct PyMoveResult {
     pub recovery: (f32, f32),
     /// How high it stepped up.
     pub step: f32,
+    /// How far it was snapped down onto the floor.
+    pub snap: f32,
+    /// The request's downward part that walkable floor absorbed (`stop_on_slope`).
+    pub absorbed: (f32, f32),
 }
 
 #[pymethods]

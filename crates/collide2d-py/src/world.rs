@@ -872,6 +872,8 @@ impl PyWorld {
             floor_collider: result.floor_collider.map(|h| h.to_bits()),
             recovery: pair(result.recovery),
             step: result.step,
+            snap: result.snap,
+            absorbed: pair(result.absorbed),
         })
     }
 

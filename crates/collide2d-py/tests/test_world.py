@@ -201,6 +201,35 @@ def test_move_and_slide():
 
 
 
+def test_move_and_slide_walks_up_a_slope_under_gravity():
+    """Walkable floor absorbs the downward part of a request (`stop_on_slope`, the default): a
+    box walking up a 25 degree slope with gravity three times its walk climbs it, and the result
+    says how much was absorbed; with `stop_on_slope=False` the same request slides it down."""
+    import math
+
+    slope = math.radians(25)
+    climbs = {}
+    for stop in (True, False):
+        world = c2.World()
+        world.insert(c2.Polygon.rect(40, 1), (0, 0, slope))  # top face through (0, 0.5 / cos)
+        top = 0.5 / math.cos(slope)
+        hero = world.insert(c2.Polygon.rect(1, 1), (0, top + 0.5 / math.cos(slope) + 0.3))
+        for _ in range(30):
+            world.move_and_slide(hero, (0, -0.05), stop_on_slope=stop)  # settle
+        start = world.transform(hero).position
+        for _ in range(20):
+            result = world.move_and_slide(hero, (0.003, -0.009), stop_on_slope=stop)
+        climbs[stop] = world.transform(hero).position[0] - start[0]
+        if stop:
+            assert result.on_floor
+            assert result.absorbed[1] < 0 and result.absorbed[0] == pytest.approx(0.0)
+            assert result.snap >= 0.0
+        else:
+            assert result.absorbed == (0.0, 0.0)
+    assert climbs[True] > 20 * 0.003 * math.cos(slope) ** 2 * 0.8
+    assert climbs[False] < 0
+
+
 def test_move_and_slide_with_size_scales_the_lengths():
     """`size=` takes the library's defaults scaled to the character's height: a 32-unit
     character in a level measured in pixels steps up a 6-unit ledge (0.2 x 32 = 6.4), which

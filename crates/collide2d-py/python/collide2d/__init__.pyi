@@ -210,6 +210,8 @@ class MoveResult:
     floor_collider: Optional[Handle]
     recovery: Vec2
     step: float
+    snap: float
+    absorbed: Vec2
 
 class World:
     """Colliders behind integer handles, named layers, events, queries and batch calls.
