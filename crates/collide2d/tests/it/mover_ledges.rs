@@ -7,6 +7,7 @@ use crate::mover_edges::{body_shape, Body, BODIES};
 use crate::mover_scale::{spacing, used};
 use crate::support::Rng;
 
+use collide2d::query::collide_all;
 use collide2d::shape::{Capsule, Chain, Circle, Polygon, Shape};
 use collide2d::world::{Collider, ColliderHandle, MoveOptions, MoveResult, World};
 use collide2d::{Transform, Vec2};
@@ -24,6 +25,45 @@ fn solid(world: &mut World, shape: Shape, at: Vec2) -> ColliderHandle {
 
 fn slab(world: &mut World, center: Vec2, width: f32, height: f32) -> ColliderHandle {
     solid(world, Shape::from(Polygon::rect(width, height).unwrap()), center)
+}
+
+/// How deep the character is in anything: as `depth`, but a chain measured segment by segment
+/// as two-sided segments (how far the character would have to move to be clear of it). Far out,
+/// a box whose side rounds to a few spacings past a chain's square corner overlaps the corner by
+/// those spacings across, though the one-sided chain reports it as deep as the box reaches
+/// below the corner's top.
+fn depth_across(world: &World, hero: ColliderHandle) -> f32 {
+    let me = world.get(hero).unwrap();
+    let mut deepest = 0.0f32;
+    let mut manifolds = Vec::new();
+    let mut solids = Vec::new();
+    for (handle, other) in world.iter() {
+        if handle == hero {
+            continue;
+        }
+        solids.clear();
+        match other.shape() {
+            Shape::Chain(chain) => solids.extend(
+                (0..chain.segment_count()).map(|i| Shape::Segment(chain.segment(i).unwrap())),
+            ),
+            shape => solids.push(shape.clone()),
+        }
+        for solid in &solids {
+            manifolds.clear();
+            collide_all(
+                me.shape(),
+                &me.world_transform(),
+                solid,
+                &other.world_transform(),
+                0.0,
+                &mut manifolds,
+            );
+            for manifold in &manifolds {
+                deepest = deepest.max(manifold.max_penetration());
+            }
+        }
+    }
+    deepest
 }
 
 /// The character's lowest point.
@@ -174,6 +214,8 @@ fn build_ledge(world: &mut World, walk: &Walk, reach: f32) {
 struct Walked {
     results: Vec<MoveResult>,
     deepest: f32,
+    /// The lowest the character's bottom came relative to the lower floor's top.
+    lowest: f32,
     gap: f32,
     /// The centre's distance past the edge at the end.
     past: f32,
@@ -195,6 +237,7 @@ fn run(walk: &Walk, rest: f32, lift: f32) -> Walked {
     let mut walked = Walked {
         results: Vec::new(),
         deepest: 0.0,
+        lowest: f32::INFINITY,
         gap: 0.0,
         past: 0.0,
     };
@@ -202,7 +245,8 @@ fn run(walk: &Walk, rest: f32, lift: f32) -> Walked {
     while extra < 3 && walked.results.len() < 5000 {
         let result = world.move_and_slide(hero, delta, options).unwrap();
         walked.results.push(result);
-        walked.deepest = walked.deepest.max(depth(&world, hero));
+        walked.deepest = walked.deepest.max(depth_across(&world, hero));
+        walked.lowest = walked.lowest.min(bottom(&world, hero) - (walk.origin.y - walk.height));
         if centre(&world, hero).x - walk.origin.x >= goal {
             extra += 1;
         }
@@ -280,8 +324,19 @@ fn characters_stay_on_the_floor_walking_off_ledges_lower_than_the_snap_distance(
         };
         let walked = run(&walk, 0.5 * skin, 0.0);
         let name = format!("case {case}: {walk:?} (skin {skin}, snap {snap})");
-        if walked.deepest > 1.0e-3 * size + rounding {
-            failures.push(format!("{name}: {} deep", walked.deepest));
+        let (deepest, lowest) = (walked.deepest, walked.lowest);
+        if deepest > 1.0e-3 * size + rounding || lowest < -1.0e-3 * size - rounding {
+            failures.push(format!("{name}: {deepest} deep, down to {lowest}"));
+        }
+        // Jumping (the request goes up) or not standing on the floor (floating three skins
+        // above it), it is never snapped down.
+        let never_snapped = match case % 8 {
+            0 => Some(run(&walk, 0.5 * skin, walk.gravity + 0.25 * speed)),
+            4 => Some(run(&Walk { gravity: 0.0, ..walk }, 3.0 * skin, 0.0)),
+            _ => None,
+        };
+        if let Some(snapped) = never_snapped.and_then(|w| w.results.into_iter().find(|r| r.snap != 0.0)) {
+            failures.push(format!("{name}: snapped jumping or floating: {snapped:?}"));
         }
         let last = walked.results.last().unwrap();
         if height <= snap * (1.0 - 1.0e-3) {
@@ -315,4 +370,214 @@ fn characters_stay_on_the_floor_walking_off_ledges_lower_than_the_snap_distance(
         failures[..failures.len().min(12)].join("\n")
     );
     assert!(counts[0] >= 150 && counts[1] >= 5, "{counts:?}");
+}
+
+/// Walks `hero` by `delta` a call until its centre is at `goal` (x) or `limit` calls were made;
+/// the index of the first call that left it off the floor, the deepest overlap and the lowest
+/// bottom below `floor` (y) after any call.
+fn walk_to(
+    world: &mut World,
+    hero: ColliderHandle,
+    delta: Vec2,
+    options: MoveOptions,
+    (goal, limit, floor): (f32, usize, f32),
+) -> (Option<usize>, f32, f32) {
+    let (mut lost, mut deepest, mut lowest) = (None, 0.0f32, f32::INFINITY);
+    for call in 0..limit {
+        let result = world.move_and_slide(hero, delta, options).unwrap();
+        if !result.on_floor && lost.is_none() {
+            lost = Some(call);
+        }
+        deepest = deepest.max(depth_across(world, hero));
+        lowest = lowest.min(bottom(world, hero) - floor);
+        if centre(world, hero).x >= goal {
+            break;
+        }
+    }
+    (lost, deepest, lowest)
+}
+
+/// Drops `hero` onto what is under it with the mover (pure gravity: it stays where it lands,
+/// even on a slope).
+fn settle(world: &mut World, hero: ColliderHandle, size: f32) {
+    for _ in 0..8 {
+        world
+            .move_and_slide(hero, v(0.0, -size), MoveOptions::for_size(size))
+            .unwrap();
+    }
+}
+
+/// Every character (0.05 to 50 units, near the origin and far from it) walking down three to
+/// six steps, each lower than the snap distance (a tenth to nine tenths of it), with treads of
+/// 0.6 to 2 body widths, built of boxes or as one chain, at up to a quarter of a tread a call
+/// under gravity from none to three times the walk: on the floor after every call, never deeper
+/// in anything than a thousandth of its size, ending on the bottom floor within two skins.
+#[test]
+fn characters_walk_down_stairs_on_the_floor() {
+    let mut rng = Rng(0x57a125);
+    let mut failures = Vec::new();
+    for case in 0..64 {
+        let kind = BODIES[case % 4];
+        let chain = (case / 4) % 2 == 1;
+        let size = rng.log_size(0.05, 50.0);
+        let shape = body_shape(kind, size);
+        let half = shape.aabb(&Transform::IDENTITY).max;
+        let width = 2.0 * half.x;
+        let options = MoveOptions::for_size(size);
+        let distance = if rng.chance(0.5) { 1.0e3 * size.min(1.0) } else { 0.0 };
+        let origin = v(distance, 0.5 * distance);
+        let (skin, _, snap) = used(&options, &shape, origin);
+        let rounding = 4.0 * spacing(origin.abs().max_element() + 40.0 * size);
+        let steps = 3 + rng.below(4);
+        let mut heights = Vec::new();
+        let mut treads = Vec::new();
+        for _ in 0..steps {
+            heights.push(rng.range(0.1, 0.9) * snap);
+            treads.push(rng.range(0.6, 2.0) * width);
+        }
+        let speed = (treads.iter().copied().fold(f32::INFINITY, f32::min)
+            * rng.log_size(0.01, 0.25))
+        .max(64.0 * rounding);
+        let gravity = if rng.chance(0.33) {
+            0.0
+        } else {
+            speed * rng.range(0.0, 3.0)
+        };
+        // The profile, right to left: the bottom floor, then each step's rise and tread up to
+        // the top floor (where the character starts).
+        let mut world = World::new();
+        let run_out = 4.0 * width + 8.0 * speed;
+        let mut x = 0.0f32;
+        let mut y = 0.0f32;
+        let mut profile = vec![v(run_out, 0.0), v(0.0, 0.0)];
+        for (height, tread) in heights.iter().zip(&treads) {
+            y += height;
+            profile.push(v(x, y));
+            x -= tread;
+            profile.push(v(x, y));
+        }
+        let top = y;
+        profile.last_mut().unwrap().x -= 2.0 * width;
+        if chain {
+            solid(&mut world, Shape::from(Chain::open(&profile).unwrap()), origin);
+        } else {
+            let thick = size + top;
+            let floor = Polygon::box_at(v(0.5 * run_out, -0.5 * thick), v(0.5 * run_out, 0.5 * thick), 0.0);
+            solid(&mut world, Shape::from(floor.unwrap()), origin);
+            for pair in profile[2..].chunks(2) {
+                let (right, left) = (pair[0], pair[1]);
+                let step = Polygon::box_at(
+                    v(0.5 * (left.x + right.x), right.y - 0.5 * thick),
+                    v(0.5 * (right.x - left.x), 0.5 * thick),
+                    0.0,
+                );
+                solid(&mut world, Shape::from(step.unwrap()), origin);
+            }
+        }
+        let start = origin + v(x + width - 0.5 * treads[steps - 1].min(width), top + half.y + 0.5 * skin);
+        let hero = solid(&mut world, shape, start);
+        let goal = origin.x + 1.5 * half.x + 2.0 * speed;
+        let limit = ((goal - start.x) / speed) as usize + 8;
+        let delta = v(speed, -gravity);
+        let (lost, deepest, _) = walk_to(&mut world, hero, delta, options, (goal, limit, origin.y));
+        let gap = bottom(&world, hero) - origin.y;
+        let name = format!(
+            "case {case}: {kind:?} {size} at {origin:?} (skin {skin}, snap {snap}), chain {chain}, \
+             steps {heights:?} treads {treads:?}, walking {speed} under {gravity}"
+        );
+        if lost.is_some()
+            || deepest > 1.0e-3 * size + rounding
+            || centre(&world, hero).x < goal
+            || !(0.2 * skin - rounding..=2.1 * skin + rounding).contains(&gap)
+        {
+            failures.push(format!("{name}: lost the floor at {lost:?}, {deepest} deep, ended {gap} above the bottom"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures, the first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(8)].join("\n")
+    );
+}
+
+/// Every character (0.05 to 50 units) walking down a walkable slope (5° to 40°) that ends in a
+/// ledge lower than the snap distance (a tenth to nine tenths of it) onto level floor, built of
+/// polygons or as one chain, slowly enough that the slope's own drop a call is within half the
+/// snap distance, under gravity from none to three times the walk: on the floor after every
+/// call, ending on the level floor within two skins.
+#[test]
+fn characters_walk_down_a_slope_and_off_the_small_ledge_at_its_foot() {
+    let mut rng = Rng(0x510be);
+    let mut failures = Vec::new();
+    for case in 0..48 {
+        let kind = BODIES[case % 4];
+        let chain = (case / 4) % 2 == 1;
+        let size = rng.log_size(0.05, 50.0);
+        let shape = body_shape(kind, size);
+        let half = shape.aabb(&Transform::IDENTITY).max;
+        let width = 2.0 * half.x;
+        let options = MoveOptions::for_size(size);
+        let (skin, _, snap) = used(&options, &shape, Vec2::ZERO);
+        let angle = rng.range(5.0, 40.0).to_radians();
+        let height = rng.range(0.1, 0.9) * snap;
+        let speed = (0.5 * snap / angle.tan()).min(width) * rng.log_size(0.02, 1.0);
+        let gravity = if rng.chance(0.33) {
+            0.0
+        } else {
+            speed * rng.range(0.0, 3.0)
+        };
+        let run = rng.range(1.5, 3.0) * width;
+        let rise = run * angle.tan();
+        let run_out = 4.0 * width + 8.0 * speed;
+        let mut world = World::new();
+        // Right to left: the level floor, the ledge, the slope, the floor above it.
+        let profile = [
+            v(run_out, -height),
+            v(0.0, -height),
+            v(0.0, 0.0),
+            v(-run, rise),
+            v(-run - 2.0 * width, rise),
+        ];
+        if chain {
+            solid(&mut world, Shape::from(Chain::open(&profile).unwrap()), Vec2::ZERO);
+        } else {
+            let thick = size + rise + height;
+            let base = -height - thick;
+            let pieces = [
+                vec![v(-1.0e-3 * width, base), v(run_out, base), v(run_out, -height), v(-1.0e-3 * width, -height)],
+                vec![v(-run, base), v(0.0, base), v(0.0, 0.0), v(-run, rise)],
+                vec![v(-run - 2.0 * width, base), v(-run, base), v(-run, rise), v(-run - 2.0 * width, rise)],
+            ];
+            for outline in pieces {
+                solid(&mut world, Shape::from(Polygon::new(&outline).unwrap()), Vec2::ZERO);
+            }
+        }
+        let start = v(-run - 0.5 * width, rise + half.y + 0.1 * size);
+        let hero = solid(&mut world, shape, start);
+        settle(&mut world, hero, size);
+        let goal = 1.5 * half.x + 2.0 * speed;
+        let limit = ((goal - start.x) / speed) as usize + 8;
+        let delta = v(speed, -gravity);
+        let (lost, deepest, _) = walk_to(&mut world, hero, delta, options, (goal, limit, -height));
+        let gap = bottom(&world, hero) + height;
+        let name = format!(
+            "case {case}: {kind:?} {size} (skin {skin}, snap {snap}), chain {chain}, slope {}°, \
+             ledge {height}, walking {speed} under {gravity}",
+            angle.to_degrees()
+        );
+        if lost.is_some()
+            || deepest > 1.0e-3 * size
+            || centre(&world, hero).x < goal
+            || !(0.2 * skin..=2.1 * skin).contains(&gap)
+        {
+            failures.push(format!("{name}: lost the floor at {lost:?}, {deepest} deep, ended {gap} above the floor"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures, the first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(8)].join("\n")
+    );
 }
