@@ -24,7 +24,11 @@ fn solid(world: &mut World, shape: Shape, at: Vec2) -> ColliderHandle {
 }
 
 fn slab(world: &mut World, center: Vec2, width: f32, height: f32) -> ColliderHandle {
-    solid(world, Shape::from(Polygon::rect(width, height).unwrap()), center)
+    solid(
+        world,
+        Shape::from(Polygon::rect(width, height).unwrap()),
+        center,
+    )
 }
 
 /// How deep the character is in anything: as `depth`, but a chain measured segment by segment
@@ -121,7 +125,11 @@ fn a_capsule_and_a_circle_stay_on_the_floor_walking_off_a_small_ledge() {
                         );
                     }
                     let gap = bottom(&world, hero) + height;
-                    let highest = if gravity > 0.0 { 1.1 * skin } else { 2.0 * skin };
+                    let highest = if gravity > 0.0 {
+                        1.1 * skin
+                    } else {
+                        2.0 * skin
+                    };
                     assert!(
                         centre(&world, hero).x > 1.0 && (0.9 * skin..=highest).contains(&gap),
                         "{name} walking off a {height} ledge from {back} back, gravity \
@@ -175,7 +183,11 @@ fn build_ledge(world: &mut World, walk: &Walk, reach: f32) {
     let thick = size;
     match walk.ledge {
         Ledge::Boxes => {
-            let upper = Polygon::box_at(v(-0.5 * reach, -0.5 * thick), v(0.5 * reach, 0.5 * thick), 0.0);
+            let upper = Polygon::box_at(
+                v(-0.5 * reach, -0.5 * thick),
+                v(0.5 * reach, 0.5 * thick),
+                0.0,
+            );
             solid(world, Shape::from(upper.unwrap()), origin);
             let lower = Polygon::box_at(
                 v(0.5 * reach, -height - 0.5 * thick),
@@ -186,7 +198,12 @@ fn build_ledge(world: &mut World, walk: &Walk, reach: f32) {
         }
         Ledge::Polygons { lean } => {
             let foot = thick * lean.tan();
-            let upper = [v(-reach, -thick), v(foot, -thick), v(0.0, 0.0), v(-reach, 0.0)];
+            let upper = [
+                v(-reach, -thick),
+                v(foot, -thick),
+                v(0.0, 0.0),
+                v(-reach, 0.0),
+            ];
             solid(world, Shape::from(Polygon::new(&upper).unwrap()), origin);
             let from = foot.min(0.0) - size;
             let lower = [
@@ -200,7 +217,12 @@ fn build_ledge(world: &mut World, walk: &Walk, reach: f32) {
         Ledge::Chain => {
             // Walked on from above, a chain runs right to left.
             let points: Vec<Vec2> = if height > 0.0 {
-                vec![v(reach, -height), v(0.0, -height), v(0.0, 0.0), v(-reach, 0.0)]
+                vec![
+                    v(reach, -height),
+                    v(0.0, -height),
+                    v(0.0, 0.0),
+                    v(-reach, 0.0),
+                ]
             } else {
                 vec![v(reach, 0.0), v(-reach, 0.0)]
             };
@@ -246,7 +268,9 @@ fn run(walk: &Walk, rest: f32, lift: f32) -> Walked {
         let result = world.move_and_slide(hero, delta, options).unwrap();
         walked.results.push(result);
         walked.deepest = walked.deepest.max(depth_across(&world, hero));
-        walked.lowest = walked.lowest.min(bottom(&world, hero) - (walk.origin.y - walk.height));
+        walked.lowest = walked
+            .lowest
+            .min(bottom(&world, hero) - (walk.origin.y - walk.height));
         if centre(&world, hero).x - walk.origin.x >= goal {
             extra += 1;
         }
@@ -332,10 +356,19 @@ fn characters_stay_on_the_floor_walking_off_ledges_lower_than_the_snap_distance(
         // above it), it is never snapped down.
         let never_snapped = match case % 8 {
             0 => Some(run(&walk, 0.5 * skin, walk.gravity + 0.25 * speed)),
-            4 => Some(run(&Walk { gravity: 0.0, ..walk }, 3.0 * skin, 0.0)),
+            4 => Some(run(
+                &Walk {
+                    gravity: 0.0,
+                    ..walk
+                },
+                3.0 * skin,
+                0.0,
+            )),
             _ => None,
         };
-        if let Some(snapped) = never_snapped.and_then(|w| w.results.into_iter().find(|r| r.snap != 0.0)) {
+        if let Some(snapped) =
+            never_snapped.and_then(|w| w.results.into_iter().find(|r| r.snap != 0.0))
+        {
             failures.push(format!("{name}: snapped jumping or floating: {snapped:?}"));
         }
         let last = walked.results.last().unwrap();
@@ -424,7 +457,11 @@ fn characters_walk_down_stairs_on_the_floor() {
         let half = shape.aabb(&Transform::IDENTITY).max;
         let width = 2.0 * half.x;
         let options = MoveOptions::for_size(size);
-        let distance = if rng.chance(0.5) { 1.0e3 * size.min(1.0) } else { 0.0 };
+        let distance = if rng.chance(0.5) {
+            1.0e3 * size.min(1.0)
+        } else {
+            0.0
+        };
         let origin = v(distance, 0.5 * distance);
         let (skin, _, snap) = used(&options, &shape, origin);
         let rounding = 4.0 * spacing(origin.abs().max_element() + 40.0 * size);
@@ -459,10 +496,18 @@ fn characters_walk_down_stairs_on_the_floor() {
         let top = y;
         profile.last_mut().unwrap().x -= 2.0 * width;
         if chain {
-            solid(&mut world, Shape::from(Chain::open(&profile).unwrap()), origin);
+            solid(
+                &mut world,
+                Shape::from(Chain::open(&profile).unwrap()),
+                origin,
+            );
         } else {
             let thick = size + top;
-            let floor = Polygon::box_at(v(0.5 * run_out, -0.5 * thick), v(0.5 * run_out, 0.5 * thick), 0.0);
+            let floor = Polygon::box_at(
+                v(0.5 * run_out, -0.5 * thick),
+                v(0.5 * run_out, 0.5 * thick),
+                0.0,
+            );
             solid(&mut world, Shape::from(floor.unwrap()), origin);
             for pair in profile[2..].chunks(2) {
                 let (right, left) = (pair[0], pair[1]);
@@ -474,7 +519,11 @@ fn characters_walk_down_stairs_on_the_floor() {
                 solid(&mut world, Shape::from(step.unwrap()), origin);
             }
         }
-        let start = origin + v(x + width - 0.5 * treads[steps - 1].min(width), top + half.y + 0.5 * skin);
+        let start = origin
+            + v(
+                x + width - 0.5 * treads[steps - 1].min(width),
+                top + half.y + 0.5 * skin,
+            );
         let hero = solid(&mut world, shape, start);
         let goal = origin.x + 1.5 * half.x + 2.0 * speed;
         let limit = ((goal - start.x) / speed) as usize + 8;
@@ -490,7 +539,9 @@ fn characters_walk_down_stairs_on_the_floor() {
             || centre(&world, hero).x < goal
             || !(0.2 * skin - rounding..=2.1 * skin + rounding).contains(&gap)
         {
-            failures.push(format!("{name}: lost the floor at {lost:?}, {deepest} deep, ended {gap} above the bottom"));
+            failures.push(format!(
+                "{name}: lost the floor at {lost:?}, {deepest} deep, ended {gap} above the bottom"
+            ));
         }
     }
     assert!(
@@ -540,17 +591,35 @@ fn characters_walk_down_a_slope_and_off_the_small_ledge_at_its_foot() {
             v(-run - 2.0 * width, rise),
         ];
         if chain {
-            solid(&mut world, Shape::from(Chain::open(&profile).unwrap()), Vec2::ZERO);
+            solid(
+                &mut world,
+                Shape::from(Chain::open(&profile).unwrap()),
+                Vec2::ZERO,
+            );
         } else {
             let thick = size + rise + height;
             let base = -height - thick;
             let pieces = [
-                vec![v(-1.0e-3 * width, base), v(run_out, base), v(run_out, -height), v(-1.0e-3 * width, -height)],
+                vec![
+                    v(-1.0e-3 * width, base),
+                    v(run_out, base),
+                    v(run_out, -height),
+                    v(-1.0e-3 * width, -height),
+                ],
                 vec![v(-run, base), v(0.0, base), v(0.0, 0.0), v(-run, rise)],
-                vec![v(-run - 2.0 * width, base), v(-run, base), v(-run, rise), v(-run - 2.0 * width, rise)],
+                vec![
+                    v(-run - 2.0 * width, base),
+                    v(-run, base),
+                    v(-run, rise),
+                    v(-run - 2.0 * width, rise),
+                ],
             ];
             for outline in pieces {
-                solid(&mut world, Shape::from(Polygon::new(&outline).unwrap()), Vec2::ZERO);
+                solid(
+                    &mut world,
+                    Shape::from(Polygon::new(&outline).unwrap()),
+                    Vec2::ZERO,
+                );
             }
         }
         let start = v(-run - 0.5 * width, rise + half.y + 0.1 * size);
@@ -571,7 +640,9 @@ fn characters_walk_down_a_slope_and_off_the_small_ledge_at_its_foot() {
             || centre(&world, hero).x < goal
             || !(0.2 * skin..=2.1 * skin).contains(&gap)
         {
-            failures.push(format!("{name}: lost the floor at {lost:?}, {deepest} deep, ended {gap} above the floor"));
+            failures.push(format!(
+                "{name}: lost the floor at {lost:?}, {deepest} deep, ended {gap} above the floor"
+            ));
         }
     }
     assert!(

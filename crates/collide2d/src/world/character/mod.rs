@@ -17,7 +17,8 @@
 //!    exact 2D projection onto the intersection of half-planes, see `planes::solve_planes`);
 //!    a shape cast along it (stopping half a skin short) keeps fast motion from tunnelling. A
 //!    cast that stops early adds the planes around where it stopped, and the solve repeats.
-//! 4. **Game features.** Step-up onto walkable ledges, snapping down slopes and steps, stopping
+//! 4. **Game features.** Step-up onto walkable ledges, snapping down slopes and steps (sliding
+//!    a rounded bottom down off the corner of a ledge it walks off), stopping
 //!    on walkable slopes when the request is only gravity, and a floor probe under the
 //!    character that decides `on_floor` (never without a surface under it).
 //!
@@ -91,8 +92,11 @@ pub struct MoveOptions<'a> {
     pub step_height: f32,
     /// Farthest the character is pulled down onto the floor when a move along it would leave
     /// it in the air (walking down slopes and steps), only when it stood on the floor and the
-    /// request does not go up (default 0.2; 0 turns snapping off; used: at most half the
-    /// character's extent along `up`).
+    /// request does not go up, and only onto walkable floor (default 0.2; 0 turns snapping off;
+    /// used: at most half the character's extent along `up`). A rounded bottom walking off a
+    /// ledge meets the ledge's corner on its side, too steep to stand on: it slides down off
+    /// the corner onto the floor below, which may carry it on across `up` by at most half its
+    /// width, when that floor is at most this far below the corner (a higher drop it falls).
     pub snap_distance: f32,
     /// Whether a request that is only gravity (along `-up`) leaves a character on a walkable
     /// slope where it is instead of sliding it down (default `true`).
@@ -230,7 +234,9 @@ pub struct MoveResult {
     pub recovery: Vec2,
     /// How far the character stepped up onto a ledge (0 when it did not).
     pub step: f32,
-    /// How far the character was snapped down onto the floor (0 when it was not).
+    /// How far the character was snapped down onto the floor, along `-up` (0 when it was not).
+    /// Sliding off a ledge's corner, the snap also moved it across `up` (at most half its
+    /// width, see [`MoveOptions::snap_distance`]); `moved` includes that.
     pub snap: f32,
 }
 
@@ -808,8 +814,7 @@ impl World {
             let motion = match along_surface {
                 Some(normal) => {
                     // The surface's downhill direction: `-up` less its part along the normal.
-                    let Some(downhill) = crate::math::try_unit(normal * normal.dot(up) - up)
-                    else {
+                    let Some(downhill) = crate::math::try_unit(normal * normal.dot(up) - up) else {
                         return Ok(None);
                     };
                     let sink = -downhill.dot(up);
