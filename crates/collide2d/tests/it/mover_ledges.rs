@@ -70,6 +70,15 @@ fn depth_across(world: &World, hero: ColliderHandle) -> f32 {
     deepest
 }
 
+/// How many walks the failures name (each begins "case N:").
+fn walks_in(failures: &[String]) -> usize {
+    let cases: std::collections::BTreeSet<&str> = failures
+        .iter()
+        .filter_map(|failure| failure.split(':').next())
+        .collect();
+    cases.len()
+}
+
 /// The character's lowest point.
 fn bottom(world: &World, hero: ColliderHandle) -> f32 {
     let me = world.get(hero).unwrap();
@@ -398,8 +407,9 @@ fn characters_stay_on_the_floor_walking_off_ledges_lower_than_the_snap_distance(
     }
     assert!(
         failures.is_empty(),
-        "{} failures, the first:\n{}",
+        "{} failures in {} walks, the first:\n{}",
         failures.len(),
+        walks_in(&failures),
         failures[..failures.len().min(12)].join("\n")
     );
     assert!(counts[0] >= 150 && counts[1] >= 5, "{counts:?}");
@@ -546,8 +556,9 @@ fn characters_walk_down_stairs_on_the_floor() {
     }
     assert!(
         failures.is_empty(),
-        "{} failures, the first:\n{}",
+        "{} failures in {} walks, the first:\n{}",
         failures.len(),
+        walks_in(&failures),
         failures[..failures.len().min(8)].join("\n")
     );
 }
@@ -647,8 +658,9 @@ fn characters_walk_down_a_slope_and_off_the_small_ledge_at_its_foot() {
     }
     assert!(
         failures.is_empty(),
-        "{} failures, the first:\n{}",
+        "{} failures in {} walks, the first:\n{}",
         failures.len(),
+        walks_in(&failures),
         failures[..failures.len().min(8)].join("\n")
     );
 }
