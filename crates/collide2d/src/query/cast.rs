@@ -321,13 +321,26 @@ fn translating_into(
 }
 
 /// A hit normal off segment `index` (chain frame), kept to the normals a one-sided segment with
-/// neighbours can have.
+/// neighbours can have. At a convex joint those run from the face normal to the neighbour's,
+/// both included: a flat bottom coming down onto the top of a square corner meets the side's
+/// end along the top's normal, square to the side's own (it stands on the corner; it was given
+/// the side's normal, a wall, and a box walking off a chain's ledge stood on nothing).
 fn one_sided_normal(chain: &Chain, index: usize, normal: Vec2) -> Vec2 {
     let face_normal = chain.normals()[index];
-    if cross(normal, face_normal).abs() <= FACE_TOLERANCE || normal.dot(face_normal) <= 0.0 {
+    if cross(normal, face_normal).abs() <= FACE_TOLERANCE {
         return face_normal;
     }
     let at_end = normal.dot(left_perp(face_normal)) > 0.0;
+    if normal.dot(face_normal) <= 0.0 {
+        // Square to the face or behind it: only the neighbour's side of a convex joint has it.
+        let towards_neighbour = match chain.joint(index, at_end) {
+            Joint::Convex { neighbour_normal } => normal.dot(neighbour_normal) > 0.0,
+            _ => false,
+        };
+        if !towards_neighbour {
+            return face_normal;
+        }
+    }
     match chain.joint(index, at_end) {
         Joint::End => normal,
         Joint::FlatOrConcave => face_normal,

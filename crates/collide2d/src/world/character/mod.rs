@@ -21,9 +21,9 @@
 //!    the walk across `up` is solved, then as much of the downward part as the planes allow is
 //!    added (`planes::solve_absorbing`), so gravity neither slides a walker down a slope it
 //!    climbs nor a stander down one it stands on.
-//! 4. **Game features.** Step-up onto walkable ledges, snapping down slopes and steps, and a
-//!    floor probe under the character that decides `on_floor` (never without a surface under
-//!    it).
+//! 4. **Game features.** Step-up onto walkable ledges, snapping down slopes and steps (sliding
+//!    a rounded bottom down off the corner of a ledge it walks off), and a floor probe under
+//!    the character that decides `on_floor` (never without a surface under it).
 //!
 //! Every length a call uses is held to the character's size and to the `f32` spacing of its
 //! coordinates first (`lengths.rs`; the rule is stated on [`MoveOptions`]), and the casts'
@@ -33,7 +33,7 @@
 mod lengths;
 mod planes;
 
-use super::{check_vector, ColliderHandle, QueryFilter, World, WorldError};
+use super::{check_vector, ColliderHandle, QueryFilter, World, WorldCastHit, WorldError};
 use crate::math::Vec2;
 use crate::query::CastOptions;
 use crate::shape::Shape;
@@ -95,8 +95,11 @@ pub struct MoveOptions<'a> {
     pub step_height: f32,
     /// Farthest the character is pulled down onto the floor when a move along it would leave
     /// it in the air (walking down slopes and steps), only when it stood on the floor and the
-    /// request does not go up (default 0.2; 0 turns snapping off; used: at most half the
-    /// character's extent along `up`).
+    /// request does not go up, and only onto walkable floor (default 0.2; 0 turns snapping off;
+    /// used: at most half the character's extent along `up`). A rounded bottom walking off a
+    /// ledge meets the ledge's corner on its side, too steep to stand on: it slides down off
+    /// the corner onto the floor below, which may carry it on across `up` by at most half its
+    /// width, when that floor is at most this far below the corner (a higher drop it falls).
     pub snap_distance: f32,
     /// Whether walkable floor under the character absorbs the request's downward part (along
     /// `-up`, gravity) instead of sliding the character down the slope (default `true`).
@@ -262,7 +265,9 @@ pub struct MoveResult {
     pub absorbed: Vec2,
     /// How far the character stepped up onto a ledge (0 when it did not).
     pub step: f32,
-    /// How far the character was snapped down onto the floor (0 when it was not).
+    /// How far the character was snapped down onto the floor, along `-up` (0 when it was not).
+    /// Sliding off a ledge's corner, the snap also moved it across `up` (at most half its
+    /// width, see [`MoveOptions::snap_distance`]); `moved` includes that.
     pub snap: f32,
 }
 
@@ -539,14 +544,25 @@ impl World {
             let mut hit = cast(mover.skin)?;
             // The part of the drop kept back so the character rests a skin above the floor.
             let mut short_of = 0.0;
-            if hit.is_some_and(|h| !mover.is_walkable(-h.normal)) {
+            let mut slid = None;
+            if let Some(rim) = hit.filter(|h| !mover.is_walkable(-h.normal)) {
                 // Its side within the skin of the edge it walked off: the corner, too steep to
                 // stand on, stopped the cast. Cast down to touching instead (it passes beside
                 // the corner), and stop a skin short of the floor.
                 hit = cast(0.0)?;
                 short_of = mover.skin / drop.length();
+                if !hit.is_some_and(|h| mover.is_walkable(-h.normal)) {
+                    // A rounded bottom meets the corner on its side however it is cast down:
+                    // slide down off it instead, onto the floor below.
+                    let limits = (lengths.snap_distance, along);
+                    slid = self.slide_off_rim(&mover, &xf, drop, rim, limits)?;
+                }
             }
-            if let Some(hit) = hit.filter(|h| mover.is_walkable(-h.normal)) {
+            if let Some((offset, landing)) = slid {
+                xf.p += offset;
+                result.snap = -offset.dot(up);
+                floor = Some((landing.collider, -landing.normal));
+            } else if let Some(hit) = hit.filter(|h| mover.is_walkable(-h.normal)) {
                 let fraction = (hit.fraction - short_of).max(0.0);
                 xf.p += drop * fraction;
                 result.snap = drop.length() * fraction;
@@ -808,6 +824,103 @@ impl World {
         let tolerance = mover.tolerance;
         let rounding = 4.0 * f32::EPSILON * xf.p.abs().max_element();
         Ok((rise > tolerance && ledge <= height + tolerance + rounding).then_some((landed, rise)))
+    }
+
+    /// Snapping down off a ledge's rim: the cast straight down by `drop` (along `-up`) from
+    /// `xf` stopped on `rim`, a surface too steep to stand on (a rounded bottom meets the
+    /// corner of the ledge it walked off on its side). The character slides down along that
+    /// surface, away from it, and on down whenever the slide is free, until it comes to
+    /// walkable floor (a skin above it), each part cast so it never passes into anything.
+    ///
+    /// The limits: it sinks at most `drop`'s length in all; it moves across `up` at most half
+    /// its width, and never against the walk `along` (the request's part across `up`); the
+    /// floor it lands on is at most `snap_distance` below the point it met the rim at (the
+    /// ledge, measured from its top). What it met when it slid into another steep surface is
+    /// slid off in turn (a few times at most). The offset from `xf` to where it lands, and the
+    /// floor's hit; `None` when no walkable floor is reached within the limits (the character
+    /// stays where the walk put it).
+    fn slide_off_rim(
+        &self,
+        mover: &Mover,
+        xf: &Transform,
+        drop: Vec2,
+        rim: WorldCastHit,
+        (snap_distance, along): (f32, Vec2),
+    ) -> Result<Option<(Vec2, WorldCastHit)>, WorldError> {
+        let up = mover.up;
+        let depth = drop.length();
+        let aabb = mover.shape.aabb(xf);
+        let across_up = Vec2::new(up.y, -up.x);
+        let half_width = 0.5 * (aabb.max - aabb.min).dot(across_up.abs());
+        let mut offset = drop * rim.fraction;
+        let (mut sunk, mut across_made) = (depth * rim.fraction, 0.0f32);
+        // The surface slid along, or `None` to go straight down.
+        let mut along_surface = Some(-rim.normal);
+        for _ in 0..4 {
+            let room = depth - sunk;
+            if room <= mover.tolerance {
+                return Ok(None);
+            }
+            let motion = match along_surface {
+                Some(normal) => {
+                    // The surface's downhill direction: `-up` less its part along the normal.
+                    let Some(downhill) = crate::math::try_unit(normal * normal.dot(up) - up) else {
+                        return Ok(None);
+                    };
+                    let sink = -downhill.dot(up);
+                    let across = downhill - up * downhill.dot(up);
+                    let across_length = crate::math::robust_length(across);
+                    if sink <= 1.0e-6 || (across.dot(along) < 0.0 && across_length > 1.0e-6) {
+                        return Ok(None);
+                    }
+                    let mut length = room / sink;
+                    if across_length * length > half_width - across_made {
+                        length = (half_width - across_made) / across_length;
+                    }
+                    if length <= mover.tolerance {
+                        return Ok(None);
+                    }
+                    downhill * length
+                }
+                None => -up * room,
+            };
+            let at = Transform {
+                p: xf.p + offset,
+                q: xf.q,
+            };
+            let hit = self.shape_cast(
+                mover.shape,
+                &at,
+                motion,
+                &mover.filter,
+                mover.cast_options(mover.skin),
+            )?;
+            let fraction = hit.map_or(1.0, |h| h.fraction);
+            let made = motion * fraction;
+            offset += made;
+            sunk += -made.dot(up);
+            across_made += crate::math::robust_length(made - up * made.dot(up));
+            let Some(hit) = hit else {
+                if along_surface.is_none() {
+                    return Ok(None);
+                }
+                along_surface = None;
+                continue;
+            };
+            if mover.is_walkable(-hit.normal) {
+                let ledge = (rim.point - hit.point).dot(up);
+                let rounding = 4.0 * f32::EPSILON * xf.p.abs().max_element();
+                let highest = snap_distance + mover.skin + rounding;
+                return Ok((ledge <= highest).then_some((offset, hit)));
+            }
+            let normal = -hit.normal;
+            if normal.dot(up) < 0.0 {
+                // Something overhanging: not a rim to slide off.
+                return Ok(None);
+            }
+            along_surface = Some(normal);
+        }
+        Ok(None)
     }
 
     /// The walkable surface under the character within `depth`: its collider and normal.
