@@ -471,14 +471,20 @@ impl World {
             add_planes(&mut planes, &surfaces, made, &mover, standing(absorbing));
             // What the cast stopped at holds the character where it stopped, turned as the
             // measured surfaces are (see `held_normal`).
+            // A surface too steep to stand on holds a standing character sideways and along
+            // its own normal too, so a walk past it slides down it instead of pressing into it
+            // a sliver a round.
             let normal = held_normal(mover.up, -hit.normal, &mover, standing(absorbing)).0;
-            planes.push(Plane {
-                normal,
-                offset: normal.dot(made).min(0.0),
-                collider: hit.collider,
-                point: hit.point,
-                separation: target,
-            });
+            let also_own = (normal != -hit.normal).then_some(-hit.normal);
+            for normal in std::iter::once(normal).chain(also_own) {
+                planes.push(Plane {
+                    normal,
+                    offset: normal.dot(made).min(0.0),
+                    collider: hit.collider,
+                    point: hit.point,
+                    separation: target,
+                });
+            }
         }
         if absorbing {
             result.absorbed = downward;
@@ -981,7 +987,8 @@ fn held_normal(up: Vec2, normal: Vec2, mover: &Mover, standing: bool) -> (Vec2, 
 
 /// Turns surfaces measured with the character displaced by `made` into planes on the total
 /// displacement: approach to the skin, no closer. Surfaces facing up but too steep to walk
-/// hold a `standing` character sideways (it does not climb them).
+/// hold a `standing` character sideways (it does not climb them) and along their own normal
+/// (it slides down them, never into them).
 fn add_planes(
     planes: &mut Vec<Plane>,
     surfaces: &[Surface],
@@ -993,22 +1000,37 @@ fn add_planes(
         let room = (surface.separation - mover.skin).max(0.0);
         let offset = surface.normal.dot(made) - room;
         let (normal, scale) = held_normal(mover.up, surface.normal, mover, standing);
-        let offset = (offset / scale).min(0.0);
-        if let Some(same) = planes
-            .iter_mut()
-            .find(|p| p.normal.dot(normal) > 1.0 - 1.0e-7 && p.collider == surface.collider)
-        {
-            if offset > same.offset {
-                same.offset = offset;
-            }
-            continue;
-        }
-        planes.push(Plane {
+        let plane = Plane {
             normal,
-            offset,
+            offset: (offset / scale).min(0.0),
             collider: surface.collider,
             point: surface.point,
             separation: surface.separation,
-        });
+        };
+        if normal != surface.normal {
+            add_plane(
+                planes,
+                Plane {
+                    normal: surface.normal,
+                    offset: offset.min(0.0),
+                    ..plane
+                },
+            );
+        }
+        add_plane(planes, plane);
     }
+}
+
+/// Adds `plane`, or raises the offset of the same collider's plane along the same normal.
+fn add_plane(planes: &mut Vec<Plane>, plane: Plane) {
+    if let Some(same) = planes
+        .iter_mut()
+        .find(|p| p.normal.dot(plane.normal) > 1.0 - 1.0e-7 && p.collider == plane.collider)
+    {
+        if plane.offset > same.offset {
+            same.offset = plane.offset;
+        }
+        return;
+    }
+    planes.push(plane);
 }
