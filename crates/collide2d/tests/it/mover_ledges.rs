@@ -297,7 +297,8 @@ fn run(walk: &Walk, rest: f32, lift: f32) -> Walked {
 /// floor after every call and ends on the lower floor, a skin above it (two at most with no
 /// gravity: it may come to rest on the ledge's corner within them); higher than the snap
 /// distance (and two skins), with no gravity, it leaves the floor. It never ends a call deeper
-/// in anything than a thousandth of its size (and the coordinates' rounding).
+/// in anything than a thousandth of its size (and the coordinates' rounding), nor moves across
+/// `up` more than the walk and half its width.
 #[test]
 fn characters_stay_on_the_floor_walking_off_ledges_lower_than_the_snap_distance() {
     let mut rng = Rng(0x1ed6e5);
@@ -360,6 +361,12 @@ fn characters_stay_on_the_floor_walking_off_ledges_lower_than_the_snap_distance(
         let (deepest, lowest) = (walked.deepest, walked.lowest);
         if deepest > 1.0e-3 * size + rounding || lowest < -1.0e-3 * size - rounding {
             failures.push(format!("{name}: {deepest} deep, down to {lowest}"));
+        }
+        // Sliding off a ledge's corner carries it across `up` at most half its width beyond
+        // the walk (the bound `snap_distance` documents).
+        let across = speed + 0.5 * width + rounding;
+        if let Some(wide) = walked.results.iter().find(|r| r.moved.x.abs() > across) {
+            failures.push(format!("{name}: moved more than {across} across: {wide:?}"));
         }
         // Jumping (the request goes up) or not standing on the floor (floating three skins
         // above it), it is never snapped down.
