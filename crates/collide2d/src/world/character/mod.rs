@@ -431,7 +431,7 @@ impl World {
         // downward part added as the planes allow (see `MoveOptions::stop_on_slope`).
         let mut absorbing = downward != Vec2::ZERO && stood_on_floor(self)?;
 
-        // A standing character does not climb surfaces too steep to walk (see `held_normal`).
+        // A standing character does not climb surfaces too steep to walk (see `held_normals`).
         let standing = |absorbing: bool| supported || absorbing;
         let mut planes: Vec<Plane> = Vec::new();
         add_planes(
@@ -469,14 +469,9 @@ impl World {
             self.surfaces_at(&mover, &xf, delta, &mut surfaces);
             absorbing |= downward != Vec2::ZERO && mover.is_walkable(-hit.normal);
             add_planes(&mut planes, &surfaces, made, &mover, standing(absorbing));
-            // What the cast stopped at holds the character where it stopped, turned as the
-            // measured surfaces are (see `held_normal`).
-            // A surface too steep to stand on holds a standing character sideways and along
-            // its own normal too, so a walk past it slides down it instead of pressing into it
-            // a sliver a round.
-            let normal = held_normal(mover.up, -hit.normal, &mover, standing(absorbing)).0;
-            let also_own = (normal != -hit.normal).then_some(-hit.normal);
-            for normal in std::iter::once(normal).chain(also_own) {
+            // What the cast stopped at holds the character where it stopped, along the
+            // normals the measured surfaces hold it along (see `held_normals`).
+            for (normal, _) in held_normals(mover.up, -hit.normal, &mover, standing(absorbing)) {
                 planes.push(Plane {
                     normal,
                     offset: normal.dot(made).min(0.0),
@@ -971,24 +966,31 @@ fn cast_target(surfaces: &[Surface], mover: &Mover) -> f32 {
     (smallest - 2.0 * tolerance).clamp(0.25 * skin, skin)
 }
 
-/// The normal a surface of normal `normal` holds the character along, and the factor its
-/// offset is divided by: for a `standing` character, a surface facing up but too steep to walk
-/// is a wall (pushing into it slides along it sideways or down, never up).
-fn held_normal(up: Vec2, normal: Vec2, mover: &Mover, standing: bool) -> (Vec2, f32) {
+/// The normals a surface of normal `normal` holds the character along, each with the factor
+/// its offset is divided by. Its own normal always (the character never moves into it); for a
+/// `standing` character, a surface facing up but too steep to walk also holds it sideways, as
+/// a wall (pushing into it slides along it sideways or down, never up: without the wall it
+/// would climb it, without its own normal a walk past it would press into it a sliver a
+/// round instead of sliding down it).
+fn held_normals(
+    up: Vec2,
+    normal: Vec2,
+    mover: &Mover,
+    standing: bool,
+) -> impl Iterator<Item = (Vec2, f32)> {
     let facing = normal.dot(up);
-    if standing && facing > 0.0 && !mover.is_walkable(normal) {
+    let wall = if standing && facing > 0.0 && !mover.is_walkable(normal) {
         let across = normal - up * facing;
-        if let Some(unit) = crate::math::try_unit(across) {
-            return (unit, crate::math::robust_length(across));
-        }
-    }
-    (normal, 1.0)
+        crate::math::try_unit(across).map(|unit| (unit, crate::math::robust_length(across)))
+    } else {
+        None
+    };
+    wall.into_iter().chain(std::iter::once((normal, 1.0)))
 }
 
 /// Turns surfaces measured with the character displaced by `made` into planes on the total
-/// displacement: approach to the skin, no closer. Surfaces facing up but too steep to walk
-/// hold a `standing` character sideways (it does not climb them) and along their own normal
-/// (it slides down them, never into them).
+/// displacement: approach to the skin, no closer, along every normal the surface holds the
+/// character along ([`held_normals`]).
 fn add_planes(
     planes: &mut Vec<Plane>,
     surfaces: &[Surface],
@@ -999,25 +1001,18 @@ fn add_planes(
     for surface in surfaces {
         let room = (surface.separation - mover.skin).max(0.0);
         let offset = surface.normal.dot(made) - room;
-        let (normal, scale) = held_normal(mover.up, surface.normal, mover, standing);
-        let plane = Plane {
-            normal,
-            offset: (offset / scale).min(0.0),
-            collider: surface.collider,
-            point: surface.point,
-            separation: surface.separation,
-        };
-        if normal != surface.normal {
+        for (normal, scale) in held_normals(mover.up, surface.normal, mover, standing) {
             add_plane(
                 planes,
                 Plane {
-                    normal: surface.normal,
-                    offset: offset.min(0.0),
-                    ..plane
+                    normal,
+                    offset: (offset / scale).min(0.0),
+                    collider: surface.collider,
+                    point: surface.point,
+                    separation: surface.separation,
                 },
             );
         }
-        add_plane(planes, plane);
     }
 }
 
