@@ -70,13 +70,21 @@ fn depth_across(world: &World, hero: ColliderHandle) -> f32 {
     deepest
 }
 
-/// How many walks the failures name (each begins "case N:").
-fn walks_in(failures: &[String]) -> usize {
-    let cases: std::collections::BTreeSet<&str> = failures
+/// Fails unless `failures` (each starting "case N:") is empty, listing the first `shown` and
+/// how many walks they come from.
+#[track_caller]
+fn assert_no_failed_walks(failures: &[String], shown: usize) {
+    let walks: std::collections::BTreeSet<&str> = failures
         .iter()
         .filter_map(|failure| failure.split(':').next())
         .collect();
-    cases.len()
+    assert!(
+        failures.is_empty(),
+        "{} failures in {} walks, the first:\n{}",
+        failures.len(),
+        walks.len(),
+        failures[..failures.len().min(shown)].join("\n")
+    );
 }
 
 /// The character's lowest point.
@@ -412,13 +420,7 @@ fn characters_stay_on_the_floor_walking_off_ledges_lower_than_the_snap_distance(
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures in {} walks, the first:\n{}",
-        failures.len(),
-        walks_in(&failures),
-        failures[..failures.len().min(12)].join("\n")
-    );
+    assert_no_failed_walks(&failures, 12);
     assert!(counts[0] >= 150 && counts[1] >= 5, "{counts:?}");
 }
 
@@ -567,13 +569,7 @@ fn characters_walk_down_stairs_on_the_floor() {
             ));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures in {} walks, the first:\n{}",
-        failures.len(),
-        walks_in(&failures),
-        failures[..failures.len().min(8)].join("\n")
-    );
+    assert_no_failed_walks(&failures, 8);
 }
 
 /// Every character (0.05 to 50 units) walking down a walkable slope (5° to 40°) that ends in a
@@ -674,11 +670,5 @@ fn characters_walk_down_a_slope_and_off_the_small_ledge_at_its_foot() {
             ));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures in {} walks, the first:\n{}",
-        failures.len(),
-        walks_in(&failures),
-        failures[..failures.len().min(8)].join("\n")
-    );
+    assert_no_failed_walks(&failures, 8);
 }

@@ -5,7 +5,7 @@
 
 use crate::character_mover::depth;
 use crate::mover_edges::{body_shape, Body, BODIES};
-use crate::support::Rng;
+use crate::support::{assert_no_failures, Rng};
 
 use collide2d::query::distance;
 use collide2d::shape::{Polygon, Shape};
@@ -332,12 +332,7 @@ fn walking_on_walkable_slopes_under_any_gravity_climbs_descends_and_stands() {
             ));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {cases}:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures, cases, failures.len());
 }
 
 /// Every body, 0.05 to 50 units, near the origin and (from 2 units) up to 1e5 from it, walking
@@ -407,12 +402,7 @@ fn slopes_steeper_than_the_limit_are_not_climbed_under_any_gravity() {
             ));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {cases}:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures, cases, failures.len());
 }
 
 /// Every body on an unwalkable slope (1e-3 rad to 80° past the limit), not standing on
