@@ -331,17 +331,14 @@ fn one_sided_normal(chain: &Chain, index: usize, normal: Vec2) -> Vec2 {
         return face_normal;
     }
     let at_end = normal.dot(left_perp(face_normal)) > 0.0;
-    if normal.dot(face_normal) <= 0.0 {
-        // Square to the face or behind it: only the neighbour's side of a convex joint has it.
-        let towards_neighbour = match chain.joint(index, at_end) {
-            Joint::Convex { neighbour_normal } => normal.dot(neighbour_normal) > 0.0,
-            _ => false,
-        };
-        if !towards_neighbour {
-            return face_normal;
-        }
+    let joint = chain.joint(index, at_end);
+    // Square to the face or behind it: only the neighbour's side of a convex joint has it.
+    let towards_neighbour = matches!(joint, Joint::Convex { neighbour_normal }
+        if normal.dot(neighbour_normal) > 0.0);
+    if normal.dot(face_normal) <= 0.0 && !towards_neighbour {
+        return face_normal;
     }
-    match chain.joint(index, at_end) {
+    match joint {
         Joint::End => normal,
         Joint::FlatOrConcave => face_normal,
         Joint::Convex { neighbour_normal } => {
