@@ -35,6 +35,7 @@ mod manifold_cases;
 mod manifold_distance;
 mod manifold_exact;
 mod manifold_face_end;
+mod manifold_invariance;
 mod manifold_parry;
 mod manifold_props;
 mod mover_edges;

@@ -68,7 +68,7 @@ fn point_errors(a: &Shape, xf_a: &Transform, b: &Shape, xf_b: &Transform, m: &Ma
 /// the line may graze a side, where the surface along it jumps between the corner and the
 /// side's far end: there the distance to the surface counts instead. Lines that miss a shape
 /// count as no error (the point is then at a corner, which the surface check covers).
-fn depth_error(
+pub(crate) fn depth_error(
     (a, b): (&Core, &Core),
     p: [f64; 2],
     normal: [f64; 2],

@@ -20,7 +20,8 @@
 //! The same idea as "ghost vertices" in Box2D's chain shapes (Catto, *Ghost Collisions*, 2020),
 //! written for every shape kind through one face-manifold routine.
 
-use crate::math::{cross, left_perp, Transform, Vec2};
+use crate::math::{cross, left_perp, right_perp, try_unit, Transform, Vec2};
+use crate::query::manifold::clip::{clip_to_face, IncidentEdge, ReferenceFace};
 use crate::query::manifold::compound::culling_box;
 use crate::query::manifold::contacts_convex_local;
 use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
@@ -146,8 +147,15 @@ fn admit(
 }
 
 /// The contact of a convex shape against the face of segment `start → end` along its normal,
-/// with the shape's incident feature clipped to the segment's extent (chain frame). Points
-/// separated by more than `margin` are left out.
+/// with the surface under the shape's incident feature clipped to the segment's extent (chain
+/// frame). Points separated by more than `margin` are left out.
+///
+/// A circle's deepest point lies straight down the face normal from its centre. An edge (a
+/// polygon's, or a capsule's or segment's core) goes through the clipping every pair of
+/// straight outlines shares ([`clip_to_face`]): a rounded edge tilted against the face is
+/// clipped along its own flat side and its deeper end's cap, so each point lies on the shape's
+/// surface and reports the depth there (the core clipped and moved by the radius along the face
+/// normal would lie inside the shape, understating the depth of a clipped end).
 pub(crate) fn face_manifold(
     start: Vec2,
     end: Vec2,
@@ -159,77 +167,52 @@ pub(crate) fn face_manifold(
     let Some(incident) = IncidentFeature::of(convex, convex_in_chain, face_normal) else {
         return Manifold::EMPTY;
     };
-    let direction = left_perp(face_normal);
-    let (low, high) = (start.dot(direction), end.dot(direction));
-    let mut manifold = Manifold::EMPTY;
-    manifold.normal = face_normal;
-    let mut keep = |point: Vec2, feature: Feature| {
-        let separation = (point - start).dot(face_normal) - incident.radius;
-        if separation <= margin && manifold.count < 2 {
-            manifold.points[manifold.count] = ContactPoint {
-                point: point - face_normal * (incident.radius + 0.5 * separation),
+    match incident {
+        IncidentFeature::Point { centre, radius } => {
+            let direction = left_perp(face_normal);
+            let along = centre.dot(direction);
+            if along < start.dot(direction) || along > end.dot(direction) {
+                return Manifold::EMPTY;
+            }
+            let separation = (centre - start).dot(face_normal) - radius;
+            if separation > margin {
+                return Manifold::EMPTY;
+            }
+            let mut manifold = Manifold::EMPTY;
+            manifold.normal = face_normal;
+            manifold.count = 1;
+            manifold.points[0] = ContactPoint {
+                point: centre - face_normal * (radius + 0.5 * separation),
                 penetration: -separation,
                 id: FeatureId {
                     a: Feature::Edge(0),
-                    b: feature,
+                    b: Feature::Vertex(0),
                 },
             };
-            manifold.count += 1;
+            manifold
         }
-    };
-    let (first, first_feature) = incident.points[0];
-    let first_along = first.dot(direction);
-    if incident.count == 1 {
-        if first_along >= low && first_along <= high {
-            keep(first, first_feature);
-        }
-        return manifold;
+        IncidentFeature::Edge(edge) => clip_to_face(
+            &ReferenceFace {
+                start,
+                end,
+                normal: face_normal,
+                radius: 0.0,
+                face: Feature::Edge(0),
+                start_vertex: 0,
+                end_vertex: 1,
+            },
+            &edge,
+            margin,
+        ),
     }
-    let (second, second_feature) = incident.points[1];
-    let second_along = second.dot(direction);
-    // Clip the incident segment to [low, high] along the face.
-    let clip = |from: Vec2, from_along: f32, to: Vec2, to_along: f32| -> Option<Vec2> {
-        if from_along >= low && from_along <= high {
-            return Some(from);
-        }
-        let bound = if from_along < low { low } else { high };
-        let span = to_along - from_along;
-        if span == 0.0 || (bound - from_along) / span > 1.0 || (bound - from_along) / span < 0.0 {
-            return None;
-        }
-        Some(from + (to - from) * ((bound - from_along) / span))
-    };
-    let clipped_first = clip(first, first_along, second, second_along);
-    let clipped_second = clip(second, second_along, first, first_along);
-    if let Some(point) = clipped_first {
-        let feature = if point == first {
-            first_feature
-        } else {
-            incident.edge
-        };
-        keep(point, feature);
-    }
-    if let Some(point) = clipped_second {
-        let feature = if point == second {
-            second_feature
-        } else {
-            incident.edge
-        };
-        keep(point, feature);
-    }
-    manifold
 }
 
 /// The part of a convex shape's core that faces a direction most directly, with its radius.
-struct IncidentFeature {
-    /// One or two core points (chain frame) and the features they are.
-    points: [(Vec2, Feature); 2],
-    /// How many of `points` are used.
-    count: usize,
-    /// The feature a point between the two is on.
-    edge: Feature,
-    /// The rounding radius around the core.
-    radius: f32,
+enum IncidentFeature {
+    /// A circle (or a capsule whose ends coincide): its centre (chain frame) and radius.
+    Point { centre: Vec2, radius: f32 },
+    /// The edge of the core most anti-parallel to the face normal (chain frame).
+    Edge(IncidentEdge),
 }
 
 impl IncidentFeature {
@@ -237,20 +220,31 @@ impl IncidentFeature {
     /// shapes that are not convex.
     fn of(convex: &Shape, convex_in_chain: &Transform, face_normal: Vec2) -> Option<Self> {
         let place = |p: Vec2| convex_in_chain.apply(p);
-        let two = |a: Vec2, b: Vec2, radius: f32| IncidentFeature {
-            points: [
-                (place(a), Feature::Vertex(0)),
-                (place(b), Feature::Vertex(1)),
-            ],
-            count: 2,
-            edge: Feature::Edge(0),
-            radius,
+        // A two-vertex core, taken in the direction whose outward normal faces the face.
+        let two = |a: Vec2, b: Vec2, radius: f32| {
+            let (a, b) = (place(a), place(b));
+            let Some(direction) = try_unit(b - a) else {
+                return IncidentFeature::Point { centre: a, radius };
+            };
+            let normal = right_perp(direction);
+            let (first, second, normal, first_vertex) = if normal.dot(face_normal) <= 0.0 {
+                (a, b, normal, 0)
+            } else {
+                (b, a, -normal, 1)
+            };
+            IncidentFeature::Edge(IncidentEdge {
+                first,
+                second,
+                normal,
+                radius,
+                edge: Feature::Edge(0),
+                first_vertex,
+                second_vertex: 1 - first_vertex,
+            })
         };
         Some(match convex {
-            Shape::Circle(circle) => IncidentFeature {
-                points: [(place(circle.center()), Feature::Vertex(0)); 2],
-                count: 1,
-                edge: Feature::Vertex(0),
+            Shape::Circle(circle) => IncidentFeature::Point {
+                centre: place(circle.center()),
                 radius: circle.radius(),
             },
             Shape::Capsule(capsule) => two(capsule.a(), capsule.b(), capsule.radius()),
@@ -271,15 +265,15 @@ impl IncidentFeature {
                     });
                 let vertices = polygon.vertices();
                 let next = (edge + 1) % vertices.len();
-                IncidentFeature {
-                    points: [
-                        (place(vertices[edge]), Feature::Vertex(edge as u8)),
-                        (place(vertices[next]), Feature::Vertex(next as u8)),
-                    ],
-                    count: 2,
-                    edge: Feature::Edge(edge as u8),
+                IncidentFeature::Edge(IncidentEdge {
+                    first: place(vertices[edge]),
+                    second: place(vertices[next]),
+                    normal: convex_in_chain.rotate(polygon.normals()[edge]),
                     radius: polygon.radius(),
-                }
+                    edge: Feature::Edge(edge as u8),
+                    first_vertex: edge as u8,
+                    second_vertex: next as u8,
+                })
             }
             Shape::Compound(_) | Shape::Chain(_) => return None,
         })
