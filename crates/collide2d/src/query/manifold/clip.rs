@@ -319,6 +319,7 @@ fn separated_cores(
         closest = closest_features_exhaustive(
             (reference.vertices, reference.normals),
             (incident.vertices, incident.normals),
+            reference_normal,
         );
         exhaustive = true;
     }

@@ -135,9 +135,17 @@ pub(crate) fn in_normal_cone(
 /// The closest features of two disjoint cores by checking every vertex against every edge.
 ///
 /// O(n·m): the fallback when the reference/incident edges did not hold the closest points.
+/// `towards` is a direction separating the cores, from the first to the second (the separating
+/// axis that found them apart): a point inside a two-vertex core's segment is on the side of
+/// the segment that faces the other core, the side whose normal leans along `towards` (for the
+/// first core; against it for the second). The offset between the closest points would decide
+/// the same where it is longer than its rounding, but for cores closer than the rounding of
+/// their coordinates it points either way, and the wrong side turns the contact inside out
+/// (a small segment touching a long one was pushed through it, its whole length deep).
 pub(crate) fn closest_features_exhaustive(
     (vertices1, normals1): (&[Vec2], &[Vec2]),
     (vertices2, normals2): (&[Vec2], &[Vec2]),
+    towards: Vec2,
 ) -> CoreClosest {
     let mut best_distance_sq = f32::INFINITY;
     let mut best = CoreClosest {
@@ -157,7 +165,6 @@ pub(crate) fn closest_features_exhaustive(
             let closest = closest_points_on_segments(a1, b1, a2, b2);
             let distance_sq = closest.point1.distance_squared(closest.point2);
             if distance_sq < best_distance_sq {
-                let offset = closest.point2 - closest.point1;
                 let facing = |feature: CoreFeature, normals: &[Vec2], direction: Vec2| match feature
                 {
                     CoreFeature::Edge(k)
@@ -169,8 +176,12 @@ pub(crate) fn closest_features_exhaustive(
                 };
                 best_distance_sq = distance_sq;
                 best = CoreClosest {
-                    feature1: facing(feature_at(i, count1, closest.fraction1), normals1, offset),
-                    feature2: facing(feature_at(j, count2, closest.fraction2), normals2, -offset),
+                    feature1: facing(feature_at(i, count1, closest.fraction1), normals1, towards),
+                    feature2: facing(
+                        feature_at(j, count2, closest.fraction2),
+                        normals2,
+                        -towards,
+                    ),
                     point1: closest.point1,
                     point2: closest.point2,
                 };
