@@ -177,11 +177,7 @@ pub(crate) fn closest_features_exhaustive(
                 best_distance_sq = distance_sq;
                 best = CoreClosest {
                     feature1: facing(feature_at(i, count1, closest.fraction1), normals1, towards),
-                    feature2: facing(
-                        feature_at(j, count2, closest.fraction2),
-                        normals2,
-                        -towards,
-                    ),
+                    feature2: facing(feature_at(j, count2, closest.fraction2), normals2, -towards),
                     point1: closest.point1,
                     point2: closest.point2,
                 };
