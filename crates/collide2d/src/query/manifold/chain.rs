@@ -8,7 +8,8 @@
 //!     skip if the shape's centroid is behind the segment            (one-sided)
 //!     m = segment–shape manifold
 //!     if m.normal is within 0.11° of the face normal n_i, or points behind the segment:
-//!         the face manifold along n_i (B's incident feature clipped to the segment)
+//!         the face manifold along n_i (B's surface under its incident feature
+//!         clipped to the segment)
 //!     else (m comes off vertex v of the segment):
 //!         v ends an open chain:                       keep m
 //!         v is a convex joint:   keep m if m.normal lies between n_i and the neighbour's normal,
