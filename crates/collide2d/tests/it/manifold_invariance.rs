@@ -571,7 +571,7 @@ fn moved(m: &Manifold, motion: &Transform) -> Manifold {
     out
 }
 
-/// 1. Rotating and translating the pair together rotates and translates the manifold.
+/// Property 1: Rotating and translating the pair together rotates and translates the manifold.
 #[test]
 fn rigid_motion_moves_the_manifold_with_the_pair() {
     sweep_pairs("rigid motion", without_chains, rigid_motion);
@@ -597,7 +597,7 @@ fn rigid_motion(case: &Case) -> Option<Result<(), String>> {
     }
 }
 
-/// 2. Swapping A and B negates the normal and keeps depths, points and children.
+/// Property 2: Swapping A and B negates the normal and keeps depths, points and children.
 #[test]
 fn swapping_the_pair_mirrors_the_manifold() {
     sweep("swap", |case| {
@@ -608,7 +608,7 @@ fn swapping_the_pair_mirrors_the_manifold() {
     });
 }
 
-/// 3. Scaling both shapes and their placements by `s` scales depths and points by `s`.
+/// Property 3: Scaling both shapes and their placements by `s` scales depths and points by `s`.
 #[test]
 fn scaling_the_pair_scales_the_manifold() {
     sweep_pairs("scale", without_chains, scaling);
@@ -645,7 +645,7 @@ fn scaling(case: &Case) -> Option<Result<(), String>> {
     }
 }
 
-/// 4. Moving B by `d` changes the deepest depth by at most `|d|`; the normal stays put (or
+/// Property 4: Moving B by `d` changes the deepest depth by at most `|d|`; the normal stays put (or
 /// turns with the line between rounded cores) away from feature switches.
 #[test]
 fn deepest_depth_is_lipschitz_in_translation() {
@@ -754,7 +754,7 @@ fn chain_pairs_keep_motion_scale_and_lipschitz() {
     sweep_pairs("lipschitz (chains)", with_chain, lipschitz);
 }
 
-/// 5. Each point lies midway between the surfaces of the touching parts, its depth the depth
+/// Property 5: Each point lies midway between the surfaces of the touching parts, its depth the depth
 /// of the surfaces along the normal through it, and within the extent of both parts across the
 /// normal.
 #[test]
@@ -848,7 +848,7 @@ fn point_core() -> Core {
     .unwrap()
 }
 
-/// 6. The deepest depth is the exact minimum translation depth and the normal its direction
+/// Property 6: The deepest depth is the exact minimum translation depth and the normal its direction
 /// (convex pairs and compounds; chains are one-sided by design).
 #[test]
 fn normal_is_the_minimum_translation_direction() {
