@@ -38,6 +38,7 @@ mod manifold_face_end;
 mod manifold_parry;
 mod manifold_props;
 mod mover_edges;
+mod mover_invariance;
 mod mover_ledges;
 mod mover_play;
 mod mover_scale;
