@@ -1372,6 +1372,9 @@ fn shown() -> usize {
         .unwrap_or(10)
 }
 
+/// A sweep: its failures and how many cases it ran.
+type Sweep = fn() -> (Vec<String>, usize);
+
 /// The open cases, each sweep with them included; `SHOWN=n` lists the first n failures.
 /// - Far from the origin (1e4 to 1e5), a scene turned by a quarter, a half or an arbitrary
 ///   angle, or mirrored, is not the same scene to `f32`: each collider's position rounds to
@@ -1386,7 +1389,7 @@ fn shown() -> usize {
 #[ignore = "open cases: far turned scenes, polygons along stacked boxes, far ceilings"]
 fn the_open_cases_of_every_sweep() {
     OPEN.with(|open| open.set(true));
-    let sweeps: [(&str, fn() -> (Vec<String>, usize)); 9] = [
+    let sweeps: [(&str, Sweep); 9] = [
         (
             "flat floors",
             sweep_walking_on_flat_floors_moves_the_whole_walk_every_call_in_every_frame,
