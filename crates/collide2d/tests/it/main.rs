@@ -39,6 +39,7 @@ mod manifold_invariance;
 mod manifold_parry;
 mod manifold_props;
 mod mover_edges;
+mod mover_invariance;
 mod mover_ledges;
 mod mover_play;
 mod mover_scale;

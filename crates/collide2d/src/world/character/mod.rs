@@ -122,7 +122,10 @@ pub struct MoveOptions<'a> {
     ///   along it sideways or down, never up).
     ///
     /// Off the floor (falling, sliding down a slope steeper than `max_slope`) nothing is
-    /// absorbed and gravity acts as requested. With `false` the whole request is solved, and a
+    /// absorbed and gravity acts as requested; a surface too steep to walk is not climbed
+    /// either way: walking into it in the air the character rises no more than the request's
+    /// own upward part (falling, it slides down it or stops against it, never up it, however
+    /// much the walk exceeds the fall). With `false` the whole request is solved, and a
     /// walk up a slope under gravity more than the walk times the slope's cotangent slides
     /// down it.
     pub stop_on_slope: bool,
@@ -431,16 +434,9 @@ impl World {
         // downward part added as the planes allow (see `MoveOptions::stop_on_slope`).
         let mut absorbing = downward != Vec2::ZERO && stood_on_floor(self)?;
 
-        // A standing character does not climb surfaces too steep to walk (see `held_normals`).
-        let standing = |absorbing: bool| supported || absorbing;
+        // No character climbs surfaces too steep to walk (see `held_normals`).
         let mut planes: Vec<Plane> = Vec::new();
-        add_planes(
-            &mut planes,
-            &surfaces,
-            Vec2::ZERO,
-            &mover,
-            standing(absorbing),
-        );
+        add_planes(&mut planes, &surfaces, Vec2::ZERO, &mover);
 
         // Solve, cast along the answer (for what is not touched yet), and solve again with the
         // surfaces around wherever the cast stopped.
@@ -468,10 +464,10 @@ impl World {
             surfaces.clear();
             self.surfaces_at(&mover, &xf, delta, &mut surfaces);
             absorbing |= downward != Vec2::ZERO && mover.is_walkable(-hit.normal);
-            add_planes(&mut planes, &surfaces, made, &mover, standing(absorbing));
+            add_planes(&mut planes, &surfaces, made, &mover);
             // What the cast stopped at holds the character where it stopped, along the
             // normals the measured surfaces hold it along (see `held_normals`).
-            for (normal, _) in held_normals(mover.up, -hit.normal, &mover, standing(absorbing)) {
+            for (normal, _) in held_normals(mover.up, -hit.normal, &mover) {
                 planes.push(Plane {
                     normal,
                     offset: normal.dot(made).min(0.0),
@@ -967,19 +963,19 @@ fn cast_target(surfaces: &[Surface], mover: &Mover) -> f32 {
 }
 
 /// The normals a surface of normal `normal` holds the character along, each with the factor
-/// its offset is divided by. Its own normal always (the character never moves into it); for a
-/// `standing` character, a surface facing up but too steep to walk also holds it sideways, as
-/// a wall (pushing into it slides along it sideways or down, never up: without the wall it
-/// would climb it, without its own normal a walk past it would press into it a sliver a
-/// round instead of sliding down it).
-fn held_normals(
-    up: Vec2,
-    normal: Vec2,
-    mover: &Mover,
-    standing: bool,
-) -> impl Iterator<Item = (Vec2, f32)> {
+/// its offset is divided by. Its own normal always (the character never moves into it); a
+/// surface facing up but too steep to walk also holds it sideways, as a wall (pushing into it
+/// slides along it sideways or down, never up: without the wall it would climb it, without its
+/// own normal a walk past it would press into it a sliver a round instead of sliding down it).
+///
+/// The wall holds a character in the air too: walking into a too-steep slope (or a crease of
+/// two) while falling, the walk's part into the slope would otherwise carry it up the slope
+/// whenever the walk is more than the fall times the slope's tangent, out of any crease
+/// narrower than it. Held, it gains no more height than the request's own upward part (a jump
+/// along the slope rises by the jump, and only that).
+fn held_normals(up: Vec2, normal: Vec2, mover: &Mover) -> impl Iterator<Item = (Vec2, f32)> {
     let facing = normal.dot(up);
-    let wall = if standing && facing > 0.0 && !mover.is_walkable(normal) {
+    let wall = if facing > 0.0 && !mover.is_walkable(normal) {
         let across = normal - up * facing;
         crate::math::try_unit(across).map(|unit| (unit, crate::math::robust_length(across)))
     } else {
@@ -991,17 +987,11 @@ fn held_normals(
 /// Turns surfaces measured with the character displaced by `made` into planes on the total
 /// displacement: approach to the skin, no closer, along every normal the surface holds the
 /// character along ([`held_normals`]).
-fn add_planes(
-    planes: &mut Vec<Plane>,
-    surfaces: &[Surface],
-    made: Vec2,
-    mover: &Mover,
-    standing: bool,
-) {
+fn add_planes(planes: &mut Vec<Plane>, surfaces: &[Surface], made: Vec2, mover: &Mover) {
     for surface in surfaces {
         let room = (surface.separation - mover.skin).max(0.0);
         let offset = surface.normal.dot(made) - room;
-        for (normal, scale) in held_normals(mover.up, surface.normal, mover, standing) {
+        for (normal, scale) in held_normals(mover.up, surface.normal, mover) {
             add_plane(
                 planes,
                 Plane {

@@ -39,6 +39,10 @@ pub(crate) struct Surface {
     pub away: (Vec2, f32),
     pub point: Vec2,
     pub collider: ColliderHandle,
+    /// Another face of the same piece that would hold the character as well (a sharp corner
+    /// beside a seam: its top and its side), as `(normal, separation, point)`; see
+    /// [`line_up_seams`].
+    pub other_face: Option<(Vec2, f32, Vec2)>,
 }
 
 /// A surface of one convex piece as measured, before its collider is known (the fields of
@@ -50,6 +54,7 @@ struct Found {
     gap: f32,
     away: (Vec2, f32),
     point: Vec2,
+    other_face: Option<(Vec2, f32, Vec2)>,
 }
 
 /// How one of several faces that would each hold the character is chosen: the one resisting
@@ -85,6 +90,7 @@ impl World {
         filter: &QueryFilter,
         out: &mut Vec<Surface>,
     ) {
+        let start = out.len();
         let bounds = shape.aabb(xf).expanded(reach);
         let centroid = xf.apply(shape.centroid());
         self.candidates(bounds, filter, |handle, collider| {
@@ -98,6 +104,7 @@ impl World {
                     away: found.away,
                     point: found.point,
                     collider: handle,
+                    other_face: found.other_face,
                 });
             };
             shape_surfaces(
@@ -111,6 +118,50 @@ impl World {
             );
             keep_one_way(collider, motion, out, first);
         });
+        line_up_seams(&mut out[start..], reach);
+    }
+}
+
+/// At a seam between two pieces (level tiles, a stack of boxes), a sharp character beside the
+/// seam has the next piece's corner diagonally off it: both the corner's faces hold it, one the
+/// face the pieces share (the floor's top, the wall's side) and one hidden inside the seam.
+/// Which is which the corner alone does not tell (walking along a floor or falling along a
+/// wall, the corner looks the same turned a quarter), and the motion does not either (the
+/// hidden top of the box below resists a fall less than the wall's side resists a walk into
+/// it, and held the character on the wall). Its neighbour does: the face shared lines up with
+/// the neighbour's, at the same separation. So when just one of the two faces lines up with
+/// another surface, that face holds the character, and the hidden one is not pushed out along
+/// either (nor read as a floor the character is above).
+fn line_up_seams(surfaces: &mut [Surface], reach: f32) {
+    let lines_up = |surfaces: &[Surface], index: usize, normal: Vec2, separation: f32| {
+        surfaces.iter().enumerate().any(|(other, s)| {
+            other != index
+                && s.normal.dot(normal) > 1.0 - 1.0e-5
+                && (s.separation - separation).abs() <= 0.5 * reach
+        })
+    };
+    for index in 0..surfaces.len() {
+        let surface = surfaces[index];
+        let Some((normal, separation, point)) = surface.other_face else {
+            continue;
+        };
+        let chosen_lines_up = lines_up(surfaces, index, surface.normal, surface.separation);
+        let other_lines_up = lines_up(surfaces, index, normal, separation);
+        let (real, hidden) = match (chosen_lines_up, other_lines_up) {
+            (true, false) => ((surface.normal, surface.separation), normal),
+            (false, true) => ((normal, separation), surface.normal),
+            _ => continue,
+        };
+        let held = &mut surfaces[index];
+        if !chosen_lines_up {
+            held.normal = normal;
+            held.separation = separation;
+            held.point = point;
+            held.other_face = Some((surface.normal, surface.separation, surface.point));
+        }
+        if held.away.0.dot(hidden) > 1.0 - 1.0e-5 {
+            held.away = real;
+        }
     }
 }
 
@@ -239,6 +290,7 @@ fn convex_surface(
             gap: closest.distance,
             away,
             point: closest.point_b,
+            other_face: None,
         });
         return;
     }
@@ -259,6 +311,7 @@ fn convex_surface(
         gap: -deepest.0,
         away: (-manifold.normal, -deepest.0),
         point: deepest.1,
+        other_face: None,
     });
 }
 
@@ -395,6 +448,17 @@ fn separating_face(
             )
     };
     let chosen = choose(preference, 0.25 * tie)?;
+    // The face the character would be held by otherwise: of those as eligible facing another
+    // way, the one preferred next.
+    let other_face = axes
+        .iter()
+        .filter(|a| a.0 == best || (a.0 >= best - window && a.0 >= 0.25 * tie))
+        .filter(|a| a.1.dot(chosen.1) < 1.0 - 1.0e-5)
+        .fold(None, |kept: Option<&(f32, Vec2, Vec2)>, axis| match kept {
+            Some(kept) if !preference.prefers(axis.1, kept.1) => Some(kept),
+            _ => Some(axis),
+        })
+        .map(|a| (a.1, a.0, a.2 + frame_origin));
     let upward = choose(
         Preference {
             motion: Vec2::ZERO,
@@ -408,6 +472,7 @@ fn separating_face(
         gap: best,
         away: (upward.1, upward.0),
         point: chosen.2 + frame_origin,
+        other_face,
     })
 }
 
