@@ -1138,3 +1138,129 @@ fn compare_rays(
         }
     }
 }
+
+/// Continuous bullets (ball, thin box, capsule, 0.01..0.1 across) shot in one update through a
+/// thin wall (a segment, a thin box, a straight chain of four segments with seams, a compound
+/// of two thin boxes), the same scene in place and moved by a rigid motion to 1e4..1e5 out:
+/// each gives exactly one `Begin` with the wall, with the same time of impact (within the
+/// cast's tolerance over the speed, and the rounding of coordinates at 1e5 over the path), and
+/// exactly one `End` at the next update.
+#[test]
+fn continuous_bullets_through_thin_walls_give_the_same_events_wherever_the_scene_is() {
+    use collide2d::shape::{Capsule, Chain, Circle, Compound, Segment};
+    use collide2d::world::{Collider, CollisionEvent, World};
+    let mut rng = Rng(0x0B01_1E75);
+    let mut failures = Vec::new();
+    let cases = 3000;
+    for case in 0..cases {
+        let size = rng.log_size(0.01, 0.1);
+        let bullet = match case % 3 {
+            0 => Shape::from(Circle::with_radius(0.5 * size).unwrap()),
+            1 => Shape::from(Polygon::rect(size, 0.2 * size).unwrap()),
+            _ => Shape::from(
+                Capsule::new(
+                    Vec2::new(-0.3 * size, 0.0),
+                    Vec2::new(0.3 * size, 0.0),
+                    0.2 * size,
+                )
+                .unwrap(),
+            ),
+        };
+        let thickness = rng.log_size(0.01, 0.3);
+        let wall = match (case / 3) % 4 {
+            0 => Shape::from(Segment::new(Vec2::new(0.0, -2.0), Vec2::new(0.0, 2.0)).unwrap()),
+            1 => Shape::from(Polygon::rect(thickness, 4.0).unwrap()),
+            2 => Shape::from(
+                Chain::open(&[
+                    Vec2::new(0.0, 2.0),
+                    Vec2::new(0.0, 1.0),
+                    Vec2::new(0.0, 0.0),
+                    Vec2::new(0.0, -1.0),
+                    Vec2::new(0.0, -2.0),
+                ])
+                .unwrap(),
+            ),
+            _ => Shape::from(
+                Compound::new(vec![
+                    (
+                        Transform::new(Vec2::new(0.0, 1.0), 0.0),
+                        Shape::from(Polygon::rect(thickness, 2.0).unwrap()),
+                    ),
+                    (
+                        Transform::new(Vec2::new(0.0, -1.0), 0.0),
+                        Shape::from(Polygon::rect(thickness, 2.0).unwrap()),
+                    ),
+                ])
+                .unwrap(),
+            ),
+        };
+        // From the wall's front (a chain's front faces -x), across a point of the wall's middle
+        // at a slant, 1..1e4 sizes long (at least 40, to clear the wall), the crossing
+        // somewhere along it.
+        let length = (size * rng.log_size(1.0, 1e4)).max(40.0);
+        let slant = rng.range(-1.0, 1.0);
+        let heading = Vec2::new(slant.cos(), slant.sin());
+        let cross = Vec2::new(0.0, rng.range(-1.0, 1.0));
+        let before = rng.range(0.3, 0.7);
+        let start = cross - heading * (length * before);
+        let angle = rng.angle();
+        let g = Transform::new(unit(rng.angle()) * rng.log_size(1e4, 1e5), rng.angle());
+        let mut times = Vec::new();
+        for placement in [Transform::IDENTITY, g] {
+            let mut world = World::new();
+            let wall_handle = world
+                .insert(Collider::new(wall.clone()).with_transform(placement))
+                .unwrap();
+            let bullet_xf = |p: Vec2| placement.mul(&Transform::new(p, angle));
+            let bullet_handle = world
+                .insert(
+                    Collider::new(bullet.clone())
+                        .with_transform(bullet_xf(start))
+                        .with_continuous(true),
+                )
+                .unwrap();
+            world.update();
+            world
+                .set_transform(bullet_handle, bullet_xf(start + heading * length))
+                .unwrap();
+            world.update();
+            let begins: Vec<f32> = world
+                .events()
+                .iter()
+                .filter(|e| {
+                    matches!(e, CollisionEvent::Begin { .. })
+                        && e.involves(wall_handle)
+                        && e.involves(bullet_handle)
+                })
+                .filter_map(|e| e.time_of_impact())
+                .collect();
+            world.update();
+            let ends = world
+                .events()
+                .iter()
+                .filter(|e| matches!(e, CollisionEvent::End { .. }))
+                .count();
+            world.update();
+            let later = world.events().len();
+            if begins.len() != 1 || ends != 1 || later != 0 {
+                failures.push(format!(
+                    "case {case} at {placement:?}: begins {begins:?}, ends {ends}, then {later} \
+                     events; {bullet:?} from {start} by {} through {wall:?}",
+                    heading * length
+                ));
+            }
+            times.push(begins.first().copied());
+        }
+        if let [Some(here), Some(there)] = times[..] {
+            let allow = (1e-3 * size + 16.0 * f32::EPSILON * (1e5 + length)) / length;
+            if (here - there).abs() > allow + 1e-6 {
+                failures.push(format!(
+                    "case {case}: times of impact {here} and {there} (moved) differ by more \
+                     than {allow:e}; {bullet:?} from {start} by {} through {wall:?}",
+                    heading * length
+                ));
+            }
+        }
+    }
+    crate::support::assert_no_failures(&failures, 2 * cases, 6);
+}
