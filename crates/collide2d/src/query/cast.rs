@@ -336,6 +336,15 @@ fn one_sided_normal(chain: &Chain, index: usize, normal: Vec2) -> Vec2 {
     let towards_neighbour = matches!(joint, Joint::Convex { neighbour_normal }
         if normal.dot(neighbour_normal) > 0.0);
     if normal.dot(face_normal) <= 0.0 && !towards_neighbour {
+        if joint == Joint::End {
+            // Round an open end the normals run from the face's to square to it, outwards
+            // along the segment: one at or behind square is held there, next to those in
+            // front of it. (Turned to the face normal, a ball grazing past the end got the
+            // face's normal or the end's, 90° apart, as rounding put its normal a hair in
+            // front of square or behind it.)
+            let along = left_perp(face_normal);
+            return if at_end { along } else { -along };
+        }
         return face_normal;
     }
     match joint {
