@@ -28,7 +28,7 @@ use crate::support;
 use collide2d::query::CastOptions;
 use collide2d::shape::{Aabb, Capsule, Circle, Polygon, Ray, Shape};
 use collide2d::world::{
-    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, CollisionGroups, EndReason, LayerId,
+    OneWay, BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, CollisionGroups, EndReason, LayerId,
     QueryFilter, World, WorldError,
 };
 use collide2d::{Sweep, Transform, Vec2};
@@ -59,6 +59,11 @@ enum Op {
     Enabled(ColliderHandle, bool),
     /// Enabled set to the other value and back in one frame.
     Toggle(ColliderHandle),
+    /// Several inserted at once (`insert_many`, freed slots first).
+    InsertMany(Vec<Collider>),
+    /// Several removed at once (`remove_many`).
+    RemoveMany(Vec<ColliderHandle>),
+    OneWay(ColliderHandle, Option<OneWay>),
     Update,
 }
 
@@ -112,32 +117,40 @@ fn random_collider(rng: &mut Rng, layers: &[LayerId], data: u64) -> Collider {
     collider
 }
 
-/// `collider` with another shape, everything else kept.
-fn reshaped(collider: &Collider, shape: Shape) -> Collider {
-    Collider::new(shape)
+/// `collider` with another shape and one-way setting, everything else kept.
+fn rebuilt(collider: &Collider, shape: Shape, one_way: Option<OneWay>) -> Collider {
+    let rebuilt = Collider::new(shape)
         .with_transform(collider.transform())
         .with_offset(collider.offset())
         .with_layer(collider.layer())
         .with_sensor(collider.is_sensor())
         .with_enabled(collider.is_enabled())
         .with_user_data(collider.user_data())
-        .with_groups(collider.groups())
+        .with_groups(collider.groups());
+    match one_way {
+        Some(w) => rebuilt.with_one_way(w.direction, w.margin),
+        None => rebuilt,
+    }
 }
 
 fn shifted(xf: Transform, by: Vec2) -> Transform {
     Transform { p: xf.p + by, ..xf }
 }
 
-/// Applies `op` to `world` with every object position moved by `by`.
-fn apply(world: &mut World, op: &Op, by: Vec2) -> Result<(), WorldError> {
+/// Applies `op` to `world` with every object position moved by `by`; returns the handles
+/// inserted, in the order of the op's colliders.
+fn apply(world: &mut World, op: &Op, by: Vec2) -> Result<Vec<ColliderHandle>, WorldError> {
     let at = |c: &Collider| c.clone().with_transform(shifted(c.transform(), by));
     match op {
-        Op::Insert(c) => world.insert(at(c)).map(|_| ()),
+        Op::Insert(c) => return world.insert(at(c)).map(|h| vec![h]),
         Op::Remove(h) => world.remove(*h).map(|_| ()),
         Op::RemoveInsert(h, c) => {
             world.remove(*h)?;
-            world.insert(at(c)).map(|_| ())
+            return world.insert(at(c)).map(|h| vec![h]);
         }
+        Op::InsertMany(colliders) => return world.insert_many(colliders.iter().map(at)),
+        Op::RemoveMany(handles) => world.remove_many(handles).map(|_| ()),
+        Op::OneWay(h, one_way) => world.set_one_way(*h, *one_way),
         Op::Move(h, xf) => world.set_transform(*h, shifted(*xf, by)),
         Op::Moves(moves) => {
             let moves: Vec<_> = moves.iter().map(|&(h, xf)| (h, shifted(xf, by))).collect();
@@ -172,6 +185,7 @@ fn apply(world: &mut World, op: &Op, by: Vec2) -> Result<(), WorldError> {
             Ok(())
         }
     }
+    .map(|()| Vec::new())
 }
 
 /// An event without its manifold or time of impact: what must agree between worlds whose
@@ -254,27 +268,35 @@ impl Model {
 
     /// Applies a successful edit (not an update) to the model; `inserted` is the handle an
     /// insertion got.
-    fn apply(&mut self, op: &Op, inserted: Option<ColliderHandle>) {
-        match op {
-            Op::Insert(c) => {
-                let h = inserted.unwrap();
-                self.data.insert(h, c.user_data());
-                self.colliders.insert(h, c.clone());
+    fn apply(&mut self, op: &Op, inserted: &[ColliderHandle]) {
+        let mut insert = |model: &mut Model, colliders: &[Collider]| {
+            assert_eq!(colliders.len(), inserted.len());
+            for (c, &h) in colliders.iter().zip(inserted) {
+                model.data.insert(h, c.user_data());
+                model.colliders.insert(h, c.clone());
             }
+        };
+        match op {
+            Op::Insert(c) => insert(self, std::slice::from_ref(c)),
+            Op::InsertMany(colliders) => insert(self, colliders),
             Op::Remove(h) => self.remove(*h),
+            Op::RemoveMany(handles) => {
+                for h in handles {
+                    self.remove(*h);
+                }
+            }
             Op::RemoveInsert(h, c) => {
                 self.remove(*h);
-                let h = inserted.unwrap();
-                self.data.insert(h, c.user_data());
-                self.colliders.insert(h, c.clone());
+                insert(self, std::slice::from_ref(c));
             }
+            Op::OneWay(h, w) => self.edit(*h, |c| rebuilt(&c, c.shape().clone(), *w)),
             Op::Move(h, xf) | Op::FarAndBack(h, xf) => self.edit(*h, |c| c.with_transform(*xf)),
             Op::Moves(moves) => {
                 for &(h, xf) in moves {
                     self.edit(h, |c| c.with_transform(xf));
                 }
             }
-            Op::Shape(h, s) => self.edit(*h, |c| reshaped(&c, s.clone())),
+            Op::Shape(h, s) => self.edit(*h, |c| rebuilt(&c, s.clone(), c.one_way())),
             Op::Offset(h, o) => self.edit(*h, |c| c.with_offset(*o)),
             Op::Layer(h, l) => self.edit(*h, |c| c.with_layer(*l)),
             Op::Groups(h, g) => self.edit(*h, |c| c.with_groups(*g)),
@@ -444,11 +466,12 @@ impl Model {
                 return Err(format!("is_touching({h:?}) disagrees with {want:?}"));
             }
         }
-        let filter = QueryFilter::new();
+        // One-way colliders answer rays and casts by their side (tested elsewhere): skipped.
+        let filter = QueryFilter::new().with_skip_one_way(true);
         let solid: Vec<(ColliderHandle, &Collider)> = self
             .colliders
             .iter()
-            .filter(|(_, c)| c.is_enabled() && !c.is_sensor())
+            .filter(|(_, c)| c.is_enabled() && !c.is_sensor() && c.one_way().is_none())
             .map(|(h, c)| (*h, c))
             .collect();
         for _ in 0..4 {
@@ -554,10 +577,27 @@ fn random_op(rng: &mut Rng, model: &Model, layers: &[LayerId], step: u64) -> Op 
         return Op::Update;
     }
     if handles.is_empty() || (handles.len() < 24 && rng.below(5) == 0) {
-        return Op::Insert(random_collider(rng, layers, step));
+        return Op::Insert(random_collider(rng, layers, step * 8));
     }
     let h = handles[rng.below(handles.len())];
-    match rng.below(14) {
+    match rng.below(17) {
+        14 => Op::InsertMany(
+            (0..1 + rng.below(4))
+                .map(|i| random_collider(rng, layers, step * 8 + i as u64))
+                .collect(),
+        ),
+        15 => {
+            let mut picked: Vec<ColliderHandle> = handles.clone();
+            picked.retain(|_| rng.below(4) == 0);
+            Op::RemoveMany(picked)
+        }
+        16 => Op::OneWay(
+            h,
+            (rng.below(3) != 0).then(|| OneWay {
+                direction: Vec2::from_angle(rng.angle()),
+                margin: rng.range(0.0, 0.5),
+            }),
+        ),
         0 => Op::Remove(h),
         1 => Op::RemoveInsert(h, random_collider(rng, layers, step)),
         2 | 3 => Op::Move(h, grid_transform(rng)),
@@ -715,11 +755,10 @@ fn record(seed: u64, kind: BroadPhaseKind, steps: usize) -> Result<Recording, St
     };
     for step in 0..steps {
         let op = random_op(&mut rng, &model, &layers, step as u64 + 1);
-        let before: BTreeSet<ColliderHandle> = world.iter().map(|(h, _)| h).collect();
-        apply(&mut world, &op, Vec2::ZERO).map_err(|e| format!("step {step} {op:?}: {e}"))?;
-        let inserted = world.iter().map(|(h, _)| h).find(|h| !before.contains(h));
-        model.apply(&op, inserted);
-        if let Some(h) = inserted {
+        let inserted =
+            apply(&mut world, &op, Vec2::ZERO).map_err(|e| format!("step {step} {op:?}: {e}"))?;
+        model.apply(&op, &inserted);
+        for &h in &inserted {
             if model.removed.iter().any(|r| r.index() == h.index())
                 && world.contacts_of(h).next().is_some()
             {
