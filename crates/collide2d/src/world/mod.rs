@@ -1054,9 +1054,13 @@ impl World {
         self.modify(handle, |c| c.sensor = sensor)
     }
 
-    /// Sets the game's data of a collider.
+    /// Sets the game's data of a collider. Events written from the next update on carry it,
+    /// the `End` of a pair it left since the last update included.
     pub fn set_user_data(&mut self, handle: ColliderHandle, data: u64) -> Result<(), WorldError> {
         self.entry_mut(handle)?.collider.user_data = data;
+        // A pair it left since the last update (disabled, or its partner removed) ends with
+        // its data as of that update, like every other event.
+        self.touching.set_pending_user_data(handle, data);
         Ok(())
     }
 

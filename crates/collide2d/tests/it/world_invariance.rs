@@ -28,8 +28,8 @@ use crate::support;
 use collide2d::query::CastOptions;
 use collide2d::shape::{Aabb, Capsule, Circle, Polygon, Ray, Shape};
 use collide2d::world::{
-    OneWay, BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, CollisionGroups, EndReason, LayerId,
-    QueryFilter, World, WorldError,
+    BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, CollisionGroups, EndReason, LayerId,
+    OneWay, QueryFilter, World, WorldError,
 };
 use collide2d::{Sweep, Transform, Vec2};
 use std::collections::{BTreeMap, BTreeSet};
@@ -64,6 +64,7 @@ enum Op {
     /// Several removed at once (`remove_many`).
     RemoveMany(Vec<ColliderHandle>),
     OneWay(ColliderHandle, Option<OneWay>),
+    UserData(ColliderHandle, u64),
     Update,
 }
 
@@ -73,11 +74,31 @@ fn grid_point(rng: &mut Rng) -> Vec2 {
     Vec2::new(q(rng), q(rng))
 }
 
-fn grid_transform(rng: &mut Rng) -> Transform {
+/// A random placement; with `aligned`, on the 1/4 grid and turned by a multiple of a
+/// quarter turn (exactly), so that boxes and circles often touch exactly.
+fn grid_transform(rng: &mut Rng, aligned: bool) -> Transform {
+    if aligned {
+        let q = |rng: &mut Rng| (rng.below(49) as f32 - 24.0) / 4.0;
+        let (c, s) = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)][rng.below(4)];
+        return Transform {
+            p: Vec2::new(q(rng), q(rng)),
+            q: collide2d::Rot { c, s },
+        };
+    }
     Transform::new(grid_point(rng), rng.angle())
 }
 
-fn random_shape(rng: &mut Rng) -> Shape {
+fn random_shape(rng: &mut Rng, aligned: bool) -> Shape {
+    if aligned {
+        let size = |rng: &mut Rng| (1 + rng.below(8)) as f32 / 4.0;
+        return match rng.below(3) {
+            0 => Shape::from(Circle::with_radius(size(rng) / 2.0).unwrap()),
+            1 => Shape::from(Polygon::rect(size(rng), size(rng)).unwrap()),
+            _ => Shape::from(
+                Capsule::new(Vec2::ZERO, Vec2::new(size(rng), 0.0), size(rng) / 4.0).unwrap(),
+            ),
+        };
+    }
     match rng.below(4) {
         0 => Shape::from(Circle::with_radius(rng.range(0.2, 1.0)).unwrap()),
         1 => Shape::from(Polygon::rect(rng.range(0.3, 2.0), rng.range(0.3, 2.0)).unwrap()),
@@ -101,14 +122,14 @@ fn random_groups(rng: &mut Rng) -> CollisionGroups {
     }
 }
 
-fn random_collider(rng: &mut Rng, layers: &[LayerId], data: u64) -> Collider {
-    let mut collider = Collider::new(random_shape(rng))
-        .with_transform(grid_transform(rng))
+fn random_collider(rng: &mut Rng, layers: &[LayerId], data: u64, aligned: bool) -> Collider {
+    let mut collider = Collider::new(random_shape(rng, aligned))
+        .with_transform(grid_transform(rng, aligned))
         .with_layer(layers[rng.below(layers.len())])
         .with_sensor(rng.below(6) == 0)
         .with_enabled(rng.below(10) != 0)
         .with_user_data(data);
-    if rng.below(5) == 0 {
+    if !aligned && rng.below(5) == 0 {
         collider = collider.with_offset(Transform::new(grid_point(rng) / 8.0, rng.angle()));
     }
     if rng.below(6) == 0 {
@@ -151,6 +172,7 @@ fn apply(world: &mut World, op: &Op, by: Vec2) -> Result<Vec<ColliderHandle>, Wo
         Op::InsertMany(colliders) => return world.insert_many(colliders.iter().map(at)),
         Op::RemoveMany(handles) => world.remove_many(handles).map(|_| ()),
         Op::OneWay(h, one_way) => world.set_one_way(*h, *one_way),
+        Op::UserData(h, data) => world.set_user_data(*h, *data),
         Op::Move(h, xf) => world.set_transform(*h, shifted(*xf, by)),
         Op::Moves(moves) => {
             let moves: Vec<_> = moves.iter().map(|&(h, xf)| (h, shifted(xf, by))).collect();
@@ -269,7 +291,7 @@ impl Model {
     /// Applies a successful edit (not an update) to the model; `inserted` is the handle an
     /// insertion got.
     fn apply(&mut self, op: &Op, inserted: &[ColliderHandle]) {
-        let mut insert = |model: &mut Model, colliders: &[Collider]| {
+        let insert = |model: &mut Model, colliders: &[Collider]| {
             assert_eq!(colliders.len(), inserted.len());
             for (c, &h) in colliders.iter().zip(inserted) {
                 model.data.insert(h, c.user_data());
@@ -288,6 +310,10 @@ impl Model {
             Op::RemoveInsert(h, c) => {
                 self.remove(*h);
                 insert(self, std::slice::from_ref(c));
+            }
+            Op::UserData(h, data) => {
+                self.data.insert(*h, *data);
+                self.edit(*h, |c| c.with_user_data(*data));
             }
             Op::OneWay(h, w) => self.edit(*h, |c| rebuilt(&c, c.shape().clone(), *w)),
             Op::Move(h, xf) | Op::FarAndBack(h, xf) => self.edit(*h, |c| c.with_transform(*xf)),
@@ -369,7 +395,10 @@ impl Model {
                     }
                     if begin && event.user_data() != Some([self.data[&pair.0], self.data[&pair.1]])
                     {
-                        return Err(format!("wrong user data: {event:?}"));
+                        return Err(format!(
+                            "wrong user data: {event:?}, expected {:?}",
+                            [self.data[&pair.0], self.data[&pair.1]]
+                        ));
                     }
                     open.insert(pair);
                 }
@@ -397,7 +426,10 @@ impl Model {
                         ));
                     }
                     if event.user_data() != Some([self.data[&pair.0], self.data[&pair.1]]) {
-                        return Err(format!("wrong user data: {event:?}"));
+                        return Err(format!(
+                            "wrong user data: {event:?}, expected {:?}",
+                            [self.data[&pair.0], self.data[&pair.1]]
+                        ));
                     }
                     open.remove(&pair);
                 }
@@ -571,19 +603,20 @@ fn new_world(kind: BroadPhaseKind) -> (World, Vec<LayerId>) {
 }
 
 /// A random edit of the model's colliders (or an update, a quarter of the time).
-fn random_op(rng: &mut Rng, model: &Model, layers: &[LayerId], step: u64) -> Op {
+fn random_op(rng: &mut Rng, model: &Model, layers: &[LayerId], step: u64, aligned: bool) -> Op {
     let handles: Vec<ColliderHandle> = model.colliders.keys().copied().collect();
     if rng.below(4) == 0 {
         return Op::Update;
     }
     if handles.is_empty() || (handles.len() < 24 && rng.below(5) == 0) {
-        return Op::Insert(random_collider(rng, layers, step * 8));
+        return Op::Insert(random_collider(rng, layers, step * 8, aligned));
     }
     let h = handles[rng.below(handles.len())];
-    match rng.below(17) {
+    match rng.below(18) {
+        17 => Op::UserData(h, 1_000_000 + step),
         14 => Op::InsertMany(
             (0..1 + rng.below(4))
-                .map(|i| random_collider(rng, layers, step * 8 + i as u64))
+                .map(|i| random_collider(rng, layers, step * 8 + i as u64, aligned))
                 .collect(),
         ),
         15 => {
@@ -599,15 +632,20 @@ fn random_op(rng: &mut Rng, model: &Model, layers: &[LayerId], step: u64) -> Op 
             }),
         ),
         0 => Op::Remove(h),
-        1 => Op::RemoveInsert(h, random_collider(rng, layers, step)),
-        2 | 3 => Op::Move(h, grid_transform(rng)),
+        1 => Op::RemoveInsert(h, random_collider(rng, layers, step * 8, aligned)),
+        2 | 3 => Op::Move(h, grid_transform(rng, aligned)),
         4 => Op::Moves(
             (0..1 + rng.below(4))
-                .map(|_| (handles[rng.below(handles.len())], grid_transform(rng)))
+                .map(|_| {
+                    (
+                        handles[rng.below(handles.len())],
+                        grid_transform(rng, aligned),
+                    )
+                })
                 .collect(),
         ),
         5 => Op::FarAndBack(h, model.colliders[&h].transform()),
-        6 => Op::Shape(h, random_shape(rng)),
+        6 => Op::Shape(h, random_shape(rng, aligned)),
         7 => Op::Offset(h, Transform::new(grid_point(rng) / 8.0, rng.angle())),
         8 => Op::Layer(h, layers[rng.below(layers.len())]),
         9 => Op::Matrix(
@@ -754,7 +792,7 @@ fn record(seed: u64, kind: BroadPhaseKind, steps: usize) -> Result<Recording, St
         updates: 0,
     };
     for step in 0..steps {
-        let op = random_op(&mut rng, &model, &layers, step as u64 + 1);
+        let op = random_op(&mut rng, &model, &layers, step as u64 + 1, seed % 2 == 1);
         let inserted =
             apply(&mut world, &op, Vec2::ZERO).map_err(|e| format!("step {step} {op:?}: {e}"))?;
         model.apply(&op, &inserted);
@@ -836,7 +874,7 @@ const KINDS: [BroadPhaseKind; 3] = [
     BroadPhaseKind::SweepAndPrune,
 ];
 
-const SEEDS: u64 = 24;
+const SEEDS: u64 = 32;
 const STEPS: usize = 400;
 
 /// Class 1, 3 and 4: event algebra, queries right after edits and refused input, in every
@@ -1061,5 +1099,47 @@ fn an_origin_shift_carrying_an_offset_shape_out_of_range_changes_nothing() {
             Err(WorldError::TransformOutOfRange)
         );
         assert!(world.snapshot() == before, "{kind:?}");
+    }
+}
+
+/// The exact case of the user-data class: data set after a pair was detached (its collider
+/// disabled, or its partner removed) used to leave the pair's `End` with the data as of the
+/// detachment; the `End` carries a live collider's data as of the update that writes it, a
+/// removed one's as of its removal.
+#[test]
+fn an_end_carries_user_data_set_after_its_pair_was_detached() {
+    for kind in KINDS {
+        let (mut world, _) = new_world(kind);
+        let ball = || Collider::circle(0.5).unwrap();
+        let a = world.insert(ball().with_user_data(1)).unwrap();
+        let b = world
+            .insert(ball().with_user_data(2).with_position(Vec2::X * 0.5))
+            .unwrap();
+        let c = world
+            .insert(ball().with_user_data(3).with_position(Vec2::X * 4.0))
+            .unwrap();
+        let d = world
+            .insert(ball().with_user_data(4).with_position(Vec2::X * 4.5))
+            .unwrap();
+        world.update();
+        world.set_enabled(a, false).unwrap();
+        world.set_user_data(a, 10).unwrap();
+        world.set_user_data(b, 20).unwrap();
+        world.remove(c).unwrap();
+        world.set_user_data(d, 40).unwrap();
+        world.update();
+        let ends: Vec<_> = world
+            .ended()
+            .iter()
+            .map(|e| (e.pair(), e.end_reason(), e.user_data()))
+            .collect();
+        assert_eq!(
+            ends,
+            [
+                ((a, b), Some(EndReason::Disabled), Some([10, 20])),
+                ((c, d), Some(EndReason::Removed), Some([3, 40])),
+            ],
+            "{kind:?}"
+        );
     }
 }
