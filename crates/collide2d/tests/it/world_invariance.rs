@@ -494,7 +494,7 @@ impl Model {
             if of != want {
                 return Err(format!("contacts_of({h:?}) {of:?}, expected {want:?}"));
             }
-            if world.is_touching(h) != !want.is_empty() {
+            if world.is_touching(h) == want.is_empty() {
                 return Err(format!("is_touching({h:?}) disagrees with {want:?}"));
             }
         }
