@@ -125,6 +125,18 @@ impl ContinuousColliders {
         }
     }
 
+    /// Refuses a shift that would carry a remembered placement out of range (as
+    /// [`shift`](Self::shift) would apply it), so an origin shift can fail before it changes
+    /// anything.
+    pub fn check_shift(&self, shift: Vec2) -> Result<(), WorldError> {
+        for track in self.tracks.iter().flatten() {
+            let mut previous = track.previous;
+            previous.p -= shift;
+            super::collider::check_placement_transform(&previous)?;
+        }
+        Ok(())
+    }
+
     /// Moves every remembered placement by `-shift` (the world's origin moved).
     pub fn shift(&mut self, shift: Vec2) {
         for track in self.tracks.iter_mut().flatten() {

@@ -1054,9 +1054,13 @@ impl World {
         self.modify(handle, |c| c.sensor = sensor)
     }
 
-    /// Sets the game's data of a collider.
+    /// Sets the game's data of a collider. Events written from the next update on carry it,
+    /// the `End` of a pair it left since the last update included.
     pub fn set_user_data(&mut self, handle: ColliderHandle, data: u64) -> Result<(), WorldError> {
         self.entry_mut(handle)?.collider.user_data = data;
+        // A pair it left since the last update (disabled, or its partner removed) ends with
+        // its data as of that update, like every other event.
+        self.touching.set_pending_user_data(handle, data);
         Ok(())
     }
 
@@ -1268,7 +1272,9 @@ impl World {
     ///
     /// Errors (the world unchanged): [`WorldError::InvalidInput`] for a non-finite origin,
     /// [`WorldError::TransformOutOfRange`] when a shifted position would leave
-    /// ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE).
+    /// ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE): a collider's object, its shape's
+    /// placement (object and offset) or box, or where a continuous collider's next sweep
+    /// starts.
     ///
     /// ```
     /// use collide2d::{shape::{Circle, Shape}, world::{Collider, World}, Transform, Vec2};
@@ -1287,35 +1293,42 @@ impl World {
     /// ```
     pub fn shift_origin(&mut self, new_origin: Vec2) -> Result<(), WorldError> {
         let new_origin = check_vector(new_origin, "origin")?;
-        // Check every shifted transform first, so an error leaves the world unchanged.
-        for slot in &self.slots {
-            if let Some(entry) = &slot.entry {
-                let mut moved = entry.collider.transform;
-                moved.p -= new_origin;
-                check_transform(&moved)?;
-            }
-        }
+        // Everything that can fail comes first, so an error leaves the world unchanged: every
+        // shifted transform, the placement and box it gives (an offset can carry the shape out
+        // of range where its object is not), each continuous collider's remembered placement,
+        // and the fresh broad phase.
+        let mut moved = Vec::with_capacity(self.live);
         let mut broad = Broad::new(self.broad_kind)?;
-        self.forget_batch_grid();
-        for (index, slot) in self.slots.iter_mut().enumerate() {
-            let generation = slot.generation;
-            let Some(entry) = &mut slot.entry else {
+        for (index, slot) in self.slots.iter().enumerate() {
+            let Some(entry) = &slot.entry else {
                 continue;
             };
-            entry.collider.transform.p -= new_origin;
-            entry.placement = entry.collider.world_transform();
+            let mut xf = entry.collider.transform;
+            xf.p -= new_origin;
+            check_transform(&xf)?;
+            let (placement, aabb) = plan_entry_move(entry, &xf)?;
+            let proxy = match entry.proxy {
+                Some(_) => {
+                    let handle = ColliderHandle {
+                        index: index as u32,
+                        generation: slot.generation,
+                    };
+                    Some(broad.get_mut().insert(aabb, handle.to_key())?)
+                }
+                None => None,
+            };
+            moved.push((index, xf, placement, proxy));
+        }
+        self.continuous.check_shift(new_origin)?;
+        self.forget_batch_grid();
+        for (index, xf, placement, proxy) in moved {
+            let Some(entry) = &mut self.slots[index].entry else {
+                continue; // listed above as live
+            };
+            entry.collider.transform = xf;
+            entry.placement = placement;
             entry.partners.clear();
-            if entry.proxy.is_some() {
-                let handle = ColliderHandle {
-                    index: index as u32,
-                    generation,
-                };
-                entry.proxy = Some(
-                    broad
-                        .get_mut()
-                        .insert(entry.collider.aabb(), handle.to_key())?,
-                );
-            }
+            entry.proxy = proxy;
         }
         // The fresh broad phase reports every overlapping pair as begun: those are the partner
         // lists, exactly as before the shift up to rounding.

@@ -278,6 +278,20 @@ impl Touching {
         true
     }
 
+    /// Writes `data` as `handle`'s user data into the pending `End`s of its detached pairs:
+    /// its data changed after they were detached, and an `End` carries a live collider's data
+    /// as of the update that writes it. Costs one pass over the pairs detached since the last
+    /// update (usually none).
+    pub fn set_pending_user_data(&mut self, handle: ColliderHandle, data: u64) {
+        for detached in &mut self.detached {
+            if detached.pair.0 == handle {
+                detached.end.user_data[0] = data;
+            } else if detached.pair.1 == handle {
+                detached.end.user_data[1] = data;
+            }
+        }
+    }
+
     /// Applies an update's answers and writes its events in pair order.
     ///
     /// `tests` is sorted by pair, each pair once; `answer(first, chunk, results)` fills

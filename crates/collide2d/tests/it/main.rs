@@ -66,6 +66,7 @@ mod world_determinism;
 mod world_event_edges;
 mod world_events;
 mod world_every_edit;
+mod world_invariance;
 mod world_is_touching;
 mod world_model;
 mod world_origin;
