@@ -750,6 +750,7 @@ fn without_chains(a: K, b: K) -> bool {
 /// - A face contact measures depth along the face normal; at a segment's end the depth of an
 ///   edge tilted by `t` against the face changes by `tan t` per unit moved along the face,
 ///   more than 1 beyond 45°.
+///
 /// Centroids on a segment's line (the documented one-sided switch) are left out.
 #[test]
 #[ignore]
