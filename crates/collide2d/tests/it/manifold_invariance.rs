@@ -29,7 +29,7 @@ use collide2d::shape::{Chain, Shape};
 use collide2d::{collide_speculative, Rot, Transform, Vec2};
 use manifold_common::axis_gap::sat_axis_gap;
 use manifold_common::exact::{core, cores, deepest, signed_distance, Core, Exact};
-use manifold_common::{make_shape, part, rounding, shape_size, Kind, Rng};
+use manifold_common::{make_shape, moved, part, rounding, shape_size, Kind, Rng};
 use std::f32::consts::TAU;
 
 /// Cases per ordered pair of kinds, per property.
@@ -560,15 +560,6 @@ fn compare(
         ));
     }
     Ok(())
-}
-
-fn moved(m: &Manifold, motion: &Transform) -> Manifold {
-    let mut out = *m;
-    out.normal = motion.rotate(m.normal);
-    for p in &mut out.points[..m.count] {
-        p.point = motion.apply(p.point);
-    }
-    out
 }
 
 /// Property 1: Rotating and translating the pair together rotates and translates the manifold.

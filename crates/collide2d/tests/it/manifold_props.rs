@@ -6,7 +6,9 @@ use collide2d::query::Manifold;
 use collide2d::shape::Shape;
 use collide2d::{collide, collide_speculative, overlaps, Transform, Vec2};
 use manifold_common::axis_gap::sat_axis_gap;
-use manifold_common::{make_shape, part, placements, rounding, shape_size, Kind, Rng, ALL_KINDS};
+use manifold_common::{
+    make_shape, moved, part, placements, rounding, shape_size, Kind, Rng, ALL_KINDS,
+};
 use proptest::prelude::*;
 
 const CASES: u32 = 10_000;
@@ -35,15 +37,6 @@ fn points_match(expected: &Manifold, actual: &Manifold, tolerance: f32) -> bool 
                     && (q.penetration - p.penetration).abs() <= tolerance
             })
         })
-}
-
-fn moved(m: &Manifold, motion: &Transform) -> Manifold {
-    let mut out = *m;
-    out.normal = motion.rotate(m.normal);
-    for p in &mut out.points[..m.count] {
-        p.point = motion.apply(p.point);
-    }
-    out
 }
 
 /// All the properties for one configuration.

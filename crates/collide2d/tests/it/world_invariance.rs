@@ -409,16 +409,11 @@ impl Model {
                     let expected = match self.detached.get(&pair) {
                         Some(Some(reason)) => Some(*reason),
                         Some(None) => None,
-                        None => {
-                            let (a, b) = (&self.colliders[&pair.0], &self.colliders[&pair.1]);
-                            let allowed = world.layers().collides(a.layer(), b.layer())
-                                && a.groups().interacts_with(b.groups());
-                            Some(if allowed {
-                                EndReason::Separated
-                            } else {
-                                EndReason::Filtered
-                            })
-                        }
+                        None => Some(support::reason_they_stop(
+                            world,
+                            &self.colliders[&pair.0],
+                            &self.colliders[&pair.1],
+                        )),
                     };
                     if expected.is_some_and(|e| e != *reason) {
                         return Err(format!(

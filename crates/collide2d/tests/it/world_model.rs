@@ -351,17 +351,11 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                             let expected = match causes.get(&pair) {
                                 Some(&cause) => Some(cause),
                                 None if uncertain.contains(&pair) => None,
-                                None => {
-                                    let (a, b) =
-                                        (&models[&pair.0].collider, &models[&pair.1].collider);
-                                    let allowed = world.layers().collides(a.layer(), b.layer())
-                                        && a.groups().interacts_with(b.groups());
-                                    Some(if allowed {
-                                        EndReason::Separated
-                                    } else {
-                                        EndReason::Filtered
-                                    })
-                                }
+                                None => Some(support::reason_they_stop(
+                                    &world,
+                                    &models[&pair.0].collider,
+                                    &models[&pair.1].collider,
+                                )),
                             };
                             if let Some(expected) = expected {
                                 assert_eq!(

@@ -4,6 +4,7 @@
 pub mod axis_gap;
 pub mod exact;
 
+use collide2d::query::Manifold;
 use collide2d::shape::{Capsule, Circle, Compound, Polygon, Segment, Shape};
 use collide2d::{Transform, Vec2};
 use std::f32::consts::TAU;
@@ -139,4 +140,14 @@ pub fn part(shape: &Shape, xf: &Transform, child: u32) -> (Shape, Transform) {
         }
         other => (other.clone(), *xf),
     }
+}
+
+/// `m` carried by the rigid motion `motion`: its normal turned, its points moved.
+pub fn moved(m: &Manifold, motion: &Transform) -> Manifold {
+    let mut out = *m;
+    out.normal = motion.rotate(m.normal);
+    for p in &mut out.points[..m.count] {
+        p.point = motion.apply(p.point);
+    }
+    out
 }

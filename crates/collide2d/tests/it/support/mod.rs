@@ -53,6 +53,22 @@ pub fn touches(
     }
 }
 
+/// Why the contact of `a` and `b` (both still in `world`) ends when neither was removed or
+/// disabled: `Separated` if the layer matrix and groups still let them touch, else `Filtered`.
+pub fn reason_they_stop(
+    world: &collide2d::World,
+    a: &collide2d::world::Collider,
+    b: &collide2d::world::Collider,
+) -> collide2d::world::EndReason {
+    let allowed =
+        world.layers().collides(a.layer(), b.layer()) && a.groups().interacts_with(b.groups());
+    if allowed {
+        collide2d::world::EndReason::Separated
+    } else {
+        collide2d::world::EndReason::Filtered
+    }
+}
+
 /// Checks every collider's `World::contacts_of` and `World::is_touching` against `listed`, the
 /// pairs `World::contacts` gives: `contacts_of` lists exactly the listed pairs naming the
 /// collider, in `listed`'s order, and `is_touching` says whether there is one.
