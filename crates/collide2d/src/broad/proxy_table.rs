@@ -21,7 +21,8 @@ pub(crate) fn check_id(id: ProxyId, slot: Option<(bool, u32)>) -> Result<usize, 
 
 /// Proxies stored in reusable slots; a freed slot's generation is bumped so old ids go stale.
 ///
-/// **Invariant:** `alive[i]` is false exactly for the slots on the free list.
+/// **Invariant:** `alive[i]` is false exactly for the slots on the free list and the retired
+/// ones (at generation `u32::MAX`, never reused).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ProxyTable {
     /// Exact box of each slot (meaningless for free slots).
@@ -88,13 +89,17 @@ impl ProxyTable {
         Ok(ProxyId::new(index, 0))
     }
 
-    /// Frees a live slot; its current id becomes stale.
+    /// Frees a live slot; its current id becomes stale. A slot already at the last generation
+    /// is retired instead of reused: a wrapped counter would make an id from 2³² releases ago
+    /// name a new proxy.
     pub fn release(&mut self, index: u32) {
         let slot = index as usize;
         debug_assert!(self.alive[slot]);
         self.alive[slot] = false;
-        self.generations[slot] = self.generations[slot].wrapping_add(1);
-        self.free_slots.push(index);
+        if let Some(next) = self.generations[slot].checked_add(1) {
+            self.generations[slot] = next;
+            self.free_slots.push(index);
+        }
         self.live_count -= 1;
     }
 
@@ -151,5 +156,27 @@ mod tests {
             table.resolve(unknown),
             Err(BroadPhaseError::UnknownProxy { id: unknown })
         );
+    }
+
+    #[test]
+    fn a_slot_at_the_last_generation_is_retired() {
+        let mut table = ProxyTable::default();
+        let aabb = Aabb {
+            min: Vec2::ZERO,
+            max: Vec2::ONE,
+        };
+        let first = table.allocate(aabb, 7).unwrap();
+        // As after 2³² − 1 releases of slot 0.
+        table.generations[0] = u32::MAX;
+        table.release(0);
+        let next = table.allocate(aabb, 8).unwrap();
+        assert_eq!((next.index(), next.generation()), (1, 0));
+        for stale in [first, ProxyId::new(0, u32::MAX)] {
+            assert_eq!(
+                table.resolve(stale),
+                Err(BroadPhaseError::StaleProxy { id: stale })
+            );
+        }
+        assert_eq!((table.len(), table.live_indices().count()), (1, 1));
     }
 }

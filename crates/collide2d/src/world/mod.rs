@@ -235,6 +235,22 @@ struct Slot {
     entry: Option<Entry>,
 }
 
+impl Slot {
+    /// Moves an emptied slot to its next generation, so handles to its last collider turn
+    /// stale; `false` when the generation is already `u32::MAX`: the slot is then retired for
+    /// good (never reused), as a wrapped counter would make a handle from 2³² removals ago
+    /// name a new collider.
+    fn next_generation(&mut self) -> bool {
+        match self.generation.checked_add(1) {
+            Some(next) => {
+                self.generation = next;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
 /// One touching pair remembered between updates (`a < b`).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -635,13 +651,15 @@ impl World {
         self.detach(handle, EndReason::Removed);
         let slot = &mut self.slots[handle.index as usize];
         let entry = slot.entry.take().expect("checked above");
-        slot.generation = slot.generation.wrapping_add(1);
+        let reusable = slot.next_generation();
         self.clear_dirty(handle.index);
         self.continuous.forget(handle.index);
         if let Some(proxy) = entry.proxy {
             self.broad.get_mut().remove(proxy)?;
         }
-        self.free.push(handle.index);
+        if reusable {
+            self.free.push(handle.index);
+        }
         self.live -= 1;
         Ok(entry.collider)
     }
@@ -684,11 +702,13 @@ impl World {
             let Some(entry) = slot.entry.take() else {
                 continue; // checked above
             };
-            slot.generation = slot.generation.wrapping_add(1);
+            let reusable = slot.next_generation();
             self.clear_dirty(handle.index);
             self.continuous.forget(handle.index);
             proxies.extend(entry.proxy);
-            self.free.push(handle.index);
+            if reusable {
+                self.free.push(handle.index);
+            }
             self.live -= 1;
             removed.push(entry.collider);
         }
@@ -1560,6 +1580,49 @@ mod capacity_tests {
         }
         assert_eq!(world.len(), 26);
         assert_eq!((world.slots.as_ptr(), world.slots.capacity()), slots);
+    }
+
+    #[test]
+    fn a_slot_at_the_last_generation_is_retired_not_reused() {
+        for many in [false, true] {
+            let mut world = World::new();
+            let first = world.insert(ball_at(0.0)).unwrap();
+            world.update();
+            // As after 2³² − 1 removals from slot 0.
+            world.slots[0].generation = u32::MAX;
+            let last = ColliderHandle {
+                index: 0,
+                generation: u32::MAX,
+            };
+            assert!(world.contains(last) && !world.contains(first));
+            if many {
+                world.remove_many(&[last]).unwrap();
+            } else {
+                world.remove(last).unwrap();
+            }
+            assert!(world.free.is_empty());
+            // The next colliders take fresh slots; no handle to slot 0, of any generation,
+            // names a collider again (a wrapped counter would revive `first`).
+            let next: Vec<_> = (0..3)
+                .map(|i| world.insert(ball_at(i as f32)).unwrap())
+                .collect();
+            assert!(next.iter().all(|h| h.index != 0));
+            assert!(!world.contains(first) && !world.contains(last));
+            assert_eq!(world.len(), 3);
+            assert!(matches!(
+                world.remove(last),
+                Err(WorldError::StaleHandle(_))
+            ));
+            // The retired slot survives a snapshot, and stays retired.
+            let mut restored = World::restore(world.snapshot()).unwrap();
+            assert!(!restored.contains(first) && !restored.contains(last));
+            let again = restored.insert(ball_at(9.0)).unwrap();
+            assert_ne!(again.index, 0);
+            assert_eq!(world.insert(ball_at(9.0)).unwrap(), again);
+            restored.update();
+            world.update();
+            assert_eq!(restored.events(), world.events());
+        }
     }
 
     #[test]

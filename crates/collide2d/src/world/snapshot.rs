@@ -47,7 +47,8 @@ pub struct WorldSnapshot {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SnapshotError {
-    /// The free list names a live slot or one slot twice, or leaves out an empty slot.
+    /// The free list names a live slot or one slot twice, or leaves out an empty slot that is
+    /// not retired (at the last generation).
     FreeList,
     /// A contact is out of order or repeated, is not `a < b`, or names a collider that is not
     /// live and enabled.
@@ -207,8 +208,17 @@ impl World {
                 return Err(SnapshotError::FreeList.into());
             }
         }
-        if world.slots.iter().filter(|s| s.entry.is_none()).count() != snapshot.free.len() {
-            return Err(SnapshotError::FreeList.into());
+        // An empty slot left out of the free list is retired, which only a slot at the last
+        // generation can be.
+        let retired = world
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(index, s)| s.entry.is_none() && !free_seen.contains(&(*index as u32)));
+        for (_, slot) in retired {
+            if slot.generation != u32::MAX {
+                return Err(SnapshotError::FreeList.into());
+            }
         }
         world.free = snapshot.free;
         world.check_contact_handles(&snapshot.contacts)?;
