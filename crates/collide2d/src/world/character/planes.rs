@@ -545,17 +545,22 @@ struct Axis {
 
 /// Of `points`, the gap of the deepest along `normal` in front of `face` (measured from its
 /// first end), that point, and whether the points within `level` of it lie across the face.
-fn deepest_across(points: &[Vec2], normal: Vec2, face: (Vec2, Vec2), level: f32) -> (f32, Vec2, bool) {
-    let (gap, deepest) = points
-        .iter()
-        .map(|p| (normal.dot(*p - face.0), *p))
-        .fold((f32::INFINITY, face.0), |best, x| {
+fn deepest_across(
+    points: &[Vec2],
+    normal: Vec2,
+    face: (Vec2, Vec2),
+    level: f32,
+) -> (f32, Vec2, bool) {
+    let (gap, deepest) = points.iter().map(|p| (normal.dot(*p - face.0), *p)).fold(
+        (f32::INFINITY, face.0),
+        |best, x| {
             if x.0 < best.0 {
                 x
             } else {
                 best
             }
-        });
+        },
+    );
     let along = crate::math::left_perp(normal);
     let (a, b) = (along.dot(face.0), along.dot(face.1));
     let (low, high) = (a.min(b), a.max(b));
