@@ -755,9 +755,6 @@ fn sweep_falling_while_walking_into_a_wall_falls_the_whole_fall_in_every_frame(
         let depth_needed = calls as f32 * fall + 3.0 * size;
         let kind = seed as usize % 5;
         let (name, pieces) = wall(kind, -depth_needed, 2.0 * size, size, &mut rng);
-        if matches!(case.body, Body::Polygon(_)) && matches!(kind, 1 | 2) && !open() {
-            continue;
-        }
         case.pieces = pieces;
         case.extent = depth_needed + 2.0 * size;
         let right = case
@@ -890,9 +887,6 @@ fn sweep_moving_up_into_a_ceiling_slides_along_it_in_every_frame() -> (Vec<Strin
         let mut rng = Rng(0x4_0000 + seed);
         let mut case = Case::new(seed, &mut rng, "");
         let size = case.size;
-        if case.origin != Vec2::ZERO && !open() {
-            continue;
-        }
         let tilt = if seed % 2 == 0 {
             0.0
         } else {
@@ -919,6 +913,11 @@ fn sweep_moving_up_into_a_ceiling_slides_along_it_in_every_frame() -> (Vec<Strin
         case.start = v(0.0, -top - 0.5 * size);
         let normal = v(tilt.sin(), -tilt.cos());
         let push = v(rng.range(-1.0, 1.0), rng.range(0.05, 1.0)) * size * rng.range(0.01, 1.0);
+        // Far out, a request of a few spacings of the coordinates is rounding, not motion.
+        let reach = case.origin.abs().max_element() + case.extent;
+        if case.origin != Vec2::ZERO && push.length() < 64.0 * spacing(reach) && !open() {
+            continue;
+        }
         case.what = format!("under a ceiling tilted {tilt:.3} ({kind}), moving {push:?}");
         let deltas = [v(0.0, size), push, push, push];
         count += 1;
@@ -1124,7 +1123,9 @@ fn sweep_corridors_slightly_wider_than_the_character_give_steady_progress() -> (
         let tile = size * rng.range(0.3, 2.0);
         let room = case.skin() * rng.range(2.5, 6.0);
         let shaft = seed % 2 == 1;
-        if shaft && matches!(case.body, Body::Polygon(_)) && !open() {
+        // Far out, a polygon in a shaft a few skins wider than it snags where the skin is a
+        // spacing or two of its coordinates (see `the_open_cases_of_every_sweep`).
+        if shaft && matches!(case.body, Body::Polygon(_)) && case.origin != Vec2::ZERO && !open() {
             continue;
         }
         let extent = if shaft {
@@ -1376,17 +1377,27 @@ fn shown() -> usize {
 type Sweep = fn() -> (Vec<String>, usize);
 
 /// The open cases, each sweep with them included; `SHOWN=n` lists the first n failures.
-/// - Far from the origin (1e4 to 1e5), a scene turned by a quarter, a half or an arbitrary
-///   angle, or mirrored, is not the same scene to `f32`: each collider's position rounds to
-///   the spacing of its coordinates on its own, so the seams of a stack or a row of boxes are
-///   out of line by up to a spacing (a fair part of the skin of a small character), and
-///   contacts differ by up to a hundred spacings between frames; characters snag on such
-///   seams.
-/// - A random polygon walking into a stack of boxes while falling may fall further than
-///   requested (along its own slanted face over a seam's corner) or stop.
-/// - Far from the origin, moving up into a ceiling may slide short of the request along it.
+/// All are far from the origin (1e4 to 1e5); near it every sweep holds in every frame. Of
+/// 1220 runs, 67 fail, in 36 cases:
+/// - 29 cases of characters whose skin is at most three spacings of their coordinates (a
+///   0.05 to 1.5-unit character 5e3 to 9e4 out): it cannot keep a gap the numbers hold, nor
+///   tell a seam's corner from a step; it snags, stops, or moves differently turned (a
+///   1-unit polygon 8e4 out in a shaft four spacings wider than it stops even as built; a
+///   0.005 push into a ceiling 2.2e4 out, two spacings, is not reported `on_ceiling`).
+/// - 7 cases of larger characters (skin 9 to 108 spacings), in turned or mirrored frames only
+///   (as built they hold): a scene turned is not the same scene to `f32`, since each
+///   collider's position rounds to the spacing on its own, so the seams of a row or a stack of
+///   boxes are out of line by up to a spacing and contacts differ by up to a hundred spacings
+///   between frames. A 2.6-unit box walking along a polygon's collinear top lifts 0.02, and a
+///   3.7-unit box along a row of seams falls 0.14 short of a 3.08 walk (flat floors, seeds 11
+///   and 28); a 6.9-unit polygon falling beside a stack of boxes 5.7e4 out moves 0.05 off it
+///   (walls, seed 36); a 20-unit capsule pushing 0.09 (12 spacings) into a ceiling 6.6e4 out
+///   slides as it should but is not reported `on_ceiling` (ceilings, seed 73); and in the air
+///   beside a slope too steep to walk, how far a walk along it carries a 1.9 to 21-unit
+///   character differs between frames by 0.03 to 0.12, its rise being the same (steep slopes,
+///   seeds 1, 6, 58, 83, 94).
 #[test]
-#[ignore = "open cases: far turned scenes, polygons along stacked boxes, far ceilings"]
+#[ignore = "open cases: far turned or mirrored scenes, skins of a few coordinate spacings"]
 fn the_open_cases_of_every_sweep() {
     OPEN.with(|open| open.set(true));
     let sweeps: [(&str, Sweep); 9] = [
@@ -1543,5 +1554,106 @@ fn a_box_falling_along_a_wall_of_stacked_boxes_never_snags_on_a_seam() {
                 "call {call}: {result:?}"
             );
         }
+    }
+}
+
+/// A random polygon about 8 units across, its corner half a skin's worth more from a wall of
+/// stacked boxes (separate, or one compound; seams every 13.95), walking 2.1 into it while
+/// falling 0.1 a call: the line of its own slanted face past the corner, 0.05 in front of the
+/// corner of the box below the seam (within the skin of the wall's side, which the corner is
+/// beside at 0.08), was taken for the surface holding it, and it slid down that line 0.174 a
+/// call, further than the request fell. It falls the fall, along the wall.
+#[test]
+fn a_polygon_walking_into_a_stack_of_boxes_falls_only_the_fall() {
+    let polygon = [
+        v(1.218621, 3.5302043),
+        v(-1.36792, 2.8102002),
+        v(-2.9870048, 1.0311096),
+        v(-3.4034252, -1.6566837),
+        v(-1.194476, -3.4602602),
+        v(1.5174993, -3.1174874),
+        v(3.5773654, -1.2349018),
+        v(3.4733531, 1.6907227),
+    ];
+    let size = 8.002113;
+    let delta = v(2.100567, -0.10001831);
+    for compound in [false, true] {
+        let mut world = World::new();
+        let (low, high) = (-99.81825f32, -85.87047f32);
+        let boxes: Vec<Vec<Vec2>> = (0..16)
+            .map(|i| {
+                let bottom = low + i as f32 * (high - low);
+                let top = bottom + (high - low);
+                let (left, right) = (3.6219401, 17.569721);
+                vec![
+                    v(left, bottom),
+                    v(right, bottom),
+                    v(right, top),
+                    v(left, top),
+                ]
+            })
+            .collect();
+        let frame = Frame::new(Vec2::ZERO, (1.0, 0.0), false);
+        if compound {
+            Piece::Compound(boxes).insert(&mut world, &frame);
+        } else {
+            for outline in boxes {
+                Piece::Convex(outline, 0.0).insert(&mut world, &frame);
+            }
+        }
+        let hero = world
+            .insert(
+                Collider::new(Shape::from(Polygon::hull(&polygon).unwrap()))
+                    .with_transform(Transform::new(v(-0.08697009, -0.03497207), 0.0)),
+            )
+            .unwrap();
+        let options = MoveOptions::for_size(size);
+        world.move_and_slide(hero, delta, options).unwrap();
+        for call in 1..40 {
+            let result = world.move_and_slide(hero, delta, options).unwrap();
+            let fell = (result.moved.y - delta.y).abs() < 1.0e-4 && result.moved.x.abs() < 1.0e-4;
+            assert!(
+                fell && result.on_wall,
+                "compound {compound}, call {call}: {result:?}"
+            );
+        }
+    }
+}
+
+/// A 26-unit capsule 1.5e4 from the origin, moving up into a chain ceiling tilted 0.052 rad
+/// and then along it (-3.59, 9.58) a call: the cast along the ceiling stopped part way
+/// wherever its reading of the unchanged gap rounded below its target (a hair under the gap
+/// it started with), and the capsule slid 2.58 of the 3.09 the request has along it. It
+/// slides the whole projection, within the rounding of its coordinates.
+#[test]
+fn a_capsule_far_out_slides_the_whole_way_along_a_ceiling() {
+    let origin = v(12048.974, 15229.432);
+    let (a, b) = (v(-208.75323, -10.857299), v(208.75323, 10.857299));
+    let mut world = World::new();
+    let frame = Frame::new(origin, (1.0, 0.0), false);
+    Piece::Chain(vec![a, b]).insert(&mut world, &frame);
+    let size = 26.129423;
+    let hero = world
+        .insert(
+            Collider::new(Shape::from(Capsule::vertical(size, 0.3 * size).unwrap()))
+                .with_transform(Transform::new(frame.point(v(0.0, -size)), 0.0)),
+        )
+        .unwrap();
+    let options = MoveOptions::for_size(size);
+    world.move_and_slide(hero, v(0.0, size), options).unwrap();
+    let along = (b - a).as_dvec2().normalize();
+    let normal = DVec2::new(along.y, -along.x);
+    let delta = v(-3.5930536, 9.57775);
+    let d = delta.as_dvec2();
+    let expected = d - normal * normal.dot(d).min(0.0);
+    let rounding = 8.0 * spacing(origin.abs().max_element()) as f64;
+    for call in 0..4 {
+        let result = world.move_and_slide(hero, delta, options).unwrap();
+        let off = (result.moved.as_dvec2() - expected).length();
+        assert!(
+            off <= rounding && result.on_ceiling,
+            "call {call}: moved {:?}, expected {expected:?} (off {off:.3e})",
+            result.moved
+        );
     }
 }

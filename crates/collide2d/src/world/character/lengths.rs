@@ -35,6 +35,9 @@ pub(crate) struct Lengths {
     pub max_recovery: f32,
     /// The tolerance of the mover's casts.
     pub tolerance: f32,
+    /// The `f32` spacing of the character's coordinates: how finely a gap measured where it
+    /// is (by a cast, or by the planes) is known.
+    pub spacing: f32,
     /// The length the mover's "negligible" thresholds are relative to: the character's extent
     /// along up, at most 1.
     pub unit: f32,
@@ -62,6 +65,7 @@ impl Lengths {
             snap_distance: opts.snap_distance.min(STEP_OF_HEIGHT * height),
             max_recovery: opts.max_recovery.min(RECOVERY_OF_HEIGHT * height),
             tolerance,
+            spacing,
             unit: height.min(1.0),
         }
     }

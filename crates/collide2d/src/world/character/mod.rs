@@ -282,6 +282,8 @@ struct Mover<'a> {
     skin: f32,
     /// The casts' tolerance (see [`Lengths`]).
     tolerance: f32,
+    /// The `f32` spacing of the character's coordinates (see [`Lengths`]).
+    spacing: f32,
     floor_cos: f32,
 }
 
@@ -394,6 +396,7 @@ impl World {
             up,
             skin: lengths.skin,
             tolerance: lengths.tolerance,
+            spacing: lengths.spacing,
             floor_cos: opts.max_slope.clamp(0.0, std::f32::consts::PI).cos(),
         };
         let mut result = MoveResult::default();
@@ -953,13 +956,21 @@ fn rounding(shape: &Shape) -> f32 {
 /// The separation a cast stops at: the skin, or just below the smallest gap the character
 /// already has (it rests a little inside the skin on one tile; the next tile, level with it or
 /// a little higher, is then not a hit), never below a quarter of the skin.
+///
+/// Below it by twice the cast's tolerance, or far from the origin twice the spacing of the
+/// character's coordinates where that is more (up to a twentieth of the skin): there a gap is
+/// known to a spacing or so only, and a cast sliding along a ceiling (or a floor) it started a
+/// hair inside the skin of stopped part way, where its own reading of the unchanged gap
+/// rounded below the target (a 26-unit capsule 1.5e4 from the origin slid 2.58 of 3.09 along
+/// a ceiling).
 fn cast_target(surfaces: &[Surface], mover: &Mover) -> f32 {
     let (skin, tolerance) = (mover.skin, mover.tolerance);
     let smallest = surfaces
         .iter()
         .map(|s| s.separation)
         .fold(f32::INFINITY, f32::min);
-    (smallest - 2.0 * tolerance).clamp(0.25 * skin, skin)
+    let known = tolerance.max(mover.spacing.min(0.05 * skin));
+    (smallest - 2.0 * known).clamp(0.25 * skin, skin)
 }
 
 /// The normals a surface of normal `normal` holds the character along, each with the factor

@@ -40,9 +40,19 @@ pub(crate) struct Surface {
     pub point: Vec2,
     pub collider: ColliderHandle,
     /// Another face of the same piece that would hold the character as well (a sharp corner
-    /// beside a seam: its top and its side), as `(normal, separation, point)`; see
-    /// [`line_up_seams`].
-    pub other_face: Option<(Vec2, f32, Vec2)>,
+    /// beside a seam: its top and its side); see [`line_up_seams`].
+    pub other_face: Option<OtherFace>,
+}
+
+/// Another face of the same piece that would hold the character (see [`Surface::other_face`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OtherFace {
+    pub normal: Vec2,
+    pub separation: f32,
+    pub point: Vec2,
+    /// Whether it is where the pair touches: a face meeting the other shape's nearest point
+    /// across it, so its separation is the distance.
+    pub meets: bool,
 }
 
 /// A surface of one convex piece as measured, before its collider is known (the fields of
@@ -54,7 +64,7 @@ struct Found {
     gap: f32,
     away: (Vec2, f32),
     point: Vec2,
-    other_face: Option<(Vec2, f32, Vec2)>,
+    other_face: Option<OtherFace>,
 }
 
 /// How one of several faces that would each hold the character is chosen: the one resisting
@@ -131,7 +141,11 @@ impl World {
 /// it, and held the character on the wall). Its neighbour does: the face shared lines up with
 /// the neighbour's, at the same separation. So when just one of the two faces lines up with
 /// another surface, that face holds the character, and the hidden one is not pushed out along
-/// either (nor read as a floor the character is above).
+/// either (nor read as a floor the character is above). When neither does, and the other face
+/// is where the pair touches ([`OtherFace::meets`]: a corner of the character's beside a
+/// box's side, with the box's corner below it in front of the line of the character's slanted
+/// face), the face touched holds it: the slanted line is no surface at all there, and a walk
+/// into the box slid down along it, further than the request fell.
 fn line_up_seams(surfaces: &mut [Surface], reach: f32) {
     let lines_up = |surfaces: &[Surface], index: usize, normal: Vec2, separation: f32| {
         surfaces.iter().enumerate().any(|(other, s)| {
@@ -142,22 +156,28 @@ fn line_up_seams(surfaces: &mut [Surface], reach: f32) {
     };
     for index in 0..surfaces.len() {
         let surface = surfaces[index];
-        let Some((normal, separation, point)) = surface.other_face else {
+        let Some(other) = surface.other_face else {
             continue;
         };
         let chosen_lines_up = lines_up(surfaces, index, surface.normal, surface.separation);
-        let other_lines_up = lines_up(surfaces, index, normal, separation);
+        let other_lines_up = lines_up(surfaces, index, other.normal, other.separation);
         let (real, hidden) = match (chosen_lines_up, other_lines_up) {
-            (true, false) => ((surface.normal, surface.separation), normal),
-            (false, true) => ((normal, separation), surface.normal),
+            (true, false) => ((surface.normal, surface.separation), other.normal),
+            (false, true) => ((other.normal, other.separation), surface.normal),
+            (false, false) if other.meets => ((other.normal, other.separation), surface.normal),
             _ => continue,
         };
         let held = &mut surfaces[index];
-        if !chosen_lines_up {
-            held.normal = normal;
-            held.separation = separation;
-            held.point = point;
-            held.other_face = Some((surface.normal, surface.separation, surface.point));
+        if real.0 != surface.normal {
+            held.normal = other.normal;
+            held.separation = other.separation;
+            held.point = other.point;
+            held.other_face = Some(OtherFace {
+                normal: surface.normal,
+                separation: surface.separation,
+                point: surface.point,
+                meets: false,
+            });
         }
         if held.away.0.dot(hidden) > 1.0 - 1.0e-5 {
             held.away = real;
@@ -400,6 +420,12 @@ fn faces(shape: &Shape, xf: &Transform, frame_origin: Vec2) -> Option<(Vec<Vec2>
 /// within `tie` of the largest separation that `preference` prefers (normal from the obstacle
 /// towards the character), with the largest separation as its gap and, to push out along,
 /// the one facing `up` most of those the character is in front of. `None` for other pairs.
+///
+/// When the face chosen is not where the pair touches (the line of a slanted face of the
+/// character's, past its corner, a little in front of a box's corner below it) while another
+/// face meets the other shape's nearest point across it (the character's corner beside the
+/// box's side), that face, whose separation is the distance, is given as the other face, and
+/// marked so: see [`line_up_seams`].
 fn separating_face(
     shape: &Shape,
     xf: &Transform,
@@ -414,51 +440,77 @@ fn separating_face(
     let (mover, mover_normals, mover_radius) = faces(shape, xf, frame_origin)?;
     let (obstacle, obstacle_normals, obstacle_radius) = faces(other, other_xf, frame_origin)?;
     let radii = mover_radius + obstacle_radius;
-    // (separation, normal towards the character, point on the obstacle)
-    let mut axes: Vec<(f32, Vec2, Vec2)> = Vec::with_capacity(mover.len() + obstacle.len());
-    let lowest = |points: &[Vec2], normal: Vec2, origin: Vec2| {
-        points.iter().map(|p| (normal.dot(*p - origin), *p)).fold(
-            (f32::INFINITY, origin),
-            |best, x| if x.0 < best.0 { x } else { best },
-        )
-    };
+    // Points this close to the deepest along an axis count as deepest with it (a face parallel
+    // to the axis' face, up to rounding and a slight tilt).
+    let level = 0.01 * tie;
+    let mut axes: Vec<Axis> = Vec::with_capacity(mover.len() + obstacle.len());
     for (i, normal) in obstacle_normals.iter().enumerate() {
-        let (gap, deepest) = lowest(&mover, *normal, obstacle[i % obstacle.len()]);
-        axes.push((gap - radii, *normal, deepest - *normal * gap));
+        let face = (obstacle[i], obstacle[(i + 1) % obstacle.len()]);
+        let (gap, deepest, meets) = deepest_across(&mover, *normal, face, level);
+        axes.push(Axis {
+            separation: gap - radii,
+            normal: *normal,
+            point: deepest - *normal * gap,
+            meets,
+        });
     }
     for (i, normal) in mover_normals.iter().enumerate() {
-        let (gap, deepest) = lowest(&obstacle, *normal, mover[i]);
-        axes.push((gap - radii, -*normal, deepest));
+        let face = (mover[i], mover[(i + 1) % mover.len()]);
+        let (gap, deepest, meets) = deepest_across(&obstacle, *normal, face, level);
+        axes.push(Axis {
+            separation: gap - radii,
+            normal: -*normal,
+            point: deepest,
+            meets,
+        });
     }
-    let best = axes.iter().map(|a| a.0).fold(f32::NEG_INFINITY, f32::max);
+    let best = axes
+        .iter()
+        .map(|a| a.separation)
+        .fold(f32::NEG_INFINITY, f32::max);
     // An axis well inside the skin is never preferred over the best one: that would push
     // the character out sideways (the face of the tile it just left, at separation 0).
     let window = tie + 1.0e-6 * best.abs();
+    let eligible = |a: &&Axis, least: f32| {
+        a.separation == best || (a.separation >= best - window && a.separation >= least)
+    };
     // Any face the character is wholly in front of keeps it out; pushing out, the one facing
     // up most is taken even when well inside the skin (the floor under a seam's corner).
     let choose = |preference: Preference, least: f32| {
         axes.iter()
-            .filter(|a| a.0 == best || (a.0 >= best - window && a.0 >= least))
-            .fold(
-                None,
-                |chosen: Option<&(f32, Vec2, Vec2)>, axis| match chosen {
-                    Some(kept) if !preference.prefers(axis.1, kept.1) => Some(kept),
-                    _ => Some(axis),
-                },
-            )
+            .filter(|a| eligible(a, least))
+            .fold(None, |chosen: Option<&Axis>, axis| match chosen {
+                Some(kept) if !preference.prefers(axis.normal, kept.normal) => Some(kept),
+                _ => Some(axis),
+            })
     };
     let chosen = choose(preference, 0.25 * tie)?;
-    // The face the character would be held by otherwise: of those as eligible facing another
-    // way, the one preferred next.
-    let other_face = axes
+    // The face the character would be held by otherwise: the face contact (within `level` of
+    // the largest separation) when the chosen face is another, else of those as eligible
+    // facing another way, the one preferred next.
+    let contact = axes
         .iter()
-        .filter(|a| a.0 == best || (a.0 >= best - window && a.0 >= 0.25 * tie))
-        .filter(|a| a.1.dot(chosen.1) < 1.0 - 1.0e-5)
-        .fold(None, |kept: Option<&(f32, Vec2, Vec2)>, axis| match kept {
-            Some(kept) if !preference.prefers(axis.1, kept.1) => Some(kept),
-            _ => Some(axis),
+        .filter(|a| a.meets && a.separation >= best - level)
+        .max_by(|x, y| x.separation.total_cmp(&y.separation))
+        .filter(|a| a.normal.dot(chosen.normal) < 1.0 - 1.0e-5);
+    let other_face = contact
+        .map(|a| (a, true))
+        .or_else(|| {
+            axes.iter()
+                .filter(|a| eligible(a, 0.25 * tie))
+                .filter(|a| a.normal.dot(chosen.normal) < 1.0 - 1.0e-5)
+                .fold(None, |kept: Option<&Axis>, axis| match kept {
+                    Some(kept) if !preference.prefers(axis.normal, kept.normal) => Some(kept),
+                    _ => Some(axis),
+                })
+                .map(|a| (a, false))
         })
-        .map(|a| (a.1, a.0, a.2 + frame_origin));
+        .map(|(a, meets)| OtherFace {
+            normal: a.normal,
+            separation: a.separation,
+            point: a.point + frame_origin,
+            meets,
+        });
     let upward = choose(
         Preference {
             motion: Vec2::ZERO,
@@ -467,13 +519,60 @@ fn separating_face(
         0.0,
     )?;
     Some(Found {
-        normal: chosen.1,
-        separation: chosen.0,
+        normal: chosen.normal,
+        separation: chosen.separation,
         gap: best,
-        away: (upward.1, upward.0),
-        point: chosen.2 + frame_origin,
+        away: (upward.normal, upward.separation),
+        point: chosen.point + frame_origin,
         other_face,
     })
+}
+
+/// One separating axis of a pair (see [`separating_face`]).
+#[derive(Clone, Copy, Debug)]
+struct Axis {
+    /// The separation along it (negative: overlapping).
+    separation: f32,
+    /// Its normal, from the obstacle towards the character.
+    normal: Vec2,
+    /// The point on the obstacle, relative to the frame's origin.
+    point: Vec2,
+    /// Whether the deepest points along it lie across the face it is the normal of (their
+    /// extent along the face overlaps the face's): the face and those points are the nearest
+    /// features, and the separation the distance.
+    meets: bool,
+}
+
+/// Of `points`, the gap of the deepest along `normal` in front of `face` (measured from its
+/// first end), that point, and whether the points within `level` of it lie across the face.
+fn deepest_across(
+    points: &[Vec2],
+    normal: Vec2,
+    face: (Vec2, Vec2),
+    level: f32,
+) -> (f32, Vec2, bool) {
+    let (gap, deepest) = points.iter().map(|p| (normal.dot(*p - face.0), *p)).fold(
+        (f32::INFINITY, face.0),
+        |best, x| {
+            if x.0 < best.0 {
+                x
+            } else {
+                best
+            }
+        },
+    );
+    let along = crate::math::left_perp(normal);
+    let (a, b) = (along.dot(face.0), along.dot(face.1));
+    let (low, high) = (a.min(b), a.max(b));
+    let (mut first, mut last) = (f32::INFINITY, f32::NEG_INFINITY);
+    for p in points {
+        if normal.dot(*p - face.0) <= gap + level {
+            let t = along.dot(*p);
+            first = first.min(t);
+            last = last.max(t);
+        }
+    }
+    (gap, deepest, first <= high && last >= low)
 }
 
 /// The displacement closest to `target` with `normal · d ≥ offset` for every plane.
