@@ -26,7 +26,8 @@ use crate::query::manifold::clip::{clip_to_face, IncidentEdge, ReferenceFace};
 use crate::query::manifold::compound::culling_box;
 use crate::query::manifold::contacts_convex_local;
 use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
-use crate::shape::{Chain, Joint, Segment, Shape};
+use crate::query::RayInside;
+use crate::shape::{Chain, Joint, Ray, Segment, Shape};
 
 /// Largest sine of the angle between a manifold normal and a face normal for the two to count
 /// as the same direction (about 0.11°); also the slack of the cone tests at convex joints.
@@ -114,15 +115,56 @@ fn admit(
 ) -> Option<Manifold> {
     let face_normal = chain.normals()[index];
     let normal = manifold.normal;
-    // Within rounding of the face normal, or pointing behind the segment (B is in front, so a
-    // two-sided answer through the back, e.g. for a shape centred on the line, cannot stand).
-    if normal.dot(face_normal) <= 0.0 || cross(normal, face_normal).abs() <= FACE_TOLERANCE {
-        // The face normal, or within rounding of it: the face contact, exactly along it, with
-        // B's incident feature clipped to the segment (the same points whichever face the
-        // segment–shape test chose as reference).
-        let (start, end) = chain.segment_points(index);
+    let (start, end) = chain.segment_points(index);
+    // Within rounding of the face normal: the face contact, exactly along it, with B's incident
+    // feature clipped to the segment (the same points whichever face the segment–shape test
+    // chose as reference).
+    if cross(normal, face_normal).abs() <= FACE_TOLERANCE && normal.dot(face_normal) > 0.0 {
         let face = face_manifold(start, end, face_normal, convex, convex_in_chain, margin);
-        return (!face.is_empty()).then_some(face);
+        if !face.is_empty() {
+            return Some(face);
+        }
+        // Nothing of B lies over the segment: B's surface meets it only at a vertex (a face of
+        // B ending at the segment's end, an overlap of no length that rounding may lose). The
+        // two-sided answer stands at an open end or a convex joint, whose cones hold the face
+        // normal; at a flat or concave joint the neighbour's face reports the contact.
+        let deepest = manifold
+            .points()
+            .iter()
+            .fold(manifold.points[0], |best, p| {
+                if p.penetration > best.penetration {
+                    *p
+                } else {
+                    best
+                }
+            })
+            .point;
+        let at_end = (deepest - start).dot(end - start) > 0.5 * (end - start).length_squared();
+        return match chain.joint(index, at_end) {
+            Joint::End | Joint::Convex { .. } => Some(manifold),
+            Joint::FlatOrConcave => None,
+        };
+    }
+    // Pointing behind the segment (B's centroid is in front, its surface touches from behind):
+    // the two-sided answer cannot stand. The smallest admissible push-out is the face contact
+    // or, at an open end, the push along the segment out past that end, whichever is smaller
+    // (see the module docs).
+    if normal.dot(face_normal) <= 0.0 {
+        let face = face_manifold(start, end, face_normal, convex, convex_in_chain, margin);
+        let mut best = (!face.is_empty()).then_some(face);
+        for at_end in [false, true] {
+            if !matches!(chain.joint(index, at_end), Joint::End) {
+                continue;
+            }
+            let Some(past) = past_end(start, end, at_end, convex, convex_in_chain, margin) else {
+                continue;
+            };
+            let deeper = best.is_some_and(|b| b.max_penetration() > past.max_penetration());
+            if best.is_none() || deeper {
+                best = Some(past);
+            }
+        }
+        return best;
     }
     // Off the face normal by more than the tolerance, the normal leans clearly towards the end
     // whose vertex made it.
@@ -140,10 +182,91 @@ fn admit(
             inside_cone.then_some(manifold)
         }
         Joint::FlatOrConcave => {
-            let (start, end) = chain.segment_points(index);
             let face = face_manifold(start, end, face_normal, convex, convex_in_chain, margin);
             (!face.is_empty()).then_some(face)
         }
+    }
+}
+
+/// The contact of a convex shape pushed along segment `start → end` out past its `end` (or its
+/// `start` when `at_end` is false): the push-out along the outward direction `u` of that end,
+/// which is how far B's surface lies behind the end vertex along the segment's line (negative
+/// when B lies ahead of the end, within `margin`). One point, between the end vertex and B's
+/// surface; `None` when B does not cross the segment's line or is further than `margin` ahead.
+fn past_end(
+    start: Vec2,
+    end: Vec2,
+    at_end: bool,
+    convex: &Shape,
+    convex_in_chain: &Transform,
+    margin: f32,
+) -> Option<Manifold> {
+    let (vertex, other, vertex_index) = if at_end {
+        (end, start, 1)
+    } else {
+        (start, end, 0)
+    };
+    let outward = try_unit(vertex - other)?;
+    // Cast along `outward` from a point behind B and the vertex on the segment's line: B's
+    // first point on the line, counted back from the vertex.
+    let bounds = convex.aabb(convex_in_chain);
+    let back = (bounds.max - bounds.min).length() + (vertex - bounds.center()).length() + 1e-30;
+    let ray = Ray {
+        origin: vertex - outward * back,
+        direction: outward,
+        max_distance: back + margin.max(0.0),
+    };
+    let hit = convex.ray_cast_with(convex_in_chain, &ray, RayInside::HitAtStart)?;
+    let depth = back - hit.distance;
+    if !(depth >= -margin.max(0.0)) {
+        return None;
+    }
+    let mut manifold = Manifold::EMPTY;
+    manifold.normal = outward;
+    manifold.count = 1;
+    manifold.points[0] = ContactPoint {
+        point: vertex - outward * (0.5 * depth),
+        penetration: depth,
+        id: FeatureId {
+            a: Feature::Vertex(vertex_index),
+            b: hit_feature(convex, convex_in_chain, hit.point, hit.normal),
+        },
+    };
+    Some(manifold)
+}
+
+/// The feature of a convex shape (placed by `convex_in_chain`) at a ray's hit `point` with
+/// outward `normal` (chain frame): the polygon edge facing most along the normal, a core's side
+/// or the end cap nearer the point, a circle's centre.
+fn hit_feature(convex: &Shape, convex_in_chain: &Transform, point: Vec2, normal: Vec2) -> Feature {
+    let local_normal = convex_in_chain.rotate_inv(normal);
+    let two = |a: Vec2, b: Vec2| {
+        let (a, b) = (convex_in_chain.apply(a), convex_in_chain.apply(b));
+        match try_unit(b - a) {
+            Some(direction) if normal.dot(direction).abs() <= FACE_TOLERANCE => Feature::Edge(0),
+            _ if (point - a).length_squared() <= (point - b).length_squared() => Feature::Vertex(0),
+            _ => Feature::Vertex(1),
+        }
+    };
+    match convex {
+        Shape::Polygon(polygon) => {
+            let (edge, _) = polygon
+                .normals()
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (i, n.dot(local_normal)))
+                .fold((0, f32::NEG_INFINITY), |best, candidate| {
+                    if candidate.1 > best.1 {
+                        candidate
+                    } else {
+                        best
+                    }
+                });
+            Feature::Edge(edge as u8)
+        }
+        Shape::Capsule(capsule) => two(capsule.a(), capsule.b()),
+        Shape::Segment(segment) => two(segment.a(), segment.b()),
+        _ => Feature::Vertex(0),
     }
 }
 
