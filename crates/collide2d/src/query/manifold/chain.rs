@@ -182,7 +182,7 @@ fn admit(
             if !matches!(chain.joint(index, at_end), Joint::End) {
                 continue;
             }
-            let Some(past) = past_end(start, end, at_end, convex, convex_in_chain, margin) else {
+            let Some(past) = past_end(start, end, at_end, convex, convex_in_chain) else {
                 continue;
             };
             let deeper = best.is_some_and(|b| b.max_penetration() > past.max_penetration());
@@ -190,7 +190,8 @@ fn admit(
                 best = Some(past);
             }
         }
-        return best;
+        // The smallest push, if B is within the margin along it.
+        return best.filter(|m| m.max_penetration() >= -margin.max(0.0));
     }
     // Off the face normal by more than the tolerance, the normal leans clearly towards the end
     // whose vertex made it.
@@ -218,15 +219,15 @@ fn admit(
                 neighbour_normal,
                 convex,
                 convex_in_chain,
-                margin,
             );
-            match (along, face.is_empty()) {
+            let smallest = match (along, face.is_empty()) {
                 (Some(along), false) if along.max_penetration() < face.max_penetration() => {
                     Some(along)
                 }
                 (_, false) => Some(face),
                 (along, true) => along,
-            }
+            };
+            smallest.filter(|m| m.max_penetration() >= -margin.max(0.0))
         }
         Joint::FlatOrConcave => {
             let face = face_manifold(start, end, face_normal, convex, convex_in_chain, margin);
@@ -238,15 +239,15 @@ fn admit(
 /// The contact of a convex shape pushed along segment `start → end` out past its `end` (or its
 /// `start` when `at_end` is false): the push-out along the outward direction `u` of that end,
 /// which is how far B's surface lies behind the end vertex along the segment's line (negative
-/// when B lies ahead of the end, within `margin`). One point, between the end vertex and B's
-/// surface; `None` when B does not cross the segment's line or is further than `margin` ahead.
+/// when B lies ahead of the end: how far it is). One point, between the end vertex and B's
+/// surface; `None` when B does not cross the segment's line. The caller compares it with the
+/// other pushes before it applies the margin.
 fn past_end(
     start: Vec2,
     end: Vec2,
     at_end: bool,
     convex: &Shape,
     convex_in_chain: &Transform,
-    margin: f32,
 ) -> Option<Manifold> {
     let (vertex, other, vertex_index) = if at_end {
         (end, start, 1)
@@ -261,11 +262,11 @@ fn past_end(
     let ray = Ray {
         origin: vertex - outward * back,
         direction: outward,
-        max_distance: back + margin.max(0.0),
+        max_distance: f32::INFINITY,
     };
     let hit = convex.ray_cast_with(convex_in_chain, &ray, RayInside::HitAtStart)?;
     let depth = back - hit.distance;
-    if !(depth >= -margin.max(0.0)) {
+    if !depth.is_finite() {
         return None;
     }
     let mut manifold = Manifold::EMPTY;
@@ -285,8 +286,9 @@ fn past_end(
 /// The contact of a convex shape pushed off segment `start → end` (face normal `face_normal`)
 /// along `direction` (in front of the face): how far B must move along it so that no point of
 /// the segment is left inside it (negative: how far it may move the other way before it
-/// touches, within `margin`). One point, between the segment point that leaves B last and B's
-/// surface behind it; `None` when no line along `direction` through the segment meets B.
+/// touches). One point, between the segment point that leaves B last and B's surface behind
+/// it; `None` when no line along `direction` through the segment meets B. The caller compares
+/// it with the other pushes before it applies the margin.
 ///
 /// The distance a segment point must go is how far B reaches behind it along `-direction`, a
 /// concave function along the segment: its largest value is at an end or at the point whose
@@ -297,7 +299,6 @@ fn push_along(
     direction: Vec2,
     convex: &Shape,
     convex_in_chain: &Transform,
-    margin: f32,
 ) -> Option<Manifold> {
     let across = direction.dot(face_normal);
     if !(across > 0.0) {
@@ -313,7 +314,7 @@ fn push_along(
         let ray = Ray {
             origin: point - direction * back,
             direction,
-            max_distance: back + margin.max(0.0),
+            max_distance: f32::INFINITY,
         };
         convex
             .ray_cast_with(convex_in_chain, &ray, RayInside::HitAtStart)
@@ -342,7 +343,7 @@ fn push_along(
         }
     }
     let (depth, point, a, b) = best?;
-    if !(depth >= -margin.max(0.0)) {
+    if !depth.is_finite() {
         return None;
     }
     let mut manifold = Manifold::EMPTY;
