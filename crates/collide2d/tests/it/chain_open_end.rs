@@ -76,7 +76,10 @@ fn reference(corners: &[[f64; 2]], length: f64) -> Option<(f64, [f64; 2])> {
     // Every column of the polygon over the segment, also where it lies wholly behind the
     // segment: pushed along +y, it passes through the segment there too.
     let x_min = corners.iter().map(|c| c[0]).fold(f64::INFINITY, f64::min);
-    let x_max = corners.iter().map(|c| c[0]).fold(f64::NEG_INFINITY, f64::max);
+    let x_max = corners
+        .iter()
+        .map(|c| c[0])
+        .fold(f64::NEG_INFINITY, f64::max);
     let (from, to) = (x_min.max(-length), x_max.min(0.0));
     let face = std::iter::once(from)
         .chain(std::iter::once(to))
@@ -149,7 +152,10 @@ fn boxes_at_an_open_end_get_the_smallest_admissible_push() {
         );
     }
     println!("{checked} overlapping, {behind} from behind");
-    assert!(checked > 1_500 && behind > 300, "{checked} overlapping, {behind} behind");
+    assert!(
+        checked > 1_500 && behind > 300,
+        "{checked} overlapping, {behind} behind"
+    );
 }
 
 /// A plank 6 × 0.5 leaning at 60° whose upper face meets the end of a ledge from behind (its
@@ -169,7 +175,11 @@ fn leaning_plank_meeting_an_open_end_from_behind_is_pushed_out_along_the_ledge()
     for shift in [0.0f32, 1e-3, 0.01, 0.1, 0.3, 0.5] {
         let xf = Transform::new(v(-crossing - shift, 1.5), angle);
         let m = collide(&chain, &Transform::IDENTITY, &plank, &xf);
-        let depth = if m.is_empty() { 0.0 } else { m.max_penetration() };
+        let depth = if m.is_empty() {
+            0.0
+        } else {
+            m.max_penetration()
+        };
         assert!(
             (depth - shift).abs() < 2e-5,
             "{shift} inside: depth {depth}: {m:?}"
@@ -178,7 +188,10 @@ fn leaning_plank_meeting_an_open_end_from_behind_is_pushed_out_along_the_ledge()
             assert!((m.normal - Vec2::X).length() < 1e-5, "{m:?}");
             assert_eq!(m.count, 1, "{m:?}");
             // Midway between the end vertex and the plank's face along the ledge.
-            assert!((m.points[0].point - v(-0.5 * shift, 0.0)).length() < 2e-5, "{m:?}");
+            assert!(
+                (m.points[0].point - v(-0.5 * shift, 0.0)).length() < 2e-5,
+                "{m:?}"
+            );
         }
     }
 }
@@ -233,7 +246,13 @@ fn large_polygon_first_touching_a_short_chain_from_behind_is_not_deep() {
         let plain = collide_speculative(
             &polygon,
             &a,
-            &Shape::from(collide2d::shape::Segment::new(v(-0.36251956, 0.057548597), v(-0.12083985, -0.024831789)).unwrap()),
+            &Shape::from(
+                collide2d::shape::Segment::new(
+                    v(-0.36251956, 0.057548597),
+                    v(-0.12083985, -0.024831789),
+                )
+                .unwrap(),
+            ),
             &b,
             1.0,
         );
@@ -246,7 +265,11 @@ fn large_polygon_first_touching_a_short_chain_from_behind_is_not_deep() {
                 q: b.q,
             };
             let m = collide_speculative(&polygon, &a, &chain, &moved, 0.0);
-            let depth = if m.is_empty() { 0.0 } else { m.max_penetration() };
+            let depth = if m.is_empty() {
+                0.0
+            } else {
+                m.max_penetration()
+            };
             assert!(
                 depth <= 2.0 * step + 2e-3,
                 "motion {motion:?}, {step} in: {depth} deep: {m:?}"

@@ -24,7 +24,9 @@
 //!     else (m comes off vertex v of the segment, in front):
 //!         v ends an open chain:                       keep m
 //!         v is a convex joint:   keep m if m.normal lies between n_i and the neighbour's normal,
-//!                                else drop it (the neighbour's face reports that contact)
+//!                                else the smaller of the face manifold along n_i and the
+//!                                push along the neighbour's normal (one point, the segment
+//!                                point B reaches furthest behind along it)
 //!         v is flat or concave:  replace m by the face manifold along n_i,
 //!                                clipped to the segment                 (the ghost case)
 //! ```
@@ -51,8 +53,8 @@ use crate::math::{cross, left_perp, right_perp, try_unit, Transform, Vec2};
 use crate::query::manifold::clip::{clip_to_face, IncidentEdge, ReferenceFace};
 use crate::query::manifold::compound::culling_box;
 use crate::query::manifold::contacts_convex_local;
-use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
 use crate::query::RayInside;
+use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
 use crate::shape::{Chain, Joint, Ray, Segment, Shape};
 
 /// Largest sine of the angle between a manifold normal and a face normal for the two to count
@@ -301,7 +303,7 @@ fn push_along(
     convex_in_chain: &Transform,
 ) -> Option<Manifold> {
     let across = direction.dot(face_normal);
-    if !(across > 0.0) {
+    if across.is_nan() || across <= 0.0 {
         return None;
     }
     let bounds = convex.aabb(convex_in_chain);
@@ -359,7 +361,11 @@ fn push_along(
 
 /// The point of a convex shape (placed by `convex_in_chain`) furthest along `-normal` (chain
 /// frame), with its feature; `None` for shapes that are not convex.
-fn deepest_point(convex: &Shape, convex_in_chain: &Transform, normal: Vec2) -> Option<(Vec2, Feature)> {
+fn deepest_point(
+    convex: &Shape,
+    convex_in_chain: &Transform,
+    normal: Vec2,
+) -> Option<(Vec2, Feature)> {
     let place = |p: Vec2| convex_in_chain.apply(p);
     let lower = |a: Vec2, b: Vec2| {
         let (a, b) = (place(a), place(b));
