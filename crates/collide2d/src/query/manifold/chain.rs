@@ -1,22 +1,50 @@
 //! Chains against other shapes: per-segment manifolds with ghost normals removed.
 //!
 //! Each segment near the other shape is collided as a plain two-sided segment, then the result
-//! is checked against what a one-sided segment with known neighbours can produce:
+//! is checked against what a one-sided segment with known neighbours can produce. The rule: a
+//! segment reports the smallest push-out of B among the directions the one-sided segment
+//! admits. Along its interior and at flat or concave joints that is the face normal only; at a
+//! convex joint, the directions between the two face normals; at an open end of the chain, the
+//! directions from the face normal round to the outward direction along the segment (the end
+//! acts as a small wall facing outward).
 //!
 //! ```text
 //! for each segment i whose box meets the shape's box:
 //!     skip if the shape's centroid is behind the segment            (one-sided)
 //!     m = segment–shape manifold
-//!     if m.normal is within 0.11° of the face normal n_i, or points behind the segment:
+//!     if m.normal is within 0.11° of the face normal n_i (in front):
 //!         the face manifold along n_i (B's surface under its incident feature
-//!         clipped to the segment)
-//!     else (m comes off vertex v of the segment):
+//!         clipped to the segment); if nothing of B lies over the segment (B meets
+//!         it at a vertex only), m at an open end or convex joint, else nothing
+//!     else if m.normal points behind the segment (B touches it from behind):
+//!         the smallest of the face manifold along n_i and, at each open end,
+//!         the push out past that end along the segment (one point between the
+//!         end vertex and B's surface, depth how far B reaches behind the vertex
+//!         along the segment's line)
+//!     else (m comes off vertex v of the segment, in front):
 //!         v ends an open chain:                       keep m
 //!         v is a convex joint:   keep m if m.normal lies between n_i and the neighbour's normal,
-//!                                else drop it (the neighbour's face reports that contact)
+//!                                else the smaller of the face manifold along n_i and the
+//!                                push along the neighbour's normal (one point, the segment
+//!                                point B reaches furthest behind along it)
 //!         v is flat or concave:  replace m by the face manifold along n_i,
 //!                                clipped to the segment                 (the ghost case)
 //! ```
+//!
+//! Continuity. The depth grows from zero as B first touches a segment in front or at an open
+//! end, also from behind: a shape whose centroid is in front but whose surface meets an open
+//! end from behind (a character walking into the end of a one-way ledge at chest height) is
+//! pushed out along the ledge by how far the end reaches into it, not up by the depth of its
+//! surface below the whole ledge. Two switches are discontinuous by design:
+//! - the centroid crossing a segment's line switches that segment on or off (the one-sided
+//!   rule);
+//! - a shape first touching a segment from behind at a joint (convex, flat or concave) gets a
+//!   contact at once as deep as the smallest admissible push, which must carry it past the
+//!   whole segment (up through the face, or out past an open end further along).
+//!
+//! Along a cone's edge the depth is a push along a fixed direction, so it changes by up to
+//! `1 / cos b` per unit B moves, where `b` is the angle between that direction and B's
+//! unconstrained (two-sided) push-out: the price of admitting only those directions.
 //!
 //! The same idea as "ghost vertices" in Box2D's chain shapes (Catto, *Ghost Collisions*, 2020),
 //! written for every shape kind through one face-manifold routine.
@@ -25,8 +53,9 @@ use crate::math::{cross, left_perp, right_perp, try_unit, Transform, Vec2};
 use crate::query::manifold::clip::{clip_to_face, IncidentEdge, ReferenceFace};
 use crate::query::manifold::compound::culling_box;
 use crate::query::manifold::contacts_convex_local;
+use crate::query::RayInside;
 use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
-use crate::shape::{Chain, Joint, Segment, Shape};
+use crate::shape::{Chain, Joint, Ray, Segment, Shape};
 
 /// Largest sine of the angle between a manifold normal and a face normal for the two to count
 /// as the same direction (about 0.11°); also the slack of the cone tests at convex joints.
@@ -114,15 +143,57 @@ fn admit(
 ) -> Option<Manifold> {
     let face_normal = chain.normals()[index];
     let normal = manifold.normal;
-    // Within rounding of the face normal, or pointing behind the segment (B is in front, so a
-    // two-sided answer through the back, e.g. for a shape centred on the line, cannot stand).
-    if normal.dot(face_normal) <= 0.0 || cross(normal, face_normal).abs() <= FACE_TOLERANCE {
-        // The face normal, or within rounding of it: the face contact, exactly along it, with
-        // B's incident feature clipped to the segment (the same points whichever face the
-        // segment–shape test chose as reference).
-        let (start, end) = chain.segment_points(index);
+    let (start, end) = chain.segment_points(index);
+    // Within rounding of the face normal: the face contact, exactly along it, with B's incident
+    // feature clipped to the segment (the same points whichever face the segment–shape test
+    // chose as reference).
+    if cross(normal, face_normal).abs() <= FACE_TOLERANCE && normal.dot(face_normal) > 0.0 {
         let face = face_manifold(start, end, face_normal, convex, convex_in_chain, margin);
-        return (!face.is_empty()).then_some(face);
+        if !face.is_empty() {
+            return Some(face);
+        }
+        // Nothing of B lies over the segment: B's surface meets it only at a vertex (a face of
+        // B ending at the segment's end, an overlap of no length that rounding may lose). The
+        // two-sided answer stands at an open end or a convex joint, whose cones hold the face
+        // normal; at a flat or concave joint the neighbour's face reports the contact.
+        let deepest = manifold
+            .points()
+            .iter()
+            .fold(manifold.points[0], |best, p| {
+                if p.penetration > best.penetration {
+                    *p
+                } else {
+                    best
+                }
+            })
+            .point;
+        let at_end = (deepest - start).dot(end - start) > 0.5 * (end - start).length_squared();
+        return match chain.joint(index, at_end) {
+            Joint::End | Joint::Convex { .. } => Some(manifold),
+            Joint::FlatOrConcave => None,
+        };
+    }
+    // Pointing behind the segment (B's centroid is in front, its surface touches from behind):
+    // the two-sided answer cannot stand. The smallest admissible push-out is the face contact
+    // or, at an open end, the push along the segment out past that end, whichever is smaller
+    // (see the module docs).
+    if normal.dot(face_normal) <= 0.0 {
+        let face = face_manifold(start, end, face_normal, convex, convex_in_chain, margin);
+        let mut best = (!face.is_empty()).then_some(face);
+        for at_end in [false, true] {
+            if !matches!(chain.joint(index, at_end), Joint::End) {
+                continue;
+            }
+            let Some(past) = past_end(start, end, at_end, convex, convex_in_chain) else {
+                continue;
+            };
+            let deeper = best.is_some_and(|b| b.max_penetration() > past.max_penetration());
+            if best.is_none() || deeper {
+                best = Some(past);
+            }
+        }
+        // The smallest push, if B is within the margin along it.
+        return best.filter(|m| m.max_penetration() >= -margin.max(0.0));
     }
     // Off the face normal by more than the tolerance, the normal leans clearly towards the end
     // whose vertex made it.
@@ -137,13 +208,240 @@ fn admit(
             };
             let inside_cone =
                 cross(from, normal) >= -FACE_TOLERANCE && cross(normal, to) >= -FACE_TOLERANCE;
-            inside_cone.then_some(manifold)
+            if inside_cone {
+                return Some(manifold);
+            }
+            // Beyond the neighbour's normal: the smaller of the pushes along the cone's two
+            // edges, this segment's face normal and the neighbour's (equal to `m` where `m`
+            // leaves the cone, so the depth does not jump there).
+            let face = face_manifold(start, end, face_normal, convex, convex_in_chain, margin);
+            let along = push_along(
+                (start, end),
+                face_normal,
+                neighbour_normal,
+                convex,
+                convex_in_chain,
+            );
+            let smallest = match (along, face.is_empty()) {
+                (Some(along), false) if along.max_penetration() < face.max_penetration() => {
+                    Some(along)
+                }
+                (_, false) => Some(face),
+                (along, true) => along,
+            };
+            smallest.filter(|m| m.max_penetration() >= -margin.max(0.0))
         }
         Joint::FlatOrConcave => {
-            let (start, end) = chain.segment_points(index);
             let face = face_manifold(start, end, face_normal, convex, convex_in_chain, margin);
             (!face.is_empty()).then_some(face)
         }
+    }
+}
+
+/// The contact of a convex shape pushed along segment `start → end` out past its `end` (or its
+/// `start` when `at_end` is false): the push-out along the outward direction `u` of that end,
+/// which is how far B's surface lies behind the end vertex along the segment's line (negative
+/// when B lies ahead of the end: how far it is). One point, between the end vertex and B's
+/// surface; `None` when B does not cross the segment's line. The caller compares it with the
+/// other pushes before it applies the margin.
+fn past_end(
+    start: Vec2,
+    end: Vec2,
+    at_end: bool,
+    convex: &Shape,
+    convex_in_chain: &Transform,
+) -> Option<Manifold> {
+    let (vertex, other, vertex_index) = if at_end {
+        (end, start, 1)
+    } else {
+        (start, end, 0)
+    };
+    let outward = try_unit(vertex - other)?;
+    // Cast along `outward` from a point behind B and the vertex on the segment's line: B's
+    // first point on the line, counted back from the vertex.
+    let bounds = convex.aabb(convex_in_chain);
+    let back = (bounds.max - bounds.min).length() + (vertex - bounds.center()).length() + 1e-30;
+    let ray = Ray {
+        origin: vertex - outward * back,
+        direction: outward,
+        max_distance: f32::INFINITY,
+    };
+    let hit = convex.ray_cast_with(convex_in_chain, &ray, RayInside::HitAtStart)?;
+    let depth = back - hit.distance;
+    if !depth.is_finite() {
+        return None;
+    }
+    let mut manifold = Manifold::EMPTY;
+    manifold.normal = outward;
+    manifold.count = 1;
+    manifold.points[0] = ContactPoint {
+        point: vertex - outward * (0.5 * depth),
+        penetration: depth,
+        id: FeatureId {
+            a: Feature::Vertex(vertex_index),
+            b: hit_feature(convex, convex_in_chain, hit.point, hit.normal),
+        },
+    };
+    Some(manifold)
+}
+
+/// The contact of a convex shape pushed off segment `start → end` (face normal `face_normal`)
+/// along `direction` (in front of the face): how far B must move along it so that no point of
+/// the segment is left inside it (negative: how far it may move the other way before it
+/// touches). One point, between the segment point that leaves B last and B's surface behind
+/// it; `None` when no line along `direction` through the segment meets B. The caller compares
+/// it with the other pushes before it applies the margin.
+///
+/// The distance a segment point must go is how far B reaches behind it along `-direction`, a
+/// concave function along the segment: its largest value is at an end or at the point whose
+/// line runs through B's point deepest behind the segment's line.
+fn push_along(
+    (start, end): (Vec2, Vec2),
+    face_normal: Vec2,
+    direction: Vec2,
+    convex: &Shape,
+    convex_in_chain: &Transform,
+) -> Option<Manifold> {
+    let across = direction.dot(face_normal);
+    if across.is_nan() || across <= 0.0 {
+        return None;
+    }
+    let bounds = convex.aabb(convex_in_chain);
+    let centre = bounds.center();
+    let back = (bounds.max - bounds.min).length()
+        + (start - centre).length().max((end - centre).length())
+        + 1e-30;
+    // How far B reaches behind `point` along `-direction`.
+    let reach = |point: Vec2| {
+        let ray = Ray {
+            origin: point - direction * back,
+            direction,
+            max_distance: f32::INFINITY,
+        };
+        convex
+            .ray_cast_with(convex_in_chain, &ray, RayInside::HitAtStart)
+            .map(|hit| (back - hit.distance, hit))
+    };
+    let mut best: Option<(f32, Vec2, Feature, Feature)> = None;
+    let mut consider = |depth: f32, point: Vec2, a: Feature, b: Feature| {
+        if best.is_none_or(|(deepest, ..)| depth > deepest) {
+            best = Some((depth, point, a, b));
+        }
+    };
+    for (point, vertex) in [(start, 0), (end, 1)] {
+        if let Some((depth, hit)) = reach(point) {
+            let feature = hit_feature(convex, convex_in_chain, hit.point, hit.normal);
+            consider(depth, point, Feature::Vertex(vertex), feature);
+        }
+    }
+    // B's point deepest behind the segment's line, carried back along `direction` onto it.
+    if let Some((deepest, feature)) = deepest_point(convex, convex_in_chain, face_normal) {
+        let depth = (start - deepest).dot(face_normal) / across;
+        let point = deepest + direction * depth;
+        let span = end - start;
+        let along = (point - start).dot(span);
+        if depth.is_finite() && along > 0.0 && along < span.length_squared() {
+            consider(depth, point, Feature::Edge(0), feature);
+        }
+    }
+    let (depth, point, a, b) = best?;
+    if !depth.is_finite() {
+        return None;
+    }
+    let mut manifold = Manifold::EMPTY;
+    manifold.normal = direction;
+    manifold.count = 1;
+    manifold.points[0] = ContactPoint {
+        point: point - direction * (0.5 * depth),
+        penetration: depth,
+        id: FeatureId { a, b },
+    };
+    Some(manifold)
+}
+
+/// The point of a convex shape (placed by `convex_in_chain`) furthest along `-normal` (chain
+/// frame), with its feature; `None` for shapes that are not convex.
+fn deepest_point(
+    convex: &Shape,
+    convex_in_chain: &Transform,
+    normal: Vec2,
+) -> Option<(Vec2, Feature)> {
+    let place = |p: Vec2| convex_in_chain.apply(p);
+    let lower = |a: Vec2, b: Vec2| {
+        let (a, b) = (place(a), place(b));
+        if a.dot(normal) <= b.dot(normal) {
+            (a, Feature::Vertex(0))
+        } else {
+            (b, Feature::Vertex(1))
+        }
+    };
+    let (core, feature, radius) = match convex {
+        Shape::Circle(circle) => (place(circle.center()), Feature::Vertex(0), circle.radius()),
+        Shape::Capsule(capsule) => {
+            let (p, f) = lower(capsule.a(), capsule.b());
+            (p, f, capsule.radius())
+        }
+        Shape::Segment(segment) => {
+            let (p, f) = lower(segment.a(), segment.b());
+            (p, f, 0.0)
+        }
+        Shape::Polygon(polygon) => {
+            let local = convex_in_chain.rotate_inv(normal);
+            let (index, _) = polygon
+                .vertices()
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (i, v.dot(local)))
+                .fold((0, f32::INFINITY), |best, candidate| {
+                    if candidate.1 < best.1 {
+                        candidate
+                    } else {
+                        best
+                    }
+                });
+            (
+                place(polygon.vertices()[index]),
+                Feature::Vertex(index as u8),
+                polygon.radius(),
+            )
+        }
+        Shape::Compound(_) | Shape::Chain(_) => return None,
+    };
+    Some((core - normal * radius, feature))
+}
+
+/// The feature of a convex shape (placed by `convex_in_chain`) at a ray's hit `point` with
+/// outward `normal` (chain frame): the polygon edge facing most along the normal, a core's side
+/// or the end cap nearer the point, a circle's centre.
+fn hit_feature(convex: &Shape, convex_in_chain: &Transform, point: Vec2, normal: Vec2) -> Feature {
+    let local_normal = convex_in_chain.rotate_inv(normal);
+    let two = |a: Vec2, b: Vec2| {
+        let (a, b) = (convex_in_chain.apply(a), convex_in_chain.apply(b));
+        match try_unit(b - a) {
+            Some(direction) if normal.dot(direction).abs() <= FACE_TOLERANCE => Feature::Edge(0),
+            _ if (point - a).length_squared() <= (point - b).length_squared() => Feature::Vertex(0),
+            _ => Feature::Vertex(1),
+        }
+    };
+    match convex {
+        Shape::Polygon(polygon) => {
+            let (edge, _) = polygon
+                .normals()
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (i, n.dot(local_normal)))
+                .fold((0, f32::NEG_INFINITY), |best, candidate| {
+                    if candidate.1 > best.1 {
+                        candidate
+                    } else {
+                        best
+                    }
+                });
+            Feature::Edge(edge as u8)
+        }
+        Shape::Capsule(capsule) => two(capsule.a(), capsule.b()),
+        Shape::Segment(segment) => two(segment.a(), segment.b()),
+        _ => Feature::Vertex(0),
     }
 }
 
