@@ -236,20 +236,24 @@ impl Scene {
     fn counted_pieces_at(&self, t: f32) -> (Vec<Core>, Vec<Core>) {
         let (sweep_a, sweep_b) = self.sweeps();
         let (xf_a, xf_b) = (sweep_a.transform_at(t), sweep_b.transform_at(t));
-        let front = |chain_shape: &Shape, xf_chain: &Transform, other: &Shape, xf_other: &Transform| {
-            let Shape::Chain(chain) = chain_shape else {
-                return pieces(chain_shape, xf_chain);
+        let front =
+            |chain_shape: &Shape, xf_chain: &Transform, other: &Shape, xf_other: &Transform| {
+                let Shape::Chain(chain) = chain_shape else {
+                    return pieces(chain_shape, xf_chain);
+                };
+                let centroid = xf_chain.apply_inv(xf_other.apply(other.centroid()));
+                (0..chain.segment_count())
+                    .filter_map(|i| chain.segment(i).map(|segment| (i, segment)))
+                    .filter(|(i, segment)| (centroid - segment.a()).dot(chain.normals()[*i]) >= 0.0)
+                    .flat_map(|(_, segment)| cores(&Shape::from(segment), xf_chain, Vec2::ZERO))
+                    .collect()
             };
-            let centroid = xf_chain.apply_inv(xf_other.apply(other.centroid()));
-            (0..chain.segment_count())
-                .filter_map(|i| chain.segment(i).map(|segment| (i, segment)))
-                .filter(|(i, segment)| (centroid - segment.a()).dot(chain.normals()[*i]) >= 0.0)
-                .flat_map(|(_, segment)| cores(&Shape::from(segment), xf_chain, Vec2::ZERO))
-                .collect()
-        };
+        let (all_a, all_b) = self.pieces_at(t);
+        let or_all =
+            |counted: Vec<Core>, all: Vec<Core>| if counted.is_empty() { all } else { counted };
         (
-            front(&self.a, &xf_a, &self.b, &xf_b),
-            front(&self.b, &xf_b, &self.a, &xf_a),
+            or_all(front(&self.a, &xf_a, &self.b, &xf_b), all_a),
+            or_all(front(&self.b, &xf_b, &self.a, &xf_a), all_b),
         )
     }
 
@@ -279,7 +283,11 @@ impl Scene {
             for (child_xf, child) in &other_pieces {
                 let gap = |t: f32| {
                     let a = cores(&segment, &chain_sweep.transform_at(t), Vec2::ZERO);
-                    let b = cores(child, &other_sweep.transform_at(t).mul(child_xf), Vec2::ZERO);
+                    let b = cores(
+                        child,
+                        &other_sweep.transform_at(t).mul(child_xf),
+                        Vec2::ZERO,
+                    );
                     -exact(&a[0], &b[0]).depth
                 };
                 let (mut low, mut high) = (0.0f32, 1.0f32);
@@ -305,7 +313,10 @@ impl Scene {
                         low = early;
                     }
                 }
-                least = least.min(gap(0.5 * (low + high))).min(gap(0.0)).min(gap(1.0));
+                least = least
+                    .min(gap(0.5 * (low + high)))
+                    .min(gap(0.0))
+                    .min(gap(1.0));
             }
             out.push(least);
         }
@@ -819,7 +830,12 @@ fn sweep_properties(seed: u64, per: usize, with_chains: bool) {
                     });
                     let allowance = Allowance::of(&scene, &moved);
                     tallies[0].record(compare(&scene, first, second, &allowance), || {
-                        format!("{}\n    moved by {g:?}{}{}", label(), diagnose(&scene), diagnose(&moved))
+                        format!(
+                            "{}\n    moved by {g:?}{}{}",
+                            label(),
+                            diagnose(&scene),
+                            diagnose(&moved)
+                        )
                     });
                     // 2. Swap of roles.
                     let swapped = scene.swapped().cast().map(|hit| CastHit {
@@ -861,7 +877,9 @@ fn sweep_properties(seed: u64, per: usize, with_chains: bool) {
                                     + 16.0 * f32::EPSILON * scaled.magnitude() / s,
                                 ..allowance
                             };
-                            tallies[3].record(compare(&scene, first, other, &allowance), || format!("{}{}{}", label(), diagnose(&scene), diagnose(&scaled)));
+                            tallies[3].record(compare(&scene, first, other, &allowance), || {
+                                format!("{}{}{}", label(), diagnose(&scene), diagnose(&scaled))
+                            });
                         }
                     }
                     // 4. Restart from an earlier time of the path, and the time itself.
@@ -873,7 +891,9 @@ fn sweep_properties(seed: u64, per: usize, with_chains: bool) {
                             ..h
                         });
                         let allowance = Allowance::of(&scene, &restarted);
-                        tallies[4].record(compare(&scene, first, other, &allowance), || format!("{}{}{}", label(), diagnose(&scene), diagnose(&restarted)));
+                        tallies[4].record(compare(&scene, first, other, &allowance), || {
+                            format!("{}{}{}", label(), diagnose(&scene), diagnose(&restarted))
+                        });
                         tallies[5].record(check_time(&scene, &hit), label);
                     }
                 }
@@ -1360,14 +1380,22 @@ fn literal_shape(shape: &Shape) -> String {
     let v = |p: Vec2| format!("Vec2::new({:?}, {:?})", p.x, p.y);
     let list = |ps: &[Vec2]| ps.iter().map(|&p| v(p)).collect::<Vec<_>>().join(", ");
     match shape {
-        Shape::Circle(c) => format!("Shape::from(Circle::new({}, {:?}).unwrap())", v(c.center()), c.radius()),
+        Shape::Circle(c) => format!(
+            "Shape::from(Circle::new({}, {:?}).unwrap())",
+            v(c.center()),
+            c.radius()
+        ),
         Shape::Capsule(c) => format!(
             "Shape::from(Capsule::new({}, {}, {:?}).unwrap())",
             v(c.a()),
             v(c.b()),
             c.radius()
         ),
-        Shape::Segment(s) => format!("Shape::from(Segment::new({}, {}).unwrap())", v(s.a()), v(s.b())),
+        Shape::Segment(s) => format!(
+            "Shape::from(Segment::new({}, {}).unwrap())",
+            v(s.a()),
+            v(s.b())
+        ),
         Shape::Polygon(p) => format!(
             "Shape::from(Polygon::new(&[{}]).unwrap().with_radius({:?}).unwrap())",
             list(p.vertices()),
@@ -1421,7 +1449,11 @@ fn diagnose(scene: &Scene) -> String {
     };
     let target = f64::from(scene.options.target_separation);
     let tol = f64::from(scene.options.tolerance);
-    let mut out = format!("\n  SCENE {}\n  cast {:?}", literal_scene(scene), scene.cast());
+    let mut out = format!(
+        "\n  SCENE {}\n  cast {:?}",
+        literal_scene(scene),
+        scene.cast()
+    );
     for i in 0..chain.segment_count() {
         let segment = Shape::from(chain.segment(i).unwrap());
         let normal = chain.normals()[i];
