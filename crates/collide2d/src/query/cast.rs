@@ -244,12 +244,26 @@ fn cast_chain(
     } else {
         opts
     };
-    // Hits whose normal is admitted for their segment, and hits at a convex joint whose normal
-    // leans past the neighbour's (clamped to it): the chain's manifold gives such a touch to the
-    // neighbour, whose own hit comes at the same time, so a clamped hit stands only when no
-    // admitted one comes within the time the gap takes to close by the tolerance.
-    let mut best: Option<CastHit> = None;
-    let mut clamped: Option<CastHit> = None;
+    // How long the gap takes to close by twice the tolerance at the fastest it can close: hits
+    // on different segments that far apart in time are the same touch to within the tolerance.
+    let reach = |shape_box: Aabb, center: Vec2| {
+        [shape_box.min, shape_box.max]
+            .iter()
+            .map(|corner| corner.distance(center) + shape_box.extents().length())
+            .fold(0.0f32, f32::max)
+    };
+    let closing = (sweep_b.translation() - sweep_a.translation()).length()
+        + sweep_a.rotation().abs() * reach(chain.local_aabb(), sweep_a.local_center)
+        + sweep_b.rotation().abs() * reach(b.aabb(&Transform::IDENTITY), sweep_b.local_center);
+    let window = if closing > 0.0 {
+        (2.0 * opts.tolerance / closing).min(1.0)
+    } else {
+        0.0
+    };
+    // Each segment's hit with the normal kept for it, whether the chain's manifold admits that
+    // normal for the segment, and how far the kept normal turned from the touch's own.
+    let mut candidates: Vec<(CastHit, bool, f32)> = Vec::new();
+    let mut earliest_admitted = f32::INFINITY;
     let mut try_segment = |index: usize| {
         let (start, end) = chain.segment_points(index);
         let face_normal = chain.normals()[index];
@@ -260,10 +274,10 @@ fn cast_chain(
             opts
         };
         let Some(hit) = shape_cast(&segment, sweep_a, b, sweep_b, opts) else {
-            return true;
+            return;
         };
-        if best.is_some_and(|best| best.t <= hit.t) {
-            return true;
+        if hit.t > earliest_admitted + window {
+            return;
         }
         let chain_at_hit = sweep_a.transform_at(hit.t);
         // One-sided: the first touch counts only from the front (a shape that meets the segment
@@ -271,45 +285,55 @@ fn cast_chain(
         let centroid_at_hit =
             chain_at_hit.apply_inv(sweep_b.transform_at(hit.t).apply(b.centroid()));
         if (centroid_at_hit - start).dot(face_normal) < 0.0 {
-            return true;
+            return;
         }
         if hit.t > 0.0 && !translating_into(chain, index, sweep_a, b, sweep_b, &hit, opts.tolerance)
         {
-            return true;
+            return;
         }
-        let (local_normal, admitted) =
-            one_sided_normal(chain, index, chain_at_hit.rotate_inv(hit.normal));
-        let candidate = CastHit {
-            normal: chain_at_hit.rotate(local_normal),
-            ..hit
-        };
-        let slot = if admitted { &mut best } else { &mut clamped };
-        if slot.is_none_or(|earlier| hit.t < earlier.t) {
-            *slot = Some(candidate);
+        let touch_normal = chain_at_hit.rotate_inv(hit.normal);
+        let (local_normal, admitted) = one_sided_normal(chain, index, touch_normal);
+        if admitted {
+            earliest_admitted = earliest_admitted.min(hit.t);
         }
-        true
+        candidates.push((
+            CastHit {
+                normal: chain_at_hit.rotate(local_normal),
+                ..hit
+            },
+            admitted,
+            local_normal.dot(touch_normal),
+        ));
     };
     for index in indices {
         try_segment(index);
     }
-    let Some(clamped) = clamped else {
-        return best;
-    };
-    // How long the gap takes to close by twice the tolerance at the fastest it can close.
-    let reach = |shape_box: Aabb, center: Vec2| {
-        [shape_box.min, shape_box.max]
+    // A hit clamped to a convex joint's neighbour normal stands only when no admitted hit comes
+    // within the window: the chain's manifold gives such a touch to the neighbour, whose own
+    // hit comes at the same time. Among the hits of the kind chosen within the window of the
+    // earliest (a shape meeting a joint touches both segments, and rounding decides which
+    // comes first), the one whose normal turned least from the touch's own stands.
+    let earliest = |admitted: bool| {
+        candidates
             .iter()
-            .map(|corner| corner.distance(center) + shape_box.extents().length())
-            .fold(0.0f32, f32::max)
+            .filter(|candidate| candidate.1 == admitted)
+            .map(|candidate| candidate.0.t)
+            .fold(f32::INFINITY, f32::min)
     };
-    let closing = (sweep_b.translation() - sweep_a.translation()).length()
-        + sweep_a.rotation().abs() * reach(chain.local_aabb(), sweep_a.local_center)
-        + sweep_b.rotation().abs() * reach(b.aabb(&Transform::IDENTITY), sweep_b.local_center);
-    let window = 2.0 * opts.tolerance / closing;
-    match best {
-        Some(best) if best.t <= clamped.t + window => Some(best),
-        _ => Some(clamped),
-    }
+    let (first_admitted, first_clamped) = (earliest(true), earliest(false));
+    let kind = first_admitted.is_finite() && first_admitted <= first_clamped + window;
+    let first = if kind { first_admitted } else { first_clamped };
+    candidates
+        .iter()
+        .filter(|candidate| candidate.1 == kind && candidate.0.t <= first + window)
+        .fold(
+            None,
+            |chosen: Option<&(CastHit, bool, f32)>, candidate| match chosen {
+                Some(chosen) if chosen.2 >= candidate.2 => Some(chosen),
+                _ => Some(candidate),
+            },
+        )
+        .map(|candidate| candidate.0)
 }
 
 /// Whether a touch of segment `index` at time `hit.t > 0` is a contact that a translating B
