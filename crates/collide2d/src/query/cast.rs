@@ -156,6 +156,12 @@ fn convex_cast(
 /// at a flat or concave joint gets the face normal; one at a convex joint stays between the two
 /// face normals). A later touch that a translating `b` makes only by sliding over a flat or
 /// convex joint within the tolerance is no hit ([`translating_into`]).
+///
+/// A start within the band around the target lowers the target only for the segments B starts
+/// near. Hits on several segments within the time the gap takes to close by twice the
+/// tolerance are one touch (a shape meeting a joint): a hit whose normal the chain's manifold
+/// gives to the neighbouring segment stands only if no admitted one comes within that time,
+/// and among those left the one whose normal turned least from the touch's own is reported.
 fn cast_chain(
     chain: &Chain,
     sweep_a: &Sweep,
