@@ -1609,7 +1609,8 @@ fn continuous_bullets_through_thin_walls_give_the_same_events_wherever_the_scene
     crate::support::assert_no_failures(&failures, 2 * cases, 6);
 }
 
-/// A shape as Rust source that rebuilds it.
+/// A shape as Rust source that rebuilds it (for the failure reports of `diagnose`, to be
+/// pasted into a regression test).
 fn literal_shape(shape: &Shape) -> String {
     let v = |p: Vec2| format!("Vec2::new({:?}, {:?})", p.x, p.y);
     let list = |ps: &[Vec2]| ps.iter().map(|&p| v(p)).collect::<Vec<_>>().join(", ");
@@ -1653,6 +1654,7 @@ fn literal_shape(shape: &Shape) -> String {
     }
 }
 
+/// A placement as Rust source.
 fn literal_xf(xf: &Transform) -> String {
     format!(
         "Transform {{ p: Vec2::new({:?}, {:?}), q: Rot {{ c: {:?}, s: {:?} }} }}",
@@ -1660,6 +1662,7 @@ fn literal_xf(xf: &Transform) -> String {
     )
 }
 
+/// A scene as Rust source.
 fn literal_scene(s: &Scene) -> String {
     format!(
         "Scene {{ a: {}, xf_a: {}, va: Vec2::new({:?}, {:?}), turn_a: {:?}, b: {}, xf_b: {}, vb: Vec2::new({:?}, {:?}), turn_b: {:?}, options: CastOptions {{ target_separation: {:?}, tolerance: {:?}, max_iterations: {}, separating_overlap_hits: {} }} }}",
@@ -1669,7 +1672,9 @@ fn literal_scene(s: &Scene) -> String {
     )
 }
 
-/// Per segment: the two-sided cast, the side there, and the sampled one-sided first touch.
+/// With `CAST_INVARIANCE_DIAG` set, a chain scene's failure report: the scene as source, its
+/// cast, and per segment the two-sided cast, the side of the other shape's centroid there,
+/// and the sampled first time the other shape is within the band with its centroid in front.
 fn diagnose(scene: &Scene) -> String {
     if std::env::var("CAST_INVARIANCE_DIAG").is_err() {
         return String::new();
