@@ -156,6 +156,12 @@ fn convex_cast(
 /// at a flat or concave joint gets the face normal; one at a convex joint stays between the two
 /// face normals). A later touch that a translating `b` makes only by sliding over a flat or
 /// convex joint within the tolerance is no hit ([`translating_into`]).
+///
+/// A start within the band around the target lowers the target only for the segments B starts
+/// near. Hits on several segments within the time the gap takes to close by twice the
+/// tolerance are one touch (a shape meeting a joint): a hit whose normal the chain's manifold
+/// gives to the neighbouring segment stands only if no admitted one comes within that time,
+/// and among those left the one whose normal turned least from the touch's own is reported.
 fn cast_chain(
     chain: &Chain,
     sweep_a: &Sweep,
@@ -164,7 +170,6 @@ fn cast_chain(
     opts: CastOptions,
 ) -> Option<CastHit> {
     let chain_start = sweep_a.transform_at(0.0);
-    let mut best: Option<CastHit> = None;
     let mut indices = Vec::new();
     if sweep_a.rotation() == 0.0 {
         // B's path in the (only translating) chain's frame is a straight line of its rotation
@@ -204,7 +209,8 @@ fn cast_chain(
     let near_start = b
         .aabb(&chain_start.inv_mul(&b_start))
         .expanded(opts.target_separation + opts.tolerance);
-    let start_gap = indices
+    // Each segment's gap at the start, for those within the band (B's centroid in front).
+    let start_gaps: Vec<(usize, f32)> = indices
         .iter()
         .filter(|&&index| {
             let (start, end) = chain.segment_points(index);
@@ -218,10 +224,23 @@ fn cast_chain(
         .map(|&index| {
             let (start, end) = chain.segment_points(index);
             let segment = Shape::Segment(Segment::new_unchecked(start, end));
-            distance(&segment, &chain_start, b, &b_start).distance
+            (
+                index,
+                distance(&segment, &chain_start, b, &b_start).distance,
+            )
         })
+        .filter(|&(_, gap)| gap <= opts.target_separation + opts.tolerance)
+        .collect();
+    let start_gap = start_gaps
+        .iter()
+        .map(|&(_, gap)| gap)
         .fold(f32::INFINITY, f32::min);
-    let opts = if start_gap <= opts.target_separation + opts.tolerance {
+    // The lowered target holds for the segments B starts within the band of. A segment that
+    // starts further away keeps the target: B resting on one face (or still overlapping one it
+    // passed from behind) stops a target away from another, as it would starting anywhere else
+    // on the same path. (An in-line neighbour that B slides onto is a ghost that
+    // [`translating_into`] drops.)
+    let resting_opts = if start_gap <= opts.target_separation + opts.tolerance {
         CastOptions {
             target_separation: (start_gap - 2.0 * opts.tolerance)
                 .min(opts.target_separation)
@@ -231,15 +250,40 @@ fn cast_chain(
     } else {
         opts
     };
+    // How long the gap takes to close by twice the tolerance at the fastest it can close: hits
+    // on different segments that far apart in time are the same touch to within the tolerance.
+    let reach = |shape_box: Aabb, center: Vec2| {
+        [shape_box.min, shape_box.max]
+            .iter()
+            .map(|corner| corner.distance(center) + shape_box.extents().length())
+            .fold(0.0f32, f32::max)
+    };
+    let closing = (sweep_b.translation() - sweep_a.translation()).length()
+        + sweep_a.rotation().abs() * reach(chain.local_aabb(), sweep_a.local_center)
+        + sweep_b.rotation().abs() * reach(b.aabb(&Transform::IDENTITY), sweep_b.local_center);
+    let window = if closing > 0.0 {
+        (2.0 * opts.tolerance / closing).min(1.0)
+    } else {
+        0.0
+    };
+    // Each segment's hit with the normal kept for it, whether the chain's manifold admits that
+    // normal for the segment, and how far the kept normal turned from the touch's own.
+    let mut candidates: Vec<(CastHit, bool, f32)> = Vec::new();
+    let mut earliest_admitted = f32::INFINITY;
     let mut try_segment = |index: usize| {
         let (start, end) = chain.segment_points(index);
         let face_normal = chain.normals()[index];
         let segment = Shape::Segment(Segment::new_unchecked(start, end));
-        let Some(hit) = shape_cast(&segment, sweep_a, b, sweep_b, opts) else {
-            return true;
+        let opts = if start_gaps.iter().any(|&(near, _)| near == index) {
+            resting_opts
+        } else {
+            opts
         };
-        if best.is_some_and(|best| best.t <= hit.t) {
-            return true;
+        let Some(hit) = shape_cast(&segment, sweep_a, b, sweep_b, opts) else {
+            return;
+        };
+        if hit.t > earliest_admitted + window {
+            return;
         }
         let chain_at_hit = sweep_a.transform_at(hit.t);
         // One-sided: the first touch counts only from the front (a shape that meets the segment
@@ -247,23 +291,55 @@ fn cast_chain(
         let centroid_at_hit =
             chain_at_hit.apply_inv(sweep_b.transform_at(hit.t).apply(b.centroid()));
         if (centroid_at_hit - start).dot(face_normal) < 0.0 {
-            return true;
+            return;
         }
         if hit.t > 0.0 && !translating_into(chain, index, sweep_a, b, sweep_b, &hit, opts.tolerance)
         {
-            return true;
+            return;
         }
-        let local_normal = one_sided_normal(chain, index, chain_at_hit.rotate_inv(hit.normal));
-        best = Some(CastHit {
-            normal: chain_at_hit.rotate(local_normal),
-            ..hit
-        });
-        true
+        let touch_normal = chain_at_hit.rotate_inv(hit.normal);
+        let (local_normal, admitted) = one_sided_normal(chain, index, touch_normal);
+        if admitted {
+            earliest_admitted = earliest_admitted.min(hit.t);
+        }
+        candidates.push((
+            CastHit {
+                normal: chain_at_hit.rotate(local_normal),
+                ..hit
+            },
+            admitted,
+            local_normal.dot(touch_normal),
+        ));
     };
     for index in indices {
         try_segment(index);
     }
-    best
+    // A hit clamped to a convex joint's neighbour normal stands only when no admitted hit comes
+    // within the window: the chain's manifold gives such a touch to the neighbour, whose own
+    // hit comes at the same time. Among the hits of the kind chosen within the window of the
+    // earliest (a shape meeting a joint touches both segments, and rounding decides which
+    // comes first), the one whose normal turned least from the touch's own stands.
+    let earliest = |admitted: bool| {
+        candidates
+            .iter()
+            .filter(|candidate| candidate.1 == admitted)
+            .map(|candidate| candidate.0.t)
+            .fold(f32::INFINITY, f32::min)
+    };
+    let (first_admitted, first_clamped) = (earliest(true), earliest(false));
+    let kind = first_admitted.is_finite() && first_admitted <= first_clamped + window;
+    let first = if kind { first_admitted } else { first_clamped };
+    candidates
+        .iter()
+        .filter(|candidate| candidate.1 == kind && candidate.0.t <= first + window)
+        .fold(
+            None,
+            |chosen: Option<&(CastHit, bool, f32)>, candidate| match chosen {
+                Some(chosen) if chosen.2 >= candidate.2 => Some(chosen),
+                _ => Some(candidate),
+            },
+        )
+        .map(|candidate| candidate.0)
 }
 
 /// Whether a touch of segment `index` at time `hit.t > 0` is a contact that a translating B
@@ -325,10 +401,18 @@ fn translating_into(
 /// both included: a flat bottom coming down onto the top of a square corner meets the side's
 /// end along the top's normal, square to the side's own (it stands on the corner; it was given
 /// the side's normal, a wall, and a box walking off a chain's ledge stood on nothing).
-fn one_sided_normal(chain: &Chain, index: usize, normal: Vec2) -> Vec2 {
+///
+/// With it, whether the chain's manifold admits the normal for this segment: `false` for a
+/// normal in front of the face that leans past the neighbour's normal at a convex joint (beyond
+/// the slack of [`FACE_TOLERANCE`]), which is clamped to the neighbour's. The manifold drops that
+/// contact from this segment, and the neighbour's own face or end reports it. (Clamped, a
+/// polygon 500 across meeting a joint of a chain 0.01 across was 28 units deep along the normal
+/// given, and which of the segments' nearly simultaneous hits came first, and so which normal,
+/// was decided by rounding.)
+fn one_sided_normal(chain: &Chain, index: usize, normal: Vec2) -> (Vec2, bool) {
     let face_normal = chain.normals()[index];
     if cross(normal, face_normal).abs() <= FACE_TOLERANCE {
-        return face_normal;
+        return (face_normal, true);
     }
     let at_end = normal.dot(left_perp(face_normal)) > 0.0;
     let joint = chain.joint(index, at_end);
@@ -343,26 +427,29 @@ fn one_sided_normal(chain: &Chain, index: usize, normal: Vec2) -> Vec2 {
             // face's normal or the end's, 90° apart, as rounding put its normal a hair in
             // front of square or behind it.)
             let along = left_perp(face_normal);
-            return if at_end { along } else { -along };
+            return (if at_end { along } else { -along }, true);
         }
-        return face_normal;
+        return (face_normal, true);
     }
     match joint {
-        Joint::End => normal,
-        Joint::FlatOrConcave => face_normal,
+        Joint::End => (normal, true),
+        Joint::FlatOrConcave => (face_normal, true),
         Joint::Convex { neighbour_normal } => {
             let (from, to) = if at_end {
                 (face_normal, neighbour_normal)
             } else {
                 (neighbour_normal, face_normal)
             };
-            if cross(from, normal) < 0.0 {
+            let admitted = normal.dot(face_normal) <= 0.0
+                || (cross(from, normal) >= -FACE_TOLERANCE && cross(normal, to) >= -FACE_TOLERANCE);
+            let kept = if cross(from, normal) < 0.0 {
                 from
             } else if cross(normal, to) < 0.0 {
                 to
             } else {
                 normal
-            }
+            };
+            (kept, admitted)
         }
     }
 }

@@ -230,6 +230,99 @@ impl Scene {
         }
     }
 
+    /// The convex pieces placed at time `t` that can touch: a chain's segments only where the
+    /// other shape's centroid is on or in front of them (a one-sided segment with the shape
+    /// behind it makes no contact).
+    fn counted_pieces_at(&self, t: f32) -> (Vec<Core>, Vec<Core>) {
+        let (sweep_a, sweep_b) = self.sweeps();
+        let (xf_a, xf_b) = (sweep_a.transform_at(t), sweep_b.transform_at(t));
+        let front =
+            |chain_shape: &Shape, xf_chain: &Transform, other: &Shape, xf_other: &Transform| {
+                let Shape::Chain(chain) = chain_shape else {
+                    return pieces(chain_shape, xf_chain);
+                };
+                let centroid = xf_chain.apply_inv(xf_other.apply(other.centroid()));
+                (0..chain.segment_count())
+                    .filter_map(|i| chain.segment(i).map(|segment| (i, segment)))
+                    .filter(|(i, segment)| (centroid - segment.a()).dot(chain.normals()[*i]) >= 0.0)
+                    .flat_map(|(_, segment)| cores(&Shape::from(segment), xf_chain, Vec2::ZERO))
+                    .collect()
+            };
+        let (all_a, all_b) = self.pieces_at(t);
+        let or_all =
+            |counted: Vec<Core>, all: Vec<Core>| if counted.is_empty() { all } else { counted };
+        (
+            or_all(front(&self.a, &xf_a, &self.b, &xf_b), all_a),
+            or_all(front(&self.b, &xf_b, &self.a, &xf_a), all_b),
+        )
+    }
+
+    /// For a chain scene, the smallest exact gap over the path of each segment to the other
+    /// shape (each of its pieces): the threshold that decides whether that segment is touched
+    /// at all. A translating pair's gap is convex in time, so a golden-section search finds
+    /// it; a turning one is sampled first.
+    fn segment_closest_approaches(&self) -> Vec<f64> {
+        let (sweep_a, sweep_b) = self.sweeps();
+        let (chain, chain_sweep, other, other_sweep) = match (&self.a, &self.b) {
+            (Shape::Chain(chain), other) => (chain, sweep_a, other, sweep_b),
+            (other, Shape::Chain(chain)) => (chain, sweep_b, other, sweep_a),
+            _ => return Vec::new(),
+        };
+        let turning = self.turn_a != 0.0 || self.turn_b != 0.0;
+        let other_pieces: Vec<(Transform, Shape)> = match other {
+            Shape::Compound(compound) => compound.children().to_vec(),
+            _ => vec![(Transform::IDENTITY, other.clone())],
+        };
+        let mut out = Vec::new();
+        for i in 0..chain.segment_count() {
+            let Some(segment) = chain.segment(i) else {
+                continue;
+            };
+            let segment = Shape::from(segment);
+            let mut least = f64::INFINITY;
+            for (child_xf, child) in &other_pieces {
+                let gap = |t: f32| {
+                    let a = cores(&segment, &chain_sweep.transform_at(t), Vec2::ZERO);
+                    let b = cores(
+                        child,
+                        &other_sweep.transform_at(t).mul(child_xf),
+                        Vec2::ZERO,
+                    );
+                    -exact(&a[0], &b[0]).depth
+                };
+                let (mut low, mut high) = (0.0f32, 1.0f32);
+                if turning {
+                    let samples = 512;
+                    let mut best = (f64::INFINITY, 0.0f32);
+                    for k in 0..=samples {
+                        let t = k as f32 / samples as f32;
+                        let g = gap(t);
+                        if g < best.0 {
+                            best = (g, t);
+                        }
+                    }
+                    least = least.min(best.0);
+                    let step = 1.0 / samples as f32;
+                    (low, high) = ((best.1 - step).max(0.0), (best.1 + step).min(1.0));
+                }
+                for _ in 0..60 {
+                    let (early, late) = (low + 0.382 * (high - low), low + 0.618 * (high - low));
+                    if gap(early) <= gap(late) {
+                        high = late;
+                    } else {
+                        low = early;
+                    }
+                }
+                least = least
+                    .min(gap(0.5 * (low + high)))
+                    .min(gap(0.0))
+                    .min(gap(1.0));
+            }
+            out.push(least);
+        }
+        out
+    }
+
     /// The smallest size of the two shapes.
     fn small(&self) -> f32 {
         size(&self.a).min(size(&self.b))
@@ -298,6 +391,13 @@ fn ambiguous(scene: &Scene, allowance: &Allowance) -> bool {
         // Starting overlapping and moving along the surface: whether that is "approaching" is
         // a question of the normal's side to within rounding.
         || start <= target
+        // A chain segment that the path only grazes: whether it is touched at all is decided
+        // by rounding (the scene's closest approach may be elsewhere, through a segment passed
+        // from behind, which does not count).
+        || scene
+            .segment_closest_approaches()
+            .iter()
+            .any(|closest| (closest - target).abs() <= allow)
 }
 
 /// The time allowance of two hits: `allow` over how fast the gap can close along `normal`.
@@ -314,7 +414,7 @@ fn time_allowance(scene: &Scene, normal: Vec2, allowance: &Allowance) -> f32 {
 /// that touch; a compound's other children may lie anywhere beside them), of the pair's gap
 /// minus its separation along the normal.
 fn separation_shortfall(scene: &Scene, t: f32, normal: Vec2, allow: f64) -> f64 {
-    let (a, b) = scene.pieces_at(t);
+    let (a, b) = scene.counted_pieces_at(t);
     let n = [f64::from(normal.x), f64::from(normal.y)];
     let mut pairs = Vec::new();
     for core_a in &a {
@@ -361,7 +461,7 @@ fn chain_side_ambiguous(scene: &Scene, t: f32, allow: f32) -> bool {
 
 /// The distance from `point` to the farther of the two surfaces at time `t`.
 fn off_surfaces(scene: &Scene, t: f32, point: Vec2) -> f64 {
-    let (a, b) = scene.pieces_at(t);
+    let (a, b) = scene.counted_pieces_at(t);
     let p = [f64::from(point.x), f64::from(point.y)];
     let nearest = |pieces: &[Core]| {
         pieces
@@ -444,7 +544,9 @@ fn compare(
                 return Ok(());
             }
             let angle = x.normal.angle_to(y.normal).abs();
-            if angle > 1e-3 {
+            // A normal tied to a turning shape's face turns with it between the two times.
+            let turned = (scene.turn_a.abs() + scene.turn_b.abs()) * (x.t - y.t).abs();
+            if angle > 1e-3 + turned {
                 // A cone of normals (or two pieces touching within the tolerance of each
                 // other): each must separate the shapes at its own time.
                 let worst = separation_shortfall(scene, x.t, x.normal, allow)
@@ -730,7 +832,12 @@ fn sweep_properties(seed: u64, per: usize, with_chains: bool) {
                     });
                     let allowance = Allowance::of(&scene, &moved);
                     tallies[0].record(compare(&scene, first, second, &allowance), || {
-                        format!("{}\n    moved by {g:?}", label())
+                        format!(
+                            "{}\n    moved by {g:?}{}{}",
+                            label(),
+                            diagnose(&scene),
+                            diagnose(&moved)
+                        )
                     });
                     // 2. Swap of roles.
                     let swapped = scene.swapped().cast().map(|hit| CastHit {
@@ -772,7 +879,9 @@ fn sweep_properties(seed: u64, per: usize, with_chains: bool) {
                                     + 16.0 * f32::EPSILON * scaled.magnitude() / s,
                                 ..allowance
                             };
-                            tallies[3].record(compare(&scene, first, other, &allowance), label);
+                            tallies[3].record(compare(&scene, first, other, &allowance), || {
+                                format!("{}{}{}", label(), diagnose(&scene), diagnose(&scaled))
+                            });
                         }
                     }
                     // 4. Restart from an earlier time of the path, and the time itself.
@@ -784,7 +893,9 @@ fn sweep_properties(seed: u64, per: usize, with_chains: bool) {
                             ..h
                         });
                         let allowance = Allowance::of(&scene, &restarted);
-                        tallies[4].record(compare(&scene, first, other, &allowance), label);
+                        tallies[4].record(compare(&scene, first, other, &allowance), || {
+                            format!("{}{}{}", label(), diagnose(&scene), diagnose(&restarted))
+                        });
                         tallies[5].record(check_time(&scene, &hit), label);
                     }
                 }
@@ -868,18 +979,251 @@ fn shape_casts_agree_under_rigid_motion_swap_scale_and_restart() {
     );
 }
 
-/// Every shape against a chain. Open: with `CAST_INVARIANCE_PER=300` (42,000 cases) 17 checks
-/// disagree (7 under rigid motion, 1 under scale, 9 on restart), where a shape passes near a
-/// closed chain's segments from behind or a chain's normal is clamped to a neighbour's face;
-/// cases overlapping a segment at a hit are skipped and counted.
+/// Every shape against a chain (both orders): 14 pairs × 10 settings × 300 cases (42,000;
+/// fewer cases let the disagreements this sweep found, 4 in 10,000, through). Cases
+/// overlapping a segment at a hit are skipped and counted; a segment counts for normals and
+/// points only with the other shape's centroid in front of it, and a segment the path only
+/// grazes makes the case ambiguous. Every property held with the default seed when this was
+/// written (17 checks disagreed before the fixes of chain casts: the start band, the clamped
+/// joint normals, the choice among simultaneous hits). Other seeds at that size still show 1 to 6 disagreements in 42,000,
+/// nearly all where a shape 1e4 times a small closed chain's size meets it with a face
+/// (`HugeRatio`, `Long`): several segments are touched within the tolerance, the centroid
+/// puts the shape in front of segments whose faces point away from it, and the face normal
+/// given does not separate the shapes.
 #[test]
-#[ignore = "open: chain cases near the one-sided rule's edges disagree (about 3 in 10,000)"]
 fn shape_casts_against_chains_agree_under_rigid_motion_swap_scale_and_restart() {
     sweep_properties(
         env("CAST_INVARIANCE_SEED", 0x1A7E_CA57),
-        env("CAST_INVARIANCE_PER", 16) as usize,
+        env("CAST_INVARIANCE_PER", 300) as usize,
         true,
     );
+}
+
+/// The first time the circle of `scene` (B, still) comes within `gap` of segment `index` of the
+/// chain (A, translating), in exact `f64`: the centre's distance to the segment along the
+/// straight relative path is convex in time, so sampling and bisection find the first crossing.
+fn circle_first_within(scene: &Scene, index: usize, gap: f64) -> Option<f64> {
+    let (Shape::Chain(chain), Shape::Circle(circle)) = (&scene.a, &scene.b) else {
+        return None;
+    };
+    let segment = chain.segment(index)?;
+    let place = |xf: &Transform, p: Vec2| {
+        let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
+        let (x, y) = (f64::from(p.x), f64::from(p.y));
+        [
+            c * x - s * y + f64::from(xf.p.x),
+            s * x + c * y + f64::from(xf.p.y),
+        ]
+    };
+    let centre = place(&scene.xf_b, circle.center());
+    let (a0, b0) = (
+        place(&scene.xf_a, segment.a()),
+        place(&scene.xf_a, segment.b()),
+    );
+    let radius = f64::from(circle.radius());
+    let distance = |t: f64| {
+        let shift = [f64::from(scene.va.x) * t, f64::from(scene.va.y) * t];
+        let (a, b) = (
+            [a0[0] + shift[0], a0[1] + shift[1]],
+            [b0[0] + shift[0], b0[1] + shift[1]],
+        );
+        let (d, q) = (
+            [b[0] - a[0], b[1] - a[1]],
+            [centre[0] - a[0], centre[1] - a[1]],
+        );
+        let u = ((q[0] * d[0] + q[1] * d[1]) / (d[0] * d[0] + d[1] * d[1])).clamp(0.0, 1.0);
+        let (x, y) = (q[0] - u * d[0], q[1] - u * d[1]);
+        (x * x + y * y).sqrt() - radius
+    };
+    let samples = 100_000;
+    let k = (0..=samples).find(|&k| distance(k as f64 / samples as f64) <= gap)?;
+    if k == 0 {
+        return Some(0.0);
+    }
+    let (mut low, mut high) = ((k - 1) as f64 / samples as f64, k as f64 / samples as f64);
+    for _ in 0..60 {
+        let middle = 0.5 * (low + high);
+        if distance(middle) <= gap {
+            high = middle;
+        } else {
+            low = middle;
+        }
+    }
+    Some(high)
+}
+
+/// A ball that passed through a closed chain's back face and still overlaps it, its centre now
+/// in front, moves on to the opposite face. Casting from there (a restart of the same path), it
+/// stops the target separation from that face, as the cast from the path's start does: the
+/// exact first time the ball comes within the target of the face, to the tolerance. The start
+/// within the band of the face it overlaps lowered the target for every segment, and the
+/// restarted cast ran on to touching (gap 0, 0.045 late).
+#[test]
+fn a_restart_overlapping_one_face_stops_the_target_from_another() {
+    use collide2d::shape::{Chain, Circle};
+    let original = Scene {
+        a: Shape::from(
+            Chain::closed(&[
+                Vec2::new(0.19931608, -1.2925434),
+                Vec2::new(-1.3056896, 0.07463316),
+                Vec2::new(-0.2626182, 1.281182),
+                Vec2::new(1.2746631, 0.29262537),
+            ])
+            .unwrap(),
+        ),
+        xf_a: Transform {
+            p: Vec2::new(16.23009, 1.4222009),
+            q: Rot {
+                c: 0.3337169,
+                s: -0.9426733,
+            },
+        },
+        va: Vec2::new(2.756928, 4.1737967),
+        turn_a: 0.0,
+        b: Shape::from(Circle::new(Vec2::new(0.11778596, -0.13008672), 0.39140272).unwrap()),
+        xf_b: Transform {
+            p: Vec2::new(18.644806, 3.6610775),
+            q: Rot {
+                c: -0.8561515,
+                s: 0.5167249,
+            },
+        },
+        vb: Vec2::new(0.0, 0.0),
+        turn_b: 0.0,
+        options: CastOptions {
+            target_separation: 0.04490395,
+            tolerance: 0.00013116059,
+            max_iterations: 1000,
+            separating_overlap_hits: false,
+        },
+    };
+    let restarted = Scene {
+        a: Shape::from(
+            Chain::closed(&[
+                Vec2::new(0.19931608, -1.2925434),
+                Vec2::new(-1.3056896, 0.07463316),
+                Vec2::new(-0.2626182, 1.281182),
+                Vec2::new(1.2746631, 0.29262537),
+            ])
+            .unwrap(),
+        ),
+        xf_a: Transform {
+            p: Vec2::new(18.04929, 4.176345),
+            q: Rot {
+                c: 0.3337169,
+                s: -0.9426733,
+            },
+        },
+        va: Vec2::new(0.9377267, 1.4196527),
+        turn_a: 0.0,
+        b: Shape::from(Circle::new(Vec2::new(0.11778596, -0.13008672), 0.39140272).unwrap()),
+        xf_b: Transform {
+            p: Vec2::new(18.644806, 3.6610775),
+            q: Rot {
+                c: -0.8561515,
+                s: 0.5167249,
+            },
+        },
+        vb: Vec2::new(0.0, 0.0),
+        turn_b: 0.0,
+        options: CastOptions {
+            target_separation: 0.04490395,
+            tolerance: 0.00013116059,
+            max_iterations: 1000,
+            separating_overlap_hits: false,
+        },
+    };
+    for scene in [&original, &restarted] {
+        let target = f64::from(scene.options.target_separation);
+        let tolerance = f64::from(scene.options.tolerance);
+        let exact = circle_first_within(scene, 3, target).expect("the path reaches the face");
+        let hit = scene.cast().expect("a hit on the opposite face");
+        let speed = f64::from(scene.va.length());
+        let early = (exact - f64::from(hit.t)) * speed;
+        assert!(
+            early.abs() <= tolerance + 1e-5,
+            "hit at {} is {early:e} before the exact first time {exact} the gap is {target} \
+             (tolerance {tolerance:e}): {hit:?}",
+            hit.t
+        );
+    }
+}
+
+/// A polygon 500 across meets a chain 0.01 across with its flat face: every segment is touched
+/// within the tolerance, and the face's normal lies in the cone of the joint it meets. The
+/// normal given must separate the shapes (the exact `f64` pieces that touch, those the polygon
+/// is in front of) wherever the scene is placed. Clamped to a convex joint's neighbour normal it
+/// was 0.08 rad off the face's, 28 units short of separating them.
+#[test]
+fn a_big_face_meeting_a_small_chains_joint_gets_a_normal_that_separates_them() {
+    use collide2d::shape::{Chain, Polygon};
+    let scene = Scene {
+        a: Shape::from(
+            Polygon::new(&[
+                Vec2::new(-192.34587, 180.09389),
+                Vec2::new(194.46207, -331.17853),
+                Vec2::new(224.39026, -361.9785),
+                Vec2::new(402.59747, -295.85513),
+                Vec2::new(527.4643, -180.23352),
+                Vec2::new(441.9214, 193.78304),
+                Vec2::new(16.56546, 410.6599),
+            ])
+            .unwrap()
+            .with_radius(0.0)
+            .unwrap(),
+        ),
+        xf_a: Transform {
+            p: Vec2::new(1783.2732, 242.39958),
+            q: Rot {
+                c: 0.008875329,
+                s: -0.9999606,
+            },
+        },
+        va: Vec2::new(-4435.9814, -612.2253),
+        turn_a: 0.0,
+        b: Shape::from(
+            Chain::open(&[
+                Vec2::new(0.0033677176, 0.0031526221),
+                Vec2::new(0.001332517, 0.0005127229),
+                Vec2::new(-0.001200916, -0.0016535707),
+                Vec2::new(-0.0025108359, -0.004718733),
+            ])
+            .unwrap(),
+        ),
+        xf_b: Transform {
+            p: Vec2::new(-1.9094372, -3.9837914),
+            q: Rot {
+                c: -0.8291949,
+                s: 0.55895954,
+            },
+        },
+        vb: Vec2::new(0.0, 0.0),
+        turn_b: 0.0,
+        options: CastOptions {
+            target_separation: 0.0003389858,
+            tolerance: 0.0033339984,
+            max_iterations: 1000,
+            separating_overlap_hits: false,
+        },
+    };
+    let mut rng = crate::support::Rng(0x0B16_FACE);
+    for k in 0..64 {
+        let g = if k == 0 {
+            Transform::IDENTITY
+        } else {
+            Transform::new(unit(rng.angle()) * rng.log_size(1.0, 1e4), rng.angle())
+        };
+        let moved = scene.moved(&g);
+        let hit = moved.cast().expect("the face meets the chain");
+        let normal = g.rotate_inv(hit.normal);
+        let allowance = Allowance::of(&scene, &moved);
+        let short = separation_shortfall(&scene, hit.t, normal, f64::from(allowance.allow));
+        assert!(
+            short <= f64::from(allowance.allow),
+            "moved by {g:?}: normal {normal} is {short:e} short of separating the shapes \
+             ({allowance:?}): {hit:?}"
+        );
+    }
 }
 
 /// A ball grazing past the open end of a straight chain touches the end vertex with a normal
@@ -1263,4 +1607,143 @@ fn continuous_bullets_through_thin_walls_give_the_same_events_wherever_the_scene
         }
     }
     crate::support::assert_no_failures(&failures, 2 * cases, 6);
+}
+
+/// A shape as Rust source that rebuilds it (for the failure reports of `diagnose`, to be
+/// pasted into a regression test).
+fn literal_shape(shape: &Shape) -> String {
+    let v = |p: Vec2| format!("Vec2::new({:?}, {:?})", p.x, p.y);
+    let list = |ps: &[Vec2]| ps.iter().map(|&p| v(p)).collect::<Vec<_>>().join(", ");
+    match shape {
+        Shape::Circle(c) => format!(
+            "Shape::from(Circle::new({}, {:?}).unwrap())",
+            v(c.center()),
+            c.radius()
+        ),
+        Shape::Capsule(c) => format!(
+            "Shape::from(Capsule::new({}, {}, {:?}).unwrap())",
+            v(c.a()),
+            v(c.b()),
+            c.radius()
+        ),
+        Shape::Segment(s) => format!(
+            "Shape::from(Segment::new({}, {}).unwrap())",
+            v(s.a()),
+            v(s.b())
+        ),
+        Shape::Polygon(p) => format!(
+            "Shape::from(Polygon::new(&[{}]).unwrap().with_radius({:?}).unwrap())",
+            list(p.vertices()),
+            p.radius()
+        ),
+        Shape::Compound(c) => format!(
+            "Shape::from(Compound::new(vec![{}]).unwrap())",
+            c.children()
+                .iter()
+                .map(|(xf, s)| format!("({}, {})", literal_xf(xf), literal_shape(s)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Shape::Chain(c) => {
+            format!(
+                "Shape::from(Chain::{}(&[{}]).unwrap())",
+                if c.is_closed() { "closed" } else { "open" },
+                list(c.vertices())
+            )
+        }
+    }
+}
+
+/// A placement as Rust source.
+fn literal_xf(xf: &Transform) -> String {
+    format!(
+        "Transform {{ p: Vec2::new({:?}, {:?}), q: Rot {{ c: {:?}, s: {:?} }} }}",
+        xf.p.x, xf.p.y, xf.q.c, xf.q.s
+    )
+}
+
+/// A scene as Rust source.
+fn literal_scene(s: &Scene) -> String {
+    format!(
+        "Scene {{ a: {}, xf_a: {}, va: Vec2::new({:?}, {:?}), turn_a: {:?}, b: {}, xf_b: {}, vb: Vec2::new({:?}, {:?}), turn_b: {:?}, options: CastOptions {{ target_separation: {:?}, tolerance: {:?}, max_iterations: {}, separating_overlap_hits: {} }} }}",
+        literal_shape(&s.a), literal_xf(&s.xf_a), s.va.x, s.va.y, s.turn_a,
+        literal_shape(&s.b), literal_xf(&s.xf_b), s.vb.x, s.vb.y, s.turn_b,
+        s.options.target_separation, s.options.tolerance, s.options.max_iterations, s.options.separating_overlap_hits
+    )
+}
+
+/// With `CAST_INVARIANCE_DIAG` set, a chain scene's failure report: the scene as source, its
+/// cast, and per segment the two-sided cast, the side of the other shape's centroid there,
+/// and the sampled first time the other shape is within the band with its centroid in front.
+fn diagnose(scene: &Scene) -> String {
+    if std::env::var("CAST_INVARIANCE_DIAG").is_err() {
+        return String::new();
+    }
+    let (sweep_a, sweep_b) = scene.sweeps();
+    let (chain, chain_sweep, other, other_sweep) = match (&scene.a, &scene.b) {
+        (Shape::Chain(chain), other) => (chain, sweep_a, other, sweep_b),
+        (other, Shape::Chain(chain)) => (chain, sweep_b, other, sweep_a),
+        _ => return String::new(),
+    };
+    let target = f64::from(scene.options.target_separation);
+    let tol = f64::from(scene.options.tolerance);
+    let mut out = format!(
+        "\n  SCENE {}\n  cast {:?}",
+        literal_scene(scene),
+        scene.cast()
+    );
+    for i in 0..chain.segment_count() {
+        let segment = Shape::from(chain.segment(i).unwrap());
+        let normal = chain.normals()[i];
+        let side = |t: f32| {
+            let c = chain_sweep
+                .transform_at(t)
+                .apply_inv(other_sweep.transform_at(t).apply(other.centroid()));
+            (c - chain.segment(i).unwrap().a()).dot(normal)
+        };
+        let gap = |t: f32| {
+            let a = pieces(&segment, &chain_sweep.transform_at(t));
+            let b = pieces(other, &other_sweep.transform_at(t));
+            let mut g = f64::INFINITY;
+            for x in &a {
+                for y in &b {
+                    g = g.min(-exact(x, y).depth);
+                }
+            }
+            g
+        };
+        let two = shape_cast(&segment, &chain_sweep, other, &other_sweep, scene.options);
+        let touching = |t: f32| gap(t) <= target + tol && side(t) >= 0.0;
+        let n = 4000;
+        let mut reference = None;
+        for k in 0..=n {
+            let t = k as f32 / n as f32;
+            if touching(t) {
+                let (mut lo, mut hi) = (((k as f32) - 1.0).max(0.0) / n as f32, t);
+                if k > 0 {
+                    for _ in 0..40 {
+                        let m = 0.5 * (lo + hi);
+                        if touching(m) {
+                            hi = m
+                        } else {
+                            lo = m
+                        }
+                    }
+                }
+                let _ = lo;
+                reference = Some(hi);
+                break;
+            }
+        }
+        out += &format!(
+            "\n  seg {i}: two-sided {:?} side there {:?}; gap(0) {:e}; one-sided ref t {:?} gap {:?} side {:?}",
+            two.map(|h| (h.t, h.normal)),
+            two.map(|h| side(h.t)),
+            gap(0.0),
+            reference,
+            reference.map(gap),
+            reference.map(side),
+        );
+    }
+    out
 }
