@@ -404,8 +404,9 @@ fn translating_into(
 ///
 /// With it, whether the chain's manifold admits the normal for this segment: `false` for a
 /// normal in front of the face that leans past the neighbour's normal at a convex joint (beyond
-/// the slack of [`FACE_TOLERANCE`]), which is clamped to the neighbour's. The manifold drops that
-/// contact from this segment, and the neighbour's own face or end reports it. (Clamped, a
+/// the slack of [`FACE_TOLERANCE`]), which is clamped to the neighbour's. The manifold gives that
+/// touch to the neighbour's own face or end; this segment reports it only as the smaller push
+/// along its cone's edges. (Clamped, a
 /// polygon 500 across meeting a joint of a chain 0.01 across was 28 units deep along the normal
 /// given, and which of the segments' nearly simultaneous hits came first, and so which normal,
 /// was decided by rounding.)
