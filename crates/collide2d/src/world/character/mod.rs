@@ -306,6 +306,14 @@ impl Mover<'_> {
         self.skin + 4.0 * self.tolerance
     }
 
+    /// How far down the character looks for what it would come down on, deciding whether the
+    /// floor absorbs a fall: twice the skin along the steepest walkable normal, so a corner
+    /// twice the skin away along a direction within `max_slope`, which lies further below
+    /// the character than that, is met (at most eight skins, for slopes near vertical).
+    fn corner_probe(&self) -> f32 {
+        2.0 * self.skin / self.floor_cos.max(0.25)
+    }
+
     /// The gap below which a surface pushes the character out to the skin: a quarter of the
     /// skin and a little more, so whatever the character keeps at least this far is more than
     /// the cast's tolerance above the lowest target a cast stops at ([`cast_target`]). (At the
@@ -436,8 +444,8 @@ impl World {
         // absorbs the request's downward part: the walk is solved, then as much of the
         // downward part added as the planes allow (see `MoveOptions::stop_on_slope`).
         //
-        // Not when what the character would come down on is too steep to stand on: a rounded
-        // character resting on a ledge's corner has the corner within the skin along a
+        // Not when what a rounded character would come down on is too steep to stand on: a
+        // rounded character resting on a ledge's corner has the corner within the skin along a
         // direction (from the corner to the character, at the gap it keeps) a little less
         // steep than the normal it meets the corner with when touching, which the probe meets.
         // Counted as on the floor by the nearer reading, it hung on a corner `on_floor` found
@@ -448,7 +456,7 @@ impl World {
             && stood_on_floor(self)?
             && (rounding(&shape) <= 0.0
                 || self
-                    .probe_floor(&mover, &start_xf, 2.0 * mover.skin)?
+                    .probe_floor(&mover, &start_xf, mover.corner_probe())?
                     .is_none_or(|hit| mover.is_walkable(-hit.normal)));
 
         // No character climbs surfaces too steep to walk (see `held_normals`).
