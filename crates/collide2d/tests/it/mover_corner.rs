@@ -74,7 +74,9 @@ impl Frame {
 fn insert_ledge(world: &mut World, kind: &str, size: f32, lean: f32, frame: Frame) {
     let placed = |world: &mut World, shape: Shape| {
         let xf = Transform::new(frame.origin, frame.angle);
-        world.insert(Collider::new(shape).with_transform(xf)).unwrap();
+        world
+            .insert(Collider::new(shape).with_transform(xf))
+            .unwrap();
     };
     let width = 4.0 * size;
     match kind {
@@ -83,7 +85,12 @@ fn insert_ledge(world: &mut World, kind: &str, size: f32, lean: f32, frame: Fram
             placed(world, Shape::from(Polygon::new(&outline).unwrap()));
         }
         "polygon" => {
-            let outline = [v(-width, -size), v(lean, -size), v(0.0, 0.0), v(-width, 0.0)];
+            let outline = [
+                v(-width, -size),
+                v(lean, -size),
+                v(0.0, 0.0),
+                v(-width, 0.0),
+            ];
             placed(world, Shape::from(Polygon::new(&outline).unwrap()));
         }
         "segment" => {
@@ -104,10 +111,11 @@ fn insert_ledge(world: &mut World, kind: &str, size: f32, lean: f32, frame: Fram
             } else {
                 TileGeometry::Outlines
             };
-            let map = TileMap::from_fn(4, 2, size, frame.origin + v(-width, -2.0 * size), |_, _| {
-                Tile::SOLID
-            })
-            .unwrap();
+            let map =
+                TileMap::from_fn(4, 2, size, frame.origin + v(-width, -2.0 * size), |_, _| {
+                    Tile::SOLID
+                })
+                .unwrap();
             TileMapColliders::insert(world, &map, geometry).unwrap();
         }
     }
@@ -185,15 +193,14 @@ fn run_case(seed: u64) -> Result<(), String> {
     let mut floors = Vec::new();
     for call in 0..CALLS {
         let before = world.get(hero).unwrap().transform().p;
-        let result = world.move_and_slide(hero, delta, opts).map_err(|e| format!("{case}: {e}"))?;
+        let result = world
+            .move_and_slide(hero, delta, opts)
+            .map_err(|e| format!("{case}: {e}"))?;
         let after = world.get(hero).unwrap().transform().p;
         // Beside the recovery (reported), never more than asked, give or take the rounding
         // of the positions.
         let made = (after - before - result.recovery).length();
         let rounding = 2.0 * spacing(before.abs().max_element());
-        if std::env::var("CORNER_TRACE").is_ok() {
-            println!("{call}: {result:?}");
-        }
         if made > delta.length() * (1.0 + 1.0e-4) + 1.0e-6 * size + rounding {
             return Err(format!(
                 "{case}: call {call} moved {made}, asked {}: {result:?}",
@@ -202,7 +209,9 @@ fn run_case(seed: u64) -> Result<(), String> {
         }
         // Off the floor nothing absorbs the fall, and nothing under the corner holds it up.
         if call > 0 && !result.on_floor && (after - before).length() < 0.01 * delta.length() {
-            return Err(format!("{case}: call {call} hangs off the floor: {result:?}"));
+            return Err(format!(
+                "{case}: call {call} hangs off the floor: {result:?}"
+            ));
         }
         floors.push(result.on_floor);
     }
@@ -210,14 +219,20 @@ fn run_case(seed: u64) -> Result<(), String> {
     let tilt = tilt.max(0.0);
     if tilt < max_slope - band {
         if floors.iter().any(|f| !f) || moved.length() > 2.0 * skin {
-            return Err(format!("{case}: stands on walkable corner? on_floor {floors:?} moved {moved:?}"));
+            return Err(format!(
+                "{case}: stands on walkable corner? on_floor {floors:?} moved {moved:?}"
+            ));
         }
     } else if least_tilt > max_slope + band {
         if *floors.last().unwrap() || moved.length() < 4.0 * skin {
-            return Err(format!("{case}: hangs on a steep corner: on_floor {floors:?} moved {moved:?}"));
+            return Err(format!(
+                "{case}: hangs on a steep corner: on_floor {floors:?} moved {moved:?}"
+            ));
         }
     } else if floors[1..].windows(2).any(|w| !w[0] && w[1]) {
-        return Err(format!("{case}: jitters on the corner: on_floor {floors:?}"));
+        return Err(format!(
+            "{case}: jitters on the corner: on_floor {floors:?}"
+        ));
     }
     Ok(())
 }
@@ -231,9 +246,14 @@ fn a_rounded_character_on_a_ledge_corner_stands_iff_the_contact_is_walkable() {
     assert_no_failures(&failures, count as usize, 12);
 }
 
+/// The cases that hung on the corner (the fall absorbed, `on_floor` false, no motion call after
+/// call): rounded boxes on a chain's end turned upside down, a circle and capsules on the
+/// corner of a tile map's outline, each with the contact a degree or two too steep.
 #[test]
-fn trace_one_corner_case() {
-    if let Ok(seed) = std::env::var("CORNER_SEED") {
-        println!("{:?}", run_case(seed.parse().unwrap()));
+fn rounded_characters_do_not_hang_on_a_corner_a_little_too_steep() {
+    for seed in [787277, 788277, 788486, 789264, 790140] {
+        if let Err(message) = run_case(seed) {
+            panic!("{message}");
+        }
     }
 }
