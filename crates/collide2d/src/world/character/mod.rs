@@ -306,6 +306,14 @@ impl Mover<'_> {
         self.skin + 4.0 * self.tolerance
     }
 
+    /// How far down the character looks for what it would come down on, deciding whether the
+    /// floor absorbs a fall: twice the skin along the steepest walkable normal, so a corner
+    /// twice the skin away along a direction within `max_slope`, which lies further below
+    /// the character than that, is met (at most eight skins, for slopes near vertical).
+    fn corner_probe(&self) -> f32 {
+        2.0 * self.skin / self.floor_cos.max(0.25)
+    }
+
     /// The gap below which a surface pushes the character out to the skin: a quarter of the
     /// skin and a little more, so whatever the character keeps at least this far is more than
     /// the cast's tolerance above the lowest target a cast stops at ([`cast_target`]). (At the
@@ -435,7 +443,21 @@ impl World {
         // On walkable floor (stood on at the start, or landed on during the call) the floor
         // absorbs the request's downward part: the walk is solved, then as much of the
         // downward part added as the planes allow (see `MoveOptions::stop_on_slope`).
-        let mut absorbing = downward != Vec2::ZERO && stood_on_floor(self)?;
+        //
+        // Not when what a rounded character would come down on is too steep to stand on: a
+        // rounded character resting on a ledge's corner has the corner within the skin along a
+        // direction (from the corner to the character, at the gap it keeps) a little less
+        // steep than the normal it meets the corner with when touching, which the probe meets.
+        // Counted as on the floor by the nearer reading, it hung on a corner `on_floor` found
+        // too steep: the fall absorbed, call after call. (A sharp character's surfaces are
+        // faces, the same at any gap; its probe may meet a crease's vertex at the foot of a
+        // slope it stands on.)
+        let mut absorbing = downward != Vec2::ZERO
+            && stood_on_floor(self)?
+            && (rounding(&shape) <= 0.0
+                || self
+                    .probe_floor(&mover, &start_xf, mover.corner_probe())?
+                    .is_none_or(|hit| mover.is_walkable(-hit.normal)));
 
         // No character climbs surfaces too steep to walk (see `held_normals`).
         let mut planes: Vec<Plane> = Vec::new();
@@ -923,6 +945,22 @@ impl World {
         Ok(None)
     }
 
+    /// What the character meets first moving down (along `-up`) by `depth`, to touching.
+    fn probe_floor(
+        &self,
+        mover: &Mover,
+        xf: &Transform,
+        depth: f32,
+    ) -> Result<Option<WorldCastHit>, WorldError> {
+        self.shape_cast(
+            mover.shape,
+            xf,
+            -mover.up * depth,
+            &mover.filter,
+            mover.cast_options(0.0),
+        )
+    }
+
     /// The walkable surface under the character within `depth`: its collider and normal.
     fn floor_under(
         &self,
@@ -930,13 +968,7 @@ impl World {
         xf: &Transform,
         depth: f32,
     ) -> Result<Option<(ColliderHandle, Vec2)>, WorldError> {
-        let hit = self.shape_cast(
-            mover.shape,
-            xf,
-            -mover.up * depth,
-            &mover.filter,
-            mover.cast_options(0.0),
-        )?;
+        let hit = self.probe_floor(mover, xf, depth)?;
         Ok(hit
             .filter(|h| mover.is_walkable(-h.normal))
             .map(|h| (h.collider, -h.normal)))
