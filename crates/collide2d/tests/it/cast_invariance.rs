@@ -1097,41 +1097,14 @@ fn a_restart_overlapping_one_face_stops_the_target_from_another() {
             separating_overlap_hits: false,
         },
     };
+    // The same cast restarted part way along A's path: placed there, with the rest of the motion.
     let restarted = Scene {
-        a: Shape::from(
-            Chain::closed(&[
-                Vec2::new(0.19931608, -1.2925434),
-                Vec2::new(-1.3056896, 0.07463316),
-                Vec2::new(-0.2626182, 1.281182),
-                Vec2::new(1.2746631, 0.29262537),
-            ])
-            .unwrap(),
-        ),
         xf_a: Transform {
             p: Vec2::new(18.04929, 4.176345),
-            q: Rot {
-                c: 0.3337169,
-                s: -0.9426733,
-            },
+            ..original.xf_a
         },
         va: Vec2::new(0.9377267, 1.4196527),
-        turn_a: 0.0,
-        b: Shape::from(Circle::new(Vec2::new(0.11778596, -0.13008672), 0.39140272).unwrap()),
-        xf_b: Transform {
-            p: Vec2::new(18.644806, 3.6610775),
-            q: Rot {
-                c: -0.8561515,
-                s: 0.5167249,
-            },
-        },
-        vb: Vec2::new(0.0, 0.0),
-        turn_b: 0.0,
-        options: CastOptions {
-            target_separation: 0.04490395,
-            tolerance: 0.00013116059,
-            max_iterations: 1000,
-            separating_overlap_hits: false,
-        },
+        ..original.clone()
     };
     for scene in [&original, &restarted] {
         let target = f64::from(scene.options.target_separation);

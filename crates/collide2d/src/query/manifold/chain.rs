@@ -387,18 +387,7 @@ fn deepest_point(
         }
         Shape::Polygon(polygon) => {
             let local = convex_in_chain.rotate_inv(normal);
-            let (index, _) = polygon
-                .vertices()
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (i, v.dot(local)))
-                .fold((0, f32::INFINITY), |best, candidate| {
-                    if candidate.1 < best.1 {
-                        candidate
-                    } else {
-                        best
-                    }
-                });
+            let index = least_along(polygon.vertices(), local);
             (
                 place(polygon.vertices()[index]),
                 Feature::Vertex(index as u8),
@@ -550,18 +539,7 @@ impl IncidentFeature {
             Shape::Segment(segment) => two(segment.a(), segment.b(), 0.0),
             Shape::Polygon(polygon) => {
                 let local_normal = convex_in_chain.rotate_inv(face_normal);
-                let (edge, _) = polygon
-                    .normals()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| (i, n.dot(local_normal)))
-                    .fold((0, f32::INFINITY), |best, candidate| {
-                        if candidate.1 < best.1 {
-                            candidate
-                        } else {
-                            best
-                        }
-                    });
+                let edge = least_along(polygon.normals(), local_normal);
                 let vertices = polygon.vertices();
                 let next = (edge + 1) % vertices.len();
                 IncidentFeature::Edge(IncidentEdge {
@@ -577,4 +555,21 @@ impl IncidentFeature {
             Shape::Compound(_) | Shape::Chain(_) => return None,
         })
     }
+}
+
+/// The index of the vector with the least dot product with `direction` (the first of equals;
+/// 0 for an empty list).
+fn least_along(vectors: &[Vec2], direction: Vec2) -> usize {
+    vectors
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (i, v.dot(direction)))
+        .fold((0, f32::INFINITY), |best, candidate| {
+            if candidate.1 < best.1 {
+                candidate
+            } else {
+                best
+            }
+        })
+        .0
 }
