@@ -88,6 +88,18 @@ impl Manifold {
         child_b: 0,
     };
 
+    /// The manifold of one contact point along `normal` (A to B).
+    #[inline]
+    pub(crate) const fn one_point(normal: Vec2, point: ContactPoint) -> Manifold {
+        Manifold {
+            normal,
+            points: [point, ContactPoint::ZERO],
+            count: 1,
+            child_a: 0,
+            child_b: 0,
+        }
+    }
+
     /// The contact points in use.
     #[inline]
     pub fn points(&self) -> &[ContactPoint] {

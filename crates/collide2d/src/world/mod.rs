@@ -649,19 +649,26 @@ impl World {
         self.entry(handle)?;
         self.forget_batch_grid();
         self.detach(handle, EndReason::Removed);
-        let slot = &mut self.slots[handle.index as usize];
-        let entry = slot.entry.take().expect("checked above");
-        let reusable = slot.next_generation();
-        self.clear_dirty(handle.index);
-        self.continuous.forget(handle.index);
+        let entry = self.vacate(handle.index).expect("checked above");
         if let Some(proxy) = entry.proxy {
             self.broad.get_mut().remove(proxy)?;
         }
-        if reusable {
-            self.free.push(handle.index);
-        }
-        self.live -= 1;
         Ok(entry.collider)
+    }
+
+    /// Empties live slot `index` (its collider already detached) and returns what it held:
+    /// the slot moves to its next generation and onto the free list, or is retired at the last
+    /// one ([`Slot::next_generation`]). The collider's proxy is left for the caller to remove.
+    fn vacate(&mut self, index: u32) -> Option<Entry> {
+        let slot = &mut self.slots[index as usize];
+        let entry = slot.entry.take()?;
+        if slot.next_generation() {
+            self.free.push(index);
+        }
+        self.clear_dirty(index);
+        self.continuous.forget(index);
+        self.live -= 1;
+        Some(entry)
     }
 
     /// Removes many colliders and returns them in order; their contacts end at the next
@@ -698,18 +705,10 @@ impl World {
         let mut removed = Vec::with_capacity(handles.len());
         for &handle in handles {
             self.detach(handle, EndReason::Removed);
-            let slot = &mut self.slots[handle.index as usize];
-            let Some(entry) = slot.entry.take() else {
+            let Some(entry) = self.vacate(handle.index) else {
                 continue; // checked above
             };
-            let reusable = slot.next_generation();
-            self.clear_dirty(handle.index);
-            self.continuous.forget(handle.index);
             proxies.extend(entry.proxy);
-            if reusable {
-                self.free.push(handle.index);
-            }
-            self.live -= 1;
             removed.push(entry.collider);
         }
         // Cannot fail: every proxy belongs to a live collider checked above.

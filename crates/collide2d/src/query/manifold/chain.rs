@@ -53,6 +53,7 @@ use crate::math::{cross, left_perp, right_perp, try_unit, Transform, Vec2};
 use crate::query::manifold::clip::{clip_to_face, IncidentEdge, ReferenceFace};
 use crate::query::manifold::compound::culling_box;
 use crate::query::manifold::contacts_convex_local;
+use crate::query::support::ConvexProxy;
 use crate::query::RayInside;
 use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
 use crate::shape::{Chain, Joint, Ray, Segment, Shape};
@@ -271,18 +272,17 @@ fn past_end(
     if !depth.is_finite() {
         return None;
     }
-    let mut manifold = Manifold::EMPTY;
-    manifold.normal = outward;
-    manifold.count = 1;
-    manifold.points[0] = ContactPoint {
-        point: vertex - outward * (0.5 * depth),
-        penetration: depth,
-        id: FeatureId {
-            a: Feature::Vertex(vertex_index),
-            b: hit_feature(convex, convex_in_chain, hit.point, hit.normal),
+    Some(Manifold::one_point(
+        outward,
+        ContactPoint {
+            point: vertex - outward * (0.5 * depth),
+            penetration: depth,
+            id: FeatureId {
+                a: Feature::Vertex(vertex_index),
+                b: hit_feature(convex, convex_in_chain, hit.point, hit.normal),
+            },
         },
-    };
-    Some(manifold)
+    ))
 }
 
 /// The contact of a convex shape pushed off segment `start → end` (face normal `face_normal`)
@@ -348,15 +348,14 @@ fn push_along(
     if !depth.is_finite() {
         return None;
     }
-    let mut manifold = Manifold::EMPTY;
-    manifold.normal = direction;
-    manifold.count = 1;
-    manifold.points[0] = ContactPoint {
-        point: point - direction * (0.5 * depth),
-        penetration: depth,
-        id: FeatureId { a, b },
-    };
-    Some(manifold)
+    Some(Manifold::one_point(
+        direction,
+        ContactPoint {
+            point: point - direction * (0.5 * depth),
+            penetration: depth,
+            id: FeatureId { a, b },
+        },
+    ))
 }
 
 /// The point of a convex shape (placed by `convex_in_chain`) furthest along `-normal` (chain
@@ -366,37 +365,10 @@ fn deepest_point(
     convex_in_chain: &Transform,
     normal: Vec2,
 ) -> Option<(Vec2, Feature)> {
-    let place = |p: Vec2| convex_in_chain.apply(p);
-    let lower = |a: Vec2, b: Vec2| {
-        let (a, b) = (place(a), place(b));
-        if a.dot(normal) <= b.dot(normal) {
-            (a, Feature::Vertex(0))
-        } else {
-            (b, Feature::Vertex(1))
-        }
-    };
-    let (core, feature, radius) = match convex {
-        Shape::Circle(circle) => (place(circle.center()), Feature::Vertex(0), circle.radius()),
-        Shape::Capsule(capsule) => {
-            let (p, f) = lower(capsule.a(), capsule.b());
-            (p, f, capsule.radius())
-        }
-        Shape::Segment(segment) => {
-            let (p, f) = lower(segment.a(), segment.b());
-            (p, f, 0.0)
-        }
-        Shape::Polygon(polygon) => {
-            let local = convex_in_chain.rotate_inv(normal);
-            let index = least_along(polygon.vertices(), local);
-            (
-                place(polygon.vertices()[index]),
-                Feature::Vertex(index as u8),
-                polygon.radius(),
-            )
-        }
-        Shape::Compound(_) | Shape::Chain(_) => return None,
-    };
-    Some((core - normal * radius, feature))
+    let core = ConvexProxy::from_shape(convex)?;
+    let index = core.support_index(convex_in_chain.rotate_inv(-normal));
+    let point = convex_in_chain.apply(core.point(index)) - normal * core.radius();
+    Some((point, Feature::Vertex(index as u8)))
 }
 
 /// The feature of a convex shape (placed by `convex_in_chain`) at a ray's hit `point` with
@@ -414,19 +386,7 @@ fn hit_feature(convex: &Shape, convex_in_chain: &Transform, point: Vec2, normal:
     };
     match convex {
         Shape::Polygon(polygon) => {
-            let (edge, _) = polygon
-                .normals()
-                .iter()
-                .enumerate()
-                .map(|(i, n)| (i, n.dot(local_normal)))
-                .fold((0, f32::NEG_INFINITY), |best, candidate| {
-                    if candidate.1 > best.1 {
-                        candidate
-                    } else {
-                        best
-                    }
-                });
-            Feature::Edge(edge as u8)
+            Feature::Edge(least_along(polygon.normals(), -local_normal) as u8)
         }
         Shape::Capsule(capsule) => two(capsule.a(), capsule.b()),
         Shape::Segment(segment) => two(segment.a(), segment.b()),
@@ -466,18 +426,17 @@ pub(crate) fn face_manifold(
             if separation > margin {
                 return Manifold::EMPTY;
             }
-            let mut manifold = Manifold::EMPTY;
-            manifold.normal = face_normal;
-            manifold.count = 1;
-            manifold.points[0] = ContactPoint {
-                point: centre - face_normal * (radius + 0.5 * separation),
-                penetration: -separation,
-                id: FeatureId {
-                    a: Feature::Edge(0),
-                    b: Feature::Vertex(0),
+            Manifold::one_point(
+                face_normal,
+                ContactPoint {
+                    point: centre - face_normal * (radius + 0.5 * separation),
+                    penetration: -separation,
+                    id: FeatureId {
+                        a: Feature::Edge(0),
+                        b: Feature::Vertex(0),
+                    },
                 },
-            };
-            manifold
+            )
         }
         IncidentFeature::Edge(edge) => clip_to_face(
             &ReferenceFace {
