@@ -13,7 +13,9 @@ use collide2d::Vec2;
 use numpy::prelude::*;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArray};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyFloat, PyInt, PyList};
 
+use crate::convert::Real;
 use crate::errors;
 
 /// The most rows one batch call takes (2**24, as many as a chain's vertices): a larger array
@@ -48,18 +50,62 @@ fn as_array<'py>(
             .cast_into::<PyUntypedArray>()
             .map_err(Into::into),
         b'i' | b'u' => Ok(converted),
-        _ => Err(errors::array_type(
-            py,
-            format!(
-                "{what} must hold numbers, got {} (dtype {})",
-                obj.get_type()
-                    .name()
-                    .map(|n| n.to_string())
-                    .unwrap_or_default(),
-                dtype_name(&converted)
-            ),
-        )),
+        // A list holding an integer too large for any NumPy integer (`10**400`) comes as
+        // objects: a number out of range, not a wrong type.
+        b'O' if floats => match numbers_as_floats(&converted)? {
+            Some(array) => Ok(array),
+            None => Err(not_numbers(py, obj, what, &converted)),
+        },
+        _ => Err(not_numbers(py, obj, what, &converted)),
     }
+}
+
+fn not_numbers(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    converted: &Bound<'_, PyUntypedArray>,
+) -> PyErr {
+    errors::array_type(
+        py,
+        format!(
+            "{what} must hold numbers, got {} (dtype {})",
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default(),
+            dtype_name(converted)
+        ),
+    )
+}
+
+/// An object array of Python integers and floats (as `numpy.asarray` makes for a list holding
+/// an integer too large for any NumPy integer, `10**400`) as a float64 array of the same shape,
+/// integers too large for a float as the infinity of their sign (refused then as beyond
+/// float32, with their row); `None` when some item is neither (booleans are not numbers here).
+fn numbers_as_floats<'py>(
+    array: &Bound<'py, PyUntypedArray>,
+) -> PyResult<Option<Bound<'py, PyUntypedArray>>> {
+    let py = array.py();
+    let items = array.call_method0("ravel")?.call_method0("tolist")?;
+    let mut values = Vec::new();
+    for item in items.cast::<PyList>()?.iter() {
+        let number = item.is_instance_of::<PyInt>() || item.is_instance_of::<PyFloat>();
+        if !number || item.is_instance_of::<PyBool>() {
+            return Ok(None);
+        }
+        let Ok(Real(value)) = item.extract::<Real>() else {
+            return Ok(None);
+        };
+        values.push(value);
+    }
+    let shape = array.shape().to_vec();
+    Ok(Some(
+        PyArray1::from_vec(py, values)
+            .reshape(shape)?
+            .into_any()
+            .cast_into::<PyUntypedArray>()?,
+    ))
 }
 
 /// The array itself, or a copy in the machine's byte order when it is not in it (`>f8` on a
@@ -177,7 +223,7 @@ pub fn scalars(
     rows: usize,
 ) -> PyResult<Vec<f32>> {
     if obj.cast::<PyUntypedArray>().is_err() {
-        if let Ok(value) = obj.extract::<f64>() {
+        if let Ok(Real(value)) = obj.extract::<Real>() {
             return Ok(vec![value as f32; rows]);
         }
     }

@@ -5,12 +5,16 @@
 //! an integer outside its type's range raises one of the package's exceptions, not
 //! `OverflowError`.
 
+use collide2d::math::Rot;
 use collide2d::world::ColliderHandle;
 use collide2d::{Transform, Vec2};
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
 
 use crate::errors;
+
+/// What a pickled `Transform` holds: `(x, y, cos, sin)`.
+type TransformParts = (f32, f32, f32, f32);
 
 /// A placement: rotate by `angle` (radians, counter-clockwise), then move to `(x, y)`.
 #[pyclass(module = "collide2d", name = "Transform", frozen, eq, from_py_object)]
@@ -24,9 +28,9 @@ impl PyTransform {
     /// A transform at `(x, y)` turned by `angle` radians; refuses NaN, infinities and positions
     /// beyond ±1e9 with `InvalidInput`.
     #[new]
-    #[pyo3(signature = (x = 0.0, y = 0.0, angle = 0.0))]
-    fn new(py: Python<'_>, x: f64, y: f64, angle: f64) -> PyResult<PyTransform> {
-        make_transform(py, x, y, angle)
+    #[pyo3(signature = (x = Real(0.0), y = Real(0.0), angle = Real(0.0)), text_signature = "(x=0.0, y=0.0, angle=0.0)")]
+    fn new(py: Python<'_>, x: Real, y: Real, angle: Real) -> PyResult<PyTransform> {
+        make_transform(py, x.0, y.0, angle.0)
     }
 
     /// The x coordinate of the position.
@@ -68,9 +72,33 @@ impl PyTransform {
         )
     }
 
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (f32, f32, f32))> {
-        let class = py.get_type::<PyTransform>().into_any().unbind();
-        Ok((class, (self.xf.p.x, self.xf.p.y, self.xf.q.angle())))
+    /// The transform at `(x, y)` whose rotation has exactly the cosine `c` and sine `s` (how
+    /// a pickled transform comes back: through its angle, the rotation could differ in the
+    /// last bit, and the copy would not equal the original); `InvalidInput` unless it is a
+    /// transform `Transform(...)` could have made.
+    #[staticmethod]
+    fn _from_parts(py: Python<'_>, x: f32, y: f32, c: f32, s: f32) -> PyResult<PyTransform> {
+        let xf = Transform {
+            p: Vec2::new(x, y),
+            q: Rot { c, s },
+        };
+        if !xf.is_valid() {
+            return Err(errors::invalid(
+                py,
+                "not a transform: a position beyond ±1e9, a number that is not finite, or a \
+                 rotation that is not unit length",
+            ));
+        }
+        Ok(PyTransform { xf })
+    }
+
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, TransformParts)> {
+        let rebuild = py
+            .get_type::<PyTransform>()
+            .getattr("_from_parts")?
+            .unbind();
+        let Transform { p, q } = self.xf;
+        Ok((rebuild, (p.x, p.y, q.c, q.s)))
     }
 }
 
@@ -96,9 +124,9 @@ pub fn make_transform(py: Python<'_>, x: f64, y: f64, angle: f64) -> PyResult<Py
 /// A point from any sequence of two numbers; NaN, infinities and numbers beyond float32 are
 /// refused.
 pub fn vec2(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec2> {
-    let [x, y]: [f64; 2] = obj
-        .extract()
-        .map_err(|_| errors::array_type(py, format!("{what} must be a pair of numbers (x, y)")))?;
+    let [x, y] = numbers::<2>(obj).ok_or_else(|| {
+        errors::array_type(py, format!("{what} must be a pair of numbers (x, y)"))
+    })?;
     let point = Vec2::new(x as f32, y as f32);
     if !point.is_finite() {
         return Err(errors::invalid(
@@ -121,10 +149,10 @@ pub fn transform(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Tra
     if let Ok(xf) = obj.extract::<PyTransform>() {
         return Ok(xf.xf);
     }
-    if let Ok([x, y]) = obj.extract::<[f64; 2]>() {
+    if let Some([x, y]) = numbers::<2>(obj) {
         return Ok(make_transform(py, x, y, 0.0)?.xf);
     }
-    if let Ok([x, y, angle]) = obj.extract::<[f64; 3]>() {
+    if let Some([x, y, angle]) = numbers::<3>(obj) {
         return Ok(make_transform(py, x, y, angle)?.xf);
     }
     Err(errors::array_type(
@@ -158,6 +186,53 @@ impl<'a, 'py> FromPyObject<'a, 'py> for HandleArg {
             },
         }
     }
+}
+
+/// A float argument: any Python number that converts to a float. An integer too large for a
+/// float (`10**400`, where `float()` raises `OverflowError`) is taken as the infinity of its
+/// sign, as a float beyond float32 (`1e300`) is: refused as `InvalidInput` wherever a finite
+/// number is needed, a reach without end as a `max_distance`. A non-number is a `TypeError`.
+#[derive(Clone, Copy)]
+pub struct Real(pub f64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Real {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<f64>() {
+            Ok(value) => Ok(Real(value)),
+            Err(error) => match huge_integer(&obj) {
+                Some(infinity) => Ok(Real(infinity)),
+                None => Err(error),
+            },
+        }
+    }
+}
+
+/// The infinity of `obj`'s sign when it is an integer too large for a float, else `None`.
+pub fn huge_integer(obj: &Borrowed<'_, '_, PyAny>) -> Option<f64> {
+    let index = obj.call_method0("__index__").ok()?;
+    let integer = index.cast::<PyInt>().ok()?;
+    if integer.extract::<f64>().is_ok() {
+        return None;
+    }
+    let negative = integer.lt(0).ok()?;
+    Some(if negative {
+        f64::NEG_INFINITY
+    } else {
+        f64::INFINITY
+    })
+}
+
+/// The `N` numbers of `obj` when it is a sequence of `N` numbers, `None` when it is not (not a
+/// sequence, another length, or an item that is not a number).
+fn numbers<const N: usize>(obj: &Bound<'_, PyAny>) -> Option<[f64; N]> {
+    let items = obj.extract::<[Bound<'_, PyAny>; N]>().ok()?;
+    let mut out = [0.0; N];
+    for (slot, item) in out.iter_mut().zip(items.iter()) {
+        *slot = item.extract::<Real>().ok()?.0;
+    }
+    Some(out)
 }
 
 /// An unsigned integer argument (a count, an index, bits): any Python integer in the range of

@@ -5,7 +5,7 @@ use collide2d::shape::Ray;
 use collide2d::{CastOptions, Vec2};
 use pyo3::prelude::*;
 
-use crate::convert::{self, pair, vec2};
+use crate::convert::{self, pair, vec2, Real};
 use crate::errors;
 use crate::shapes::shape_of;
 
@@ -15,11 +15,11 @@ pub fn make_ray(
     py: Python<'_>,
     origin: &Bound<'_, PyAny>,
     direction: &Bound<'_, PyAny>,
-    max_distance: Option<f64>,
+    max_distance: Option<Real>,
 ) -> PyResult<Ray> {
     let origin = vec2(py, origin, "ray origin")?;
     let direction = vec2(py, direction, "ray direction")?;
-    let max_distance = max_distance.map_or(f32::INFINITY, |d| d as f32);
+    let max_distance = max_distance.map_or(f32::INFINITY, |d| d.0 as f32);
     Ray::new(origin, direction, max_distance).map_err(|e| errors::invalid(py, e.to_string()))
 }
 
@@ -274,6 +274,7 @@ pub fn distance(
 
 /// When `a`, moving from `transform_a` by `motion_a`, first touches `b` moving from
 /// `transform_b` by `motion_b` (no rotation); `None` if they never touch during the motion.
+/// A motion whose end lies beyond ±1e9 raises `InvalidInput`.
 #[pyfunction]
 #[pyo3(signature = (a, transform_a, motion_a, b, transform_b, motion_b = None))]
 pub fn shape_cast(
@@ -293,13 +294,16 @@ pub fn shape_cast(
         Some(m) => vec2(py, m, "motion_b")?,
         None => Vec2::ZERO,
     };
-    let hit = collide2d::shape_cast(
-        &sa,
-        &Sweep::linear(&xa, da),
-        &sb,
-        &Sweep::linear(&xb, db),
-        CastOptions::default(),
-    );
+    let (sweep_a, sweep_b) = (Sweep::linear(&xa, da), Sweep::linear(&xb, db));
+    // The library answers `None` for a sweep it cannot run (one ending beyond ±1e9): here that
+    // would read as "never touch", so it is refused instead.
+    if !(sweep_a.is_valid() && sweep_b.is_valid()) {
+        return Err(errors::invalid(
+            py,
+            "a motion ends beyond ±1e9 (MAX_COORDINATE)",
+        ));
+    }
+    let hit = collide2d::shape_cast(&sa, &sweep_a, &sb, &sweep_b, CastOptions::default());
     Ok(hit.map(PyCastHit::from))
 }
 
@@ -312,7 +316,7 @@ pub fn ray_cast(
     transform: &Bound<'_, PyAny>,
     origin: &Bound<'_, PyAny>,
     direction: &Bound<'_, PyAny>,
-    max_distance: Option<f64>,
+    max_distance: Option<Real>,
 ) -> PyResult<Option<PyRayHit>> {
     let s = shape_of(py, shape)?;
     let xf = convert::transform(py, Some(transform))?;

@@ -6,7 +6,7 @@ use collide2d::{Transform, Vec2};
 use pyo3::prelude::*;
 
 use crate::arrays;
-use crate::convert::{self, pair, vec2, PyTransform, Unsigned};
+use crate::convert::{self, pair, vec2, PyTransform, Real, Unsigned};
 use crate::errors;
 use crate::queries::PyRayHit;
 
@@ -43,7 +43,8 @@ pub fn wrap(py: Python<'_>, shape: Shape) -> PyResult<Py<PyAny>> {
     })
 }
 
-fn radius_checked(py: Python<'_>, radius: f64) -> PyResult<f32> {
+fn radius_checked(py: Python<'_>, radius: Real) -> PyResult<f32> {
+    let Real(radius) = radius;
     if !radius.is_finite() {
         return Err(errors::invalid(py, "radius is NaN or infinite"));
     }
@@ -98,7 +99,7 @@ impl PyShape {
         py: Python<'_>,
         origin: &Bound<'_, PyAny>,
         direction: &Bound<'_, PyAny>,
-        max_distance: Option<f64>,
+        max_distance: Option<Real>,
         transform: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<PyRayHit>> {
         let xf = convert::transform(py, transform)?;
@@ -186,7 +187,7 @@ impl PyCircle {
     #[pyo3(signature = (radius, center = None))]
     fn new(
         py: Python<'_>,
-        radius: f64,
+        radius: Real,
         center: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
         let center = match center {
@@ -232,7 +233,7 @@ impl PyCapsule {
         py: Python<'_>,
         a: &Bound<'_, PyAny>,
         b: &Bound<'_, PyAny>,
-        radius: f64,
+        radius: Real,
     ) -> PyResult<PyClassInitializer<Self>> {
         let capsule = Capsule::new(
             vec2(py, a, "a")?,
@@ -248,7 +249,7 @@ impl PyCapsule {
 
     /// An upright capsule centred on the origin, `height` tall in all (caps included).
     #[staticmethod]
-    fn vertical(py: Python<'_>, height: f64, radius: f64) -> PyResult<Py<PyCapsule>> {
+    fn vertical(py: Python<'_>, height: Real, radius: Real) -> PyResult<Py<PyCapsule>> {
         let capsule = Capsule::vertical(radius_checked(py, height)?, radius_checked(py, radius)?)
             .map_err(|e| errors::shape(py, e))?;
         Py::new(
@@ -320,8 +321,8 @@ fn polygon_py(py: Python<'_>, polygon: Polygon) -> PyResult<Py<PyPolygon>> {
     )
 }
 
-fn rounded(py: Python<'_>, polygon: Polygon, radius: f64) -> PyResult<Polygon> {
-    if radius == 0.0 {
+fn rounded(py: Python<'_>, polygon: Polygon, radius: Real) -> PyResult<Polygon> {
+    if radius.0 == 0.0 {
         return Ok(polygon);
     }
     polygon
@@ -339,11 +340,11 @@ impl PyPolygon {
     /// The convex polygon with this outline (an `(n, 2)` array or a list of points); refuses a
     /// non-convex or degenerate outline. `radius` rounds it.
     #[new]
-    #[pyo3(signature = (outline, radius = 0.0))]
+    #[pyo3(signature = (outline, radius = Real(0.0)), text_signature = "(outline, radius=0.0)")]
     fn new(
         py: Python<'_>,
         outline: &Bound<'_, PyAny>,
-        radius: f64,
+        radius: Real,
     ) -> PyResult<PyClassInitializer<Self>> {
         let points = arrays::points(py, outline, "outline", None)?;
         let polygon = Polygon::new(&points).map_err(|e| errors::shape(py, e))?;
@@ -355,8 +356,8 @@ impl PyPolygon {
 
     /// The convex hull of `points`.
     #[staticmethod]
-    #[pyo3(signature = (points, radius = 0.0))]
-    fn hull(py: Python<'_>, points: &Bound<'_, PyAny>, radius: f64) -> PyResult<Py<PyPolygon>> {
+    #[pyo3(signature = (points, radius = Real(0.0)), text_signature = "(points, radius=0.0)")]
+    fn hull(py: Python<'_>, points: &Bound<'_, PyAny>, radius: Real) -> PyResult<Py<PyPolygon>> {
         let points = arrays::points(py, points, "points", None)?;
         let polygon = Polygon::hull(&points).map_err(|e| errors::shape(py, e))?;
         polygon_py(py, rounded(py, polygon, radius)?)
@@ -365,8 +366,8 @@ impl PyPolygon {
     /// A `width × height` rectangle centred on the origin, rounded by `radius` (which adds to
     /// its size).
     #[staticmethod]
-    #[pyo3(signature = (width, height, radius = 0.0))]
-    fn rect(py: Python<'_>, width: f64, height: f64, radius: f64) -> PyResult<Py<PyPolygon>> {
+    #[pyo3(signature = (width, height, radius = Real(0.0)), text_signature = "(width, height, radius=0.0)")]
+    fn rect(py: Python<'_>, width: Real, height: Real, radius: Real) -> PyResult<Py<PyPolygon>> {
         let polygon = Polygon::rect(radius_checked(py, width)?, radius_checked(py, height)?)
             .map_err(|e| errors::shape(py, e))?;
         polygon_py(py, rounded(py, polygon, radius)?)
@@ -374,12 +375,12 @@ impl PyPolygon {
 
     /// The regular polygon with `sides` corners on a circle of `circumradius`.
     #[staticmethod]
-    #[pyo3(signature = (sides, circumradius, radius = 0.0))]
+    #[pyo3(signature = (sides, circumradius, radius = Real(0.0)), text_signature = "(sides, circumradius, radius=0.0)")]
     fn regular(
         py: Python<'_>,
         sides: Unsigned<usize>,
-        circumradius: f64,
-        radius: f64,
+        circumradius: Real,
+        radius: Real,
     ) -> PyResult<Py<PyPolygon>> {
         let polygon = Polygon::regular(sides.0, radius_checked(py, circumradius)?)
             .map_err(|e| errors::shape(py, e))?;
@@ -387,7 +388,7 @@ impl PyPolygon {
     }
 
     /// This polygon rounded by `radius` (replacing any rounding it had).
-    fn rounded(slf: PyRef<'_, Self>, py: Python<'_>, radius: f64) -> PyResult<Py<PyPolygon>> {
+    fn rounded(slf: PyRef<'_, Self>, py: Python<'_>, radius: Real) -> PyResult<Py<PyPolygon>> {
         match &slf.as_super().shape {
             Shape::Polygon(p) => polygon_py(
                 py,

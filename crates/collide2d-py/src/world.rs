@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::arrays;
-use crate::convert::{self, pair, vec2, HandleArg, PyTransform, Unsigned};
+use crate::convert::{self, pair, vec2, HandleArg, PyTransform, Real, Unsigned};
 use crate::errors;
 use crate::parallel;
 use crate::queries::{PyCastHit, PyManifold, PyRayHit};
@@ -124,7 +124,7 @@ impl PyWorld {
         enabled: bool,
         user_data: u64,
         continuous: bool,
-        one_way: Option<(Bound<'_, PyAny>, f64)>,
+        one_way: Option<(Bound<'_, PyAny>, Real)>,
     ) -> PyResult<Collider> {
         let mut collider = Collider::new(shape_of(py, shape)?)
             .with_transform(transform)
@@ -145,7 +145,7 @@ impl PyWorld {
         }
         if let Some((direction, margin)) = one_way {
             collider =
-                collider.with_one_way(vec2(py, &direction, "one_way direction")?, margin as f32);
+                collider.with_one_way(vec2(py, &direction, "one_way direction")?, margin.0 as f32);
         }
         Ok(collider)
     }
@@ -264,7 +264,7 @@ impl PyWorld {
         enabled: bool,
         user_data: Unsigned<u64>,
         continuous: bool,
-        one_way: Option<(Bound<'_, PyAny>, f64)>,
+        one_way: Option<(Bound<'_, PyAny>, Real)>,
         groups: Option<(Unsigned<u32>, Unsigned<u32>)>,
     ) -> PyResult<u64> {
         let xf = convert::transform(py, transform)?;
@@ -739,7 +739,7 @@ impl PyWorld {
         py: Python<'_>,
         origin: &Bound<'_, PyAny>,
         direction: &Bound<'_, PyAny>,
-        max_distance: Option<f64>,
+        max_distance: Option<Real>,
         layers: Option<Vec<String>>,
         sensors: bool,
         exclude: Option<Vec<HandleArg>>,
@@ -801,21 +801,25 @@ impl PyWorld {
         py: Python<'_>,
         handle: HandleArg,
         delta: &Bound<'_, PyAny>,
-        size: Option<f32>,
+        size: Option<Real>,
         up: Option<&Bound<'_, PyAny>>,
-        max_slope: Option<f32>,
-        skin: Option<f32>,
+        max_slope: Option<Real>,
+        skin: Option<Real>,
         max_iterations: Option<Unsigned<u32>>,
-        step_height: Option<f32>,
-        snap_distance: Option<f32>,
+        step_height: Option<Real>,
+        snap_distance: Option<Real>,
         stop_on_slope: Option<bool>,
-        max_recovery: Option<f32>,
+        max_recovery: Option<Real>,
         layers: Option<Vec<String>>,
         sensors: bool,
         exclude: Option<Vec<HandleArg>>,
     ) -> PyResult<PyMoveResult> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let delta = vec2(py, delta, "delta")?;
+        let as_f32 = |value: Option<Real>| value.map(|Real(v)| v as f32);
+        let (size, max_slope, skin) = (as_f32(size), as_f32(max_slope), as_f32(skin));
+        let (step_height, snap_distance) = (as_f32(step_height), as_f32(snap_distance));
+        let max_recovery = as_f32(max_recovery);
         let defaults = match size {
             None => MoveOptions::default(),
             Some(size) if size.is_finite() && size > 0.0 => MoveOptions::for_size(size),
@@ -1045,7 +1049,7 @@ impl PyWorld {
         &mut self,
         py: Python<'_>,
         tiles: &Bound<'_, PyAny>,
-        cell_size: f64,
+        cell_size: Real,
         origin: Option<&Bound<'_, PyAny>>,
         rectangles: bool,
     ) -> PyResult<usize> {
@@ -1059,7 +1063,7 @@ impl PyWorld {
         let map = TileMap::from_fn(
             u32::try_from(width).unwrap_or(u32::MAX),
             u32::try_from(height).unwrap_or(u32::MAX),
-            cell_size as f32,
+            cell_size.0 as f32,
             origin,
             |x, y| {
                 if grid[[y as usize, x as usize]] {

@@ -127,11 +127,17 @@ MAX_DISTANCES = {
 }
 
 
-@pytest.mark.parametrize("value", [NAN, INF, -INF, BEYOND_F32, -BEYOND_F32], ids=["nan", "inf", "-inf", "1e300", "-1e300"])
+@pytest.mark.parametrize(
+    "value",
+    [NAN, INF, -INF, BEYOND_F32, -BEYOND_F32, 10**39, 10**400, -(10**400)],
+    ids=["nan", "inf", "-inf", "1e300", "-1e300", "int 10**39", "int 10**400", "int -10**400"],
+)
 @pytest.mark.parametrize("name", sorted(FLOAT_ARGUMENTS))
 def test_every_float_argument_refuses_non_finite_numbers(name, value):
     """NaN, infinities and numbers beyond float32 raise InvalidInput (a ValueError) in every
-    float argument; 1e300 used to slip through as a finite float64 and become inf."""
+    float argument; 1e300 used to slip through as a finite float64 and become inf, and a Python
+    integer too large for a float (10**400) raised OverflowError (no package exception, no
+    ValueError) or ArrayTypeError ("must be a pair of numbers")."""
     before = len(WORLD)
     with pytest.raises(c2.InvalidInput) as info:
         FLOAT_ARGUMENTS[name](value)
@@ -148,6 +154,8 @@ def test_max_distance_refuses_nan_and_negative_and_takes_infinity(name):
     hit = call(INF)
     far = call(BEYOND_F32)  # beyond float32: as far as a float32 reaches, i.e. without end
     assert no_nan(hit) and no_nan(far)
+    huge = call(10**400)  # an integer beyond any float: the same
+    assert np.asarray(huge.distance).tolist() == np.asarray(far.distance).tolist()
 
 
 @pytest.mark.parametrize("value", [-1.0, 0.0, 1e-30, 1e-45, 5e8, 1e9, 1.5e9, 3e38], ids=str)
@@ -475,6 +483,10 @@ BAD_ARRAYS = {
     "nan": (np.array([[0.0, 0.0], [NAN, 0.0], [1.0, 1.0]]), c2.InvalidInput),
     "inf": (np.array([[0.0, 0.0], [1.0, -INF], [1.0, 1.0]]), c2.InvalidInput),
     "beyond float32": ([[0.0, 0.0], [1e300, 0.0], [1.0, 1.0]], c2.InvalidInput),
+    "integer beyond float": ([[0, 0], [10**400, 0], [1, 1]], c2.InvalidInput),
+    "integer beyond float, with floats": ([[0.5, 0], [0, -(10**400)], [1, 1]], c2.InvalidInput),
+    "None among huge integers": ([[0, 0], [10**400, None], [1, 1]], c2.ArrayTypeError),
+    "bool among huge integers": ([[0, 0], [10**400, True], [1, 1]], c2.ArrayTypeError),
 }
 
 
@@ -489,7 +501,7 @@ def test_every_points_argument_refuses_bad_arrays(bad):
         with pytest.raises(error) as info:
             call(array)
         assert str(info.value), name
-        if bad in ("nan", "inf", "beyond float32"):
+        if bad in ("nan", "inf", "beyond float32", "integer beyond float", "integer beyond float, with floats"):
             assert "row 1" in str(info.value), name
 
 

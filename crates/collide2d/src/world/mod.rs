@@ -1490,6 +1490,18 @@ pub(crate) fn check_vector(v: Vec2, what: &'static str) -> Result<Vec2, WorldErr
         Err(WorldError::InvalidInput(what))
     }
 }
+
+/// Checks that a motion by `delta` (finite) from the position `from` (within range) ends
+/// within ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE); a sum that overflows `f32` is
+/// beyond it too. Casts and moves refuse such a motion rather than answer "nothing hit": the
+/// narrow phase cannot run it (a sweep out of range gives no hit).
+pub(crate) fn check_motion_end(from: Vec2, delta: Vec2) -> Result<(), WorldError> {
+    if (from + delta).abs().max_element() <= crate::shape::MAX_COORDINATE {
+        Ok(())
+    } else {
+        Err(WorldError::TransformOutOfRange)
+    }
+}
 #[cfg(test)]
 mod layout_tests {
     use super::*;

@@ -356,7 +356,9 @@ impl World {
 
     /// The first collider that `shape`, starting at `xf` and moving by `delta` (no rotation),
     /// would hit, with the time of impact in `[0, 1]`. One-way colliders block only motion
-    /// into their blocking side.
+    /// into their blocking side. A motion that ends beyond
+    /// ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE) is refused
+    /// ([`WorldError::TransformOutOfRange`]), not answered as a miss.
     pub fn shape_cast(
         &self,
         shape: &Shape,
@@ -367,6 +369,7 @@ impl World {
     ) -> Result<Option<WorldCastHit>, WorldError> {
         super::collider::check_transform(xf)?;
         check_vector(delta, "cast motion")?;
+        super::check_motion_end(xf.p, delta)?;
         let start = super::collider::padded_aabb(shape, xf);
         let end = Aabb {
             min: start.min + delta,

@@ -40,6 +40,7 @@ mod manifold_face_end;
 mod manifold_invariance;
 mod manifold_parry;
 mod manifold_props;
+mod motion_range;
 mod mover_corner;
 mod mover_edges;
 mod mover_invariance;

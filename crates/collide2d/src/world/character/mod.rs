@@ -33,7 +33,9 @@
 mod lengths;
 mod planes;
 
-use super::{check_vector, ColliderHandle, QueryFilter, World, WorldCastHit, WorldError};
+use super::{
+    check_motion_end, check_vector, ColliderHandle, QueryFilter, World, WorldCastHit, WorldError,
+};
 use crate::math::Vec2;
 use crate::query::CastOptions;
 use crate::shape::Shape;
@@ -347,7 +349,9 @@ impl World {
     /// from 0.01 to 1000 units). The lengths used follow the character's size (see
     /// [`MoveOptions`]). One-way colliders block only from their blocking side, so a character
     /// jumps up through a one-way platform and lands on it. Errors (the world unchanged) for a
-    /// stale handle or non-finite or negative input.
+    /// stale handle, non-finite or negative input, or a `delta` that would carry the character
+    /// beyond ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE)
+    /// ([`WorldError::TransformOutOfRange`]).
     ///
     /// ```
     /// use collide2d::{shape::{Polygon, Shape}, world::{Collider, MoveOptions, World}, Transform, Vec2};
@@ -389,6 +393,10 @@ impl World {
         let shape = collider.shape.clone();
         let object = collider.transform;
         let start = collider.world_transform();
+        // A request that would carry the character beyond the coordinate range is refused
+        // (as `set_transform` there would be), not answered by a move of nothing.
+        check_motion_end(object.p, delta)?;
+        check_motion_end(start.p, delta)?;
         let along = delta - up * delta.dot(up);
         // The request's part along -up, which walkable floor under the character absorbs
         // (with `stop_on_slope`): only the rest, the walk, is solved against the planes.
