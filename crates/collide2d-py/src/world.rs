@@ -759,7 +759,8 @@ impl PyWorld {
     }
 
     /// The first collider that `shape`, moving from `transform` by `motion` (no rotation),
-    /// would hit, as a `CastHit` with its `handle`; `None` if nothing is in the way.
+    /// would hit, as a `CastHit` with its `handle`; `None` if nothing is in the way. A motion
+    /// ending beyond ±1e9 raises `InvalidInput`.
     #[pyo3(signature = (shape, transform, motion, *, layers = None, sensors = false, exclude = None))]
     #[allow(clippy::too_many_arguments)]
     fn shape_cast(
@@ -793,7 +794,8 @@ impl PyWorld {
     /// `max_slope` in radians, `skin`, `max_iterations`, `step_height`, `snap_distance`,
     /// `stop_on_slope`, `max_recovery`); unset ones keep the library's defaults, or with
     /// `size` (the character's height along up) the defaults scaled to that size, as
-    /// `MoveOptions::for_size` gives them.
+    /// `MoveOptions::for_size` gives them. A `delta` that would carry the collider beyond
+    /// ±1e9 raises `InvalidInput` and moves nothing.
     #[pyo3(signature = (handle, delta, *, size = None, up = None, max_slope = None, skin = None, max_iterations = None, step_height = None, snap_distance = None, stop_on_slope = None, max_recovery = None, layers = None, sensors = false, exclude = None))]
     #[allow(clippy::too_many_arguments)]
     fn move_and_slide(

@@ -168,7 +168,9 @@ def shape_cast(
     b: Shape,
     transform_b: TransformLike,
     motion_b: Optional[PointLike] = None,
-) -> Optional[CastHit]: ...
+) -> Optional[CastHit]:
+    """When `a` moving by `motion_a` first touches `b` moving by `motion_b`; None if never.
+    A motion ending beyond ±1e9 raises InvalidInput."""
 def ray_cast(
     shape: Shape, transform: TransformLike, origin: PointLike, direction: PointLike, max_distance: Optional[float] = None
 ) -> Optional[RayHit]: ...
@@ -294,7 +296,9 @@ class World:
     ) -> Optional[RayHit]: ...
     def shape_cast(
         self, shape: Shape, transform: TransformLike, motion: PointLike, *, layers: Optional[Sequence[str]] = None, sensors: bool = False, exclude: Optional[Sequence[Handle]] = None
-    ) -> Optional[CastHit]: ...
+    ) -> Optional[CastHit]:
+        """The first collider `shape` moving by `motion` hits; a motion ending beyond ±1e9
+        raises InvalidInput."""
     def move_and_slide(
         self,
         handle: Handle,

@@ -82,7 +82,9 @@ pub struct MoveOptions<'a> {
     /// contact (default 0.01; used: at most a fiftieth of the character's smallest extent, at
     /// least the `f32` spacing of its coordinates, see [`MoveOptions`]).
     pub skin: f32,
-    /// Most solve-and-cast rounds per call (default 4).
+    /// Most solve-and-cast rounds per call (default 4). A call stops before it when a round
+    /// ends where it began and finds no new surface (every later round would repeat it), so a
+    /// large value, `u32::MAX` included, costs no more than the rounds that change something.
     pub max_iterations: u32,
     /// What the character collides with (the character itself is always excluded, besides
     /// the filter's own exclusions).
@@ -475,6 +477,12 @@ impl World {
         // surfaces around wherever the cast stopped.
         let scale = lengths.unit + delta.length();
         for _ in 0..opts.max_iterations.max(1) {
+            // What this round starts from: a round that ends where it began, with no plane
+            // but exact copies of planes it had, is repeated identically by every later round
+            // (exact copies change no solve), so the loop stops there rather than run on to
+            // `max_iterations` (at `u32::MAX` rounds, each adding copies, a call never ended).
+            let (round_start, round_absorbing) = (xf.p, absorbing);
+            let planes_before = planes.clone();
             let made = xf.p - origin;
             let solved = if absorbing {
                 solve_absorbing(delta - downward, downward, delta.length(), &planes)
@@ -508,6 +516,14 @@ impl World {
                     point: hit.point,
                     separation: target,
                 });
+            }
+            let (kept, added) = planes.split_at(planes_before.len());
+            if xf.p == round_start
+                && absorbing == round_absorbing
+                && kept == planes_before.as_slice()
+                && added.iter().all(|plane| planes_before.contains(plane))
+            {
+                break;
             }
         }
         if absorbing {
