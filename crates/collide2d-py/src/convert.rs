@@ -8,8 +8,9 @@
 use collide2d::math::Rot;
 use collide2d::world::ColliderHandle;
 use collide2d::{Transform, Vec2};
+use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
-use pyo3::types::PyInt;
+use pyo3::types::{PyByteArray, PyBytes, PyInt};
 
 use crate::errors;
 
@@ -188,10 +189,11 @@ impl<'a, 'py> FromPyObject<'a, 'py> for HandleArg {
     }
 }
 
-/// A float argument: any Python number that converts to a float. An integer too large for a
-/// float (`10**400`, where `float()` raises `OverflowError`) is taken as the infinity of its
-/// sign, as a float beyond float32 (`1e300`) is: refused as `InvalidInput` wherever a finite
-/// number is needed, a reach without end as a `max_distance`. A non-number is a `TypeError`.
+/// A float argument: any Python number that converts to a float. A number too large for a
+/// float (the integer `10**400`, where `float()` raises `OverflowError`) is taken as the
+/// infinity of its sign, as a float beyond float32 (`1e300`) is: refused as `InvalidInput`
+/// wherever a finite number is needed, a reach without end as a `max_distance`. A non-number
+/// is a `TypeError`.
 #[derive(Clone, Copy)]
 pub struct Real(pub f64);
 
@@ -201,32 +203,22 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Real {
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         match obj.extract::<f64>() {
             Ok(value) => Ok(Real(value)),
-            Err(error) => match huge_integer(&obj) {
-                Some(infinity) => Ok(Real(infinity)),
-                None => Err(error),
+            Err(error) if error.is_instance_of::<PyOverflowError>(obj.py()) => match obj.lt(0) {
+                Ok(true) => Ok(Real(f64::NEG_INFINITY)),
+                Ok(false) => Ok(Real(f64::INFINITY)),
+                Err(_) => Err(error),
             },
+            Err(error) => Err(error),
         }
     }
-}
-
-/// The infinity of `obj`'s sign when it is an integer too large for a float, else `None`.
-pub fn huge_integer(obj: &Borrowed<'_, '_, PyAny>) -> Option<f64> {
-    let index = obj.call_method0("__index__").ok()?;
-    let integer = index.cast::<PyInt>().ok()?;
-    if integer.extract::<f64>().is_ok() {
-        return None;
-    }
-    let negative = integer.lt(0).ok()?;
-    Some(if negative {
-        f64::NEG_INFINITY
-    } else {
-        f64::INFINITY
-    })
 }
 
 /// The `N` numbers of `obj` when it is a sequence of `N` numbers, `None` when it is not (not a
 /// sequence, another length, or an item that is not a number).
 fn numbers<const N: usize>(obj: &Bound<'_, PyAny>) -> Option<[f64; N]> {
+    if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() {
+        return None; // a sequence of integers to Python, but text, not a point
+    }
     let items = obj.extract::<[Bound<'_, PyAny>; N]>().ok()?;
     let mut out = [0.0; N];
     for (slot, item) in out.iter_mut().zip(items.iter()) {

@@ -403,7 +403,8 @@ impl PyWorld {
             .map_err(|e| errors::world(py, e))
     }
 
-    /// Removes the colliders of `handles` (an integer array); all or nothing.
+    /// Removes the colliders of `handles` (an integer array); all or nothing: a stale handle,
+    /// or one named twice, raises `StaleHandle` and removes nothing.
     fn remove_many(&mut self, py: Python<'_>, handles: &Bound<'_, PyAny>) -> PyResult<()> {
         let handles = arrays::handles(py, handles, "handles")?;
         self.world
@@ -478,7 +479,8 @@ impl PyWorld {
 
     /// Moves many colliders at once: row `i` of `positions` (`(n, 2)`) and `angles` (`(n,)`,
     /// default 0) places `handles[i]`. Float32 or float64; the GIL is released while the world
-    /// moves them. All or nothing: a stale handle or a bad row raises and moves nothing.
+    /// moves them. All or nothing: a stale handle or a bad row raises and moves nothing. A
+    /// handle named twice is moved by each of its rows in order (the last one stays).
     #[pyo3(signature = (handles, positions, angles = None))]
     fn set_transforms(
         &mut self,

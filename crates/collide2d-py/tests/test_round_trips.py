@@ -305,3 +305,37 @@ def test_move_and_slide_with_unbounded_rounds_ends(rng):
             result = again.move_and_slide(hero, delta, max_iterations=rounds)
             answers.append((result.moved, result.hits, result.on_floor, result.on_wall, again.transform(hero)))
         assert answers[0] == answers[1]
+
+
+def test_batches_naming_a_handle_twice_answer_as_documented():
+    """remove_many with a handle twice raises StaleHandle and removes nothing; set_transforms
+    with a handle twice leaves it at its last row."""
+    world = c2.World()
+    a, b = world.insert_many(c2.Circle(1), [[0, 0], [5, 0]]).tolist()
+    with pytest.raises(c2.StaleHandle):
+        world.remove_many([a, b, a])
+    assert a in world and b in world
+    world.set_transforms([a, b, a], [[1, 1], [6, 0], [2, 2]])
+    assert world.transform(a).position == (2.0, 2.0) and world.transform(b).position == (6.0, 0.0)
+
+
+def test_numbers_too_large_for_a_float_in_any_form():
+    """An integer or fraction too large for a float is the infinity of its sign (refused where a
+    finite number is needed, without end as a reach), never OverflowError; bytes are not a
+    point (b"ab" was the point (97, 98))."""
+    from fractions import Fraction
+
+    shape = c2.Circle(1)
+    for huge in (10**400, -(10**400), Fraction(10**400, 3), -Fraction(10**400, 7)):
+        for call in (lambda v: c2.Circle(v), lambda v: c2.Transform(0, v), lambda v: shape.contains((v, 0)),
+                     lambda v: shape.aabb((0, 0, v)), lambda v: c2.Polygon.rect(1, v), lambda v: c2.World().insert_tile_map([[1]], v)):
+            with pytest.raises(c2.InvalidInput):
+                call(huge)
+    assert shape.ray_cast((-5, 0), (1, 0), Fraction(10**400, 3)).distance == 4.0
+    with pytest.raises(c2.InvalidInput):
+        shape.ray_cast((-5, 0), (1, 0), -Fraction(10**400, 3))
+    for text in (b"ab", bytearray(b"ab"), "ab"):
+        with pytest.raises(c2.ArrayTypeError):
+            shape.contains(text)
+        with pytest.raises(c2.ArrayTypeError):
+            shape.aabb(text)
