@@ -1,20 +1,23 @@
 //! A character controller on the library's `move_and_slide`.
 
 use bevy_ecs::entity::Entity;
-use bevy_ecs::hierarchy::ChildOf;
+use bevy_ecs::hierarchy::{ChildOf, Children};
 use bevy_ecs::prelude::*;
 use bevy_math::{Vec2, Vec3};
 use bevy_transform::components::{GlobalTransform, Transform};
 use collide2d::world::{LayerMask, MoveOptions, QueryFilter, WorldError};
 
+use crate::components::Collider;
 use crate::convert::{from_lib, to_lib};
-use crate::{CollisionError, CollisionWorld};
+use crate::{sync, CollisionError, CollisionWorld};
 
 /// Moves its entity with `move_and_slide` at each step: set [`motion`](Self::motion) (the
 /// displacement wanted this step, world units), read [`CharacterState`] afterwards.
 ///
 /// The entity needs a [`Collider`](crate::Collider). The move changes its `Transform` (in its
-/// parent's frame when it has one) and its collider in the world at once; `motion` is reset to
+/// parent's frame when it has one) and its collider in the world at once, and carries its
+/// descendants along in the same step: their `GlobalTransform`s (as Bevy's propagation computes
+/// them) and their colliders; `motion` is reset to
 /// zero after each step; a move its entity cannot make (under a parent scaled to zero) is
 /// undone and recorded as a [`CollisionError`]. Sensors are passed through; one-way colliders
 /// block from their blocking side only, unless [`drop_through`](Self::drop_through) is set for
@@ -82,16 +85,15 @@ pub(crate) fn move_characters(
         Entity,
         &mut CharacterController,
         &mut CharacterState,
-        &mut Transform,
         Option<&ChildOf>,
     )>,
-    globals: Query<&GlobalTransform>,
+    mut transforms: Query<(&mut Transform, &mut GlobalTransform, Option<&Children>)>,
+    colliders: Query<&Collider>,
 ) {
     let mut order: Vec<Entity> = characters.iter().map(|(entity, ..)| entity).collect();
     order.sort_unstable_by_key(|&e| crate::entity_order(e));
     for entity in order {
-        let Ok((_, mut controller, mut state, mut transform, parent)) = characters.get_mut(entity)
-        else {
+        let Ok((_, mut controller, mut state, parent)) = characters.get_mut(entity) else {
             continue;
         };
         let Some(handle) = world.handle(entity) else {
@@ -112,7 +114,10 @@ pub(crate) fn move_characters(
         match world.world.move_and_slide(handle, motion, options) {
             Ok(result) => {
                 let moved = from_lib(result.moved);
-                let local = match parent.and_then(|p| globals.get(p.parent()).ok()) {
+                let parent_global = parent
+                    .and_then(|p| transforms.get(p.parent()).ok())
+                    .map(|(_, global, _)| *global);
+                let local = match parent_global {
                     Some(parent) => parent
                         .affine()
                         .inverse()
@@ -133,7 +138,14 @@ pub(crate) fn move_characters(
                     continue;
                 }
                 if local != Vec3::ZERO {
-                    transform.translation += local;
+                    carry(
+                        &mut world,
+                        &mut transforms,
+                        &colliders,
+                        entity,
+                        parent_global,
+                        local,
+                    );
                 }
                 let floor = result.floor_collider.and_then(|floor| world.entity(floor));
                 *state = CharacterState {
@@ -149,6 +161,46 @@ pub(crate) fn move_characters(
                 entity: Some(entity),
                 error,
             }),
+        }
+    }
+}
+
+/// Moves a character's `Transform` by `local` (in its parent's frame) and carries its
+/// descendants along at once: their `GlobalTransform`s as Bevy's propagation computes them,
+/// and their colliders in the world, so that the step's contacts and queries see a child
+/// (a hitbox, a held item) where it is on the moved character, not one step behind.
+fn carry(
+    world: &mut CollisionWorld,
+    transforms: &mut Query<(&mut Transform, &mut GlobalTransform, Option<&Children>)>,
+    colliders: &Query<&Collider>,
+    character: Entity,
+    parent_global: Option<GlobalTransform>,
+    local: Vec3,
+) {
+    let Ok((mut transform, mut global, children)) = transforms.get_mut(character) else {
+        return;
+    };
+    transform.translation += local;
+    // The character's own collider is where `move_and_slide` left it; its `GlobalTransform`
+    // is what propagation will make of the new `Transform`.
+    *global = match parent_global {
+        Some(parent) => parent.mul_transform(*transform),
+        None => GlobalTransform::from(*transform),
+    };
+    let mut stack: Vec<(Entity, GlobalTransform)> = children
+        .into_iter()
+        .flatten()
+        .map(|&child| (child, *global))
+        .collect();
+    while let Some((entity, parent)) = stack.pop() {
+        let Ok((transform, mut global, children)) = transforms.get_mut(entity) else {
+            continue;
+        };
+        *global = parent.mul_transform(*transform);
+        let global = *global;
+        stack.extend(children.into_iter().flatten().map(|&child| (child, global)));
+        if let Ok(collider) = colliders.get(entity) {
+            sync::follow(world, entity, collider, &global);
         }
     }
 }

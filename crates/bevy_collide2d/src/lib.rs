@@ -44,7 +44,10 @@
 //!    one batch. Removals (of a `Collider`, `CollisionLayer` or `Sensor`, or by a despawn) are
 //!    observed as they happen, so a schedule that runs only every few frames (a fixed step at
 //!    a high frame rate) still applies every one.
-//! 3. [`Move`](Collide2dSystems::Move): [`CharacterController`]s move with `move_and_slide`.
+//! 3. [`Move`](Collide2dSystems::Move): [`CharacterController`]s move with `move_and_slide`
+//!    (in entity order); each move carries the character's descendants along at once (their
+//!    `GlobalTransform`s and colliders), so the next character and the update see a child
+//!    hitbox where it is on the moved character.
 //! 4. [`Update`](Collide2dSystems::Update): the world's update; its begin and end events become
 //!    [`CollisionStarted`] / [`CollisionEnded`] messages in the world's pair order, observer
 //!    triggers on both entities, and [`CollidingEntities`] changes.

@@ -288,22 +288,8 @@ pub(crate) fn sync_colliders(
         .iter()
         .filter(|(entity, _, global, _, _)| global.is_changed() && !new.contains(entity))
         .filter_map(|(entity, collider, global, _, _)| {
-            let t = tracked.get(&entity)?;
-            let (xf, object_scale) = placement(&global);
-            // A scale change reshapes the collider before it moves.
-            if object_scale != t.object_scale && !collider.ignore_object_scale {
-                if let Err(error) = rescale(world, tracked, entity, &collider, object_scale) {
-                    errors.push(CollisionError {
-                        entity: Some(entity),
-                        error,
-                    });
-                }
-            }
-            let handle = tracked.get(&entity)?.handle;
-            // A transform marked changed with the same value (a second propagation, a
-            // re-parenting that keeps the pose) is not a move.
-            let unchanged = world.get(handle).is_ok_and(|c| c.transform() == xf);
-            (!unchanged).then_some((entity, handle, xf))
+            let (handle, xf) = planned_move(world, tracked, errors, entity, &collider, &global)?;
+            Some((entity, handle, xf))
         })
         .collect();
     moves.sort_unstable_by_key(|&(entity, _, _)| entity_order(entity));
@@ -317,6 +303,62 @@ pub(crate) fn sync_colliders(
                     error,
                 });
             }
+        }
+    }
+}
+
+/// The move that brings a tracked collider to its entity's `global` transform: its handle and
+/// placement, the collider reshaped first when the entity's scale changed; `None` when the
+/// entity has no collider in the world or the collider is already there.
+fn planned_move(
+    world: &mut collide2d::World,
+    tracked: &mut bevy_ecs::entity::EntityHashMap<Tracked>,
+    errors: &mut Vec<CollisionError>,
+    entity: Entity,
+    collider: &Collider,
+    global: &GlobalTransform,
+) -> Option<(collide2d::world::ColliderHandle, Transform)> {
+    let t = tracked.get(&entity)?;
+    let (xf, object_scale) = placement(global);
+    // A scale change reshapes the collider before it moves.
+    if object_scale != t.object_scale && !collider.ignore_object_scale {
+        if let Err(error) = rescale(world, tracked, entity, collider, object_scale) {
+            errors.push(CollisionError {
+                entity: Some(entity),
+                error,
+            });
+        }
+    }
+    let handle = tracked.get(&entity)?.handle;
+    // A transform marked changed with the same value (a second propagation, a re-parenting
+    // that keeps the pose) is not a move.
+    let unchanged = world.get(handle).is_ok_and(|c| c.transform() == xf);
+    (!unchanged).then_some((handle, xf))
+}
+
+/// Moves `entity`'s collider, if it has one in the world, to its entity's `global` transform
+/// at once (a descendant carried along by a character's move).
+pub(crate) fn follow(
+    world: &mut CollisionWorld,
+    entity: Entity,
+    collider: &Collider,
+    global: &GlobalTransform,
+) {
+    let CollisionWorld {
+        world,
+        tracked,
+        errors,
+        ..
+    } = world;
+    if tracked.get(&entity).is_none_or(|t| t.disabled) {
+        return;
+    }
+    if let Some((handle, xf)) = planned_move(world, tracked, errors, entity, collider, global) {
+        if let Err(error) = world.set_transform(handle, xf) {
+            errors.push(CollisionError {
+                entity: Some(entity),
+                error,
+            });
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The plugin in headless apps: no window, no renderer. One binary, one module per theme.
 
+mod carried;
 mod ecs;
 mod edges;
 mod model;
