@@ -83,6 +83,8 @@
 //! scale. Polygons, segments and chains take any scale exactly; circles, capsules and rounded
 //! polygons take a non-uniform scale as the larger factor (their rounding stays round). An
 //! offset that is both turned and under a non-uniform scale is scaled in the shape's own frame.
+//! A one-way collider's margin (a depth) scales with the shape along its blocking side, so a
+//! tile map under a parent scaled by 16 keeps its platforms' quarter-cell margin.
 //! A negative scale mirrors the shape, its offset, the offset's turn and a one-way collider's
 //! blocking side, as the sprite is mirrored. The entity's placement and scale are its `GlobalTransform` as a camera looking
 //! down `z` sees it ([`convert::placement`]): a half turn about `x` or `y` (a sprite flipped

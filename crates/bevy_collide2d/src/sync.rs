@@ -43,11 +43,26 @@ fn scaled_shape(shape: &Shape, scale: Vec2) -> Result<(Shape, Vec2), WorldError>
 }
 
 /// The collider's one-way side for a shape scaled by `applied`: the blocking direction is a
-/// normal of the shape, so it maps by the inverse scale (a mirror turns it over).
+/// normal of the shape, so it maps by the inverse scale (a mirror turns it over), and the
+/// margin is a depth along it, so it scales as the shape's size along that normal does: a
+/// depth `m` along the unit normal `n` becomes `m / |n / applied|` (`m |s|` under a uniform
+/// scale `s`; unchanged under ±1).
 fn one_way(collider: &Collider, applied: Vec2) -> Option<OneWay> {
-    collider.one_way.map(|(direction, margin)| OneWay {
-        direction: to_lib(direction) / applied,
-        margin,
+    collider.one_way.map(|(direction, margin)| {
+        let direction = to_lib(direction);
+        let normal = direction / applied;
+        // `|d| / |d / applied|` is `1 / |n / applied|` for the unit `n` along `d`, and exactly
+        // 1 when `applied` is ±1 on both axes. A direction the world refuses (zero,
+        // non-finite) keeps the margin as given.
+        let factor = direction.length() / normal.length();
+        OneWay {
+            direction: normal,
+            margin: if factor.is_finite() && factor > 0.0 {
+                margin * factor
+            } else {
+                margin
+            },
+        }
     })
 }
 

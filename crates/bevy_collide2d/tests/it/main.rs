@@ -4,5 +4,6 @@ mod carried;
 mod ecs;
 mod edges;
 mod model;
+mod one_way;
 mod support;
 mod tile_map;
