@@ -1,15 +1,19 @@
-//! What a character's move carries: its descendants' `GlobalTransform`s and colliders follow in
-//! the same step, so the step's contacts and queries see them where they are on the character.
+//! Characters in hierarchies. What a character's move carries: its descendants'
+//! `GlobalTransform`s and colliders follow in the same step, so the step's contacts and queries
+//! see them where they are on the character. How it moves under parents turned, scaled,
+//! mirrored, tilted out of the plane or flattened along `z`: its entity moves by what it
+//! reports, as a plain world's `move_and_slide` moves the same shape.
 
 use std::collections::BTreeSet;
 
 use bevy_app::App;
-use bevy_collide2d::convert::placement;
+use bevy_collide2d::convert::{placement, to_lib};
 use bevy_collide2d::prelude::*;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::RunSystemOnce;
 use bevy_math::{Quat, Vec2, Vec3};
 use bevy_transform::components::{GlobalTransform, Transform};
+use collide2d::world::{Collider as WorldCollider, MoveOptions, World};
 
 use crate::support::{app, step, Rng};
 
@@ -279,4 +283,287 @@ fn carried_run(seed: u64) -> (usize, usize) {
         }
     }
     counts
+}
+
+/// A parent scaled by 2 with `z` scale 0 (as a 2D game may write `Vec2::splat(2.0).extend(0.0)`)
+/// has no inverse in space but maps the plane one to one: its character walks 1 a step along
+/// the floor. It used to have every move undone as if the parent were scaled to nothing.
+#[test]
+fn a_character_under_a_parent_flattened_along_z_walks() {
+    let mut app = app();
+    app.world_mut()
+        .spawn((Collider::rect(40.0, 1.0).unwrap(), at(0.0, -0.5)));
+    let parent = app
+        .world_mut()
+        .spawn(Transform::from_scale(Vec3::new(2.0, 2.0, 0.0)))
+        .id();
+    let hero = app
+        .world_mut()
+        .spawn((
+            Collider::rect(0.5, 0.5).unwrap(),
+            at(0.0, 0.25),
+            ChildOf(parent),
+            CharacterController::default(),
+        ))
+        .id();
+    step(&mut app);
+    for i in 1..=3 {
+        app.world_mut()
+            .get_mut::<CharacterController>(hero)
+            .unwrap()
+            .motion = Vec2::new(1.0, -0.5);
+        step(&mut app);
+        let errors = app.world().resource::<CollisionWorld>().errors().to_vec();
+        assert!(errors.is_empty(), "step {i}: {errors:?}");
+        let state = app.world().get::<CharacterState>(hero).unwrap();
+        assert!(
+            state.on_floor && (state.moved.x - 1.0).abs() < 1e-4,
+            "{state:?}"
+        );
+        let global = fresh_global(&app, hero).translation();
+        assert!((global.x - i as f32).abs() < 1e-4, "step {i}: {global}");
+        assert!((placed(&app, hero).p.x - global.x).abs() < 1e-4);
+    }
+}
+
+/// A move that is refused (a NaN motion) or undone (a parent scaled to nothing) made no
+/// displacement: the state says so, instead of repeating the last step's.
+#[test]
+fn a_refused_or_undone_move_reports_no_displacement() {
+    let mut app = app();
+    app.world_mut()
+        .spawn((Collider::rect(40.0, 1.0).unwrap(), at(0.0, -0.5)));
+    let parent = app.world_mut().spawn(at(0.0, 0.0)).id();
+    let hero = app
+        .world_mut()
+        .spawn((
+            Collider::rect(0.5, 0.5).unwrap(),
+            at(0.0, 0.25),
+            ChildOf(parent),
+            CharacterController::default(),
+        ))
+        .id();
+    step(&mut app);
+    let walk = |app: &mut App, motion: Vec2| {
+        app.world_mut()
+            .get_mut::<CharacterController>(hero)
+            .unwrap()
+            .motion = motion;
+        step(app);
+        let errors = app.world().resource::<CollisionWorld>().errors().len();
+        (
+            app.world().get::<CharacterState>(hero).unwrap().moved,
+            errors,
+        )
+    };
+    assert_eq!(
+        walk(&mut app, Vec2::new(1.0, 0.0)),
+        (Vec2::new(1.0, 0.0), 0)
+    );
+    assert_eq!(walk(&mut app, Vec2::NAN), (Vec2::ZERO, 1));
+    assert_eq!(
+        walk(&mut app, Vec2::new(1.0, 0.0)),
+        (Vec2::new(1.0, 0.0), 0)
+    );
+    app.world_mut().get_mut::<Transform>(parent).unwrap().scale = Vec3::ZERO;
+    assert_eq!(walk(&mut app, Vec2::new(1.0, 0.0)).0, Vec2::ZERO);
+}
+
+/// Seeded chains of one or two parents, each turned about `z`, some tilted out of the plane
+/// (less than a right angle), scaled by ±0.3 to 3 in `x` and `y` and by 0, 1 or a random
+/// factor in `z`, with a character of each kind walking in an open room: after every step its
+/// entity (its `Transform`s propagated afresh) has moved in the plane by exactly the
+/// displacement it reports, to 1e-4 of the size, and its collider is where that places it.
+#[test]
+fn characters_under_any_parent_that_maps_the_plane_move_their_entity_by_what_they_report() {
+    let mut checked = 0;
+    for seed in 1..=60u64 {
+        let mut rng = Rng(seed.wrapping_mul(0xd1b5_4a32_d192_ed03) | 1);
+        let mut app = app();
+        for (x, y, w, h) in [(0.0, -8.0, 18.0, 1.0), (-8.5, 0.0, 1.0, 16.0)] {
+            app.world_mut()
+                .spawn((Collider::rect(w, h).unwrap(), at(x, y)));
+        }
+        let mut parent: Option<Entity> = None;
+        for _ in 0..1 + rng.below(2) {
+            let sign = |rng: &mut Rng| if rng.below(3) == 0 { -1.0 } else { 1.0 };
+            let z = match rng.below(3) {
+                0 => 0.0,
+                1 => 1.0,
+                _ => rng.range(0.2, 3.0),
+            };
+            let scale = Vec3::new(
+                sign(&mut rng) * rng.range(0.3, 3.0),
+                sign(&mut rng) * rng.range(0.3, 3.0),
+                z,
+            );
+            let tilt = if rng.below(3) == 0 {
+                Quat::from_rotation_x(rng.range(-1.2, 1.2))
+            } else {
+                Quat::IDENTITY
+            };
+            let transform = at(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0))
+                .with_rotation(Quat::from_rotation_z(rng.range(-3.1, 3.1)) * tilt)
+                .with_scale(scale);
+            let mut spawned = app.world_mut().spawn(transform);
+            if let Some(p) = parent {
+                spawned.insert(ChildOf(p));
+            }
+            parent = Some(spawned.id());
+        }
+        let shape = match rng.below(3) {
+            0 => Collider::rect(0.3, 0.4).unwrap(),
+            1 => Collider::circle(0.2).unwrap(),
+            _ => Collider::capsule(Vec2::new(0.0, -0.1), Vec2::new(0.0, 0.1), 0.15).unwrap(),
+        };
+        let hero = app
+            .world_mut()
+            .spawn((
+                shape,
+                at(0.0, 0.0),
+                ChildOf(parent.unwrap()),
+                CharacterController::default(),
+            ))
+            .id();
+        step(&mut app);
+        for frame in 0..25 {
+            let before = fresh_global(&app, hero).translation();
+            let motion = Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
+            app.world_mut()
+                .get_mut::<CharacterController>(hero)
+                .unwrap()
+                .motion = motion;
+            step(&mut app);
+            let errors = app.world().resource::<CollisionWorld>().errors().to_vec();
+            assert!(errors.is_empty(), "seed {seed} frame {frame}: {errors:?}");
+            let moved = app.world().get::<CharacterState>(hero).unwrap().moved;
+            let global = fresh_global(&app, hero);
+            let size = 1.0 + before.abs().max_element();
+            let made = (global.translation() - before).truncate();
+            assert!(
+                (made - moved).abs().max_element() <= 1e-4 * size,
+                "seed {seed} frame {frame}: entity moved {made}, reported {moved}"
+            );
+            let (expected, _) = placement(&global);
+            assert!(
+                (placed(&app, hero).p - expected.p).abs().max_element() <= 1e-4 * size,
+                "seed {seed} frame {frame}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 60 * 25);
+}
+
+/// A ramp, a ledge, a step and a floor; a capsule character under parents turned and scaled
+/// (uniformly, mirrored) walks right and back with gravity. Step by step it goes where a
+/// plain world's `move_and_slide` takes the same shape (built at its scaled size) and reports
+/// the same contacts.
+#[test]
+fn a_character_under_a_turned_or_scaled_parent_walks_slopes_and_steps_as_the_plain_world() {
+    use collide2d::{Capsule, Polygon, Transform as Xf, Vec2 as V};
+    let scene = || -> Vec<(collide2d::shape::Shape, Xf)> {
+        vec![
+            (
+                Polygon::rect(40.0, 1.0).unwrap().into(),
+                Xf::new(V::new(0.0, -0.5), 0.0),
+            ),
+            (
+                Polygon::hull(&[V::new(2.0, 0.0), V::new(8.0, 0.0), V::new(8.0, 3.0)])
+                    .unwrap()
+                    .into(),
+                Xf::IDENTITY,
+            ),
+            (
+                Polygon::rect(4.0, 0.2).unwrap().into(),
+                Xf::new(V::new(10.0, 3.1), 0.0),
+            ),
+            (
+                Polygon::rect(2.0, 0.25).unwrap().into(),
+                Xf::new(V::new(-3.0, 0.125), 0.0),
+            ),
+        ]
+    };
+    let cap = Capsule::new(V::new(0.0, -0.3), V::new(0.0, 0.3), 0.25).unwrap();
+    let mut rng = Rng(0x5eed_0042);
+    let mut cases = vec![
+        (0.0f32, 1.0f32),
+        (0.6, 1.0),
+        (0.0, 1.5),
+        (0.6, -1.5),
+        (-2.0, 0.7),
+    ];
+    for _ in 0..10 {
+        let sign = if rng.below(3) == 0 { -1.0 } else { 1.0 };
+        cases.push((rng.range(-3.1, 3.1), sign * rng.range(0.5, 2.0)));
+    }
+    for (turn, scale) in cases {
+        let mut app = app();
+        for (shape, xf) in scene() {
+            let transform = Transform::from_xyz(xf.p.x, xf.p.y, 0.0);
+            app.world_mut().spawn((Collider::new(shape), transform));
+        }
+        let parent = app
+            .world_mut()
+            .spawn(
+                at(-1.0, 1.0)
+                    .with_rotation(Quat::from_rotation_z(turn))
+                    .with_scale(Vec3::new(scale, scale.abs(), 1.0)),
+            )
+            .id();
+        let controller = CharacterController {
+            step_height: 0.3,
+            snap_distance: 0.2,
+            ..Default::default()
+        };
+        let hero = app
+            .world_mut()
+            .spawn((
+                Collider::new(cap),
+                at(0.0, 0.0),
+                ChildOf(parent),
+                controller,
+            ))
+            .id();
+        step(&mut app);
+        // The plain world: the same scene, the capsule scaled by hand.
+        let mut plain = World::new();
+        for (shape, xf) in scene() {
+            plain
+                .insert(WorldCollider::new(shape).with_transform(xf))
+                .unwrap();
+        }
+        let (xf, _) = placement(app.world().get::<GlobalTransform>(hero).unwrap());
+        let s = scale.abs();
+        let shape = Capsule::new(V::new(0.0, -0.3 * s), V::new(0.0, 0.3 * s), 0.25 * s).unwrap();
+        let h = plain
+            .insert(WorldCollider::new(shape).with_transform(xf))
+            .unwrap();
+        plain.update();
+        let options = MoveOptions::default()
+            .with_step_height(0.3)
+            .with_snap_distance(0.2);
+        for i in 0..60 {
+            let motion = Vec2::new(if i < 40 { 0.3 } else { -0.3 }, -0.2);
+            app.world_mut()
+                .get_mut::<CharacterController>(hero)
+                .unwrap()
+                .motion = motion;
+            step(&mut app);
+            let want = plain.move_and_slide(h, to_lib(motion), options).unwrap();
+            plain.update();
+            let state = app.world().get::<CharacterState>(hero).unwrap().clone();
+            let got = placed(&app, hero).p;
+            let expected = plain.get(h).unwrap().transform().p;
+            assert!(
+                (got - expected).length() < 1e-4,
+                "turn {turn} scale {scale} step {i}: {got:?} vs {expected:?}"
+            );
+            assert_eq!(
+                (state.on_floor, state.on_wall, state.on_ceiling),
+                (want.on_floor, want.on_wall, want.on_ceiling),
+                "turn {turn} scale {scale} step {i}"
+            );
+        }
+    }
 }
