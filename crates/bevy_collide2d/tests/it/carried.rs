@@ -131,7 +131,7 @@ fn colliders_under_moving_characters_are_placed_and_touch_where_their_transforms
 fn carried_run(seed: u64) -> (usize, usize) {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut app = app();
-    let far = if seed % 4 == 0 {
+    let far = if seed.is_multiple_of(4) {
         Vec2::new(1e5, -3e4)
     } else {
         Vec2::ZERO
