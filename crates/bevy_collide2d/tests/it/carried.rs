@@ -567,3 +567,68 @@ fn a_character_under_a_turned_or_scaled_parent_walks_slopes_and_steps_as_the_pla
         }
     }
 }
+
+/// A character carrying another (a rider on a mount), spawned in either order so that either
+/// moves first: after every step both colliders are where their `Transform`s put them, and the
+/// rider has moved by its own displacement plus its mount's.
+#[test]
+fn a_character_riding_another_moves_by_both_displacements_in_either_order() {
+    for rider_first in [false, true] {
+        let mut rng = Rng(0xface_b00c);
+        let mut app = app();
+        app.world_mut()
+            .spawn((Collider::rect(60.0, 1.0).unwrap(), at(0.0, -8.5)));
+        let (mount, rider) = if rider_first {
+            let rider = app.world_mut().spawn_empty().id();
+            (app.world_mut().spawn_empty().id(), rider)
+        } else {
+            let mount = app.world_mut().spawn_empty().id();
+            (mount, app.world_mut().spawn_empty().id())
+        };
+        let parent = app
+            .world_mut()
+            .spawn(
+                at(0.0, 0.0)
+                    .with_rotation(Quat::from_rotation_z(0.4))
+                    .with_scale(Vec3::new(-1.5, 1.5, 1.0)),
+            )
+            .id();
+        app.world_mut().entity_mut(mount).insert((
+            Collider::rect(1.0, 0.6).unwrap(),
+            at(0.0, 0.0),
+            ChildOf(parent),
+            CharacterController::default(),
+        ));
+        app.world_mut().entity_mut(rider).insert((
+            Collider::circle(0.2).unwrap(),
+            at(0.2, 1.0).with_rotation(Quat::from_rotation_z(-1.0)),
+            ChildOf(mount),
+            CharacterController::default(),
+        ));
+        step(&mut app);
+        for frame in 0..20 {
+            let before = fresh_global(&app, rider).translation().truncate();
+            for entity in [mount, rider] {
+                app.world_mut()
+                    .get_mut::<CharacterController>(entity)
+                    .unwrap()
+                    .motion = Vec2::new(rng.range(-0.5, 0.5), rng.range(-0.5, 0.5));
+            }
+            step(&mut app);
+            let moved = |app: &App, e: Entity| app.world().get::<CharacterState>(e).unwrap().moved;
+            let made = fresh_global(&app, rider).translation().truncate() - before;
+            let reported = moved(&app, mount) + moved(&app, rider);
+            assert!(
+                (made - reported).length() < 1e-4,
+                "rider first {rider_first}, frame {frame}: made {made}, reported {reported}"
+            );
+            for entity in [mount, rider] {
+                let (expected, _) = placement(&fresh_global(&app, entity));
+                assert!(
+                    (placed(&app, entity).p - expected.p).length() < 1e-4,
+                    "rider first {rider_first}, frame {frame}: {entity}"
+                );
+            }
+        }
+    }
+}
