@@ -97,7 +97,9 @@ impl Collider {
 
     /// A one-way collider: it blocks only what comes against `direction` (its side facing
     /// `direction`, in the shape's frame: scaled and mirrored with it), within `margin` of its
-    /// surface (see collide2d's `Collider::with_one_way`). Made one-way or two-way at run time,
+    /// surface (see collide2d's `Collider::with_one_way`). The margin is a depth in the shape's
+    /// frame too: it scales with the shape along `direction` (twice as deep under a scale of 2,
+    /// as the shape is twice as thick). Made one-way or two-way at run time,
     /// a collider keeps the contacts it still has (no end and begin).
     pub fn with_one_way(mut self, direction: Vec2, margin: f32) -> Collider {
         self.one_way = Some((direction, margin));

@@ -101,14 +101,7 @@ fn draw_colliders(
     let mut draw = GizmoDraw {
         gizmos: &mut gizmos,
     };
-    for (handle, collider) in world.iter() {
-        let c = if collider.is_sensor() {
-            DrawColor::SENSOR
-        } else if world.is_touching(handle) {
-            DrawColor::OVERLAPPING
-        } else {
-            DrawColor::FREE
-        };
+    for (collider, c) in shown(world) {
         draw_shape(&mut draw, collider.shape(), &collider.world_transform(), c);
     }
     if settings.contacts {
@@ -117,5 +110,67 @@ fn draw_colliders(
                 draw_manifold(&mut draw, manifold, settings.normal_length);
             }
         }
+    }
+}
+
+/// The colliders drawn, with their colours: the enabled ones (a disabled entity's collider
+/// takes no part in anything, so it is not shown), sensors blue, touching red, others green.
+fn shown(
+    world: &collide2d::World,
+) -> impl Iterator<Item = (&collide2d::world::Collider, DrawColor)> {
+    world
+        .iter()
+        .filter(|(_, collider)| collider.is_enabled())
+        .map(|(handle, collider)| {
+            let c = if collider.is_sensor() {
+                DrawColor::SENSOR
+            } else if world.is_touching(handle) {
+                DrawColor::OVERLAPPING
+            } else {
+                DrawColor::FREE
+            };
+            (collider, c)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use collide2d::world::Collider;
+    use collide2d::{Circle, Transform, Vec2};
+
+    /// A disabled collider (a `Disabled` entity's) is not drawn; the enabled ones are, red
+    /// while touching, blue for sensors.
+    #[test]
+    fn disabled_colliders_are_not_drawn() {
+        let mut world = collide2d::World::new();
+        let ball = |x: f32| {
+            Collider::new(Circle::with_radius(0.5).unwrap())
+                .with_transform(Transform::new(Vec2::new(x, 0.0), 0.0))
+        };
+        let a = world.insert(ball(0.0)).unwrap();
+        let b = world.insert(ball(0.6)).unwrap();
+        let sensor = world.insert(ball(5.0).with_sensor(true)).unwrap();
+        world.update();
+        let colours = |world: &collide2d::World| -> Vec<_> {
+            shown(world)
+                .map(|(c, colour)| (c.position().x, colour))
+                .collect()
+        };
+        assert_eq!(
+            colours(&world),
+            [
+                (0.0, DrawColor::OVERLAPPING),
+                (0.6, DrawColor::OVERLAPPING),
+                (5.0, DrawColor::SENSOR)
+            ]
+        );
+        world.set_enabled(b, false).unwrap();
+        world.update();
+        assert_eq!(
+            colours(&world),
+            [(0.0, DrawColor::FREE), (5.0, DrawColor::SENSOR)]
+        );
+        let _ = (a, sensor);
     }
 }

@@ -44,7 +44,10 @@
 //!    one batch. Removals (of a `Collider`, `CollisionLayer` or `Sensor`, or by a despawn) are
 //!    observed as they happen, so a schedule that runs only every few frames (a fixed step at
 //!    a high frame rate) still applies every one.
-//! 3. [`Move`](Collide2dSystems::Move): [`CharacterController`]s move with `move_and_slide`.
+//! 3. [`Move`](Collide2dSystems::Move): [`CharacterController`]s move with `move_and_slide`
+//!    (in entity order); each move carries the character's descendants along at once (their
+//!    `GlobalTransform`s and colliders), so the next character and the update see a child
+//!    hitbox where it is on the moved character.
 //! 4. [`Update`](Collide2dSystems::Update): the world's update; its begin and end events become
 //!    [`CollisionStarted`] / [`CollisionEnded`] messages in the world's pair order, observer
 //!    triggers on both entities, and [`CollidingEntities`] changes.
@@ -80,6 +83,8 @@
 //! scale. Polygons, segments and chains take any scale exactly; circles, capsules and rounded
 //! polygons take a non-uniform scale as the larger factor (their rounding stays round). An
 //! offset that is both turned and under a non-uniform scale is scaled in the shape's own frame.
+//! A one-way collider's margin (a depth) scales with the shape along its blocking side, so a
+//! tile map under a parent scaled by 16 keeps its platforms' quarter-cell margin.
 //! A negative scale mirrors the shape, its offset, the offset's turn and a one-way collider's
 //! blocking side, as the sprite is mirrored. The entity's placement and scale are its `GlobalTransform` as a camera looking
 //! down `z` sees it ([`convert::placement`]): a half turn about `x` or `y` (a sprite flipped

@@ -43,11 +43,26 @@ fn scaled_shape(shape: &Shape, scale: Vec2) -> Result<(Shape, Vec2), WorldError>
 }
 
 /// The collider's one-way side for a shape scaled by `applied`: the blocking direction is a
-/// normal of the shape, so it maps by the inverse scale (a mirror turns it over).
+/// normal of the shape, so it maps by the inverse scale (a mirror turns it over), and the
+/// margin is a depth along it, so it scales as the shape's size along that normal does: a
+/// depth `m` along the unit normal `n` becomes `m / |n / applied|` (`m |s|` under a uniform
+/// scale `s`; unchanged under ±1).
 fn one_way(collider: &Collider, applied: Vec2) -> Option<OneWay> {
-    collider.one_way.map(|(direction, margin)| OneWay {
-        direction: to_lib(direction) / applied,
-        margin,
+    collider.one_way.map(|(direction, margin)| {
+        let direction = to_lib(direction);
+        let normal = direction / applied;
+        // `|d| / |d / applied|` is `1 / |n / applied|` for the unit `n` along `d`, and exactly
+        // 1 when `applied` is ±1 on both axes. A direction the world refuses (zero,
+        // non-finite) keeps the margin as given.
+        let factor = direction.length() / normal.length();
+        OneWay {
+            direction: normal,
+            margin: if factor.is_finite() && factor > 0.0 {
+                margin * factor
+            } else {
+                margin
+            },
+        }
     })
 }
 
@@ -288,22 +303,8 @@ pub(crate) fn sync_colliders(
         .iter()
         .filter(|(entity, _, global, _, _)| global.is_changed() && !new.contains(entity))
         .filter_map(|(entity, collider, global, _, _)| {
-            let t = tracked.get(&entity)?;
-            let (xf, object_scale) = placement(&global);
-            // A scale change reshapes the collider before it moves.
-            if object_scale != t.object_scale && !collider.ignore_object_scale {
-                if let Err(error) = rescale(world, tracked, entity, &collider, object_scale) {
-                    errors.push(CollisionError {
-                        entity: Some(entity),
-                        error,
-                    });
-                }
-            }
-            let handle = tracked.get(&entity)?.handle;
-            // A transform marked changed with the same value (a second propagation, a
-            // re-parenting that keeps the pose) is not a move.
-            let unchanged = world.get(handle).is_ok_and(|c| c.transform() == xf);
-            (!unchanged).then_some((entity, handle, xf))
+            let (handle, xf) = planned_move(world, tracked, errors, entity, &collider, &global)?;
+            Some((entity, handle, xf))
         })
         .collect();
     moves.sort_unstable_by_key(|&(entity, _, _)| entity_order(entity));
@@ -317,6 +318,62 @@ pub(crate) fn sync_colliders(
                     error,
                 });
             }
+        }
+    }
+}
+
+/// The move that brings a tracked collider to its entity's `global` transform: its handle and
+/// placement, the collider reshaped first when the entity's scale changed; `None` when the
+/// entity has no collider in the world or the collider is already there.
+fn planned_move(
+    world: &mut collide2d::World,
+    tracked: &mut bevy_ecs::entity::EntityHashMap<Tracked>,
+    errors: &mut Vec<CollisionError>,
+    entity: Entity,
+    collider: &Collider,
+    global: &GlobalTransform,
+) -> Option<(collide2d::world::ColliderHandle, Transform)> {
+    let t = tracked.get(&entity)?;
+    let (xf, object_scale) = placement(global);
+    // A scale change reshapes the collider before it moves.
+    if object_scale != t.object_scale && !collider.ignore_object_scale {
+        if let Err(error) = rescale(world, tracked, entity, collider, object_scale) {
+            errors.push(CollisionError {
+                entity: Some(entity),
+                error,
+            });
+        }
+    }
+    let handle = tracked.get(&entity)?.handle;
+    // A transform marked changed with the same value (a second propagation, a re-parenting
+    // that keeps the pose) is not a move.
+    let unchanged = world.get(handle).is_ok_and(|c| c.transform() == xf);
+    (!unchanged).then_some((handle, xf))
+}
+
+/// Moves `entity`'s collider, if it has one in the world, to its entity's `global` transform
+/// at once (a descendant carried along by a character's move).
+pub(crate) fn follow(
+    world: &mut CollisionWorld,
+    entity: Entity,
+    collider: &Collider,
+    global: &GlobalTransform,
+) {
+    let CollisionWorld {
+        world,
+        tracked,
+        errors,
+        ..
+    } = world;
+    if tracked.get(&entity).is_none_or(|t| t.disabled) {
+        return;
+    }
+    if let Some((handle, xf)) = planned_move(world, tracked, errors, entity, collider, global) {
+        if let Err(error) = world.set_transform(handle, xf) {
+            errors.push(CollisionError {
+                entity: Some(entity),
+                error,
+            });
         }
     }
 }

@@ -1,7 +1,9 @@
 //! The plugin in headless apps: no window, no renderer. One binary, one module per theme.
 
+mod carried;
 mod ecs;
 mod edges;
 mod model;
+mod one_way;
 mod support;
 mod tile_map;
