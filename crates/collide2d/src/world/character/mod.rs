@@ -48,11 +48,14 @@ use planes::{solve_absorbing, solve_planes, solve_push, Plane, Preference, Surfa
 /// **Lengths follow the character's size.** Whatever the options say, a call uses at most
 /// half the character's extent along `up` as step height and as snap distance, at most that
 /// extent as recovery, and as skin at most a fiftieth of its smallest extent (along `up` or
-/// across; but not below two `f32` spacings of its coordinates) and at least one spacing (and
-/// 64 `f32` epsilons of its size). So a 0.05-unit character neither steps onto ledges four
-/// times its height nor keeps a skin of a fifth of its size, and a character far from the
-/// origin keeps a skin the numbers can hold. A character at least 0.5 units tall and wide
-/// within 1e5 of the origin uses the options as given.
+/// across) and at least four `f32` spacings of its coordinates (the spacing at the largest
+/// coordinate of its bounding box) and 64 `f32` epsilons of its size. So a 0.05-unit
+/// character neither steps onto ledges four times its height nor keeps a skin of a fifth of
+/// its size, and a character far from the origin keeps a skin the numbers can hold (a gap
+/// of one spacing cannot be kept: a position rounds by half of one): 5,000 units out a
+/// skin is at least 0.00195, 1e5 out 0.031, however small the character. A character at
+/// least 0.5 units tall and wide within 16,384 of the origin uses the default options as
+/// given.
 ///
 /// The options borrow the filter's exclusion list and predicate (see [`QueryFilter`]); a
 /// one-call drop-through or "ignore what I carry" is written on the options of that call:
@@ -78,7 +81,8 @@ pub struct MoveOptions<'a> {
     pub max_slope: f32,
     /// Gap kept between the character and what it touches, so its next move does not start in
     /// contact (default 0.01; used: at most a fiftieth of the character's smallest extent, at
-    /// least the `f32` spacing of its coordinates, see [`MoveOptions`]).
+    /// least four `f32` spacings of its coordinates, see [`MoveOptions`]; the tolerances of
+    /// the call follow the skin used).
     pub skin: f32,
     /// Most solve-and-cast rounds per call (default 4).
     pub max_iterations: u32,
@@ -301,9 +305,13 @@ impl Mover<'_> {
     }
 
     /// How far from the character a surface becomes a plane: the skin and a little more, so a
-    /// surface a cast stopped at (within its tolerance) is one.
+    /// surface a cast stopped at (within its tolerance, and the character's position rounded
+    /// to the spacing of its coordinates) is one. (Without the spacing, a 3.5-unit box 1e5
+    /// out, whose position rounded a spacing up where a cast stopped it, measured nothing
+    /// there; only the cast's own normal held it, leaning 5° back over a seam, and it
+    /// climbed 0.28 on a flat floor.)
     fn plane_reach(&self) -> f32 {
-        self.skin + 4.0 * self.tolerance
+        self.skin + 4.0 * self.tolerance + self.spacing
     }
 
     /// How far down the character looks for what it would come down on, deciding whether the
@@ -486,13 +494,22 @@ impl World {
             };
             xf.p += step * hit.fraction;
             let made = xf.p - origin;
+
             surfaces.clear();
             self.surfaces_at(&mover, &xf, delta, &mut surfaces);
             absorbing |= downward != Vec2::ZERO && mover.is_walkable(-hit.normal);
             add_planes(&mut planes, &surfaces, made, &mover);
             // What the cast stopped at holds the character where it stopped, along the
-            // normals the measured surfaces hold it along (see `held_normals`).
-            for (normal, _) in held_normals(mover.up, -hit.normal, &mover) {
+            // normals the measured surfaces hold it along (see `held_normals`). When it was
+            // measured there, its surface already does, with the face chosen between a seam's
+            // pieces: the cast's own normal is the closest-point direction, which above a seam
+            // leans back against the walk (a 3.5-unit box 1e5 out, its corner within a third
+            // of a spacing of the seam's vertex, read a 5° slope and climbed 0.28; turned
+            // scenes, whose seams are out of line by a spacing, read such slopes at every
+            // seam).
+            let measured = surfaces.iter().any(|s| s.collider == hit.collider);
+            let hit_normals = held_normals(mover.up, -hit.normal, &mover).filter(|_| !measured);
+            for (normal, _) in hit_normals {
                 planes.push(Plane {
                     normal,
                     offset: normal.dot(made).min(0.0),
