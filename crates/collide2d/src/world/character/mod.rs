@@ -818,7 +818,7 @@ impl World {
             // else until the middle of its base is; a skin further either way.
             let aabb = mover.shape.aabb(&over);
             let middle = 0.5 * (aabb.min + aabb.max);
-            let half_width = 0.5 * (aabb.max - aabb.min).dot(direction.abs());
+            let half_width = half_extent_along(mover.shape, &over, direction);
             let to_middle = (landing.point - middle).dot(direction) + mover.skin;
             let on_rounding = round * lean + mover.skin;
             let mut landed_on = None;
@@ -888,9 +888,8 @@ impl World {
     ) -> Result<Option<(Vec2, WorldCastHit)>, WorldError> {
         let up = mover.up;
         let depth = drop.length();
-        let aabb = mover.shape.aabb(xf);
         let across_up = Vec2::new(up.y, -up.x);
-        let half_width = 0.5 * (aabb.max - aabb.min).dot(across_up.abs());
+        let half_width = half_extent_along(mover.shape, xf, across_up);
         let mut offset = drop * rim.fraction;
         let (mut sunk, mut across_made) = (depth * rim.fraction, 0.0f32);
         // The surface slid along, or `None` to go straight down.
@@ -992,6 +991,44 @@ impl World {
     }
 }
 
+/// Half the extent of `shape` at `xf` along the unit `direction`: half the distance between
+/// its furthest points either way (its support points, rounding included). Its bounding box
+/// read along a direction measures more for a shape turned against the axes: a capsule in a
+/// world turned 45° (`up` turned alike) is twice as wide across `up` by its box as it is.
+fn half_extent_along(shape: &Shape, xf: &Transform, direction: Vec2) -> f32 {
+    let (low, high) = extent_along(shape, xf.rotate_inv(direction));
+    0.5 * (high - low)
+}
+
+/// The least and largest of `p · direction` over the points `p` of `shape` in its own frame.
+fn extent_along(shape: &Shape, direction: Vec2) -> (f32, f32) {
+    let (core, radius): (&[Vec2], f32) = match shape {
+        Shape::Circle(circle) => (std::slice::from_ref(circle.center_ref()), circle.radius()),
+        Shape::Capsule(capsule) => (capsule.ends(), capsule.radius()),
+        Shape::Polygon(polygon) => (polygon.vertices(), polygon.radius()),
+        Shape::Segment(segment) => (segment.ends(), 0.0),
+        Shape::Chain(chain) => (chain.vertices(), 0.0),
+        Shape::Compound(compound) => {
+            return compound.children().iter().fold(
+                (f32::INFINITY, f32::NEG_INFINITY),
+                |(low, high), (child_xf, child)| {
+                    let (child_low, child_high) =
+                        extent_along(child, child_xf.rotate_inv(direction));
+                    let offset = child_xf.p.dot(direction);
+                    (low.min(child_low + offset), high.max(child_high + offset))
+                },
+            );
+        }
+    };
+    let (low, high) = core
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(low, high), p| {
+            let along = p.dot(direction);
+            (low.min(along), high.max(along))
+        });
+    (low - radius, high + radius)
+}
+
 /// The radius `shape` is rounded by (0 for a sharp one).
 fn rounding(shape: &Shape) -> f32 {
     match shape {
@@ -1078,4 +1115,41 @@ fn add_plane(planes: &mut Vec<Plane>, plane: Plane) {
         return;
     }
     planes.push(plane);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Capsule, Circle, Compound, Polygon};
+
+    #[test]
+    fn half_extents_are_the_shapes_own_in_a_turned_frame() {
+        // A capsule 1 tall, radius 0.3, turned 45°: 0.3 across its axis, 0.5 along it.
+        let capsule = Shape::from(Capsule::vertical(1.0, 0.3).unwrap());
+        let turn = std::f32::consts::FRAC_PI_4;
+        let xf = Transform::new(Vec2::new(1.0e4, -3.0), turn);
+        let across = xf.rotate(Vec2::X);
+        let along = xf.rotate(Vec2::Y);
+        assert!((half_extent_along(&capsule, &xf, across) - 0.3).abs() < 1.0e-5);
+        assert!((half_extent_along(&capsule, &xf, along) - 0.5).abs() < 1.0e-5);
+        // The bounding box read along the same direction is about twice as wide.
+        let aabb = capsule.aabb(&xf);
+        let boxed = 0.5 * (aabb.max - aabb.min).dot(across.abs());
+        assert!(boxed > 1.9 * 0.3, "{boxed}");
+        // A rounded box, a circle and a compound of two boxes side by side.
+        let rounded = Shape::from(Polygon::rounded_rect(0.8, 1.0, 0.2).unwrap());
+        assert!((half_extent_along(&rounded, &xf, across) - 0.4).abs() < 1.0e-5);
+        let circle = Shape::from(Circle::with_radius(0.5).unwrap());
+        assert!((half_extent_along(&circle, &xf, across) - 0.5).abs() < 1.0e-5);
+        let child = Shape::from(Polygon::rect(1.0, 1.0).unwrap());
+        let pair = Shape::from(
+            Compound::new(vec![
+                (Transform::new(Vec2::new(-0.5, 0.0), 0.0), child.clone()),
+                (Transform::new(Vec2::new(0.5, 0.0), 0.0), child),
+            ])
+            .unwrap(),
+        );
+        assert!((half_extent_along(&pair, &xf, across) - 1.0).abs() < 1.0e-5);
+        assert!((half_extent_along(&pair, &xf, along) - 0.5).abs() < 1.0e-5);
+    }
 }
