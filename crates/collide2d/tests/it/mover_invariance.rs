@@ -1678,3 +1678,86 @@ fn a_capsule_far_out_slides_the_whole_way_along_a_ceiling() {
         );
     }
 }
+
+/// A 0.083-unit rounded box 8,200 units out, falling 0.0083 a call beside a compound stack of
+/// 0.086-tall boxes while walking 0.113 into it. Its skin is four spacings there (0.00195):
+/// the corner of the box below a seam came within it, its closest-point direction leaning up
+/// against the fall and resisting the walk less than the wall's side, and the box stood on
+/// the wall for good. It falls the whole fall every call.
+#[test]
+fn a_small_rounded_box_far_out_falls_along_a_stack_of_boxes() {
+    let origin = v(8182.8486, 1305.0115);
+    let (size, fall, walk, h) = (0.08286258f32, 0.008326621f32, 0.11339403f32, 0.08617134f32);
+    let (low, high) = (-(16.0 * fall + 3.0 * size), 2.0 * size);
+    let mut outlines = Vec::new();
+    let mut y = low;
+    while y < high {
+        outlines.push(rect(v(0.5 * size, y + 0.5 * h), v(0.5 * size, 0.5 * h)));
+        y += h;
+    }
+    let mut world = World::new();
+    let frame = Frame::new(origin, (1.0, 0.0), false);
+    Piece::Compound(outlines).insert(&mut world, &frame);
+    let shape = Shape::from(Polygon::rounded_rect(0.8 * size, size, 0.2 * size).unwrap());
+    let skin = SKIN_SPACINGS * spacing(origin.x);
+    let start = frame.point(v(-0.4 * size - 0.5 * skin, 0.0));
+    let hero = world
+        .insert(Collider::new(shape).with_transform(Transform::new(start, 0.0)))
+        .unwrap();
+    let rounding = 2.0 * spacing(origin.x);
+    for call in 0..12 {
+        let result = world
+            .move_and_slide(hero, v(walk, -fall), MoveOptions::for_size(size))
+            .unwrap();
+        let fell = (result.moved.y + fall).abs() <= rounding && result.moved.x.abs() <= rounding;
+        assert!(fell && result.on_wall, "call {call}: {result:?}");
+    }
+}
+
+/// A 3.5-unit box 1e5 out walking 3.1 a call under gravity on a floor of polygons with
+/// collinear tops, all placed at one point: where a cast stopped it over a seam's vertex (its
+/// corner within a third of a spacing of it) its position rounded a spacing up, nothing was
+/// within the skin to measure, and the cast's closest-point normal, 5° off up, held it: it
+/// climbed 0.28. It walks level.
+#[test]
+fn a_box_far_out_walks_level_over_the_seams_of_collinear_polygons() {
+    let origin = v(1.0e5, 5.0e4);
+    let (size, speed, tile) = (3.481807f32, -3.1068816f32, 2.0f32);
+    let from = -(speed.abs() * 200.0 + 2.0 * size + 5.0);
+    let mut world = World::new();
+    let mut rng = Rng(10889465211252099630);
+    for i in 0..(2.0 * -from / tile).ceil() as usize + 1 {
+        let (x0, x1) = (i as f32 * tile, (i + 1) as f32 * tile);
+        let mid = x0 + rng.range(0.2, 0.8) * tile;
+        let outline = [
+            v(x0, -1.0),
+            v(x1, -1.0),
+            v(x1, 0.0),
+            v(mid, 0.0),
+            v(x0, 0.0),
+        ];
+        let polygon = Shape::from(Polygon::new(&outline).unwrap());
+        let placed = Transform::new(origin + v(from, 0.0), 0.0);
+        world
+            .insert(Collider::new(polygon).with_transform(placed))
+            .unwrap();
+    }
+    let box_shape = Shape::from(Polygon::rect(size, size).unwrap());
+    let start = origin + v(rng.range(0.0, tile), 0.5 * size + 0.005);
+    let hero = world
+        .insert(Collider::new(box_shape).with_transform(Transform::new(start, 0.0)))
+        .unwrap();
+    for _ in 0..5 {
+        world
+            .move_and_slide(hero, v(0.0, -0.1), MoveOptions::default())
+            .unwrap();
+    }
+    let rounding = 2.0 * spacing(origin.x);
+    for call in 0..60 {
+        let result = world
+            .move_and_slide(hero, v(speed, -0.1), MoveOptions::default())
+            .unwrap();
+        let level = result.moved.y.abs() <= rounding && (result.moved.x - speed).abs() <= rounding;
+        assert!(level && result.on_floor, "call {call}: {result:?}");
+    }
+}
