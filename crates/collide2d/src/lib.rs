@@ -70,7 +70,10 @@
 //!   stay within ±[`shape::MAX_COORDINATE`] (1e9), the range over which every query is exact
 //!   to `f32` rounding; put objects far away with their transform, not their vertices. Pair
 //!   queries compute in A's local frame, so two shapes far from the origin but close to each
-//!   other keep their precision.
+//!   other keep their precision. A position itself rounds to the spacing of its coordinates
+//!   (0.0078 at 1e5): [`World::move_and_slide`](world::World::move_and_slide) keeps a skin
+//!   of at least four such spacings (see [`world::MoveOptions`]), so a small character far
+//!   out keeps a larger gap to what it touches than near the origin.
 //! - **Winding.** Polygons are stored counter-clockwise with outward edge normals; constructors
 //!   accept either winding. `normals()[i]` belongs to the edge from vertex `i` to vertex `i + 1`.
 //! - **Rounding.** A polygon or capsule with radius `r` is its core inflated by `r`: every point

@@ -19,6 +19,10 @@ fn v(x: f32, y: f32) -> Vec2 {
 }
 
 /// The spacing of `f32` values at `x` (one unit in the last place).
+/// The least skin a call uses, in spacings of the character's coordinates (the rule on
+/// `MoveOptions::skin`).
+pub(crate) const SKIN_SPACINGS: f32 = 4.0;
+
 pub(crate) fn spacing(x: f32) -> f32 {
     let x = x.abs().max(f32::MIN_POSITIVE);
     f32::from_bits(x.to_bits() + 1) - x
@@ -58,8 +62,8 @@ pub(crate) fn used(options: &MoveOptions, shape: &Shape, at: Vec2) -> (f32, f32,
     let gap = spacing(reach);
     let skin = options
         .skin
-        .min((0.02 * extent.min_element()).max(2.0 * gap))
-        .max(gap)
+        .min(0.02 * extent.min_element())
+        .max(SKIN_SPACINGS * gap)
         .max(64.0 * f32::EPSILON * extent.max_element());
     (
         skin,

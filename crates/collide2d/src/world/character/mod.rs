@@ -50,11 +50,14 @@ use planes::{solve_absorbing, solve_planes, solve_push, Plane, Preference, Surfa
 /// **Lengths follow the character's size.** Whatever the options say, a call uses at most
 /// half the character's extent along `up` as step height and as snap distance, at most that
 /// extent as recovery, and as skin at most a fiftieth of its smallest extent (along `up` or
-/// across; but not below two `f32` spacings of its coordinates) and at least one spacing (and
-/// 64 `f32` epsilons of its size). So a 0.05-unit character neither steps onto ledges four
-/// times its height nor keeps a skin of a fifth of its size, and a character far from the
-/// origin keeps a skin the numbers can hold. A character at least 0.5 units tall and wide
-/// within 1e5 of the origin uses the options as given.
+/// across) and at least four `f32` spacings of its coordinates (the spacing at the largest
+/// coordinate of its bounding box) and 64 `f32` epsilons of its size. So a 0.05-unit
+/// character neither steps onto ledges four times its height nor keeps a skin of a fifth of
+/// its size, and a character far from the origin keeps a skin the numbers can hold (a gap
+/// of one spacing cannot be kept: a position rounds by half of one): 5,000 units out a
+/// skin is at least 0.00195, 1e5 out 0.031, however small the character. A character at
+/// least 0.5 units tall and wide within 16,384 of the origin uses the default options as
+/// given.
 ///
 /// The options borrow the filter's exclusion list and predicate (see [`QueryFilter`]); a
 /// one-call drop-through or "ignore what I carry" is written on the options of that call:
@@ -80,7 +83,8 @@ pub struct MoveOptions<'a> {
     pub max_slope: f32,
     /// Gap kept between the character and what it touches, so its next move does not start in
     /// contact (default 0.01; used: at most a fiftieth of the character's smallest extent, at
-    /// least the `f32` spacing of its coordinates, see [`MoveOptions`]).
+    /// least four `f32` spacings of its coordinates, see [`MoveOptions`]; the tolerances of
+    /// the call follow the skin used).
     pub skin: f32,
     /// Most solve-and-cast rounds per call (default 4). A call stops before it when a round
     /// ends where it began and finds no new surface (every later round would repeat it), so a
@@ -305,9 +309,13 @@ impl Mover<'_> {
     }
 
     /// How far from the character a surface becomes a plane: the skin and a little more, so a
-    /// surface a cast stopped at (within its tolerance) is one.
+    /// surface a cast stopped at (within its tolerance, and the character's position rounded
+    /// to the spacing of its coordinates) is one. (Without the spacing, a 3.5-unit box 1e5
+    /// out, whose position rounded a spacing up where a cast stopped it, measured nothing
+    /// there; only the cast's own normal held it, leaning 5° back over a seam, and it
+    /// climbed 0.28 on a flat floor.)
     fn plane_reach(&self) -> f32 {
-        self.skin + 4.0 * self.tolerance
+        self.skin + 4.0 * self.tolerance + self.spacing
     }
 
     /// How far down the character looks for what it would come down on, deciding whether the
@@ -502,13 +510,22 @@ impl World {
             };
             xf.p += step * hit.fraction;
             let made = xf.p - origin;
+
             surfaces.clear();
             self.surfaces_at(&mover, &xf, delta, &mut surfaces);
             absorbing |= downward != Vec2::ZERO && mover.is_walkable(-hit.normal);
             add_planes(&mut planes, &surfaces, made, &mover);
             // What the cast stopped at holds the character where it stopped, along the
-            // normals the measured surfaces hold it along (see `held_normals`).
-            for (normal, _) in held_normals(mover.up, -hit.normal, &mover) {
+            // normals the measured surfaces hold it along (see `held_normals`). When it was
+            // measured there, its surface already does, with the face chosen between a seam's
+            // pieces: the cast's own normal is the closest-point direction, which above a seam
+            // leans back against the walk (a 3.5-unit box 1e5 out, its corner within a third
+            // of a spacing of the seam's vertex, read a 5° slope and climbed 0.28; turned
+            // scenes, whose seams are out of line by a spacing, read such slopes at every
+            // seam).
+            let measured = surfaces.iter().any(|s| s.collider == hit.collider);
+            let hit_normals = held_normals(mover.up, -hit.normal, &mover).filter(|_| !measured);
+            for (normal, _) in hit_normals {
                 planes.push(Plane {
                     normal,
                     offset: normal.dot(made).min(0.0),
@@ -825,7 +842,7 @@ impl World {
             // else until the middle of its base is; a skin further either way.
             let aabb = mover.shape.aabb(&over);
             let middle = 0.5 * (aabb.min + aabb.max);
-            let half_width = 0.5 * (aabb.max - aabb.min).dot(direction.abs());
+            let half_width = half_extent_along(mover.shape, &over, direction);
             let to_middle = (landing.point - middle).dot(direction) + mover.skin;
             let on_rounding = round * lean + mover.skin;
             let mut landed_on = None;
@@ -895,9 +912,8 @@ impl World {
     ) -> Result<Option<(Vec2, WorldCastHit)>, WorldError> {
         let up = mover.up;
         let depth = drop.length();
-        let aabb = mover.shape.aabb(xf);
         let across_up = Vec2::new(up.y, -up.x);
-        let half_width = 0.5 * (aabb.max - aabb.min).dot(across_up.abs());
+        let half_width = half_extent_along(mover.shape, xf, across_up);
         let mut offset = drop * rim.fraction;
         let (mut sunk, mut across_made) = (depth * rim.fraction, 0.0f32);
         // The surface slid along, or `None` to go straight down.
@@ -999,6 +1015,44 @@ impl World {
     }
 }
 
+/// Half the extent of `shape` at `xf` along the unit `direction`: half the distance between
+/// its furthest points either way (its support points, rounding included). Its bounding box
+/// read along a direction measures more for a shape turned against the axes: a capsule in a
+/// world turned 45° (`up` turned alike) is twice as wide across `up` by its box as it is.
+fn half_extent_along(shape: &Shape, xf: &Transform, direction: Vec2) -> f32 {
+    let (low, high) = extent_along(shape, xf.rotate_inv(direction));
+    0.5 * (high - low)
+}
+
+/// The least and largest of `p · direction` over the points `p` of `shape` in its own frame.
+fn extent_along(shape: &Shape, direction: Vec2) -> (f32, f32) {
+    let (core, radius): (&[Vec2], f32) = match shape {
+        Shape::Circle(circle) => (std::slice::from_ref(circle.center_ref()), circle.radius()),
+        Shape::Capsule(capsule) => (capsule.ends(), capsule.radius()),
+        Shape::Polygon(polygon) => (polygon.vertices(), polygon.radius()),
+        Shape::Segment(segment) => (segment.ends(), 0.0),
+        Shape::Chain(chain) => (chain.vertices(), 0.0),
+        Shape::Compound(compound) => {
+            return compound.children().iter().fold(
+                (f32::INFINITY, f32::NEG_INFINITY),
+                |(low, high), (child_xf, child)| {
+                    let (child_low, child_high) =
+                        extent_along(child, child_xf.rotate_inv(direction));
+                    let offset = child_xf.p.dot(direction);
+                    (low.min(child_low + offset), high.max(child_high + offset))
+                },
+            );
+        }
+    };
+    let (low, high) = core
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(low, high), p| {
+            let along = p.dot(direction);
+            (low.min(along), high.max(along))
+        });
+    (low - radius, high + radius)
+}
+
 /// The radius `shape` is rounded by (0 for a sharp one).
 fn rounding(shape: &Shape) -> f32 {
     match shape {
@@ -1085,4 +1139,41 @@ fn add_plane(planes: &mut Vec<Plane>, plane: Plane) {
         return;
     }
     planes.push(plane);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Capsule, Circle, Compound, Polygon};
+
+    #[test]
+    fn half_extents_are_the_shapes_own_in_a_turned_frame() {
+        // A capsule 1 tall, radius 0.3, turned 45°: 0.3 across its axis, 0.5 along it.
+        let capsule = Shape::from(Capsule::vertical(1.0, 0.3).unwrap());
+        let turn = std::f32::consts::FRAC_PI_4;
+        let xf = Transform::new(Vec2::new(1.0e4, -3.0), turn);
+        let across = xf.rotate(Vec2::X);
+        let along = xf.rotate(Vec2::Y);
+        assert!((half_extent_along(&capsule, &xf, across) - 0.3).abs() < 1.0e-5);
+        assert!((half_extent_along(&capsule, &xf, along) - 0.5).abs() < 1.0e-5);
+        // The bounding box read along the same direction is about twice as wide.
+        let aabb = capsule.aabb(&xf);
+        let boxed = 0.5 * (aabb.max - aabb.min).dot(across.abs());
+        assert!(boxed > 1.9 * 0.3, "{boxed}");
+        // A rounded box, a circle and a compound of two boxes side by side.
+        let rounded = Shape::from(Polygon::rounded_rect(0.8, 1.0, 0.2).unwrap());
+        assert!((half_extent_along(&rounded, &xf, across) - 0.4).abs() < 1.0e-5);
+        let circle = Shape::from(Circle::with_radius(0.5).unwrap());
+        assert!((half_extent_along(&circle, &xf, across) - 0.5).abs() < 1.0e-5);
+        let child = Shape::from(Polygon::rect(1.0, 1.0).unwrap());
+        let pair = Shape::from(
+            Compound::new(vec![
+                (Transform::new(Vec2::new(-0.5, 0.0), 0.0), child.clone()),
+                (Transform::new(Vec2::new(0.5, 0.0), 0.0), child),
+            ])
+            .unwrap(),
+        );
+        assert!((half_extent_along(&pair, &xf, across) - 1.0).abs() < 1.0e-5);
+        assert!((half_extent_along(&pair, &xf, along) - 0.5).abs() < 1.0e-5);
+    }
 }

@@ -294,8 +294,21 @@ fn convex_surface(
         let normal = -closest.normal;
         let pair = (other, other_xf);
         let closest_face = (normal, closest.distance);
-        let face = open_face(shape, xf, pair, preference, 0.25 * reach)
-            .filter(|face| preference.prefers(face.0, normal));
+        let open = open_face(shape, xf, pair, preference, 0.25 * reach);
+        let face = open.filter(|face| preference.prefers(face.0, normal));
+        // A face the character is wholly in front of that resists the motion more than the
+        // closest-point direction still holds it: beside a seam of a stack of boxes, the
+        // next box's corner leans the closest-point direction against a fall along the wall,
+        // and only the face lines up with the neighbour's (see `line_up_seams`).
+        let other_face = match (face, open) {
+            (None, Some((normal, separation))) => Some(OtherFace {
+                normal,
+                separation,
+                point: closest.point_b,
+                meets: false,
+            }),
+            _ => None,
+        };
         let upward = Preference {
             motion: Vec2::ZERO,
             ..preference
@@ -310,7 +323,7 @@ fn convex_surface(
             gap: closest.distance,
             away,
             point: closest.point_b,
-            other_face: None,
+            other_face,
         });
         return;
     }
