@@ -13,7 +13,7 @@ use collide2d::Vec2;
 use numpy::prelude::*;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArray};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyFloat, PyInt, PyList};
+use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyTuple};
 
 use crate::convert::Real;
 use crate::errors;
@@ -43,6 +43,13 @@ fn as_array<'py>(
         })?
         .cast_into::<PyUntypedArray>()
         .map_err(|_| errors::array_type(py, format!("{what} must be an array")))?;
+    if holds_bool(obj, 0) {
+        // NumPy reads `[1.0, True]` as `[1.0, 1.0]`; a bool is never a number here.
+        return Err(errors::array_type(
+            py,
+            format!("{what} must hold numbers, not bools"),
+        ));
+    }
     match converted.dtype().kind() {
         b'f' => Ok(converted),
         b'i' | b'u' if floats => converted
@@ -58,6 +65,33 @@ fn as_array<'py>(
         },
         _ => Err(not_numbers(py, obj, what, &converted)),
     }
+}
+
+/// Whether `obj`, a number or a list or tuple of them (nested as deep as a batch argument
+/// goes: rows of points), holds a Python or NumPy bool.
+fn holds_bool(obj: &Bound<'_, PyAny>, depth: usize) -> bool {
+    if obj.is_instance_of::<PyBool>() || is_numpy_bool(obj) {
+        return true;
+    }
+    if depth >= 2 {
+        return false;
+    }
+    let items = if let Ok(list) = obj.cast::<PyList>() {
+        list.iter().collect::<Vec<_>>()
+    } else if let Ok(tuple) = obj.cast::<PyTuple>() {
+        tuple.iter().collect()
+    } else {
+        return false;
+    };
+    items.iter().any(|item| holds_bool(item, depth + 1))
+}
+
+/// Whether `obj` is a NumPy bool scalar (`numpy.bool_`).
+fn is_numpy_bool(obj: &Bound<'_, PyAny>) -> bool {
+    let ty = obj.get_type();
+    let module = ty.module().map(|m| m.to_string()).unwrap_or_default();
+    let name = ty.name().map(|n| n.to_string()).unwrap_or_default();
+    module == "numpy" && (name == "bool" || name == "bool_")
 }
 
 fn not_numbers(

@@ -10,7 +10,7 @@ use collide2d::world::ColliderHandle;
 use collide2d::{Transform, Vec2};
 use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyInt};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyString};
 
 use crate::errors;
 
@@ -103,23 +103,79 @@ impl PyTransform {
     }
 }
 
-/// A checked transform.
+/// A checked transform; a refusal names the argument that is wrong (`x`, `y` or `angle`).
 pub fn make_transform(py: Python<'_>, x: f64, y: f64, angle: f64) -> PyResult<PyTransform> {
-    let (x, y, angle) = (x as f32, y as f32, angle as f32);
-    if !(x.is_finite() && y.is_finite() && angle.is_finite()) {
-        return Err(errors::invalid(
-            py,
-            "transform holds a NaN or infinite number (or one beyond float32)",
-        ));
-    }
+    let x = coordinate(py, "x", x)?;
+    let y = coordinate(py, "y", y)?;
+    let angle = finite(py, "angle", angle)?;
     let xf = Transform::new(Vec2::new(x, y), angle);
     if !xf.is_valid() {
-        return Err(errors::invalid(
-            py,
-            "transform position is beyond ±1e9 (MAX_COORDINATE)",
-        ));
+        return Err(errors::invalid(py, "transform is not valid"));
     }
     Ok(PyTransform { xf })
+}
+
+/// `value` as a float32 when it is finite there; else `InvalidInput` naming `what`.
+pub fn finite(py: Python<'_>, what: &str, value: f64) -> PyResult<f32> {
+    let narrowed = value as f32;
+    if narrowed.is_finite() {
+        Ok(narrowed)
+    } else {
+        Err(errors::invalid(
+            py,
+            format!("{what} is NaN or infinite (or beyond float32): {value}"),
+        ))
+    }
+}
+
+/// A coordinate: finite and within ±1e9 (`MAX_COORDINATE`); else `InvalidInput` naming `what`.
+pub fn coordinate(py: Python<'_>, what: &str, value: f64) -> PyResult<f32> {
+    let value = finite(py, what, value)?;
+    if value.abs() > collide2d::shape::MAX_COORDINATE {
+        return Err(errors::invalid(
+            py,
+            format!("{what} {value:e} is beyond ±1e9 (MAX_COORDINATE)"),
+        ));
+    }
+    Ok(value)
+}
+
+/// A size (a width, a height, a circumradius): a coordinate greater than zero; else
+/// `InvalidInput` naming `what`.
+pub fn size(py: Python<'_>, what: &str, value: Real) -> PyResult<f32> {
+    let value = coordinate(py, what, value.0)?;
+    if value > 0.0 {
+        Ok(value)
+    } else {
+        Err(errors::invalid(
+            py,
+            format!("{what} {value} must be greater than zero"),
+        ))
+    }
+}
+
+/// A radius: a coordinate that is not negative; else `InvalidInput` naming `what`.
+pub fn radius(py: Python<'_>, what: &str, value: Real) -> PyResult<f32> {
+    let value = coordinate(py, what, value.0)?;
+    if value < 0.0 {
+        return Err(errors::invalid(py, format!("{what} {value} is negative")));
+    }
+    Ok(value)
+}
+
+/// A point of a shape's local frame: a pair of coordinates within ±1e9; a refusal names
+/// `what`.
+pub fn local_point(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec2> {
+    let point = vec2(py, obj, what)?;
+    for value in [point.x, point.y] {
+        if value.abs() > collide2d::shape::MAX_COORDINATE {
+            return Err(errors::invalid(
+                py,
+                format!("{what} holds {value:e}, beyond ±1e9 (MAX_COORDINATE)"),
+            ));
+        }
+    }
+    Ok(point)
 }
 
 /// A point from any sequence of two numbers; NaN, infinities and numbers beyond float32 are
@@ -167,7 +223,7 @@ pub fn pair(v: Vec2) -> (f32, f32) {
     (v.x, v.y)
 }
 
-/// A collider handle argument: any Python integer. One outside `0..2**64` cannot be a handle
+/// A collider handle argument: any Python integer but a bool (`ArrayTypeError`). One outside `0..2**64` cannot be a handle
 /// of any world, so it raises `StaleHandle` like a removed one; a non-integer is a `TypeError`.
 pub struct HandleArg(pub ColliderHandle);
 
@@ -175,6 +231,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for HandleArg {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        refuse_bool(&obj, "a collider handle (an integer)")?;
         match obj.extract::<u64>() {
             Ok(bits) => Ok(HandleArg(ColliderHandle::from_bits(bits))),
             Err(error) => match integer_text(&obj) {
@@ -189,7 +246,8 @@ impl<'a, 'py> FromPyObject<'a, 'py> for HandleArg {
     }
 }
 
-/// A float argument: any Python number that converts to a float. A number too large for a
+/// A float argument: any Python number that converts to a float, except a bool (`True` is an
+/// `int` to Python, but `angle=True` is a mistake, not 1 radian: `ArrayTypeError`). A number too large for a
 /// float (the integer `10**400`, where `float()` raises `OverflowError`) is taken as the
 /// infinity of its sign, as a float beyond float32 (`1e300`) is: refused as `InvalidInput`
 /// wherever a finite number is needed, a reach without end as a `max_distance`. A non-number
@@ -201,6 +259,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Real {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        refuse_bool(&obj, "a number")?;
         match obj.extract::<f64>() {
             Ok(value) => Ok(Real(value)),
             Err(error) if error.is_instance_of::<PyOverflowError>(obj.py()) => match obj.lt(0) {
@@ -228,7 +287,7 @@ fn numbers<const N: usize>(obj: &Bound<'_, PyAny>) -> Option<[f64; N]> {
 }
 
 /// An unsigned integer argument (a count, an index, bits): any Python integer in the range of
-/// `T`; one outside it raises `InvalidInput` naming the range, a non-integer is a `TypeError`.
+/// `T` except a bool (`ArrayTypeError`); one outside it raises `InvalidInput` naming the range, a non-integer is a `TypeError`.
 pub struct Unsigned<T>(pub T);
 
 impl<'a, 'py, T> FromPyObject<'a, 'py> for Unsigned<T>
@@ -238,6 +297,7 @@ where
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        refuse_bool(&obj, "an integer")?;
         match obj.extract::<T>() {
             Ok(value) => Ok(Unsigned(value)),
             Err(error) => match integer_text(&obj) {
@@ -278,4 +338,98 @@ fn integer_text(obj: &Borrowed<'_, '_, PyAny>) -> Option<String> {
     let index = obj.call_method0("__index__").ok()?;
     let integer = index.cast::<PyInt>().ok()?;
     Some(integer.to_string())
+}
+
+/// `ArrayTypeError` when `obj` is a bool (Python's `True`/`False` or NumPy's `bool_`) where
+/// `expected` is wanted: a bool is an integer to Python, but never a meaningful number here.
+fn refuse_bool(obj: &Borrowed<'_, '_, PyAny>, expected: &str) -> PyResult<()> {
+    let ty = obj.get_type();
+    let module = ty.module().map(|m| m.to_string()).unwrap_or_default();
+    let name = ty.name().map(|n| n.to_string()).unwrap_or_default();
+    let numpy_bool = module == "numpy" && (name == "bool" || name == "bool_");
+    if obj.is_instance_of::<PyBool>() || numpy_bool {
+        return Err(errors::array_type(
+            obj.py(),
+            format!("expected {expected}, got a bool"),
+        ));
+    }
+    Ok(())
+}
+
+/// The items of a sequence argument (a list, a tuple, a NumPy array, any sequence), refusing a
+/// plain `str`, `bytes` or `bytearray` (a sequence to Python, but surely one name or handle
+/// where several were meant) and anything that is not a sequence with `ArrayTypeError`.
+fn sequence_items<'py>(
+    obj: &Borrowed<'_, 'py, PyAny>,
+    expected: &str,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let py = obj.py();
+    if obj.is_instance_of::<PyString>() {
+        return Err(errors::array_type(
+            py,
+            format!("expected {expected}, got the single string {obj:?}: write [{obj:?}]"),
+        ));
+    }
+    if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() {
+        return Err(errors::array_type(
+            py,
+            format!("expected {expected}, got bytes"),
+        ));
+    }
+    obj.extract::<Vec<Bound<'py, PyAny>>>().map_err(|_| {
+        let kind = obj
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".to_string(), |n| n.to_string());
+        errors::array_type(py, format!("expected {expected}, got a {kind}"))
+    })
+}
+
+/// A sequence of layer names (`layers=["walls", "props"]`); a single string, a non-sequence or
+/// an item that is not a string is `ArrayTypeError`.
+pub struct Names(pub Vec<String>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Names {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        const EXPECTED: &str = "a sequence of layer names (a list of str)";
+        let items = sequence_items(&obj, EXPECTED)?;
+        let mut names = Vec::with_capacity(items.len());
+        for item in items {
+            let name = item.extract::<String>().map_err(|_| {
+                errors::array_type(
+                    obj.py(),
+                    format!("expected {EXPECTED}, but it holds {}", item.repr().map_or_else(|_| "?".to_string(), |r| r.to_string())),
+                )
+            })?;
+            names.push(name);
+        }
+        Ok(Names(names))
+    }
+}
+
+/// A sequence of collider handles (`exclude=[h1, h2]`, or a uint64/int64 array); a single
+/// string, a non-sequence (a lone handle) or an item that is not an integer is
+/// `ArrayTypeError`; an integer that cannot be a handle is `StaleHandle`.
+pub struct Handles(pub Vec<ColliderHandle>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Handles {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        const EXPECTED: &str = "a sequence of collider handles (a list of int)";
+        let items = sequence_items(&obj, EXPECTED)?;
+        let mut handles = Vec::with_capacity(items.len());
+        for item in items {
+            if integer_text(&item.as_borrowed()).is_none() || item.is_instance_of::<PyBool>() {
+                return Err(errors::array_type(
+                    obj.py(),
+                    format!("expected {EXPECTED}, but it holds {}", item.repr().map_or_else(|_| "?".to_string(), |r| r.to_string())),
+                ));
+            }
+            handles.push(item.extract::<HandleArg>()?.0);
+        }
+        Ok(Handles(handles))
+    }
 }

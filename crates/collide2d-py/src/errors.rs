@@ -53,3 +53,9 @@ pub fn world_at(py: Python<'_>, row: usize, error: WorldError) -> PyErr {
 pub fn shape(py: Python<'_>, error: collide2d::ShapeError) -> PyErr {
     invalid(py, error.to_string())
 }
+
+/// A shape constructor's refusal of the argument `name` (an outline, a list of points or of
+/// children), the message led by that name.
+pub fn shape_arg(py: Python<'_>, name: &str, error: collide2d::ShapeError) -> PyErr {
+    invalid(py, format!("{name}: {error}"))
+}

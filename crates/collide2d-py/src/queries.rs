@@ -1,7 +1,7 @@
 //! Pair queries on placed shapes and their result types.
 
 use collide2d::query::{CastHit, ContactPoint, DistanceOutput, Manifold, RayHit, Sweep};
-use collide2d::shape::Ray;
+use collide2d::shape::{Ray, RayError};
 use collide2d::{CastOptions, Vec2};
 use pyo3::prelude::*;
 
@@ -17,10 +17,31 @@ pub fn make_ray(
     direction: &Bound<'_, PyAny>,
     max_distance: Option<Real>,
 ) -> PyResult<Ray> {
-    let origin = vec2(py, origin, "ray origin")?;
-    let direction = vec2(py, direction, "ray direction")?;
+    let origin = vec2(py, origin, "origin")?;
+    let direction = vec2(py, direction, "direction")?;
     let max_distance = max_distance.map_or(f32::INFINITY, |d| d.0 as f32);
-    Ray::new(origin, direction, max_distance).map_err(|e| errors::invalid(py, e.to_string()))
+    if max_distance.is_nan() {
+        return Err(errors::invalid(py, "max_distance is NaN"));
+    }
+    if max_distance < 0.0 {
+        return Err(errors::invalid(
+            py,
+            format!("max_distance {max_distance} is negative"),
+        ));
+    }
+    Ray::new(origin, direction, max_distance).map_err(|e| errors::invalid(py, ray_message(e)))
+}
+
+/// A ray's refusal in the words of the arguments (`origin`, `direction`, `max_distance`); the
+/// points are checked finite before, so a non-finite number left is the max distance.
+pub fn ray_message(error: RayError) -> String {
+    match error {
+        RayError::ZeroDirection => "direction has zero length".to_string(),
+        RayError::NegativeMaxDistance => "max_distance is negative".to_string(),
+        RayError::NonFinite => "max_distance is NaN".to_string(),
+        #[allow(unreachable_patterns)]
+        other => other.to_string(),
+    }
 }
 
 /// One contact point: `point` midway between the surfaces, `penetration` their depth along

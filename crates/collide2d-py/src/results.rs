@@ -1,7 +1,7 @@
 //! What the world's calls return: events, ray batches, character moves.
 
 use collide2d::world::{CollisionEvent, EndReason};
-use numpy::{PyArray1, PyArray2};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
 use crate::arrays;
@@ -164,6 +164,19 @@ pub struct PyRayHits {
     pub normal: Py<PyArray2<f32>>,
     /// The colliders hit.
     pub handle: Py<PyArray1<u64>>,
+}
+
+#[pymethods]
+impl PyRayHits {
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let hit = self.hit.bind(py);
+        // The arrays are the caller's to change; one borrowed elsewhere just goes uncounted.
+        let hits = hit.try_readonly().ok().map_or_else(
+            || "?".to_string(),
+            |flags| flags.as_array().iter().filter(|&&h| h).count().to_string(),
+        );
+        format!("RayHits(rays={}, hits={hits})", hit.len())
+    }
 }
 
 /// A character move's outcome (see `World.move_and_slide`).

@@ -6,7 +6,7 @@ use collide2d::{Transform, Vec2};
 use pyo3::prelude::*;
 
 use crate::arrays;
-use crate::convert::{self, pair, vec2, PyTransform, Real, Unsigned};
+use crate::convert::{self, local_point, pair, vec2, PyTransform, Real, Unsigned};
 use crate::errors;
 use crate::queries::PyRayHit;
 
@@ -41,14 +41,6 @@ pub fn wrap(py: Python<'_>, shape: Shape) -> PyResult<Py<PyAny>> {
         #[allow(unreachable_patterns)]
         _ => Py::new(py, init)?.into_any(),
     })
-}
-
-fn radius_checked(py: Python<'_>, radius: Real) -> PyResult<f32> {
-    let Real(radius) = radius;
-    if !radius.is_finite() {
-        return Err(errors::invalid(py, "radius is NaN or infinite"));
-    }
-    Ok(radius as f32)
 }
 
 #[pymethods]
@@ -191,11 +183,11 @@ impl PyCircle {
         center: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
         let center = match center {
-            Some(c) => vec2(py, c, "center")?,
+            Some(c) => local_point(py, c, "center")?,
             None => Vec2::ZERO,
         };
-        let circle =
-            Circle::new(center, radius_checked(py, radius)?).map_err(|e| errors::shape(py, e))?;
+        let circle = Circle::new(center, convert::radius(py, "radius", radius)?)
+            .map_err(|e| errors::shape(py, e))?;
         Ok(PyClassInitializer::from(PyShape {
             shape: circle.into(),
         })
@@ -236,9 +228,9 @@ impl PyCapsule {
         radius: Real,
     ) -> PyResult<PyClassInitializer<Self>> {
         let capsule = Capsule::new(
-            vec2(py, a, "a")?,
-            vec2(py, b, "b")?,
-            radius_checked(py, radius)?,
+            local_point(py, a, "a")?,
+            local_point(py, b, "b")?,
+            convert::radius(py, "radius", radius)?,
         )
         .map_err(|e| errors::shape(py, e))?;
         Ok(PyClassInitializer::from(PyShape {
@@ -250,8 +242,15 @@ impl PyCapsule {
     /// An upright capsule centred on the origin, `height` tall in all (caps included).
     #[staticmethod]
     fn vertical(py: Python<'_>, height: Real, radius: Real) -> PyResult<Py<PyCapsule>> {
-        let capsule = Capsule::vertical(radius_checked(py, height)?, radius_checked(py, radius)?)
-            .map_err(|e| errors::shape(py, e))?;
+        let height = convert::size(py, "height", height)?;
+        let radius = convert::radius(py, "radius", radius)?;
+        if 0.5 * height < radius {
+            return Err(errors::invalid(
+                py,
+                format!("height {height} is less than twice the radius {radius}"),
+            ));
+        }
+        let capsule = Capsule::vertical(height, radius).map_err(|e| errors::shape(py, e))?;
         Py::new(
             py,
             PyClassInitializer::from(PyShape {
@@ -294,7 +293,8 @@ impl PySegment {
         b: &Bound<'_, PyAny>,
     ) -> PyResult<PyClassInitializer<Self>> {
         let segment =
-            Segment::new(vec2(py, a, "a")?, vec2(py, b, "b")?).map_err(|e| errors::shape(py, e))?;
+            Segment::new(local_point(py, a, "a")?, local_point(py, b, "b")?)
+                .map_err(|e| errors::shape(py, e))?;
         Ok(PyClassInitializer::from(PyShape {
             shape: segment.into(),
         })
@@ -322,11 +322,12 @@ fn polygon_py(py: Python<'_>, polygon: Polygon) -> PyResult<Py<PyPolygon>> {
 }
 
 fn rounded(py: Python<'_>, polygon: Polygon, radius: Real) -> PyResult<Polygon> {
-    if radius.0 == 0.0 {
+    let radius = convert::radius(py, "radius", radius)?;
+    if radius == 0.0 {
         return Ok(polygon);
     }
     polygon
-        .with_radius(radius_checked(py, radius)?)
+        .with_radius(radius)
         .map_err(|e| errors::shape(py, e))
 }
 
@@ -347,7 +348,7 @@ impl PyPolygon {
         radius: Real,
     ) -> PyResult<PyClassInitializer<Self>> {
         let points = arrays::points(py, outline, "outline", None)?;
-        let polygon = Polygon::new(&points).map_err(|e| errors::shape(py, e))?;
+        let polygon = Polygon::new(&points).map_err(|e| errors::shape_arg(py, "outline", e))?;
         Ok(PyClassInitializer::from(PyShape {
             shape: rounded(py, polygon, radius)?.into(),
         })
@@ -359,7 +360,7 @@ impl PyPolygon {
     #[pyo3(signature = (points, radius = Real(0.0)), text_signature = "(points, radius=0.0)")]
     fn hull(py: Python<'_>, points: &Bound<'_, PyAny>, radius: Real) -> PyResult<Py<PyPolygon>> {
         let points = arrays::points(py, points, "points", None)?;
-        let polygon = Polygon::hull(&points).map_err(|e| errors::shape(py, e))?;
+        let polygon = Polygon::hull(&points).map_err(|e| errors::shape_arg(py, "points", e))?;
         polygon_py(py, rounded(py, polygon, radius)?)
     }
 
@@ -368,8 +369,11 @@ impl PyPolygon {
     #[staticmethod]
     #[pyo3(signature = (width, height, radius = Real(0.0)), text_signature = "(width, height, radius=0.0)")]
     fn rect(py: Python<'_>, width: Real, height: Real, radius: Real) -> PyResult<Py<PyPolygon>> {
-        let polygon = Polygon::rect(radius_checked(py, width)?, radius_checked(py, height)?)
-            .map_err(|e| errors::shape(py, e))?;
+        let polygon = Polygon::rect(
+            convert::size(py, "width", width)?,
+            convert::size(py, "height", height)?,
+        )
+        .map_err(|e| errors::shape(py, e))?;
         polygon_py(py, rounded(py, polygon, radius)?)
     }
 
@@ -382,8 +386,16 @@ impl PyPolygon {
         circumradius: Real,
         radius: Real,
     ) -> PyResult<Py<PyPolygon>> {
-        let polygon = Polygon::regular(sides.0, radius_checked(py, circumradius)?)
-            .map_err(|e| errors::shape(py, e))?;
+        let sides = sides.0;
+        let max = collide2d::shape::MAX_POLYGON_VERTICES;
+        if !(3..=max).contains(&sides) {
+            return Err(errors::invalid(
+                py,
+                format!("sides {sides} is out of range (from 3 to {max})"),
+            ));
+        }
+        let circumradius = convert::size(py, "circumradius", circumradius)?;
+        let polygon = Polygon::regular(sides, circumradius).map_err(|e| errors::shape(py, e))?;
         polygon_py(py, rounded(py, polygon, radius)?)
     }
 
@@ -393,7 +405,7 @@ impl PyPolygon {
             Shape::Polygon(p) => polygon_py(
                 py,
                 p.clone()
-                    .with_radius(radius_checked(py, radius)?)
+                    .with_radius(convert::radius(py, "radius", radius)?)
                     .map_err(|e| errors::shape(py, e))?,
             ),
             _ => Err(errors::invalid(py, "not a polygon")),
@@ -439,7 +451,7 @@ impl PyCompound {
                 .map_err(|_| errors::array_type(py, "children must be (transform, shape) pairs"))?;
             parts.push((convert::transform(py, Some(&xf))?, shape_of(py, &shape)?));
         }
-        let compound = Compound::new(parts).map_err(|e| errors::shape(py, e))?;
+        let compound = Compound::new(parts).map_err(|e| errors::shape_arg(py, "children", e))?;
         Ok(PyClassInitializer::from(PyShape {
             shape: compound.into(),
         })
@@ -451,7 +463,8 @@ impl PyCompound {
     #[staticmethod]
     fn from_concave(py: Python<'_>, outline: &Bound<'_, PyAny>) -> PyResult<Py<PyCompound>> {
         let points = arrays::points(py, outline, "outline", None)?;
-        let compound = Compound::from_concave(&points).map_err(|e| errors::shape(py, e))?;
+        let compound =
+            Compound::from_concave(&points).map_err(|e| errors::shape_arg(py, "outline", e))?;
         Py::new(
             py,
             PyClassInitializer::from(PyShape {
@@ -498,7 +511,10 @@ impl PyChain {
     #[staticmethod]
     fn open(py: Python<'_>, points: &Bound<'_, PyAny>) -> PyResult<Py<PyChain>> {
         let points = arrays::points(py, points, "points", None)?;
-        chain_py(py, Chain::open(&points).map_err(|e| errors::shape(py, e))?)
+        chain_py(
+            py,
+            Chain::open(&points).map_err(|e| errors::shape_arg(py, "points", e))?,
+        )
     }
 
     /// The closed loop through `points` (at least three).
@@ -507,7 +523,7 @@ impl PyChain {
         let points = arrays::points(py, points, "points", None)?;
         chain_py(
             py,
-            Chain::closed(&points).map_err(|e| errors::shape(py, e))?,
+            Chain::closed(&points).map_err(|e| errors::shape_arg(py, "points", e))?,
         )
     }
 

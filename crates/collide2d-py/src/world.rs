@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::arrays;
-use crate::convert::{self, pair, vec2, HandleArg, PyTransform, Real, Unsigned};
+use crate::convert::{self, pair, vec2, HandleArg, Handles, Names, PyTransform, Real, Unsigned};
 use crate::errors;
 use crate::parallel;
 use crate::queries::{PyCastHit, PyManifold, PyRayHit};
@@ -25,6 +25,20 @@ type RowsAndHandles<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<u64>>
 
 /// The handle value batch results give where there is no collider (a ray that missed).
 pub const NO_HANDLE: u64 = u64::MAX;
+
+/// The box from `min` to `max`, or why not: the axis where `min` is above `max`, in the names
+/// of the arguments that gave them.
+fn make_aabb(min: Vec2, max: Vec2, names: (&str, &str)) -> Result<Aabb, String> {
+    for (axis, lo, hi) in [("x", min.x, max.x), ("y", min.y, max.y)] {
+        if lo > hi {
+            let (min_name, max_name) = names;
+            return Err(format!(
+                "{min_name} {axis} ({lo}) is greater than {max_name} {axis} ({hi})"
+            ));
+        }
+    }
+    Ok(Aabb { min, max })
+}
 
 /// What a query keeps: layer mask, whether sensors count, handles left out. Owned, so a
 /// batch can build its `QueryFilter` on the thread that runs without the GIL.
@@ -82,13 +96,13 @@ impl PyWorld {
     fn filter_spec(
         &self,
         py: Python<'_>,
-        layers: Option<Vec<String>>,
+        layers: Option<Names>,
         sensors: bool,
-        exclude: Option<Vec<HandleArg>>,
+        exclude: Option<Handles>,
     ) -> PyResult<FilterSpec> {
         let mask = match layers {
             None => LayerMask::ALL,
-            Some(names) => {
+            Some(Names(names)) => {
                 let mut mask = LayerMask::NONE;
                 for name in names {
                     let id = self
@@ -104,11 +118,7 @@ impl PyWorld {
         Ok(FilterSpec {
             mask,
             sensors,
-            exclude: exclude
-                .unwrap_or_default()
-                .into_iter()
-                .map(|handle| handle.0)
-                .collect(),
+            exclude: exclude.map(|Handles(handles)| handles).unwrap_or_default(),
         })
     }
 
@@ -168,13 +178,12 @@ impl PyWorld {
 
     /// Whether `handle` (an integer) is a live collider of this world; any other integer,
     /// a removed collider's or one never given out, is not.
-    fn __contains__(&self, handle: &Bound<'_, PyAny>) -> PyResult<bool> {
+    /// Anything else (a string, a float, a bool, `None`) is not one either: `False`, as for any
+    /// Python container, never an exception.
+    fn __contains__(&self, handle: &Bound<'_, PyAny>) -> bool {
         match handle.extract::<HandleArg>() {
-            Ok(handle) => Ok(self.world.contains(handle.0)),
-            Err(error) if error.is_instance_of::<pyo3::exceptions::PyKeyError>(handle.py()) => {
-                Ok(false)
-            }
-            Err(error) => Err(error),
+            Ok(handle) => self.world.contains(handle.0),
+            Err(_) => false,
         }
     }
 
@@ -230,10 +239,11 @@ impl PyWorld {
     }
 
     /// Makes layer `layer` collide with the layers `others` only.
-    fn collide_only(&mut self, py: Python<'_>, layer: &str, others: Vec<String>) -> PyResult<()> {
+    fn collide_only(&mut self, py: Python<'_>, layer: &str, others: Names) -> PyResult<()> {
         let layers = self.world.layers_mut();
         let id = layers.id(layer).map_err(|e| errors::world(py, e))?;
         let ids = others
+            .0
             .iter()
             .map(|name| layers.id(name))
             .collect::<Result<Vec<_>, _>>()
@@ -676,9 +686,9 @@ impl PyWorld {
         &self,
         py: Python<'_>,
         point: &Bound<'_, PyAny>,
-        layers: Option<Vec<String>>,
+        layers: Option<Names>,
         sensors: bool,
-        exclude: Option<Vec<HandleArg>>,
+        exclude: Option<Handles>,
     ) -> PyResult<Vec<u64>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let found = self
@@ -695,15 +705,13 @@ impl PyWorld {
         py: Python<'_>,
         min: &Bound<'_, PyAny>,
         max: &Bound<'_, PyAny>,
-        layers: Option<Vec<String>>,
+        layers: Option<Names>,
         sensors: bool,
-        exclude: Option<Vec<HandleArg>>,
+        exclude: Option<Handles>,
     ) -> PyResult<Vec<u64>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
-        let aabb = Aabb {
-            min: vec2(py, min, "min")?,
-            max: vec2(py, max, "max")?,
-        };
+        let aabb = make_aabb(vec2(py, min, "min")?, vec2(py, max, "max")?, ("min", "max"))
+            .map_err(|message| errors::invalid(py, message))?;
         let found = self
             .world
             .overlap_aabb(aabb, &spec.filter())
@@ -718,9 +726,9 @@ impl PyWorld {
         py: Python<'_>,
         shape: &Bound<'_, PyAny>,
         transform: Option<&Bound<'_, PyAny>>,
-        layers: Option<Vec<String>>,
+        layers: Option<Names>,
         sensors: bool,
-        exclude: Option<Vec<HandleArg>>,
+        exclude: Option<Handles>,
     ) -> PyResult<Vec<u64>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let shape = shape_of(py, shape)?;
@@ -742,9 +750,9 @@ impl PyWorld {
         origin: &Bound<'_, PyAny>,
         direction: &Bound<'_, PyAny>,
         max_distance: Option<Real>,
-        layers: Option<Vec<String>>,
+        layers: Option<Names>,
         sensors: bool,
-        exclude: Option<Vec<HandleArg>>,
+        exclude: Option<Handles>,
     ) -> PyResult<Option<PyRayHit>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let ray = crate::queries::make_ray(py, origin, direction, max_distance)?;
@@ -771,9 +779,9 @@ impl PyWorld {
         shape: &Bound<'_, PyAny>,
         transform: &Bound<'_, PyAny>,
         motion: &Bound<'_, PyAny>,
-        layers: Option<Vec<String>>,
+        layers: Option<Names>,
         sensors: bool,
-        exclude: Option<Vec<HandleArg>>,
+        exclude: Option<Handles>,
     ) -> PyResult<Option<PyCastHit>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let shape = shape_of(py, shape)?;
@@ -814,9 +822,9 @@ impl PyWorld {
         snap_distance: Option<Real>,
         stop_on_slope: Option<bool>,
         max_recovery: Option<Real>,
-        layers: Option<Vec<String>>,
+        layers: Option<Names>,
         sensors: bool,
-        exclude: Option<Vec<HandleArg>>,
+        exclude: Option<Handles>,
     ) -> PyResult<PyMoveResult> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let delta = vec2(py, delta, "delta")?;
@@ -898,9 +906,9 @@ impl PyWorld {
         &self,
         py: Python<'py>,
         points: &Bound<'py, PyAny>,
-        layers: Option<Vec<String>>,
+        layers: Option<Names>,
         sensors: bool,
-        exclude: Option<Vec<HandleArg>>,
+        exclude: Option<Handles>,
         threads: Option<Unsigned<usize>>,
     ) -> PyResult<RowsAndHandles<'py>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
@@ -944,15 +952,19 @@ impl PyWorld {
         py: Python<'py>,
         mins: &Bound<'py, PyAny>,
         maxs: &Bound<'py, PyAny>,
-        layers: Option<Vec<String>>,
+        layers: Option<Names>,
         sensors: bool,
-        exclude: Option<Vec<HandleArg>>,
+        exclude: Option<Handles>,
         threads: Option<Unsigned<usize>>,
     ) -> PyResult<RowsAndHandles<'py>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let threads = parallel::thread_count(py, threads.map(|t| t.0))?;
         let mins = arrays::points(py, mins, "mins", None)?;
         let maxs = arrays::points(py, maxs, "maxs", Some(mins.len()))?;
+        for (row, (&min, &max)) in mins.iter().zip(maxs.iter()).enumerate() {
+            make_aabb(min, max, ("mins", "maxs"))
+                .map_err(|message| errors::invalid(py, format!("row {row}: {message}")))?;
+        }
         let world = &self.world;
         let answers = py.detach(|| {
             parallel::map_rows(mins.len(), threads, |row| {
@@ -982,9 +994,9 @@ impl PyWorld {
         origins: &Bound<'_, PyAny>,
         directions: &Bound<'_, PyAny>,
         max_distance: Option<&Bound<'_, PyAny>>,
-        layers: Option<Vec<String>>,
+        layers: Option<Names>,
         sensors: bool,
-        exclude: Option<Vec<HandleArg>>,
+        exclude: Option<Handles>,
         threads: Option<Unsigned<usize>>,
     ) -> PyResult<PyRayHits> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
@@ -999,7 +1011,10 @@ impl PyWorld {
         let rays = (0..n)
             .map(|i| {
                 Ray::new(origins[i], directions[i], max_distance[i])
-                    .map_err(|e| errors::invalid(py, format!("row {i}: {e}")))
+                    .map_err(|e| {
+                        let message = crate::queries::ray_message(e);
+                        errors::invalid(py, format!("row {i}: {message}"))
+                    })
             })
             .collect::<PyResult<Vec<Ray>>>()?;
         let world = &self.world;

@@ -1,4 +1,18 @@
-"""Type stubs for collide2d (the native module's classes and functions, re-exported)."""
+"""Type stubs for collide2d (the native module's classes and functions, re-exported).
+
+Arguments, as every call checks them:
+
+- A number (``float`` or ``int``) is never a bool: ``True``/``False`` (or NumPy's ``bool_``)
+  where a number, a point, a handle or an array of numbers is wanted raises ArrayTypeError;
+  a bool is taken only where the stub says ``bool``.
+- A refused value raises InvalidInput whose message names the argument that is wrong
+  (``Polygon.rect(nan, 1)``: "width is NaN or infinite ...").
+- ``layers`` (and ``collide_only``'s ``others``) is a sequence of layer names and ``exclude``
+  a sequence of handles (a list, a tuple, an array): a single string, bytes, a lone handle or
+  an item of the wrong type raises ArrayTypeError (write ``layers=["walls"]``).
+- ``x in world`` is False for anything that is not a live handle of the world (a string,
+  a float, a bool, None), never an exception.
+"""
 
 from typing import Literal, Optional, Sequence, Tuple, Union
 
@@ -28,7 +42,8 @@ numbers (integers are taken as floats; strings, booleans and None are refused); 
 rows."""
 Handle = int
 """A collider handle: generation << 32 | slot index. An integer outside 0..2**64 is no world's
-handle: it raises StaleHandle (and is not ``in`` any world)."""
+handle: it raises StaleHandle (and is not ``in`` any world). A bool is not a handle
+(ArrayTypeError)."""
 Aabb = Tuple[float, float, float, float]
 
 class Transform:
@@ -196,6 +211,8 @@ class Events:
     def ended_pairs(self) -> npt.NDArray[np.uint64]: ...
 
 class RayHits:
+    """Many rays' answers, one row per ray; its repr counts them: ``RayHits(rays=3, hits=2)``."""
+
     hit: npt.NDArray[np.bool_]
     distance: npt.NDArray[np.float32]
     point: npt.NDArray[np.float32]
@@ -223,7 +240,9 @@ class World:
 
     def __init__(self) -> None: ...
     def __len__(self) -> int: ...
-    def __contains__(self, handle: Handle) -> bool: ...
+    def __contains__(self, handle: object) -> bool:
+        """Whether `handle` is a live collider of this world; False for anything else (a
+        removed handle, another integer, a string, a float, a bool, None)."""
     def add_layer(self, name: str) -> int: ...
     @property
     def layer_names(self) -> list[str]: ...
