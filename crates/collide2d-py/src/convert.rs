@@ -195,8 +195,13 @@ pub fn vec2(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec2
 }
 
 /// A transform from a `Transform`, an `(x, y)` or `(x, y, angle)` sequence, or `None` (the
-/// identity).
-pub fn transform(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Transform> {
+/// identity); a refusal is led by `what`, the argument's name (`transform: x is NaN ...`).
+pub fn transform(
+    py: Python<'_>,
+    obj: Option<&Bound<'_, PyAny>>,
+    what: &str,
+) -> PyResult<Transform> {
+    let named = |error: PyErr| errors::invalid(py, format!("{what}: {}", error.value(py)));
     let Some(obj) = obj else {
         return Ok(Transform::IDENTITY);
     };
@@ -207,14 +212,14 @@ pub fn transform(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Tra
         return Ok(xf.xf);
     }
     if let Some([x, y]) = numbers::<2>(obj) {
-        return Ok(make_transform(py, x, y, 0.0)?.xf);
+        return Ok(make_transform(py, x, y, 0.0).map_err(named)?.xf);
     }
     if let Some([x, y, angle]) = numbers::<3>(obj) {
-        return Ok(make_transform(py, x, y, angle)?.xf);
+        return Ok(make_transform(py, x, y, angle).map_err(named)?.xf);
     }
     Err(errors::array_type(
         py,
-        "expected a Transform, (x, y), (x, y, angle) or None",
+        format!("{what} must be a Transform, (x, y), (x, y, angle) or None"),
     ))
 }
 
@@ -381,7 +386,10 @@ fn sequence_items<'py>(
             .get_type()
             .name()
             .map_or_else(|_| "?".to_string(), |n| n.to_string());
-        errors::array_type(py, format!("expected {expected}, got a {kind}"))
+        errors::array_type(
+            py,
+            format!("expected {expected}, got {obj:?} (of type {kind})"),
+        )
     })
 }
 
@@ -400,7 +408,11 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Names {
             let name = item.extract::<String>().map_err(|_| {
                 errors::array_type(
                     obj.py(),
-                    format!("expected {EXPECTED}, but it holds {}", item.repr().map_or_else(|_| "?".to_string(), |r| r.to_string())),
+                    format!(
+                        "expected {EXPECTED}, but it holds {}",
+                        item.repr()
+                            .map_or_else(|_| "?".to_string(), |r| r.to_string())
+                    ),
                 )
             })?;
             names.push(name);
@@ -425,7 +437,11 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Handles {
             if integer_text(&item.as_borrowed()).is_none() || item.is_instance_of::<PyBool>() {
                 return Err(errors::array_type(
                     obj.py(),
-                    format!("expected {EXPECTED}, but it holds {}", item.repr().map_or_else(|_| "?".to_string(), |r| r.to_string())),
+                    format!(
+                        "expected {EXPECTED}, but it holds {}",
+                        item.repr()
+                            .map_or_else(|_| "?".to_string(), |r| r.to_string())
+                    ),
                 ));
             }
             handles.push(item.extract::<HandleArg>()?.0);

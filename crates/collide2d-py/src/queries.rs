@@ -254,8 +254,8 @@ pub fn collide(
     transform_b: &Bound<'_, PyAny>,
 ) -> PyResult<PyManifold> {
     let (sa, sb) = (shape_of(py, a)?, shape_of(py, b)?);
-    let xa = convert::transform(py, Some(transform_a))?;
-    let xb = convert::transform(py, Some(transform_b))?;
+    let xa = convert::transform(py, Some(transform_a), "transform_a")?;
+    let xb = convert::transform(py, Some(transform_b), "transform_b")?;
     Ok(PyManifold {
         manifold: collide2d::collide(&sa, &xa, &sb, &xb),
     })
@@ -272,8 +272,8 @@ pub fn overlaps(
     transform_b: &Bound<'_, PyAny>,
 ) -> PyResult<bool> {
     let (sa, sb) = (shape_of(py, a)?, shape_of(py, b)?);
-    let xa = convert::transform(py, Some(transform_a))?;
-    let xb = convert::transform(py, Some(transform_b))?;
+    let xa = convert::transform(py, Some(transform_a), "transform_a")?;
+    let xb = convert::transform(py, Some(transform_b), "transform_b")?;
     Ok(collide2d::overlaps(&sa, &xa, &sb, &xb))
 }
 
@@ -288,8 +288,8 @@ pub fn distance(
     transform_b: &Bound<'_, PyAny>,
 ) -> PyResult<PyDistance> {
     let (sa, sb) = (shape_of(py, a)?, shape_of(py, b)?);
-    let xa = convert::transform(py, Some(transform_a))?;
-    let xb = convert::transform(py, Some(transform_b))?;
+    let xa = convert::transform(py, Some(transform_a), "transform_a")?;
+    let xb = convert::transform(py, Some(transform_b), "transform_b")?;
     Ok(collide2d::distance(&sa, &xa, &sb, &xb).into())
 }
 
@@ -308,8 +308,8 @@ pub fn shape_cast(
     motion_b: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<PyCastHit>> {
     let (sa, sb) = (shape_of(py, a)?, shape_of(py, b)?);
-    let xa = convert::transform(py, Some(transform_a))?;
-    let xb = convert::transform(py, Some(transform_b))?;
+    let xa = convert::transform(py, Some(transform_a), "transform_a")?;
+    let xb = convert::transform(py, Some(transform_b), "transform_b")?;
     let da = vec2(py, motion_a, "motion_a")?;
     let db = match motion_b {
         Some(m) => vec2(py, m, "motion_b")?,
@@ -340,7 +340,7 @@ pub fn ray_cast(
     max_distance: Option<Real>,
 ) -> PyResult<Option<PyRayHit>> {
     let s = shape_of(py, shape)?;
-    let xf = convert::transform(py, Some(transform))?;
+    let xf = convert::transform(py, Some(transform), "transform")?;
     let ray = make_ray(py, origin, direction, max_distance)?;
     Ok(s.ray_cast(&xf, &ray).map(PyRayHit::from))
 }

@@ -52,7 +52,7 @@ impl PyShape {
         py: Python<'_>,
         transform: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(f32, f32, f32, f32)> {
-        let xf = convert::transform(py, transform)?;
+        let xf = convert::transform(py, transform, "transform")?;
         let b = self.shape.aabb(&xf);
         Ok((b.min.x, b.min.y, b.max.x, b.max.y))
     }
@@ -65,7 +65,7 @@ impl PyShape {
         point: &Bound<'_, PyAny>,
         transform: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<bool> {
-        let xf = convert::transform(py, transform)?;
+        let xf = convert::transform(py, transform, "transform")?;
         Ok(self.shape.contains(&xf, vec2(py, point, "point")?))
     }
 
@@ -78,7 +78,7 @@ impl PyShape {
         point: &Bound<'_, PyAny>,
         transform: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<((f32, f32), bool)> {
-        let xf = convert::transform(py, transform)?;
+        let xf = convert::transform(py, transform, "transform")?;
         let projection = self.shape.project_point(&xf, vec2(py, point, "point")?);
         Ok((pair(projection.point), projection.inside))
     }
@@ -94,7 +94,7 @@ impl PyShape {
         max_distance: Option<Real>,
         transform: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<PyRayHit>> {
-        let xf = convert::transform(py, transform)?;
+        let xf = convert::transform(py, transform, "transform")?;
         let ray = crate::queries::make_ray(py, origin, direction, max_distance)?;
         Ok(self.shape.ray_cast(&xf, &ray).map(PyRayHit::from))
     }
@@ -108,7 +108,7 @@ impl PyShape {
         points: &Bound<'py, PyAny>,
         transform: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, numpy::PyArray1<bool>>> {
-        let xf = convert::transform(py, transform)?;
+        let xf = convert::transform(py, transform, "transform")?;
         let points = arrays::points(py, points, "points", None)?;
         let inside: Vec<bool> = py.detach(|| {
             points
@@ -292,9 +292,8 @@ impl PySegment {
         a: &Bound<'_, PyAny>,
         b: &Bound<'_, PyAny>,
     ) -> PyResult<PyClassInitializer<Self>> {
-        let segment =
-            Segment::new(local_point(py, a, "a")?, local_point(py, b, "b")?)
-                .map_err(|e| errors::shape(py, e))?;
+        let segment = Segment::new(local_point(py, a, "a")?, local_point(py, b, "b")?)
+            .map_err(|e| errors::shape(py, e))?;
         Ok(PyClassInitializer::from(PyShape {
             shape: segment.into(),
         })
@@ -449,7 +448,10 @@ impl PyCompound {
             let (xf, shape): (Bound<'_, PyAny>, Bound<'_, PyAny>) = child
                 .extract()
                 .map_err(|_| errors::array_type(py, "children must be (transform, shape) pairs"))?;
-            parts.push((convert::transform(py, Some(&xf))?, shape_of(py, &shape)?));
+            parts.push((
+                convert::transform(py, Some(&xf), "children")?,
+                shape_of(py, &shape)?,
+            ));
         }
         let compound = Compound::new(parts).map_err(|e| errors::shape_arg(py, "children", e))?;
         Ok(PyClassInitializer::from(PyShape {

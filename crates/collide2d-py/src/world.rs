@@ -143,7 +143,7 @@ impl PyWorld {
             .with_user_data(user_data)
             .with_continuous(continuous);
         if let Some(offset) = offset {
-            collider = collider.with_offset(convert::transform(py, Some(offset))?);
+            collider = collider.with_offset(convert::transform(py, Some(offset), "offset")?);
         }
         if let Some(name) = layer {
             let id = self
@@ -154,8 +154,18 @@ impl PyWorld {
             collider = collider.with_layer(id);
         }
         if let Some((direction, margin)) = one_way {
-            collider =
-                collider.with_one_way(vec2(py, &direction, "one_way direction")?, margin.0 as f32);
+            let direction = vec2(py, &direction, "one_way direction")?;
+            if direction == Vec2::ZERO {
+                return Err(errors::invalid(py, "one_way direction is zero"));
+            }
+            let margin = convert::finite(py, "one_way margin", margin.0)?;
+            if margin < 0.0 {
+                return Err(errors::invalid(
+                    py,
+                    format!("one_way margin {margin} is negative"),
+                ));
+            }
+            collider = collider.with_one_way(direction, margin);
         }
         Ok(collider)
     }
@@ -277,7 +287,7 @@ impl PyWorld {
         one_way: Option<(Bound<'_, PyAny>, Real)>,
         groups: Option<(Unsigned<u32>, Unsigned<u32>)>,
     ) -> PyResult<u64> {
-        let xf = convert::transform(py, transform)?;
+        let xf = convert::transform(py, transform, "transform")?;
         let mut collider = self.collider(
             py,
             shape,
@@ -481,7 +491,7 @@ impl PyWorld {
         handle: HandleArg,
         transform: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let xf = convert::transform(py, Some(transform))?;
+        let xf = convert::transform(py, Some(transform), "transform")?;
         self.world
             .set_transform(handle.0, xf)
             .map_err(|e| errors::world(py, e))
@@ -577,7 +587,7 @@ impl PyWorld {
         handle: HandleArg,
         offset: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let offset = convert::transform(py, Some(offset))?;
+        let offset = convert::transform(py, Some(offset), "offset")?;
         self.world
             .set_offset(handle.0, offset)
             .map_err(|e| errors::world(py, e))
@@ -732,7 +742,7 @@ impl PyWorld {
     ) -> PyResult<Vec<u64>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let shape = shape_of(py, shape)?;
-        let xf = convert::transform(py, transform)?;
+        let xf = convert::transform(py, transform, "transform")?;
         let found = self
             .world
             .overlap_shape(&shape, &xf, &spec.filter())
@@ -785,7 +795,7 @@ impl PyWorld {
     ) -> PyResult<Option<PyCastHit>> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let shape = shape_of(py, shape)?;
-        let xf = convert::transform(py, Some(transform))?;
+        let xf = convert::transform(py, Some(transform), "transform")?;
         let delta = vec2(py, motion, "motion")?;
         let hit = self
             .world
@@ -1010,11 +1020,10 @@ impl PyWorld {
         };
         let rays = (0..n)
             .map(|i| {
-                Ray::new(origins[i], directions[i], max_distance[i])
-                    .map_err(|e| {
-                        let message = crate::queries::ray_message(e);
-                        errors::invalid(py, format!("row {i}: {message}"))
-                    })
+                Ray::new(origins[i], directions[i], max_distance[i]).map_err(|e| {
+                    let message = crate::queries::ray_message(e);
+                    errors::invalid(py, format!("row {i}: {message}"))
+                })
             })
             .collect::<PyResult<Vec<Ray>>>()?;
         let world = &self.world;

@@ -32,11 +32,14 @@ def names(message, *words):
 
 
 def assert_names(call, wrong, others):
-    """`call()` is refused with a message naming `wrong` and none of `others`."""
+    """`call()` is refused with a message led by the name of `wrong` (after the row, in a
+    batch) that names none of `others`."""
     message = refusal(call)
-    assert names(message, wrong), f"{message!r} does not name {wrong!r}"
+    lead = re.sub(r"^row \d+: ", "", message).split()[0].rstrip(":")
+    assert lead == wrong, f"{message!r} is not led by {wrong!r}"
     for other in others:
-        assert not names(message, other), f"{message!r} names {other!r}, which is fine"
+        if len(other) > 1:  # "a", "x": words of any message
+            assert not names(message, other), f"{message!r} names {other!r}, which is fine"
 
 
 # Every constructor of a shape, a transform, a ray or a box, as (name of each argument ->
@@ -130,6 +133,41 @@ def test_a_refusal_of_a_relation_or_a_count_names_its_arguments():
     assert names(refusal(lambda: c2.Chain.closed([(0, 0), (1, 0)])), "points")
     assert names(refusal(lambda: c2.Compound([])), "children")
     assert names(refusal(lambda: c2.Compound.from_concave([(0, 0), (1, 0), (2, 0)])), "outline")
+
+
+def test_a_placement_given_as_numbers_is_named_by_its_argument():
+    """A transform given as `(x, y, angle)` is refused under the argument's own name."""
+    world = c2.World()
+    a, b = c2.Circle(1), c2.Circle(1)
+    calls = {
+        "transform": [lambda t: world.insert(a, t), lambda t: a.aabb(t),
+                      lambda t: a.contains((0, 0), t), lambda t: world.overlap_shape(a, t),
+                      lambda t: c2.ray_cast(a, t, (0, 0), (1, 0))],
+        "offset": [lambda t: world.insert(a, offset=t)],
+        "transform_a": [lambda t: c2.collide(a, t, b, (0, 0)), lambda t: c2.distance(a, t, b, (0, 0))],
+        "transform_b": [lambda t: c2.overlaps(a, (0, 0), b, t)],
+        "children": [lambda t: c2.Compound([(t, a)])],
+    }
+    for name, group in calls.items():
+        for call in group:
+            for bad in [(NAN, 0), (0, BEYOND_RANGE), (0, 0, INF), (BEYOND_F32, 0, 0)]:
+                message = refusal(lambda: call(bad))
+                assert message.startswith(f"{name}: "), message
+            with pytest.raises(c2.ArrayTypeError, match=f"^{name} must be"):
+                call("x")
+    h = world.insert(a, (0, 0))
+    message = refusal(lambda: world.set_transform(h, (0, NAN)))
+    assert message.startswith("transform: y "), message
+
+
+def test_a_one_way_refusal_names_direction_or_margin():
+    world = c2.World()
+    for one_way, wrong in [(((0, 0), 0.1), "direction"), (((0, 1), NAN), "margin"),
+                           (((0, 1), -1.0), "margin"), (((0, 1), INF), "margin")]:
+        message = refusal(lambda: world.insert(c2.Circle(1), one_way=one_way))
+        assert names(message, "one_way", wrong), message
+        other = {"direction", "margin"} - {wrong}
+        assert not names(message, other.pop()), message
 
 
 def test_an_inverted_box_names_min_and_max():
