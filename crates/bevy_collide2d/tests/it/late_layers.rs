@@ -105,9 +105,10 @@ fn a_preset_that_reorders_the_layers_keeps_each_collider_on_its_named_layer() {
         .spawn((ball(0.5), at(0.0, 0.0), CollisionLayer::named("B")))
         .id();
     step(&mut app);
+    let old = world_layer(&app, b);
     let mut preset = Layers::default();
-    preset.add("C").unwrap();
     preset.add("B").unwrap();
+    preset.add("C").unwrap();
     preset.add("A").unwrap();
     *app.world_mut()
         .resource_mut::<CollisionWorld>()
@@ -115,6 +116,7 @@ fn a_preset_that_reorders_the_layers_keeps_each_collider_on_its_named_layer() {
     step(&mut app);
     let world = app.world().resource::<CollisionWorld>();
     assert_eq!(world_layer(&app, b), world.layer("B").unwrap());
+    assert_ne!(world.layer("B").unwrap(), old, "the preset moved B");
     assert!(world.errors().is_empty());
 }
 
