@@ -9,9 +9,9 @@ use std::collections::BTreeSet;
 use bevy_app::App;
 use bevy_collide2d::convert::{placement, to_lib};
 use bevy_collide2d::prelude::*;
+use bevy_ecs::entity_disabling::Disabled;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::RunSystemOnce;
-use bevy_ecs::entity_disabling::Disabled;
 use bevy_math::{Quat, Vec2, Vec3};
 use bevy_transform::components::{GlobalTransform, Transform};
 use collide2d::world::{Collider as WorldCollider, MoveOptions, World};
@@ -682,7 +682,10 @@ fn a_character_under_a_disabled_parent_does_not_move_until_the_parent_is_back() 
             .unwrap()
             .motion = Vec2::new(1.0, 0.0);
         step(&mut app);
-        assert_eq!(app.world().get::<CharacterState>(hero).unwrap().moved, Vec2::ZERO);
+        assert_eq!(
+            app.world().get::<CharacterState>(hero).unwrap().moved,
+            Vec2::ZERO
+        );
         assert_eq!(*app.world().get::<Transform>(hero).unwrap(), at(1.0, 0.0));
         assert_eq!(*app.world().get::<GlobalTransform>(hero).unwrap(), global);
         assert_eq!(placed(&app, hero), placement(&global).0);
@@ -691,7 +694,10 @@ fn a_character_under_a_disabled_parent_does_not_move_until_the_parent_is_back() 
     app.world_mut().entity_mut(parent).remove::<Disabled>();
     step(&mut app);
     let now = *app.world().get::<GlobalTransform>(hero).unwrap();
-    assert!((now.translation() - global.translation()).length() < 1e-5, "no jump");
+    assert!(
+        (now.translation() - global.translation()).length() < 1e-5,
+        "no jump"
+    );
     assert!((placed(&app, hero).p - placement(&global).0.p).length() < 1e-5);
 
     app.world_mut()
@@ -787,7 +793,10 @@ fn characters_under_disabled_ancestors_stay_with_their_colliders_seeded() {
                     (global.translation() - fresh).abs().max_element() <= 1e-4 * size,
                     "seed {seed} round {round}: global {global:?}, propagated {fresh:?}"
                 );
-                assert!((moved - motion).length() < 1e-3, "seed {seed} round {round}");
+                assert!(
+                    (moved - motion).length() < 1e-3,
+                    "seed {seed} round {round}"
+                );
             } else {
                 assert_eq!(moved, Vec2::ZERO, "seed {seed} round {round}");
                 assert_eq!(*app.world().get::<Transform>(hero).unwrap(), before.0);

@@ -200,7 +200,9 @@ fn layers_resolve_against_the_names_at_each_step_seeded() {
                                 .insert(CollisionLayer::named(n));
                         }
                         None => {
-                            app.world_mut().entity_mut(entity).remove::<CollisionLayer>();
+                            app.world_mut()
+                                .entity_mut(entity)
+                                .remove::<CollisionLayer>();
                         }
                     }
                 }
