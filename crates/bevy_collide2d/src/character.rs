@@ -21,6 +21,8 @@ use crate::{sync, CollisionError, CollisionWorld};
 /// along `z` (a scale with `z` zero) moves it in the plane as any other; a move its entity
 /// cannot make (under a parent scaled to zero in `x` or `y`) is undone and recorded as a
 /// [`CollisionError`], as a refused move is, and [`CharacterState::moved`] is then zero.
+/// Under a `Disabled` ancestor (where Bevy's transform propagation stops) it does not move:
+/// its `motion` is dropped, `moved` is zero and its collider stays with its `GlobalTransform`.
 /// Sensors are passed through; one-way colliders
 /// block from their blocking side only, unless [`drop_through`](Self::drop_through) is set for
 /// the step.
@@ -91,6 +93,7 @@ pub(crate) fn move_characters(
         Option<&ChildOf>,
     )>,
     mut transforms: Query<(&mut Transform, &mut GlobalTransform, Option<&Children>)>,
+    parents: Query<&ChildOf>,
     colliders: Query<&Collider>,
 ) {
     let mut order: Vec<Entity> = characters.iter().map(|(entity, ..)| entity).collect();
@@ -108,6 +111,10 @@ pub(crate) fn move_characters(
         let Some(handle) = world.handle(entity) else {
             continue;
         };
+        if !propagated(entity, &parents, &transforms) {
+            // Under a disabled ancestor: frozen with its subtree until the ancestor is enabled.
+            continue;
+        }
         let options = MoveOptions::default()
             .with_up(to_lib(controller.up))
             .with_max_slope(controller.max_slope)
@@ -167,6 +174,34 @@ pub(crate) fn move_characters(
             }),
         }
     }
+}
+
+/// The deepest hierarchy [`propagated`] follows; a longer chain of parents is taken as one
+/// that propagation does not reach (as a chain that loops back on itself is not).
+const MAX_DEPTH: usize = 1 << 16;
+
+/// Whether Bevy's transform propagation reaches `entity`: every ancestor up to the root has a
+/// transform and is visible to queries (not `Disabled`, nor hidden by another default query
+/// filter). Propagation stops at an ancestor that is not, so the `GlobalTransform`s under it
+/// stay where they were: a character there does not move (its `Transform`, its
+/// `GlobalTransform` and its collider stay together) until the ancestor is back.
+fn propagated(
+    entity: Entity,
+    parents: &Query<&ChildOf>,
+    transforms: &Query<(&mut Transform, &mut GlobalTransform, Option<&Children>)>,
+) -> bool {
+    let mut at = entity;
+    for _ in 0..MAX_DEPTH {
+        let Ok(parent) = parents.get(at) else {
+            // The root (`at` itself was checked below, or is the character).
+            return true;
+        };
+        at = parent.parent();
+        if !transforms.contains(at) {
+            return false;
+        }
+    }
+    false
 }
 
 /// The displacement in the parent's frame (whose transform is `parent`) that moves an entity

@@ -146,9 +146,10 @@ impl Collider {
 ///
 /// Names are those given to [`Collide2dPlugin::with_layers`](crate::Collide2dPlugin::with_layers);
 /// which layers collide is the layer matrix of
-/// [`CollisionWorld::layers_mut`](crate::CollisionWorld::layers_mut). An unknown name puts the
-/// collider on the default layer and records a
-/// [`CollisionError`](crate::CollisionError).
+/// [`CollisionWorld::layers_mut`](crate::CollisionWorld::layers_mut). Names are resolved again
+/// whenever the world's layer names change, so a layer added at run time takes in the colliders
+/// that named it before it existed. Until then an unknown name puts the collider on the default
+/// layer and records a [`CollisionError`](crate::CollisionError) at each step.
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
 pub struct CollisionLayer(pub Cow<'static, str>);
 

@@ -65,6 +65,23 @@
 //! leave a move made meanwhile out of its `GlobalTransform`). Visibility plays no part:
 //! a hidden entity's collider collides like any other.
 //!
+//! Bevy's `Disabled` is not inherited: the descendants of a disabled entity keep their
+//! colliders, but its propagation stops there, so their `GlobalTransform`s, and so their
+//! colliders, stay where they were until it is enabled again (then they follow their
+//! `Transform`s as they are then). A [`CharacterController`] among them is frozen the same
+//! way: it does not move (its `motion` is dropped, [`CharacterState::moved`] is zero), so its
+//! `Transform`, `GlobalTransform` and collider stay together and it does not jump when the
+//! ancestor comes back.
+//!
+//! # Layers
+//!
+//! A [`CollisionLayer`] is a name, resolved against the world's layer names at each step they
+//! change ([`CollisionWorld::layers_mut`]: a layer added, renamed or reordered at run time,
+//! a preset assigned or loaded later). A name that does not exist (yet) puts the collider on
+//! the `"default"` layer, and records a [`CollisionError`] (`UnknownLayer`) at each step while
+//! it does not exist; the step the layer appears, the collider joins it (a contact its new
+//! layer filters out ends with [`EndReason::Filtered`]).
+//!
 //! # Tile maps
 //!
 //! [`spawn_tile_map`] spawns a collide2d [`TileMap`](collide2d::level::TileMap)'s merged
@@ -113,7 +130,7 @@ mod sync;
 mod tile_map;
 
 use bevy_app::{App, FixedPostUpdate, Plugin};
-use bevy_ecs::entity::{Entity, EntityHashMap};
+use bevy_ecs::entity::{Entity, EntityHashMap, EntityHashSet};
 use bevy_ecs::intern::Interned;
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::ScheduleLabel;
@@ -324,6 +341,12 @@ pub struct CollisionWorld {
     pub(crate) gone: Vec<Entity>,
     /// Tracked entities whose layer or sensor component went away since the last step.
     pub(crate) touched: Vec<Entity>,
+    /// The layer names the colliders' layers were last resolved against: when the world's
+    /// names differ at a step, every named layer is resolved again.
+    pub(crate) layer_names: Vec<String>,
+    /// Entities whose `CollisionLayer` names a layer that does not exist (yet): on the
+    /// default layer, resolved again (and the error recorded again) at each step.
+    pub(crate) unresolved: EntityHashSet,
 }
 
 impl CollisionWorld {
@@ -343,6 +366,10 @@ impl CollisionWorld {
     }
 
     /// The layer names and matrix, to change (takes effect at the next step).
+    ///
+    /// Layers added, renamed or reordered here (a whole preset assigned, loaded from a file)
+    /// are resolved again at the next step: every collider's [`CollisionLayer`] name is looked
+    /// up in the new names, so a collider that named a layer before it existed joins it then.
     pub fn layers_mut(&mut self) -> &mut Layers {
         self.world.layers_mut()
     }

@@ -1,6 +1,6 @@
 //! Colliders, layers, sensors and transforms into the collision world.
 
-use bevy_ecs::entity::Entity;
+use bevy_ecs::entity::{Entity, EntityHashSet};
 use bevy_ecs::entity_disabling::Disabled;
 use bevy_ecs::prelude::*;
 use bevy_ecs::query::Allow;
@@ -108,26 +108,52 @@ fn layer_id(
     }
 }
 
+/// The layer an entity's `CollisionLayer` names: the default layer while the name is unknown,
+/// with the error recorded and the entity kept in `unresolved`, to be resolved again (and the
+/// error recorded again) at each step until the layer exists.
+fn resolve_layer(
+    world: &collide2d::World,
+    unresolved: &mut EntityHashSet,
+    errors: &mut Vec<CollisionError>,
+    entity: Entity,
+    layer: Option<&CollisionLayer>,
+) -> LayerId {
+    match layer_id(world, layer) {
+        Ok(id) => {
+            unresolved.remove(&entity);
+            id
+        }
+        Err(error) => {
+            unresolved.insert(entity);
+            errors.push(CollisionError {
+                entity: Some(entity),
+                error,
+            });
+            LayerId::DEFAULT
+        }
+    }
+}
+
+/// Whether the world's layer names differ from `names` (the ones last resolved against).
+fn names_differ(world: &collide2d::World, names: &[String]) -> bool {
+    !world
+        .layers()
+        .iter()
+        .map(|(_, name)| name)
+        .eq(names.iter().map(String::as_str))
+}
+
 /// The world's collider for an entity's parts.
 fn world_collider(
-    world: &collide2d::World,
     entity: Entity,
     collider: &Collider,
     global: &GlobalTransform,
-    layer: Option<&CollisionLayer>,
+    layer: LayerId,
     sensor: bool,
-    errors: &mut Vec<CollisionError>,
 ) -> Result<(WorldCollider, (Vec2, Vec2)), WorldError> {
     let (xf, object_scale) = placement(global);
     let scale = shape_scale(collider, object_scale);
     let (shape, applied) = scaled_shape(&collider.shape, scale)?;
-    let layer = layer_id(world, layer).unwrap_or_else(|error| {
-        errors.push(CollisionError {
-            entity: Some(entity),
-            error,
-        });
-        LayerId::DEFAULT
-    });
     let mut built = WorldCollider::new(shape)
         .with_transform(xf)
         .with_offset(offset(collider, object_scale))
@@ -186,6 +212,8 @@ pub(crate) fn sync_colliders(
         errors,
         gone,
         touched,
+        layer_names,
+        unresolved,
     } = &mut *world;
     errors.retain(|e| e.entity.is_none());
 
@@ -260,15 +288,8 @@ pub(crate) fn sync_colliders(
         let Ok((_, collider, global, layer, sensor)) = colliders.get(entity) else {
             continue;
         };
-        let built = world_collider(
-            world,
-            entity,
-            &collider,
-            &global,
-            layer.as_deref(),
-            sensor.is_some(),
-            errors,
-        );
+        let layer = resolve_layer(world, unresolved, errors, entity, layer.as_deref());
+        let built = world_collider(entity, &collider, &global, layer, sensor.is_some());
         match built.and_then(|(c, t)| Ok((world.insert(c)?, t))) {
             Ok((handle, (scale, object_scale))) => {
                 let t = Tracked {
@@ -289,8 +310,50 @@ pub(crate) fn sync_colliders(
     changed.extend(touched);
     changed.sort_unstable_by_key(|&e| entity_order(e));
     changed.dedup();
-    for entity in changed {
-        if let Err(error) = apply_change(world, tracked, errors, &colliders, entity) {
+    for &entity in &changed {
+        if let Err(error) = apply_change(world, tracked, unresolved, errors, &colliders, entity) {
+            errors.push(CollisionError {
+                entity: Some(entity),
+                error,
+            });
+        }
+    }
+
+    // Layer names resolved again: every named layer when the names changed (a layer added,
+    // renamed or reordered since the last step), else those still unknown (their error
+    // recorded again). The colliders built or changed above were resolved against the names
+    // as they are now.
+    let done: EntityHashSet = new.iter().chain(&changed).copied().collect();
+    let mut again: Vec<Entity> = if names_differ(world, layer_names) {
+        *layer_names = world
+            .layers()
+            .iter()
+            .map(|(_, name)| name.to_string())
+            .collect();
+        colliders
+            .iter()
+            .filter(|(_, _, _, layer, _)| layer.is_some())
+            .map(|(entity, ..)| entity)
+            .collect()
+    } else {
+        unresolved.iter().copied().collect()
+    };
+    // An entity gone or disabled since is resolved again when it is built again.
+    unresolved.retain(|&entity| colliders.contains(entity) && tracked.contains_key(&entity));
+    again.retain(|entity| !done.contains(entity));
+    again.sort_unstable_by_key(|&e| entity_order(e));
+    for entity in again {
+        let (Some(t), Ok((_, _, _, layer, _))) = (tracked.get(&entity), colliders.get(entity))
+        else {
+            continue;
+        };
+        let id = resolve_layer(world, unresolved, errors, entity, layer.as_deref());
+        let result = match world.get(t.handle) {
+            Ok(c) if c.layer() != id => world.set_layer(t.handle, id),
+            Ok(_) => Ok(()),
+            Err(error) => Err(error),
+        };
+        if let Err(error) = result {
             errors.push(CollisionError {
                 entity: Some(entity),
                 error,
@@ -382,6 +445,7 @@ pub(crate) fn follow(
 fn apply_change(
     world: &mut collide2d::World,
     tracked: &mut bevy_ecs::entity::EntityHashMap<Tracked>,
+    unresolved: &mut EntityHashSet,
     errors: &mut Vec<CollisionError>,
     colliders: &Query<ColliderParts>,
     entity: Entity,
@@ -405,16 +469,7 @@ fn apply_change(
         }
         world.set_continuous(t.handle, collider.continuous)?;
     }
-    let layer_id = match layer_id(world, layer.as_deref()) {
-        Ok(id) => id,
-        Err(error) => {
-            errors.push(CollisionError {
-                entity: Some(entity),
-                error,
-            });
-            LayerId::DEFAULT
-        }
-    };
+    let layer_id = resolve_layer(world, unresolved, errors, entity, layer.as_deref());
     if world.get(t.handle)?.layer() != layer_id {
         world.set_layer(t.handle, layer_id)?;
     }

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use bevy_app::App;
 use bevy_collide2d::convert::{placement, to_lib};
 use bevy_collide2d::prelude::*;
+use bevy_ecs::entity_disabling::Disabled;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::RunSystemOnce;
 use bevy_math::{Quat, Vec2, Vec3};
@@ -631,4 +632,178 @@ fn a_character_riding_another_moves_by_both_displacements_in_either_order() {
             }
         }
     }
+}
+
+/// Whether every ancestor of `entity` is enabled (Bevy's propagation reaches it).
+fn ancestors_enabled(app: &App, entity: Entity) -> bool {
+    let mut at = entity;
+    while let Some(parent) = app.world().get::<ChildOf>(at) {
+        at = parent.parent();
+        if app.world().get::<Disabled>(at).is_some() {
+            return false;
+        }
+    }
+    true
+}
+
+/// A character under a turned parent that is disabled for three steps while the game keeps
+/// asking it to move: it stays where it is (its `Transform`, `GlobalTransform` and collider
+/// together, nothing moved), and when the parent is enabled again it is where it was, then
+/// moves from there. It used to take its local `Transform` for its global one (the parent,
+/// hidden from queries, seemed absent): its collider went to the parent's frame and its
+/// `GlobalTransform` elsewhere, and it jumped back when the parent was enabled.
+#[test]
+fn a_character_under_a_disabled_parent_does_not_move_until_the_parent_is_back() {
+    let mut app = app();
+    let parent = app
+        .world_mut()
+        .spawn(
+            Transform::from_xyz(10.0, 0.0, 0.0)
+                .with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)),
+        )
+        .id();
+    let hero = app
+        .world_mut()
+        .spawn((
+            Collider::rect(0.5, 0.5).unwrap(),
+            at(1.0, 0.0),
+            CharacterController::default(),
+            ChildOf(parent),
+        ))
+        .id();
+    step(&mut app);
+    let global = *app.world().get::<GlobalTransform>(hero).unwrap();
+    assert!((global.translation() - Vec3::new(10.0, 1.0, 0.0)).length() < 1e-5);
+
+    app.world_mut().entity_mut(parent).insert(Disabled);
+    for _ in 0..3 {
+        app.world_mut()
+            .get_mut::<CharacterController>(hero)
+            .unwrap()
+            .motion = Vec2::new(1.0, 0.0);
+        step(&mut app);
+        assert_eq!(
+            app.world().get::<CharacterState>(hero).unwrap().moved,
+            Vec2::ZERO
+        );
+        assert_eq!(*app.world().get::<Transform>(hero).unwrap(), at(1.0, 0.0));
+        assert_eq!(*app.world().get::<GlobalTransform>(hero).unwrap(), global);
+        assert_eq!(placed(&app, hero), placement(&global).0);
+    }
+
+    app.world_mut().entity_mut(parent).remove::<Disabled>();
+    step(&mut app);
+    let now = *app.world().get::<GlobalTransform>(hero).unwrap();
+    assert!(
+        (now.translation() - global.translation()).length() < 1e-5,
+        "no jump"
+    );
+    assert!((placed(&app, hero).p - placement(&global).0.p).length() < 1e-5);
+
+    app.world_mut()
+        .get_mut::<CharacterController>(hero)
+        .unwrap()
+        .motion = Vec2::new(1.0, 0.0);
+    step(&mut app);
+    let moved = app.world().get::<CharacterState>(hero).unwrap().moved;
+    assert!((moved - Vec2::new(1.0, 0.0)).length() < 1e-4, "{moved}");
+    let now = *app.world().get::<GlobalTransform>(hero).unwrap();
+    assert!((now.translation() - Vec3::new(11.0, 1.0, 0.0)).length() < 1e-4);
+    assert!((placed(&app, hero).p - placement(&now).0.p).length() < 1e-4);
+}
+
+/// Seeded sweep: a character at the end of a chain of one to three ancestors (each moved,
+/// turned, scaled and sometimes mirrored), asked to move at every step, while random ancestors
+/// are disabled and enabled and moved meanwhile. After each step its collider is where its
+/// `GlobalTransform` places it; with every ancestor enabled that `GlobalTransform` is the one
+/// its `Transform`s give (as propagation computes it), and under a disabled ancestor its
+/// `Transform` and `GlobalTransform` did not change and it reports no displacement.
+#[test]
+fn characters_under_disabled_ancestors_stay_with_their_colliders_seeded() {
+    let mut checks = 0;
+    for seed in 1..=40u64 {
+        let mut rng = Rng(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1);
+        let mut app = app();
+        let mut chain = Vec::new();
+        let mut parent: Option<Entity> = None;
+        for _ in 0..1 + rng.below(3) {
+            let scale = rng.range(0.5, 2.0);
+            let mirror = if rng.below(4) == 0 { -1.0 } else { 1.0 };
+            let transform = Transform::from_xyz(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0), 0.0)
+                .with_rotation(Quat::from_rotation_z(rng.range(-3.0, 3.0)))
+                .with_scale(Vec3::new(scale * mirror, scale, 1.0));
+            let mut entity = app.world_mut().spawn(transform);
+            if let Some(p) = parent {
+                entity.insert(ChildOf(p));
+            }
+            parent = Some(entity.id());
+            chain.push(entity.id());
+        }
+        let hero = app
+            .world_mut()
+            .spawn((
+                Collider::rect(0.5, 0.5).unwrap(),
+                at(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)),
+                CharacterController::default(),
+                ChildOf(parent.unwrap()),
+            ))
+            .id();
+        step(&mut app);
+        for round in 0..10 {
+            let ancestor = chain[rng.below(chain.len())];
+            match rng.below(3) {
+                0 => {
+                    app.world_mut().entity_mut(ancestor).insert(Disabled);
+                }
+                1 => {
+                    app.world_mut().entity_mut(ancestor).remove::<Disabled>();
+                }
+                _ => {}
+            }
+            if rng.below(3) == 0 {
+                let ancestor = chain[rng.below(chain.len())];
+                let mut entity = app.world_mut().entity_mut(ancestor);
+                let mut transform = entity.get_mut::<Transform>().unwrap();
+                transform.translation += Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), 0.0);
+            }
+            let motion = Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
+            app.world_mut()
+                .get_mut::<CharacterController>(hero)
+                .unwrap()
+                .motion = motion;
+            let before = (
+                *app.world().get::<Transform>(hero).unwrap(),
+                *app.world().get::<GlobalTransform>(hero).unwrap(),
+            );
+            let enabled = ancestors_enabled(&app, hero);
+            step(&mut app);
+            let global = *app.world().get::<GlobalTransform>(hero).unwrap();
+            let (expected, _) = placement(&global);
+            let size = 1.0 + global.translation().length();
+            assert!(
+                (placed(&app, hero).p - expected.p).abs().max_element() <= 1e-4 * size,
+                "seed {seed} round {round}: collider {:?}, global {:?}",
+                placed(&app, hero).p,
+                expected.p
+            );
+            let moved = app.world().get::<CharacterState>(hero).unwrap().moved;
+            if enabled {
+                let fresh = fresh_global(&app, hero).translation();
+                assert!(
+                    (global.translation() - fresh).abs().max_element() <= 1e-4 * size,
+                    "seed {seed} round {round}: global {global:?}, propagated {fresh:?}"
+                );
+                assert!(
+                    (moved - motion).length() < 1e-3,
+                    "seed {seed} round {round}"
+                );
+            } else {
+                assert_eq!(moved, Vec2::ZERO, "seed {seed} round {round}");
+                assert_eq!(*app.world().get::<Transform>(hero).unwrap(), before.0);
+                assert_eq!(global, before.1, "seed {seed} round {round}");
+            }
+            checks += 1;
+        }
+    }
+    assert_eq!(checks, 400);
 }

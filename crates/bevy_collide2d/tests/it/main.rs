@@ -3,6 +3,7 @@
 mod carried;
 mod ecs;
 mod edges;
+mod late_layers;
 mod model;
 mod one_way;
 mod support;
