@@ -361,7 +361,11 @@ fn tile_colliders_far_out_hold_small_shapes_placed_by_their_transform() {
 #[test]
 fn a_character_walks_a_tile_floor_level_far_from_the_origin() {
     let origin = collide2d::Vec2::new(1.0e5, 5.0e4);
-    let skin = CharacterController::default().skin;
+    // The skin a move keeps here: the controller's, but at least four spacings of the
+    // character's coordinates (the rule `MoveOptions` states): 0.031 1e5 out.
+    let skin = CharacterController::default()
+        .skin
+        .max(4.0 * ulp(origin.x + 5.0 + 200.0 * 3.4));
     for geometry in [TileGeometry::Outlines, TileGeometry::Rectangles] {
         let mut app = app();
         let map = TileMap::from_fn(
@@ -481,13 +485,14 @@ fn check_floor_walk(walk: FloorWalk) {
     })
     .unwrap();
     // The skin a move keeps: the controller's, held to a fiftieth of the body's smallest extent
-    // and to the spacing of its coordinates (the rule `MoveOptions` states).
+    // and to at least four spacings of its coordinates (the rule `MoveOptions` states).
     let smallest = if body == 2 { 0.5 * size } else { size };
     let reach = ulp(origin.x.abs().max(origin.y.abs()) + length);
     let skin = CharacterController::default()
         .skin
-        .min((0.02 * smallest).max(2.0 * reach))
-        .max(reach);
+        .min(0.02 * smallest)
+        .max(4.0 * reach)
+        .max(64.0 * f32::EPSILON * size);
     let mut app = app();
     spawn(&mut app, &map, geometry).unwrap();
     let start_x = if speed > 0.0 {
