@@ -512,7 +512,7 @@ impl World {
             let made = xf.p - origin;
 
             surfaces.clear();
-            self.surfaces_at(&mover, &xf, delta, &mut surfaces);
+            self.surfaces_at(&mover, &xf, delta, mover.plane_reach(), &mut surfaces);
             absorbing |= downward != Vec2::ZERO && mover.is_walkable(-hit.normal);
             add_planes(&mut planes, &surfaces, made, &mover);
             // What the cast stopped at holds the character where it stopped, along the
@@ -553,7 +553,7 @@ impl World {
         let made = xf.p - origin;
         let rounding = (4.0 * f32::EPSILON * origin.abs().max_element()).max(4.0 * mover.spacing);
         let on_plane = 1.0e-3 * mover.skin.max(1.0e-3 * lengths.unit) + 1.0e-6 * scale + rounding;
-        let mut contact = |result: &mut MoveResult, normal: Vec2, collider, point| {
+        let contact = |result: &mut MoveResult, normal: Vec2, collider, point| {
             let facing = normal.dot(up);
             if facing <= -mover.floor_cos {
                 result.on_ceiling = true;
@@ -590,9 +590,8 @@ impl World {
         // not `on_ceiling`.)
         if delta != Vec2::ZERO && !(result.on_wall && result.on_ceiling) {
             let band = mover.skin + on_plane;
-            let motions = (delta, Preference { motion: delta, up });
             let mut ended = Vec::new();
-            self.surfaces_near(&shape, &xf, band, motions, &mover.filter, &mut ended);
+            self.surfaces_at(&mover, &xf, delta, band, &mut ended);
             for surface in ended.iter().filter(|s| s.separation <= band) {
                 for (normal, _) in held_normals(up, surface.normal, &mover) {
                     if normal.dot(delta) < -1.0e-7 * scale {
@@ -723,7 +722,7 @@ impl World {
         let mut wanted = Vec::new();
         for _ in 0..3 {
             surfaces.clear();
-            self.surfaces_at(mover, xf, delta, surfaces);
+            self.surfaces_at(mover, xf, delta, mover.plane_reach(), surfaces);
             wanted.clear();
             wanted.extend(
                 surfaces
@@ -743,7 +742,7 @@ impl World {
             total += push;
         }
         surfaces.clear();
-        self.surfaces_at(mover, xf, delta, surfaces);
+        self.surfaces_at(mover, xf, delta, mover.plane_reach(), surfaces);
         total
     }
 
@@ -756,8 +755,14 @@ impl World {
     /// walking slowly under stronger gravity over a seam between level tiles, the next tile's
     /// top face is taken, not the side face hidden under the seam (which resists the walk less
     /// than the top resists gravity, and stopped the character as a wall).
-    fn surfaces_at(&self, mover: &Mover, xf: &Transform, delta: Vec2, out: &mut Vec<Surface>) {
-        let reach = mover.plane_reach();
+    fn surfaces_at(
+        &self,
+        mover: &Mover,
+        xf: &Transform,
+        delta: Vec2,
+        reach: f32,
+        out: &mut Vec<Surface>,
+    ) {
         let first = out.len();
         // Measured first as if on level ground when the request goes down (a walk under
         // gravity), and again only when the ground turns out to be missing or sloped.
