@@ -512,7 +512,7 @@ impl World {
             let made = xf.p - origin;
 
             surfaces.clear();
-            self.surfaces_at(&mover, &xf, delta, mover.plane_reach(), &mut surfaces);
+            self.surfaces_at(&mover, &xf, delta, &mut surfaces);
             absorbing |= downward != Vec2::ZERO && mover.is_walkable(-hit.normal);
             add_planes(&mut planes, &surfaces, made, &mover);
             // What the cast stopped at holds the character where it stopped, along the
@@ -549,12 +549,16 @@ impl World {
 
         // The planes the request pressed into and the character ended on stopped it. Far from
         // the world's origin the last bit of a motion may round away: a character within a few
-        // spacings of its coordinates from a plane has ended on it.
+        // ulps of its position from a plane has ended on it.
         let made = xf.p - origin;
-        let rounding = (4.0 * f32::EPSILON * origin.abs().max_element()).max(4.0 * mover.spacing);
+        let rounding = 4.0 * f32::EPSILON * origin.abs().max_element();
         let on_plane = 1.0e-3 * mover.skin.max(1.0e-3 * lengths.unit) + 1.0e-6 * scale + rounding;
-        let contact = |result: &mut MoveResult, normal: Vec2, collider, point| {
-            let facing = normal.dot(up);
+        for plane in &planes {
+            let pressed = plane.normal.dot(delta) < plane.offset - 1.0e-7 * scale;
+            if !pressed || plane.normal.dot(made) > plane.offset + on_plane {
+                continue;
+            }
+            let facing = plane.normal.dot(up);
             if facing <= -mover.floor_cos {
                 result.on_ceiling = true;
             } else if facing < mover.floor_cos {
@@ -563,41 +567,13 @@ impl World {
             let duplicate = result
                 .hits
                 .iter()
-                .any(|h| h.collider == collider && h.normal.dot(normal) > 1.0 - 1.0e-6);
+                .any(|h| h.collider == plane.collider && h.normal.dot(plane.normal) > 1.0 - 1.0e-6);
             if !duplicate {
                 result.hits.push(MoveHit {
-                    collider,
-                    point,
-                    normal,
+                    collider: plane.collider,
+                    point: plane.point,
+                    normal: plane.normal,
                 });
-            }
-        };
-        for plane in &planes {
-            let pressed = plane.normal.dot(delta) < plane.offset - 1.0e-7 * scale;
-            if !pressed || plane.normal.dot(made) > plane.offset + on_plane {
-                continue;
-            }
-            contact(&mut result, plane.normal, plane.collider, plane.point);
-        }
-        // The same band read where the character ended: a surface within it that the request
-        // presses into is touched, whether or not it became a plane on the way. Far from the
-        // origin a character ends a spacing or so nearer or further from a surface as its
-        // scene is turned, and one that grazed a side (or started a spacing short of a
-        // ceiling) in one frame passed a spacing clear of it in another, touching it in one
-        // frame only. (A 2-unit capsule falling into a steep crease 9e4 out was `on_wall` in
-        // a turned frame and not as built; a 20-unit capsule pushing 0.0024 into a ceiling
-        // 6.6e4 out, whose gap above the skin was a third of a spacing more than that, was
-        // not `on_ceiling`.)
-        if delta != Vec2::ZERO && !(result.on_wall && result.on_ceiling) {
-            let band = mover.skin + on_plane;
-            let mut ended = Vec::new();
-            self.surfaces_at(&mover, &xf, delta, band, &mut ended);
-            for surface in ended.iter().filter(|s| s.separation <= band) {
-                for (normal, _) in held_normals(up, surface.normal, &mover) {
-                    if normal.dot(delta) < -1.0e-7 * scale {
-                        contact(&mut result, normal, surface.collider, surface.point);
-                    }
-                }
             }
         }
 
@@ -722,7 +698,7 @@ impl World {
         let mut wanted = Vec::new();
         for _ in 0..3 {
             surfaces.clear();
-            self.surfaces_at(mover, xf, delta, mover.plane_reach(), surfaces);
+            self.surfaces_at(mover, xf, delta, surfaces);
             wanted.clear();
             wanted.extend(
                 surfaces
@@ -742,7 +718,7 @@ impl World {
             total += push;
         }
         surfaces.clear();
-        self.surfaces_at(mover, xf, delta, mover.plane_reach(), surfaces);
+        self.surfaces_at(mover, xf, delta, surfaces);
         total
     }
 
@@ -755,14 +731,8 @@ impl World {
     /// walking slowly under stronger gravity over a seam between level tiles, the next tile's
     /// top face is taken, not the side face hidden under the seam (which resists the walk less
     /// than the top resists gravity, and stopped the character as a wall).
-    fn surfaces_at(
-        &self,
-        mover: &Mover,
-        xf: &Transform,
-        delta: Vec2,
-        reach: f32,
-        out: &mut Vec<Surface>,
-    ) {
+    fn surfaces_at(&self, mover: &Mover, xf: &Transform, delta: Vec2, out: &mut Vec<Surface>) {
+        let reach = mover.plane_reach();
         let first = out.len();
         // Measured first as if on level ground when the request goes down (a walk under
         // gravity), and again only when the ground turns out to be missing or sloped.
