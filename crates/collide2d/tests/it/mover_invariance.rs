@@ -930,11 +930,8 @@ fn sweep_moving_up_into_a_ceiling_slides_along_it_in_every_frame() -> (Vec<Strin
         case.start = v(0.0, -top - 0.5 * size);
         let normal = v(tilt.sin(), -tilt.cos());
         let push = v(rng.range(-1.0, 1.0), rng.range(0.05, 1.0)) * size * rng.range(0.01, 1.0);
-        // Far out, a request of a few spacings of the coordinates is rounding, not motion.
-        let reach = case.origin.abs().max_element() + case.extent;
-        if case.origin != Vec2::ZERO && push.length() < 64.0 * spacing(reach) && !open() {
-            continue;
-        }
+        // Far out in every frame, pushes of a few spacings of the coordinates included.
+        case.every_frame_far = true;
         case.what = format!("under a ceiling tilted {tilt:.3} ({kind}), moving {push:?}");
         let deltas = [v(0.0, size), push, push, push];
         count += 1;
@@ -1396,27 +1393,27 @@ type Sweep = fn() -> (Vec<String>, usize);
 
 /// The open cases, each sweep with them included; `SHOWN=n` lists the first n failures.
 /// All are far from the origin (5e3 to 9e4) and in turned or mirrored frames only (as built
-/// every sweep holds, and near the origin in every frame; the split walks, huge steps,
-/// platforms and corridors but polygons in shafts run every frame far out by default). Of
-/// 1220 runs, 28 fail, in 17 cases:
-/// - 14 cases of characters whose skin is the least the rule allows, four spacings of their
+/// every sweep holds, and near the origin in every frame; the split walks, ceilings, huge
+/// steps, platforms and corridors but polygons in shafts run every frame far out by default).
+/// Of 1220 runs, 26 fail, in 15 cases:
+/// - 13 cases of characters whose skin is the least the rule allows, four spacings of their
 ///   coordinates (a 0.05 to 2-unit character): a scene turned rounds each collider's position
-///   on its own, by up to half a spacing, an eighth of that skin. In 7 the motions agree
-///   within the slack and only `on_wall` differs, a character falling into a steep crease
-///   ending within a spacing of one side in one frame and not another (creases, seeds 13, 28,
-///   31, 48, 77, 79; steep slopes, seed 68); the others move differently: a 0.45-unit box on a
-///   row of boxes walks 0.148 of a 0.167 walk (flat floors, seed 1), a 0.07-unit polygon on a
-///   collinear chain 0.007 of 0.013 (seed 10), a 0.71-unit polygon beside a chain wall falls
-///   0.051 of 0.098 (walls, seed 53), a 0.083-unit rounded box beside a compound stack stops
-///   (seed 57), a 0.96-unit polygon in a shaft 0.1 wider than it falls 0.055 of 0.218
-///   (corridors, seed 7), a 0.42-unit circle sliding along a tilted ceiling 2.2e4 out goes
-///   0.0034 of 0.0043 (ceilings, seed 5), a 0.06-unit rounded box beside a steep slope moves
-///   0.001 in one frame and 0.002 in another (steep slopes, seed 50).
-/// - 3 cases of larger characters (skin 13 to 26 spacings): a 2.6-unit box walking along a
+///   on its own, by up to half a spacing, an eighth of that skin. In 8 the motions agree
+///   within the slack and only `on_wall` differs, a character falling into a steep crease, or
+///   beside a steep slope, ending within a spacing or so of one side in one frame and not
+///   another (creases, seeds 13, 28, 31, 48, 77, 79; steep slopes, seeds 50, 68): as it
+///   falls the gap to the side shrinks by a few spacings a call, so whatever band counts as
+///   touching, frames whose gaps differ by a spacing cross its edge on different calls (with
+///   the band widened to four spacings these cases held and as many others, seeds 15, 39, 52
+///   of the creases and 1, 54, 69 of the steep slopes, failed instead). The others move
+///   differently: a 0.45-unit box on a row of boxes walks 0.148 of a 0.167 walk (flat floors,
+///   seed 1), a 0.07-unit polygon on a collinear chain 0.007 of 0.013 (seed 10), a 0.71-unit
+///   polygon beside a chain wall falls 0.051 of 0.098 (walls, seed 53), a 0.083-unit rounded
+///   box beside a compound stack stops (seed 57), a 0.96-unit polygon in a shaft 0.1 wider
+///   than it falls 0.055 of 0.218 (corridors, seed 7).
+/// - 2 cases of larger characters (skin 13 to 26 spacings): a 2.6-unit box walking along a
 ///   polygon's collinear top lifts 0.019 (flat floors, seed 11); a 6.9-unit polygon falling
-///   beside a stack of boxes 5.7e4 out moves 0.05 off it (walls, seed 36); a 20-unit capsule
-///   pushing 0.09 into a ceiling 6.6e4 out slides as it should but is not reported
-///   `on_ceiling` (ceilings, seed 73).
+///   beside a stack of boxes 5.7e4 out moves 0.05 off it (walls, seed 36).
 #[test]
 #[ignore = "open cases: far turned or mirrored scenes, skins of a few coordinate spacings"]
 fn the_open_cases_of_every_sweep() {

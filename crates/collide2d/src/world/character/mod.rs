@@ -551,7 +551,7 @@ impl World {
         // the world's origin the last bit of a motion may round away: a character within a few
         // ulps of its position from a plane has ended on it.
         let made = xf.p - origin;
-        let rounding = 4.0 * f32::EPSILON * origin.abs().max_element();
+        let rounding = (4.0 * f32::EPSILON * origin.abs().max_element()).max(4.0 * mover.spacing);
         let on_plane = 1.0e-3 * mover.skin.max(1.0e-3 * lengths.unit) + 1.0e-6 * scale + rounding;
         for plane in &planes {
             let pressed = plane.normal.dot(delta) < plane.offset - 1.0e-7 * scale;
@@ -574,6 +574,46 @@ impl World {
                     point: plane.point,
                     normal: plane.normal,
                 });
+            }
+        }
+
+        // A ceiling within that band of where the character ended, which the request presses
+        // into, is touched whether or not it became a plane: far out a character resting
+        // under a ceiling has a gap above its skin of up to a spacing or so, which a push
+        // into the ceiling of less than that never closed (a 20-unit capsule 6.6e4 out
+        // pushing 0.0024 into a ceiling slid along it, not `on_ceiling`, in one frame only).
+        if !result.on_ceiling && delta.dot(up) > 0.0 {
+            let band = mover.skin + on_plane;
+            let mut ended = Vec::new();
+            self.surfaces_near(
+                &shape,
+                &xf,
+                band,
+                (delta, Preference { motion: delta, up }),
+                &mover.filter,
+                &mut ended,
+            );
+            for surface in &ended {
+                let ceiling = surface.normal.dot(up) <= -mover.floor_cos;
+                if ceiling
+                    && surface.separation <= band
+                    && surface.normal.dot(delta) < -1.0e-7 * scale
+                {
+                    result.on_ceiling = true;
+                    let normal = surface.normal;
+                    let collider = surface.collider;
+                    if !result
+                        .hits
+                        .iter()
+                        .any(|h| h.collider == collider && h.normal.dot(normal) > 1.0 - 1.0e-6)
+                    {
+                        result.hits.push(MoveHit {
+                            collider,
+                            point: surface.point,
+                            normal,
+                        });
+                    }
+                }
             }
         }
 
