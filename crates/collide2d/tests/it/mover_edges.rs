@@ -106,16 +106,7 @@ fn floor(world: &mut World, kind: Floor, origin: Vec2, length: f32, tile: f32, r
         }
         Floor::CollinearPolygons => {
             for i in 0..count {
-                let (x0, x1) = (i as f32 * tile, (i + 1) as f32 * tile);
-                let mid = x0 + rng.range(0.2, 0.8) * tile;
-                let outline = [
-                    v(x0, -1.0),
-                    v(x1, -1.0),
-                    v(x1, 0.0),
-                    v(mid, 0.0),
-                    v(x0, 0.0),
-                ];
-                let shape = Shape::from(Polygon::new(&outline).unwrap());
+                let shape = collinear_piece(i, tile, rng);
                 solid(world, shape, origin + v(from, 0.0));
             }
         }
@@ -131,6 +122,22 @@ pub(crate) enum Body {
 }
 
 pub(crate) const BODIES: [Body; 4] = [Body::Circle, Body::Capsule, Body::Box, Body::RoundedBox];
+
+/// Piece `i` of a floor of `tile`-wide polygons whose tops are collinear at y = 0 (a unit
+/// deep): each top has an extra vertex at a random point along it, so neighbours meet at
+/// seams of a straight line drawn in pieces.
+pub(crate) fn collinear_piece(i: usize, tile: f32, rng: &mut Rng) -> Shape {
+    let (x0, x1) = (i as f32 * tile, (i + 1) as f32 * tile);
+    let mid = x0 + rng.range(0.2, 0.8) * tile;
+    let outline = [
+        v(x0, -1.0),
+        v(x1, -1.0),
+        v(x1, 0.0),
+        v(mid, 0.0),
+        v(x0, 0.0),
+    ];
+    Shape::from(Polygon::new(&outline).unwrap())
+}
 
 /// A character `size` tall.
 pub(crate) fn body_shape(kind: Body, size: f32) -> Shape {

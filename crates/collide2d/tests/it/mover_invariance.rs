@@ -10,6 +10,7 @@
 //! coordinate to its spacing.
 
 use crate::character_mover::depth;
+use crate::mover_edges::collinear_piece;
 use crate::mover_scale::{spacing, SKIN_SPACINGS};
 use crate::support::{assert_no_failures, Rng};
 
@@ -1724,16 +1725,7 @@ fn a_box_far_out_walks_level_over_the_seams_of_collinear_polygons() {
     let mut world = World::new();
     let mut rng = Rng(10889465211252099630);
     for i in 0..(2.0 * -from / tile).ceil() as usize + 1 {
-        let (x0, x1) = (i as f32 * tile, (i + 1) as f32 * tile);
-        let mid = x0 + rng.range(0.2, 0.8) * tile;
-        let outline = [
-            v(x0, -1.0),
-            v(x1, -1.0),
-            v(x1, 0.0),
-            v(mid, 0.0),
-            v(x0, 0.0),
-        ];
-        let polygon = Shape::from(Polygon::new(&outline).unwrap());
+        let polygon = collinear_piece(i, tile, &mut rng);
         let placed = Transform::new(origin + v(from, 0.0), 0.0);
         world
             .insert(Collider::new(polygon).with_transform(placed))
