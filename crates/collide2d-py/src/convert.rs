@@ -393,6 +393,18 @@ fn sequence_items<'py>(
     })
 }
 
+/// The `ArrayTypeError` for a sequence argument holding `item`, which is not what it should
+/// hold.
+fn wrong_item(item: &Bound<'_, PyAny>, expected: &str) -> PyErr {
+    let shown = item
+        .repr()
+        .map_or_else(|_| "?".to_string(), |r| r.to_string());
+    errors::array_type(
+        item.py(),
+        format!("expected {expected}, but it holds {shown}"),
+    )
+}
+
 /// A sequence of layer names (`layers=["walls", "props"]`); a single string, a non-sequence or
 /// an item that is not a string is `ArrayTypeError`.
 pub struct Names(pub Vec<String>);
@@ -405,16 +417,9 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Names {
         let items = sequence_items(&obj, EXPECTED)?;
         let mut names = Vec::with_capacity(items.len());
         for item in items {
-            let name = item.extract::<String>().map_err(|_| {
-                errors::array_type(
-                    obj.py(),
-                    format!(
-                        "expected {EXPECTED}, but it holds {}",
-                        item.repr()
-                            .map_or_else(|_| "?".to_string(), |r| r.to_string())
-                    ),
-                )
-            })?;
+            let name = item
+                .extract::<String>()
+                .map_err(|_| wrong_item(&item, EXPECTED))?;
             names.push(name);
         }
         Ok(Names(names))
@@ -435,14 +440,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Handles {
         let mut handles = Vec::with_capacity(items.len());
         for item in items {
             if integer_text(&item.as_borrowed()).is_none() || item.is_instance_of::<PyBool>() {
-                return Err(errors::array_type(
-                    obj.py(),
-                    format!(
-                        "expected {EXPECTED}, but it holds {}",
-                        item.repr()
-                            .map_or_else(|_| "?".to_string(), |r| r.to_string())
-                    ),
-                ));
+                return Err(wrong_item(&item, EXPECTED));
             }
             handles.push(item.extract::<HandleArg>()?.0);
         }
