@@ -64,13 +64,44 @@ impl PyTransform {
         Ok((p.x, p.y))
     }
 
+    /// `Transform(x=…, y=…, angle=…)` with an angle that gives this rotation to the bit, or,
+    /// for a rotation no float32 angle gives (one composed of others),
+    /// `Transform.from_cos_sin(…)`: either way, `eval(repr(t)) == t`.
     fn __repr__(&self) -> String {
-        format!(
-            "Transform(x={}, y={}, angle={})",
-            self.xf.p.x,
-            self.xf.p.y,
-            self.xf.q.angle()
-        )
+        let Transform { p, q } = self.xf;
+        match exact_angle(q) {
+            Some(angle) => format!("Transform(x={}, y={}, angle={angle})", p.x, p.y),
+            None => format!(
+                "Transform.from_cos_sin(x={}, y={}, cos={}, sin={})",
+                p.x, p.y, q.c, q.s
+            ),
+        }
+    }
+
+    /// The transform at `(x, y)` whose rotation has the cosine `cos` and sine `sin`: kept to
+    /// the bit when the pair is unit length within float32 rounding, else scaled to unit
+    /// length; `InvalidInput` for a pair that is not finite or is `(0, 0)`, or a position
+    /// beyond ±1e9.
+    #[staticmethod]
+    #[pyo3(signature = (x, y, cos, sin))]
+    fn from_cos_sin(
+        py: Python<'_>,
+        x: Real,
+        y: Real,
+        cos: Real,
+        sin: Real,
+    ) -> PyResult<PyTransform> {
+        let p = Vec2::new(coordinate(py, "x", x.0)?, coordinate(py, "y", y.0)?);
+        let (c, s) = (finite(py, "cos", cos.0)?, finite(py, "sin", sin.0)?);
+        let exact = Transform { p, q: Rot { c, s } };
+        if exact.is_valid() {
+            return Ok(PyTransform { xf: exact });
+        }
+        let q = Rot::try_from_cos_sin(c, s)
+            .ok_or_else(|| errors::invalid(py, "cos and sin are both zero: no rotation"))?;
+        Ok(PyTransform {
+            xf: Transform { p, q },
+        })
     }
 
     /// The transform at `(x, y)` whose rotation has exactly the cosine `c` and sine `s` (how
@@ -101,6 +132,18 @@ impl PyTransform {
         let Transform { p, q } = self.xf;
         Ok((rebuild, (p.x, p.y, q.c, q.s)))
     }
+}
+
+/// A float32 angle whose rotation is `q` to the bit, searched among the few angles next to
+/// `q`'s own (its `atan2` rounds, so the angle a transform was made with is one of them).
+fn exact_angle(q: Rot) -> Option<f32> {
+    // Neighbouring floats of one sign are neighbouring bit patterns.
+    let start = q.angle().to_bits();
+    (0..=16u32)
+        .flat_map(|k| [start.checked_sub(k), start.checked_add(k)])
+        .flatten()
+        .map(f32::from_bits)
+        .find(|&candidate| candidate.is_finite() && Rot::from_angle(candidate) == q)
 }
 
 /// A checked transform; a refusal names the argument that is wrong (`x`, `y` or `angle`).

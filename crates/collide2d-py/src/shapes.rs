@@ -4,6 +4,7 @@
 use collide2d::shape::{Capsule, Chain, Circle, Compound, Polygon, Segment, Shape};
 use collide2d::{Transform, Vec2};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 use crate::arrays;
 use crate::convert::{self, local_point, pair, vec2, PyTransform, Real, Unsigned};
@@ -135,6 +136,49 @@ impl PyShape {
     #[getter]
     fn is_convex(&self) -> bool {
         self.shape.is_convex()
+    }
+
+    /// Shapes are equal when they are the same shape: the same kind, built from the same
+    /// numbers (`Circle(1) == Circle(1.0)`); a shape is never equal to anything else.
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        match other.cast::<PyShape>() {
+            Ok(other) => (other.get().shape == self.shape)
+                .into_pyobject(py)
+                .map(|b| b.to_owned().into_any().unbind())
+                .unwrap_or_else(|never| match never {}),
+            Err(_) => py.NotImplemented(),
+        }
+    }
+
+    /// A hash that equal shapes share (shapes are immutable, so they can be dict keys).
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        std::mem::discriminant(&self.shape).hash(&mut hasher);
+        // Equal shapes have equal numbers, so equal areas and centroids; `+ 0.0` makes -0 and
+        // 0 (equal numbers, different bits) hash alike.
+        let c = self.shape.centroid();
+        for value in [self.shape.area(), c.x, c.y] {
+            (value + 0.0).to_bits().hash(&mut hasher);
+        }
+        hasher.finish()
+    }
+
+    /// Pickles and copies travel as the shape's exact numbers.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Py<PyAny>, (Bound<'py, PyBytes>,))> {
+        let bytes =
+            serde_json::to_vec(&self.shape).map_err(|e| errors::invalid(py, e.to_string()))?;
+        let rebuild = py.get_type::<PyShape>().getattr("_from_json")?.unbind();
+        Ok((rebuild, (PyBytes::new(py, &bytes),)))
+    }
+
+    /// The shape a pickle holds; `InvalidInput` for bytes that are not a valid shape (the
+    /// library's constructors check it again).
+    #[staticmethod]
+    fn _from_json(py: Python<'_>, data: &[u8]) -> PyResult<Py<PyAny>> {
+        let shape: Shape = serde_json::from_slice(data)
+            .map_err(|e| errors::invalid(py, format!("not a shape: {e}")))?;
+        wrap(py, shape)
     }
 
     fn __repr__(&self) -> String {

@@ -838,17 +838,36 @@ impl PyWorld {
     ) -> PyResult<PyMoveResult> {
         let spec = self.filter_spec(py, layers, sensors, exclude)?;
         let delta = vec2(py, delta, "delta")?;
-        let as_f32 = |value: Option<Real>| value.map(|Real(v)| v as f32);
-        let (size, max_slope, skin) = (as_f32(size), as_f32(max_slope), as_f32(skin));
-        let (step_height, snap_distance) = (as_f32(step_height), as_f32(snap_distance));
-        let max_recovery = as_f32(max_recovery);
-        let defaults = match size {
+        // Each option is checked here, so that a refusal names the keyword that is wrong.
+        let length = |name: &str, value: Option<Real>| -> PyResult<Option<f32>> {
+            match value {
+                None => Ok(None),
+                Some(Real(v)) => {
+                    let v = convert::finite(py, name, v)?;
+                    if v < 0.0 {
+                        return Err(errors::invalid(
+                            py,
+                            format!("{name} must not be negative, got {v}"),
+                        ));
+                    }
+                    Ok(Some(v))
+                }
+            }
+        };
+        let (skin, step_height) = (length("skin", skin)?, length("step_height", step_height)?);
+        let snap_distance = length("snap_distance", snap_distance)?;
+        let max_recovery = length("max_recovery", max_recovery)?;
+        let max_slope = match max_slope {
+            Some(Real(v)) => Some(convert::finite(py, "max_slope", v)?),
+            None => None,
+        };
+        let defaults = match length("size", size)? {
             None => MoveOptions::default(),
-            Some(size) if size.is_finite() && size > 0.0 => MoveOptions::for_size(size),
+            Some(size) if size > 0.0 => MoveOptions::for_size(size),
             Some(size) => {
                 return Err(errors::invalid(
                     py,
-                    format!("size must be finite and positive, got {size}"),
+                    format!("size must be positive, got {size}"),
                 ))
             }
         };
@@ -858,6 +877,9 @@ impl PyWorld {
         };
         if let Some(up) = up {
             opts.up = vec2(py, up, "up")?;
+            if opts.up == Vec2::ZERO {
+                return Err(errors::invalid(py, "up must be a direction, not (0, 0)"));
+            }
         }
         if let Some(v) = max_slope {
             opts.max_slope = v;

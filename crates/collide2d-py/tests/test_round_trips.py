@@ -339,3 +339,135 @@ def test_numbers_too_large_for_a_float_in_any_form():
             shape.contains(text)
         with pytest.raises(c2.ArrayTypeError):
             shape.aabb(text)
+
+
+# ---- repr, equality and pickles of values -----------------------------------------------------
+
+
+def composed_transforms(rng, n):
+    """Transforms whose rotations no angle gives to the bit: from_cos_sin of unit pairs."""
+    out = []
+    for a in rng.uniform(-4, 4, n):
+        c, s = math.cos(a), math.sin(a)
+        out.append(c2.Transform.from_cos_sin(float(rng.uniform(-1e6, 1e6)), 0.5, c, s))
+    return out
+
+
+def test_eval_of_a_transforms_repr_is_the_transform(rng):
+    """repr(t) went through the angle, so eval(repr(t)) == t failed for about half of all
+    angles. It now prints an angle that gives the rotation to the bit, or from_cos_sin(...)."""
+    cases = transforms(rng, 3000) + composed_transforms(rng, 1000)
+    for t in cases:
+        text = repr(t)
+        again = eval(text, {"Transform": c2.Transform})
+        assert again == t, (text, t.angle)
+        assert again.apply((0.3, -0.7)) == t.apply((0.3, -0.7))
+    # A transform made from an angle in (-pi, pi] prints as that angle's form (a search of the
+    # angles next to its atan2 finds one); outside, the angle wraps and from_cos_sin is exact.
+    for a in list(rng.uniform(-math.pi, math.pi, 5000)) + [0.0, 3.14159, -math.pi / 2, 1e-30]:
+        t = c2.Transform(1.5, -2.5, float(a))
+        assert repr(t).startswith("Transform(x=1.5, y=-2.5, angle="), repr(t)
+        assert eval(repr(t), {"Transform": c2.Transform}) == t
+
+
+def test_from_cos_sin_keeps_unit_pairs_and_normalises_the_rest():
+    t = c2.Transform.from_cos_sin(1, 2, 0.6, 0.8)
+    assert t.position == (1, 2) and math.isclose(t.angle, math.atan2(0.8, 0.6), rel_tol=1e-6)
+    scaled = c2.Transform.from_cos_sin(0, 0, 3, 4)
+    assert math.isclose(scaled.apply((1, 0))[0], 0.6, rel_tol=1e-6)
+    assert math.isclose(scaled.apply((1, 0))[1], 0.8, rel_tol=1e-6)
+    for bad in [(0, 0, 0, 0), (0, 0, math.nan, 1), (0, 0, 1, math.inf), (2e9, 0, 1, 0)]:
+        with pytest.raises(c2.InvalidInput):
+            c2.Transform.from_cos_sin(*bad)
+
+
+def shapes():
+    return [
+        c2.Circle(1),
+        c2.Circle(1, center=(0.5, -0.25)),
+        c2.Circle(0),
+        c2.Capsule((0, 0), (1, 0), 0.25),
+        c2.Segment((0, 0), (1, 1e-3)),
+        c2.Polygon([(0, 0), (1, 0), (0, 1)]),
+        c2.Polygon([(0, 0), (1, 0), (0, 1)], radius=0.1),
+        c2.Polygon.rect(2, 1),
+        c2.Polygon.rect(1e-3, 1e4),
+        c2.Compound([(c2.Transform(1, 0, 0.3), c2.Circle(1)), (None, c2.Polygon.rect(1, 1))]),
+        c2.Chain.open([(0, 0), (1, 0), (2, 0.5)]),
+        c2.Chain.closed([(0, 0), (1, 0), (1, 1)]),
+    ]
+
+
+def test_shapes_compare_hash_pickle_and_copy_by_value():
+    """Shapes compared by identity (Circle(1) != Circle(1)), and pickling one raised. Equal
+    shapes are now equal and hash alike, and a pickled or copied shape equals the original,
+    keeps its class and answers every query as the original does."""
+    made, again = shapes(), shapes()
+    for a, b in zip(made, again):
+        assert a == b and not (a != b) and hash(a) == hash(b)
+        assert {a: 1}[b] == 1
+        for copied in (pickle.loads(pickle.dumps(a)), copy.copy(a), copy.deepcopy(a)):
+            assert copied == a and type(copied) is type(a)
+            assert copied.aabb((0.3, 0.2)) == a.aabb((0.3, 0.2))
+            assert copied.project_point((0.7, 0.9)) == a.project_point((0.7, 0.9))
+    for i, a in enumerate(made):
+        for j, b in enumerate(made):
+            assert (a == b) == (i == j), (a, b)
+    assert c2.Circle(1) == c2.Circle(1.0) and c2.Circle(1) != c2.Circle(1.0000001)
+    assert c2.Circle(1) != 1 and c2.Circle(1) != "Circle(1)" and c2.Circle(1) is not None
+
+
+def test_random_shapes_round_trip_through_pickle(rng):
+    for _ in range(300):
+        n = int(rng.integers(3, 9))
+        angles = np.sort(rng.uniform(0, 2 * math.pi, n))
+        radius = float(rng.uniform(1e-3, 1e3))
+        points = [(float(radius * math.cos(a)), float(radius * math.sin(a))) for a in angles]
+        try:
+            shape = c2.Polygon(points, radius=float(rng.choice([0.0, radius * 0.1])))
+        except c2.InvalidInput:
+            continue
+        copied = pickle.loads(pickle.dumps(shape))
+        assert copied == shape and hash(copied) == hash(shape)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"{}", b'{"kind": "circle", "center": [0, 0], "radius": -1}', b'{"kind": "polygon"}', b"\xff"],
+    ids=str,
+)
+def test_forged_pickled_shapes_are_refused(data):
+    with pytest.raises(c2.InvalidInput):
+        c2.Shape._from_json(data)
+
+
+# ---- move_and_slide options name the keyword that is wrong -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "keyword, value",
+    [
+        ("skin", -0.1),
+        ("skin", math.nan),
+        ("step_height", -1.0),
+        ("step_height", math.inf),
+        ("snap_distance", -1.0),
+        ("max_recovery", math.nan),
+        ("max_slope", math.nan),
+        ("max_slope", math.inf),
+        ("size", 0.0),
+        ("size", -1.0),
+        ("size", math.nan),
+        ("up", (0, 0)),
+        ("up", (math.nan, 1)),
+    ],
+    ids=str,
+)
+def test_move_options_refusals_name_the_keyword(keyword, value):
+    """An option the library refuses said "invalid max slope"; each refusal now names its
+    keyword as the call spells it, and moves nothing."""
+    world = c2.World()
+    hero = world.insert(c2.Polygon.rect(1, 1), (0, 1))
+    with pytest.raises(c2.InvalidInput, match=keyword):
+        world.move_and_slide(hero, (1, 0), **{keyword: value})
+    assert world.transform(hero) == c2.Transform(0, 1)

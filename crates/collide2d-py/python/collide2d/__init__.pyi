@@ -50,6 +50,10 @@ class Transform:
     """A placement: rotate by `angle` (radians, counter-clockwise), then move to (x, y)."""
 
     def __init__(self, x: float = 0.0, y: float = 0.0, angle: float = 0.0) -> None: ...
+    @staticmethod
+    def from_cos_sin(x: float, y: float, cos: float, sin: float) -> Transform:
+        """The transform whose rotation is (cos, sin): kept to the bit when unit length, else
+        scaled to unit length; eval(repr(t)) == t for every transform."""
     @property
     def x(self) -> float: ...
     @property
@@ -86,6 +90,9 @@ class Shape:
     def centroid(self) -> Vec2: ...
     @property
     def is_convex(self) -> bool: ...
+    def __eq__(self, other: object) -> bool:
+        """Equal when the same kind built from the same numbers; shapes hash, pickle and copy."""
+    def __hash__(self) -> int: ...
 
 class Circle(Shape):
     def __init__(self, radius: float, center: Optional[PointLike] = None) -> None: ...
