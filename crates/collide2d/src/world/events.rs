@@ -56,7 +56,8 @@ pub enum EndReason {
     /// apart, or a one-way collider let the other pass.
     #[default]
     Separated,
-    /// One of the two was removed ([`World::remove`](super::World::remove)).
+    /// One of the two was removed ([`World::remove`](super::World::remove)), also when it
+    /// was disabled or filtered out first since the last update: the `End` says it is gone.
     Removed,
     /// One of the two was disabled ([`World::set_enabled`](super::World::set_enabled)).
     Disabled,

@@ -278,6 +278,18 @@ impl Touching {
         true
     }
 
+    /// Makes every pending `End` of `handle`'s detached pairs an `End` for a removal: it was
+    /// disabled (or filtered out) and then removed before the update, and what a game reads
+    /// from the `End` is that the collider is gone. One pass over the pairs detached since the
+    /// last update (usually none).
+    pub fn mark_removed(&mut self, handle: ColliderHandle) {
+        for detached in &mut self.detached {
+            if detached.pair.0 == handle || detached.pair.1 == handle {
+                detached.end.reason = EndReason::Removed;
+            }
+        }
+    }
+
     /// Writes `data` as `handle`'s user data into the pending `End`s of its detached pairs:
     /// its data changed after they were detached, and an `End` carries a live collider's data
     /// as of the update that writes it. Costs one pass over the pairs detached since the last

@@ -424,6 +424,11 @@ impl World {
             let data = user_data(self, a, b);
             self.touching.detach((a, b), reason, data);
         }
+        // A pair that ended earlier (the collider disabled or filtered out since the last
+        // update) ends as a removal once the collider is gone.
+        if reason == EndReason::Removed {
+            self.touching.mark_removed(handle);
+        }
     }
 
     /// Runs broad phase → filter → narrow phase and returns the update's counts and timings;

@@ -5,6 +5,7 @@
 //!
 //! - every `Begin` opens a pair that was not open, every `Stay` and `End` is of an open pair,
 //!   and each `End` says why (`Removed` when one of the two was removed since the last update,
+//!   disabled first or not,
 //!   `Disabled` when one is disabled, `Filtered` when the layers or groups now keep them apart,
 //!   `Separated` otherwise);
 //! - the open pairs without a continuous collider are exactly the brute-force touching pairs;
@@ -83,9 +84,6 @@ fn run(seed: u64, count: usize, frames: usize, moving: f64, brute: bool) -> Vec<
     let mut stream = Vec::new();
     for frame in 0..frames {
         let mut removed: BTreeSet<ColliderHandle> = BTreeSet::new();
-        // Disabled during this frame: a contact ended by disabling keeps that reason if the
-        // collider is then removed before the update (the first cause ends it).
-        let mut disabled: BTreeSet<ColliderHandle> = BTreeSet::new();
         // A batch of moves, most small, some teleports.
         let mut moves: Vec<(ColliderHandle, Transform)> = Vec::new();
         for &h in &handles {
@@ -109,9 +107,6 @@ fn run(seed: u64, count: usize, frames: usize, moving: f64, brute: bool) -> Vec<
                 1 => {
                     let enabled = world.get(h).unwrap().is_enabled();
                     world.set_enabled(h, !enabled).unwrap();
-                    if enabled {
-                        disabled.insert(h);
-                    }
                 }
                 2 => world.set_layer(h, rng.pick(&layers)).unwrap(),
                 3 => {
@@ -179,10 +174,8 @@ fn run(seed: u64, count: usize, frames: usize, moving: f64, brute: bool) -> Vec<
                     );
                     let reason = event.end_reason().unwrap();
                     let gone = removed.contains(&a) || removed.contains(&b);
-                    let was_disabled = disabled.contains(&a) || disabled.contains(&b);
-                    let expected: &[EndReason] = if gone && was_disabled {
-                        &[EndReason::Removed, EndReason::Disabled]
-                    } else if gone {
+                    // Removed, also when disabled first this frame: the End says it is gone.
+                    let expected: &[EndReason] = if gone {
                         &[EndReason::Removed]
                     } else {
                         let (ca, cb) = (world.get(a).unwrap(), world.get(b).unwrap());
@@ -244,5 +237,54 @@ fn events_follow_every_edit_with_their_reasons_on_every_thread_count() {
 fn a_small_world_edited_every_frame_keeps_its_events_exact() {
     for seed in 0..12 {
         run(0x5e11 + seed, 60, 60, 0.3, true);
+    }
+}
+
+/// A collider disabled and then removed before the update ended its pairs with
+/// `EndReason::Disabled` and a dead handle, so a game reading `Disabled` looked the collider up
+/// and found nothing. Every such pair now ends as `Removed`, whichever of the two is removed,
+/// through `remove` or `remove_many`, and after a layer change as well.
+#[test]
+fn a_collider_disabled_or_filtered_then_removed_ends_its_pairs_as_removed() {
+    let ball = || {
+        Collider::new(collide2d::shape::Shape::from(
+            collide2d::shape::Circle::with_radius(0.5).unwrap(),
+        ))
+    };
+    for case in 0..8 {
+        let mut world = World::new();
+        let other_layer = world.layers_mut().add("other").unwrap();
+        world.layers_mut().disable(LayerId::DEFAULT, other_layer);
+        let a = world.insert(ball().with_user_data(1)).unwrap();
+        let b = world
+            .insert(ball().with_user_data(2).with_position(collide2d::Vec2::X * 0.6))
+            .unwrap();
+        world.update();
+        assert_eq!(world.began().len(), 1);
+        // Which collider leaves first (by disabling or a layer change), which one is removed.
+        let (first, removed) = match case % 4 {
+            0 => (a, a),
+            1 => (a, b),
+            2 => (b, a),
+            _ => (b, b),
+        };
+        if case < 4 {
+            world.set_enabled(first, false).unwrap();
+        } else {
+            world.set_layer(first, other_layer).unwrap();
+        }
+        if case % 2 == 0 {
+            world.remove(removed).unwrap();
+        } else {
+            world.remove_many(&[removed]).unwrap();
+        }
+        world.update();
+        let ends: Vec<_> = world
+            .ended()
+            .iter()
+            .map(|e| (e.pair(), e.end_reason()))
+            .collect();
+        assert_eq!(ends, [((a, b), Some(EndReason::Removed))], "case {case}");
+        assert_eq!(world.events().len(), 1, "case {case}");
     }
 }

@@ -404,8 +404,8 @@ fn every_edit_in_any_order(center: Vec2, seeds: std::ops::Range<u64>, steps: usi
                 .collect();
             updates += 1;
             let context = format!("seed {seed}, step {step}, {kind:?}, about {center}");
-            // No event names a dead collider, but the `End` of a removal (or of a disabling
-            // followed by the removal before this update: the first cause is kept).
+            // No event names a dead collider, but the `End` of a removal (a disabling followed
+            // by the removal before this update included: the `End` says the collider is gone).
             for event in &events[1] {
                 let (a, b) = event.pair();
                 let dead = !worlds[1].contains(a) || !worlds[1].contains(b);
@@ -414,7 +414,7 @@ fn every_edit_in_any_order(center: Vec2, seeds: std::ops::Range<u64>, steps: usi
                         || matches!(
                             event,
                             CollisionEvent::End {
-                                reason: EndReason::Removed | EndReason::Disabled,
+                                reason: EndReason::Removed,
                                 ..
                             }
                         ),

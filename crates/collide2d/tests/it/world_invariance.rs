@@ -238,8 +238,8 @@ struct Model {
     /// Pairs open (`Begin` seen, no `End` yet).
     open: BTreeSet<Pair>,
     /// Why each open pair must end if it ends at the next update, by its first cause since
-    /// the last update (removal or disabling); `None` where either reason is right (disabled
-    /// and enabled again).
+    /// the last update (removal or disabling; a removal after a disabling makes it a
+    /// removal); `None` where either reason is right (disabled and enabled again).
     detached: BTreeMap<Pair, Option<EndReason>>,
     /// User data of every collider ever inserted (kept after removal).
     data: BTreeMap<ColliderHandle, u64>,
@@ -276,8 +276,12 @@ impl Model {
     }
 
     fn remove(&mut self, h: ColliderHandle) {
-        if self.colliders[&h].is_enabled() {
-            self.detach(h, EndReason::Removed);
+        // Every open pair of a removed collider ends as a removal, also one that its disabling
+        // detached since the last update: the `End` says the collider is gone.
+        for &pair in &self.open {
+            if pair.0 == h || pair.1 == h {
+                self.detached.insert(pair, Some(EndReason::Removed));
+            }
         }
         self.colliders.remove(&h);
         self.removed.push(h);

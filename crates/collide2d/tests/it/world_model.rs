@@ -171,6 +171,12 @@ fn run_scenario(seed: u64, kind: BroadPhaseKind, operations: usize, continuous: 
                 if models[&h].collider.is_enabled() {
                     detach(h, EndReason::Removed, &previous, &mut causes, &uncertain);
                 }
+                // Disabled since the last update and now removed: its pairs end as removals.
+                for (pair, cause) in causes.iter_mut() {
+                    if pair.0 == h || pair.1 == h {
+                        *cause = EndReason::Removed;
+                    }
+                }
                 models.remove(&h);
                 removed.push(h);
             }
