@@ -46,8 +46,8 @@ pub fn ray_message(error: RayError) -> String {
 
 /// One contact point: `point` midway between the surfaces, `penetration` their depth along
 /// the normal (positive when overlapping).
-#[pyclass(module = "collide2d", name = "ContactPoint", frozen, get_all)]
-#[derive(Clone)]
+#[pyclass(module = "collide2d", name = "ContactPoint", frozen, eq, get_all)]
+#[derive(Clone, PartialEq)]
 pub struct PyContactPoint {
     /// The point `(x, y)` in world coordinates.
     pub point: (f32, f32),
@@ -76,8 +76,8 @@ impl PyContactPoint {
 
 /// The contact between two shapes: a unit `normal` from A to B and up to two `points`. An
 /// empty manifold (no contact) is falsy.
-#[pyclass(module = "collide2d", name = "Manifold", frozen)]
-#[derive(Clone)]
+#[pyclass(module = "collide2d", name = "Manifold", frozen, eq)]
+#[derive(Clone, PartialEq)]
 pub struct PyManifold {
     pub manifold: Manifold,
 }
@@ -129,7 +129,8 @@ impl PyManifold {
 
 /// The closest points of two shapes: `distance` (0 when they overlap), `point_a`, `point_b`
 /// and the unit `normal` from A to B.
-#[pyclass(module = "collide2d", name = "Distance", frozen, get_all)]
+#[pyclass(module = "collide2d", name = "Distance", frozen, eq, get_all)]
+#[derive(PartialEq)]
 pub struct PyDistance {
     /// The gap between the shapes (0 when they overlap).
     pub distance: f32,
@@ -163,7 +164,8 @@ impl PyDistance {
 }
 
 /// Where a ray hit a shape: `distance` along the (unit) ray, `point`, the surface `normal`.
-#[pyclass(module = "collide2d", name = "RayHit", frozen, get_all)]
+#[pyclass(module = "collide2d", name = "RayHit", frozen, eq, get_all)]
+#[derive(PartialEq)]
 pub struct PyRayHit {
     /// Distance from the origin along the normalised direction.
     pub distance: f32,
@@ -201,7 +203,8 @@ impl PyRayHit {
 
 /// The first touch of a moving shape: `fraction` of the motion in `[0, 1]`, `point`, `normal`
 /// (from the mover into what it hits).
-#[pyclass(module = "collide2d", name = "CastHit", frozen, get_all)]
+#[pyclass(module = "collide2d", name = "CastHit", frozen, eq, get_all)]
+#[derive(PartialEq)]
 pub struct PyCastHit {
     /// The time of impact as a fraction of the motion.
     pub fraction: f32,

@@ -11,7 +11,8 @@ use crate::queries::PyManifold;
 type MoveHitRow = (u64, (f32, f32), (f32, f32));
 
 /// One begin or end of contact between colliders `a < b`.
-#[pyclass(module = "collide2d", name = "Event", frozen, get_all)]
+#[pyclass(module = "collide2d", name = "Event", frozen, eq, get_all)]
+#[derive(PartialEq)]
 pub struct PyEvent {
     /// `"begin"` or `"end"`.
     pub kind: &'static str,
@@ -180,7 +181,8 @@ impl PyRayHits {
 }
 
 /// A character move's outcome (see `World.move_and_slide`).
-#[pyclass(module = "collide2d", name = "MoveResult", frozen, get_all)]
+#[pyclass(module = "collide2d", name = "MoveResult", frozen, eq, get_all)]
+#[derive(PartialEq)]
 pub struct PyMoveResult {
     /// How far the collider actually moved.
     pub moved: (f32, f32),

@@ -471,3 +471,34 @@ def test_move_options_refusals_name_the_keyword(keyword, value):
     with pytest.raises(c2.InvalidInput, match=keyword):
         world.move_and_slide(hero, (1, 0), **{keyword: value})
     assert world.transform(hero) == c2.Transform(0, 1)
+
+
+def test_query_results_compare_by_value():
+    """Two calls with the same input gave results that compared unequal (by identity); every
+    result value (hits, manifolds, contact points, distances, events, move results) now
+    compares by its fields."""
+    box, ball = c2.Polygon.rect(2, 2), c2.Circle(1)
+    pairs = [
+        lambda: c2.ray_cast(ball, (5, 0), (0, 0.1), (1, 0)),
+        lambda: c2.shape_cast(ball, (0, 0), (10, 0), box, (6, 0.3)),
+        lambda: c2.collide(box, (0, 0), box, (1.5, 0.2)),
+        lambda: c2.collide(box, (0, 0), box, (1.5, 0.2)).points[0],
+        lambda: c2.distance(ball, (0, 0), box, (4, 1)),
+    ]
+    for make in pairs:
+        a, b = make(), make()
+        assert a is not b and a == b and not (a != b), a
+        assert a != 1 and a != None  # noqa: E711
+    assert c2.ray_cast(ball, (5, 0), (0, 0), (1, 0)) != c2.ray_cast(ball, (5, 0), (0, 0.1), (1, 0))
+    assert c2.collide(box, (0, 0), box, (1.5, 0)) != c2.collide(box, (0, 0), box, (1.5, 0.2))
+
+    def run():
+        world = c2.World()
+        hero = world.insert(c2.Polygon.rect(1, 1), (0, 0.9))
+        world.insert(c2.Polygon.rect(10, 1), (0, 0))
+        world.update()
+        return world.events(), world.move_and_slide(hero, (1, -1))
+
+    (events_a, move_a), (events_b, move_b) = run(), run()
+    assert events_a.began == events_b.began and len(events_a.began) == 1
+    assert move_a == move_b
