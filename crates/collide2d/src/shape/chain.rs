@@ -272,7 +272,7 @@ impl Chain {
 
     /// The segment that meets segment `index` at its start (`at_end == false`) or end; `None`
     /// at an end of an open chain.
-    fn neighbour(&self, index: usize, at_end: bool) -> Option<usize> {
+    pub(crate) fn neighbour(&self, index: usize, at_end: bool) -> Option<usize> {
         let count = self.segment_count();
         if at_end {
             if index + 1 < count {

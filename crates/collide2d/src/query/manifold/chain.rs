@@ -16,7 +16,8 @@
 //!         the face manifold along n_i (B's surface under its incident feature
 //!         clipped to the segment); if nothing of B lies over the segment (B meets
 //!         it at a vertex only), m at an open end or convex joint, else nothing
-//!     else if m.normal points behind the segment (B touches it from behind):
+//!     else if m.normal points behind the segment (B touches it from behind), and is not
+//!     within the cone of a convex joint at the end it leans to (see below):
 //!         the smallest of the face manifold along n_i and, at each open end,
 //!         the push out past that end along the segment (one point between the
 //!         end vertex and B's surface, depth how far B reaches behind the vertex
@@ -124,8 +125,8 @@ fn chain_against_convex(
             return true;
         }
         match admit(chain, index, manifold, convex, convex_in_chain, margin) {
-            Some(admitted) => visit(Manifold {
-                child_a: index as u32,
+            Some((admitted, segment)) => visit(Manifold {
+                child_a: segment as u32,
                 ..admitted
             }),
             None => true,
@@ -133,8 +134,56 @@ fn chain_against_convex(
     });
 }
 
-/// The manifold segment `index` may report in place of `manifold` (see the module docs).
+/// The manifold segment `index` may report in place of `manifold` (see the module docs), with
+/// the segment whose face it is (`index`, or its neighbour at a convex joint).
 fn admit(
+    chain: &Chain,
+    index: usize,
+    manifold: Manifold,
+    convex: &Shape,
+    convex_in_chain: &Transform,
+    margin: f32,
+) -> Option<(Manifold, usize)> {
+    admit_own(chain, index, manifold, convex, convex_in_chain, margin)
+        .map(|m| (m, index))
+        .map(|(m, segment)| {
+            // Off a convex joint along the neighbour's face normal (B resting on the
+            // neighbour and reaching past the corner): the neighbour's face contact, all of it
+            // (both ends of B's face over the neighbour), rather than the corner point alone.
+            if m.count != 1 || m.normal != manifold.normal {
+                return (m, segment);
+            }
+            let at_end = m.normal.dot(left_perp(chain.normals()[index])) > 0.0;
+            let Joint::Convex { neighbour_normal } = chain.joint(index, at_end) else {
+                return (m, segment);
+            };
+            if cross(m.normal, neighbour_normal).abs() > FACE_TOLERANCE
+                || m.normal.dot(neighbour_normal) <= 0.0
+            {
+                return (m, segment);
+            }
+            let Some(neighbour) = chain.neighbour(index, at_end) else {
+                return (m, segment);
+            };
+            let (start, end) = chain.segment_points(neighbour);
+            let face = face_manifold(
+                start,
+                end,
+                neighbour_normal,
+                convex,
+                convex_in_chain,
+                margin,
+            );
+            if face.is_empty() {
+                (m, segment)
+            } else {
+                (face, neighbour)
+            }
+        })
+}
+
+/// [`admit`] along segment `index`'s own rules.
+fn admit_own(
     chain: &Chain,
     index: usize,
     manifold: Manifold,
@@ -149,7 +198,8 @@ fn admit(
     // feature clipped to the segment (the same points whichever face the segment–shape test
     // chose as reference).
     if cross(normal, face_normal).abs() <= FACE_TOLERANCE && normal.dot(face_normal) > 0.0 {
-        let face = face_manifold(start, end, face_normal, convex, convex_in_chain, margin);
+        let (low, high) = flat_extent(chain, index, convex, convex_in_chain, margin);
+        let face = face_manifold(low, high, face_normal, convex, convex_in_chain, margin);
         if !face.is_empty() {
             return Some(face);
         }
@@ -174,11 +224,23 @@ fn admit(
             Joint::FlatOrConcave => None,
         };
     }
+    // Off the face normal by more than the tolerance, the normal leans clearly towards the end
+    // whose vertex made it.
+    let at_end = normal.dot(left_perp(face_normal)) > 0.0;
+    let joint = chain.joint(index, at_end);
     // Pointing behind the segment (B's centroid is in front, its surface touches from behind):
     // the two-sided answer cannot stand. The smallest admissible push-out is the face contact
     // or, at an open end, the push along the segment out past that end, whichever is smaller
-    // (see the module docs).
-    if normal.dot(face_normal) <= 0.0 {
+    // (see the module docs). Except within the cone of a convex joint: a normal square to the
+    // face (B resting on the neighbour and reaching past the corner) or, at a joint turning by
+    // more than a right angle, one behind it is a vertex normal of the solid, and stands.
+    let in_convex_cone = match joint {
+        Joint::Convex { neighbour_normal } => {
+            inside_cone(face_normal, neighbour_normal, at_end, normal)
+        }
+        _ => false,
+    };
+    if normal.dot(face_normal) <= 0.0 && !in_convex_cone {
         let face = face_manifold(start, end, face_normal, convex, convex_in_chain, margin);
         let mut best = (!face.is_empty()).then_some(face);
         for at_end in [false, true] {
@@ -196,20 +258,10 @@ fn admit(
         // The smallest push, if B is within the margin along it.
         return best.filter(|m| m.max_penetration() >= -margin.max(0.0));
     }
-    // Off the face normal by more than the tolerance, the normal leans clearly towards the end
-    // whose vertex made it.
-    let at_end = normal.dot(left_perp(face_normal)) > 0.0;
-    match chain.joint(index, at_end) {
+    match joint {
         Joint::End => Some(manifold),
         Joint::Convex { neighbour_normal } => {
-            let (from, to) = if at_end {
-                (face_normal, neighbour_normal)
-            } else {
-                (neighbour_normal, face_normal)
-            };
-            let inside_cone =
-                cross(from, normal) >= -FACE_TOLERANCE && cross(normal, to) >= -FACE_TOLERANCE;
-            if inside_cone {
+            if in_convex_cone {
                 return Some(manifold);
             }
             // Beyond the neighbour's normal: the smaller of the pushes along the cone's two
@@ -233,10 +285,87 @@ fn admit(
             smallest.filter(|m| m.max_penetration() >= -margin.max(0.0))
         }
         Joint::FlatOrConcave => {
-            let face = face_manifold(start, end, face_normal, convex, convex_in_chain, margin);
+            let (low, high) = flat_extent(chain, index, convex, convex_in_chain, margin);
+            let face = face_manifold(low, high, face_normal, convex, convex_in_chain, margin);
             (!face.is_empty()).then_some(face)
         }
     }
+}
+
+/// Largest sine of the turn at a joint for its two segments to count as one flat face.
+const FLAT_SINE: f32 = 1.0e-4;
+
+/// Segment `index` extended along its own line over the run of neighbours that continue it
+/// flat (turning by at most [`FLAT_SINE`]) and reach B's box: a face B rests on across flat
+/// joints is clipped to the whole run, so its points cover all of B's face over the floor
+/// rather than the part over one segment.
+fn flat_extent(
+    chain: &Chain,
+    index: usize,
+    convex: &Shape,
+    convex_in_chain: &Transform,
+    margin: f32,
+) -> (Vec2, Vec2) {
+    let (start, end) = chain.segment_points(index);
+    let normal = chain.normals()[index];
+    let Some(direction) = try_unit(end - start) else {
+        return (start, end);
+    };
+    let bounds = culling_box(convex, convex_in_chain, margin);
+    let (mut low, mut high) = (0.0f32, (end - start).dot(direction));
+    let (mut extended_low, mut extended_high) = (false, false);
+    for at_end in [false, true] {
+        let mut current = index;
+        for _ in 0..chain.segment_count() {
+            let Some(next) = chain.neighbour(current, at_end) else {
+                break;
+            };
+            let other = chain.normals()[next];
+            if next == index
+                || cross(normal, other).abs() > FLAT_SINE
+                || normal.dot(other) <= 0.0
+                || !chain.segment_aabb(next).overlaps(&bounds)
+            {
+                break;
+            }
+            let (next_start, next_end) = chain.segment_points(next);
+            let far = if at_end { next_end } else { next_start };
+            let along = (far - start).dot(direction);
+            if at_end && along > high {
+                high = along;
+                extended_high = true;
+            } else if !at_end && along < low {
+                low = along;
+                extended_low = true;
+            }
+            current = next;
+        }
+    }
+    (
+        if extended_low {
+            start + direction * low
+        } else {
+            start
+        },
+        if extended_high {
+            start + direction * high
+        } else {
+            end
+        },
+    )
+}
+
+/// Whether `normal` lies between the face normal and the neighbour's normal of a convex joint
+/// (at the segment's end vertex when `at_end`, else at its start), with the slack of
+/// [`FACE_TOLERANCE`] on both sides.
+#[inline]
+fn inside_cone(face_normal: Vec2, neighbour_normal: Vec2, at_end: bool, normal: Vec2) -> bool {
+    let (from, to) = if at_end {
+        (face_normal, neighbour_normal)
+    } else {
+        (neighbour_normal, face_normal)
+    };
+    cross(from, normal) >= -FACE_TOLERANCE && cross(normal, to) >= -FACE_TOLERANCE
 }
 
 /// The contact of a convex shape pushed along segment `start → end` out past its `end` (or its
