@@ -10,14 +10,18 @@
 //! 2. **Candidates.** The box around each sweep is queried in the broad phase for colliders
 //!    that do not sweep (they are taken at their new placement: their moves are teleports);
 //!    pairs of two sweeping colliders come from a sort-and-sweep of their swept boxes on `x`.
-//! 3. **Filter.** Enabled, layer matrix, category and mask bits, as for the narrow phase. A
-//!    pair touching at the previous update is decided at the end of the step as before.
+//! 3. **Filter.** Enabled, layer matrix, category and mask bits, as for the narrow phase.
 //! 4. **Cast.** [`shape_cast`] gives the first contact over the step, translation and rotation,
 //!    both sides moving when both sweep; a one-way collider counts it only from its blocking
 //!    side and, for shapes overlapping at the start of the step, no deeper than its margin (the
-//!    narrow phase's rule).
+//!    narrow phase's rule). Shapes touching at the start count as a hit, unless the pair
+//!    touched at the previous update: its cast is a hit only where the motion goes further
+//!    into the other collider (a ball rolling along the floor of a level chain or compound
+//!    meets its wall; it does not hit the floor it rolls on).
 //! 5. **Answers.** A pair hit by a sweep touches as of this update, with the contact at the
-//!    time of impact as its manifold, and its `Begin` carries the time. The next update
+//!    time of impact as its manifold, and its `Begin` carries the time (a pair that touched
+//!    at the previous update keeps its answer at the end of the step if it touches then, and
+//!    otherwise reports a `Stay` with the contact at the time of impact). The next update
 //!    re-tests it whatever moves. A pair apart at the end of the step (the sweep went through
 //!    it) is also remembered as *passed*: the next update reports its `End`, or a `Stay` when a
 //!    sweep touches it again.
@@ -72,6 +76,9 @@ struct SweptHit {
     normal: Vec2,
     /// Whether either collider is a sensor (no manifold).
     sensor: bool,
+    /// Whether the pair touched at the last update: its answer at the end of the step stands
+    /// unless the pair is apart then (the sweep went through it).
+    was_touching: bool,
 }
 
 /// The world's continuous colliders and what their sweeps left for the next update.
@@ -555,6 +562,7 @@ impl World {
                     if let Some(hit) = self.sweep_pair(
                         (movers[i].handle, &movers[i].sweep),
                         (movers[j].handle, &movers[j].sweep),
+                        true,
                     ) {
                         hits.push(hit);
                     }
@@ -563,10 +571,43 @@ impl World {
         }
         hits.sort_unstable_by_key(|hit| (hit.a, hit.b));
         hits.dedup_by_key(|hit| (hit.a, hit.b));
-        // Pairs touching at the last update are decided at the end of the step (unless a sweep
-        // passed them then); checked only for hits, as most candidates miss.
+        // Pairs touching at the last update (unless a sweep passed them then) start touching, so
+        // the cast above hit them at 0: they are cast again without that start, so that only a
+        // motion that goes further into the other collider is a hit (a ball rolling along the
+        // floor of a level chain or compound meets its wall). Checked only for hits, as most
+        // candidates miss.
+        let mut fresh = hits.clone();
         self.touching
-            .retain_not_touching(&mut hits, |hit| (hit.a, hit.b), &state.passed);
+            .retain_not_touching(&mut fresh, |hit| (hit.a, hit.b), &state.passed);
+        if fresh.len() < hits.len() {
+            let sweep_of = |handle: ColliderHandle| {
+                let found = state
+                    .movers
+                    .binary_search_by_key(&handle.index, |mover| mover.handle.index)
+                    .ok()
+                    .map(|position| state.movers[position].sweep);
+                found.or_else(|| Some(Sweep::fixed(&self.entry(handle).ok()?.placement)))
+            };
+            let mut fresh_pairs = fresh.iter().map(|hit| (hit.a, hit.b)).peekable();
+            hits.retain_mut(|hit| {
+                if fresh_pairs.next_if_eq(&(hit.a, hit.b)).is_some() {
+                    return true;
+                }
+                let (Some(sweep_a), Some(sweep_b)) = (sweep_of(hit.a), sweep_of(hit.b)) else {
+                    return false;
+                };
+                match self.sweep_pair((hit.a, &sweep_a), (hit.b, &sweep_b), false) {
+                    Some(again) => {
+                        *hit = SweptHit {
+                            was_touching: true,
+                            ..again
+                        };
+                        true
+                    }
+                    None => false,
+                }
+            });
+        }
         state.hits = hits;
 
         // 5. Answers: merge the hit pairs into the sorted tests.
@@ -616,14 +657,14 @@ impl World {
                 push_hit(hit, false, merged_tests, merged_results, &mut state.passed);
             }
             match hits.next_if(|hit| (hit.a, hit.b) == (test.a, test.b)) {
-                Some(hit) => push_hit(
+                Some(hit) if !(hit.was_touching && result.is_touching()) => push_hit(
                     hit,
                     result.is_touching(),
                     merged_tests,
                     merged_results,
                     &mut state.passed,
                 ),
-                None => {
+                _ => {
                     merged_tests.push(*test);
                     merged_results.push(*result);
                 }
@@ -685,7 +726,7 @@ impl World {
                     return true;
                 };
                 let still = Sweep::fixed(&entry.placement);
-                if let Some(hit) = self.sweep_pair((mover.handle, &mover.sweep), (other, &still)) {
+                if let Some(hit) = self.sweep_pair((mover.handle, &mover.sweep), (other, &still), true) {
                     found.push(hit);
                 }
                 true
@@ -720,16 +761,17 @@ impl World {
         &self,
         (first, first_sweep): (ColliderHandle, &Sweep),
         (second, second_sweep): (ColliderHandle, &Sweep),
+        separating_overlap_hits: bool,
     ) -> Option<SweptHit> {
         let (first_entry, second_entry) = (self.entry(first).ok()?, self.entry(second).ok()?);
         if !self.may_touch(&first_entry.filter, &second_entry.filter) {
             return None;
         }
-        // Shapes overlapping at the start of the step touch during it, even when moving apart:
-        // pairs touching at the last update were skipped above, so these overlap because a
-        // collider was placed there since (a non-continuous collider's move is a teleport).
+        // Shapes overlapping at the start of the step touch during it, even when moving apart,
+        // unless they touched at the last update: others overlap because a collider was placed
+        // there since (a non-continuous collider's move is a teleport).
         let opts = CastOptions {
-            separating_overlap_hits: true,
+            separating_overlap_hits,
             ..cast_options(first_sweep, second_sweep)
         };
         let hit = shape_cast(
@@ -762,6 +804,7 @@ impl World {
             point: hit.point,
             normal,
             sensor,
+            was_touching: false,
         })
     }
 }
