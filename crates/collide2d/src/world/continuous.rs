@@ -572,41 +572,17 @@ impl World {
         hits.sort_unstable_by_key(|hit| (hit.a, hit.b));
         hits.dedup_by_key(|hit| (hit.a, hit.b));
         // Pairs touching at the last update (unless a sweep passed them then) start touching, so
-        // the cast above hit them at 0: they are cast again without that start, so that only a
-        // motion that goes further into the other collider is a hit (a ball rolling along the
-        // floor of a level chain or compound meets its wall). Checked only for hits, as most
-        // candidates miss.
+        // the cast above hit them at 0. Their answer at the end of the step stands when they
+        // touch then; otherwise they are cast again without that start (step 5). Checked only
+        // for hits, as most candidates miss.
         let mut fresh = hits.clone();
         self.touching
             .retain_not_touching(&mut fresh, |hit| (hit.a, hit.b), &state.passed);
         if fresh.len() < hits.len() {
-            let sweep_of = |handle: ColliderHandle| {
-                let found = state
-                    .movers
-                    .binary_search_by_key(&handle.index, |mover| mover.handle.index)
-                    .ok()
-                    .map(|position| state.movers[position].sweep);
-                found.or_else(|| Some(Sweep::fixed(&self.entry(handle).ok()?.placement)))
-            };
             let mut fresh_pairs = fresh.iter().map(|hit| (hit.a, hit.b)).peekable();
-            hits.retain_mut(|hit| {
-                if fresh_pairs.next_if_eq(&(hit.a, hit.b)).is_some() {
-                    return true;
-                }
-                let (Some(sweep_a), Some(sweep_b)) = (sweep_of(hit.a), sweep_of(hit.b)) else {
-                    return false;
-                };
-                match self.sweep_pair((hit.a, &sweep_a), (hit.b, &sweep_b), false) {
-                    Some(again) => {
-                        *hit = SweptHit {
-                            was_touching: true,
-                            ..again
-                        };
-                        true
-                    }
-                    None => false,
-                }
-            });
+            for hit in &mut hits {
+                hit.was_touching = fresh_pairs.next_if_eq(&(hit.a, hit.b)).is_none();
+            }
         }
         state.hits = hits;
 
@@ -651,28 +627,74 @@ impl World {
                 passed.push((hit.a, hit.b));
             }
         }
+        // A pair that touched at the last update and is apart at the end of the step is a hit
+        // only where the motion goes further into the other collider: cast again without the
+        // start's touch.
+        let again = |hit: &SweptHit| -> Option<SweptHit> {
+            let sweep_of = |handle: ColliderHandle| -> Option<Sweep> {
+                match state
+                    .movers
+                    .binary_search_by_key(&handle.index, |mover| mover.handle.index)
+                {
+                    Ok(position) => Some(state.movers[position].sweep),
+                    Err(_) => Some(Sweep::fixed(&self.entry(handle).ok()?.placement)),
+                }
+            };
+            let (sweep_a, sweep_b) = (sweep_of(hit.a)?, sweep_of(hit.b)?);
+            let found = self.sweep_pair((hit.a, &sweep_a), (hit.b, &sweep_b), false)?;
+            Some(SweptHit {
+                was_touching: true,
+                ..found
+            })
+        };
+        let mut kept = Vec::with_capacity(state.hits.len());
         let mut hits = state.hits.iter().peekable();
         for (test, result) in tests.iter().zip(results.iter()) {
             while let Some(hit) = hits.next_if(|hit| (hit.a, hit.b) < (test.a, test.b)) {
-                push_hit(hit, false, merged_tests, merged_results, &mut state.passed);
+                let hit = match hit.was_touching {
+                    true => again(hit),
+                    false => Some(*hit),
+                };
+                if let Some(hit) = hit {
+                    push_hit(&hit, false, merged_tests, merged_results, &mut state.passed);
+                    kept.push(hit);
+                }
             }
-            match hits.next_if(|hit| (hit.a, hit.b) == (test.a, test.b)) {
-                Some(hit) if !(hit.was_touching && result.is_touching()) => push_hit(
-                    hit,
-                    result.is_touching(),
-                    merged_tests,
-                    merged_results,
-                    &mut state.passed,
-                ),
-                _ => {
+            let hit = hits
+                .next_if(|hit| (hit.a, hit.b) == (test.a, test.b))
+                .and_then(|hit| match (hit.was_touching, result.is_touching()) {
+                    (false, _) => Some(*hit),
+                    (true, true) => None,
+                    (true, false) => again(hit),
+                });
+            match hit {
+                Some(hit) => {
+                    push_hit(
+                        &hit,
+                        result.is_touching(),
+                        merged_tests,
+                        merged_results,
+                        &mut state.passed,
+                    );
+                    kept.push(hit);
+                }
+                None => {
                     merged_tests.push(*test);
                     merged_results.push(*result);
                 }
             }
         }
         for hit in hits {
-            push_hit(hit, false, merged_tests, merged_results, &mut state.passed);
+            let hit = match hit.was_touching {
+                true => again(hit),
+                false => Some(*hit),
+            };
+            if let Some(hit) = hit {
+                push_hit(&hit, false, merged_tests, merged_results, &mut state.passed);
+                kept.push(hit);
+            }
         }
+        state.hits = kept;
         std::mem::swap(tests, merged_tests);
         std::mem::swap(results, merged_results);
         // Hit pairs are re-tested at the next update whatever moves: their manifold is the
