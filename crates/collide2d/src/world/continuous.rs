@@ -748,7 +748,9 @@ impl World {
                     return true;
                 };
                 let still = Sweep::fixed(&entry.placement);
-                if let Some(hit) = self.sweep_pair((mover.handle, &mover.sweep), (other, &still), true) {
+                if let Some(hit) =
+                    self.sweep_pair((mover.handle, &mover.sweep), (other, &still), true)
+                {
                     found.push(hit);
                 }
                 true
