@@ -642,6 +642,9 @@ impl World {
             };
             let (sweep_a, sweep_b) = (sweep_of(hit.a)?, sweep_of(hit.b)?);
             let found = self.sweep_pair((hit.a, &sweep_a), (hit.b, &sweep_b), false)?;
+            if found.time == 0.0 && !self.deepens((hit.a, &sweep_a), (hit.b, &sweep_b)) {
+                return None;
+            }
             Some(SweptHit {
                 was_touching: true,
                 ..found
@@ -776,6 +779,42 @@ impl World {
         for mover in &state.movers {
             sweep_one(mover, hits);
         }
+    }
+
+    /// Whether the colliders of a pair that touch at the start of the step are deeper into each
+    /// other two cast tolerances of motion later: a cast that starts overlapping judges by the
+    /// contact normal at the start, and for shapes that overlap with a tie between two ways
+    /// out (a bullet stopped at the middle of a wall) it may call either way further in.
+    fn deepens(
+        &self,
+        (a, sweep_a): (ColliderHandle, &Sweep),
+        (b, sweep_b): (ColliderHandle, &Sweep),
+    ) -> bool {
+        let (Ok(entry_a), Ok(entry_b)) = (self.entry(a), self.entry(b)) else {
+            return false;
+        };
+        let (shape_a, shape_b) = (&entry_a.collider.shape, &entry_b.collider.shape);
+        let reach = |shape: &Shape, sweep: &Sweep| swept_bounds(shape, sweep, 0.0).1;
+        let closing = (sweep_a.translation() - sweep_b.translation()).length()
+            + sweep_a.rotation().abs() * reach(shape_a, sweep_a)
+            + sweep_b.rotation().abs() * reach(shape_b, sweep_b);
+        let tolerance = cast_options(sweep_a, sweep_b).tolerance;
+        if !(closing > 0.0) {
+            return false;
+        }
+        let later = (2.0 * tolerance / closing).min(1.0);
+        let at = |t: f32| {
+            collide(
+                shape_a,
+                &sweep_a.transform_at(t),
+                shape_b,
+                &sweep_b.transform_at(t),
+            )
+        };
+        let (start, then) = (at(0.0), at(later));
+        // Touching at the start without overlapping (within the band around touching): the
+        // cast found the gap closing.
+        start.is_empty() || (!then.is_empty() && then.max_penetration() > start.max_penetration())
     }
 
     /// Stages 3 and 4 for one pair: the first contact of `first` and `second` over the step,

@@ -79,3 +79,4 @@ mod world_model;
 mod world_origin;
 mod world_query_edges;
 mod world_snapshot;
+mod world_sweep_to_walls;
