@@ -799,7 +799,7 @@ impl World {
             + sweep_a.rotation().abs() * reach(shape_a, sweep_a)
             + sweep_b.rotation().abs() * reach(shape_b, sweep_b);
         let tolerance = cast_options(sweep_a, sweep_b).tolerance;
-        if !(closing > 0.0) {
+        if closing <= 0.0 || !closing.is_finite() {
             return false;
         }
         let later = (2.0 * tolerance / closing).min(1.0);
