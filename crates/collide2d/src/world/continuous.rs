@@ -10,14 +10,18 @@
 //! 2. **Candidates.** The box around each sweep is queried in the broad phase for colliders
 //!    that do not sweep (they are taken at their new placement: their moves are teleports);
 //!    pairs of two sweeping colliders come from a sort-and-sweep of their swept boxes on `x`.
-//! 3. **Filter.** Enabled, layer matrix, category and mask bits, as for the narrow phase. A
-//!    pair touching at the previous update is decided at the end of the step as before.
+//! 3. **Filter.** Enabled, layer matrix, category and mask bits, as for the narrow phase.
 //! 4. **Cast.** [`shape_cast`] gives the first contact over the step, translation and rotation,
 //!    both sides moving when both sweep; a one-way collider counts it only from its blocking
 //!    side and, for shapes overlapping at the start of the step, no deeper than its margin (the
-//!    narrow phase's rule).
+//!    narrow phase's rule). Shapes touching at the start count as a hit, unless the pair
+//!    touched at the previous update: its cast is a hit only where the motion goes further
+//!    into the other collider (a ball rolling along the floor of a level chain or compound
+//!    meets its wall; it does not hit the floor it rolls on).
 //! 5. **Answers.** A pair hit by a sweep touches as of this update, with the contact at the
-//!    time of impact as its manifold, and its `Begin` carries the time. The next update
+//!    time of impact as its manifold, and its `Begin` carries the time (a pair that touched
+//!    at the previous update keeps its answer at the end of the step if it touches then, and
+//!    otherwise reports a `Stay` with the contact at the time of impact). The next update
 //!    re-tests it whatever moves. A pair apart at the end of the step (the sweep went through
 //!    it) is also remembered as *passed*: the next update reports its `End`, or a `Stay` when a
 //!    sweep touches it again.
@@ -72,6 +76,9 @@ struct SweptHit {
     normal: Vec2,
     /// Whether either collider is a sensor (no manifold).
     sensor: bool,
+    /// Whether the pair touched at the last update: its answer at the end of the step stands
+    /// unless the pair is apart then (the sweep went through it).
+    was_touching: bool,
 }
 
 /// The world's continuous colliders and what their sweeps left for the next update.
@@ -555,6 +562,7 @@ impl World {
                     if let Some(hit) = self.sweep_pair(
                         (movers[i].handle, &movers[i].sweep),
                         (movers[j].handle, &movers[j].sweep),
+                        true,
                     ) {
                         hits.push(hit);
                     }
@@ -563,10 +571,19 @@ impl World {
         }
         hits.sort_unstable_by_key(|hit| (hit.a, hit.b));
         hits.dedup_by_key(|hit| (hit.a, hit.b));
-        // Pairs touching at the last update are decided at the end of the step (unless a sweep
-        // passed them then); checked only for hits, as most candidates miss.
+        // Pairs touching at the last update (unless a sweep passed them then) start touching, so
+        // the cast above hit them at 0. Their answer at the end of the step stands when they
+        // touch then; otherwise they are cast again without that start (step 5). Checked only
+        // for hits, as most candidates miss.
+        let mut fresh = hits.clone();
         self.touching
-            .retain_not_touching(&mut hits, |hit| (hit.a, hit.b), &state.passed);
+            .retain_not_touching(&mut fresh, |hit| (hit.a, hit.b), &state.passed);
+        if fresh.len() < hits.len() {
+            let mut fresh_pairs = fresh.iter().map(|hit| (hit.a, hit.b)).peekable();
+            for hit in &mut hits {
+                hit.was_touching = fresh_pairs.next_if_eq(&(hit.a, hit.b)).is_none();
+            }
+        }
         state.hits = hits;
 
         // 5. Answers: merge the hit pairs into the sorted tests.
@@ -610,19 +627,60 @@ impl World {
                 passed.push((hit.a, hit.b));
             }
         }
+        // A pair that touched at the last update and is apart at the end of the step is a hit
+        // only where the motion goes further into the other collider: cast again without the
+        // start's touch.
+        let again = |hit: &SweptHit| -> Option<SweptHit> {
+            let sweep_of = |handle: ColliderHandle| -> Option<Sweep> {
+                match state
+                    .movers
+                    .binary_search_by_key(&handle.index, |mover| mover.handle.index)
+                {
+                    Ok(position) => Some(state.movers[position].sweep),
+                    Err(_) => Some(Sweep::fixed(&self.entry(handle).ok()?.placement)),
+                }
+            };
+            let (sweep_a, sweep_b) = (sweep_of(hit.a)?, sweep_of(hit.b)?);
+            let found = self.sweep_pair((hit.a, &sweep_a), (hit.b, &sweep_b), false)?;
+            if found.time == 0.0 && !self.deepens((hit.a, &sweep_a), (hit.b, &sweep_b)) {
+                return None;
+            }
+            Some(SweptHit {
+                was_touching: true,
+                ..found
+            })
+        };
+        let mut kept = Vec::with_capacity(state.hits.len());
         let mut hits = state.hits.iter().peekable();
         for (test, result) in tests.iter().zip(results.iter()) {
             while let Some(hit) = hits.next_if(|hit| (hit.a, hit.b) < (test.a, test.b)) {
-                push_hit(hit, false, merged_tests, merged_results, &mut state.passed);
+                let hit = match hit.was_touching {
+                    true => again(hit),
+                    false => Some(*hit),
+                };
+                if let Some(hit) = hit {
+                    push_hit(&hit, false, merged_tests, merged_results, &mut state.passed);
+                    kept.push(hit);
+                }
             }
-            match hits.next_if(|hit| (hit.a, hit.b) == (test.a, test.b)) {
-                Some(hit) => push_hit(
-                    hit,
-                    result.is_touching(),
-                    merged_tests,
-                    merged_results,
-                    &mut state.passed,
-                ),
+            let hit = hits
+                .next_if(|hit| (hit.a, hit.b) == (test.a, test.b))
+                .and_then(|hit| match (hit.was_touching, result.is_touching()) {
+                    (false, _) => Some(*hit),
+                    (true, true) => None,
+                    (true, false) => again(hit),
+                });
+            match hit {
+                Some(hit) => {
+                    push_hit(
+                        &hit,
+                        result.is_touching(),
+                        merged_tests,
+                        merged_results,
+                        &mut state.passed,
+                    );
+                    kept.push(hit);
+                }
                 None => {
                     merged_tests.push(*test);
                     merged_results.push(*result);
@@ -630,8 +688,16 @@ impl World {
             }
         }
         for hit in hits {
-            push_hit(hit, false, merged_tests, merged_results, &mut state.passed);
+            let hit = match hit.was_touching {
+                true => again(hit),
+                false => Some(*hit),
+            };
+            if let Some(hit) = hit {
+                push_hit(&hit, false, merged_tests, merged_results, &mut state.passed);
+                kept.push(hit);
+            }
         }
+        state.hits = kept;
         std::mem::swap(tests, merged_tests);
         std::mem::swap(results, merged_results);
         // Hit pairs are re-tested at the next update whatever moves: their manifold is the
@@ -685,7 +751,9 @@ impl World {
                     return true;
                 };
                 let still = Sweep::fixed(&entry.placement);
-                if let Some(hit) = self.sweep_pair((mover.handle, &mover.sweep), (other, &still)) {
+                if let Some(hit) =
+                    self.sweep_pair((mover.handle, &mover.sweep), (other, &still), true)
+                {
                     found.push(hit);
                 }
                 true
@@ -713,6 +781,42 @@ impl World {
         }
     }
 
+    /// Whether the colliders of a pair that touch at the start of the step are deeper into each
+    /// other two cast tolerances of motion later: a cast that starts overlapping judges by the
+    /// contact normal at the start, and for shapes that overlap with a tie between two ways
+    /// out (a bullet stopped at the middle of a wall) it may call either way further in.
+    fn deepens(
+        &self,
+        (a, sweep_a): (ColliderHandle, &Sweep),
+        (b, sweep_b): (ColliderHandle, &Sweep),
+    ) -> bool {
+        let (Ok(entry_a), Ok(entry_b)) = (self.entry(a), self.entry(b)) else {
+            return false;
+        };
+        let (shape_a, shape_b) = (&entry_a.collider.shape, &entry_b.collider.shape);
+        let reach = |shape: &Shape, sweep: &Sweep| swept_bounds(shape, sweep, 0.0).1;
+        let closing = (sweep_a.translation() - sweep_b.translation()).length()
+            + sweep_a.rotation().abs() * reach(shape_a, sweep_a)
+            + sweep_b.rotation().abs() * reach(shape_b, sweep_b);
+        let tolerance = cast_options(sweep_a, sweep_b).tolerance;
+        if closing <= 0.0 || !closing.is_finite() {
+            return false;
+        }
+        let later = (2.0 * tolerance / closing).min(1.0);
+        let at = |t: f32| {
+            collide(
+                shape_a,
+                &sweep_a.transform_at(t),
+                shape_b,
+                &sweep_b.transform_at(t),
+            )
+        };
+        let (start, then) = (at(0.0), at(later));
+        // Touching at the start without overlapping (within the band around touching): the
+        // cast found the gap closing.
+        start.is_empty() || (!then.is_empty() && then.max_penetration() > start.max_penetration())
+    }
+
     /// Stages 3 and 4 for one pair: the first contact of `first` and `second` over the step,
     /// if their filters let them touch (whether they touched at the last update is checked
     /// for the hits together).
@@ -720,16 +824,17 @@ impl World {
         &self,
         (first, first_sweep): (ColliderHandle, &Sweep),
         (second, second_sweep): (ColliderHandle, &Sweep),
+        separating_overlap_hits: bool,
     ) -> Option<SweptHit> {
         let (first_entry, second_entry) = (self.entry(first).ok()?, self.entry(second).ok()?);
         if !self.may_touch(&first_entry.filter, &second_entry.filter) {
             return None;
         }
-        // Shapes overlapping at the start of the step touch during it, even when moving apart:
-        // pairs touching at the last update were skipped above, so these overlap because a
-        // collider was placed there since (a non-continuous collider's move is a teleport).
+        // Shapes overlapping at the start of the step touch during it, even when moving apart,
+        // unless they touched at the last update: others overlap because a collider was placed
+        // there since (a non-continuous collider's move is a teleport).
         let opts = CastOptions {
-            separating_overlap_hits: true,
+            separating_overlap_hits,
             ..cast_options(first_sweep, second_sweep)
         };
         let hit = shape_cast(
@@ -762,6 +867,7 @@ impl World {
             point: hit.point,
             normal,
             sensor,
+            was_touching: false,
         })
     }
 }

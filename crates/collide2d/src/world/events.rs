@@ -83,7 +83,10 @@ pub enum EndReason {
 /// update re-tests the pair and reports the contact at the end of its step. When the pair
 /// touched during the step but is apart at its end (a bullet through a thin wall), the `Begin`
 /// comes in this update and the `End` in the next one, so an update still names a pair at most
-/// once.
+/// once. A pair that already touched at the previous update and that the sweep carries further
+/// into each other (a ball rolling along a level chain's floor into its wall) but leaves apart
+/// at the end of the step reports a `Stay` with the contact at the time of impact, then its
+/// `End` in the next update.
 ///
 /// `Debug` leaves out what has its plain value (`time_of_impact` when `None`, `user_data` when
 /// both are 0, an `End`'s `reason` when `Separated` and `sensor` when `false`), so that logs of

@@ -492,8 +492,11 @@ fn many_sweeps_give_the_same_events_in_every_broad_phase_and_build() {
     // sweep's rotation at time t is its start rotation (as given) turned by the turn so far,
     // not a rotation rebuilt from the angle (other last bits, the same events). A sweep that
     // starts with the cores overlapping takes the normal and point of the contact there (9
-    // `Begin`s at time 0 a broad phase carry other numbers; the same events otherwise).
-    assert_eq!(tree, (12339483663655922481, 18082), "golden");
+    // `Begin`s at time 0 a broad phase carry other numbers; the same events otherwise). Pairs
+    // that touched at the last update are swept too: 187 bullets that a step carried on
+    // through a wall they touched report a `Stay` with the contact on the way, and their `End`
+    // one update later.
+    assert_eq!(tree, (10966798983030267909, 18269), "golden");
 }
 
 #[test]
