@@ -1396,25 +1396,17 @@ type Sweep = fn() -> (Vec<String>, usize);
 /// All are far from the origin (5e3 to 9e4) and in turned or mirrored frames only (as built
 /// every sweep holds, and near the origin in every frame; the split walks, ceilings, huge
 /// steps, platforms and corridors but polygons in shafts run every frame far out by default).
-/// Of 1220 runs, 26 fail, in 15 cases:
-/// - 13 cases of characters whose skin is the least the rule allows, four spacings of their
-///   coordinates (a 0.05 to 2-unit character): a scene turned rounds each collider's position
-///   on its own, by up to half a spacing, an eighth of that skin. In 8 the motions agree
-///   within the slack and only `on_wall` differs, a character falling into a steep crease, or
-///   beside a steep slope, ending within a spacing or so of one side in one frame and not
-///   another (creases, seeds 13, 28, 31, 48, 77, 79; steep slopes, seeds 50, 68): as it
-///   falls the gap to the side shrinks by a few spacings a call, so whatever band counts as
-///   touching, frames whose gaps differ by a spacing cross its edge on different calls (with
-///   the band widened to four spacings these cases held and as many others, seeds 15, 39, 52
-///   of the creases and 1, 54, 69 of the steep slopes, failed instead). The others move
-///   differently: a 0.45-unit box on a row of boxes walks 0.148 of a 0.167 walk (flat floors,
-///   seed 1), a 0.07-unit polygon on a collinear chain 0.007 of 0.013 (seed 10), a 0.71-unit
-///   polygon beside a chain wall falls 0.051 of 0.098 (walls, seed 53), a 0.083-unit rounded
-///   box beside a compound stack stops (seed 57), a 0.96-unit polygon in a shaft 0.1 wider
-///   than it falls 0.055 of 0.218 (corridors, seed 7).
-/// - 2 cases of larger characters (skin 13 to 26 spacings): a 2.6-unit box walking along a
-///   polygon's collinear top lifts 0.019 (flat floors, seed 11); a 6.9-unit polygon falling
-///   beside a stack of boxes 5.7e4 out moves 0.05 off it (walls, seed 36).
+/// Of 1220 runs, 18 fail, in 8 cases, all of characters whose skin is the least the rule
+/// allows, four spacings of their coordinates (a 0.05 to 2-unit character), and all only in
+/// `on_wall`: the motions agree within the slack. A character falls into a steep crease, or
+/// beside a steep slope, ending within a spacing or so of one side in one frame and not
+/// another (creases, seeds 13, 28, 31, 48, 77, 79, in 12 runs; steep slopes, seeds 50, 68, in
+/// 6): a scene turned rounds each collider's position on its own, by up to half a spacing, an
+/// eighth of that skin, and as the character falls the gap to the side shrinks by a few
+/// spacings a call, so whatever band counts as touching, frames whose gaps differ by a spacing
+/// cross its edge on different calls (with the band widened to four spacings these cases held
+/// and as many others, seeds 15, 39, 52 of the creases and 1, 54, 69 of the steep slopes,
+/// failed instead).
 #[test]
 #[ignore = "open cases: far turned or mirrored scenes, skins of a few coordinate spacings"]
 fn the_open_cases_of_every_sweep() {
@@ -1467,6 +1459,287 @@ fn the_open_cases_of_every_sweep() {
 
 // ---------------------------------------------------------------------------------------------
 // The wrong answers found, each with its exact example.
+
+/// Far from the origin, in every frame, a character that rests inside the skin of a floor it
+/// walks along (or of a wall it falls along, pressing into it) keeps its gap to it: no call
+/// moves it across the surface by more than two spacings of its coordinates (its position
+/// rounds by half of one), so it never sinks through the skin call after call and is never
+/// pushed back out all at once. Boxes and segments, characters of every kind from 0.05 to 50
+/// units, 5e3 to 9e4 out, 48 calls from a gap of half to nine tenths of the skin.
+#[test]
+fn far_out_a_character_inside_the_skin_of_a_floor_or_wall_keeps_its_gap_in_every_frame() {
+    let (failures, count) = sweep_inside_the_skin_far_out();
+    assert_no_failures(&failures, count, shown());
+}
+
+fn sweep_inside_the_skin_far_out() -> (Vec<String>, usize) {
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for seed in 0..64u64 {
+        let mut rng = Rng(0xA_0000 + seed);
+        let mut case = Case::new(seed, &mut rng, "");
+        let size = case.size;
+        let distance = rng.log_size(5.0e3, 9.0e4);
+        let angle = rng.angle();
+        case.origin = v(distance * angle.cos(), distance * angle.sin());
+        case.every_frame_far = true;
+        let calls = 48;
+        let on_wall = seed % 2 == 1;
+        let segment = seed % 4 >= 2;
+        let gap = rng.range(0.5, 0.9);
+        let (walk, fall) = if on_wall {
+            (size * rng.range(0.01, 1.0), size * rng.range(0.01, 0.3))
+        } else {
+            let sign = if rng.chance(0.5) { 1.0 } else { -1.0 };
+            (
+                size * rng.range(0.01, 0.5) * sign,
+                size * rng.range(0.0, 0.3),
+            )
+        };
+        let length = calls as f32 * (walk.abs() + fall) + 4.0 * size;
+        case.extent = length + 2.0 * size;
+        case.pieces = vec![match (on_wall, segment) {
+            (false, false) => Piece::Convex(rect(v(0.0, -size), v(length, size)), 0.0),
+            (false, true) => Piece::Segment(v(length, 0.0), v(-length, 0.0)),
+            (true, false) => Piece::Convex(rect(v(size, 0.0), v(size, length)), 0.0),
+            (true, true) => Piece::Segment(v(0.0, -length), v(0.0, length)),
+        }];
+        let gap = gap * case.skin();
+        let what = if on_wall { "wall" } else { "floor" };
+        let kind = if segment { "segment" } else { "box" };
+        case.start = if on_wall {
+            let right = case
+                .body
+                .shape(size, false)
+                .aabb(&Transform::IDENTITY)
+                .max
+                .x;
+            v(-right - gap, 0.0)
+        } else {
+            v(0.0, -case.bottom() + gap)
+        };
+        case.what = format!("{gap:.3e} from a {kind} {what}, moving {walk:.3e} under {fall:.3e}");
+        let deltas = vec![v(walk, -fall); calls];
+        count += 1;
+        failures.extend(check_frames(&case, &mut rng, &deltas, |case, calls| {
+            let reach = case.origin.abs().max_element() + case.extent;
+            let rounding = 2.0 * spacing(reach) as f64;
+            let slack = case.slack();
+            for (i, call) in calls.iter().enumerate() {
+                let (across, along, wanted, touching) = if on_wall {
+                    (call.moved.x, call.moved.y, -fall, call.on_wall)
+                } else {
+                    (call.moved.y, call.moved.x, walk, call.on_floor)
+                };
+                if across.abs() > rounding
+                    || (along - wanted as f64).abs() > slack
+                    || !touching
+                {
+                    return Some(format!(
+                        "call {i} moved {:?} ({across:.3e} across, at most {rounding:.3e}; touching {touching})",
+                        call.moved
+                    ));
+                }
+            }
+            None
+        }));
+    }
+    (failures, count)
+}
+
+/// A 0.33-unit polygon falling along a compound stack of boxes 1.2e4 out, turned 1.72 rad,
+/// walking into it: at a seam the box below was read first, its top (hidden inside the seam,
+/// just under the character's nearly level bottom) lining up with nothing yet, and it held
+/// the character as a floor beside the wall; the box above, read after it, turned to the wall
+/// face both share only then. The character stopped (moved nothing for a fall of 0.0199).
+/// It falls the whole fall every call past the seams, against the wall.
+#[test]
+fn far_out_a_polygon_falling_along_a_compound_stack_is_not_held_by_a_hidden_top() {
+    let seams = [
+        (-1.2974786, -1.1395904),
+        (-1.1395905, -0.9817023),
+        (-0.98170245, -0.8238143),
+        (-0.8238143, -0.6659261),
+        (-0.6659262, -0.50803804),
+        (-0.50803804, -0.35014993),
+        (-0.35014993, -0.19226182),
+        (-0.19226182, -0.0343737),
+        (-0.0343737, 0.123514414),
+        (0.123514414, 0.28140253),
+        (0.28140253, 0.43929064),
+        (0.43929067, 0.5971788),
+        (0.5971787, 0.7550669),
+    ];
+    let width = 0.32656926;
+    let stack = Piece::Compound(
+        seams
+            .iter()
+            .map(|&(low, high)| vec![v(0.0, low), v(width, low), v(width, high), v(0.0, high)])
+            .collect(),
+    );
+    let frame = Frame::new(v(760.604, -12202.943), (-0.14468248, 0.9894781), false);
+    let mut world = World::new();
+    stack.insert(&mut world, &frame);
+    let size = 0.32656926;
+    let body = Body::Polygon(vec![
+        v(0.09456215, 0.10922041),
+        v(-0.121158816, 0.10489829),
+        v(-0.090129815, -0.10410104),
+        v(0.12050274, -0.10433029),
+    ]);
+    // Where the 12th call of the sweep's walk found it, 0.0023 from the wall.
+    let xf = Transform {
+        p: v(760.8627, -12203.029),
+        q: frame.rot(),
+    };
+    let hero = world
+        .insert(Collider::new(body.shape(size, false)).with_transform(xf))
+        .unwrap();
+    let options = MoveOptions::for_size(size).with_up(frame.dir(Vec2::Y));
+    let delta = v(0.576771, -0.019860674);
+    let slack = 4.0e-4 + 8.0 * spacing(1.3e4) as f64;
+    for call in 0..8 {
+        let result = world
+            .move_and_slide(hero, frame.dir(delta), options)
+            .unwrap();
+        let moved = frame.back(result.moved.as_dvec2());
+        assert!(
+            (moved.y - delta.y as f64).abs() <= slack && moved.x.abs() <= slack,
+            "call {call}: moved {moved:?} for a fall of {}",
+            -delta.y
+        );
+        assert!(result.on_wall, "call {call}: {result:?}");
+    }
+}
+
+/// The exact examples of the sweep above, as the flat-floor and wall sweeps found them: each
+/// call's motion across the surface (in the scene's frame) is at most two spacings, where
+/// the character used to sink into the skin a few hundredths of a spacing a call and then be
+/// pushed out to the skin in one call.
+#[test]
+fn far_out_a_box_on_a_turned_floor_and_a_polygon_on_a_turned_wall_keep_their_gaps_exactly() {
+    // A 2.6-unit box on a polygon's collinear top 2.4e4 out, turned 2.42 rad, 0.0125 above it
+    // (half its skin): at the 13th call it lifted 0.0195.
+    let top = [
+        13.437346,
+        11.264826,
+        10.196679,
+        8.521549,
+        7.2081003,
+        5.005087,
+        4.546195,
+        3.0329971,
+        1.282784,
+        -0.36859393,
+        -1.5185158,
+        -2.250213,
+        -2.9300728,
+        -4.64272,
+        -5.338828,
+        -6.9445167,
+        -7.4705048,
+        -9.196312,
+        -9.8289585,
+        -11.075539,
+        -12.517628,
+        -13.437346,
+    ];
+    let mut outline = vec![v(-13.437346, -2.2714727), v(13.437346, -2.2714727)];
+    outline.extend(top.iter().map(|&x| v(x, 0.0)));
+    let floor = Frame::new(v(1598.0555, -23948.105), (-0.75157607, 0.65964645), false);
+    // A 6.9-unit polygon beside a stack of sixteen boxes 5.7e4 out, turned 0.84 rad and
+    // mirrored: at the 10th call it moved 0.051 off the wall.
+    let seams = [
+        (-70.21533, -64.78581),
+        (-64.78581, -59.356293),
+        (-59.35629, -53.92677),
+        (-53.926765, -48.497246),
+        (-48.497242, -43.067722),
+        (-43.06772, -37.6382),
+        (-37.638195, -32.208675),
+        (-32.20867, -26.779148),
+        (-26.779148, -21.349625),
+        (-21.349625, -15.920101),
+        (-15.920103, -10.49058),
+        (-10.49058, -5.061057),
+        (-5.061057, 0.36846542),
+        (0.36846542, 5.797988),
+        (5.7979875, 11.22751),
+        (11.22751, 16.657034),
+    ];
+    let width = 6.8515453;
+    let boxes: Vec<Piece> = seams
+        .iter()
+        .map(|&(low, high)| {
+            Piece::Convex(
+                vec![v(0.0, low), v(width, low), v(width, high), v(0.0, high)],
+                0.0,
+            )
+        })
+        .collect();
+    let wall = Frame::new(v(-45202.094, -34528.652), (0.66528183, 0.7465923), true);
+    let polygon = Body::Polygon(vec![
+        v(-3.2910955, -0.16281633),
+        v(-1.6200615, -2.2513006),
+        v(0.92565155, -3.2954595),
+        v(2.807913, -1.1850739),
+        v(2.7425418, 1.4919621),
+        v(0.4636902, 2.62305),
+        v(-2.0591097, 2.335303),
+    ]);
+    let runs = [
+        (
+            vec![Piece::Convex(outline, 0.0)],
+            floor,
+            Body::Box,
+            2.6048288,
+            v(1596.374, -23948.379),
+            v(0.18862695, -0.21446833),
+        ),
+        (
+            boxes,
+            wall,
+            polygon,
+            6.8515453,
+            v(-45200.203, -34526.53),
+            v(7.511672, -3.1037936),
+        ),
+    ];
+    for (pieces, frame, body, size, at, delta) in runs {
+        let mut world = World::new();
+        for piece in &pieces {
+            piece.insert(&mut world, &frame);
+        }
+        let shape = body.shape(size, frame.mirror);
+        let xf = Transform {
+            p: at,
+            q: frame.rot(),
+        };
+        let hero = world
+            .insert(Collider::new(shape).with_transform(xf))
+            .unwrap();
+        let options = MoveOptions::for_size(size).with_up(frame.dir(Vec2::Y));
+        let on_wall = frame.mirror;
+        let rounding = 2.0 * spacing(frame.origin.abs().max_element() + 100.0) as f64;
+        for call in 0..16 {
+            let result = world
+                .move_and_slide(hero, frame.dir(delta), options)
+                .unwrap();
+            let moved = frame.back(result.moved.as_dvec2());
+            let across = if on_wall { moved.x } else { moved.y };
+            assert!(
+                across.abs() <= rounding,
+                "{} call {call}: moved {moved:?}, {across:.3e} across",
+                body.name()
+            );
+            assert!(if on_wall {
+                result.on_wall
+            } else {
+                result.on_floor
+            });
+        }
+    }
+}
 
 /// A unit box in the air beside a 60° slope (max slope 45°), walking 0.3 into it under a fall
 /// of 0.05 a call: the walk's part into the slope used to carry it up the slope (0.3 is more

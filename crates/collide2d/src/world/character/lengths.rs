@@ -101,7 +101,7 @@ fn extents(shape: &Shape, xf: &Transform, up: Vec2) -> (f32, f32, f32) {
 
 /// The spacing of `f32` values at `x` (one unit in the last place), at least the smallest
 /// normal number.
-fn f32_spacing(x: f32) -> f32 {
+pub(crate) fn f32_spacing(x: f32) -> f32 {
     let x = x.abs();
     if !x.is_finite() || x < f32::MIN_POSITIVE {
         return f32::MIN_POSITIVE;

@@ -154,33 +154,44 @@ fn line_up_seams(surfaces: &mut [Surface], reach: f32) {
                 && (s.separation - separation).abs() <= 0.5 * reach
         })
     };
-    for index in 0..surfaces.len() {
-        let surface = surfaces[index];
-        let Some(other) = surface.other_face else {
-            continue;
-        };
-        let chosen_lines_up = lines_up(surfaces, index, surface.normal, surface.separation);
-        let other_lines_up = lines_up(surfaces, index, other.normal, other.separation);
-        let (real, hidden) = match (chosen_lines_up, other_lines_up) {
-            (true, false) => ((surface.normal, surface.separation), other.normal),
-            (false, true) => ((other.normal, other.separation), surface.normal),
-            (false, false) if other.meets => ((other.normal, other.separation), surface.normal),
-            _ => continue,
-        };
-        let held = &mut surfaces[index];
-        if real.0 != surface.normal {
-            held.normal = other.normal;
-            held.separation = other.separation;
-            held.point = other.point;
-            held.other_face = Some(OtherFace {
-                normal: surface.normal,
-                separation: surface.separation,
-                point: surface.point,
-                meets: false,
-            });
+    // A face switched to lines up with the faces of pieces looked at before it, which may
+    // then switch in turn: passes until none changes (beside a compound stack's seam, the
+    // piece below was looked at first, its own faces lining up with nothing yet, and held a
+    // character falling along the wall on its hidden top).
+    for _ in 0..surfaces.len() {
+        let mut changed = false;
+        for index in 0..surfaces.len() {
+            let surface = surfaces[index];
+            let Some(other) = surface.other_face else {
+                continue;
+            };
+            let chosen_lines_up = lines_up(surfaces, index, surface.normal, surface.separation);
+            let other_lines_up = lines_up(surfaces, index, other.normal, other.separation);
+            let (real, hidden) = match (chosen_lines_up, other_lines_up) {
+                (true, false) => ((surface.normal, surface.separation), other.normal),
+                (false, true) => ((other.normal, other.separation), surface.normal),
+                (false, false) if other.meets => ((other.normal, other.separation), surface.normal),
+                _ => continue,
+            };
+            let held = &mut surfaces[index];
+            if real.0 != surface.normal {
+                changed = true;
+                held.normal = other.normal;
+                held.separation = other.separation;
+                held.point = other.point;
+                held.other_face = Some(OtherFace {
+                    normal: surface.normal,
+                    separation: surface.separation,
+                    point: surface.point,
+                    meets: false,
+                });
+            }
+            if held.away.0.dot(hidden) > 1.0 - 1.0e-5 {
+                held.away = real;
+            }
         }
-        if held.away.0.dot(hidden) > 1.0 - 1.0e-5 {
-            held.away = real;
+        if !changed {
+            break;
         }
     }
 }
