@@ -257,7 +257,11 @@ fn a_collider_disabled_or_filtered_then_removed_ends_its_pairs_as_removed() {
         world.layers_mut().disable(LayerId::DEFAULT, other_layer);
         let a = world.insert(ball().with_user_data(1)).unwrap();
         let b = world
-            .insert(ball().with_user_data(2).with_position(collide2d::Vec2::X * 0.6))
+            .insert(
+                ball()
+                    .with_user_data(2)
+                    .with_position(collide2d::Vec2::X * 0.6),
+            )
             .unwrap();
         world.update();
         assert_eq!(world.began().len(), 1);
