@@ -6,10 +6,10 @@
 //! compounds, some offset from their object); one-way colliders are skipped by the filter and
 //! left out of the reference.
 
-use crate::support::Rng;
+use crate::support::{Rng, BROAD_PHASES};
 use collide2d::query::{shape_cast, CastOptions, Sweep};
 use collide2d::shape::{Capsule, Chain, Circle, Compound, Polygon, Ray, Shape};
-use collide2d::world::{BroadPhaseKind, Collider, QueryFilter, World};
+use collide2d::world::{Collider, QueryFilter, World};
 use collide2d::{Transform, Vec2};
 
 fn shape(rng: &mut Rng, s: f32) -> Shape {
@@ -57,11 +57,7 @@ fn world_ray_and_shape_casts_equal_the_best_of_every_collider_far_out_in_every_b
     let mut cases = 0;
     for seed in 0..150u64 {
         let mut rng = Rng(seed);
-        let kind = [
-            BroadPhaseKind::Tree,
-            BroadPhaseKind::Grid { cell_size: 4.0 },
-            BroadPhaseKind::SweepAndPrune,
-        ][seed as usize % 3];
+        let kind = BROAD_PHASES[seed as usize % 3];
         let mut world = World::with_broad_phase(kind).unwrap();
         let far = [0.0, 1e3, 1e4, 1e5, 1e6][rng.below(5)];
         let center = Vec2::new(far * rng.range(-1.0, 1.0), far * rng.range(-1.0, 1.0));

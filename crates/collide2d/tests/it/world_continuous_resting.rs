@@ -22,16 +22,10 @@
 //!
 //! The three broad phases take turns.
 
-use crate::support::Rng;
+use crate::support::{Rng, BROAD_PHASES};
 use collide2d::shape::{Capsule, Chain, Circle, Compound, Polygon, Shape};
-use collide2d::world::{BroadPhaseKind, Collider, ColliderHandle, CollisionEvent, World};
+use collide2d::world::{Collider, ColliderHandle, CollisionEvent, World};
 use collide2d::{Transform, Vec2};
-
-const BROAD_PHASES: [BroadPhaseKind; 3] = [
-    BroadPhaseKind::Tree,
-    BroadPhaseKind::Grid { cell_size: 4.0 },
-    BroadPhaseKind::SweepAndPrune,
-];
 
 fn at(x: f32, y: f32) -> Transform {
     Transform::new(Vec2::new(x, y), 0.0)

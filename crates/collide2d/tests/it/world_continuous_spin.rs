@@ -13,9 +13,9 @@
 //! `Begin` must come when the first exists, not come when the second does not, and carry a time
 //! between the two.
 
-use crate::support::Rng;
+use crate::support::{Rng, BROAD_PHASES};
 use collide2d::shape::{Capsule, Circle, Polygon, Shape};
-use collide2d::world::{BroadPhaseKind, Collider, CollisionEvent, World};
+use collide2d::world::{Collider, CollisionEvent, World};
 use collide2d::{Transform, Vec2};
 
 /// A point in `f64`.
@@ -188,11 +188,7 @@ fn spinning_bars_and_bullets_far_out_touch_posts_and_each_other_at_the_reference
     let mut failures = Vec::new();
     for seed in 0..n {
         let mut rng = Rng(seed * 7 + 1);
-        let kind = [
-            BroadPhaseKind::Tree,
-            BroadPhaseKind::Grid { cell_size: 4.0 },
-            BroadPhaseKind::SweepAndPrune,
-        ][seed as usize % 3];
+        let kind = BROAD_PHASES[seed as usize % 3];
         let mut world = World::with_broad_phase(kind).unwrap();
         let far = [0.0f32, 1e3, 1e4, 1e5, 1e6][rng.below(5)];
         let c = Vec2::new(far * rng.range(-1.0, 1.0), far * rng.range(-1.0, 1.0));

@@ -50,10 +50,10 @@ fn a_capsule_resting_on_a_segment_cast_through_it_fast_hits_at_once() {
 /// `World::sweep_to` towards a target twice as far beyond the wall (turning or not): where its
 /// path crosses the wall's face within its length, the collider must end no further past the
 /// face than the rounding of the coordinates (8 ulps of the largest) plus 1e-3.
-use crate::support::Rng;
+use crate::support::{Rng, BROAD_PHASES};
 use collide2d::query::{shape_cast, CastOptions, Sweep};
 use collide2d::shape::{Capsule, Chain, Circle, Polygon, Segment, Shape};
-use collide2d::world::{BroadPhaseKind, Collider, World};
+use collide2d::world::{Collider, World};
 use collide2d::{Transform, Vec2};
 
 #[test]
@@ -64,11 +64,7 @@ fn repeated_sweeps_to_beyond_a_wall_never_end_past_it() {
     let mut worst = 0.0f64;
     for seed in 0..6000u64 {
         let mut rng = Rng(seed);
-        let kind = [
-            BroadPhaseKind::Tree,
-            BroadPhaseKind::Grid { cell_size: 4.0 },
-            BroadPhaseKind::SweepAndPrune,
-        ][seed as usize % 3];
+        let kind = BROAD_PHASES[seed as usize % 3];
         let mut world = World::with_broad_phase(kind).unwrap();
         let far = [0.0f32, 1e3, 1e4, 1e5][rng.below(4)];
         let c = Vec2::new(far * rng.range(-1.0, 1.0), far * rng.range(-1.0, 1.0));

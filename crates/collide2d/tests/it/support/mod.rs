@@ -17,6 +17,13 @@ pub mod world_scene;
 pub use rng::Rng;
 pub use shapes::*;
 
+/// Every broad phase, a grid with cells of 4 units: a sweep picks one by seed, or runs all.
+pub const BROAD_PHASES: [collide2d::world::BroadPhaseKind; 3] = [
+    collide2d::world::BroadPhaseKind::Tree,
+    collide2d::world::BroadPhaseKind::Grid { cell_size: 4.0 },
+    collide2d::world::BroadPhaseKind::SweepAndPrune,
+];
+
 /// Whether two colliders of `world` touch now, by the rules the world applies (layer matrix,
 /// category and mask, sensors by overlap, solid pairs by a non-empty manifold), computed
 /// directly from their shapes and placements: the reference of the world model tests.
