@@ -627,10 +627,13 @@ impl World {
                 passed.push((hit.a, hit.b));
             }
         }
-        // A pair that touched at the last update and is apart at the end of the step is a hit
-        // only where the motion goes further into the other collider: cast again without the
-        // start's touch.
-        let again = |hit: &SweptHit| -> Option<SweptHit> {
+        // A hit as it stands, but for a pair that touched at the last update (asked only when
+        // it is apart at the end of the step): a hit only where the motion goes further into
+        // the other collider, cast again without the start's touch.
+        let answer = |hit: &SweptHit| -> Option<SweptHit> {
+            if !hit.was_touching {
+                return Some(*hit);
+            }
             let sweep_of = |handle: ColliderHandle| -> Option<Sweep> {
                 match state
                     .movers
@@ -654,11 +657,7 @@ impl World {
         let mut hits = state.hits.iter().peekable();
         for (test, result) in tests.iter().zip(results.iter()) {
             while let Some(hit) = hits.next_if(|hit| (hit.a, hit.b) < (test.a, test.b)) {
-                let hit = match hit.was_touching {
-                    true => again(hit),
-                    false => Some(*hit),
-                };
-                if let Some(hit) = hit {
+                if let Some(hit) = answer(hit) {
                     push_hit(&hit, false, merged_tests, merged_results, &mut state.passed);
                     kept.push(hit);
                 }
@@ -666,9 +665,8 @@ impl World {
             let hit = hits
                 .next_if(|hit| (hit.a, hit.b) == (test.a, test.b))
                 .and_then(|hit| match (hit.was_touching, result.is_touching()) {
-                    (false, _) => Some(*hit),
                     (true, true) => None,
-                    (true, false) => again(hit),
+                    _ => answer(hit),
                 });
             match hit {
                 Some(hit) => {
@@ -688,11 +686,7 @@ impl World {
             }
         }
         for hit in hits {
-            let hit = match hit.was_touching {
-                true => again(hit),
-                false => Some(*hit),
-            };
-            if let Some(hit) = hit {
+            if let Some(hit) = answer(hit) {
                 push_hit(&hit, false, merged_tests, merged_results, &mut state.passed);
                 kept.push(hit);
             }
