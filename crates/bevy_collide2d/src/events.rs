@@ -84,7 +84,8 @@ pub struct CollisionStarted {
 }
 
 /// Two colliders stopped touching: moved apart, removed (despawned included), disabled or
-/// filtered out by a layer change.
+/// filtered out by a layer change; or they changed kind (a [`Sensor`](crate::Sensor) added or
+/// removed), and a [`CollisionStarted`] of the other kind follows in the same step.
 ///
 /// Delivered like [`CollisionStarted`]: one message per pair, an observer trigger on each
 /// entity that still exists (`a` the observed one).

@@ -50,7 +50,11 @@
 //!    hitbox where it is on the moved character.
 //! 4. [`Update`](Collide2dSystems::Update): the world's update; its begin and end events become
 //!    [`CollisionStarted`] / [`CollisionEnded`] messages in the world's pair order, observer
-//!    triggers on both entities, and [`CollidingEntities`] changes.
+//!    triggers on both entities, and [`CollidingEntities`] changes. A pair that changes kind
+//!    while touching (a [`Sensor`] added or removed) ends as the kind it was
+//!    ([`EndReason::SensorChanged`]) and starts as the other in the same step, the end first:
+//!    a game that reads the two message kinds one after the other reads the ends first, or
+//!    keys its pairs by their `sensor` flag too.
 //!
 //! Each collider's user data in the [`collide2d::World`] is its entity's
 //! [`Entity::to_bits`](bevy_ecs::entity::Entity::to_bits).

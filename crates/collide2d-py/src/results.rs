@@ -26,8 +26,8 @@ pub struct PyEvent {
     pub user_data: (u64, u64),
     /// The contact (normal from `a` to `b`) for a solid pair's begin, else `None`.
     pub manifold: Option<PyManifold>,
-    /// Why an end happened (`"separated"`, `"removed"`, `"disabled"`, `"filtered"`); `None`
-    /// for a begin.
+    /// Why an end happened (`"separated"`, `"removed"`, `"disabled"`, `"filtered"`,
+    /// `"sensor_changed"`); `None` for a begin.
     pub reason: Option<&'static str>,
 }
 
@@ -97,6 +97,7 @@ pub fn event_py(event: &CollisionEvent) -> PyEvent {
                 EndReason::Removed => "removed",
                 EndReason::Disabled => "disabled",
                 EndReason::Filtered => "filtered",
+                EndReason::SensorChanged => "sensor_changed",
                 #[allow(unreachable_patterns)]
                 _ => "other",
             }),

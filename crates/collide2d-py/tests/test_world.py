@@ -34,6 +34,17 @@ def test_insert_update_events_contacts():
     assert not world.is_touching(right)
 
 
+def test_a_pair_that_changes_kind_ends_then_begins_again():
+    world, (left, middle, right) = three_balls()
+    world.update()
+    world.set_sensor(middle, True)
+    events = world.update()
+    ended = [(e.a, e.b, e.reason, e.sensor) for e in events.ended]
+    assert ended == [(left, middle, "sensor_changed", False), (middle, right, "sensor_changed", False)]
+    assert [(e.a, e.b, e.sensor, e.manifold) for e in events.began] == [(left, middle, True, None), (middle, right, True, None)]
+    assert world.is_touching(middle) and len(world.contacts_of(middle)) == 2
+
+
 def test_remove_and_stale_handles():
     world, (left, middle, right) = three_balls()
     world.update()

@@ -284,7 +284,10 @@ fn layer_changes_follow_the_matrix_and_unknown_names_are_reported() {
 #[test]
 fn toggling_sensor_changes_the_pair_kind() {
     let mut app = app();
-    let a = app.world_mut().spawn((ball(0.5), at(0.0, 0.0))).id();
+    let a = app
+        .world_mut()
+        .spawn((ball(0.5), at(0.0, 0.0), CollidingEntities::default()))
+        .id();
     let b = app
         .world_mut()
         .spawn((ball(0.5), at(0.5, 0.0), Sensor))
@@ -293,8 +296,28 @@ fn toggling_sensor_changes_the_pair_kind() {
     assert_eq!(started.len(), 1);
     assert!(started[0].sensor && started[0].manifold.is_none());
 
+    // Each change of kind ends the pair as the kind it was, then starts it as the other.
+    let kinds = |started: &[CollisionStarted], ended: &[CollisionEnded]| {
+        (
+            ended
+                .iter()
+                .map(|e| (e.a, e.b, e.sensor, e.reason))
+                .collect::<Vec<_>>(),
+            started
+                .iter()
+                .map(|s| (s.a, s.b, s.sensor, s.manifold.is_some()))
+                .collect::<Vec<_>>(),
+        )
+    };
     app.world_mut().entity_mut(b).remove::<Sensor>();
-    step(&mut app);
+    let (started, ended) = step(&mut app);
+    assert_eq!(
+        kinds(&started, &ended),
+        (
+            vec![(a, b, true, EndReason::SensorChanged)],
+            vec![(a, b, false, true)]
+        )
+    );
     let world = app.world().resource::<CollisionWorld>();
     assert!(!world
         .world()
@@ -309,7 +332,14 @@ fn toggling_sensor_changes_the_pair_kind() {
     );
 
     app.world_mut().entity_mut(b).insert(Sensor);
-    step(&mut app);
+    let (started, ended) = step(&mut app);
+    assert_eq!(
+        kinds(&started, &ended),
+        (
+            vec![(a, b, false, EndReason::SensorChanged)],
+            vec![(a, b, true, false)]
+        )
+    );
     let world = app.world().resource::<CollisionWorld>();
     assert!(world
         .world()
@@ -318,6 +348,12 @@ fn toggling_sensor_changes_the_pair_kind() {
         .is_sensor());
     assert!(world.world().contacts().all(|(_, _, m)| m.is_none()));
     assert!(world.is_touching(a));
+    // The end is applied before the start: `a` still lists `b`.
+    assert!(app
+        .world()
+        .get::<CollidingEntities>(a)
+        .unwrap()
+        .contains(&b));
 }
 
 #[test]

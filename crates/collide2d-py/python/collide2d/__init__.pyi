@@ -204,7 +204,7 @@ class Event:
     sensor: bool
     user_data: Tuple[int, int]
     manifold: Optional[Manifold]
-    reason: Optional[Literal["separated", "removed", "disabled", "filtered"]]
+    reason: Optional[Literal["separated", "removed", "disabled", "filtered", "sensor_changed"]]
 
 class Events:
     @property

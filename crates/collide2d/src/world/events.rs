@@ -63,12 +63,18 @@ pub enum EndReason {
     Disabled,
     /// The pair may no longer touch: a layer, layer-matrix or groups change filters it out.
     Filtered,
+    /// One of the two became a sensor or stopped being one while they touched
+    /// ([`World::set_sensor`](super::World::set_sensor)), so the pair changed kind: it ends as
+    /// the kind it was (the `End`'s `sensor` flag) and, in the same update, right after this
+    /// `End`, begins as the other kind.
+    SensorChanged,
 }
 
 /// A change, or continuation, of contact between two colliders, with `a < b`.
 ///
 /// Sensor pairs carry no manifold. Every `Begin` is followed by exactly one `End`, whatever
-/// ends the contact: moving apart, removal, disabling, or a layer or filter change; the `End`
+/// ends the contact: moving apart, removal, disabling, a layer or filter change, or one of the
+/// two becoming a sensor or solid (a `Begin` and its `End` always agree on `sensor`); the `End`
 /// says which ([`EndReason`]), and carries what a game needs to act on it once a collider is
 /// gone: whether the pair was a sensor pair and both colliders' user data.
 ///
@@ -82,11 +88,15 @@ pub enum EndReason {
 /// surfaces, no depth, the normal there (sensor pairs: no manifold, as always). The next
 /// update re-tests the pair and reports the contact at the end of its step. When the pair
 /// touched during the step but is apart at its end (a bullet through a thin wall), the `Begin`
-/// comes in this update and the `End` in the next one, so an update still names a pair at most
+/// comes in this update and the `End` in the next one, so that an update names such a pair
 /// once. A pair that already touched at the previous update and that the sweep carries further
 /// into each other (a ball rolling along a level chain's floor into its wall) but leaves apart
 /// at the end of the step reports a `Stay` with the contact at the time of impact, then its
 /// `End` in the next update.
+///
+/// An update names each pair at most once, except a pair that changed kind while touching
+/// (one collider became a sensor or solid: [`EndReason::SensorChanged`]): its `End`, then its
+/// `Begin`, one right after the other.
 ///
 /// `Debug` leaves out what has its plain value (`time_of_impact` when `None`, `user_data` when
 /// both are 0, an `End`'s `reason` when `Separated` and `sensor` when `false`), so that logs of

@@ -1069,6 +1069,10 @@ impl World {
     }
 
     /// Makes a collider a sensor or solid.
+    ///
+    /// A pair it touches that changes kind by this (a solid pair becoming a sensor pair, or
+    /// back) ends at the next update with [`EndReason::SensorChanged`] and, when the two still
+    /// touch, begins again as the other kind right after its `End`, in the same update.
     pub fn set_sensor(&mut self, handle: ColliderHandle, sensor: bool) -> Result<(), WorldError> {
         self.modify(handle, |c| c.sensor = sensor)
     }
@@ -1139,6 +1143,9 @@ impl World {
         match result {
             Ok(proxy) => {
                 let left_broad_phase = entry.proxy.is_some() && proxy.is_none();
+                if entry.collider.sensor != before.sensor {
+                    self.touching.note_kind_change();
+                }
                 entry.proxy = proxy;
                 entry.collider_changed();
                 self.mark_dirty(handle);

@@ -98,7 +98,9 @@ pub(super) struct PairTest {
 /// events are also the set of touching pairs, and the next update reads them once and writes
 /// its own, instead of keeping a second copy of every manifold.
 ///
-/// **Invariant:** `store` is sorted by pair and names each pair at most once; `detached` holds
+/// **Invariant:** `store` is sorted by pair and names each pair at most once, except a pair
+/// that changed kind (one collider became a sensor or solid): its `End`, then its `Begin`;
+/// `detached` holds
 /// only pairs of `Begin`/`Stay` entries of `store`, each once, in the order they were detached;
 /// `marks` is empty when nothing is detached, else as long as `store`, `marks[i]` telling whether
 /// `store[i]`'s pair is in `detached`. (Detaching is then a search and a push, so taking out many
@@ -137,6 +139,11 @@ pub(super) struct Touching {
     detached: Vec<Detached>,
     /// Which entries of `store` are detached (empty when none is).
     marks: Vec<bool>,
+    /// Whether a collider's sensor flag changed since the last update, or the last update
+    /// changed a pair's kind (so `store` may hold that pair twice), or `store` was handed over
+    /// by a restore: only then does a merge split over threads read the stored events to
+    /// count the events of each range.
+    kinds_may_change: bool,
     /// The buffers of a merge split over threads, one per range of pairs.
     #[cfg(feature = "rayon")]
     parts: Vec<MergePart>,
@@ -172,6 +179,7 @@ impl Touching {
             store,
             detached,
             marks,
+            kinds_may_change: true,
             ..Touching::default()
         }
     }
@@ -243,12 +251,15 @@ impl Touching {
         self.find(pair).is_some_and(|index| !self.is_marked(index))
     }
 
-    /// The position of the pair's `Begin` or `Stay` entry.
+    /// The position of the pair's `Begin` or `Stay` entry (after its `End` when it changed
+    /// kind at the last update).
     fn find(&self, pair: (ColliderHandle, ColliderHandle)) -> Option<usize> {
-        self.store
-            .binary_search_by(|probe| probe.pair().cmp(&pair))
-            .ok()
-            .filter(|&index| !matches!(self.store[index], CollisionEvent::End { .. }))
+        let first = self.store.partition_point(|probe| probe.pair() < pair);
+        self.store[first..]
+            .iter()
+            .take_while(|event| event.pair() == pair)
+            .position(|event| !matches!(event, CollisionEvent::End { .. }))
+            .map(|offset| first + offset)
     }
 
     /// Marks a touching pair detached (its collider leaves) with the reason and the user data
@@ -362,6 +373,7 @@ impl Touching {
                 old: &old,
                 old_keys: (self.keys.len() == old.len()).then_some(&self.keys[..]),
                 old_ends: &self.ended_before,
+                kinds_may_change: self.kinds_may_change,
                 tests,
                 detached: &detached,
             };
@@ -403,10 +415,20 @@ impl Touching {
         self.detached.clear();
         self.merged = true;
         self.report_stay = report_stay;
+        self.kinds_may_change = changes
+            .ended
+            .iter()
+            .any(|end| end.end_reason() == Some(EndReason::SensorChanged));
         self.began = changes.began;
         self.ended = changes.ended;
         self.reported = changes.reported;
         threads
+    }
+
+    /// Notes that a collider's sensor flag changed: its touching pairs may change kind at the
+    /// next update.
+    pub fn note_kind_change(&mut self) {
+        self.kinds_may_change = true;
     }
 }
 
@@ -485,6 +507,9 @@ struct MergeRanges<'a> {
     old_keys: Option<&'a [u128]>,
     /// The `End` entries of `old`, in order.
     old_ends: &'a [CollisionEvent],
+    /// Whether a pair may change kind, or `old` holds a pair twice (see
+    /// [`Touching::note_kind_change`]).
+    kinds_may_change: bool,
     tests: &'a [PairTest],
     detached: &'a [Detached],
 }
@@ -604,8 +629,8 @@ impl MergeRanges<'_> {
     ///
     /// Up to [`IN_PLACE_TESTS`] tests, each range first answers all its tests and counts its
     /// events: its stored events, less their `End`s (dropped), plus one `Begin` for each pair
-    /// that touches now and did not (every other tested or detached pair replaces its stored
-    /// event). Then each range writes its events straight into its place in `next`. Above
+    /// that touches now and did not, or did as the other kind (every other tested or detached
+    /// pair replaces its stored event). Then each range writes its events straight into its place in `next`. Above
     /// it, or should a range not fill its place exactly, each range writes into its own
     /// buffer, and the buffers are copied into `next` one after another.
     #[allow(clippy::too_many_arguments)]
@@ -714,10 +739,38 @@ impl MergeRanges<'_> {
         };
         let ends = &self.old_ends[ends_before(span.low).unwrap_or(0)
             ..ends_before(span.high).unwrap_or(self.old_ends.len())];
+        let (mut position, mut begins) = (0, 0);
+        if self.kinds_may_change {
+            // Walk the stored keys beside the tests (all sorted, one step at a time), reading
+            // the stored events of touching tests: a test that touches begins unless its pair
+            // is stored and not as an `End` (a pair that changed kind at the last update is
+            // stored as an `End` then a `Begin`), or is stored as the other kind (then it also
+            // ends first).
+            let old = &self.old[span.old.clone()];
+            for (test, answer) in self.tests[span.tests.clone()].iter().zip(answers) {
+                if !answer.is_touching() {
+                    continue;
+                }
+                let key = order_key((test.a, test.b));
+                while keys.get(position).is_some_and(|&stored| stored < key) {
+                    position += 1;
+                }
+                let mut was_sensor = None;
+                while keys.get(position) == Some(&key) {
+                    if !matches!(old[position], CollisionEvent::End { .. }) {
+                        was_sensor = Some(old[position].manifold().is_none());
+                    }
+                    position += 1;
+                }
+                begins += usize::from(was_sensor != Some(answer.manifold().is_none()));
+            }
+            return keys.len() - ends.len() + begins;
+        }
         // Walk the stored keys and `End`s beside the tests (all sorted, one step at a time:
         // the merge reads every stored event after this anyway): a test that touches begins
-        // unless its pair is stored and not as an `End`.
-        let (mut position, mut end_position, mut begins) = (0, 0, 0);
+        // unless its pair is stored and not as an `End`. (No pair is stored twice, and none
+        // changes kind.)
+        let mut end_position = 0;
         for (test, answer) in self.tests[span.tests.clone()].iter().zip(answers) {
             if !answer.is_touching() {
                 continue;
@@ -863,17 +916,17 @@ fn merge_range(
                 keep_run(&old[position..run_end], &mut detached_left, next, changes);
                 position = run_end;
             }
-            let old_touching = old.get(position).filter(|event| {
-                event_key(event) == key && !matches!(event, CollisionEvent::End { .. })
-            });
-            let was_touching = old_touching.is_some();
-            let was_sensor = old_touching.is_some_and(|event| event.manifold().is_none());
-            if old
-                .get(position)
-                .is_some_and(|event| event_key(event) == key)
-            {
+            // The pair's stored entries: one, or an `End` then a `Begin` when it changed kind
+            // at the last update. It touched if one of them is not an `End`.
+            let mut old_touching = None;
+            while let Some(event) = old.get(position).filter(|event| event_key(event) == key) {
+                if !matches!(event, CollisionEvent::End { .. }) {
+                    old_touching = Some(event);
+                }
                 position += 1;
             }
+            let was_touching = old_touching.is_some();
+            let was_sensor = old_touching.is_some_and(|event| event.manifold().is_none());
             // A tested pair that was detached was re-enabled since: its state comes from the
             // test.
             // A tested pair detached since the last update that ends anyway ends for the
@@ -891,7 +944,34 @@ fn merge_range(
             let (a, b) = (test.a, test.b);
             let manifold = result.manifold();
             match (was_touching, result.is_touching()) {
-                (true, true) => next.push(CollisionEvent::Stay { a, b, manifold }),
+                (true, true) if was_sensor == manifold.is_none() => {
+                    next.push(CollisionEvent::Stay { a, b, manifold });
+                }
+                // One of the two became a sensor or solid while they touched: the pair ends as
+                // the kind it was and begins as the other, both in this update, in that order.
+                (true, true) => {
+                    let user_data = facts(a, b).user_data;
+                    changes.push_end(
+                        next,
+                        CollisionEvent::End {
+                            a,
+                            b,
+                            reason: EndReason::SensorChanged,
+                            sensor: was_sensor,
+                            user_data,
+                        },
+                    );
+                    changes.push_begin(
+                        next,
+                        CollisionEvent::Begin {
+                            a,
+                            b,
+                            manifold,
+                            time_of_impact: None,
+                            user_data,
+                        },
+                    );
+                }
                 (true, false) => {
                     let end = pending.unwrap_or_else(|| {
                         let facts = facts(a, b);
@@ -970,17 +1050,22 @@ impl Touching {
                     *time_of_impact = Some(super::events::TimeOfImpact::new(time));
                 }
             };
+            // A pair that changed kind has an `End` before its `Begin`.
             if times.len() * 16 < list.len() {
                 for &(pair, time) in times {
-                    if let Ok(index) = list.binary_search_by(|event| event.pair().cmp(&pair)) {
-                        set(&mut list[index], time);
+                    let first = list.partition_point(|event| event.pair() < pair);
+                    for event in list[first..]
+                        .iter_mut()
+                        .take_while(|event| event.pair() == pair)
+                    {
+                        set(event, time);
                     }
                 }
             } else {
                 let mut events = list.iter_mut().peekable();
                 for &(pair, time) in times {
                     while events.next_if(|event| event.pair() < pair).is_some() {}
-                    if let Some(event) = events.next_if(|event| event.pair() == pair) {
+                    while let Some(event) = events.next_if(|event| event.pair() == pair) {
                         set(event, time);
                     }
                 }

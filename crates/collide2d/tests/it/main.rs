@@ -80,5 +80,6 @@ mod world_is_touching;
 mod world_model;
 mod world_origin;
 mod world_query_edges;
+mod world_sensor_change;
 mod world_snapshot;
 mod world_sweep_to_walls;

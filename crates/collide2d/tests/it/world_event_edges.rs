@@ -3,10 +3,11 @@
 //! layer, layer-matrix, group, sensor and shape changes, continuous colliders, origin shifts
 //! and snapshot round trips), checked after each update against a model:
 //!
-//! - every `Begin` opens a pair that was not open, every `Stay` and `End` is of an open pair,
-//!   and each `End` says why (`Removed` when one of the two was removed since the last update,
-//!   disabled first or not,
-//!   `Disabled` when one is disabled, `Filtered` when the layers or groups now keep them apart,
+//! - every `Begin` opens a pair that was not open, every `Stay` and `End` is of an open pair
+//!   and of the kind (sensor or solid) it began as, and each `End` says why (`Removed` when one
+//!   of the two was removed since the last update, disabled first or not, `Disabled` when one
+//!   is disabled, `Filtered` when the layers or groups now keep them apart, `SensorChanged`
+//!   when they touch as the other kind, then right after it the pair's `Begin` as that kind,
 //!   `Separated` otherwise);
 //! - the open pairs without a continuous collider are exactly the brute-force touching pairs;
 //! - the whole stream is the same, bit for bit, on 1, 2 and 4 threads (feature `rayon`).
@@ -80,7 +81,8 @@ fn run(seed: u64, count: usize, frames: usize, moving: f64, brute: bool) -> Vec<
     let mut handles: Vec<ColliderHandle> = (0..count)
         .map(|_| world.insert(collider(&mut rng, &layers, spread)).unwrap())
         .collect();
-    let mut open: BTreeMap<Pair, ()> = BTreeMap::new();
+    // Each open pair, and whether it began as a sensor pair.
+    let mut open: BTreeMap<Pair, bool> = BTreeMap::new();
     let mut stream = Vec::new();
     for frame in 0..frames {
         let mut removed: BTreeSet<ColliderHandle> = BTreeSet::new();
@@ -150,29 +152,46 @@ fn run(seed: u64, count: usize, frames: usize, moving: f64, brute: bool) -> Vec<
             world = World::restore(world.snapshot()).unwrap();
         }
         world.update();
+        // A pair that changed kind: its `Begin` must come right after its `End`.
+        let mut begins_next = None;
         for event in world.events() {
             stream.push(format!("{event:?}"));
             let (a, b) = event.pair();
             let pair = ordered(a, b);
+            if let Some(changed) = begins_next.take() {
+                assert!(
+                    changed == pair && matches!(event, CollisionEvent::Begin { .. }),
+                    "frame {frame}: {changed:?} changed kind, then {event:?}"
+                );
+            }
+            // Whether the pair is a sensor pair now.
+            let sensor_now = world.get(a).is_ok_and(|c| c.is_sensor())
+                || world.get(b).is_ok_and(|c| c.is_sensor());
             match event {
                 CollisionEvent::Begin { .. } => {
+                    assert_eq!(event.is_sensor(), sensor_now, "frame {frame}: {event:?}");
                     assert!(
-                        open.insert(pair, ()).is_none(),
+                        open.insert(pair, event.is_sensor()).is_none(),
                         "frame {frame}: Begin of an open pair {event:?}"
                     );
                 }
                 CollisionEvent::Stay { .. } => {
-                    assert!(
-                        open.contains_key(&pair),
-                        "frame {frame}: Stay of a closed pair {event:?}"
+                    assert_eq!(
+                        open.get(&pair),
+                        Some(&event.is_sensor()),
+                        "frame {frame}: Stay of a closed pair, or of the other kind {event:?}"
                     );
                 }
                 CollisionEvent::End { .. } => {
-                    assert!(
-                        open.remove(&pair).is_some(),
-                        "frame {frame}: End of a closed pair {event:?}"
+                    assert_eq!(
+                        open.remove(&pair),
+                        Some(event.is_sensor()),
+                        "frame {frame}: End of a closed pair, or of the other kind {event:?}"
                     );
                     let reason = event.end_reason().unwrap();
+                    if reason == EndReason::SensorChanged {
+                        begins_next = Some(pair);
+                    }
                     let gone = removed.contains(&a) || removed.contains(&b);
                     // Removed, also when disabled first this frame: the End says it is gone.
                     let expected: &[EndReason] = if gone {
@@ -184,6 +203,9 @@ fn run(seed: u64, count: usize, frames: usize, moving: f64, brute: bool) -> Vec<
                         } else if !allowed(&world, ca, cb) {
                             // Filtered; also apart, perhaps, which may say either.
                             &[EndReason::Filtered, EndReason::Separated]
+                        } else if event.is_sensor() != sensor_now {
+                            // Still touching as the other kind, or apart.
+                            &[EndReason::SensorChanged, EndReason::Separated]
                         } else {
                             &[EndReason::Separated]
                         }
@@ -195,6 +217,10 @@ fn run(seed: u64, count: usize, frames: usize, moving: f64, brute: bool) -> Vec<
                 }
             }
         }
+        assert_eq!(
+            begins_next, None,
+            "frame {frame}: a changed kind never began"
+        );
         if !brute {
             continue;
         }

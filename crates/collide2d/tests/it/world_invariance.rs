@@ -2,8 +2,10 @@
 //! brute-force model of which pairs touch, and replayed in changed worlds that must answer the
 //! same:
 //!
-//! 1. Event algebra: per pair, events alternate `Begin` (`Stay`*) `End`; no event but an `End`
-//!    names a collider that is gone or disabled; an `End`'s reason is the edit that caused it;
+//! 1. Event algebra: per pair, events alternate `Begin` (`Stay`*) `End`, all of the kind
+//!    (sensor or solid) the `Begin` was, a pair that changes kind while touching ending and
+//!    beginning again right after in the same update; no event but an `End` names a collider
+//!    that is gone or disabled; an `End`'s reason is the edit that caused it;
 //!    a collider put in a freed slot never inherits the old collider's pairs. Every edit joins
 //!    in: moves (single, batched, far away and back in one frame), shapes, offsets, layers, the
 //!    layer matrix, groups, sensor flips, enabling and disabling (twice in one frame), removal
@@ -237,6 +239,8 @@ struct Model {
     colliders: BTreeMap<ColliderHandle, Collider>,
     /// Pairs open (`Begin` seen, no `End` yet).
     open: BTreeSet<Pair>,
+    /// Whether each open pair began as a sensor pair.
+    kinds: BTreeMap<Pair, bool>,
     /// Why each open pair must end if it ends at the next update, by its first cause since
     /// the last update (removal or disabling; a removal after a disabling makes it a
     /// removal); `None` where either reason is right (disabled and enabled again).
@@ -375,12 +379,30 @@ impl Model {
         let now = self.reference(world);
         let mut seen = BTreeSet::new();
         let mut open = self.open.clone();
+        // The pair whose `Begin` must come next: it changed kind, and its `End` came first.
+        let mut begins_next: Option<Pair> = None;
         for event in events {
             let pair = event.pair();
-            if pair.0 >= pair.1 || !seen.insert(pair) {
+            let begins_again = match begins_next.take() {
+                Some(changed)
+                    if changed != pair || !matches!(event, CollisionEvent::Begin { .. }) =>
+                {
+                    return Err(format!(
+                        "{changed:?} changed kind and its Begin does not follow its End: {event:?}"
+                    ));
+                }
+                changed => changed.is_some(),
+            };
+            if pair.0 >= pair.1 || (!seen.insert(pair) && !begins_again) {
                 return Err(format!("pair out of order or twice: {event:?}"));
             }
             let live = |h: ColliderHandle| self.colliders.get(&h).is_some_and(|c| c.is_enabled());
+            // Whether the pair is a sensor pair now.
+            let sensor_now = |pair: Pair| {
+                [pair.0, pair.1]
+                    .iter()
+                    .any(|h| self.colliders.get(h).is_some_and(|c| c.is_sensor()))
+            };
             match event {
                 CollisionEvent::Begin { .. } | CollisionEvent::Stay { .. } => {
                     if !live(pair.0) || !live(pair.1) {
@@ -389,10 +411,16 @@ impl Model {
                         ));
                     }
                     let begin = matches!(event, CollisionEvent::Begin { .. });
-                    if begin == self.open.contains(&pair) {
+                    if begin == open.contains(&pair) {
                         return Err(format!(
                             "begin of an open pair or stay of a closed one: {event:?}"
                         ));
+                    }
+                    if event.is_sensor() != sensor_now(pair) {
+                        return Err(format!("wrong kind (sensor or solid): {event:?}"));
+                    }
+                    if begin {
+                        self.kinds.insert(pair, event.is_sensor());
                     }
                     if begin && self.detached.contains_key(&pair) {
                         return Err(format!("detached pair begins again: {event:?}"));
@@ -407,18 +435,32 @@ impl Model {
                     open.insert(pair);
                 }
                 CollisionEvent::End { reason, .. } => {
-                    if !self.open.contains(&pair) {
+                    if !open.contains(&pair) {
                         return Err(format!("end of a pair never begun: {event:?}"));
                     }
+                    let began_as_sensor = self.kinds.remove(&pair);
+                    if began_as_sensor != Some(event.is_sensor()) {
+                        return Err(format!(
+                            "End's sensor flag differs from its Begin's ({began_as_sensor:?}): {event:?}"
+                        ));
+                    }
+                    let kind_changed = now.contains(&pair) && sensor_now(pair) != event.is_sensor();
                     let expected = match self.detached.get(&pair) {
                         Some(Some(reason)) => Some(*reason),
                         Some(None) => None,
+                        None if kind_changed => Some(EndReason::SensorChanged),
                         None => Some(support::reason_they_stop(
                             world,
                             &self.colliders[&pair.0],
                             &self.colliders[&pair.1],
                         )),
                     };
+                    if *reason == EndReason::SensorChanged {
+                        if !kind_changed {
+                            return Err(format!("ends for a kind it did not change: {event:?}"));
+                        }
+                        begins_next = Some(pair);
+                    }
                     if expected.is_some_and(|e| e != *reason) {
                         return Err(format!(
                             "end reason {reason:?}, expected {expected:?}: {event:?}"
@@ -433,6 +475,9 @@ impl Model {
                     open.remove(&pair);
                 }
             }
+        }
+        if let Some(pair) = begins_next {
+            return Err(format!("{pair:?} changed kind and does not begin"));
         }
         if report_stay {
             let reported: BTreeSet<Pair> = events
