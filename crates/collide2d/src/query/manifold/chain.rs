@@ -57,7 +57,7 @@ use crate::query::manifold::contacts_convex_local;
 use crate::query::support::ConvexProxy;
 use crate::query::RayInside;
 use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
-use crate::shape::{Chain, Joint, Ray, Segment, Shape};
+use crate::shape::{Aabb, Chain, Joint, Ray, Segment, Shape};
 
 /// Largest sine of the angle between a manifold normal and a face normal for the two to count
 /// as the same direction (about 0.11°); also the slack of the cone tests at convex joints.
@@ -112,8 +112,13 @@ fn chain_against_convex(
     margin: f32,
     visit: &mut dyn FnMut(Manifold) -> bool,
 ) {
-    let bounds = culling_box(convex, convex_in_chain, margin);
-    chain.for_each_segment_in(&bounds, &mut |index| {
+    let against = Against {
+        shape: convex,
+        pose: convex_in_chain,
+        margin,
+        bounds: culling_box(convex, convex_in_chain, margin),
+    };
+    chain.for_each_segment_in(&against.bounds, &mut |index| {
         let (start, end) = chain.segment_points(index);
         let normal = chain.normals()[index];
         if (centroid - start).dot(normal) < 0.0 {
@@ -124,7 +129,7 @@ fn chain_against_convex(
         if manifold.is_empty() {
             return true;
         }
-        match admit(chain, index, manifold, convex, convex_in_chain, margin) {
+        match admit(chain, index, manifold, &against) {
             Some((admitted, segment)) => visit(Manifold {
                 child_a: segment as u32,
                 ..admitted
@@ -134,52 +139,56 @@ fn chain_against_convex(
     });
 }
 
+/// The convex shape B a chain's segments are tested against: its pose in the chain's frame,
+/// the contact margin, and its culling box there (the segments near it).
+struct Against<'a> {
+    shape: &'a Shape,
+    pose: &'a Transform,
+    margin: f32,
+    bounds: Aabb,
+}
+
 /// The manifold segment `index` may report in place of `manifold` (see the module docs), with
 /// the segment whose face it is (`index`, or its neighbour at a convex joint).
 fn admit(
     chain: &Chain,
     index: usize,
     manifold: Manifold,
-    convex: &Shape,
-    convex_in_chain: &Transform,
-    margin: f32,
+    against: &Against,
 ) -> Option<(Manifold, usize)> {
-    admit_own(chain, index, manifold, convex, convex_in_chain, margin)
-        .map(|m| (m, index))
-        .map(|(m, segment)| {
-            // Off a convex joint along the neighbour's face normal (B resting on the
-            // neighbour and reaching past the corner): the neighbour's face contact, all of it
-            // (both ends of B's face over the neighbour), rather than the corner point alone.
-            if m.count != 1 || m.normal != manifold.normal {
-                return (m, segment);
-            }
-            let at_end = m.normal.dot(left_perp(chain.normals()[index])) > 0.0;
-            let Joint::Convex { neighbour_normal } = chain.joint(index, at_end) else {
-                return (m, segment);
-            };
-            if cross(m.normal, neighbour_normal).abs() > FACE_TOLERANCE
-                || m.normal.dot(neighbour_normal) <= 0.0
-            {
-                return (m, segment);
-            }
-            let Some(neighbour) = chain.neighbour(index, at_end) else {
-                return (m, segment);
-            };
-            let (start, end) = chain.segment_points(neighbour);
-            let face = face_manifold(
-                start,
-                end,
-                neighbour_normal,
-                convex,
-                convex_in_chain,
-                margin,
-            );
-            if face.is_empty() {
-                (m, segment)
-            } else {
-                (face, neighbour)
-            }
-        })
+    let m = admit_own(chain, index, manifold, against)?;
+    // Off a convex joint along the neighbour's face normal (B resting on the neighbour and
+    // reaching past the corner): the neighbour's face contact, all of it (both ends of B's
+    // face over the neighbour), rather than the corner point alone.
+    if m.count != 1 || m.normal != manifold.normal {
+        return Some((m, index));
+    }
+    let at_end = m.normal.dot(left_perp(chain.normals()[index])) > 0.0;
+    let Joint::Convex { neighbour_normal } = chain.joint(index, at_end) else {
+        return Some((m, index));
+    };
+    if cross(m.normal, neighbour_normal).abs() > FACE_TOLERANCE
+        || m.normal.dot(neighbour_normal) <= 0.0
+    {
+        return Some((m, index));
+    }
+    let Some(neighbour) = chain.neighbour(index, at_end) else {
+        return Some((m, index));
+    };
+    let (start, end) = chain.segment_points(neighbour);
+    let face = face_manifold(
+        start,
+        end,
+        neighbour_normal,
+        against.shape,
+        against.pose,
+        against.margin,
+    );
+    Some(if face.is_empty() {
+        (m, index)
+    } else {
+        (face, neighbour)
+    })
 }
 
 /// [`admit`] along segment `index`'s own rules.
@@ -187,10 +196,9 @@ fn admit_own(
     chain: &Chain,
     index: usize,
     manifold: Manifold,
-    convex: &Shape,
-    convex_in_chain: &Transform,
-    margin: f32,
+    against: &Against,
 ) -> Option<Manifold> {
+    let (convex, convex_in_chain, margin) = (against.shape, against.pose, against.margin);
     let face_normal = chain.normals()[index];
     let normal = manifold.normal;
     let (start, end) = chain.segment_points(index);
@@ -198,7 +206,7 @@ fn admit_own(
     // feature clipped to the segment (the same points whichever face the segment–shape test
     // chose as reference).
     if cross(normal, face_normal).abs() <= FACE_TOLERANCE && normal.dot(face_normal) > 0.0 {
-        let (low, high) = flat_extent(chain, index, convex, convex_in_chain, margin);
+        let (low, high) = flat_extent(chain, index, &against.bounds);
         let face = face_manifold(low, high, face_normal, convex, convex_in_chain, margin);
         if !face.is_empty() {
             return Some(face);
@@ -285,7 +293,7 @@ fn admit_own(
             smallest.filter(|m| m.max_penetration() >= -margin.max(0.0))
         }
         Joint::FlatOrConcave => {
-            let (low, high) = flat_extent(chain, index, convex, convex_in_chain, margin);
+            let (low, high) = flat_extent(chain, index, &against.bounds);
             let face = face_manifold(low, high, face_normal, convex, convex_in_chain, margin);
             (!face.is_empty()).then_some(face)
         }
@@ -296,22 +304,15 @@ fn admit_own(
 const FLAT_SINE: f32 = 1.0e-4;
 
 /// Segment `index` extended along its own line over the run of neighbours that continue it
-/// flat (turning by at most [`FLAT_SINE`]) and reach B's box: a face B rests on across flat
-/// joints is clipped to the whole run, so its points cover all of B's face over the floor
-/// rather than the part over one segment.
-fn flat_extent(
-    chain: &Chain,
-    index: usize,
-    convex: &Shape,
-    convex_in_chain: &Transform,
-    margin: f32,
-) -> (Vec2, Vec2) {
+/// flat (turning by at most [`FLAT_SINE`]) and reach `bounds`, B's culling box: a face B rests
+/// on across flat joints is clipped to the whole run, so its points cover all of B's face over
+/// the floor rather than the part over one segment.
+fn flat_extent(chain: &Chain, index: usize, bounds: &Aabb) -> (Vec2, Vec2) {
     let (start, end) = chain.segment_points(index);
     let normal = chain.normals()[index];
     let Some(direction) = try_unit(end - start) else {
         return (start, end);
     };
-    let bounds = culling_box(convex, convex_in_chain, margin);
     let (mut low, mut high) = (0.0f32, (end - start).dot(direction));
     let (mut extended_low, mut extended_high) = (false, false);
     for at_end in [false, true] {
@@ -324,7 +325,7 @@ fn flat_extent(
             if next == index
                 || cross(normal, other).abs() > FLAT_SINE
                 || normal.dot(other) <= 0.0
-                || !chain.segment_aabb(next).overlaps(&bounds)
+                || !chain.segment_aabb(next).overlaps(bounds)
             {
                 break;
             }
