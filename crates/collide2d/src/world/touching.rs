@@ -739,38 +739,11 @@ impl MergeRanges<'_> {
         };
         let ends = &self.old_ends[ends_before(span.low).unwrap_or(0)
             ..ends_before(span.high).unwrap_or(self.old_ends.len())];
-        let (mut position, mut begins) = (0, 0);
-        if self.kinds_may_change {
-            // Walk the stored keys beside the tests (all sorted, one step at a time), reading
-            // the stored events of touching tests: a test that touches begins unless its pair
-            // is stored and not as an `End` (a pair that changed kind at the last update is
-            // stored as an `End` then a `Begin`), or is stored as the other kind (then it also
-            // ends first).
-            let old = &self.old[span.old.clone()];
-            for (test, answer) in self.tests[span.tests.clone()].iter().zip(answers) {
-                if !answer.is_touching() {
-                    continue;
-                }
-                let key = order_key((test.a, test.b));
-                while keys.get(position).is_some_and(|&stored| stored < key) {
-                    position += 1;
-                }
-                let mut was_sensor = None;
-                while keys.get(position) == Some(&key) {
-                    if !matches!(old[position], CollisionEvent::End { .. }) {
-                        was_sensor = Some(old[position].manifold().is_none());
-                    }
-                    position += 1;
-                }
-                begins += usize::from(was_sensor != Some(answer.manifold().is_none()));
-            }
-            return keys.len() - ends.len() + begins;
-        }
-        // Walk the stored keys and `End`s beside the tests (all sorted, one step at a time:
-        // the merge reads every stored event after this anyway): a test that touches begins
-        // unless its pair is stored and not as an `End`. (No pair is stored twice, and none
-        // changes kind.)
-        let mut end_position = 0;
+        // Walk the stored keys beside the tests (all sorted, one step at a time: the merge
+        // reads every stored event after this anyway): a test that touches begins unless its
+        // pair is stored and not as an `End`.
+        let old = &self.old[span.old.clone()];
+        let (mut position, mut end_position, mut begins) = (0, 0, 0);
         for (test, answer) in self.tests[span.tests.clone()].iter().zip(answers) {
             if !answer.is_touching() {
                 continue;
@@ -779,18 +752,34 @@ impl MergeRanges<'_> {
             while keys.get(position).is_some_and(|&stored| stored < key) {
                 position += 1;
             }
-            let stored = keys.get(position) == Some(&key);
-            let ended = stored && {
-                while ends
-                    .get(end_position)
-                    .is_some_and(|end| event_key(end) < key)
-                {
-                    end_position += 1;
+            let begins_here = if self.kinds_may_change {
+                // The stored events themselves: the pair may be stored as an `End` then a
+                // `Begin` (it changed kind at the last update), or as the other kind (then it
+                // ends first, and begins).
+                let mut was_sensor = None;
+                while keys.get(position) == Some(&key) {
+                    if !matches!(old[position], CollisionEvent::End { .. }) {
+                        was_sensor = Some(old[position].manifold().is_none());
+                    }
+                    position += 1;
                 }
-                ends.get(end_position)
-                    .is_some_and(|end| event_key(end) == key)
+                was_sensor != Some(answer.manifold().is_none())
+            } else {
+                // Each pair stored once, none changing kind: the keys and the `End`s tell.
+                let stored = keys.get(position) == Some(&key);
+                let ended = stored && {
+                    while ends
+                        .get(end_position)
+                        .is_some_and(|end| event_key(end) < key)
+                    {
+                        end_position += 1;
+                    }
+                    ends.get(end_position)
+                        .is_some_and(|end| event_key(end) == key)
+                };
+                !stored || ended
             };
-            begins += usize::from(!stored || ended);
+            begins += usize::from(begins_here);
         }
         keys.len() - ends.len() + begins
     }
