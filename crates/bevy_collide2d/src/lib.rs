@@ -315,7 +315,8 @@ pub(crate) struct Tracked {
     pub(crate) handle: ColliderHandle,
     /// The scale the world's shape was made with (collider scale × object scale).
     pub(crate) scale: collide2d::Vec2,
-    /// The object scale the offset was scaled with.
+    /// The part of the object scale the collider takes (`sync::taken_scale`): its shape and
+    /// offset were made with it.
     pub(crate) object_scale: collide2d::Vec2,
     /// Whether the entity is disabled (its collider too, until it is built again).
     pub(crate) disabled: bool,
@@ -347,6 +348,8 @@ pub struct CollisionWorld {
     /// Entities whose `CollisionLayer` names a layer that does not exist (yet): on the
     /// default layer, resolved again (and the error recorded again) at each step.
     pub(crate) unresolved: EntityHashSet,
+    /// How many collider shapes have been built (see [`CollisionWorld::shapes_built`]).
+    pub(crate) shapes_built: u64,
 }
 
 impl CollisionWorld {
@@ -401,6 +404,13 @@ impl CollisionWorld {
     pub fn is_touching(&self, entity: Entity) -> bool {
         self.handle(entity)
             .is_some_and(|handle| self.world.is_touching(handle))
+    }
+
+    /// How many collider shapes the plugin has built so far: one per collider put into the
+    /// world, and one each time a collider is reshaped (its `Collider` changed, or the scale it
+    /// takes from its entity changed). A profiling figure: moves and turns alone build none.
+    pub fn shapes_built(&self) -> u64 {
+        self.shapes_built
     }
 
     /// What the world refused: the plugin's layer setup (kept), and colliders during the last
