@@ -9,6 +9,8 @@
 //! the plugin documents), and must give the same events. Beside it: every begin has exactly
 //! one end, no started event names an entity that is gone, `CollidingEntities` holds the
 //! reference's contacts, and the observers see each event once on each living entity.
+//! Between frames and after each run, point and ray queries answer as the reference world
+//! does with the entities that have a collider now: never one despawned or disabled since.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::f32::consts::PI;
@@ -20,10 +22,13 @@ use bevy_collide2d::prelude::*;
 use bevy_ecs::entity_disabling::Disabled;
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::ScheduleLabel;
-use bevy_math::{Quat, Vec3};
+use bevy_ecs::system::RunSystemOnce;
+use bevy_math::{Quat, Vec2, Vec3};
 use bevy_transform::components::{GlobalTransform, Transform};
 use collide2d::shape::Shape;
-use collide2d::world::{Collider as WorldCollider, ColliderHandle, CollisionEvent, LayerId, World};
+use collide2d::world::{
+    Collider as WorldCollider, ColliderHandle, CollisionEvent, LayerId, QueryFilter, World,
+};
 
 use crate::support::{app_with, drain_messages, Rng};
 
@@ -312,6 +317,74 @@ struct Counts {
     disabled_ends: usize,
     filtered_ends: usize,
     scaled_contacts: usize,
+    queries: usize,
+    /// Query answers of the world as of the last run that name an entity gone since.
+    stale: usize,
+}
+
+/// Point and ray queries through `SpatialQuery` against the reference world's, with the
+/// entities that have a collider now (`ents`) only.
+fn check_queries(
+    app: &mut App,
+    reference: &Reference,
+    ents: &BTreeMap<Entity, Ent>,
+    rng: &mut Rng,
+    counts: &mut Counts,
+    label: &str,
+) {
+    let alive = |e: Entity| {
+        ents.get(&e)
+            .is_some_and(|x| x.shape.is_some() && !x.disabled)
+    };
+    let accepts = |_: ColliderHandle, c: &WorldCollider| alive(Entity::from_bits(c.user_data()));
+    let entity = |h: ColliderHandle| Entity::from_bits(reference.world.get(h).unwrap().user_data());
+    for _ in 0..3 {
+        let p = Vec2::new(rng.range(-4.0, 4.0), rng.range(-4.0, 4.0));
+        let turn = rng.range(-PI, PI);
+        let direction = Vec2::new(turn.cos(), turn.sin());
+        let sensors = rng.below(2) == 0;
+        let (mut points, ray) = app
+            .world_mut()
+            .run_system_once(move |q: SpatialQuery| {
+                let filter = SpatialQueryFilter::default().with_sensors(sensors);
+                (
+                    q.point_intersections(p, &filter).unwrap(),
+                    q.cast_ray(p, direction, 8.0, &filter).unwrap(),
+                )
+            })
+            .unwrap();
+        let lib = |v: Vec2| collide2d::Vec2::new(v.x, v.y);
+        let all = if sensors {
+            QueryFilter::new().with_sensors()
+        } else {
+            QueryFilter::new()
+        };
+        let live = all.with_predicate(&accepts);
+        let stale = reference.world.overlap_point(lib(p), &all).unwrap();
+        counts.stale += stale.iter().filter(|&&h| !alive(entity(h))).count();
+        let mut expected: Vec<Entity> = reference
+            .world
+            .overlap_point(lib(p), &live)
+            .unwrap()
+            .into_iter()
+            .map(entity)
+            .collect();
+        points.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(points, expected, "{label}: points at {p}");
+        let ray_ref = collide2d::shape::Ray::new(lib(p), lib(direction), 8.0).unwrap();
+        let expected = reference
+            .world
+            .ray_cast(&ray_ref, &live)
+            .unwrap()
+            .map(|hit| (entity(hit.collider), hit.distance));
+        assert_eq!(
+            ray.map(|hit| (hit.entity, hit.distance)),
+            expected,
+            "{label}: ray from {p} along {direction}"
+        );
+        counts.queries += 2;
+    }
 }
 
 /// Checks one run: the plugin's messages against the reference's events, the begin/end
@@ -553,6 +626,8 @@ fn sweep(seed: u64, frames: usize, counts: &mut Counts) {
         }
         // A frame: Bevy's own propagation, then zero to three runs of the fixed schedule.
         app.update();
+        let label = format!("seed {seed:#x} frame {frame} before its runs");
+        check_queries(&mut app, &reference, &ents, &mut rng, counts, &label);
         let runs = [0, 1, 1, 2, 3][rng.below(5)];
         counts.idle_frames += usize::from(runs == 0);
         counts.multi_run_frames += usize::from(runs > 1);
@@ -568,6 +643,7 @@ fn sweep(seed: u64, frames: usize, counts: &mut Counts) {
                 &label,
             );
             replaced.clear();
+            check_queries(&mut app, &reference, &ents, &mut rng, counts, &label);
         }
     }
     // Everything despawned: every contact still open ends, naming its entities, gone.
@@ -632,4 +708,69 @@ fn lifecycles_with_fixed_steps_give_the_reference_worlds_events() {
         "{} scaled contacts",
         c.scaled_contacts
     );
+    assert!(
+        c.queries > 10_000 && c.stale > 30,
+        "{} queries, {} stale",
+        c.queries,
+        c.stale
+    );
+}
+
+/// The exact example: between two runs of the fixed schedule, a point query where a despawned,
+/// a disabled and a collider-less entity were answers none of them (the world still holds
+/// their colliders until the next run; it answered all three, so a game acting on what a
+/// query named could be handed an entity that no longer exists), and the ones that stay.
+#[test]
+fn queries_between_runs_leave_out_entities_gone_since_the_last_run() {
+    let mut app = fixed_app();
+    let spawn = |app: &mut App| {
+        app.world_mut()
+            .spawn((Collider::circle(1.0).unwrap(), Transform::default()))
+            .id()
+    };
+    let [despawned, disabled, stripped, kept] = [(); 4].map(|_| spawn(&mut app));
+    app.update();
+    app.world_mut().run_schedule(Fixed);
+    let point = |app: &mut App| {
+        let mut found = app
+            .world_mut()
+            .run_system_once(|q: SpatialQuery| {
+                q.point_intersections(Vec2::ZERO, &SpatialQueryFilter::default())
+                    .unwrap()
+            })
+            .unwrap();
+        found.sort_unstable();
+        found
+    };
+    let mut all = vec![despawned, disabled, stripped, kept];
+    all.sort_unstable();
+    assert_eq!(point(&mut app), all);
+    app.world_mut().despawn(despawned);
+    app.world_mut().entity_mut(disabled).insert(Disabled);
+    app.world_mut().entity_mut(stripped).remove::<Collider>();
+    app.update();
+    assert_eq!(app.world().resource::<CollisionWorld>().world().len(), 4);
+    assert_eq!(point(&mut app), vec![kept]);
+    // Despawning what a ray found: the entity exists.
+    app.world_mut()
+        .run_system_once(|q: SpatialQuery, mut commands: Commands| {
+            let hit = q
+                .cast_ray(
+                    Vec2::new(-5.0, 0.0),
+                    Vec2::X,
+                    10.0,
+                    &SpatialQueryFilter::default(),
+                )
+                .unwrap()
+                .unwrap();
+            commands.entity(hit.entity).despawn();
+        })
+        .unwrap();
+    app.world_mut().flush();
+    assert!(app.world().get_entity(kept).is_err());
+    // Enabled again before the next run: answered again, as its collider never left.
+    app.world_mut().entity_mut(disabled).remove::<Disabled>();
+    assert_eq!(point(&mut app), vec![disabled]);
+    app.world_mut().run_schedule(Fixed);
+    assert_eq!(point(&mut app), vec![disabled]);
 }
