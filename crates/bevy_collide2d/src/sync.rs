@@ -321,7 +321,8 @@ pub(crate) fn sync_colliders(
             }),
         }
     }
-    touched.retain(|entity| colliders.contains(*entity) && !new.contains(entity));
+    let new_set: EntityHashSet = new.iter().copied().collect();
+    touched.retain(|entity| colliders.contains(*entity) && !new_set.contains(entity));
     changed.extend(touched);
     changed.sort_unstable_by_key(|&e| entity_order(e));
     changed.dedup();
@@ -384,11 +385,19 @@ pub(crate) fn sync_colliders(
         }
     }
 
-    // Moves: the changed global transforms, in entity order, as one batch.
-    let mut moves: Vec<(Entity, collide2d::world::ColliderHandle, Transform)> = colliders
+    // Moves: the changed global transforms, in entity order (reshapes for a new scale too,
+    // and the errors they record), as one batch. The new colliders were placed as built.
+    let new = new_set;
+    let mut moved: Vec<Entity> = colliders
         .iter()
         .filter(|(entity, _, global, _, _)| global.is_changed() && !new.contains(entity))
-        .filter_map(|(entity, collider, global, _, _)| {
+        .map(|(entity, ..)| entity)
+        .collect();
+    moved.sort_unstable_by_key(|&e| entity_order(e));
+    let moves: Vec<(Entity, collide2d::world::ColliderHandle, Transform)> = moved
+        .into_iter()
+        .filter_map(|entity| {
+            let (_, collider, global, _, _) = colliders.get(entity).ok()?;
             let (handle, xf) = planned_move(
                 world,
                 tracked,
@@ -401,7 +410,6 @@ pub(crate) fn sync_colliders(
             Some((entity, handle, xf))
         })
         .collect();
-    moves.sort_unstable_by_key(|&(entity, _, _)| entity_order(entity));
     let batch: Vec<_> = moves.iter().map(|&(_, handle, xf)| (handle, xf)).collect();
     if world.set_transforms(&batch).is_err() {
         // All or nothing: move the acceptable ones one by one and report the others.

@@ -431,7 +431,6 @@ fn a_turning_scaled_platform_moves_its_children_without_reshaping_them() {
     }
     // Seeded scales may sit on a rounding boundary of the scale read (a reshape, still the
     // fresh build's shape); rarely.
-    eprintln!("{reshaped_by_moves} reshapes in {moves} moves");
     assert!(random_scales == 4 && moves == 8 * 24 * 100);
     assert!(
         reshaped_by_moves * 100 <= moves,
