@@ -104,7 +104,9 @@
 //! answer that depends on the `GlobalTransform` alone: a mirror is a half turn times the
 //! mirror in the other axis (a scale of (1, -1) is a half turn times (-1, 1)), so a collider
 //! that left the mirror out would have to pick a turn, upright under one spelling of the
-//! same transform and upside down under another. Polygons, segments and chains take any scale exactly; circles, capsules and rounded
+//! same transform and upside down under another.
+//!
+//! Polygons, segments and chains take any scale exactly; circles, capsules and rounded
 //! polygons take a non-uniform scale as the larger factor (their rounding stays round). An
 //! offset that is both turned and under a non-uniform scale is scaled in the shape's own frame.
 //! A one-way collider's margin (a depth) scales with the shape along its blocking side, so a
