@@ -83,6 +83,11 @@ impl Collider {
     }
 
     /// Whether the entity's own scale is left out (`true`) or applied (`false`, the default).
+    ///
+    /// Left out, the size goes but a mirror stays: the shape is mapped by the entity's
+    /// `GlobalTransform` with its scale factors taken as ±1, so a sprite flipped upside down
+    /// (a scale of (1, -1), a half turn about `x`, or a half turn times (-1, 1)) has its
+    /// collider mirrored upside down with it, the same whichever way it was flipped.
     pub fn with_ignore_object_scale(mut self, ignore: bool) -> Collider {
         self.ignore_object_scale = ignore;
         self

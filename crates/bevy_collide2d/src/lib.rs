@@ -63,7 +63,9 @@
 //!
 //! An entity with Bevy's [`Disabled`](bevy_ecs::entity_disabling::Disabled) has its collider
 //! disabled at the next step: its contacts end with [`EndReason::Disabled`] (its
-//! [`CollidingEntities`] too), queries and characters pass through it. Enabled again, its
+//! [`CollidingEntities`] too), characters pass through it, and [`SpatialQuery`] leaves it
+//! out at once (as it does an entity despawned or stripped of its `Collider`: queries between
+//! steps never name an entity that has no collider now). Enabled again, its
 //! collider is built afresh from its components as they are then, at its `Transform` as it is
 //! then (the plugin marks it changed: Bevy's propagation skips disabled entities, and would
 //! leave a move made meanwhile out of its `GlobalTransform`). Visibility plays no part:
@@ -100,8 +102,15 @@
 //! # Scale
 //!
 //! A collider's shape is scaled by its own [`scale`](Collider::with_scale) times its entity's
-//! global scale (unless [`Collider::with_ignore_object_scale`]), and its offset by the entity's
-//! scale. Polygons, segments and chains take any scale exactly; circles, capsules and rounded
+//! global scale, and its offset by the entity's scale. [`Collider::with_ignore_object_scale`]
+//! leaves out the size of that scale but not its mirror: the collider is then its shape mapped
+//! by the entity's `GlobalTransform` with the scale factors taken as ±1. That is the one
+//! answer that depends on the `GlobalTransform` alone: a mirror is a half turn times the
+//! mirror in the other axis (a scale of (1, -1) is a half turn times (-1, 1)), so a collider
+//! that left the mirror out would have to pick a turn, upright under one spelling of the
+//! same transform and upside down under another.
+//!
+//! Polygons, segments and chains take any scale exactly; circles, capsules and rounded
 //! polygons take a non-uniform scale as the larger factor (their rounding stays round). An
 //! offset that is both turned and under a non-uniform scale is scaled in the shape's own frame.
 //! A one-way collider's margin (a depth) scales with the shape along its blocking side, so a
@@ -110,6 +119,10 @@
 //! blocking side, as the sprite is mirrored. The entity's placement and scale are its `GlobalTransform` as a camera looking
 //! down `z` sees it ([`convert::placement`]): a half turn about `x` or `y` (a sprite flipped
 //! that way) is a mirror, and a skew is dropped.
+//! Scale factors are read to 16 fraction bits ([`convert::read_scale`]), so a scale reads the
+//! same at every turn of a parent: a collider is reshaped only when the scale it takes (or its
+//! `Collider`) changes, never by a move or a turn alone, and its shape is the one a fresh
+//! build would make ([`CollisionWorld::shapes_built`] counts the builds).
 //! A zero or non-finite scale is refused: the collider keeps its last shape and a
 //! [`CollisionError`] is recorded. A non-finite translation is refused alike: the collider
 //! keeps its last placement (a new one stays out of the world) and the error is recorded at
@@ -319,7 +332,8 @@ pub(crate) struct Tracked {
     pub(crate) handle: ColliderHandle,
     /// The scale the world's shape was made with (collider scale × object scale).
     pub(crate) scale: collide2d::Vec2,
-    /// The object scale the offset was scaled with.
+    /// The part of the object scale the collider takes (`sync::taken_scale`): its shape and
+    /// offset were made with it.
     pub(crate) object_scale: collide2d::Vec2,
     /// Whether the entity is disabled (its collider too, until it is built again).
     pub(crate) disabled: bool,
@@ -351,6 +365,8 @@ pub struct CollisionWorld {
     /// Entities whose `CollisionLayer` names a layer that does not exist (yet): on the
     /// default layer, resolved again (and the error recorded again) at each step.
     pub(crate) unresolved: EntityHashSet,
+    /// How many collider shapes have been built (see [`CollisionWorld::shapes_built`]).
+    pub(crate) shapes_built: u64,
 }
 
 impl CollisionWorld {
@@ -405,6 +421,13 @@ impl CollisionWorld {
     pub fn is_touching(&self, entity: Entity) -> bool {
         self.handle(entity)
             .is_some_and(|handle| self.world.is_touching(handle))
+    }
+
+    /// How many collider shapes the plugin has built so far: one per collider put into the
+    /// world, and one each time a collider is reshaped (its `Collider` changed, or the scale it
+    /// takes from its entity changed). A profiling figure: moves and turns alone build none.
+    pub fn shapes_built(&self) -> u64 {
+        self.shapes_built
     }
 
     /// What the world refused: the plugin's layer setup (kept), and colliders during the last

@@ -10,6 +10,7 @@ use collide2d::world::{
 };
 use collide2d::{CastOptions, Transform};
 
+use crate::components::Collider;
 use crate::convert::{from_lib, to_lib};
 use crate::{entity_of, CollisionWorld};
 
@@ -126,14 +127,23 @@ pub struct ShapeHitData {
 
 /// Spatial queries against the colliders as of the last step, answered in entities.
 ///
+/// Only entities that have a collider now are answered: one despawned, disabled
+/// (`Disabled`) or whose `Collider` was removed since the last step is left out at once,
+/// although its collider stays in the world until the next step (as it may when the fixed
+/// schedule skips frames), so a game never gets an entity it cannot use. Everything else
+/// (places, shapes, layers) is as of the last step.
+///
 /// Every method checks its input: a non-finite or out-of-range point, direction or motion is a
 /// [`WorldError`], never a panic or NaN.
 #[derive(SystemParam)]
-pub struct SpatialQuery<'w> {
+pub struct SpatialQuery<'w, 's> {
     world: Res<'w, CollisionWorld>,
+    /// The entities with a collider now (`Disabled` ones left out by Bevy's default filter);
+    /// `With` reads no component, so a system may hold this beside `&mut Collider`.
+    live: Query<'w, 's, (), With<Collider>>,
 }
 
-impl SpatialQuery<'_> {
+impl SpatialQuery<'_, '_> {
     /// The collision world behind the queries.
     pub fn collision_world(&self) -> &CollisionWorld {
         &self.world
@@ -151,9 +161,11 @@ impl SpatialQuery<'_> {
             .filter_map(|&entity| self.world.handle(entity))
             .collect();
         let predicate = filter.predicate;
-        let accepts = move |_: ColliderHandle, collider: &WorldCollider| match predicate {
-            Some(predicate) => entity_of(collider.user_data()).is_some_and(predicate),
-            None => true,
+        let live = &self.live;
+        let accepts = move |_: ColliderHandle, collider: &WorldCollider| {
+            entity_of(collider.user_data()).is_some_and(|entity| {
+                live.contains(entity) && predicate.is_none_or(|predicate| predicate(entity))
+            })
         };
         let mut library = QueryFilter::new()
             .layers(filter.layers)

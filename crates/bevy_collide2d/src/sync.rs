@@ -74,22 +74,35 @@ fn shape_error_text(error: collide2d::ShapeError) -> &'static str {
     }
 }
 
-/// The scale a collider's shape takes on an object of scale `object_scale`.
-fn shape_scale(collider: &Collider, object_scale: Vec2) -> Vec2 {
-    let own = to_lib(collider.scale);
+/// The part of an object's scale (as [`placement`] reads it) that a collider takes: all of it,
+/// or under [`Collider::with_ignore_object_scale`] its mirror only (±1 per axis).
+///
+/// The mirror stays because it is the only answer that depends on the entity's
+/// `GlobalTransform` alone. A mirrored transform is a turn times a mirror in many ways (a
+/// scale of (1, -1) is a half turn times (-1, 1)); a collider that left the mirror out would
+/// have to pick one of those turns, and would stand upside down under one spelling of the
+/// same transform and upright under another. Kept, the mirror maps the collider as the
+/// transform maps the sprite, with only the size left out.
+pub(crate) fn taken_scale(collider: &Collider, object_scale: Vec2) -> Vec2 {
     if collider.ignore_object_scale {
-        own
+        // `placement` puts a mirror on x; a negative y is kept alike, should one come.
+        let sign = |s: f32| if s < 0.0 { -1.0 } else { 1.0 };
+        Vec2::new(sign(object_scale.x), sign(object_scale.y))
     } else {
-        own * object_scale
+        object_scale
     }
 }
 
-/// The collider's offset on its object: its translation scaled by the object's scale, and its
-/// turn reversed when that scale mirrors (a turn seen in a mirror turns the other way).
+/// The scale a collider's shape takes on an object of scale `object_scale`.
+fn shape_scale(collider: &Collider, object_scale: Vec2) -> Vec2 {
+    to_lib(collider.scale) * taken_scale(collider, object_scale)
+}
+
+/// The collider's offset on its object: its translation scaled by the object's scale (its
+/// mirror only under `ignore_object_scale`), and its turn reversed when that scale mirrors (a
+/// turn seen in a mirror turns the other way).
 fn offset(collider: &Collider, object_scale: Vec2) -> Transform {
-    if collider.ignore_object_scale {
-        return Transform::new(to_lib(collider.offset), collider.angle);
-    }
+    let object_scale = taken_scale(collider, object_scale);
     let angle = if object_scale.x * object_scale.y < 0.0 {
         -collider.angle
     } else {
@@ -164,7 +177,7 @@ fn world_collider(
     if let Some(OneWay { direction, margin }) = one_way(collider, applied) {
         built = built.with_one_way(direction, margin);
     }
-    Ok((built, (scale, object_scale)))
+    Ok((built, (scale, taken_scale(collider, object_scale))))
 }
 
 /// Notes that `entity`'s collider went away (its `Collider` removed, or the entity despawned
@@ -214,6 +227,7 @@ pub(crate) fn sync_colliders(
         touched,
         layer_names,
         unresolved,
+        shapes_built,
     } = &mut *world;
     errors.retain(|e| e.entity.is_none());
 
@@ -290,6 +304,7 @@ pub(crate) fn sync_colliders(
         };
         let layer = resolve_layer(world, unresolved, errors, entity, layer.as_deref());
         let built = world_collider(entity, &collider, &global, layer, sensor.is_some());
+        *shapes_built += u64::from(built.is_ok());
         match built.and_then(|(c, t)| Ok((world.insert(c)?, t))) {
             Ok((handle, (scale, object_scale))) => {
                 let t = Tracked {
@@ -306,12 +321,21 @@ pub(crate) fn sync_colliders(
             }),
         }
     }
-    touched.retain(|entity| colliders.contains(*entity) && !new.contains(entity));
+    let new_set: EntityHashSet = new.iter().copied().collect();
+    touched.retain(|entity| colliders.contains(*entity) && !new_set.contains(entity));
     changed.extend(touched);
     changed.sort_unstable_by_key(|&e| entity_order(e));
     changed.dedup();
     for &entity in &changed {
-        if let Err(error) = apply_change(world, tracked, unresolved, errors, &colliders, entity) {
+        if let Err(error) = apply_change(
+            world,
+            tracked,
+            shapes_built,
+            unresolved,
+            errors,
+            &colliders,
+            entity,
+        ) {
             errors.push(CollisionError {
                 entity: Some(entity),
                 error,
@@ -361,16 +385,31 @@ pub(crate) fn sync_colliders(
         }
     }
 
-    // Moves: the changed global transforms, in entity order, as one batch.
-    let mut moves: Vec<(Entity, collide2d::world::ColliderHandle, Transform)> = colliders
+    // Moves: the changed global transforms, in entity order (reshapes for a new scale too,
+    // and the errors they record), as one batch. The new colliders were placed as built.
+    let new = new_set;
+    let mut moved: Vec<Entity> = colliders
         .iter()
         .filter(|(entity, _, global, _, _)| global.is_changed() && !new.contains(entity))
-        .filter_map(|(entity, collider, global, _, _)| {
-            let (handle, xf) = planned_move(world, tracked, errors, entity, &collider, &global)?;
+        .map(|(entity, ..)| entity)
+        .collect();
+    moved.sort_unstable_by_key(|&e| entity_order(e));
+    let moves: Vec<(Entity, collide2d::world::ColliderHandle, Transform)> = moved
+        .into_iter()
+        .filter_map(|entity| {
+            let (_, collider, global, _, _) = colliders.get(entity).ok()?;
+            let (handle, xf) = planned_move(
+                world,
+                tracked,
+                errors,
+                shapes_built,
+                entity,
+                &collider,
+                &global,
+            )?;
             Some((entity, handle, xf))
         })
         .collect();
-    moves.sort_unstable_by_key(|&(entity, _, _)| entity_order(entity));
     let batch: Vec<_> = moves.iter().map(|&(_, handle, xf)| (handle, xf)).collect();
     if world.set_transforms(&batch).is_err() {
         // All or nothing: move the acceptable ones one by one and report the others.
@@ -392,15 +431,17 @@ fn planned_move(
     world: &mut collide2d::World,
     tracked: &mut bevy_ecs::entity::EntityHashMap<Tracked>,
     errors: &mut Vec<CollisionError>,
+    shapes_built: &mut u64,
     entity: Entity,
     collider: &Collider,
     global: &GlobalTransform,
 ) -> Option<(collide2d::world::ColliderHandle, Transform)> {
     let t = tracked.get(&entity)?;
     let (xf, object_scale) = placement(global);
-    // A scale change reshapes the collider before it moves.
-    if object_scale != t.object_scale && !collider.ignore_object_scale {
-        if let Err(error) = rescale(world, tracked, entity, collider, object_scale) {
+    // A change of the scale the collider takes reshapes it before it moves (only then: a
+    // turned parent's scale reads the same at every turn, see `placement`).
+    if taken_scale(collider, object_scale) != t.object_scale {
+        if let Err(error) = rescale(world, tracked, shapes_built, entity, collider, object_scale) {
             errors.push(CollisionError {
                 entity: Some(entity),
                 error,
@@ -426,12 +467,21 @@ pub(crate) fn follow(
         world,
         tracked,
         errors,
+        shapes_built,
         ..
     } = world;
     if tracked.get(&entity).is_none_or(|t| t.disabled) {
         return;
     }
-    if let Some((handle, xf)) = planned_move(world, tracked, errors, entity, collider, global) {
+    if let Some((handle, xf)) = planned_move(
+        world,
+        tracked,
+        errors,
+        shapes_built,
+        entity,
+        collider,
+        global,
+    ) {
         if let Err(error) = world.set_transform(handle, xf) {
             errors.push(CollisionError {
                 entity: Some(entity),
@@ -445,6 +495,7 @@ pub(crate) fn follow(
 fn apply_change(
     world: &mut collide2d::World,
     tracked: &mut bevy_ecs::entity::EntityHashMap<Tracked>,
+    shapes_built: &mut u64,
     unresolved: &mut EntityHashSet,
     errors: &mut Vec<CollisionError>,
     colliders: &Query<ColliderParts>,
@@ -460,7 +511,14 @@ fn apply_change(
         // The entity's scale as it is now: the one stored may be stale (not followed while
         // the collider ignored it, or refused).
         let (_, object_scale) = placement(&global);
-        if let Err(error) = rescale(world, tracked, entity, &collider, object_scale) {
+        if let Err(error) = rescale(
+            world,
+            tracked,
+            shapes_built,
+            entity,
+            &collider,
+            object_scale,
+        ) {
             // The shape is refused; the layer and sensor flag still apply.
             errors.push(CollisionError {
                 entity: Some(entity),
@@ -483,6 +541,7 @@ fn apply_change(
 fn rescale(
     world: &mut collide2d::World,
     tracked: &mut bevy_ecs::entity::EntityHashMap<Tracked>,
+    shapes_built: &mut u64,
     entity: Entity,
     collider: &Collider,
     object_scale: Vec2,
@@ -492,6 +551,7 @@ fn rescale(
     };
     let scale = shape_scale(collider, object_scale);
     let (shape, applied) = scaled_shape(&collider.shape, scale)?;
+    *shapes_built += 1;
     world.set_shape(t.handle, shape)?;
     world.set_offset(t.handle, offset(collider, object_scale))?;
     let one_way = one_way(collider, applied);
@@ -500,6 +560,6 @@ fn rescale(
         world.set_one_way(t.handle, one_way)?;
     }
     t.scale = scale;
-    t.object_scale = object_scale;
+    t.object_scale = taken_scale(collider, object_scale);
     Ok(())
 }
