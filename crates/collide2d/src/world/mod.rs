@@ -314,6 +314,9 @@ pub struct World {
     touching: Touching,
     /// Pairs to re-test at the next update whatever changed (after a restore).
     retest_pending: pending::PendingRetests,
+    /// The colliders removed since the last update and their user data then, for the pending
+    /// `End`s of their pairs (see `touching::PendingEnd::settled`).
+    removed_since_update: std::collections::BTreeMap<ColliderHandle, u64>,
     /// Colliders changed since the last update (their pairs need a fresh narrow phase), each
     /// once; stale handles of colliders removed since are possible and skipped.
     dirty: Vec<ColliderHandle>,
@@ -393,6 +396,7 @@ impl World {
             seen_layer_matrix: Layers::default().matrix(),
             touching: Touching::default(),
             retest_pending: pending::PendingRetests::default(),
+            removed_since_update: std::collections::BTreeMap::new(),
             dirty: Vec::new(),
             dirty_bits: Vec::new(),
             report_stay: true,
@@ -1080,10 +1084,9 @@ impl World {
     /// Sets the game's data of a collider. Events written from the next update on carry it,
     /// the `End` of a pair it left since the last update included.
     pub fn set_user_data(&mut self, handle: ColliderHandle, data: u64) -> Result<(), WorldError> {
-        self.entry_mut(handle)?.collider.user_data = data;
         // A pair it left since the last update (disabled, or its partner removed) ends with
-        // its data as of that update, like every other event.
-        self.touching.set_pending_user_data(handle, data);
+        // its data as of that update, like every other event (`PendingEnd::settled`).
+        self.entry_mut(handle)?.collider.user_data = data;
         Ok(())
     }
 

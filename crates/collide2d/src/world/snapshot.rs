@@ -62,6 +62,9 @@ pub enum SnapshotError {
     /// A pending end between two live colliders unchanged since the last update: nothing
     /// removed or changed either of them, so their pair cannot have ended.
     PendingEndCause,
+    /// A pending end's user data disagrees with a live collider's (an `End` carries a live
+    /// collider's user data as of the update that writes it).
+    PendingEndData,
     /// The layer matrix of the last update is not symmetric.
     SeenLayerMatrix,
 }
@@ -77,6 +80,9 @@ impl std::fmt::Display for SnapshotError {
             }
             SnapshotError::PendingEndCause => {
                 "a pending end names two colliders unchanged since the last update"
+            }
+            SnapshotError::PendingEndData => {
+                "a pending end's user data disagrees with its live collider's"
             }
             SnapshotError::SeenLayerMatrix => "the last update's layer matrix is not symmetric",
         })
@@ -96,7 +102,7 @@ impl World {
     /// [`World::shift_origin`], a restore or a continuous hit) is saved as changed since the
     /// last update, so a snapshot taken at any moment restores.
     pub fn snapshot(&self) -> WorldSnapshot {
-        let pending = self.touching.pending();
+        let pending = self.touching.pending(|h| self.collider_now(h));
         // A pair waiting for its re-test (after an origin shift or a continuous hit) holds a
         // manifold the next update replaces, and its colliders' other box pairs may have
         // tipped with the shift's rounding: their colliders are saved as changed, so the
@@ -248,6 +254,13 @@ impl World {
                 },
                 _ => world.guess_pending_end(a, b),
             };
+            for (side, handle) in [a, b].into_iter().enumerate() {
+                if let Ok(entry) = world.entry(handle) {
+                    if entry.collider.user_data != end.user_data[side] {
+                        return Err(SnapshotError::PendingEndData.into());
+                    }
+                }
+            }
             touching.push(TouchingPair {
                 a,
                 b,

@@ -14,7 +14,41 @@ pub(super) struct PendingEnd {
     pub user_data: [u64; 2],
 }
 
+/// A collider as a pending `End` reads it when the update writes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum ColliderNow {
+    /// Live, with its user data now.
+    Live(u64),
+    /// Removed since the last update, with its user data when removed.
+    Removed(u64),
+    /// Gone before (a pair restored from a snapshot): the `End` keeps what it says.
+    Unknown,
+}
+
 impl PendingEnd {
+    /// This `End` of `pair` as the colliders are now (`now(h)`): a collider removed since the
+    /// pair was detached (disabled first, then removed) makes it an `End` for a removal, since
+    /// what a game reads from it is that the collider is gone; each collider's user data is
+    /// its data now, or when it was removed, as every event carries a live collider's data as
+    /// of the update that writes it.
+    pub fn settled(
+        mut self,
+        (a, b): (ColliderHandle, ColliderHandle),
+        now: impl Fn(ColliderHandle) -> ColliderNow,
+    ) -> PendingEnd {
+        for (side, handle) in [a, b].into_iter().enumerate() {
+            match now(handle) {
+                ColliderNow::Live(data) => self.user_data[side] = data,
+                ColliderNow::Removed(data) => {
+                    self.user_data[side] = data;
+                    self.reason = EndReason::Removed;
+                }
+                ColliderNow::Unknown => {}
+            }
+        }
+        self
+    }
+
     /// The `End` of pair `(a, b)` that this says.
     #[inline]
     pub fn event(self, a: ColliderHandle, b: ColliderHandle) -> CollisionEvent {
@@ -239,9 +273,18 @@ impl Touching {
             })
     }
 
-    /// The detached pairs and their pending `End`s, in pair order: their `End` is due.
-    pub fn pending(&self) -> Vec<((ColliderHandle, ColliderHandle), PendingEnd)> {
-        let mut pending: Vec<_> = self.detached.iter().map(|d| (d.pair, d.end)).collect();
+    /// The detached pairs and their pending `End`s as the next update will write them
+    /// ([`PendingEnd::settled`] by `now`, as [`Touching::settle_detached`] takes it), in pair
+    /// order: their `End` is due.
+    pub fn pending(
+        &self,
+        now: impl Fn(ColliderHandle) -> ColliderNow,
+    ) -> Vec<((ColliderHandle, ColliderHandle), PendingEnd)> {
+        let mut pending: Vec<_> = self
+            .detached
+            .iter()
+            .map(|d| (d.pair, d.end.settled(d.pair, &now)))
+            .collect();
         pending.sort_unstable_by_key(|&(pair, _)| pair);
         pending
     }
@@ -289,29 +332,13 @@ impl Touching {
         true
     }
 
-    /// Makes every pending `End` of `handle`'s detached pairs an `End` for a removal: it was
-    /// disabled (or filtered out) and then removed before the update, and what a game reads
-    /// from the `End` is that the collider is gone. One pass over the pairs detached since the
-    /// last update (usually none).
-    pub fn mark_removed(&mut self, handle: ColliderHandle) {
+    /// Brings every pending `End` up to date with the colliders as they are now (see
+    /// [`PendingEnd::settled`]). One pass over the pairs detached since the last update, made by the update
+    /// before it writes their `End`s, so that removing or relabelling many colliders between
+    /// two updates costs no pass per collider.
+    pub fn settle_detached(&mut self, now: impl Fn(ColliderHandle) -> ColliderNow) {
         for detached in &mut self.detached {
-            if detached.pair.0 == handle || detached.pair.1 == handle {
-                detached.end.reason = EndReason::Removed;
-            }
-        }
-    }
-
-    /// Writes `data` as `handle`'s user data into the pending `End`s of its detached pairs:
-    /// its data changed after they were detached, and an `End` carries a live collider's data
-    /// as of the update that writes it. Costs one pass over the pairs detached since the last
-    /// update (usually none).
-    pub fn set_pending_user_data(&mut self, handle: ColliderHandle, data: u64) {
-        for detached in &mut self.detached {
-            if detached.pair.0 == handle {
-                detached.end.user_data[0] = data;
-            } else if detached.pair.1 == handle {
-                detached.end.user_data[1] = data;
-            }
+            detached.end = detached.end.settled(detached.pair, &now);
         }
     }
 

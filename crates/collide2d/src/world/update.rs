@@ -1,6 +1,6 @@
 //! `World::update`: broad phase, filter, narrow phase and events.
 
-use super::touching::{PairFacts, PairTest};
+use super::touching::{ColliderNow, PairFacts, PairTest};
 use super::{
     bit_is_set, one_way_allows, ordered, prefetch_shape_heap, ColliderHandle, EndReason,
     UpdateStats, World,
@@ -407,6 +407,9 @@ impl World {
             };
             [data(a), data(b)]
         };
+        if reason == EndReason::Removed {
+            self.removed_since_update.insert(handle, own_data);
+        }
         self.box_pairs -= partners.len();
         for partner in partners {
             if let Ok(other) = self.entry_mut(partner) {
@@ -423,11 +426,6 @@ impl World {
         for (a, b) in self.retest_pending.involving(handle) {
             let data = user_data(self, a, b);
             self.touching.detach((a, b), reason, data);
-        }
-        // A pair that ended earlier (the collider disabled or filtered out since the last
-        // update) ends as a removal once the collider is gone.
-        if reason == EndReason::Removed {
-            self.touching.mark_removed(handle);
         }
     }
 
@@ -507,6 +505,8 @@ impl World {
             narrow = narrow_started.elapsed();
         }
         let mut touching = std::mem::take(&mut self.touching);
+        touching.settle_detached(|h| self.collider_now(h));
+        self.removed_since_update.clear();
         // Time in the narrow phase, summed over the threads the merge runs on.
         let narrow_nanos = std::sync::atomic::AtomicU64::new(0);
         // The tree's leaves that `set_transforms` grew in place are placed again beside the
@@ -583,6 +583,18 @@ impl World {
         };
         self.scratch = scratch;
         self.stats
+    }
+
+    /// What a pending `End` reads of a collider now: live, or removed since the last update,
+    /// with its user data (then).
+    pub(super) fn collider_now(&self, handle: ColliderHandle) -> ColliderNow {
+        match self.entry(handle) {
+            Ok(entry) => ColliderNow::Live(entry.collider.user_data),
+            Err(_) => match self.removed_since_update.get(&handle) {
+                Some(&data) => ColliderNow::Removed(data),
+                None => ColliderNow::Unknown,
+            },
+        }
     }
 
     /// What a `Begin` or `End` of two live colliders carries, for the merge.
