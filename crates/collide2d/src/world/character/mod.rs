@@ -85,10 +85,9 @@ pub struct MoveOptions<'a> {
     /// contact (default 0.01; used: at most a fiftieth of the character's smallest extent, at
     /// least four `f32` spacings of its coordinates, see [`MoveOptions`]; the tolerances of
     /// the call follow the skin used). A character comes to rest between the skin and the
-    /// skin plus the casts' tolerance (a hundredth of the skin, at most 1e-4, or one `f32`
-    /// spacing of its coordinates where that is more) from what holds it: a gap that much
-    /// beyond the skin counts as the skin and is not closed, so a character at rest is not
-    /// moved a sliver every call.
+    /// skin plus the casts' tolerance (a hundredth of the skin, at most 1e-4) from what holds
+    /// it: a gap that much beyond the skin counts as the skin and is not closed, so a
+    /// character at rest is not moved a sliver every call.
     pub skin: f32,
     /// Most solve-and-cast rounds per call (default 4). A call stops before it when a round
     /// ends where it began and finds no new surface (every later round would repeat it), so a
@@ -329,11 +328,11 @@ impl Mover<'_> {
     }
 
     /// How far beyond the skin a surface may be and still count as at the skin: the casts'
-    /// tolerance (a cast stops anywhere within it of its target), or one `f32` spacing of the
-    /// character's coordinates where that is more (a gap measured where it is does not change
-    /// when the character moves by less).
+    /// tolerance (a cast stops anywhere within it of its target). Not the spacing of the
+    /// coordinates far out, where that is more: a box 4.7e4 out falling beside a stack of
+    /// boxes, its gap to a seam's corner a spacing beyond the skin, was held by that corner.
     fn settled(&self) -> f32 {
-        self.tolerance.max(self.spacing)
+        self.tolerance
     }
 
     /// How far down the character looks for what it would come down on, deciding whether the
@@ -1264,8 +1263,7 @@ fn held_normals(up: Vec2, normal: Vec2, mover: &Mover) -> impl Iterator<Item = (
 /// character along ([`held_normals`]).
 fn add_planes(planes: &mut Vec<Plane>, surfaces: &[Surface], made: Vec2, mover: &Mover) {
     for surface in surfaces {
-        // A gap beyond the skin by no more than the casts' tolerance (or a spacing) is the
-        // skin: closing it moved a character at rest a spacing or a sliver every call, and
+        // A gap beyond the skin by no more than the casts' tolerance is the skin: closing it moved a character at rest a spacing or a sliver every call, and
         // the next call measured much the same gap again (a 2.2-unit polygon on a floor turned
         // 1.8 rad, 1.5e-7 beyond its skin, crept 1.2e-7 a call for as long as it stood there;
         // a 0.09-unit capsule stopping on a slope moved 6e-8, then 3e-8, ...).
