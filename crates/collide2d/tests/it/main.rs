@@ -48,6 +48,7 @@ mod mover_edges;
 mod mover_invariance;
 mod mover_ledges;
 mod mover_play;
+mod mover_rest;
 mod mover_rounds;
 mod mover_scale;
 mod mover_seams;

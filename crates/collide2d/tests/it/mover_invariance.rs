@@ -43,15 +43,15 @@ fn open() -> bool {
 /// Where a scene is placed: its origin, a turn (as cosine and sine), and whether it is
 /// mirrored (x → −x, before the turn).
 #[derive(Clone, Copy, Debug)]
-struct Frame {
-    origin: Vec2,
+pub(crate) struct Frame {
+    pub(crate) origin: Vec2,
     cos: f32,
     sin: f32,
-    mirror: bool,
+    pub(crate) mirror: bool,
 }
 
 impl Frame {
-    fn new(origin: Vec2, (cos, sin): (f32, f32), mirror: bool) -> Frame {
+    pub(crate) fn new(origin: Vec2, (cos, sin): (f32, f32), mirror: bool) -> Frame {
         Frame {
             origin,
             cos,
@@ -59,18 +59,18 @@ impl Frame {
             mirror,
         }
     }
-    fn dir(&self, d: Vec2) -> Vec2 {
+    pub(crate) fn dir(&self, d: Vec2) -> Vec2 {
         let d = if self.mirror { v(-d.x, d.y) } else { d };
         v(
             self.cos * d.x - self.sin * d.y,
             self.sin * d.x + self.cos * d.y,
         )
     }
-    fn point(&self, p: Vec2) -> Vec2 {
+    pub(crate) fn point(&self, p: Vec2) -> Vec2 {
         self.origin + self.dir(p)
     }
     /// A world displacement back in the scene's frame, in `f64`.
-    fn back(&self, d: DVec2) -> DVec2 {
+    pub(crate) fn back(&self, d: DVec2) -> DVec2 {
         let (c, s) = (self.cos as f64, self.sin as f64);
         let r = DVec2::new(c * d.x + s * d.y, -s * d.x + c * d.y);
         if self.mirror {
@@ -80,7 +80,7 @@ impl Frame {
         }
     }
     /// A world point back in the scene's frame, in `f64`.
-    fn back_point(&self, p: Vec2) -> DVec2 {
+    pub(crate) fn back_point(&self, p: Vec2) -> DVec2 {
         self.back(p.as_dvec2() - self.origin.as_dvec2())
     }
     fn rot(&self) -> Rot {
@@ -102,7 +102,7 @@ impl Frame {
             })
             .collect()
     }
-    fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         format!(
             "turn {:.4} rad{}",
             self.sin.atan2(self.cos),
@@ -127,7 +127,7 @@ fn frames(origin: Vec2, rng: &mut Rng) -> Vec<Frame> {
 
 /// One obstacle, in the scene's frame.
 #[derive(Clone, Debug)]
-enum Piece {
+pub(crate) enum Piece {
     /// A convex outline, with its rounding radius.
     Convex(Vec<Vec2>, f32),
     Segment(Vec2, Vec2),
@@ -152,7 +152,7 @@ fn mean(points: &[Vec2]) -> Vec2 {
 }
 
 impl Piece {
-    fn insert(&self, world: &mut World, frame: &Frame) {
+    pub(crate) fn insert(&self, world: &mut World, frame: &Frame) {
         let mut solid = |shape: Shape, anchor: Vec2| {
             let xf = Transform {
                 p: frame.point(anchor),
@@ -235,7 +235,7 @@ impl Piece {
     }
 }
 
-fn rect(center: Vec2, half: Vec2) -> Vec<Vec2> {
+pub(crate) fn rect(center: Vec2, half: Vec2) -> Vec<Vec2> {
     vec![
         center + v(-half.x, -half.y),
         center + v(half.x, -half.y),
@@ -245,7 +245,7 @@ fn rect(center: Vec2, half: Vec2) -> Vec<Vec2> {
 }
 
 /// `outline` turned by `angle` about `pivot`.
-fn turned(outline: &[Vec2], pivot: Vec2, angle: f32) -> Vec<Vec2> {
+pub(crate) fn turned(outline: &[Vec2], pivot: Vec2, angle: f32) -> Vec<Vec2> {
     let (s, c) = angle.sin_cos();
     outline
         .iter()
@@ -257,7 +257,7 @@ fn turned(outline: &[Vec2], pivot: Vec2, angle: f32) -> Vec<Vec2> {
 }
 
 #[derive(Clone, Debug)]
-enum Body {
+pub(crate) enum Body {
     Circle,
     Capsule,
     Box,
@@ -266,7 +266,7 @@ enum Body {
 }
 
 impl Body {
-    fn random(rng: &mut Rng, size: f32) -> Body {
+    pub(crate) fn random(rng: &mut Rng, size: f32) -> Body {
         match rng.below(5) {
             0 => Body::Circle,
             1 => Body::Capsule,
@@ -287,7 +287,7 @@ impl Body {
             }
         }
     }
-    fn shape(&self, size: f32, mirror: bool) -> Shape {
+    pub(crate) fn shape(&self, size: f32, mirror: bool) -> Shape {
         match self {
             Body::Circle => Shape::from(Circle::with_radius(0.5 * size).unwrap()),
             Body::Capsule => Shape::from(Capsule::vertical(size, 0.3 * size).unwrap()),
@@ -304,7 +304,7 @@ impl Body {
             }
         }
     }
-    fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             Body::Circle => "circle",
             Body::Capsule => "capsule",
@@ -317,20 +317,20 @@ impl Body {
 
 /// One case: a scene, a character placed in it, the settings, and the frames it runs in.
 #[derive(Clone, Debug)]
-struct Case {
-    seed: u64,
-    what: String,
-    pieces: Vec<Piece>,
-    body: Body,
-    size: f32,
-    start: Vec2,
-    origin: Vec2,
+pub(crate) struct Case {
+    pub(crate) seed: u64,
+    pub(crate) what: String,
+    pub(crate) pieces: Vec<Piece>,
+    pub(crate) body: Body,
+    pub(crate) size: f32,
+    pub(crate) start: Vec2,
+    pub(crate) origin: Vec2,
     /// How far from the scene's origin it reaches.
-    extent: f32,
-    max_slope: f32,
+    pub(crate) extent: f32,
+    pub(crate) max_slope: f32,
     /// Whether far from the origin it runs in every frame too, as its sweep holds there (else
     /// only as built, outside [`the_open_cases_of_every_sweep`]).
-    every_frame_far: bool,
+    pub(crate) every_frame_far: bool,
 }
 
 impl Case {
@@ -363,7 +363,7 @@ impl Case {
     /// case reaches: the options' (`for_size`: a hundredth of the size), at most a fiftieth
     /// of the character's smallest extent, at least [`SKIN_SPACINGS`] spacings of its
     /// coordinates and 64 `f32` epsilons of its size.
-    fn skin(&self) -> f32 {
+    pub(crate) fn skin(&self) -> f32 {
         let extents = self.body.shape(self.size, false).aabb(&Transform::IDENTITY);
         let (width, height) = (extents.max - extents.min).into();
         let reach = self.origin.abs().max_element() + self.extent;
@@ -374,7 +374,7 @@ impl Case {
     }
 
     /// The lowest point of the character below its origin (negative), as built.
-    fn bottom(&self) -> f32 {
+    pub(crate) fn bottom(&self) -> f32 {
         self.body
             .shape(self.size, false)
             .aabb(&Transform::IDENTITY)
@@ -386,7 +386,7 @@ impl Case {
     /// call: four times the casts' tolerance (each stops within it of its target), eight
     /// spacings of the scene's coordinates (placing it turned rounds each one), and 64 `f32`
     /// epsilons of the character's size (its turned vertices).
-    fn slack(&self) -> f64 {
+    pub(crate) fn slack(&self) -> f64 {
         let size = self.size;
         let cast = (0.01 * self.skin())
             .min(1.0e-4)
@@ -397,7 +397,7 @@ impl Case {
 
     /// The deepest a character may end inside anything: a thousandth of its size and a few
     /// spacings of its coordinates (the bound `move_and_slide` documents).
-    fn deepest(&self) -> f32 {
+    pub(crate) fn deepest(&self) -> f32 {
         let reach = self.origin.abs().max_element() + self.extent;
         1.0e-3 * self.size + 4.0 * spacing(reach)
     }
@@ -406,7 +406,7 @@ impl Case {
         self.pieces.iter().any(|p| matches!(p, Piece::Tiles { .. }))
     }
 
-    fn frames(&self, rng: &mut Rng) -> Vec<Frame> {
+    pub(crate) fn frames(&self, rng: &mut Rng) -> Vec<Frame> {
         let all = frames(self.origin, rng);
         if self.origin != Vec2::ZERO && !open() && !self.every_frame_far {
             all.into_iter().take(1).collect()
@@ -417,7 +417,7 @@ impl Case {
         }
     }
 
-    fn label(&self, frame: &Frame) -> String {
+    pub(crate) fn label(&self, frame: &Frame) -> String {
         format!(
             "seed {} {}: {} {:.4} at {:?}, {}",
             self.seed,
@@ -443,15 +443,15 @@ struct Call {
     depth: f32,
 }
 
-struct Run {
-    world: World,
-    hero: ColliderHandle,
-    frame: Frame,
-    options: MoveOptions<'static>,
+pub(crate) struct Run {
+    pub(crate) world: World,
+    pub(crate) hero: ColliderHandle,
+    pub(crate) frame: Frame,
+    pub(crate) options: MoveOptions<'static>,
 }
 
 impl Run {
-    fn new(case: &Case, frame: Frame) -> Run {
+    pub(crate) fn new(case: &Case, frame: Frame) -> Run {
         let mut world = World::new();
         for piece in &case.pieces {
             piece.insert(&mut world, &frame);
@@ -553,7 +553,7 @@ fn check_frames(
 // Scenes.
 
 /// The flat floors: top at y = 0 from x = −`length` to `length`.
-const FLOORS: [&str; 8] = [
+pub(crate) const FLOORS: [&str; 8] = [
     "box",
     "row of boxes",
     "chain with collinear vertices",
@@ -613,7 +613,7 @@ fn floor(kind: &str, length: f32, tile: f32, rng: &mut Rng) -> Piece {
 }
 
 /// The floor's pieces (a row of boxes as separate colliders).
-fn floor_pieces(kind: &str, length: f32, tile: f32, rng: &mut Rng) -> Vec<Piece> {
+pub(crate) fn floor_pieces(kind: &str, length: f32, tile: f32, rng: &mut Rng) -> Vec<Piece> {
     match floor(kind, length, tile, rng) {
         Piece::Compound(outlines) if kind == "row of boxes" => outlines
             .into_iter()

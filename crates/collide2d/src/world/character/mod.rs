@@ -84,7 +84,10 @@ pub struct MoveOptions<'a> {
     /// Gap kept between the character and what it touches, so its next move does not start in
     /// contact (default 0.01; used: at most a fiftieth of the character's smallest extent, at
     /// least four `f32` spacings of its coordinates, see [`MoveOptions`]; the tolerances of
-    /// the call follow the skin used).
+    /// the call follow the skin used). A character comes to rest between the skin and the
+    /// skin plus the casts' tolerance (a hundredth of the skin, at most 1e-4) from what holds
+    /// it: a gap that much beyond the skin counts as the skin and is not closed, so a
+    /// character at rest is not moved a sliver every call.
     pub skin: f32,
     /// Most solve-and-cast rounds per call (default 4). A call stops before it when a round
     /// ends where it began and finds no new surface (every later round would repeat it), so a
@@ -104,10 +107,14 @@ pub struct MoveOptions<'a> {
     /// Farthest the character is pulled down onto the floor when a move along it would leave
     /// it in the air (walking down slopes and steps), only when it stood on the floor and the
     /// request does not go up, and only onto walkable floor (default 0.2; 0 turns snapping off;
-    /// used: at most half the character's extent along `up`). A rounded bottom walking off a
-    /// ledge meets the ledge's corner on its side, too steep to stand on: it slides down off
-    /// the corner onto the floor below, which may carry it on across `up` by at most half its
-    /// width, when that floor is at most this far below the corner (a higher drop it falls).
+    /// used: at most half the character's extent along `up`). It lands only on floor walkable
+    /// as the floor probe reads it (touching, see [`MoveResult::on_floor`]): a rounded
+    /// character over a corner too steep to stand on touching is not pulled back onto it,
+    /// though the corner reads less steep at the skin; it slides off at once. A rounded bottom
+    /// walking off a ledge meets the ledge's corner on its side, too steep to stand on: it
+    /// slides down off the corner onto the floor below, which may carry it on across `up` by at
+    /// most half its width, when that floor is at most this far below the corner (a higher
+    /// drop it falls).
     pub snap_distance: f32,
     /// Whether walkable floor under the character absorbs the request's downward part (along
     /// `-up`, gravity) instead of sliding the character down the slope (default `true`).
@@ -255,7 +262,10 @@ pub struct MoveResult {
     /// The surfaces that limited the motion (the solved planes it ended on).
     pub hits: Vec<MoveHit>,
     /// A walkable surface (within `max_slope` of up) is under the character, within twice the
-    /// skin used (see [`MoveOptions`]).
+    /// skin used (see [`MoveOptions`]), read as the character meets it coming straight down
+    /// (touching: a corner under a rounded character is read by the direction from the corner
+    /// to the centre of the rounding then). Coming down onto a floor it is on it from two skins
+    /// above; once it stands, gravity alone moves it exactly nothing.
     pub on_floor: bool,
     /// A surface facing down within `max_slope` stopped the motion.
     pub on_ceiling: bool,
@@ -318,6 +328,14 @@ impl Mover<'_> {
         self.skin + 4.0 * self.tolerance + self.spacing
     }
 
+    /// How far beyond the skin a surface may be and still count as at the skin: the casts'
+    /// tolerance (a cast stops anywhere within it of its target). Not the spacing of the
+    /// coordinates far out, where that is more: a box 4.7e4 out falling beside a stack of
+    /// boxes, its gap to a seam's corner a spacing beyond the skin, was held by that corner.
+    fn settled(&self) -> f32 {
+        self.tolerance
+    }
+
     /// How far down the character looks for what it would come down on, deciding whether the
     /// floor absorbs a fall: twice the skin along the steepest walkable normal, so a corner
     /// twice the skin away along a direction within `max_slope`, which lies further below
@@ -363,11 +381,23 @@ impl World {
     /// absorbs it, see [`MoveOptions::stop_on_slope`].) A call
     /// that starts clear ends no deeper inside anything than a thousandth of the character's
     /// size plus a few `f32` spacings of its coordinates (`tests/it/mover_scale.rs` checks it
-    /// from 0.01 to 1000 units). The lengths used follow the character's size (see
-    /// [`MoveOptions`]). One-way colliders block only from their blocking side, so a character
-    /// jumps up through a one-way platform and lands on it. Errors (the world unchanged) for a
-    /// stale handle, non-finite or negative input, or a `delta` that would carry the character
-    /// beyond ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE)
+    /// from 0.01 to 1000 units).
+    ///
+    /// **At rest.** Called every frame with gravity alone (or no motion), a character comes
+    /// to a fixed point within a bounded number of calls and then moves exactly nothing, its
+    /// flags unchanged: standing on walkable floor (a slope it may climb included: it neither
+    /// slides down it nor creeps up it), wedged in a crease, or against what holds it. What
+    /// cannot hold it (a slope or a corner too steep to stand on) it slides off at once,
+    /// `on_floor` false; it never creeps while reported as standing. After a walk, the first
+    /// call without it stops the character (settling to the skin at most) and the next moves
+    /// nothing. (`tests/it/mover_rest.rs` checks it near the origin; 1e3 to 1e5 from it, where
+    /// a coordinate's spacing may exceed a call's fall, a character within reach of a floor
+    /// turned against the axes may still slide along it a spacing or two a call.)
+    ///
+    /// The lengths used follow the character's size (see [`MoveOptions`]). One-way colliders
+    /// block only from their blocking side, so a character jumps up through a one-way platform
+    /// and lands on it. Errors (the world unchanged) for a stale handle, non-finite or negative
+    /// input, or a `delta` that would carry the character beyond ±[`MAX_COORDINATE`](crate::shape::MAX_COORDINATE)
     /// ([`WorldError::TransformOutOfRange`]).
     ///
     /// ```
@@ -479,7 +509,7 @@ impl World {
         // slope it stands on.)
         let mut absorbing = downward != Vec2::ZERO
             && stood_on_floor(self)?
-            && (rounding(&shape) <= 0.0
+            && (rounding_of(&shape) <= 0.0
                 || self
                     .probe_floor(&mover, &start_xf, mover.corner_probe())?
                     .is_none_or(|hit| mover.is_walkable(-hit.normal)));
@@ -655,6 +685,17 @@ impl World {
                 self.shape_cast(&shape, &xf, drop, &mover.filter, mover.cast_options(target))
             };
             let mut hit = cast(mover.skin)?;
+            // What the snap lands on is floor only as the probe reads it, touching: a rounded
+            // character over a corner reads the corner less steep at the skin than touching.
+            // Read at the skin, a corner between walkable at the skin and too steep touching
+            // pulled the character back down every call after the solve slid it off (a
+            // rounded box reported `on_floor` while it crept off the corner a little a call,
+            // then fell). Touching is how `on_floor` reads it, so it slides off at once.
+            if rounding_of(&shape) > 0.0 && hit.is_some_and(|h| mover.is_walkable(-h.normal)) {
+                if let Some(touching) = cast(0.0)?.filter(|h| !mover.is_walkable(-h.normal)) {
+                    hit = Some(touching);
+                }
+            }
             // The part of the drop kept back so the character rests a skin above the floor.
             let mut short_of = 0.0;
             let mut slid = None;
@@ -885,7 +926,7 @@ impl World {
         // How far the surface it came down on leans back against the walk: a rounded bottom
         // on the ledge's rim, which it would slide back off.
         let lean = landing.normal.dot(direction);
-        let round = rounding(mover.shape);
+        let round = rounding_of(mover.shape);
         if !walkable || (round > 0.0 && lean > 1.0e-3) {
             // On the ledge's edge: on until the centre of the rounding it meets the edge with
             // is over the ledge (it stands there, not on a slope it would slide back down),
@@ -1166,7 +1207,7 @@ fn placed_on_planes(
 }
 
 /// The radius `shape` is rounded by (0 for a sharp one).
-fn rounding(shape: &Shape) -> f32 {
+fn rounding_of(shape: &Shape) -> f32 {
     match shape {
         Shape::Circle(circle) => circle.radius(),
         Shape::Capsule(capsule) => capsule.radius(),
@@ -1222,7 +1263,13 @@ fn held_normals(up: Vec2, normal: Vec2, mover: &Mover) -> impl Iterator<Item = (
 /// character along ([`held_normals`]).
 fn add_planes(planes: &mut Vec<Plane>, surfaces: &[Surface], made: Vec2, mover: &Mover) {
     for surface in surfaces {
-        let room = (surface.separation - mover.skin).max(0.0);
+        // A gap beyond the skin by no more than the casts' tolerance is the skin: closing it
+        // moved a character at rest a spacing or a sliver every call, and the next call
+        // measured much the same gap again (a 2.2-unit polygon on a floor turned
+        // 1.8 rad, 1.5e-7 beyond its skin, crept 1.2e-7 a call for as long as it stood there;
+        // a 0.09-unit capsule stopping on a slope moved 6e-8, then 3e-8, ...).
+        let room = surface.separation - mover.skin;
+        let room = if room <= mover.settled() { 0.0 } else { room };
         let offset = surface.normal.dot(made) - room;
         for (normal, scale) in held_normals(mover.up, surface.normal, mover) {
             add_plane(
