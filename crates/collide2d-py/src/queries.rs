@@ -439,8 +439,7 @@ impl PyCastHit {
     /// `[0, 1]` too).
     #[staticmethod]
     fn _from_parts(py: Python<'_>, parts: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let (fraction, point, normal, handle) =
-            hit_from_parts(py, "CastHit", "fraction", parts)?;
+        let (fraction, point, normal, handle) = hit_from_parts(py, "CastHit", "fraction", parts)?;
         if fraction > 1.0 {
             return Err(values::forged(
                 py,

@@ -146,7 +146,9 @@ impl PyEvent {
         let event = match kind.as_str() {
             "begin" | "stay" if reason.is_some() => return Err(forged("only an end has a reason")),
             "begin" | "stay" if sensor != manifold.is_none() => {
-                return Err(forged("a sensor pair has no manifold, a solid pair has one"))
+                return Err(forged(
+                    "a sensor pair has no manifold, a solid pair has one",
+                ))
             }
             "begin" => CollisionEvent::Begin {
                 a,
@@ -397,15 +399,13 @@ impl PyRayHits {
         py: Python<'_>,
     ) -> PyResult<(
         Py<PyAny>,
-        (
-            (
-                Py<PyArray1<bool>>,
-                Py<PyArray1<f32>>,
-                Py<PyArray2<f32>>,
-                Py<PyArray2<f32>>,
-                Py<PyArray1<u64>>,
-            ),
-        ),
+        ((
+            Py<PyArray1<bool>>,
+            Py<PyArray1<f32>>,
+            Py<PyArray2<f32>>,
+            Py<PyArray2<f32>>,
+            Py<PyArray1<u64>>,
+        ),),
     )> {
         let rebuild = py.get_type::<Self>().getattr("_from_parts")?.unbind();
         Ok((
@@ -446,11 +446,31 @@ impl PyRayHits {
             ));
         }
         let unreadable = |_| values::forged(py, CLASS, "an array is not readable");
-        let hit = hit.try_readonly().map_err(unreadable)?.as_array().to_owned();
-        let distance = distance.try_readonly().map_err(unreadable)?.as_array().to_owned();
-        let point = point.try_readonly().map_err(unreadable)?.as_array().to_owned();
-        let normal = normal.try_readonly().map_err(unreadable)?.as_array().to_owned();
-        let handle = handle.try_readonly().map_err(unreadable)?.as_array().to_owned();
+        let hit = hit
+            .try_readonly()
+            .map_err(unreadable)?
+            .as_array()
+            .to_owned();
+        let distance = distance
+            .try_readonly()
+            .map_err(unreadable)?
+            .as_array()
+            .to_owned();
+        let point = point
+            .try_readonly()
+            .map_err(unreadable)?
+            .as_array()
+            .to_owned();
+        let normal = normal
+            .try_readonly()
+            .map_err(unreadable)?
+            .as_array()
+            .to_owned();
+        let handle = handle
+            .try_readonly()
+            .map_err(unreadable)?
+            .as_array()
+            .to_owned();
         Ok(PyRayHits {
             hit: PyArray1::from_owned_array(py, hit).unbind(),
             distance: PyArray1::from_owned_array(py, distance).unbind(),
@@ -482,7 +502,10 @@ impl PyRayHits {
             && same(py, &self.point, &other.point)
             && same(py, &self.normal, &other.normal)
             && same(py, &self.handle, &other.handle);
-        pyo3::types::PyBool::new(py, equal).to_owned().into_any().unbind()
+        pyo3::types::PyBool::new(py, equal)
+            .to_owned()
+            .into_any()
+            .unbind()
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
@@ -552,7 +575,19 @@ impl PyMoveResult {
         const CLASS: &str = "MoveResult";
         type P = (f64, f64);
         #[allow(clippy::type_complexity)]
-        let (moved, hits, on_floor, on_ceiling, on_wall, floor_normal, floor_collider, recovery, step, snap, absorbed): (
+        let (
+            moved,
+            hits,
+            on_floor,
+            on_ceiling,
+            on_wall,
+            floor_normal,
+            floor_collider,
+            recovery,
+            step,
+            snap,
+            absorbed,
+        ): (
             P,
             Vec<(u64, P, P)>,
             bool,

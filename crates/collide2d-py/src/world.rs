@@ -1178,8 +1178,10 @@ impl PyWorld {
 
     // ---- snapshots and pickle ----
 
-    /// The whole world (colliders, layers, contacts, events) as bytes (the library's snapshot,
-    /// as JSON); `World.restore` gives the world back.
+    /// The whole world (colliders, layers, contacts, the ends the next update reports) as bytes
+    /// (the library's snapshot, as JSON); `World.restore` gives the world back. The last
+    /// update's events are that update's answer, not the world's state: a restored (or
+    /// unpickled) world's `events()` is empty until its next update.
     fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let bytes = serde_json::to_vec(&self.world.snapshot())
             .map_err(|e| errors::invalid(py, e.to_string()))?;
