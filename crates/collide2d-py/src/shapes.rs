@@ -71,7 +71,8 @@ impl PyShape {
     }
 
     /// The closest point of the placed shape's boundary to `point`, and whether `point` is
-    /// inside: `((x, y), inside)`.
+    /// inside: `((x, y), inside)`. A point beyond ±4e9 on either axis (farther than any
+    /// placed shape reaches) raises `InvalidInput`: the library has no closest point for it.
     #[pyo3(signature = (point, transform = None))]
     fn project_point(
         &self,
@@ -80,7 +81,21 @@ impl PyShape {
         transform: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<((f32, f32), bool)> {
         let xf = convert::transform(py, transform, "transform")?;
-        let projection = self.shape.project_point(&xf, vec2(py, point, "point")?);
+        let point = vec2(py, point, "point")?;
+        // The library answers "no projection" (the origin, outside) for such a point, which
+        // would read here as a closest point at (0, 0).
+        let reach = 4.0 * collide2d::shape::MAX_COORDINATE;
+        if point.x.abs() > reach || point.y.abs() > reach {
+            return Err(errors::invalid(
+                py,
+                format!(
+                    "point ({:e}, {:e}) is beyond ±4e9, farther than any placed shape reaches: \
+                     it has no closest point float32 can give",
+                    point.x, point.y
+                ),
+            ));
+        }
+        let projection = self.shape.project_point(&xf, point);
         Ok((pair(projection.point), projection.inside))
     }
 

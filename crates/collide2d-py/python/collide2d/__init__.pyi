@@ -69,7 +69,7 @@ class Transform:
     @property
     def angle(self) -> float: ...
     def apply(self, point: PointLike) -> Vec2:
-        """Where the local point lands in the world."""
+        """Where the local point lands in the world; InvalidInput when it lands beyond float32."""
 
 class Shape:
     """A shape in its own frame; made through a subclass, placed by a Transform."""
@@ -79,7 +79,8 @@ class Shape:
     def contains(self, point: PointLike, transform: Optional[TransformLike] = None) -> bool:
         """Whether the point lies in the placed shape (boundary included)."""
     def project_point(self, point: PointLike, transform: Optional[TransformLike] = None) -> Tuple[Vec2, bool]:
-        """The closest boundary point and whether `point` is inside."""
+        """The closest boundary point and whether `point` is inside; a point beyond ±4e9 on
+        either axis (farther than any placed shape reaches) raises InvalidInput."""
     def ray_cast(
         self,
         origin: PointLike,
