@@ -424,12 +424,12 @@ impl PyWorld {
     }
 
     /// Removes the colliders of `handles` (an integer array); all or nothing: a stale handle,
-    /// or one named twice, raises `StaleHandle` and removes nothing.
+    /// or one named twice, raises `StaleHandle` and removes nothing. The GIL is released
+    /// while the world removes them.
     fn remove_many(&mut self, py: Python<'_>, handles: &Bound<'_, PyAny>) -> PyResult<()> {
         let handles = arrays::handles(py, handles, "handles")?;
-        self.world
-            .remove_many(&handles)
-            .map(|_| ())
+        let world = &mut self.world;
+        py.detach(|| world.remove_many(&handles).map(|_| ()))
             .map_err(|e| errors::world(py, e))
     }
 
