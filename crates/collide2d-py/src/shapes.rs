@@ -193,6 +193,21 @@ impl PyShape {
     fn _from_json(py: Python<'_>, data: &[u8]) -> PyResult<Py<PyAny>> {
         let shape: Shape = serde_json::from_slice(data)
             .map_err(|e| errors::invalid(py, format!("not a shape: {e}")))?;
+        // A compound pickled before its rotations were settled: settled now, so that its own
+        // pickle comes back equal.
+        let shape = match shape {
+            Shape::Compound(compound) => {
+                let children = compound
+                    .children()
+                    .iter()
+                    .map(|(xf, child)| (settled(*xf), child.clone()))
+                    .collect();
+                Compound::new(children)
+                    .map_err(|e| errors::invalid(py, format!("not a shape: {e}")))?
+                    .into()
+            }
+            other => other,
+        };
         wrap(py, shape)
     }
 
