@@ -16,14 +16,14 @@ use crate::errors;
 const UNIT_TOLERANCE: f32 = 1e-3;
 
 /// What `_from_parts` of class `class` was given, as the types it holds, or `InvalidInput`
-/// ("not a ClassName: ...") when the parts have another shape.
+/// ("not a valid ClassName: ...") when the parts have another shape.
 pub fn parts<'py, T>(py: Python<'py>, class: &str, parts: &Bound<'py, PyAny>) -> PyResult<T>
 where
     T: for<'a> FromPyObject<'a, 'py>,
 {
     parts
         .extract::<T>()
-        .map_err(|_| errors::invalid(py, format!("not a {class}: {}", shown(parts))))
+        .map_err(|_| errors::invalid(py, format!("not a valid {class}: {}", shown(parts))))
 }
 
 /// A short text of `obj` for a message.
@@ -41,7 +41,7 @@ fn shown(obj: &Bound<'_, PyAny>) -> String {
 
 /// The refusal of a pickle of `class` for `why`.
 pub fn forged(py: Python<'_>, class: &str, why: impl std::fmt::Display) -> PyErr {
-    errors::invalid(py, format!("not a {class}: {why}"))
+    errors::invalid(py, format!("not a valid {class}: {why}"))
 }
 
 /// `value` as the finite float32 it holds exactly; else `InvalidInput` naming `what`.

@@ -333,7 +333,7 @@ def test_the_forgeries_below_differ_from_a_good_pickle_only_in_what_they_break(n
 
 @pytest.mark.parametrize("name, parts", FORGED, ids=[f"{n}-{i}" for i, (n, _) in enumerate(FORGED)])
 def test_forged_pickles_are_refused(name, parts):
-    with pytest.raises(c2.InvalidInput, match=f"not a {name}"):
+    with pytest.raises(c2.InvalidInput, match=f"not a valid {name}"):
         getattr(c2, name)._from_parts(parts)
 
     class Forged:
@@ -350,7 +350,7 @@ def test_an_events_pickle_of_events_of_the_wrong_kind_is_refused(samples):
     end = next(e for e in samples["Event"] if e.kind == "end")
     assert c2.Events._from_parts(([begin], [end])).began == [begin]
     for parts in [([end], []), ([], [begin])]:
-        with pytest.raises(c2.InvalidInput, match="not a Events"):
+        with pytest.raises(c2.InvalidInput, match="not a valid Events"):
             c2.Events._from_parts(parts)
 
 
