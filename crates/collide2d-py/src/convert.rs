@@ -58,9 +58,20 @@ impl PyTransform {
         self.xf.q.angle()
     }
 
-    /// Where the local point `point` lands in the world.
+    /// Where the local point `point` lands in the world; `InvalidInput` when it lands beyond
+    /// float32 (a point near 3.4e38 turned or moved further out).
     fn apply(&self, py: Python<'_>, point: &Bound<'_, PyAny>) -> PyResult<(f32, f32)> {
-        let p = self.xf.apply(vec2(py, point, "point")?);
+        let local = vec2(py, point, "point")?;
+        let p = self.xf.apply(local);
+        if !p.is_finite() {
+            return Err(errors::invalid(
+                py,
+                format!(
+                    "point ({:e}, {:e}) lands beyond float32 (an infinite coordinate)",
+                    local.x, local.y
+                ),
+            ));
+        }
         Ok((p.x, p.y))
     }
 

@@ -18,6 +18,7 @@ mod parallel;
 mod queries;
 mod results;
 mod shapes;
+mod values;
 mod world;
 
 /// The native module `collide2d._collide2d`, re-exported by the `collide2d` package.

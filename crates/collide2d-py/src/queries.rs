@@ -1,6 +1,8 @@
 //! Pair queries on placed shapes and their result types.
 
-use collide2d::query::{CastHit, ContactPoint, DistanceOutput, Manifold, RayHit, Sweep};
+use collide2d::query::{
+    CastHit, ContactPoint, DistanceOutput, Feature, FeatureId, Manifold, RayHit, Sweep,
+};
 use collide2d::shape::{Ray, RayError};
 use collide2d::{CastOptions, Vec2};
 use pyo3::prelude::*;
@@ -8,6 +10,23 @@ use pyo3::prelude::*;
 use crate::convert::{self, pair, vec2, Real};
 use crate::errors;
 use crate::shapes::shape_of;
+use crate::values;
+
+/// What a pickled `ContactPoint` holds: `(point, penetration)`.
+type ContactParts = ((f32, f32), f32);
+/// A feature as it travels in a pickle: `("vertex" or "edge", index)`.
+type FeatureParts = (&'static str, u8);
+/// One point of a pickled `Manifold`: `(point, penetration, feature_a, feature_b)`.
+type ManifoldPointParts = ((f32, f32), f32, FeatureParts, FeatureParts);
+/// What a pickled `Manifold` holds: `(normal, points, child_a, child_b)`.
+pub type ManifoldParts = ((f32, f32), Vec<ManifoldPointParts>, u32, u32);
+/// What a pickled `Distance` holds: `(distance, point_a, point_b, normal)`.
+type DistanceParts = (f32, (f32, f32), (f32, f32), (f32, f32));
+/// What a pickled `RayHit` (`distance, ...`) or `CastHit` (`fraction, ...`) holds:
+/// `(number, point, normal, handle)`.
+type HitParts = (f32, (f32, f32), (f32, f32), Option<u64>);
+/// [`HitParts`] as read back, before they are checked.
+type HitPartsIn = (f64, (f64, f64), (f64, f64), Option<u64>);
 
 /// A checked ray (the direction need not be unit length, only not zero); no `max_distance`
 /// (`None`) reaches without end.
@@ -66,6 +85,23 @@ impl From<&ContactPoint> for PyContactPoint {
 
 #[pymethods]
 impl PyContactPoint {
+    /// Pickles and copies travel as `(point, penetration)`.
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (ContactParts,))> {
+        let rebuild = py.get_type::<Self>().getattr("_from_parts")?.unbind();
+        Ok((rebuild, ((self.point, self.penetration),)))
+    }
+
+    /// The contact point a pickle holds; `InvalidInput` for anything else.
+    #[staticmethod]
+    fn _from_parts(py: Python<'_>, parts: &Bound<'_, PyAny>) -> PyResult<Self> {
+        const CLASS: &str = "ContactPoint";
+        let (p, penetration): ((f64, f64), f64) = values::parts(py, CLASS, parts)?;
+        Ok(PyContactPoint {
+            point: pair(values::point(py, CLASS, "point", p)?),
+            penetration: values::number(py, CLASS, "penetration", penetration)?,
+        })
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "ContactPoint(point={:?}, penetration={})",
@@ -77,9 +113,97 @@ impl PyContactPoint {
 /// The contact between two shapes: a unit `normal` from A to B and up to two `points`. An
 /// empty manifold (no contact) is falsy.
 #[pyclass(module = "collide2d", name = "Manifold", frozen, eq)]
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 pub struct PyManifold {
     pub manifold: Manifold,
+}
+
+/// Manifolds are equal when their contacts are: the normal, the points in use (with the
+/// features that made them) and the children. The storage of an unused point is no part of
+/// the value.
+impl PartialEq for PyManifold {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (&self.manifold, &other.manifold);
+        a.normal == b.normal
+            && a.points() == b.points()
+            && (a.child_a, a.child_b) == (b.child_a, b.child_b)
+    }
+}
+
+/// A feature as it travels in a pickle.
+fn feature_parts(feature: Feature) -> FeatureParts {
+    match feature {
+        Feature::Vertex(i) => ("vertex", i),
+        Feature::Edge(i) => ("edge", i),
+    }
+}
+
+/// The feature a pickle holds.
+fn feature_from(py: Python<'_>, (kind, index): (String, u8)) -> PyResult<Feature> {
+    match kind.as_str() {
+        "vertex" => Ok(Feature::Vertex(index)),
+        "edge" => Ok(Feature::Edge(index)),
+        _ => Err(values::forged(
+            py,
+            "Manifold",
+            format!("feature kind {kind:?} is neither \"vertex\" nor \"edge\""),
+        )),
+    }
+}
+
+impl PyManifold {
+    /// The manifold as it travels in a pickle (an `Event`'s holds one too).
+    pub fn parts(&self) -> ManifoldParts {
+        let m = &self.manifold;
+        let points = m
+            .points()
+            .iter()
+            .map(|c| {
+                (
+                    pair(c.point),
+                    c.penetration,
+                    feature_parts(c.id.a),
+                    feature_parts(c.id.b),
+                )
+            })
+            .collect();
+        (pair(m.normal), points, m.child_a, m.child_b)
+    }
+
+    /// The manifold that `parts` describe; `InvalidInput` unless it is one the library could
+    /// give: at most two points of finite numbers, a unit normal (zero when there are none).
+    pub fn from_parts(py: Python<'_>, parts: &Bound<'_, PyAny>) -> PyResult<PyManifold> {
+        const CLASS: &str = "Manifold";
+        type Point = ((f64, f64), f64, (String, u8), (String, u8));
+        let (normal, points, child_a, child_b): ((f64, f64), Vec<Point>, u32, u32) =
+            values::parts(py, CLASS, parts)?;
+        if points.len() > 2 {
+            return Err(values::forged(
+                py,
+                CLASS,
+                format!("{} points (at most 2)", points.len()),
+            ));
+        }
+        let mut manifold = Manifold::EMPTY;
+        manifold.normal = values::normal(py, CLASS, "normal", normal, points.is_empty())?;
+        if points.is_empty() && manifold.normal != Vec2::ZERO {
+            return Err(values::forged(py, CLASS, "an empty manifold has a normal"));
+        }
+        for (slot, (p, penetration, a, b)) in manifold.points.iter_mut().zip(points.iter()) {
+            *slot = ContactPoint {
+                point: values::point(py, CLASS, "point", *p)?,
+                penetration: values::number(py, CLASS, "penetration", *penetration)?,
+                id: FeatureId {
+                    a: feature_from(py, a.clone())?,
+                    b: feature_from(py, b.clone())?,
+                },
+            };
+        }
+        manifold.count = points.len();
+        manifold.child_a = child_a;
+        manifold.child_b = child_b;
+        Ok(PyManifold { manifold })
+    }
 }
 
 #[pymethods]
@@ -112,6 +236,19 @@ impl PyManifold {
 
     fn __len__(&self) -> usize {
         self.manifold.points().len()
+    }
+
+    /// Pickles and copies travel as `(normal, points, child_a, child_b)`, each point as
+    /// `(point, penetration, feature_a, feature_b)`.
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (ManifoldParts,))> {
+        let rebuild = py.get_type::<Self>().getattr("_from_parts")?.unbind();
+        Ok((rebuild, (self.parts(),)))
+    }
+
+    /// The manifold a pickle holds; `InvalidInput` for anything else.
+    #[staticmethod]
+    fn _from_parts(py: Python<'_>, parts: &Bound<'_, PyAny>) -> PyResult<PyManifold> {
+        PyManifold::from_parts(py, parts)
     }
 
     fn __bool__(&self) -> bool {
@@ -155,6 +292,29 @@ impl From<DistanceOutput> for PyDistance {
 
 #[pymethods]
 impl PyDistance {
+    /// Pickles and copies travel as `(distance, point_a, point_b, normal)`.
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (DistanceParts,))> {
+        let rebuild = py.get_type::<Self>().getattr("_from_parts")?.unbind();
+        Ok((
+            rebuild,
+            ((self.distance, self.point_a, self.point_b, self.normal),),
+        ))
+    }
+
+    /// The distance a pickle holds; `InvalidInput` for anything else.
+    #[staticmethod]
+    fn _from_parts(py: Python<'_>, parts: &Bound<'_, PyAny>) -> PyResult<Self> {
+        const CLASS: &str = "Distance";
+        type Parts = (f64, (f64, f64), (f64, f64), (f64, f64));
+        let (distance, a, b, normal): Parts = values::parts(py, CLASS, parts)?;
+        Ok(PyDistance {
+            distance: values::non_negative(py, CLASS, "distance", distance)?,
+            point_a: pair(values::point(py, CLASS, "point_a", a)?),
+            point_b: pair(values::point(py, CLASS, "point_b", b)?),
+            normal: pair(values::normal(py, CLASS, "normal", normal, true)?),
+        })
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Distance(distance={}, normal={:?})",
@@ -188,8 +348,45 @@ impl From<RayHit> for PyRayHit {
     }
 }
 
+/// The parts of a `RayHit` or `CastHit` pickle, checked: `(number, point, normal, handle)`.
+fn hit_from_parts(
+    py: Python<'_>,
+    class: &str,
+    what: &str,
+    parts: &Bound<'_, PyAny>,
+) -> PyResult<HitParts> {
+    let (number, point, normal, handle): HitPartsIn = values::parts(py, class, parts)?;
+    Ok((
+        values::non_negative(py, class, what, number)?,
+        pair(values::point(py, class, "point", point)?),
+        pair(values::normal(py, class, "normal", normal, true)?),
+        handle,
+    ))
+}
+
 #[pymethods]
 impl PyRayHit {
+    /// Pickles and copies travel as `(distance, point, normal, handle)`.
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (HitParts,))> {
+        let rebuild = py.get_type::<Self>().getattr("_from_parts")?.unbind();
+        Ok((
+            rebuild,
+            ((self.distance, self.point, self.normal, self.handle),),
+        ))
+    }
+
+    /// The hit a pickle holds; `InvalidInput` for anything else.
+    #[staticmethod]
+    fn _from_parts(py: Python<'_>, parts: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let (distance, point, normal, handle) = hit_from_parts(py, "RayHit", "distance", parts)?;
+        Ok(PyRayHit {
+            distance,
+            point,
+            normal,
+            handle,
+        })
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "RayHit(distance={}, point={:?}, normal={:?}, handle={})",
@@ -229,6 +426,35 @@ impl From<CastHit> for PyCastHit {
 
 #[pymethods]
 impl PyCastHit {
+    /// Pickles and copies travel as `(fraction, point, normal, handle)`.
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (HitParts,))> {
+        let rebuild = py.get_type::<Self>().getattr("_from_parts")?.unbind();
+        Ok((
+            rebuild,
+            ((self.fraction, self.point, self.normal, self.handle),),
+        ))
+    }
+
+    /// The hit a pickle holds; `InvalidInput` for anything else (a fraction outside
+    /// `[0, 1]` too).
+    #[staticmethod]
+    fn _from_parts(py: Python<'_>, parts: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let (fraction, point, normal, handle) = hit_from_parts(py, "CastHit", "fraction", parts)?;
+        if fraction > 1.0 {
+            return Err(values::forged(
+                py,
+                "CastHit",
+                format!("fraction {fraction} is beyond 1"),
+            ));
+        }
+        Ok(PyCastHit {
+            fraction,
+            point,
+            normal,
+            handle,
+        })
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "CastHit(fraction={}, point={:?}, normal={:?}, handle={})",

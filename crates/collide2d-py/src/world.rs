@@ -424,12 +424,12 @@ impl PyWorld {
     }
 
     /// Removes the colliders of `handles` (an integer array); all or nothing: a stale handle,
-    /// or one named twice, raises `StaleHandle` and removes nothing.
+    /// or one named twice, raises `StaleHandle` and removes nothing. The GIL is released
+    /// while the world removes them.
     fn remove_many(&mut self, py: Python<'_>, handles: &Bound<'_, PyAny>) -> PyResult<()> {
         let handles = arrays::handles(py, handles, "handles")?;
-        self.world
-            .remove_many(&handles)
-            .map(|_| ())
+        let world = &mut self.world;
+        py.detach(|| world.remove_many(&handles).map(|_| ()))
             .map_err(|e| errors::world(py, e))
     }
 
@@ -1178,8 +1178,10 @@ impl PyWorld {
 
     // ---- snapshots and pickle ----
 
-    /// The whole world (colliders, layers, contacts, events) as bytes (the library's snapshot,
-    /// as JSON); `World.restore` gives the world back.
+    /// The whole world (colliders, layers, contacts, the ends the next update reports) as bytes
+    /// (the library's snapshot, as JSON); `World.restore` gives the world back. The last
+    /// update's events are that update's answer, not the world's state: a restored (or
+    /// unpickled) world's `events()` is empty until its next update.
     fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let bytes = serde_json::to_vec(&self.world.snapshot())
             .map_err(|e| errors::invalid(py, e.to_string()))?;

@@ -12,6 +12,12 @@ Arguments, as every call checks them:
   an item of the wrong type raises ArrayTypeError (write ``layers=["walls"]``).
 - ``x in world`` is False for anything that is not a live handle of the world (a string,
   a float, a bool, None), never an exception.
+
+Values: every class here but the exceptions pickles and copies (``copy.copy``,
+``copy.deepcopy``) to an equal value, its float32 numbers exact to the bit (a ``RayHits`` copy has arrays of its
+own); a forged or corrupt pickle raises InvalidInput. Results (``RayHit``, ``CastHit``,
+``Manifold``, ``ContactPoint``, ``Distance``, ``Event``, ``Events``, ``RayHits``,
+``MoveResult``) compare by value and do not hash.
 """
 
 from typing import Literal, Optional, Sequence, Tuple, Union
@@ -63,7 +69,7 @@ class Transform:
     @property
     def angle(self) -> float: ...
     def apply(self, point: PointLike) -> Vec2:
-        """Where the local point lands in the world."""
+        """Where the local point lands in the world; InvalidInput when it lands beyond float32."""
 
 class Shape:
     """A shape in its own frame; made through a subclass, placed by a Transform."""
@@ -73,7 +79,8 @@ class Shape:
     def contains(self, point: PointLike, transform: Optional[TransformLike] = None) -> bool:
         """Whether the point lies in the placed shape (boundary included)."""
     def project_point(self, point: PointLike, transform: Optional[TransformLike] = None) -> Tuple[Vec2, bool]:
-        """The closest boundary point and whether `point` is inside."""
+        """The closest boundary point and whether `point` is inside; a point beyond ±4e9 on
+        either axis (farther than any placed shape reaches) raises InvalidInput."""
     def ray_cast(
         self,
         origin: PointLike,
@@ -147,11 +154,15 @@ class Chain(Shape):
     def is_closed(self) -> bool: ...
 
 class ContactPoint:
+    """One contact point: the point midway between the surfaces and the depth along the
+    normal."""
+
     point: Vec2
     penetration: float
 
 class Manifold:
-    """A contact: unit normal from A to B and up to two points; falsy when empty."""
+    """A contact: unit normal from A to B and up to two points; falsy when empty. Equal when
+    the normal and the points in use (with the shape features that made them) are."""
 
     @property
     def normal(self) -> Vec2: ...
@@ -205,8 +216,13 @@ class Event:
     user_data: Tuple[int, int]
     manifold: Optional[Manifold]
     reason: Optional[Literal["separated", "removed", "disabled", "filtered", "sensor_changed"]]
+    time_of_impact: Optional[float]
+    """For a begin found by a continuous collider's sweep: when it first touched, as a
+    fraction of the step in [0, 1]; else None."""
 
 class Events:
+    """One update's begins and ends; equal when their events are, in order."""
+
     @property
     def began(self) -> list[Event]: ...
     @property
@@ -218,7 +234,8 @@ class Events:
     def ended_pairs(self) -> npt.NDArray[np.uint64]: ...
 
 class RayHits:
-    """Many rays' answers, one row per ray; its repr counts them: ``RayHits(rays=3, hits=2)``."""
+    """Many rays' answers, one row per ray; its repr counts them: ``RayHits(rays=3, hits=2)``.
+    Equal when the five arrays hold the same rows."""
 
     hit: npt.NDArray[np.bool_]
     distance: npt.NDArray[np.float32]
@@ -284,7 +301,7 @@ class World:
     ) -> npt.NDArray[np.uint64]: ...
     def remove(self, handle: Handle) -> None: ...
     def remove_many(self, handles: npt.ArrayLike) -> None:
-        """All or nothing; a stale handle, or one named twice, raises StaleHandle."""
+        """All or nothing; a stale handle, or one named twice, raises StaleHandle. GIL released."""
     def handles(self) -> npt.NDArray[np.uint64]: ...
     def transform(self, handle: Handle) -> Transform: ...
     def shape(self, handle: Handle) -> Shape: ...
@@ -387,6 +404,9 @@ class World:
     ) -> int: ...
     def set_tile(self, map: int, x: int, y: int, solid: bool) -> None: ...
     def tile_map_handles(self, map: int) -> npt.NDArray[np.uint64]: ...
-    def snapshot(self) -> bytes: ...
+    def snapshot(self) -> bytes:
+        """The world's state as bytes (colliders, layers, contacts, the ends the next update
+        reports); a restored or unpickled world's ``events()`` is empty until its next update."""
     @staticmethod
-    def restore(data: bytes) -> World: ...
+    def restore(data: bytes) -> World:
+        """The world ``snapshot()`` saved; InvalidInput for bytes that are not one."""
