@@ -193,21 +193,6 @@ impl PyShape {
     fn _from_json(py: Python<'_>, data: &[u8]) -> PyResult<Py<PyAny>> {
         let shape: Shape = serde_json::from_slice(data)
             .map_err(|e| errors::invalid(py, format!("not a shape: {e}")))?;
-        // A compound pickled before its rotations were settled: settled now, so that its own
-        // pickle comes back equal.
-        let shape = match shape {
-            Shape::Compound(compound) => {
-                let children = compound
-                    .children()
-                    .iter()
-                    .map(|(xf, child)| (settled(*xf), child.clone()))
-                    .collect();
-                Compound::new(children)
-                    .map_err(|e| errors::invalid(py, format!("not a shape: {e}")))?
-                    .into()
-            }
-            other => other,
-        };
         wrap(py, shape)
     }
 
@@ -523,7 +508,7 @@ impl PyCompound {
                 .extract()
                 .map_err(|_| errors::array_type(py, "children must be (transform, shape) pairs"))?;
             let xf = convert::transform(py, Some(&xf), "children")?;
-            parts.push((settled(xf), shape_of(py, &shape)?));
+            parts.push((xf, shape_of(py, &shape)?));
         }
         let compound = Compound::new(parts).map_err(|e| errors::shape_arg(py, "children", e))?;
         Ok(PyClassInitializer::from(PyShape {
@@ -562,62 +547,6 @@ impl PyCompound {
             _ => Ok(Vec::new()),
         }
     }
-}
-
-/// `xf` with the rotation the library's `Compound::new` gives it, moved (where it must be) to
-/// the nearest rotation that normalising leaves as it is.
-///
-/// `Compound::new` normalises every child's rotation, and does so again when a compound is
-/// deserialised (a pickled shape, a world's snapshot). Normalising is not idempotent: for about
-/// one angle in six, the rotation it gives normalises to another one a bit away, and that one
-/// back (the child turned by 1 radian: `(0.54030234, 0.8414711)` and `(0.5403023,
-/// 0.84147096)`). Such a compound came back from a pickle unequal, and a world holding it
-/// touching something could not be unpickled at all (its restored contacts disagreed with its
-/// colliders). The nearest pair that normalises to itself (one bit away in every coordinate
-/// for a sweep of 100,000 angles) comes back equal.
-fn settled(xf: Transform) -> Transform {
-    use collide2d::math::Rot;
-    let normalised = |q: Rot| Rot::try_from_cos_sin(q.c, q.s);
-    let Some(q) = normalised(xf.q) else {
-        return xf; // not a rotation: the library refuses it
-    };
-    let is_fixed = |q: Rot| normalised(q) == Some(q);
-    // Pairs `k` bits away from `q` in each coordinate, nearest first (a ring a time).
-    let found = (0..=4i32).find_map(|ring| {
-        (-ring..=ring)
-            .flat_map(|i| (-ring..=ring).map(move |j| (i, j)))
-            .filter(|&(i, j)| i.abs().max(j.abs()) == ring)
-            .map(|(i, j)| Rot {
-                c: bits_away(q.c, i),
-                s: bits_away(q.s, j),
-            })
-            .find(|&candidate| is_fixed(candidate))
-    });
-    Transform {
-        p: xf.p,
-        q: found.unwrap_or(q),
-    }
-}
-
-/// The float `k` representable values above `x` (below for a negative `k`).
-fn bits_away(x: f32, k: i32) -> f32 {
-    let mut v = x;
-    for _ in 0..k.unsigned_abs() {
-        let up = k > 0;
-        v = if v == 0.0 {
-            let tiny = f32::from_bits(1);
-            if up {
-                tiny
-            } else {
-                -tiny
-            }
-        } else if (v > 0.0) == up {
-            f32::from_bits(v.to_bits() + 1)
-        } else {
-            f32::from_bits(v.to_bits() - 1)
-        };
-    }
-    v
 }
 
 /// A one-sided polyline for level geometry (solid side to the right of travel), open or

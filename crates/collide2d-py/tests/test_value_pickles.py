@@ -428,10 +428,9 @@ def test_worlds_of_turned_compounds_in_contact_unpickle(rng):
         assert_same_worlds([pickle.loads(pickle.dumps(world))], world)
 
 
-def test_a_compound_from_an_older_pickle_is_settled_and_pickles_equal():
-    """A pickle holds the child rotation it had; one written before rotations were settled
-    (normalised once, as the library leaves it) loads as the settled compound, whose own
-    pickle then comes back equal."""
+def test_a_compound_from_an_older_pickle_keeps_its_rotations_and_pickles_equal():
+    """A pickle holds the child rotation it had (normalised once, or as an angle gives it):
+    it loads with that rotation, and its own pickle comes back equal."""
     rect = '{"kind":"polygon","vertices":[[-1.0,-0.5],[1.0,-0.5],[1.0,0.5],[-1.0,0.5]],"radius":0.0}'
     for c, s in [(0.5403023, 0.84147096), (0.54030234, 0.8414711), (-0.8011436, -0.5984721)]:
         data = ('{"kind":"compound","children":[[{"p":[0.0,0.0],"q":{"c":%r,"s":%r}},%s]]}' % (c, s, rect)).encode()

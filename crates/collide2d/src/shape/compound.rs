@@ -66,8 +66,17 @@ impl Compound {
                 return Err(ShapeError::NonFinite);
             }
             crate::shape::error::check_point(xf.p)?;
-            let q =
-                crate::math::Rot::try_from_cos_sin(xf.q.c, xf.q.s).ok_or(ShapeError::NonFinite)?;
+            // A rotation already of unit length to rounding (any a `Transform` makes, and any
+            // this makes) is kept as it is, so that building a compound from another's
+            // children (a snapshot read back) gives the same compound: normalising again may
+            // move a rotation to its neighbouring floats and back, and a restored world would
+            // then find its contacts changed.
+            let unit = (xf.q.c * xf.q.c + xf.q.s * xf.q.s - 1.0).abs() <= 4.0 * f32::EPSILON;
+            let q = if unit {
+                xf.q
+            } else {
+                crate::math::Rot::try_from_cos_sin(xf.q.c, xf.q.s).ok_or(ShapeError::NonFinite)?
+            };
             checked.push((Transform { p: xf.p, q }, shape));
         }
         let child_aabbs: Vec<Aabb> = checked.iter().map(|(xf, s)| s.aabb(xf)).collect();
