@@ -935,11 +935,16 @@ fn merge_range(
             // The pair's stored entries: one, or an `End` then a `Begin` when it changed kind
             // at the last update. It touched if one of them is not an `End`.
             let mut old_touching = None;
-            while let Some(event) = old.get(position).filter(|event| event_key(event) == key) {
+            if let Some(event) = old.get(position).filter(|event| event_key(event) == key) {
+                position += 1;
                 if !matches!(event, CollisionEvent::End { .. }) {
                     old_touching = Some(event);
+                } else if let Some(begin) =
+                    old.get(position).filter(|event| event_key(event) == key)
+                {
+                    old_touching = Some(begin);
+                    position += 1;
                 }
-                position += 1;
             }
             let was_touching = old_touching.is_some();
             let was_sensor = old_touching.is_some_and(|event| event.manifold().is_none());
