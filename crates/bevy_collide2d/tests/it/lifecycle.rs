@@ -27,11 +27,9 @@ use bevy_ecs::system::RunSystemOnce;
 use bevy_math::{Quat, Vec2, Vec3};
 use bevy_transform::components::{GlobalTransform, Transform};
 use collide2d::shape::Shape;
-use collide2d::world::{
-    Collider as WorldCollider, ColliderHandle, CollisionEvent, LayerId, QueryFilter, World,
-};
+use collide2d::world::{Collider as WorldCollider, ColliderHandle, LayerId, QueryFilter, World};
 
-use crate::support::{app_with, drain_messages, Rng};
+use crate::support::{app_with, drain_messages, messages_of, Rng};
 
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
 struct Fixed;
@@ -235,28 +233,7 @@ impl Reference {
         }
         self.world.set_transforms(&moves).unwrap();
         self.world.update();
-        let mut started = Vec::new();
-        let mut ended = Vec::new();
-        for event in self.world.events() {
-            let [a, b] = event.user_data().unwrap().map(Entity::from_bits);
-            match *event {
-                CollisionEvent::Begin { manifold, .. } => started.push(CollisionStarted {
-                    a,
-                    b,
-                    sensor: event.is_sensor(),
-                    manifold: manifold.map(|m| ContactManifold::from_manifold(&m)),
-                    time_of_impact: event.time_of_impact(),
-                }),
-                CollisionEvent::End { reason, sensor, .. } => ended.push(CollisionEnded {
-                    a,
-                    b,
-                    sensor,
-                    reason,
-                }),
-                CollisionEvent::Stay { .. } => unreachable!("stay events are off"),
-            }
-        }
-        (started, ended)
+        messages_of(&self.world)
     }
 }
 

@@ -20,9 +20,9 @@ use bevy_ecs::prelude::*;
 use bevy_math::Quat;
 use bevy_transform::components::{GlobalTransform, Transform};
 use collide2d::shape::Shape;
-use collide2d::world::{Collider as WorldCollider, ColliderHandle, CollisionEvent, LayerId, World};
+use collide2d::world::{Collider as WorldCollider, ColliderHandle, LayerId, World};
 
-use crate::support::{app, step, Rng};
+use crate::support::{app, messages_of, step, Rng};
 
 const LAYERS: [Option<&str>; 4] = [None, Some("A"), Some("B"), Some("C")];
 
@@ -167,28 +167,7 @@ impl Model {
         }
         self.world.set_transforms(&moves).unwrap();
         self.world.update();
-        let mut started = Vec::new();
-        let mut ended = Vec::new();
-        for event in self.world.events() {
-            let [a, b] = event.user_data().unwrap().map(Entity::from_bits);
-            match *event {
-                CollisionEvent::Begin { manifold, .. } => started.push(CollisionStarted {
-                    a,
-                    b,
-                    sensor: event.is_sensor(),
-                    manifold: manifold.map(|m| ContactManifold::from_manifold(&m)),
-                    time_of_impact: event.time_of_impact(),
-                }),
-                CollisionEvent::End { reason, sensor, .. } => ended.push(CollisionEnded {
-                    a,
-                    b,
-                    sensor,
-                    reason,
-                }),
-                CollisionEvent::Stay { .. } => unreachable!("stay events are off"),
-            }
-        }
-        (started, ended)
+        messages_of(&self.world)
     }
 }
 

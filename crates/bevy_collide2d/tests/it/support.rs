@@ -3,6 +3,8 @@
 use bevy_app::{App, PostUpdate};
 use bevy_collide2d::prelude::*;
 use bevy_ecs::message::Messages;
+use bevy_ecs::prelude::Entity;
+use collide2d::world::CollisionEvent;
 
 /// An app with transform propagation and the plugin in `PostUpdate` (one step per update),
 /// layers `A`, `B`, `C`; `A` and `B` do not collide.
@@ -89,4 +91,31 @@ pub fn global_translation(app: &App, entity: bevy_ecs::entity::Entity) -> bevy_m
         .get::<bevy_transform::components::GlobalTransform>(entity)
         .unwrap()
         .translation()
+}
+
+/// The messages the plugin writes for a plain world's last update (`Stay` off), colliders'
+/// user data being their entities' bits: what a reference world built by hand must match.
+pub fn messages_of(world: &collide2d::World) -> (Vec<CollisionStarted>, Vec<CollisionEnded>) {
+    let mut started = Vec::new();
+    let mut ended = Vec::new();
+    for event in world.events() {
+        let [a, b] = event.user_data().unwrap().map(Entity::from_bits);
+        match *event {
+            CollisionEvent::Begin { manifold, .. } => started.push(CollisionStarted {
+                a,
+                b,
+                sensor: event.is_sensor(),
+                manifold: manifold.map(|m| ContactManifold::from_manifold(&m)),
+                time_of_impact: event.time_of_impact(),
+            }),
+            CollisionEvent::End { reason, sensor, .. } => ended.push(CollisionEnded {
+                a,
+                b,
+                sensor,
+                reason,
+            }),
+            CollisionEvent::Stay { .. } => unreachable!("stay events are off"),
+        }
+    }
+    (started, ended)
 }

@@ -26,6 +26,14 @@ fn v(x: f32, y: f32) -> Vec2 {
     Vec2::new(x, y)
 }
 
+/// A place far from the origin for a scene of characters `size` across: at a distance drawn
+/// log-uniformly from `nearest` to 1e5 (no further than 1e5 sizes), in a random direction.
+pub(crate) fn far_origin(rng: &mut Rng, nearest: f32, size: f32) -> Vec2 {
+    let distance = rng.log_size(nearest, 1.0e5).min(1.0e5 * size);
+    let angle = rng.angle();
+    v(distance * angle.cos(), distance * angle.sin())
+}
+
 // ---------------------------------------------------------------------------------------------
 // Frames, scenes and runs.
 
@@ -339,9 +347,7 @@ impl Case {
         let body = Body::random(rng, size);
         // Up to 1e5 from the origin, but no further than 1e5 character sizes.
         let origin = if rng.chance(0.5) {
-            let distance = rng.log_size(1.0e4, 1.0e5).min(1.0e5 * size);
-            let angle = rng.angle();
-            v(distance * angle.cos(), distance * angle.sin())
+            far_origin(rng, 1.0e4, size)
         } else {
             Vec2::ZERO
         };

@@ -21,7 +21,9 @@
 //! - after walking, the first call without a walk stops it: the next one moves nothing.
 
 use crate::character_mover::depth;
-use crate::mover_invariance::{floor_pieces, rect, Body, Case, Frame, Piece, Run, FLOORS};
+use crate::mover_invariance::{
+    far_origin, floor_pieces, rect, Body, Case, Frame, Piece, Run, FLOORS,
+};
 use crate::mover_scale::spacing;
 use crate::support::{assert_no_failures, Rng};
 
@@ -125,9 +127,7 @@ fn new_case(seed: u64, rng: &mut Rng, what: &str, far: bool) -> Case {
     // Drawn either way, so a case near the origin is the same whether or not far ones run.
     let anywhere = rng.chance(0.5);
     let origin = if far {
-        let distance = rng.log_size(1.0e3, 1.0e5).min(1.0e5 * size);
-        let angle = rng.angle();
-        v(distance * angle.cos(), distance * angle.sin())
+        far_origin(rng, 1.0e3, size)
     } else {
         let _ = anywhere;
         Vec2::ZERO
