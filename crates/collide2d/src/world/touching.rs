@@ -134,10 +134,9 @@ pub(super) struct PairTest {
 ///
 /// **Invariant:** `store` is sorted by pair and names each pair at most once, except a pair
 /// that changed kind (one collider became a sensor or solid): its `End`, then its `Begin`;
-/// `detached` holds
-/// only pairs of `Begin`/`Stay` entries of `store`, each once, in the order they were detached;
-/// `marks` is empty when nothing is detached, else as long as `store`, `marks[i]` telling whether
-/// `store[i]`'s pair is in `detached`. (Detaching is then a search and a push, so taking out many
+/// `detached` holds only pairs of `Begin`/`Stay` entries of `store`, each once, in the order
+/// they were detached; `marks` is empty when nothing is detached, else as long as `store`,
+/// `marks[i]` telling whether `store[i]`'s pair is in `detached`. (Detaching is then a search and a push, so taking out many
 /// touching colliders between two updates costs no more than their pairs, in any order.)
 #[derive(Clone, Debug, Default)]
 pub(super) struct Touching {
@@ -333,9 +332,9 @@ impl Touching {
     }
 
     /// Brings every pending `End` up to date with the colliders as they are now (see
-    /// [`PendingEnd::settled`]). One pass over the pairs detached since the last update, made by the update
-    /// before it writes their `End`s, so that removing or relabelling many colliders between
-    /// two updates costs no pass per collider.
+    /// [`PendingEnd::settled`]). One pass over the pairs detached since the last update, made
+    /// by the update before it writes their `End`s, so that removing or relabelling many
+    /// colliders between two updates costs no pass per collider.
     pub fn settle_detached(&mut self, now: impl Fn(ColliderHandle) -> ColliderNow) {
         for detached in &mut self.detached {
             detached.end = detached.end.settled(detached.pair, &now);
@@ -657,9 +656,9 @@ impl MergeRanges<'_> {
     /// Up to [`IN_PLACE_TESTS`] tests, each range first answers all its tests and counts its
     /// events: its stored events, less their `End`s (dropped), plus one `Begin` for each pair
     /// that touches now and did not, or did as the other kind (every other tested or detached
-    /// pair replaces its stored event). Then each range writes its events straight into its place in `next`. Above
-    /// it, or should a range not fill its place exactly, each range writes into its own
-    /// buffer, and the buffers are copied into `next` one after another.
+    /// pair replaces its stored event). Then each range writes its events straight into its
+    /// place in `next`. Above it, or should a range not fill its place exactly, each range
+    /// writes into its own buffer, and the buffers are copied into `next` one after another.
     #[allow(clippy::too_many_arguments)]
     fn merge_in_parallel(
         &self,
@@ -783,13 +782,8 @@ impl MergeRanges<'_> {
                 // The stored events themselves: the pair may be stored as an `End` then a
                 // `Begin` (it changed kind at the last update), or as the other kind (then it
                 // ends first, and begins).
-                let mut was_sensor = None;
-                while keys.get(position) == Some(&key) {
-                    if !matches!(old[position], CollisionEvent::End { .. }) {
-                        was_sensor = Some(old[position].manifold().is_none());
-                    }
-                    position += 1;
-                }
+                let was_sensor = stored_touching(old, &mut position, key)
+                    .map(|event| event.manifold().is_none());
                 was_sensor != Some(answer.manifold().is_none())
             } else {
                 // Each pair stored once, none changing kind: the keys and the `End`s tell.
@@ -932,20 +926,7 @@ fn merge_range(
                 keep_run(&old[position..run_end], &mut detached_left, next, changes);
                 position = run_end;
             }
-            // The pair's stored entries: one, or an `End` then a `Begin` when it changed kind
-            // at the last update. It touched if one of them is not an `End`.
-            let mut old_touching = None;
-            if let Some(event) = old.get(position).filter(|event| event_key(event) == key) {
-                position += 1;
-                if !matches!(event, CollisionEvent::End { .. }) {
-                    old_touching = Some(event);
-                } else if let Some(begin) =
-                    old.get(position).filter(|event| event_key(event) == key)
-                {
-                    old_touching = Some(begin);
-                    position += 1;
-                }
-            }
+            let old_touching = stored_touching(old, &mut position, key);
             let was_touching = old_touching.is_some();
             let was_sensor = old_touching.is_some_and(|event| event.manifold().is_none());
             // A tested pair that was detached was re-enabled since: its state comes from the
@@ -972,16 +953,12 @@ fn merge_range(
                 // the kind it was and begins as the other, both in this update, in that order.
                 (true, true) => {
                     let user_data = facts(a, b).user_data;
-                    changes.push_end(
-                        next,
-                        CollisionEvent::End {
-                            a,
-                            b,
-                            reason: EndReason::SensorChanged,
-                            sensor: was_sensor,
-                            user_data,
-                        },
-                    );
+                    let end = PendingEnd {
+                        reason: EndReason::SensorChanged,
+                        sensor: was_sensor,
+                        user_data,
+                    };
+                    changes.push_end(next, end.event(a, b));
                     changes.push_begin(
                         next,
                         CollisionEvent::Begin {
@@ -1023,6 +1000,27 @@ fn merge_range(
         }
     }
     keep_run(&old[position..], &mut detached_left, next, changes);
+}
+
+/// The stored entry of the pair with order key `key`, read from `old[*position]` on, when the
+/// pair touched at the last update; `position` moves past the pair's entries. A pair is stored
+/// once, or as an `End` then a `Begin` when it changed kind at the last update (the `Begin`
+/// is the entry that touches).
+#[inline]
+fn stored_touching<'a>(
+    old: &'a [CollisionEvent],
+    position: &mut usize,
+    key: u128,
+) -> Option<&'a CollisionEvent> {
+    let entry = |at: usize| old.get(at).filter(|event| event_key(event) == key);
+    let event = entry(*position)?;
+    *position += 1;
+    if !matches!(event, CollisionEvent::End { .. }) {
+        return Some(event);
+    }
+    let begin = entry(*position)?;
+    *position += 1;
+    Some(begin)
 }
 
 /// The merge's `Begin` and `End` events, written beside the stored ones.
