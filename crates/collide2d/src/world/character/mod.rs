@@ -87,7 +87,9 @@ pub struct MoveOptions<'a> {
     /// the call follow the skin used). A character comes to rest between the skin and the
     /// skin plus the casts' tolerance (a hundredth of the skin, at most 1e-4) from what holds
     /// it: a gap that much beyond the skin counts as the skin and is not closed, so a
-    /// character at rest is not moved a sliver every call.
+    /// character at rest is not moved a sliver every call. Far from the origin, where a
+    /// coordinate's spacing is more than that, a character standing on walkable floor may
+    /// rest up to one spacing further (a gap its coordinates cannot close finer).
     pub skin: f32,
     /// Most solve-and-cast rounds per call (default 4). A call stops before it when a round
     /// ends where it began and finds no new surface (every later round would repeat it), so a
@@ -390,9 +392,18 @@ impl World {
     /// cannot hold it (a slope or a corner too steep to stand on) it slides off at once,
     /// `on_floor` false; it never creeps while reported as standing. After a walk, the first
     /// call without it stops the character (settling to the skin at most) and the next moves
-    /// nothing. (`tests/it/mover_rest.rs` checks it near the origin; 1e3 to 1e5 from it, where
-    /// a coordinate's spacing may exceed a call's fall, a character within reach of a floor
-    /// turned against the axes may still slide along it a spacing or two a call.)
+    /// nothing. Far from the origin the floor absorbs, besides the fall, a gap beyond the skin
+    /// shorter than a spacing of the character's coordinates (see [`MoveOptions::skin`]):
+    /// rounded per coordinate, closing it kept only its part along the finer axis, and a
+    /// character on a floor turned against the axes slid along it. (`tests/it/mover_rest.rs`
+    /// checks it near the origin and 1e3 to 1e5 from it, in frames turned every way.)
+    ///
+    /// A request shorter than about a spacing of the character's coordinates is the
+    /// coordinates' limit: it may round to nothing, and then moves the character nothing
+    /// (1e4 from the origin, where the spacing is 0.00098, a fall of 0.0004 a call leaves a
+    /// character where it is, in the air or not), and in a frame turned against the axes it may
+    /// round to a move along one axis only. The mover carries nothing over from one call to
+    /// the next; request at least a spacing there.
     ///
     /// The lengths used follow the character's size (see [`MoveOptions`]). One-way colliders
     /// block only from their blocking side, so a character jumps up through a one-way platform
@@ -521,6 +532,15 @@ impl World {
         // Solve, cast along the answer (for what is not touched yet), and solve again with the
         // surfaces around wherever the cast stopped.
         let scale = lengths.unit + delta.length();
+        // How finely each coordinate of the character's position is placed (see
+        // `planes::resolution`), where its spacing is more than the casts' tolerance: nearer
+        // the origin a gap within the tolerance already counts as the skin (`settled`), and
+        // what the floor absorbs is placed finer than anything measured, as it was (zero).
+        let placing = if mover.spacing > mover.tolerance {
+            Vec2::new(f32_spacing(origin.x), f32_spacing(origin.y))
+        } else {
+            Vec2::ZERO
+        };
         for _ in 0..opts.max_iterations.max(1) {
             // What this round starts from: a round that ends where it began, with no plane
             // but exact copies of planes it had, is repeated identically by every later round
@@ -530,7 +550,7 @@ impl World {
             let planes_before = planes.clone();
             let made = xf.p - origin;
             let solved = if absorbing {
-                solve_absorbing(delta - downward, downward, delta.length(), &planes)
+                solve_absorbing(delta - downward, downward, delta.length(), &planes, placing)
             } else {
                 solve_planes(delta, &planes)
             };

@@ -651,7 +651,24 @@ pub(crate) fn solve_planes(target: Vec2, planes: &[Plane]) -> Vec2 {
 /// The answer `d` satisfies `d · walk ≥ 0` (`downward` is across `walk`), where [`solve_planes`]
 /// on the whole request would slide the character down a slope it walks up whenever
 /// `downward` is more than the walk times the slope's cotangent.
-pub(crate) fn solve_absorbing(walk: Vec2, downward: Vec2, longest: f32, planes: &[Plane]) -> Vec2 {
+///
+/// `spacing` is the `f32` spacing of each coordinate of the character's position (zero where
+/// it does not matter): the downward part is added only as far as the coordinates can place
+/// it ([`placeable`]). A gap to a plane no more than the position's [`resolution`] along its
+/// normal is not closed, and a downward part shorter than the resolution along it is not
+/// added: far from the origin each coordinate rounds on its own, and a closing motion finer
+/// than the spacing kept the part along the finer axis and dropped the part along the
+/// coarser one, so a character standing on a floor turned against the axes slid along it
+/// whole spacings of the finer axis a call (a 0.31-unit circle 1e4 out, 5e-4 beyond its
+/// skin, moved (-1.2e-4, 0) a call on a floor whose normal is (0.36, -0.93), closing the gap
+/// 4e-5 a call).
+pub(crate) fn solve_absorbing(
+    walk: Vec2,
+    downward: Vec2,
+    longest: f32,
+    planes: &[Plane],
+    spacing: Vec2,
+) -> Vec2 {
     let walked = solve_planes(walk, planes);
     // The largest `t` in [0, 1] with `walked + t·downward` on the right side of every plane.
     let mut most = 1.0f32;
@@ -659,6 +676,11 @@ pub(crate) fn solve_absorbing(walk: Vec2, downward: Vec2, longest: f32, planes: 
         let closing = -plane.normal.dot(downward);
         if closing > 0.0 {
             let room = plane.normal.dot(walked) - plane.offset;
+            let room = if placeable(room, resolution(spacing, plane.normal)) {
+                room
+            } else {
+                0.0
+            };
             most = most.min((room / closing).max(0.0));
         }
     }
@@ -670,11 +692,30 @@ pub(crate) fn solve_absorbing(walk: Vec2, downward: Vec2, longest: f32, planes: 
         let c = walked.length_squared() - longest * longest;
         let root = (b * b - a * c).max(0.0).sqrt();
         most = most.min(((root - b) / a).max(0.0));
+        let length = a.sqrt();
+        if !placeable(length * most, resolution(spacing, downward / length)) {
+            most = 0.0;
+        }
     }
     if !most.is_finite() {
         return walked;
     }
     walked + downward * most
+}
+
+/// How finely a position whose coordinates have the `f32` spacings `spacing` is placed along
+/// the unit `direction`: how far a step of one spacing on each coordinate moves it along the
+/// direction at most. (Near the origin far below any length the mover works with; 1e4 out
+/// about 1e-3.)
+pub(crate) fn resolution(spacing: Vec2, direction: Vec2) -> f32 {
+    spacing.x * direction.x.abs() + spacing.y * direction.y.abs()
+}
+
+/// Whether a motion of `length` along a direction the position is placed to `resolution`
+/// along can be made: more than the resolution. Rounded per coordinate, a shorter one keeps
+/// only its part along the axis of finer spacing, which may be across the motion.
+fn placeable(length: f32, resolution: f32) -> bool {
+    length > resolution
 }
 
 /// The smallest push `p` with `normal · p ≥ depth` for each `(normal, depth)` (a start inside
@@ -755,23 +796,54 @@ mod tests {
         let longest = |walk: Vec2| (walk + down).length();
         // Up it: the walk's projection on the slope, whatever the gravity.
         let walk = Vec2::new(0.003, 0.0);
-        let up = solve_absorbing(walk, down, longest(walk), &[slope]);
+        let up = solve_absorbing(walk, down, longest(walk), &[slope], Vec2::ZERO);
         let along = Vec2::new(cos, sin) * (0.003 * cos);
         assert!((up - along).length() < 1e-8, "{up:?}");
         // Down it: the walk, then down to the slope.
         let walk = Vec2::new(-0.003, 0.0);
-        let d = solve_absorbing(walk, down, longest(walk), &[slope]);
+        let d = solve_absorbing(walk, down, longest(walk), &[slope], Vec2::ZERO);
         let on_slope = Vec2::new(-0.003, -0.003 * sin / cos);
         assert!((d - on_slope).length() < 1e-8, "{d:?}");
         // Still: stays.
         assert_eq!(
-            solve_absorbing(Vec2::ZERO, down, 0.009, &[slope]),
+            solve_absorbing(Vec2::ZERO, down, 0.009, &[slope], Vec2::ZERO),
             Vec2::ZERO
         );
         // With room below, down as far as the request reaches, never longer than it.
         let above = plane(Vec2::new(-sin, cos), -1.0);
-        let d = solve_absorbing(walk, down, longest(walk), &[above]);
+        let d = solve_absorbing(walk, down, longest(walk), &[above], Vec2::ZERO);
         assert!((d - (walk + down)).length() < 1e-8, "{d:?}");
+    }
+
+    #[test]
+    fn far_out_a_gap_or_a_fall_finer_than_the_coordinates_is_not_absorbed() {
+        // A floor turned against the axes where the coordinates are spaced 6.1e-5 (x, about
+        // 1e3) and 9.8e-4 (y, about 1e4): placed to 9.4e-4 along its normal.
+        let normal = Vec2::new(0.36, -0.93).normalize();
+        let spacing = Vec2::new(6.1e-5, 9.8e-4);
+        let down = -normal * 0.06;
+        // 5e-4 beyond the skin: left, not closed by whole spacings of x alone.
+        let near = plane(normal, -5.0e-4);
+        let stays = solve_absorbing(Vec2::ZERO, down, 0.06, &[near], spacing);
+        assert_eq!(stays, Vec2::ZERO);
+        // 3e-3 beyond it: closed.
+        let above = plane(normal, -3.0e-3);
+        let d = solve_absorbing(Vec2::ZERO, down, 0.06, &[above], spacing);
+        assert!((d + normal * 3.0e-3).length() < 1.0e-7, "{d:?}");
+        // Nothing under it: a fall finer than that is not added, a coarser one is.
+        let fine = -normal * 5.0e-4;
+        assert_eq!(
+            solve_absorbing(Vec2::ZERO, fine, 5.0e-4, &[], spacing),
+            Vec2::ZERO
+        );
+        let coarse = -normal * 2.0e-3;
+        assert_eq!(
+            solve_absorbing(Vec2::ZERO, coarse, 2.0e-3, &[], spacing),
+            coarse
+        );
+        // With no spacing given (near the origin) the gap is closed as before.
+        let d = solve_absorbing(Vec2::ZERO, down, 0.06, &[near], Vec2::ZERO);
+        assert!((d + normal * 5.0e-4).length() < 1.0e-8, "{d:?}");
     }
 
     #[test]
