@@ -42,6 +42,7 @@ mod manifold_invariance;
 mod manifold_parry;
 mod manifold_props;
 mod manifold_reference;
+mod manifold_union_reference;
 mod motion_range;
 mod mover_corner;
 mod mover_edges;

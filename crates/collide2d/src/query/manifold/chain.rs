@@ -248,8 +248,13 @@ fn admit_own(
         }
         _ => false,
     };
+    // The face contact is always B's surface over the whole flat run the segment belongs to
+    // (across flat joints), as on the one segment the run would be: clipped to this segment
+    // alone it would leave out the points over its flat neighbours, and, as deep as theirs,
+    // could be the answer kept.
+    let (low, high) = flat_extent(chain, index, &against.bounds);
     if normal.dot(face_normal) <= 0.0 && !in_convex_cone {
-        let face = face_manifold(start, end, face_normal, convex, convex_in_chain, margin);
+        let face = face_manifold(low, high, face_normal, convex, convex_in_chain, margin);
         let mut best = (!face.is_empty()).then_some(face);
         for at_end in [false, true] {
             if !matches!(chain.joint(index, at_end), Joint::End) {
@@ -275,7 +280,7 @@ fn admit_own(
             // Beyond the neighbour's normal: the smaller of the pushes along the cone's two
             // edges, this segment's face normal and the neighbour's (equal to `m` where `m`
             // leaves the cone, so the depth does not jump there).
-            let face = face_manifold(start, end, face_normal, convex, convex_in_chain, margin);
+            let face = face_manifold(low, high, face_normal, convex, convex_in_chain, margin);
             let along = push_along(
                 (start, end),
                 face_normal,
@@ -293,7 +298,6 @@ fn admit_own(
             smallest.filter(|m| m.max_penetration() >= -margin.max(0.0))
         }
         Joint::FlatOrConcave => {
-            let (low, high) = flat_extent(chain, index, &against.bounds);
             let face = face_manifold(low, high, face_normal, convex, convex_in_chain, margin);
             (!face.is_empty()).then_some(face)
         }
