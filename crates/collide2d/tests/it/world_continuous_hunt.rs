@@ -1077,3 +1077,459 @@ fn continuous_bodies_landing_on_one_way_platforms_at_a_slant_while_turning_touch
     report(&failures, "wrong");
     assert!(cases >= 1000, "{cases} cases");
 }
+
+/// A huge wall (1e2..1e4 long) for a tiny bullet, placed about `centre` turned by `angle`,
+/// with the unit normal of the face the bullet comes at and that face's offset from the
+/// placement along it.
+fn huge_wall(rng: &mut Rng, world: &mut World, place: Transform) -> (Vec2, f32, f32) {
+    let length = rng.log_size(100.0, 1.0e4);
+    let side = place.q.rotate(Vec2::Y);
+    match rng.below(5) {
+        0 => {
+            let thickness = rng.log_size(0.01, 1.0);
+            world
+                .insert(
+                    Collider::rect(length, thickness)
+                        .unwrap()
+                        .with_transform(place),
+                )
+                .unwrap();
+            (side, 0.5 * thickness, 0.5 * length)
+        }
+        1 => {
+            let radius = rng.log_size(0.005, 0.5);
+            let half = Vec2::new(0.5 * length, 0.0);
+            world
+                .insert(
+                    Collider::capsule(-half, half, radius)
+                        .unwrap()
+                        .with_transform(place),
+                )
+                .unwrap();
+            (side, radius, 0.5 * length)
+        }
+        2 => {
+            // A chain segment, its collision side facing the bullet (right to left: up).
+            let half = Vec2::new(0.5 * length, 0.0);
+            world
+                .insert(
+                    Collider::new(Shape::from(Chain::open(&[half, -half]).unwrap()))
+                        .with_transform(place),
+                )
+                .unwrap();
+            (side, 0.0, 0.5 * length)
+        }
+        3 => {
+            // A segment shape.
+            let half = Vec2::new(0.5 * length, 0.0);
+            world
+                .insert(
+                    Collider::segment(-half, half)
+                        .unwrap()
+                        .with_transform(place),
+                )
+                .unwrap();
+            (side, 0.0, 0.5 * length)
+        }
+        _ => {
+            // A tile-map floor a tile thick, its top face through the placement (level).
+            let cells = length.ceil() as u32;
+            let geometry = if rng.chance(0.5) {
+                TileGeometry::Outlines
+            } else {
+                TileGeometry::Rectangles
+            };
+            let origin = place.p - Vec2::new(0.5 * cells as f32, 1.0);
+            let map = TileMap::from_fn(cells, 1, 1.0, origin, |_, _| Tile::SOLID).unwrap();
+            TileMapColliders::insert(world, &map, geometry).unwrap();
+            (Vec2::Y, 0.0, 0.5 * cells as f32)
+        }
+    }
+}
+
+/// Tiny bullets (1e-2..1e-1 across) shot at huge walls, boxes, capsules, segments, chain
+/// segments and tile floors 1e2..1e4 long, near the origin or 1e3 or 1e4 out, crossing them
+/// anywhere along their length (up to their ends) at up to 80° from square, by 0.5..1e4 in one
+/// update, some turning: each must touch its wall at that update, at a time the reference
+/// confirms; `sweep_to` along the same path must stop there, no deeper than the allowance.
+#[test]
+fn tiny_bullets_never_pass_through_huge_walls_anywhere_along_them() {
+    let mut failures = Vec::new();
+    let mut cases = 0usize;
+    for case in 0..env("HUNT_BULLETS", 3000) {
+        let seed = env("HUNT_SEED", 0xb0_1e70_0000) + case;
+        let mut rng = Rng(seed);
+        let mut world = World::with_broad_phase(KINDS[(case % 3) as usize]).unwrap();
+        let centre = match case % 3 {
+            0 => Vec2::ZERO,
+            1 => Vec2::new(-1.0e3, 2.0e3),
+            _ => Vec2::new(1.0e4, -6.0e3),
+        };
+        let place = Transform::new(centre, rng.angle());
+        let (normal, half_thickness, half_length) = huge_wall(&mut rng, &mut world, place);
+        let along = Vec2::new(normal.y, -normal.x);
+        let surface = centre + normal * half_thickness;
+        let bullet = match rng.below(4) {
+            0 => Shape::from(Circle::with_radius(0.5 * rng.log_size(0.01, 0.1)).unwrap()),
+            1 => Shape::from(Polygon::rect(rng.log_size(0.01, 0.1), 0.01).unwrap()),
+            2 => Shape::from(
+                Capsule::new(Vec2::new(-0.02, 0.0), Vec2::new(0.02, 0.0), 0.005).unwrap(),
+            ),
+            _ => Shape::from(Polygon::regular(5, 0.5 * rng.log_size(0.01, 0.1)).unwrap()),
+        };
+        let distance = rng.log_size(0.5, 1.0e4);
+        let slant = rng.range(-1.4, 1.4);
+        let direction = -Rot::from_angle(slant).rotate(normal);
+        let cross = surface + along * (rng.range(-1.0, 1.0) * (half_length - 0.2));
+        let before = rng.range(0.02, 0.98);
+        let start_p = cross - direction * (distance * before);
+        let end_p = cross + direction * (distance * (1.0 - before));
+        // Clear of the face at the start, and beyond it at the end, by more than the bullet.
+        if (start_p - surface).dot(normal) < 0.1 || (surface - end_p).dot(normal) < 0.1 {
+            continue;
+        }
+        let spin = if rng.chance(0.3) {
+            rng.range(-3.0, 3.0)
+        } else {
+            0.0
+        };
+        let start = Transform::new(start_p, rng.angle());
+        let end = Transform {
+            p: end_p,
+            q: start.q.mul(Rot::from_angle(spin)),
+        };
+        cases += 1;
+        let walls: Vec<ColliderHandle> = world.iter().map(|(h, _)| h).collect();
+        let body = world
+            .insert(
+                Collider::new(bullet.clone())
+                    .with_continuous(true)
+                    .with_transform(start),
+            )
+            .unwrap();
+        let mut aimed = World::restore(world.snapshot()).unwrap();
+        world.update();
+        world.set_transform(body, end).unwrap();
+        world.update();
+        let label = |what: &str| {
+            format!(
+                "case {case} seed {seed:#x} {what}: {bullet:?} from {start:?} to {end:?} through {:?}",
+                walls
+                    .iter()
+                    .map(|&w| {
+                        let c = world.get(w).unwrap();
+                        (c.shape().clone(), c.transform())
+                    })
+                    .collect::<Vec<_>>()
+            )
+        };
+        let from = start;
+        let sweep = world_sweep(world.get(body).unwrap(), &from);
+        let began: Vec<(ColliderHandle, Option<f32>)> = world
+            .began()
+            .iter()
+            .filter_map(|event| match *event {
+                CollisionEvent::Begin {
+                    a,
+                    b,
+                    time_of_impact,
+                    ..
+                } if a == body || b == body => Some((
+                    if a == body { b } else { a },
+                    time_of_impact.map(|t| t.get()),
+                )),
+                _ => None,
+            })
+            .collect();
+        // The reference's first contact over the walls, and the allowance then.
+        let mut due: Option<f64> = None;
+        for &w in &walls {
+            let wall = world.get(w).unwrap();
+            let still = Sweep::fixed(&wall.world_transform());
+            let reference = Reference {
+                a: Body::new(&bullet, &sweep),
+                b: Body::new(wall.shape(), &still),
+            };
+            let (tolerance, slack, scale) = allowance(&bullet, &sweep, wall.shape(), &still);
+            let slack = slack + 8.0 * f64::from(f32::EPSILON) * size(wall.shape());
+            if let Some((t, _)) = deadline(&reference, tolerance, slack, scale, true) {
+                due = Some(due.map_or(t, |d: f64| d.min(t)));
+            }
+            if let Some(&(_, Some(time))) = began.iter().find(|(other, _)| *other == w) {
+                let closest = closest_at(&reference, f64::from(time));
+                if closest > tolerance + slack {
+                    failures.push(label(&format!("began at {time} {closest:e} apart")));
+                }
+            }
+        }
+        if due.is_some() && began.is_empty() {
+            failures.push(label("passed through"));
+        }
+        // The same path by `sweep_to` from the start.
+        let hit = aimed.sweep_to(body, end).unwrap();
+        if due.is_some() && hit.is_none() {
+            failures.push(label("sweep_to passed through"));
+        }
+        let placed = aimed.get(body).unwrap().world_transform();
+        for &w in &walls {
+            let wall = aimed.get(w).unwrap();
+            if matches!(wall.shape(), Shape::Chain(_)) {
+                continue;
+            }
+            let still = Sweep::fixed(&wall.world_transform());
+            let end_reference = Reference {
+                a: Body::new(&bullet, &Sweep::fixed(&placed)),
+                b: Body::new(wall.shape(), &still),
+            };
+            let (tolerance, slack, _) = allowance(&bullet, &sweep, wall.shape(), &still);
+            let slack = slack + 8.0 * f64::from(f32::EPSILON) * size(wall.shape());
+            let gap = closest_at(&end_reference, 0.0);
+            if gap < -(tolerance + slack) {
+                failures.push(label(&format!("sweep_to stopped {gap:e} deep ({hit:?})")));
+            }
+        }
+    }
+    eprintln!("{cases} cases");
+    report(&failures, "wrong");
+    assert!(cases >= 1500, "{cases} cases");
+}
+
+/// The contact a touching pair reports for `body` at the last update, as the direction it
+/// pushes `body` out (`None` when the pair does not touch or is a sensor pair).
+fn push_on(world: &World, body: ColliderHandle, other: ColliderHandle) -> Option<Vec2> {
+    world.events().iter().find_map(|event| match *event {
+        CollisionEvent::Begin { b, manifold, .. } | CollisionEvent::Stay { b, manifold, .. }
+            if event.involves(body) && event.involves(other) =>
+        {
+            let normal = manifold?.normal;
+            Some(if b == body { normal } else { -normal })
+        }
+        _ => None,
+    })
+}
+
+/// A body resting on a thick floor (it touched at the last update) pushed down past the floor's
+/// middle, and one rolled along a level piece's floor into its thick wall past the wall's
+/// middle: the contact reported is where the sweep met the collider, pushing the body back the
+/// way it came. The contact at the end of the step, which the pair used to keep because it
+/// touched before, pushed the body on out the far side (through the floor, through the wall),
+/// while the same move from apart gave the contact at the time of impact.
+#[test]
+fn a_resting_body_pushed_past_the_middle_of_what_it_rests_on_is_pushed_back() {
+    for kind in KINDS {
+        // Through the middle of a floor 1 thick.
+        let mut world = World::with_broad_phase(kind).unwrap();
+        let floor = world
+            .insert(
+                Collider::rect(4.0, 1.0)
+                    .unwrap()
+                    .with_transform(Transform::new(Vec2::new(0.0, -0.5), 0.0)),
+            )
+            .unwrap();
+        let ball = world
+            .insert(
+                Collider::circle(0.25)
+                    .unwrap()
+                    .with_continuous(true)
+                    .with_transform(Transform::new(Vec2::new(0.0, 0.249), 0.0)),
+            )
+            .unwrap();
+        world.update();
+        assert!(push_on(&world, ball, floor).is_some());
+        world
+            .set_transform(ball, Transform::new(Vec2::new(0.0, -0.6), 0.0))
+            .unwrap();
+        world.update();
+        let push = push_on(&world, ball, floor).expect("still touching");
+        assert!((push - Vec2::Y).length() < 1e-4, "{kind:?}: {push:?}");
+
+        // Along a level piece's floor into its wall 1 thick, past the wall's middle.
+        let mut world = World::with_broad_phase(kind).unwrap();
+        let level = world
+            .insert(Collider::new(Shape::from(
+                Compound::new(vec![
+                    (
+                        Transform::new(Vec2::new(0.0, -0.5), 0.0),
+                        Shape::from(Polygon::rect(20.0, 1.0).unwrap()),
+                    ),
+                    (
+                        Transform::new(Vec2::new(5.0, 2.0), 0.0),
+                        Shape::from(Polygon::rect(1.0, 4.0).unwrap()),
+                    ),
+                ])
+                .unwrap(),
+            )))
+            .unwrap();
+        let ball = world
+            .insert(
+                Collider::circle(0.25)
+                    .unwrap()
+                    .with_continuous(true)
+                    .with_transform(Transform::new(Vec2::new(0.0, 0.249), 0.0)),
+            )
+            .unwrap();
+        world.update();
+        world
+            .set_transform(ball, Transform::new(Vec2::new(5.1, 0.8), 0.0))
+            .unwrap();
+        world.update();
+        let push = push_on(&world, ball, level).expect("still touching");
+        assert!((push + Vec2::X).length() < 1e-4, "{kind:?}: {push:?}");
+    }
+}
+
+/// Bodies (circles, boxes, capsules, rounded polygons, 0.1..0.6 across) resting on a floor
+/// 0.2..2 thick (a box, or the floor of a level compound with a wall 0.3..2 thick), the whole
+/// turned any way and placed about the origin or 1e3 or 1e4 out, then moved in one update
+/// down into the floor at up to 45° from straight, or along the floor into the wall (well
+/// below its top), to any depth up to through it, half of them turning by up to ±0.5 rad. Whenever the pair still touches, its
+/// contact must push the body back against its motion (never on along it), and a body that
+/// ends overlapping what it went into must still touch it.
+#[test]
+fn resting_bodies_pushed_into_what_they_rest_on_are_never_pushed_on_through_it() {
+    let mut failures = Vec::new();
+    let (mut cases, mut past_middle) = (0usize, 0usize);
+    for case in 0..env("HUNT_RESTING", 1500) {
+        let seed = env("HUNT_SEED", 0x2e57_0000) + case;
+        let mut rng = Rng(seed);
+        let mut world = World::with_broad_phase(KINDS[(case % 3) as usize]).unwrap();
+        let centre = match case % 3 {
+            0 => Vec2::ZERO,
+            1 => Vec2::new(-1.0e3, 4.0e2),
+            _ => Vec2::new(1.0e4, 7.0e3),
+        };
+        let frame = Transform::new(centre, if rng.chance(0.3) { 0.0 } else { rng.angle() });
+        let thickness = rng.log_size(0.2, 2.0);
+        let into_wall = rng.chance(0.5);
+        let wall_thickness = rng.log_size(0.3, 2.0);
+        let wall_x = 3.0;
+        let piece = if into_wall {
+            Shape::from(
+                Compound::new(vec![
+                    (
+                        Transform::new(Vec2::new(0.0, -0.5 * thickness), 0.0),
+                        Shape::from(Polygon::rect(20.0, thickness).unwrap()),
+                    ),
+                    (
+                        Transform::new(Vec2::new(wall_x + 0.5 * wall_thickness, 2.5), 0.0),
+                        Shape::from(Polygon::rect(wall_thickness, 5.0).unwrap()),
+                    ),
+                ])
+                .unwrap(),
+            )
+        } else {
+            Shape::from(
+                Polygon::box_at(
+                    Vec2::new(0.0, -0.5 * thickness),
+                    Vec2::new(10.0, 0.5 * thickness),
+                    0.0,
+                )
+                .unwrap(),
+            )
+        };
+        let floor = world
+            .insert(Collider::new(piece).with_transform(frame))
+            .unwrap();
+        let size = rng.log_size(0.1, 0.6);
+        let shape = match rng.below(4) {
+            0 => Shape::from(Circle::with_radius(0.5 * size).unwrap()),
+            1 => Shape::from(Polygon::rect(size, size * rng.range(0.3, 1.0)).unwrap()),
+            2 => Shape::from(
+                Capsule::new(
+                    Vec2::new(-0.3 * size, 0.0),
+                    Vec2::new(0.3 * size, 0.0),
+                    0.2 * size,
+                )
+                .unwrap(),
+            ),
+            _ => Shape::from(
+                Polygon::regular(3 + rng.below(5), 0.5 * size)
+                    .unwrap()
+                    .with_radius(0.05 * size)
+                    .unwrap(),
+            ),
+        };
+        let local = shape.aabb(&Transform::IDENTITY);
+        // Resting: overlapping the floor's top a little (more than the rounding out there).
+        let overlap = 2e-3 + centre.abs().max_element() * 16.0 * f32::EPSILON;
+        let rest = Vec2::new(rng.range(-2.0, 0.0), -overlap - local.min.y);
+        let place = |p: Vec2| Transform {
+            p: frame.apply(p),
+            q: frame.q,
+        };
+        let body = world
+            .insert(
+                Collider::new(shape.clone())
+                    .with_continuous(true)
+                    .with_transform(place(rest)),
+            )
+            .unwrap();
+        world.update();
+        if push_on(&world, body, floor).is_none() {
+            failures.push(format!("case {case} seed {seed:#x}: not resting"));
+            continue;
+        }
+        // The move, in the frame: down into the floor, or along it into the wall.
+        let (end, middle_passed) = if into_wall {
+            let near = wall_x - local.max.x;
+            let depth = rng.range(0.0, wall_thickness + local.max.x - local.min.x);
+            (
+                Vec2::new(near + depth, rest.y),
+                depth - local.max.x > 0.5 * wall_thickness,
+            )
+        } else {
+            let depth = rng.range(0.0, thickness + local.max.y - local.min.y);
+            let slant = rng.range(-1.0, 1.0);
+            let end = Vec2::new(rest.x + slant * depth, rest.y - depth);
+            (end, depth + overlap > 0.5 * thickness)
+        };
+        // Half of them turning on the way.
+        let turn = if rng.chance(0.5) {
+            rng.range(-0.5, 0.5)
+        } else {
+            0.0
+        };
+        let mut target = place(end);
+        target.q = target.q.mul(Rot::from_angle(turn));
+        world.set_transform(body, target).unwrap();
+        world.update();
+        cases += 1;
+        let motion = frame.q.rotate(end - rest);
+        let direction = motion / motion.length().max(f32::MIN_POSITIVE);
+        let label = || {
+            format!(
+                "case {case} seed {seed:#x}: {shape:?} from {rest:?} to {end:?} turning {turn} in {frame:?} (floor {thickness}, wall {wall_thickness} into it {into_wall}): {:?}",
+                world.events()
+            )
+        };
+        match push_on(&world, body, floor) {
+            Some(push) => {
+                if middle_passed {
+                    past_middle += 1;
+                }
+                if push.dot(direction) > 1e-3 {
+                    failures.push(format!("pushed on along its motion {push:?}: {}", label()));
+                }
+            }
+            None => {
+                // Apart: only when the body ended clear of the collider.
+                let placed = world.get(body).unwrap().world_transform();
+                let other = world.get(floor).unwrap();
+                let reference = Reference {
+                    a: Body::new(&shape, &Sweep::fixed(&placed)),
+                    b: Body::new(other.shape(), &Sweep::fixed(&other.world_transform())),
+                };
+                let gap = closest_at(&reference, 0.0);
+                if gap < -(1e-3 + f64::from(centre.abs().max_element()) * 1e-6) {
+                    failures.push(format!("ended {gap:e} deep without touching: {}", label()));
+                }
+            }
+        }
+    }
+    eprintln!("{cases} cases, {past_middle} past the middle and touching");
+    report(&failures, "wrong");
+    assert!(
+        cases >= 1000 && past_middle >= 200,
+        "{cases} cases, {past_middle} past the middle"
+    );
+}
