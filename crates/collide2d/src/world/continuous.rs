@@ -664,16 +664,7 @@ impl World {
         // sweep met them with): the motion carried one past the middle of the other, and the
         // contact at the time of impact stands, as for a pair that did not touch before.
         let passed_middle = |hit: &SweptHit, end: &Manifold| -> Option<SweptHit> {
-            let (sweep_a, sweep_b) = (sweep_of(hit.a)?, sweep_of(hit.b)?);
-            // Cheap first: only a motion along the end normal (`b` moving on away from `a`
-            // the way the contact pushes it) or a turn can have carried it through.
-            let along = end
-                .normal
-                .dot(sweep_b.translation() - sweep_a.translation());
-            if along <= 0.0 && sweep_a.rotation() == 0.0 && sweep_b.rotation() == 0.0 {
-                return None;
-            }
-            answer(hit).filter(|swept| swept.normal.dot(end.normal) < 0.0)
+            answer(hit).filter(|swept| swept.time > 0.0 || swept.normal.dot(end.normal) < 0.0)
         };
         let mut kept = Vec::with_capacity(state.hits.len());
         let mut hits = state.hits.iter().peekable();

@@ -1375,6 +1375,17 @@ fn a_resting_body_pushed_past_the_middle_of_what_it_rests_on_is_pushed_back() {
         world.update();
         let push = push_on(&world, ball, level).expect("still touching");
         assert!((push + Vec2::X).length() < 1e-4, "{kind:?}: {push:?}");
+        // And at the height it rolled at, ending nearer the wall's bottom face than its far side.
+        world
+            .teleport(ball, Transform::new(Vec2::new(0.0, 0.249), 0.0))
+            .unwrap();
+        world.update();
+        world
+            .set_transform(ball, Transform::new(Vec2::new(5.1, 0.249), 0.0))
+            .unwrap();
+        world.update();
+        let push = push_on(&world, ball, level).expect("still touching");
+        assert!((push + Vec2::X).length() < 1e-4, "{kind:?}: {push:?}");
     }
 }
 
@@ -1383,8 +1394,9 @@ fn a_resting_body_pushed_past_the_middle_of_what_it_rests_on_is_pushed_back() {
 /// turned any way and placed about the origin or 1e3 or 1e4 out, then moved in one update
 /// down into the floor at up to 45° from straight, or along the floor into the wall (well
 /// below its top), to any depth up to through it, without turning. Whenever the pair still
-/// touches, its contact must push the body back against its motion (never on along it), and
-/// a body that ends overlapping what it went into must still touch it.
+/// touches, its contact must push the body back against its motion (never on along it, nor
+/// down into the floor it rolled on), and a body that ends overlapping what it went into must
+/// still touch it.
 #[test]
 fn resting_bodies_pushed_into_what_they_rest_on_are_never_pushed_on_through_it() {
     let mut failures = Vec::new();
@@ -1501,6 +1513,11 @@ fn resting_bodies_pushed_into_what_they_rest_on_are_never_pushed_on_through_it()
                 }
                 if push.dot(direction) > 1e-3 {
                     failures.push(format!("pushed on along its motion {push:?}: {}", label()));
+                }
+                // Nor, rolled into the wall, down into the floor it rolled on (out of the
+                // wall's bottom face; a contact in the corner of wall and floor may lean).
+                if into_wall && push.dot(frame.q.rotate(Vec2::Y)) < -0.5 {
+                    failures.push(format!("pushed into the floor {push:?}: {}", label()));
                 }
             }
             None => {
