@@ -21,9 +21,10 @@
 //! 5. **Answers.** A pair hit by a sweep touches as of this update, with the contact at the
 //!    time of impact as its manifold, and its `Begin` carries the time (a pair that touched
 //!    at the previous update keeps its answer at the end of the step if it touches then,
-//!    unless the motion went further into the other collider and that answer's normal is
-//!    against the one the sweep met it with, the shape carried past the middle of the other;
-//!    otherwise it reports a `Stay` with the contact at the time of impact). The next update
+//!    unless its sweep meets the other collider again later in the step, or goes further
+//!    into it from the start with that answer's normal against the one the sweep met it with
+//!    (carried past the middle of the other); otherwise it reports a `Stay` with the contact
+//!    at the time of impact). The next update
 //!    re-tests it whatever moves. A pair apart at the end of the step (the sweep went through
 //!    it) is also remembered as *passed*: the next update reports its `End`, or a `Stay` when a
 //!    sweep touches it again.
@@ -79,8 +80,8 @@ struct SweptHit {
     /// Whether either collider is a sensor (no manifold).
     sensor: bool,
     /// Whether the pair touched at the last update: its answer at the end of the step stands
-    /// unless the pair is apart then, or that answer pushes the shapes apart against the way
-    /// the sweep met them (the sweep went through it, or past its middle).
+    /// unless the pair is apart then, or the sweep meets the other collider again later, or
+    /// goes further into it with that answer's normal against the sweep's (past its middle).
     was_touching: bool,
 }
 
@@ -576,7 +577,7 @@ impl World {
         hits.dedup_by_key(|hit| (hit.a, hit.b));
         // Pairs touching at the last update (unless a sweep passed them then) start touching, so
         // the cast above hit them at 0. Their answer at the end of the step stands when they
-        // touch then (unless it pushes them apart against the way the sweep met them);
+        // touch then (unless the sweep meets it again later, or carried it past its middle);
         // otherwise they are cast again without that start (step 5). Checked only for hits, as
         // most candidates miss.
         let mut fresh = hits.clone();
@@ -659,10 +660,11 @@ impl World {
             })
         };
         // A pair that touched at the last update and still touches keeps its contact at the
-        // end of the step, unless the motion went further into the other collider and that
-        // contact would push the shapes apart the other way (its normal against the one the
-        // sweep met them with): the motion carried one past the middle of the other, and the
-        // contact at the time of impact stands, as for a pair that did not touch before.
+        // end of the step, unless the sweep, cast again without the start's touch, meets the
+        // other collider later in the step (a ball rolling along a level's floor into its
+        // wall), or goes further into it from the start with the end contact's normal against
+        // the one the sweep met it with (carried past the middle of a floor): the contact at
+        // the time of impact then stands, as for a pair that did not touch before.
         let passed_middle = |hit: &SweptHit, end: &Manifold| -> Option<SweptHit> {
             answer(hit).filter(|swept| swept.time > 0.0 || swept.normal.dot(end.normal) < 0.0)
         };
