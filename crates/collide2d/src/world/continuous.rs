@@ -20,8 +20,11 @@
 //!    meets its wall; it does not hit the floor it rolls on).
 //! 5. **Answers.** A pair hit by a sweep touches as of this update, with the contact at the
 //!    time of impact as its manifold, and its `Begin` carries the time (a pair that touched
-//!    at the previous update keeps its answer at the end of the step if it touches then, and
-//!    otherwise reports a `Stay` with the contact at the time of impact). The next update
+//!    at the previous update keeps its answer at the end of the step if it touches then,
+//!    unless its sweep meets the other collider again later in the step, or goes further
+//!    into it from the start with that answer's normal against the one the sweep met it with
+//!    (carried past the middle of the other); otherwise it reports a `Stay` with the contact
+//!    at the time of impact). The next update
 //!    re-tests it whatever moves. A pair apart at the end of the step (the sweep went through
 //!    it) is also remembered as *passed*: the next update reports its `End`, or a `Stay` when a
 //!    sweep touches it again.
@@ -77,7 +80,8 @@ struct SweptHit {
     /// Whether either collider is a sensor (no manifold).
     sensor: bool,
     /// Whether the pair touched at the last update: its answer at the end of the step stands
-    /// unless the pair is apart then (the sweep went through it).
+    /// unless the pair is apart then, or the sweep meets the other collider again later, or
+    /// goes further into it with that answer's normal against the sweep's (past its middle).
     was_touching: bool,
 }
 
@@ -573,8 +577,9 @@ impl World {
         hits.dedup_by_key(|hit| (hit.a, hit.b));
         // Pairs touching at the last update (unless a sweep passed them then) start touching, so
         // the cast above hit them at 0. Their answer at the end of the step stands when they
-        // touch then; otherwise they are cast again without that start (step 5). Checked only
-        // for hits, as most candidates miss.
+        // touch then (unless the sweep meets it again later, or carried it past its middle);
+        // otherwise they are cast again without that start (step 5). Checked only for hits, as
+        // most candidates miss.
         let mut fresh = hits.clone();
         self.touching
             .retain_not_touching(&mut fresh, |hit| (hit.a, hit.b), &state.passed);
@@ -627,22 +632,23 @@ impl World {
                 passed.push((hit.a, hit.b));
             }
         }
+        let sweep_of = |handle: ColliderHandle| -> Option<Sweep> {
+            match state
+                .movers
+                .binary_search_by_key(&handle.index, |mover| mover.handle.index)
+            {
+                Ok(position) => Some(state.movers[position].sweep),
+                Err(_) => Some(Sweep::fixed(&self.entry(handle).ok()?.placement)),
+            }
+        };
         // A hit as it stands, but for a pair that touched at the last update (asked only when
-        // it is apart at the end of the step): a hit only where the motion goes further into
-        // the other collider, cast again without the start's touch.
+        // it is apart at the end of the step, or its contact there pushes the shapes on the
+        // way they went): a hit only where the motion goes further into the other collider,
+        // cast again without the start's touch.
         let answer = |hit: &SweptHit| -> Option<SweptHit> {
             if !hit.was_touching {
                 return Some(*hit);
             }
-            let sweep_of = |handle: ColliderHandle| -> Option<Sweep> {
-                match state
-                    .movers
-                    .binary_search_by_key(&handle.index, |mover| mover.handle.index)
-                {
-                    Ok(position) => Some(state.movers[position].sweep),
-                    Err(_) => Some(Sweep::fixed(&self.entry(handle).ok()?.placement)),
-                }
-            };
             let (sweep_a, sweep_b) = (sweep_of(hit.a)?, sweep_of(hit.b)?);
             let found = self.sweep_pair((hit.a, &sweep_a), (hit.b, &sweep_b), false)?;
             if found.time == 0.0 && !self.deepens((hit.a, &sweep_a), (hit.b, &sweep_b)) {
@@ -652,6 +658,15 @@ impl World {
                 was_touching: true,
                 ..found
             })
+        };
+        // A pair that touched at the last update and still touches keeps its contact at the
+        // end of the step, unless the sweep, cast again without the start's touch, meets the
+        // other collider later in the step (a ball rolling along a level's floor into its
+        // wall), or goes further into it from the start with the end contact's normal against
+        // the one the sweep met it with (carried past the middle of a floor): the contact at
+        // the time of impact then stands, as for a pair that did not touch before.
+        let passed_middle = |hit: &SweptHit, end: &Manifold| -> Option<SweptHit> {
+            answer(hit).filter(|swept| swept.time > 0.0 || swept.normal.dot(end.normal) < 0.0)
         };
         let mut kept = Vec::with_capacity(state.hits.len());
         let mut hits = state.hits.iter().peekable();
@@ -664,8 +679,9 @@ impl World {
             }
             let hit = hits
                 .next_if(|hit| (hit.a, hit.b) == (test.a, test.b))
-                .and_then(|hit| match (hit.was_touching, result.is_touching()) {
-                    (true, true) => None,
+                .and_then(|hit| match (hit.was_touching, result) {
+                    (true, PairAnswer::Touching(end)) => passed_middle(hit, end),
+                    (true, PairAnswer::SensorOverlap) => None,
                     _ => answer(hit),
                 });
             match hit {

@@ -69,6 +69,7 @@ mod world_character;
 mod world_continuous;
 mod world_continuous_bullets;
 mod world_continuous_far;
+mod world_continuous_hunt;
 mod world_continuous_one_way;
 mod world_continuous_reference;
 mod world_continuous_resting;
