@@ -573,7 +573,12 @@ fn env(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
+/// Fails with the first few `failures`; all of them go to stderr first when `HUNT_VERBOSE` is
+/// set (for longer local hunts).
 fn report(failures: &[String], what: &str) {
+    if std::env::var_os("HUNT_VERBOSE").is_some() {
+        failures.iter().for_each(|failure| eprintln!("{failure}"));
+    }
     assert!(
         failures.is_empty(),
         "{} {what}:\n{}",
@@ -1389,6 +1394,59 @@ fn a_resting_body_pushed_past_the_middle_of_what_it_rests_on_is_pushed_back() {
     }
 }
 
+/// A ball resting on a level piece's floor, rolled in one update past the middle of its wall
+/// while turning 0.3 rad (a shortest turn with `set_transform`, a stated one with
+/// `set_transform_spinning`): the contact reported is the wall's where the sweep met it,
+/// pushing the ball back. A circle turning about its centre cannot sink deeper into the floor,
+/// yet the cast counted its radius times the turn as closing and called the floor it rests on
+/// a hit at the start, so the wall was never met and the end-of-step contact (on out through
+/// the wall) was kept.
+#[test]
+fn a_resting_ball_turning_as_it_rolls_into_a_levels_wall_is_pushed_back() {
+    for kind in KINDS {
+        for spinning in [false, true] {
+            let mut world = World::with_broad_phase(kind).unwrap();
+            let level = world
+                .insert(Collider::new(Shape::from(
+                    Compound::new(vec![
+                        (
+                            Transform::new(Vec2::new(0.0, -0.5), 0.0),
+                            Shape::from(Polygon::rect(20.0, 1.0).unwrap()),
+                        ),
+                        (
+                            Transform::new(Vec2::new(5.0, 2.0), 0.0),
+                            Shape::from(Polygon::rect(1.0, 4.0).unwrap()),
+                        ),
+                    ])
+                    .unwrap(),
+                )))
+                .unwrap();
+            let ball = world
+                .insert(
+                    Collider::circle(0.25)
+                        .unwrap()
+                        .with_continuous(true)
+                        .with_transform(Transform::new(Vec2::new(0.0, 0.249), 0.0)),
+                )
+                .unwrap();
+            world.update();
+            assert!(push_on(&world, ball, level).is_some());
+            let end = Transform::new(Vec2::new(5.1, 0.249), 0.3);
+            if spinning {
+                world.set_transform_spinning(ball, end, 0.3).unwrap();
+            } else {
+                world.set_transform(ball, end).unwrap();
+            }
+            world.update();
+            let push = push_on(&world, ball, level).expect("still touching");
+            assert!(
+                (push + Vec2::X).length() < 1e-4,
+                "{kind:?} spinning {spinning}: {push:?}"
+            );
+        }
+    }
+}
+
 /// Bodies (circles, boxes, capsules, rounded polygons, 0.1..0.6 across) resting on a floor
 /// 0.2..2 thick (a box, or the floor of a level compound with a wall 0.3..2 thick), the whole
 /// turned any way and placed about the origin or 1e3 or 1e4 out, then moved in one update
@@ -1403,6 +1461,52 @@ fn resting_bodies_pushed_into_what_they_rest_on_are_never_pushed_on_through_it()
     let (mut cases, mut past_middle) = (0usize, 0usize);
     for case in 0..env("HUNT_RESTING", 1500) {
         let seed = env("HUNT_SEED", 0x2e57_0000) + case;
+        if let Some(passed) = resting_push_case(case, seed, false, &mut failures) {
+            cases += 1;
+            past_middle += usize::from(passed);
+        }
+    }
+    eprintln!("{cases} cases, {past_middle} past the middle and touching");
+    report(&failures, "wrong");
+    assert!(
+        cases >= 1000 && past_middle >= 200,
+        "{cases} cases, {past_middle} past the middle"
+    );
+}
+
+/// As [`resting_bodies_pushed_into_what_they_rest_on_are_never_pushed_on_through_it`], with
+/// the body turning up to ±0.5 rad about its centre over the move (stated with
+/// `set_transform_spinning` in every other case, else the shortest turn of `set_transform`):
+/// the turn must not hide the contact the sweep meets (a ball turning as it rolls into a
+/// level's wall used to keep the end-of-step contact, pushing it on through the wall).
+#[test]
+fn resting_bodies_turning_while_pushed_into_what_they_rest_on_are_never_pushed_on_through_it() {
+    let mut failures = Vec::new();
+    let (mut cases, mut past_middle) = (0usize, 0usize);
+    for case in 0..env("HUNT_RESTING", 1500) {
+        let seed = env("HUNT_SEED", 0x2e57_0000) + case;
+        if let Some(passed) = resting_push_case(case, seed, true, &mut failures) {
+            cases += 1;
+            past_middle += usize::from(passed);
+        }
+    }
+    eprintln!("{cases} cases, {past_middle} past the middle and touching");
+    report(&failures, "wrong");
+    assert!(
+        cases >= 1000 && past_middle >= 200,
+        "{cases} cases, {past_middle} past the middle"
+    );
+}
+
+/// One case of the resting sweeps: `None` when the body was not resting (a failure is
+/// recorded), else whether it ended touching past the middle of what it went into.
+fn resting_push_case(
+    case: u64,
+    seed: u64,
+    turning: bool,
+    failures: &mut Vec<String>,
+) -> Option<bool> {
+    {
         let mut rng = Rng(seed);
         let mut world = World::with_broad_phase(KINDS[(case % 3) as usize]).unwrap();
         let centre = match case % 3 {
@@ -1479,7 +1583,7 @@ fn resting_bodies_pushed_into_what_they_rest_on_are_never_pushed_on_through_it()
         world.update();
         if push_on(&world, body, floor).is_none() {
             failures.push(format!("case {case} seed {seed:#x}: not resting"));
-            continue;
+            return None;
         }
         // The move, in the frame: down into the floor, or along it into the wall.
         let (end, middle_passed) = if into_wall {
@@ -1495,22 +1599,33 @@ fn resting_bodies_pushed_into_what_they_rest_on_are_never_pushed_on_through_it()
             let end = Vec2::new(rest.x + slant * depth, rest.y - depth);
             (end, depth + overlap > 0.5 * thickness)
         };
-        world.set_transform(body, place(end)).unwrap();
+        // Drawn last, so that the cases without turns are as before.
+        let turn = if turning { rng.range(-0.5, 0.5) } else { 0.0 };
+        let spinning = turning && case % 2 == 1;
+        let end_place = Transform {
+            q: frame.q.mul(Rot::from_angle(turn)),
+            ..place(end)
+        };
+        if spinning {
+            world
+                .set_transform_spinning(body, end_place, turn)
+                .unwrap();
+        } else {
+            world.set_transform(body, end_place).unwrap();
+        }
         world.update();
-        cases += 1;
+        let mut past_middle = false;
         let motion = frame.q.rotate(end - rest);
         let direction = motion / motion.length().max(f32::MIN_POSITIVE);
         let label = || {
             format!(
-                "case {case} seed {seed:#x}: {shape:?} from {rest:?} to {end:?} in {frame:?} (floor {thickness}, wall {wall_thickness} into it {into_wall}): {:?}",
+                "case {case} seed {seed:#x}: {shape:?} from {rest:?} to {end:?} turning {turn} (spinning {spinning}) in {frame:?} (floor {thickness}, wall {wall_thickness} into it {into_wall}): {:?}",
                 world.events()
             )
         };
         match push_on(&world, body, floor) {
             Some(push) => {
-                if middle_passed {
-                    past_middle += 1;
-                }
+                past_middle = middle_passed;
                 if push.dot(direction) > 1e-3 {
                     failures.push(format!("pushed on along its motion {push:?}: {}", label()));
                 }
@@ -1534,11 +1649,6 @@ fn resting_bodies_pushed_into_what_they_rest_on_are_never_pushed_on_through_it()
                 }
             }
         }
+        Some(past_middle)
     }
-    eprintln!("{cases} cases, {past_middle} past the middle and touching");
-    report(&failures, "wrong");
-    assert!(
-        cases >= 1000 && past_middle >= 200,
-        "{cases} cases, {past_middle} past the middle"
-    );
 }
