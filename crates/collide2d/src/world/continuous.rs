@@ -674,13 +674,12 @@ impl World {
             let (sweep_a, sweep_b) = (sweep_of(hit.a)?, sweep_of(hit.b)?);
             let (a, b) = ((hit.a, &sweep_a), (hit.b, &sweep_b));
             let found = self.sweep_pair(a, b, false)?;
-            let found = if found.time > 0.0
-                || (found.normal.dot(end.normal) < 0.0 && self.deepens(a, b))
-            {
-                found
-            } else {
-                self.later_meeting(a, b)?
-            };
+            let found =
+                if found.time > 0.0 || (found.normal.dot(end.normal) < 0.0 && self.deepens(a, b)) {
+                    found
+                } else {
+                    self.later_meeting(a, b)?
+                };
             Some(SweptHit {
                 was_touching: true,
                 ..found
@@ -857,7 +856,8 @@ impl World {
         (second, second_sweep): (ColliderHandle, &Sweep),
     ) -> Option<SweptHit> {
         let (first_entry, second_entry) = (self.entry(first).ok()?, self.entry(second).ok()?);
-        let (first_shape, second_shape) = (&first_entry.collider.shape, &second_entry.collider.shape);
+        let (first_shape, second_shape) =
+            (&first_entry.collider.shape, &second_entry.collider.shape);
         let opts = cast_options(first_sweep, second_sweep);
         let earliest = |hits: &mut dyn Iterator<Item = CastHit>| {
             hits.filter(|hit| hit.t > 0.0)
@@ -891,7 +891,11 @@ impl World {
             b: pair.1,
             time: hit.t.min(1.0),
             point: hit.point,
-            normal: if pair.0 == first { hit.normal } else { -hit.normal },
+            normal: if pair.0 == first {
+                hit.normal
+            } else {
+                -hit.normal
+            },
             sensor: first_entry.filter.sensor || second_entry.filter.sensor,
             was_touching: false,
         })

@@ -235,9 +235,21 @@ fn a_ball_overlapping_a_face_and_turning_about_its_centre_hits_only_going_deeper
         let floor_sweep = Sweep::fixed(&frame);
         let ball_first = case % 2 == 0;
         let hit = if ball_first {
-            shape_cast(&ball, &ball_sweep, &floor, &floor_sweep, CastOptions::default())
+            shape_cast(
+                &ball,
+                &ball_sweep,
+                &floor,
+                &floor_sweep,
+                CastOptions::default(),
+            )
         } else {
-            shape_cast(&floor, &floor_sweep, &ball, &ball_sweep, CastOptions::default())
+            shape_cast(
+                &floor,
+                &floor_sweep,
+                &ball,
+                &ball_sweep,
+                CastOptions::default(),
+            )
         };
         cases += 1;
         into += usize::from(down);

@@ -1506,149 +1506,145 @@ fn resting_push_case(
     turning: bool,
     failures: &mut Vec<String>,
 ) -> Option<bool> {
-    {
-        let mut rng = Rng(seed);
-        let mut world = World::with_broad_phase(KINDS[(case % 3) as usize]).unwrap();
-        let centre = match case % 3 {
-            0 => Vec2::ZERO,
-            1 => Vec2::new(-1.0e3, 4.0e2),
-            _ => Vec2::new(1.0e4, 7.0e3),
-        };
-        let frame = Transform::new(centre, if rng.chance(0.3) { 0.0 } else { rng.angle() });
-        let thickness = rng.log_size(0.2, 2.0);
-        let into_wall = rng.chance(0.5);
-        let wall_thickness = rng.log_size(0.3, 2.0);
-        let wall_x = 3.0;
-        let piece = if into_wall {
-            Shape::from(
-                Compound::new(vec![
-                    (
-                        Transform::new(Vec2::new(0.0, -0.5 * thickness), 0.0),
-                        Shape::from(Polygon::rect(20.0, thickness).unwrap()),
-                    ),
-                    (
-                        Transform::new(Vec2::new(wall_x + 0.5 * wall_thickness, 2.5), 0.0),
-                        Shape::from(Polygon::rect(wall_thickness, 5.0).unwrap()),
-                    ),
-                ])
+    let mut rng = Rng(seed);
+    let mut world = World::with_broad_phase(KINDS[(case % 3) as usize]).unwrap();
+    let centre = match case % 3 {
+        0 => Vec2::ZERO,
+        1 => Vec2::new(-1.0e3, 4.0e2),
+        _ => Vec2::new(1.0e4, 7.0e3),
+    };
+    let frame = Transform::new(centre, if rng.chance(0.3) { 0.0 } else { rng.angle() });
+    let thickness = rng.log_size(0.2, 2.0);
+    let into_wall = rng.chance(0.5);
+    let wall_thickness = rng.log_size(0.3, 2.0);
+    let wall_x = 3.0;
+    let piece = if into_wall {
+        Shape::from(
+            Compound::new(vec![
+                (
+                    Transform::new(Vec2::new(0.0, -0.5 * thickness), 0.0),
+                    Shape::from(Polygon::rect(20.0, thickness).unwrap()),
+                ),
+                (
+                    Transform::new(Vec2::new(wall_x + 0.5 * wall_thickness, 2.5), 0.0),
+                    Shape::from(Polygon::rect(wall_thickness, 5.0).unwrap()),
+                ),
+            ])
+            .unwrap(),
+        )
+    } else {
+        Shape::from(
+            Polygon::box_at(
+                Vec2::new(0.0, -0.5 * thickness),
+                Vec2::new(10.0, 0.5 * thickness),
+                0.0,
+            )
+            .unwrap(),
+        )
+    };
+    let floor = world
+        .insert(Collider::new(piece).with_transform(frame))
+        .unwrap();
+    let size = rng.log_size(0.1, 0.6);
+    let shape = match rng.below(4) {
+        0 => Shape::from(Circle::with_radius(0.5 * size).unwrap()),
+        1 => Shape::from(Polygon::rect(size, size * rng.range(0.3, 1.0)).unwrap()),
+        2 => Shape::from(
+            Capsule::new(
+                Vec2::new(-0.3 * size, 0.0),
+                Vec2::new(0.3 * size, 0.0),
+                0.2 * size,
+            )
+            .unwrap(),
+        ),
+        _ => Shape::from(
+            Polygon::regular(3 + rng.below(5), 0.5 * size)
+                .unwrap()
+                .with_radius(0.05 * size)
                 .unwrap(),
-            )
-        } else {
-            Shape::from(
-                Polygon::box_at(
-                    Vec2::new(0.0, -0.5 * thickness),
-                    Vec2::new(10.0, 0.5 * thickness),
-                    0.0,
-                )
-                .unwrap(),
-            )
-        };
-        let floor = world
-            .insert(Collider::new(piece).with_transform(frame))
-            .unwrap();
-        let size = rng.log_size(0.1, 0.6);
-        let shape = match rng.below(4) {
-            0 => Shape::from(Circle::with_radius(0.5 * size).unwrap()),
-            1 => Shape::from(Polygon::rect(size, size * rng.range(0.3, 1.0)).unwrap()),
-            2 => Shape::from(
-                Capsule::new(
-                    Vec2::new(-0.3 * size, 0.0),
-                    Vec2::new(0.3 * size, 0.0),
-                    0.2 * size,
-                )
-                .unwrap(),
-            ),
-            _ => Shape::from(
-                Polygon::regular(3 + rng.below(5), 0.5 * size)
-                    .unwrap()
-                    .with_radius(0.05 * size)
-                    .unwrap(),
-            ),
-        };
-        let local = shape.aabb(&Transform::IDENTITY);
-        // Resting: overlapping the floor's top a little (more than the rounding out there).
-        let overlap = 2e-3 + centre.abs().max_element() * 16.0 * f32::EPSILON;
-        let rest = Vec2::new(rng.range(-2.0, 0.0), -overlap - local.min.y);
-        let place = |p: Vec2| Transform {
-            p: frame.apply(p),
-            q: frame.q,
-        };
-        let body = world
-            .insert(
-                Collider::new(shape.clone())
-                    .with_continuous(true)
-                    .with_transform(place(rest)),
-            )
-            .unwrap();
-        world.update();
-        if push_on(&world, body, floor).is_none() {
-            failures.push(format!("case {case} seed {seed:#x}: not resting"));
-            return None;
-        }
-        // The move, in the frame: down into the floor, or along it into the wall.
-        let (end, middle_passed) = if into_wall {
-            let near = wall_x - local.max.x;
-            let depth = rng.range(0.0, wall_thickness + local.max.x - local.min.x);
-            (
-                Vec2::new(near + depth, rest.y),
-                depth - local.max.x > 0.5 * wall_thickness,
-            )
-        } else {
-            let depth = rng.range(0.0, thickness + local.max.y - local.min.y);
-            let slant = rng.range(-1.0, 1.0);
-            let end = Vec2::new(rest.x + slant * depth, rest.y - depth);
-            (end, depth + overlap > 0.5 * thickness)
-        };
-        // Drawn last, so that the cases without turns are as before.
-        let turn = if turning { rng.range(-0.5, 0.5) } else { 0.0 };
-        let spinning = turning && case % 2 == 1;
-        let end_place = Transform {
-            q: frame.q.mul(Rot::from_angle(turn)),
-            ..place(end)
-        };
-        if spinning {
-            world
-                .set_transform_spinning(body, end_place, turn)
-                .unwrap();
-        } else {
-            world.set_transform(body, end_place).unwrap();
-        }
-        world.update();
-        let mut past_middle = false;
-        let motion = frame.q.rotate(end - rest);
-        let direction = motion / motion.length().max(f32::MIN_POSITIVE);
-        let label = || {
-            format!(
-                "case {case} seed {seed:#x}: {shape:?} from {rest:?} to {end:?} turning {turn} (spinning {spinning}) in {frame:?} (floor {thickness}, wall {wall_thickness} into it {into_wall}): {:?}",
-                world.events()
-            )
-        };
-        match push_on(&world, body, floor) {
-            Some(push) => {
-                past_middle = middle_passed;
-                if push.dot(direction) > 1e-3 {
-                    failures.push(format!("pushed on along its motion {push:?}: {}", label()));
-                }
-                // Nor, rolled into the wall, down into the floor it rolled on (out of the
-                // wall's bottom face; a contact in the corner of wall and floor may lean).
-                if into_wall && push.dot(frame.q.rotate(Vec2::Y)) < -0.5 {
-                    failures.push(format!("pushed into the floor {push:?}: {}", label()));
-                }
-            }
-            None => {
-                // Apart: only when the body ended clear of the collider.
-                let placed = world.get(body).unwrap().world_transform();
-                let other = world.get(floor).unwrap();
-                let reference = Reference {
-                    a: Body::new(&shape, &Sweep::fixed(&placed)),
-                    b: Body::new(other.shape(), &Sweep::fixed(&other.world_transform())),
-                };
-                let gap = closest_at(&reference, 0.0);
-                if gap < -(1e-3 + f64::from(centre.abs().max_element()) * 1e-6) {
-                    failures.push(format!("ended {gap:e} deep without touching: {}", label()));
-                }
-            }
-        }
-        Some(past_middle)
+        ),
+    };
+    let local = shape.aabb(&Transform::IDENTITY);
+    // Resting: overlapping the floor's top a little (more than the rounding out there).
+    let overlap = 2e-3 + centre.abs().max_element() * 16.0 * f32::EPSILON;
+    let rest = Vec2::new(rng.range(-2.0, 0.0), -overlap - local.min.y);
+    let place = |p: Vec2| Transform {
+        p: frame.apply(p),
+        q: frame.q,
+    };
+    let body = world
+        .insert(
+            Collider::new(shape.clone())
+                .with_continuous(true)
+                .with_transform(place(rest)),
+        )
+        .unwrap();
+    world.update();
+    if push_on(&world, body, floor).is_none() {
+        failures.push(format!("case {case} seed {seed:#x}: not resting"));
+        return None;
     }
+    // The move, in the frame: down into the floor, or along it into the wall.
+    let (end, middle_passed) = if into_wall {
+        let near = wall_x - local.max.x;
+        let depth = rng.range(0.0, wall_thickness + local.max.x - local.min.x);
+        (
+            Vec2::new(near + depth, rest.y),
+            depth - local.max.x > 0.5 * wall_thickness,
+        )
+    } else {
+        let depth = rng.range(0.0, thickness + local.max.y - local.min.y);
+        let slant = rng.range(-1.0, 1.0);
+        let end = Vec2::new(rest.x + slant * depth, rest.y - depth);
+        (end, depth + overlap > 0.5 * thickness)
+    };
+    // Drawn last, so that the cases without turns are as before.
+    let turn = if turning { rng.range(-0.5, 0.5) } else { 0.0 };
+    let spinning = turning && case % 2 == 1;
+    let end_place = Transform {
+        q: frame.q.mul(Rot::from_angle(turn)),
+        ..place(end)
+    };
+    if spinning {
+        world.set_transform_spinning(body, end_place, turn).unwrap();
+    } else {
+        world.set_transform(body, end_place).unwrap();
+    }
+    world.update();
+    let mut past_middle = false;
+    let motion = frame.q.rotate(end - rest);
+    let direction = motion / motion.length().max(f32::MIN_POSITIVE);
+    let label = || {
+        format!(
+            "case {case} seed {seed:#x}: {shape:?} from {rest:?} to {end:?} turning {turn} (spinning {spinning}) in {frame:?} (floor {thickness}, wall {wall_thickness} into it {into_wall}): {:?}",
+            world.events()
+        )
+    };
+    match push_on(&world, body, floor) {
+        Some(push) => {
+            past_middle = middle_passed;
+            if push.dot(direction) > 1e-3 {
+                failures.push(format!("pushed on along its motion {push:?}: {}", label()));
+            }
+            // Nor, rolled into the wall, down into the floor it rolled on (out of the
+            // wall's bottom face; a contact in the corner of wall and floor may lean).
+            if into_wall && push.dot(frame.q.rotate(Vec2::Y)) < -0.5 {
+                failures.push(format!("pushed into the floor {push:?}: {}", label()));
+            }
+        }
+        None => {
+            // Apart: only when the body ended clear of the collider.
+            let placed = world.get(body).unwrap().world_transform();
+            let other = world.get(floor).unwrap();
+            let reference = Reference {
+                a: Body::new(&shape, &Sweep::fixed(&placed)),
+                b: Body::new(other.shape(), &Sweep::fixed(&other.world_transform())),
+            };
+            let gap = closest_at(&reference, 0.0);
+            if gap < -(1e-3 + f64::from(centre.abs().max_element()) * 1e-6) {
+                failures.push(format!("ended {gap:e} deep without touching: {}", label()));
+            }
+        }
+    }
+    Some(past_middle)
 }
