@@ -457,7 +457,7 @@ fn one_sided_normal(chain: &Chain, index: usize, normal: Vec2) -> (Vec2, bool) {
 
 /// The sweep of a compound's child: the parent's motion with the rotation centre expressed in
 /// the child's frame and the child's own rotation composed after the parent's.
-fn child_sweep(parent: &Sweep, child_xf: &Transform) -> Sweep {
+pub(crate) fn child_sweep(parent: &Sweep, child_xf: &Transform) -> Sweep {
     Sweep {
         local_center: child_xf.apply_inv(parent.local_center),
         center_start: parent.center_start,
@@ -593,6 +593,11 @@ struct Probe {
 trait GapFunction {
     fn probe(&mut self, t: f32, previous_normal: Option<Vec2>) -> Probe;
     fn closing_bound(&self, normal: Vec2) -> f32;
+    /// An upper bound on how fast shapes that overlap can go further into each other along
+    /// `normal` (per unit `t`): as [`closing_bound`](Self::closing_bound), but a shape's
+    /// rounding turning onto itself counts for nothing (a ball turning about its centre
+    /// cannot sink deeper by turning).
+    fn deepening_bound(&self, normal: Vec2) -> f32;
     /// An upper bound on how fast the gap, measured past touching, can change in any
     /// direction (per unit `t`), and whether it is convex in time (a translating pair).
     fn speed_bound(&self) -> (f32, bool);
@@ -788,8 +793,10 @@ fn contact_at_start(
     // Overlapping by more than the tolerance is deeper than the band around any target
     // (`target` is at least 0), so a slow push further in is a hit at once, not a gap that
     // cannot close below its clamp.
+    // Deeper in only by the motion of the cores: the rounding's turn does not move the
+    // surfaces (a ball resting on a floor and turning as it rolls along it does not sink).
     if first.gap - depth < target - tolerance {
-        return (gaps.closing_bound(first.normal) > tolerance).then_some((0.0, first, true));
+        return (gaps.deepening_bound(first.normal) > tolerance).then_some((0.0, first, true));
     }
     // Within the band around the target. A gap within the tolerance of touching cannot close
     // by the tolerance while measured clamped at 0 (a ball resting on a floor and pushed 0.01
@@ -899,6 +906,10 @@ impl GapFunction for LinearGap<'_> {
 
     fn closing_bound(&self, normal: Vec2) -> f32 {
         -self.local_motion.dot(normal)
+    }
+
+    fn deepening_bound(&self, normal: Vec2) -> f32 {
+        self.closing_bound(normal)
     }
 
     fn speed_bound(&self) -> (f32, bool) {
@@ -1420,6 +1431,10 @@ impl GapFunction for RotatingGap<'_> {
 
     fn closing_bound(&self, normal: Vec2) -> f32 {
         (-self.relative_translation.dot(normal)).max(0.0) + self.angular_reach
+    }
+
+    fn deepening_bound(&self, normal: Vec2) -> f32 {
+        (-self.relative_translation.dot(normal)).max(0.0) + self.core_angular_reach
     }
 
     fn speed_bound(&self) -> (f32, bool) {

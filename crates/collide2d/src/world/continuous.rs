@@ -21,11 +21,12 @@
 //! 5. **Answers.** A pair hit by a sweep touches as of this update, with the contact at the
 //!    time of impact as its manifold, and its `Begin` carries the time (a pair that touched
 //!    at the previous update keeps its answer at the end of the step if it touches then,
-//!    unless its sweep meets the other collider again later in the step, or goes further
-//!    into it from the start with that answer's normal against the one the sweep met it with
-//!    (carried past the middle of the other); otherwise it reports a `Stay` with the contact
-//!    at the time of impact). The next update
-//!    re-tests it whatever moves. A pair apart at the end of the step (the sweep went through
+//!    unless its sweep meets the other collider again later in the step (for a compound, any
+//!    part it was apart from at the start, even while going further into the part it rests
+//!    on), or goes further into it from the start with that answer's normal against the one
+//!    the sweep met it with (carried past the middle of the other); otherwise it reports a
+//!    `Stay` with the contact at the time of impact). The next update re-tests it whatever
+//!    moves. A pair apart at the end of the step (the sweep went through
 //!    it) is also remembered as *passed*: the next update reports its `End`, or a `Stay` when a
 //!    sweep touches it again.
 
@@ -34,7 +35,8 @@ use super::update::PairAnswer;
 use super::{ordered, ColliderHandle, Entry, PairFilter, World, WorldCastHit, WorldError};
 use crate::math::{Transform, Vec2};
 use crate::query::{
-    collide, shape_cast, CastHit, CastOptions, ContactPoint, Feature, FeatureId, Manifold, Sweep,
+    child_sweep, collide, shape_cast, CastHit, CastOptions, ContactPoint, Feature, FeatureId,
+    Manifold, Sweep,
 };
 use crate::shape::{Aabb, Shape};
 
@@ -664,9 +666,24 @@ impl World {
         // other collider later in the step (a ball rolling along a level's floor into its
         // wall), or goes further into it from the start with the end contact's normal against
         // the one the sweep met it with (carried past the middle of a floor): the contact at
-        // the time of impact then stands, as for a pair that did not touch before.
+        // the time of impact then stands, as for a pair that did not touch before. A cast that
+        // hits at 0 otherwise (a box turning as it rolls along a level's floor goes further
+        // into it) would hide a part of a compound met later (the level's wall): that meeting
+        // is looked for part by part.
         let passed_middle = |hit: &SweptHit, end: &Manifold| -> Option<SweptHit> {
-            answer(hit).filter(|swept| swept.time > 0.0 || swept.normal.dot(end.normal) < 0.0)
+            let (sweep_a, sweep_b) = (sweep_of(hit.a)?, sweep_of(hit.b)?);
+            let (a, b) = ((hit.a, &sweep_a), (hit.b, &sweep_b));
+            let found = self.sweep_pair(a, b, false)?;
+            let found =
+                if found.time > 0.0 || (found.normal.dot(end.normal) < 0.0 && self.deepens(a, b)) {
+                    found
+                } else {
+                    self.later_meeting(a, b)?
+                };
+            Some(SweptHit {
+                was_touching: true,
+                ..found
+            })
         };
         let mut kept = Vec::with_capacity(state.hits.len());
         let mut hits = state.hits.iter().peekable();
@@ -825,6 +842,63 @@ impl World {
         // Touching at the start without overlapping (within the band around touching): the
         // cast found the gap closing.
         start.is_empty() || (!then.is_empty() && then.max_penetration() > start.max_penetration())
+    }
+
+    /// The first contact over the step of `first` with a part of `second` (or of `second` with
+    /// a part of `first`, whichever is a compound) that the sweep meets after the start, `None`
+    /// when neither is a compound or no part is met after the start. A pair touching at the
+    /// start whose cast hits at 0 (going further into the part it rests on) may meet another
+    /// part later in the step, which the compound's cast, taking its earliest part, does not
+    /// report.
+    fn later_meeting(
+        &self,
+        (first, first_sweep): (ColliderHandle, &Sweep),
+        (second, second_sweep): (ColliderHandle, &Sweep),
+    ) -> Option<SweptHit> {
+        let (first_entry, second_entry) = (self.entry(first).ok()?, self.entry(second).ok()?);
+        let (first_shape, second_shape) =
+            (&first_entry.collider.shape, &second_entry.collider.shape);
+        let opts = cast_options(first_sweep, second_sweep);
+        let earliest = |hits: &mut dyn Iterator<Item = CastHit>| {
+            hits.filter(|hit| hit.t > 0.0)
+                .filter(|hit| {
+                    one_way_blocks(
+                        (first_entry, first_sweep),
+                        (second_entry, second_sweep),
+                        hit,
+                    )
+                })
+                .min_by(|x, y| x.t.total_cmp(&y.t))
+        };
+        let hit = match (first_shape, second_shape) {
+            (_, Shape::Compound(compound)) => earliest(&mut compound.children().iter().filter_map(
+                |(child_xf, child)| {
+                    let child_sweep = child_sweep(second_sweep, child_xf);
+                    shape_cast(first_shape, first_sweep, child, &child_sweep, opts)
+                },
+            )),
+            (Shape::Compound(compound), _) => earliest(&mut compound.children().iter().filter_map(
+                |(child_xf, child)| {
+                    let child_sweep = child_sweep(first_sweep, child_xf);
+                    shape_cast(child, &child_sweep, second_shape, second_sweep, opts)
+                },
+            )),
+            _ => None,
+        }?;
+        let pair = ordered(first, second);
+        Some(SweptHit {
+            a: pair.0,
+            b: pair.1,
+            time: hit.t.min(1.0),
+            point: hit.point,
+            normal: if pair.0 == first {
+                hit.normal
+            } else {
+                -hit.normal
+            },
+            sensor: first_entry.filter.sensor || second_entry.filter.sensor,
+            was_touching: false,
+        })
     }
 
     /// Stages 3 and 4 for one pair: the first contact of `first` and `second` over the step,

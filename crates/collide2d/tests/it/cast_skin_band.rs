@@ -197,3 +197,76 @@ fn a_start_in_the_skin_band_is_a_hit_only_if_the_gap_closes() {
         }
     }
 }
+
+/// A ball overlapping a box's face by more than the tolerance (resting on a floor a little
+/// deep), moving along the face, away from it or into it while turning up to ±3 rad about its
+/// centre, either side of the cast: a hit (at 0) exactly when the motion goes into the face.
+/// The turn cannot take the ball deeper (its surface turns onto itself), yet the cast counted
+/// the radius times the turn as closing and called every such start a hit, so a ball turning
+/// as it rolled along a level's floor never met the level's wall.
+#[test]
+fn a_ball_overlapping_a_face_and_turning_about_its_centre_hits_only_going_deeper() {
+    let mut rng = Rng(0x7a2e_0000);
+    let (mut cases, mut into) = (0usize, 0usize);
+    let mut failures = Vec::new();
+    for case in 0..3000 {
+        let radius = rng.log_size(0.01, 1.0);
+        let (width, height) = (rng.range(4.0, 8.0), rng.log_size(0.2, 2.0));
+        let frame = Transform::new(
+            v(rng.range(-100.0, 100.0), rng.range(-100.0, 100.0)),
+            rng.angle(),
+        );
+        let floor = Shape::from(Polygon::rect(width, height).unwrap());
+        let ball = Shape::from(Circle::with_radius(radius).unwrap());
+        let depth = rng.range(1e-3, 0.2 * radius + 1e-3);
+        let span = 0.5 * width - radius - 0.1;
+        let (from, to) = (rng.range(-span, span), rng.range(-span, span));
+        let (down, dy) = match case % 3 {
+            0 => (false, 0.0),
+            1 => (false, rng.range(1e-3, 0.5)),
+            _ => (true, -rng.range(1e-3, 0.3)),
+        };
+        let turn = rng.range(-3.0, 3.0);
+        let start = Transform {
+            p: frame.apply(v(from, 0.5 * height + radius - depth)),
+            q: frame.q,
+        };
+        let ball_sweep = Sweep::spinning(&start, frame.q.rotate(v(to - from, dy)), turn);
+        let floor_sweep = Sweep::fixed(&frame);
+        let ball_first = case % 2 == 0;
+        let hit = if ball_first {
+            shape_cast(
+                &ball,
+                &ball_sweep,
+                &floor,
+                &floor_sweep,
+                CastOptions::default(),
+            )
+        } else {
+            shape_cast(
+                &floor,
+                &floor_sweep,
+                &ball,
+                &ball_sweep,
+                CastOptions::default(),
+            )
+        };
+        cases += 1;
+        into += usize::from(down);
+        let right = match hit {
+            Some(hit) => down && hit.t == 0.0,
+            None => !down,
+        };
+        if !right {
+            failures.push(format!(
+                "case {case}: ball {radius} {depth} deep at {from} -> {to} (dy {dy}, turn {turn}) on {width}x{height} at {frame:?}, ball first {ball_first}: {hit:?}"
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} wrong ({into} into the face):\n{}",
+        failures.len(),
+        failures[..failures.len().min(6)].join("\n")
+    );
+}

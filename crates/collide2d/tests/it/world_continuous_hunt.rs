@@ -573,7 +573,12 @@ fn env(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
+/// Fails with the first few `failures`; all of them go to stderr first when `HUNT_VERBOSE` is
+/// set (for longer local hunts).
 fn report(failures: &[String], what: &str) {
+    if std::env::var_os("HUNT_VERBOSE").is_some() {
+        failures.iter().for_each(|failure| eprintln!("{failure}"));
+    }
     assert!(
         failures.is_empty(),
         "{} {what}:\n{}",
@@ -1389,6 +1394,59 @@ fn a_resting_body_pushed_past_the_middle_of_what_it_rests_on_is_pushed_back() {
     }
 }
 
+/// A ball resting on a level piece's floor, rolled in one update past the middle of its wall
+/// while turning 0.3 rad (a shortest turn with `set_transform`, a stated one with
+/// `set_transform_spinning`): the contact reported is the wall's where the sweep met it,
+/// pushing the ball back. A circle turning about its centre cannot sink deeper into the floor,
+/// yet the cast counted its radius times the turn as closing and called the floor it rests on
+/// a hit at the start, so the wall was never met and the end-of-step contact (on out through
+/// the wall) was kept.
+#[test]
+fn a_resting_ball_turning_as_it_rolls_into_a_levels_wall_is_pushed_back() {
+    for kind in KINDS {
+        for spinning in [false, true] {
+            let mut world = World::with_broad_phase(kind).unwrap();
+            let level = world
+                .insert(Collider::new(Shape::from(
+                    Compound::new(vec![
+                        (
+                            Transform::new(Vec2::new(0.0, -0.5), 0.0),
+                            Shape::from(Polygon::rect(20.0, 1.0).unwrap()),
+                        ),
+                        (
+                            Transform::new(Vec2::new(5.0, 2.0), 0.0),
+                            Shape::from(Polygon::rect(1.0, 4.0).unwrap()),
+                        ),
+                    ])
+                    .unwrap(),
+                )))
+                .unwrap();
+            let ball = world
+                .insert(
+                    Collider::circle(0.25)
+                        .unwrap()
+                        .with_continuous(true)
+                        .with_transform(Transform::new(Vec2::new(0.0, 0.249), 0.0)),
+                )
+                .unwrap();
+            world.update();
+            assert!(push_on(&world, ball, level).is_some());
+            let end = Transform::new(Vec2::new(5.1, 0.249), 0.3);
+            if spinning {
+                world.set_transform_spinning(ball, end, 0.3).unwrap();
+            } else {
+                world.set_transform(ball, end).unwrap();
+            }
+            world.update();
+            let push = push_on(&world, ball, level).expect("still touching");
+            assert!(
+                (push + Vec2::X).length() < 1e-4,
+                "{kind:?} spinning {spinning}: {push:?}"
+            );
+        }
+    }
+}
+
 /// Bodies (circles, boxes, capsules, rounded polygons, 0.1..0.6 across) resting on a floor
 /// 0.2..2 thick (a box, or the floor of a level compound with a wall 0.3..2 thick), the whole
 /// turned any way and placed about the origin or 1e3 or 1e4 out, then moved in one update
@@ -1403,136 +1461,9 @@ fn resting_bodies_pushed_into_what_they_rest_on_are_never_pushed_on_through_it()
     let (mut cases, mut past_middle) = (0usize, 0usize);
     for case in 0..env("HUNT_RESTING", 1500) {
         let seed = env("HUNT_SEED", 0x2e57_0000) + case;
-        let mut rng = Rng(seed);
-        let mut world = World::with_broad_phase(KINDS[(case % 3) as usize]).unwrap();
-        let centre = match case % 3 {
-            0 => Vec2::ZERO,
-            1 => Vec2::new(-1.0e3, 4.0e2),
-            _ => Vec2::new(1.0e4, 7.0e3),
-        };
-        let frame = Transform::new(centre, if rng.chance(0.3) { 0.0 } else { rng.angle() });
-        let thickness = rng.log_size(0.2, 2.0);
-        let into_wall = rng.chance(0.5);
-        let wall_thickness = rng.log_size(0.3, 2.0);
-        let wall_x = 3.0;
-        let piece = if into_wall {
-            Shape::from(
-                Compound::new(vec![
-                    (
-                        Transform::new(Vec2::new(0.0, -0.5 * thickness), 0.0),
-                        Shape::from(Polygon::rect(20.0, thickness).unwrap()),
-                    ),
-                    (
-                        Transform::new(Vec2::new(wall_x + 0.5 * wall_thickness, 2.5), 0.0),
-                        Shape::from(Polygon::rect(wall_thickness, 5.0).unwrap()),
-                    ),
-                ])
-                .unwrap(),
-            )
-        } else {
-            Shape::from(
-                Polygon::box_at(
-                    Vec2::new(0.0, -0.5 * thickness),
-                    Vec2::new(10.0, 0.5 * thickness),
-                    0.0,
-                )
-                .unwrap(),
-            )
-        };
-        let floor = world
-            .insert(Collider::new(piece).with_transform(frame))
-            .unwrap();
-        let size = rng.log_size(0.1, 0.6);
-        let shape = match rng.below(4) {
-            0 => Shape::from(Circle::with_radius(0.5 * size).unwrap()),
-            1 => Shape::from(Polygon::rect(size, size * rng.range(0.3, 1.0)).unwrap()),
-            2 => Shape::from(
-                Capsule::new(
-                    Vec2::new(-0.3 * size, 0.0),
-                    Vec2::new(0.3 * size, 0.0),
-                    0.2 * size,
-                )
-                .unwrap(),
-            ),
-            _ => Shape::from(
-                Polygon::regular(3 + rng.below(5), 0.5 * size)
-                    .unwrap()
-                    .with_radius(0.05 * size)
-                    .unwrap(),
-            ),
-        };
-        let local = shape.aabb(&Transform::IDENTITY);
-        // Resting: overlapping the floor's top a little (more than the rounding out there).
-        let overlap = 2e-3 + centre.abs().max_element() * 16.0 * f32::EPSILON;
-        let rest = Vec2::new(rng.range(-2.0, 0.0), -overlap - local.min.y);
-        let place = |p: Vec2| Transform {
-            p: frame.apply(p),
-            q: frame.q,
-        };
-        let body = world
-            .insert(
-                Collider::new(shape.clone())
-                    .with_continuous(true)
-                    .with_transform(place(rest)),
-            )
-            .unwrap();
-        world.update();
-        if push_on(&world, body, floor).is_none() {
-            failures.push(format!("case {case} seed {seed:#x}: not resting"));
-            continue;
-        }
-        // The move, in the frame: down into the floor, or along it into the wall.
-        let (end, middle_passed) = if into_wall {
-            let near = wall_x - local.max.x;
-            let depth = rng.range(0.0, wall_thickness + local.max.x - local.min.x);
-            (
-                Vec2::new(near + depth, rest.y),
-                depth - local.max.x > 0.5 * wall_thickness,
-            )
-        } else {
-            let depth = rng.range(0.0, thickness + local.max.y - local.min.y);
-            let slant = rng.range(-1.0, 1.0);
-            let end = Vec2::new(rest.x + slant * depth, rest.y - depth);
-            (end, depth + overlap > 0.5 * thickness)
-        };
-        world.set_transform(body, place(end)).unwrap();
-        world.update();
-        cases += 1;
-        let motion = frame.q.rotate(end - rest);
-        let direction = motion / motion.length().max(f32::MIN_POSITIVE);
-        let label = || {
-            format!(
-                "case {case} seed {seed:#x}: {shape:?} from {rest:?} to {end:?} in {frame:?} (floor {thickness}, wall {wall_thickness} into it {into_wall}): {:?}",
-                world.events()
-            )
-        };
-        match push_on(&world, body, floor) {
-            Some(push) => {
-                if middle_passed {
-                    past_middle += 1;
-                }
-                if push.dot(direction) > 1e-3 {
-                    failures.push(format!("pushed on along its motion {push:?}: {}", label()));
-                }
-                // Nor, rolled into the wall, down into the floor it rolled on (out of the
-                // wall's bottom face; a contact in the corner of wall and floor may lean).
-                if into_wall && push.dot(frame.q.rotate(Vec2::Y)) < -0.5 {
-                    failures.push(format!("pushed into the floor {push:?}: {}", label()));
-                }
-            }
-            None => {
-                // Apart: only when the body ended clear of the collider.
-                let placed = world.get(body).unwrap().world_transform();
-                let other = world.get(floor).unwrap();
-                let reference = Reference {
-                    a: Body::new(&shape, &Sweep::fixed(&placed)),
-                    b: Body::new(other.shape(), &Sweep::fixed(&other.world_transform())),
-                };
-                let gap = closest_at(&reference, 0.0);
-                if gap < -(1e-3 + f64::from(centre.abs().max_element()) * 1e-6) {
-                    failures.push(format!("ended {gap:e} deep without touching: {}", label()));
-                }
-            }
+        if let Some(passed) = resting_push_case(case, seed, false, &mut failures) {
+            cases += 1;
+            past_middle += usize::from(passed);
         }
     }
     eprintln!("{cases} cases, {past_middle} past the middle and touching");
@@ -1541,4 +1472,179 @@ fn resting_bodies_pushed_into_what_they_rest_on_are_never_pushed_on_through_it()
         cases >= 1000 && past_middle >= 200,
         "{cases} cases, {past_middle} past the middle"
     );
+}
+
+/// As [`resting_bodies_pushed_into_what_they_rest_on_are_never_pushed_on_through_it`], with
+/// the body turning up to ±0.5 rad about its centre over the move (stated with
+/// `set_transform_spinning` in every other case, else the shortest turn of `set_transform`):
+/// the turn must not hide the contact the sweep meets (a ball turning as it rolls into a
+/// level's wall used to keep the end-of-step contact, pushing it on through the wall).
+#[test]
+fn resting_bodies_turning_while_pushed_into_what_they_rest_on_are_never_pushed_on_through_it() {
+    let mut failures = Vec::new();
+    let (mut cases, mut past_middle) = (0usize, 0usize);
+    for case in 0..env("HUNT_RESTING", 1500) {
+        let seed = env("HUNT_SEED", 0x2e57_0000) + case;
+        if let Some(passed) = resting_push_case(case, seed, true, &mut failures) {
+            cases += 1;
+            past_middle += usize::from(passed);
+        }
+    }
+    eprintln!("{cases} cases, {past_middle} past the middle and touching");
+    report(&failures, "wrong");
+    assert!(
+        cases >= 1000 && past_middle >= 200,
+        "{cases} cases, {past_middle} past the middle"
+    );
+}
+
+/// One case of the resting sweeps: `None` when the body was not resting (a failure is
+/// recorded), else whether it ended touching past the middle of what it went into.
+fn resting_push_case(
+    case: u64,
+    seed: u64,
+    turning: bool,
+    failures: &mut Vec<String>,
+) -> Option<bool> {
+    let mut rng = Rng(seed);
+    let mut world = World::with_broad_phase(KINDS[(case % 3) as usize]).unwrap();
+    let centre = match case % 3 {
+        0 => Vec2::ZERO,
+        1 => Vec2::new(-1.0e3, 4.0e2),
+        _ => Vec2::new(1.0e4, 7.0e3),
+    };
+    let frame = Transform::new(centre, if rng.chance(0.3) { 0.0 } else { rng.angle() });
+    let thickness = rng.log_size(0.2, 2.0);
+    let into_wall = rng.chance(0.5);
+    let wall_thickness = rng.log_size(0.3, 2.0);
+    let wall_x = 3.0;
+    let piece = if into_wall {
+        Shape::from(
+            Compound::new(vec![
+                (
+                    Transform::new(Vec2::new(0.0, -0.5 * thickness), 0.0),
+                    Shape::from(Polygon::rect(20.0, thickness).unwrap()),
+                ),
+                (
+                    Transform::new(Vec2::new(wall_x + 0.5 * wall_thickness, 2.5), 0.0),
+                    Shape::from(Polygon::rect(wall_thickness, 5.0).unwrap()),
+                ),
+            ])
+            .unwrap(),
+        )
+    } else {
+        Shape::from(
+            Polygon::box_at(
+                Vec2::new(0.0, -0.5 * thickness),
+                Vec2::new(10.0, 0.5 * thickness),
+                0.0,
+            )
+            .unwrap(),
+        )
+    };
+    let floor = world
+        .insert(Collider::new(piece).with_transform(frame))
+        .unwrap();
+    let size = rng.log_size(0.1, 0.6);
+    let shape = match rng.below(4) {
+        0 => Shape::from(Circle::with_radius(0.5 * size).unwrap()),
+        1 => Shape::from(Polygon::rect(size, size * rng.range(0.3, 1.0)).unwrap()),
+        2 => Shape::from(
+            Capsule::new(
+                Vec2::new(-0.3 * size, 0.0),
+                Vec2::new(0.3 * size, 0.0),
+                0.2 * size,
+            )
+            .unwrap(),
+        ),
+        _ => Shape::from(
+            Polygon::regular(3 + rng.below(5), 0.5 * size)
+                .unwrap()
+                .with_radius(0.05 * size)
+                .unwrap(),
+        ),
+    };
+    let local = shape.aabb(&Transform::IDENTITY);
+    // Resting: overlapping the floor's top a little (more than the rounding out there).
+    let overlap = 2e-3 + centre.abs().max_element() * 16.0 * f32::EPSILON;
+    let rest = Vec2::new(rng.range(-2.0, 0.0), -overlap - local.min.y);
+    let place = |p: Vec2| Transform {
+        p: frame.apply(p),
+        q: frame.q,
+    };
+    let body = world
+        .insert(
+            Collider::new(shape.clone())
+                .with_continuous(true)
+                .with_transform(place(rest)),
+        )
+        .unwrap();
+    world.update();
+    if push_on(&world, body, floor).is_none() {
+        failures.push(format!("case {case} seed {seed:#x}: not resting"));
+        return None;
+    }
+    // The move, in the frame: down into the floor, or along it into the wall.
+    let (end, middle_passed) = if into_wall {
+        let near = wall_x - local.max.x;
+        let depth = rng.range(0.0, wall_thickness + local.max.x - local.min.x);
+        (
+            Vec2::new(near + depth, rest.y),
+            depth - local.max.x > 0.5 * wall_thickness,
+        )
+    } else {
+        let depth = rng.range(0.0, thickness + local.max.y - local.min.y);
+        let slant = rng.range(-1.0, 1.0);
+        let end = Vec2::new(rest.x + slant * depth, rest.y - depth);
+        (end, depth + overlap > 0.5 * thickness)
+    };
+    // Drawn last, so that the cases without turns are as before.
+    let turn = if turning { rng.range(-0.5, 0.5) } else { 0.0 };
+    let spinning = turning && case % 2 == 1;
+    let end_place = Transform {
+        q: frame.q.mul(Rot::from_angle(turn)),
+        ..place(end)
+    };
+    if spinning {
+        world.set_transform_spinning(body, end_place, turn).unwrap();
+    } else {
+        world.set_transform(body, end_place).unwrap();
+    }
+    world.update();
+    let mut past_middle = false;
+    let motion = frame.q.rotate(end - rest);
+    let direction = motion / motion.length().max(f32::MIN_POSITIVE);
+    let label = || {
+        format!(
+            "case {case} seed {seed:#x}: {shape:?} from {rest:?} to {end:?} turning {turn} (spinning {spinning}) in {frame:?} (floor {thickness}, wall {wall_thickness} into it {into_wall}): {:?}",
+            world.events()
+        )
+    };
+    match push_on(&world, body, floor) {
+        Some(push) => {
+            past_middle = middle_passed;
+            if push.dot(direction) > 1e-3 {
+                failures.push(format!("pushed on along its motion {push:?}: {}", label()));
+            }
+            // Nor, rolled into the wall, down into the floor it rolled on (out of the
+            // wall's bottom face; a contact in the corner of wall and floor may lean).
+            if into_wall && push.dot(frame.q.rotate(Vec2::Y)) < -0.5 {
+                failures.push(format!("pushed into the floor {push:?}: {}", label()));
+            }
+        }
+        None => {
+            // Apart: only when the body ended clear of the collider.
+            let placed = world.get(body).unwrap().world_transform();
+            let other = world.get(floor).unwrap();
+            let reference = Reference {
+                a: Body::new(&shape, &Sweep::fixed(&placed)),
+                b: Body::new(other.shape(), &Sweep::fixed(&other.world_transform())),
+            };
+            let gap = closest_at(&reference, 0.0);
+            if gap < -(1e-3 + f64::from(centre.abs().max_element()) * 1e-6) {
+                failures.push(format!("ended {gap:e} deep without touching: {}", label()));
+            }
+        }
+    }
+    Some(past_middle)
 }
