@@ -670,8 +670,33 @@ impl World {
         // hits at 0 otherwise (a box turning as it rolls along a level's floor goes further
         // into it) would hide a part of a compound met later (the level's wall): that meeting
         // is looked for part by part.
+        // Only an end-of-step contact that pushes the shapes on the way they went (through
+        // the other) or against the way they touched at the start (into what one rests on) is
+        // replaced so: one that pushes them apart as they touched stands, so a body sliding
+        // along a compound floor across its seams keeps the floor's contact, never a seam's
+        // side met on the way.
         let passed_middle = |hit: &SweptHit, end: &Manifold| -> Option<SweptHit> {
             let (sweep_a, sweep_b) = (sweep_of(hit.a)?, sweep_of(hit.b)?);
+            let (shape_a, shape_b) = (
+                &self.entry(hit.a).ok()?.collider.shape,
+                &self.entry(hit.b).ok()?.collider.shape,
+            );
+            let start = collide(
+                shape_a,
+                &sweep_a.transform_at(0.0),
+                shape_b,
+                &sweep_b.transform_at(0.0),
+            );
+            // By more than the casts' tolerance: a contact square to the motion (a seam's
+            // corner under a ball sliding over it) does not push it on.
+            let pushes_on = end
+                .normal
+                .dot(sweep_b.translation() - sweep_a.translation())
+                > cast_options(&sweep_a, &sweep_b).tolerance;
+            let pushes_back_in = !start.is_empty() && end.normal.dot(start.normal) < 0.0;
+            if !pushes_on && !pushes_back_in {
+                return None;
+            }
             let (a, b) = ((hit.a, &sweep_a), (hit.b, &sweep_b));
             let found = self.sweep_pair(a, b, false)?;
             let found =
