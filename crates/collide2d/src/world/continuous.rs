@@ -25,7 +25,10 @@
 //!    part it was apart from at the start, even while going further into the part it rests
 //!    on), or goes further into it from the start with that answer's normal against the one
 //!    the sweep met it with (carried past the middle of the other); otherwise it reports a
-//!    `Stay` with the contact at the time of impact). The next update re-tests it whatever
+//!    `Stay` with the contact at the time of impact; only an end-of-step answer that pushes
+//!    the shapes on the way they went, or against the way they touched at the start, is
+//!    replaced so, and a body sliding along a compound floor keeps the floor's contact across
+//!    its seams). The next update re-tests it whatever
 //!    moves. A pair apart at the end of the step (the sweep went through
 //!    it) is also remembered as *passed*: the next update reports its `End`, or a `Stay` when a
 //!    sweep touches it again.
