@@ -21,15 +21,14 @@
 //! 5. **Answers.** A pair hit by a sweep touches as of this update, with the contact at the
 //!    time of impact as its manifold, and its `Begin` carries the time (a pair that touched
 //!    at the previous update keeps its answer at the end of the step if it touches then,
-//!    unless its sweep meets the other collider again later in the step (for a compound, any
-//!    part it was apart from at the start, even while going further into the part it rests
-//!    on), or goes further into it from the start with that answer's normal against the one
-//!    the sweep met it with (carried past the middle of the other); otherwise it reports a
-//!    `Stay` with the contact at the time of impact; only an end-of-step answer that pushes
-//!    the shapes on the way they went, or against the way they touched at the start, is
-//!    replaced so, and a body sliding along a compound floor keeps the floor's contact across
-//!    its seams). The next update re-tests it whatever
-//!    moves. A pair apart at the end of the step (the sweep went through
+//!    unless that answer pushes the shapes on the way they went or against the way they
+//!    touched at the start, and the sweep meets the other collider again later in the step
+//!    (for a compound, any part it was apart from at the start) or goes further into it with
+//!    that answer's normal against the one it met it with (carried past the middle of the
+//!    other): then, as when it is apart at the end of the step, it reports a `Stay` with the
+//!    contact at the time of impact. A body sliding along a compound floor so keeps the
+//!    floor's contact across its seams). The next update re-tests it whatever moves. A pair
+//!    apart at the end of the step (the sweep went through
 //!    it) is also remembered as *passed*: the next update reports its `End`, or a `Stay` when a
 //!    sweep touches it again.
 
@@ -647,9 +646,8 @@ impl World {
             }
         };
         // A hit as it stands, but for a pair that touched at the last update (asked only when
-        // it is apart at the end of the step, or its contact there pushes the shapes on the
-        // way they went): a hit only where the motion goes further into the other collider,
-        // cast again without the start's touch.
+        // it is apart at the end of the step): a hit only where the motion goes further into
+        // the other collider, cast again without the start's touch.
         let answer = |hit: &SweptHit| -> Option<SweptHit> {
             if !hit.was_touching {
                 return Some(*hit);
@@ -665,20 +663,18 @@ impl World {
             })
         };
         // A pair that touched at the last update and still touches keeps its contact at the
-        // end of the step, unless the sweep, cast again without the start's touch, meets the
+        // end of the step unless that contact pushes the shapes on the way they went (through
+        // the other) or against the way they touched at the start (into what one rests on); a
+        // body sliding along a compound floor across its seams so keeps the floor's contact.
+        // Such a contact is replaced by the one at the time of impact, as for a pair that did
+        // not touch before, when the sweep, cast again without the start's touch, meets the
         // other collider later in the step (a ball rolling along a level's floor into its
-        // wall), or goes further into it from the start with the end contact's normal against
-        // the one the sweep met it with (carried past the middle of a floor): the contact at
-        // the time of impact then stands, as for a pair that did not touch before. A cast that
-        // hits at 0 otherwise (a box turning as it rolls along a level's floor goes further
-        // into it) would hide a part of a compound met later (the level's wall): that meeting
-        // is looked for part by part.
-        // Only an end-of-step contact that pushes the shapes on the way they went (through
-        // the other) or against the way they touched at the start (into what one rests on) is
-        // replaced so: one that pushes them apart as they touched stands, so a body sliding
-        // along a compound floor across its seams keeps the floor's contact, never a seam's
-        // side met on the way.
-        let passed_middle = |hit: &SweptHit, end: &Manifold| -> Option<SweptHit> {
+        // wall) or goes further into it from the start with the end contact's normal against
+        // the one it met it with (carried past the middle of a floor). A cast that hits at 0
+        // otherwise (a box turning as it rolls along a level's floor goes further into it)
+        // would hide a part of a compound met later (the level's wall): that meeting is looked
+        // for part by part.
+        let replacing_end = |hit: &SweptHit, end: &Manifold| -> Option<SweptHit> {
             let (sweep_a, sweep_b) = (sweep_of(hit.a)?, sweep_of(hit.b)?);
             let (shape_a, shape_b) = (
                 &self.entry(hit.a).ok()?.collider.shape,
@@ -725,7 +721,7 @@ impl World {
             let hit = hits
                 .next_if(|hit| (hit.a, hit.b) == (test.a, test.b))
                 .and_then(|hit| match (hit.was_touching, result) {
-                    (true, PairAnswer::Touching(end)) => passed_middle(hit, end),
+                    (true, PairAnswer::Touching(end)) => replacing_end(hit, end),
                     (true, PairAnswer::SensorOverlap) => None,
                     _ => answer(hit),
                 });
@@ -913,20 +909,8 @@ impl World {
             )),
             _ => None,
         }?;
-        let pair = ordered(first, second);
-        Some(SweptHit {
-            a: pair.0,
-            b: pair.1,
-            time: hit.t.min(1.0),
-            point: hit.point,
-            normal: if pair.0 == first {
-                hit.normal
-            } else {
-                -hit.normal
-            },
-            sensor: first_entry.filter.sensor || second_entry.filter.sensor,
-            was_touching: false,
-        })
+        let sensor = first_entry.filter.sensor || second_entry.filter.sensor;
+        Some(swept_hit(first, second, &hit, sensor))
     }
 
     /// Stages 3 and 4 for one pair: the first contact of `first` and `second` over the step,
@@ -956,7 +940,6 @@ impl World {
             second_sweep,
             opts,
         )?;
-        let pair = ordered(first, second);
         let sensor = first_entry.filter.sensor || second_entry.filter.sensor;
         if !sensor
             && !one_way_blocks(
@@ -967,19 +950,30 @@ impl World {
         {
             return None;
         }
-        let normal = if pair.0 == first {
+        Some(swept_hit(first, second, &hit, sensor))
+    }
+}
+
+/// The hit of a cast of `first` against `second`, as the pair's (ordered, its normal from the
+/// pair's first collider to its second), not touching at the last update.
+fn swept_hit(
+    first: ColliderHandle,
+    second: ColliderHandle,
+    hit: &CastHit,
+    sensor: bool,
+) -> SweptHit {
+    let pair = ordered(first, second);
+    SweptHit {
+        a: pair.0,
+        b: pair.1,
+        time: hit.t.clamp(0.0, 1.0),
+        point: hit.point,
+        normal: if pair.0 == first {
             hit.normal
         } else {
             -hit.normal
-        };
-        Some(SweptHit {
-            a: pair.0,
-            b: pair.1,
-            time: hit.t.clamp(0.0, 1.0),
-            point: hit.point,
-            normal,
-            sensor,
-            was_touching: false,
-        })
+        },
+        sensor,
+        was_touching: false,
     }
 }

@@ -1349,31 +1349,7 @@ fn a_resting_body_pushed_past_the_middle_of_what_it_rests_on_is_pushed_back() {
         assert!((push - Vec2::Y).length() < 1e-4, "{kind:?}: {push:?}");
 
         // Along a level piece's floor into its wall 1 thick, past the wall's middle.
-        let mut world = World::with_broad_phase(kind).unwrap();
-        let level = world
-            .insert(Collider::new(Shape::from(
-                Compound::new(vec![
-                    (
-                        Transform::new(Vec2::new(0.0, -0.5), 0.0),
-                        Shape::from(Polygon::rect(20.0, 1.0).unwrap()),
-                    ),
-                    (
-                        Transform::new(Vec2::new(5.0, 2.0), 0.0),
-                        Shape::from(Polygon::rect(1.0, 4.0).unwrap()),
-                    ),
-                ])
-                .unwrap(),
-            )))
-            .unwrap();
-        let ball = world
-            .insert(
-                Collider::circle(0.25)
-                    .unwrap()
-                    .with_continuous(true)
-                    .with_transform(Transform::new(Vec2::new(0.0, 0.249), 0.0)),
-            )
-            .unwrap();
-        world.update();
+        let (mut world, level, ball) = level_with_resting_ball(kind);
         world
             .set_transform(ball, Transform::new(Vec2::new(5.1, 0.8), 0.0))
             .unwrap();
@@ -1405,31 +1381,7 @@ fn a_resting_body_pushed_past_the_middle_of_what_it_rests_on_is_pushed_back() {
 fn a_resting_ball_turning_as_it_rolls_into_a_levels_wall_is_pushed_back() {
     for kind in KINDS {
         for spinning in [false, true] {
-            let mut world = World::with_broad_phase(kind).unwrap();
-            let level = world
-                .insert(Collider::new(Shape::from(
-                    Compound::new(vec![
-                        (
-                            Transform::new(Vec2::new(0.0, -0.5), 0.0),
-                            Shape::from(Polygon::rect(20.0, 1.0).unwrap()),
-                        ),
-                        (
-                            Transform::new(Vec2::new(5.0, 2.0), 0.0),
-                            Shape::from(Polygon::rect(1.0, 4.0).unwrap()),
-                        ),
-                    ])
-                    .unwrap(),
-                )))
-                .unwrap();
-            let ball = world
-                .insert(
-                    Collider::circle(0.25)
-                        .unwrap()
-                        .with_continuous(true)
-                        .with_transform(Transform::new(Vec2::new(0.0, 0.249), 0.0)),
-                )
-                .unwrap();
-            world.update();
+            let (mut world, level, ball) = level_with_resting_ball(kind);
             assert!(push_on(&world, ball, level).is_some());
             let end = Transform::new(Vec2::new(5.1, 0.249), 0.3);
             if spinning {
@@ -1742,4 +1694,35 @@ fn bodies_sliding_along_a_compound_floor_across_its_seams_only_see_up() {
         failures.len(),
         failures[..failures.len().min(4)].join("\n")
     );
+}
+
+/// A level piece (one compound: a floor 20 × 1 under y = 0 and a wall 1 × 4 at x = 4.5..5.5)
+/// and a continuous ball of radius 0.25 resting on its floor at x = 0, after one update.
+fn level_with_resting_ball(kind: BroadPhaseKind) -> (World, ColliderHandle, ColliderHandle) {
+    let mut world = World::with_broad_phase(kind).unwrap();
+    let level = world
+        .insert(Collider::new(Shape::from(
+            Compound::new(vec![
+                (
+                    Transform::new(Vec2::new(0.0, -0.5), 0.0),
+                    Shape::from(Polygon::rect(20.0, 1.0).unwrap()),
+                ),
+                (
+                    Transform::new(Vec2::new(5.0, 2.0), 0.0),
+                    Shape::from(Polygon::rect(1.0, 4.0).unwrap()),
+                ),
+            ])
+            .unwrap(),
+        )))
+        .unwrap();
+    let ball = world
+        .insert(
+            Collider::circle(0.25)
+                .unwrap()
+                .with_continuous(true)
+                .with_transform(Transform::new(Vec2::new(0.0, 0.249), 0.0)),
+        )
+        .unwrap();
+    world.update();
+    (world, level, ball)
 }
