@@ -261,6 +261,7 @@ impl Plugin for Collide2dPlugin {
             .add_message::<CollisionStarted>()
             .add_message::<CollisionEnded>()
             .add_observer(sync::note_gone)
+            .add_observer(sync::note_back)
             .add_observer(sync::note_disabled)
             .add_observer(sync::propagate_enabled)
             .add_observer(sync::note_layer_gone)
@@ -355,8 +356,8 @@ pub struct CollisionWorld {
     pub(crate) tracked: EntityHashMap<Tracked>,
     pub(crate) errors: Vec<CollisionError>,
     /// Tracked entities whose collider went away since the last step (observed as it happens,
-    /// so a step that runs only every few frames still sees every one).
-    pub(crate) gone: Vec<Entity>,
+    /// so a step that runs only every few frames still sees every one), and has not come back.
+    pub(crate) gone: EntityHashSet,
     /// Tracked entities whose layer or sensor component went away since the last step.
     pub(crate) touched: Vec<Entity>,
     /// The layer names the colliders' layers were last resolved against: when the world's
@@ -374,7 +375,9 @@ impl CollisionWorld {
     pub(crate) fn note(&mut self, entity: Entity, what: Pending) {
         if self.tracked.contains_key(&entity) {
             match what {
-                Pending::Gone => self.gone.push(entity),
+                Pending::Gone => {
+                    self.gone.insert(entity);
+                }
                 Pending::Changed => self.touched.push(entity),
             }
         }
@@ -406,18 +409,31 @@ impl CollisionWorld {
         })
     }
 
-    /// The world's handle of `entity`'s collider.
+    /// The world's handle of `entity`'s collider; `None` when the entity has no collider in
+    /// the world, or it is disabled, or its collider went away since the last step (removed,
+    /// despawned or disabled: the collider stays in the world until the next step, but the
+    /// entity is answered at once, as [`SpatialQuery`](crate::query::SpatialQuery) does).
     pub fn handle(&self, entity: Entity) -> Option<ColliderHandle> {
-        self.tracked.get(&entity).map(|t| t.handle)
+        if self.gone.contains(&entity) {
+            return None;
+        }
+        self.tracked
+            .get(&entity)
+            .filter(|t| !t.disabled)
+            .map(|t| t.handle)
     }
 
-    /// The entity of a collider handle (from its user data).
+    /// The entity of a collider handle (from its user data); `None` for a handle that is not
+    /// the collider of an entity with a collider now (see [`CollisionWorld::handle`]), so a
+    /// game is never handed an entity despawned since the last step.
     pub fn entity(&self, handle: ColliderHandle) -> Option<Entity> {
         let collider = self.world.get(handle).ok()?;
-        Entity::try_from_bits(collider.user_data())
+        let entity = Entity::try_from_bits(collider.user_data())?;
+        (self.handle(entity) == Some(handle)).then_some(entity)
     }
 
-    /// Whether `entity`'s collider touched anything at the last step.
+    /// Whether `entity`'s collider touched anything at the last step; `false` once its
+    /// collider went away (see [`CollisionWorld::handle`]).
     pub fn is_touching(&self, entity: Entity) -> bool {
         self.handle(entity)
             .is_some_and(|handle| self.world.is_touching(handle))

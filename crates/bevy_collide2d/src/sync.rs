@@ -194,12 +194,33 @@ pub(crate) fn note_disabled(disabled: On<Add, Disabled>, mut world: ResMut<Colli
 /// Marks an entity's `Transform` changed as it is enabled again: Bevy's propagation skips
 /// disabled entities, so a move made while disabled would otherwise leave its
 /// `GlobalTransform` (and its descendants', and so their colliders) where it was.
+///
+/// An entity with a `Collider` enabled again before the step has its collider back at once
+/// (for [`CollisionWorld::handle`]; the step would find it there).
 pub(crate) fn propagate_enabled(
     enabled: On<Remove, Disabled>,
     mut transforms: Query<&mut bevy_transform::components::Transform, Allow<Disabled>>,
+    with_collider: Query<(), (With<Collider>, With<Disabled>)>,
+    mut world: ResMut<CollisionWorld>,
 ) {
     if let Ok(mut transform) = transforms.get_mut(enabled.entity) {
         transform.set_changed();
+    }
+    if with_collider.contains(enabled.entity) {
+        world.gone.remove(&enabled.entity);
+    }
+}
+
+/// Notes that an enabled entity's `Collider` came back before the step that would have taken
+/// its collider away: the step finds it there (the collider is rebuilt from the new
+/// component), so [`CollisionWorld::handle`] answers it again at once.
+pub(crate) fn note_back(
+    back: On<Add, Collider>,
+    disabled: Query<(), With<Disabled>>,
+    mut world: ResMut<CollisionWorld>,
+) {
+    if !disabled.contains(back.entity) {
+        world.gone.remove(&back.entity);
     }
 }
 
@@ -233,10 +254,9 @@ pub(crate) fn sync_colliders(
 
     // Removals and disablings, in entity order: a despawned entity's collider, a removed
     // `Collider`, a disabled entity (unless it came back since).
-    let mut gone: Vec<Entity> = std::mem::take(gone);
+    let mut gone: Vec<Entity> = std::mem::take(gone).into_iter().collect();
     gone.retain(|&entity| !colliders.contains(entity));
     gone.sort_unstable_by_key(|&e| entity_order(e));
-    gone.dedup();
     for entity in gone {
         let result = if disabled.contains(entity) {
             match tracked.get_mut(&entity) {

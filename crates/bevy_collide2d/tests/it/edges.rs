@@ -464,6 +464,85 @@ fn removals_reach_the_world_when_the_schedule_skips_frames() {
     assert!(colliding.contains(&c) && !colliding.contains(&b));
 }
 
+/// Between a removal and the step that applies it (which a fixed schedule may not run for
+/// frames), `CollisionWorld::handle`, `entity` and `is_touching` stop answering the entity at
+/// once: despawned, disabled or stripped of its `Collider`, while the colliders stay in the
+/// world. An entity whose collider comes back before the step (enabled again, `Collider`
+/// inserted again) is answered again at once, and after the step as before.
+#[test]
+fn handles_entities_and_touching_stop_naming_an_entity_the_moment_its_collider_goes() {
+    let mut app = fixed_app();
+    let spawn = |app: &mut App, x: f32| app.world_mut().spawn((ball(0.5), at(x, 0.0))).id();
+    let a = spawn(&mut app, 0.0);
+    let [despawned, disabled, stripped, back, reinserted] =
+        [0.5, -0.5, 0.3, -0.3, 0.1].map(|x| spawn(&mut app, x));
+    let others = [despawned, disabled, stripped, back, reinserted];
+    app.update();
+    fixed_step(&mut app);
+    let handles: Vec<collide2d::world::ColliderHandle> = {
+        let world = app.world().resource::<CollisionWorld>();
+        others.iter().map(|&e| world.handle(e).unwrap()).collect()
+    };
+    for (&e, &h) in others.iter().zip(&handles) {
+        let world = app.world().resource::<CollisionWorld>();
+        assert_eq!(world.entity(h), Some(e));
+        assert!(world.is_touching(e));
+    }
+
+    app.world_mut().despawn(despawned);
+    app.world_mut().entity_mut(disabled).insert(Disabled);
+    app.world_mut().entity_mut(stripped).remove::<Collider>();
+    app.world_mut().entity_mut(back).insert(Disabled);
+    app.world_mut().entity_mut(back).remove::<Disabled>();
+    app.world_mut().entity_mut(reinserted).remove::<Collider>();
+    app.world_mut().entity_mut(reinserted).insert(ball(0.4));
+    for _ in 0..3 {
+        app.update();
+    }
+    let gone = [despawned, disabled, stripped];
+    let check = |app: &App, when: &str| {
+        let world = app.world().resource::<CollisionWorld>();
+        for (&e, &h) in others.iter().zip(&handles) {
+            let expected = !gone.contains(&e);
+            assert_eq!(
+                world.handle(e).is_some(),
+                expected,
+                "{when}: handle of {e:?}"
+            );
+            assert_eq!(
+                world.entity(h).is_some(),
+                expected,
+                "{when}: entity of {e:?}"
+            );
+            assert_eq!(world.is_touching(e), expected, "{when}: touching of {e:?}");
+        }
+        assert!(world.is_touching(a));
+    };
+    assert_eq!(
+        app.world().resource::<CollisionWorld>().world().len(),
+        6,
+        "not yet applied"
+    );
+    check(&app, "before the step");
+    fixed_step(&mut app);
+    assert_eq!(
+        app.world().resource::<CollisionWorld>().world().len(),
+        4,
+        "the disabled one kept"
+    );
+    check(&app, "after the step");
+
+    // Enabled again: answered again once the step has put it back.
+    app.world_mut().entity_mut(disabled).remove::<Disabled>();
+    fixed_step(&mut app);
+    let world = app.world().resource::<CollisionWorld>();
+    let handle = world.handle(disabled).unwrap();
+    assert_eq!(
+        (world.entity(handle), world.is_touching(disabled)),
+        (Some(disabled), true)
+    );
+}
+
 #[test]
 fn a_despawned_entitys_reused_index_carries_no_contact_over() {
     let mut app = app();

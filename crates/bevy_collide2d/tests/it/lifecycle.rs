@@ -323,6 +323,26 @@ fn check_queries(
     };
     let accepts = |_: ColliderHandle, c: &WorldCollider| alive(Entity::from_bits(c.user_data()));
     let entity = |h: ColliderHandle| Entity::from_bits(reference.world.get(h).unwrap().user_data());
+    // `CollisionWorld`'s own look-ups name only entities with a collider now, and agree.
+    let world = app.world().resource::<CollisionWorld>();
+    for &e in ents.keys() {
+        if let Some(handle) = world.handle(e) {
+            assert!(
+                alive(e),
+                "{label}: a handle for {e:?}, whose collider is gone"
+            );
+            assert_eq!(
+                world.entity(handle),
+                Some(e),
+                "{label}: the entity of {e:?}'s handle"
+            );
+        } else {
+            assert!(
+                !world.is_touching(e),
+                "{label}: {e:?} touching without a handle"
+            );
+        }
+    }
     for _ in 0..3 {
         let p = Vec2::new(rng.range(-4.0, 4.0), rng.range(-4.0, 4.0));
         let turn = rng.range(-PI, PI);
