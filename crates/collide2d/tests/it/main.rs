@@ -68,6 +68,7 @@ mod world_cast_brute;
 mod world_character;
 mod world_continuous;
 mod world_continuous_bullets;
+mod world_continuous_chain_levels;
 mod world_continuous_far;
 mod world_continuous_hunt;
 mod world_continuous_one_way;
