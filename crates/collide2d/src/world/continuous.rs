@@ -6,7 +6,9 @@
 //!
 //! 1. **Motion.** Every enabled continuous collider whose placement changed gets a [`Sweep`]:
 //!    its object's origin moves on a straight line while its angle changes linearly, by the
-//!    shortest turn or the turn stated with [`World::set_transform_spinning`].
+//!    shortest turn or the turn stated with [`World::set_transform_spinning`] when that was
+//!    the last call to place it (a later `set_transform`, `set_transforms` or `sweep_to`
+//!    states a shortest turn).
 //! 2. **Candidates.** The box around each sweep is queried in the broad phase for colliders
 //!    that do not sweep (they are taken at their new placement: their moves are teleports);
 //!    pairs of two sweeping colliders come from a sort-and-sweep of their swept boxes on `x`.
@@ -180,6 +182,19 @@ impl ContinuousColliders {
     pub fn set_turn(&mut self, index: u32, turn: Option<f32>) {
         if let Some(track) = self.track_mut(index) {
             track.turn = turn;
+        }
+    }
+
+    /// Drops the stated turn of slot `index`'s track: a move stated after it (with
+    /// [`World::set_transform`], [`World::set_transforms`] or [`World::sweep_to`]) sweeps the
+    /// shortest way.
+    #[inline]
+    pub fn clear_turn(&mut self, index: u32) {
+        if self.count == 0 {
+            return;
+        }
+        if let Some(track) = self.track_mut(index) {
+            track.turn = None;
         }
     }
 
@@ -403,6 +418,11 @@ impl World {
     /// turns that way instead of the shortest way to the new rotation. `turn` is rounded to the
     /// nearest turn that ends at `xf`'s rotation. Other colliders ignore `turn`.
     ///
+    /// The last call before the update states the step's motion: a later `set_transform`,
+    /// [`set_transforms`](World::set_transforms) or [`sweep_to`](World::sweep_to) of the same
+    /// collider drops `turn` (its sweep turns the shortest way to where that call put it), and
+    /// a later `set_transform_spinning` replaces it.
+    ///
     /// Errors: [`WorldError::InvalidInput`] for a non-finite `turn`, and those of
     /// `set_transform`; the world is then unchanged.
     pub fn set_transform_spinning(
@@ -430,7 +450,9 @@ impl World {
     /// turn) against every enabled, non-sensor collider that its layers and filter bits let it
     /// touch, taken where they are now. One already touched at the start stops the move only
     /// if the path goes further into it. Whether the collider is continuous or not, the move
-    /// is an ordinary move for the next update.
+    /// is an ordinary move for the next update: the update sweeps a continuous collider from
+    /// its placement at the last update the shortest way to where this call left it, dropping
+    /// a turn stated before with [`set_transform_spinning`](World::set_transform_spinning).
     ///
     /// ```
     /// use collide2d::{shape::{Circle, Polygon, Shape}, world::{Collider, World}, Transform, Vec2};

@@ -71,6 +71,7 @@ mod world_continuous_bullets;
 mod world_continuous_chain_levels;
 mod world_continuous_far;
 mod world_continuous_hunt;
+mod world_continuous_last_call;
 mod world_continuous_one_way;
 mod world_continuous_reference;
 mod world_continuous_resting;
