@@ -87,4 +87,5 @@ mod world_origin;
 mod world_query_edges;
 mod world_sensor_change;
 mod world_snapshot;
+mod world_sweep_to_thin;
 mod world_sweep_to_walls;
