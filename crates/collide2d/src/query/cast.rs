@@ -170,35 +170,7 @@ fn cast_chain(
     opts: CastOptions,
 ) -> Option<CastHit> {
     let chain_start = sweep_a.transform_at(0.0);
-    let mut indices = Vec::new();
-    if sweep_a.rotation() == 0.0 {
-        // B's path in the (only translating) chain's frame is a straight line of its rotation
-        // centre; every point of B stays within `reach` of it.
-        let local_aabb = b.aabb(&Transform::IDENTITY);
-        let reach = [
-            local_aabb.min,
-            local_aabb.max,
-            Vec2::new(local_aabb.min.x, local_aabb.max.y),
-            Vec2::new(local_aabb.max.x, local_aabb.min.y),
-        ]
-        .iter()
-        .map(|corner| corner.distance(sweep_b.local_center))
-        .fold(0.0f32, f32::max);
-        let chain_end = sweep_a.transform_at(1.0);
-        let from = chain_start.apply_inv(sweep_b.center_start);
-        let to = chain_end.apply_inv(sweep_b.center_end);
-        let bounds = Aabb {
-            min: from.min(to),
-            max: from.max(to),
-        }
-        .expanded(reach * (1.0 + 1.0e-5) + opts.target_separation + opts.tolerance);
-        chain.for_each_segment_in(&bounds, &mut |index| {
-            indices.push(index);
-            true
-        });
-    } else {
-        indices.extend(0..chain.segment_count());
-    }
+    let indices = segments_near_path(chain, sweep_a, b, sweep_b, &opts);
     // A start within the band around the target (B resting a skin from the chain, sliding
     // along it): the chain's gap is the smallest of its segments', and a neighbouring segment
     // in line with the one B rests on comes within the band without the chain's gap closing.
@@ -340,6 +312,102 @@ fn cast_chain(
             },
         )
         .map(|candidate| candidate.0)
+}
+
+/// The segments of `chain` (moving by `sweep_a`) that `b` may touch over its sweep: those whose
+/// boxes come within reach of the straight path of `b`'s rotation centre in the chain's frame
+/// when the chain only translates, else all of them.
+fn segments_near_path(
+    chain: &Chain,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    opts: &CastOptions,
+) -> Vec<usize> {
+    let chain_start = sweep_a.transform_at(0.0);
+    let mut indices = Vec::new();
+    if sweep_a.rotation() == 0.0 {
+        // B's path in the (only translating) chain's frame is a straight line of its rotation
+        // centre; every point of B stays within `reach` of it.
+        let local_aabb = b.aabb(&Transform::IDENTITY);
+        let reach = [
+            local_aabb.min,
+            local_aabb.max,
+            Vec2::new(local_aabb.min.x, local_aabb.max.y),
+            Vec2::new(local_aabb.max.x, local_aabb.min.y),
+        ]
+        .iter()
+        .map(|corner| corner.distance(sweep_b.local_center))
+        .fold(0.0f32, f32::max);
+        let chain_end = sweep_a.transform_at(1.0);
+        let from = chain_start.apply_inv(sweep_b.center_start);
+        let to = chain_end.apply_inv(sweep_b.center_end);
+        let bounds = Aabb {
+            min: from.min(to),
+            max: from.max(to),
+        }
+        .expanded(reach * (1.0 + 1.0e-5) + opts.target_separation + opts.tolerance);
+        chain.for_each_segment_in(&bounds, &mut |index| {
+            indices.push(index);
+            true
+        });
+    } else {
+        indices.extend(0..chain.segment_count());
+    }
+    indices
+}
+
+/// The earliest hit over the step of `b` on a segment of `chain` (moving by `sweep_a`) that `b`
+/// passes through: met from the front (B's centroid in front of the segment when they touch,
+/// at the start included when B goes further in from there) and left behind (B's centroid
+/// behind the segment's line at the end of the step), with the normal a one-sided segment with
+/// neighbours can have. `None` when B passes through no segment.
+///
+/// A chain's manifold sees a segment only from the front: a body resting on a level chain's
+/// floor and carried in one step through its wall ends touching the floor alone (or nothing),
+/// and the chain's cast, which takes the floor the body starts on as a hit at 0 when the step
+/// takes it deeper (a box turning as it rolls), never reports the wall met later.
+pub(crate) fn chain_passed_segment(
+    chain: &Chain,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    opts: CastOptions,
+) -> Option<CastHit> {
+    let opts = CastOptions {
+        separating_overlap_hits: false,
+        ..opts
+    };
+    let centroid_in_chain = |t: f32| {
+        sweep_a
+            .transform_at(t)
+            .apply_inv(sweep_b.transform_at(t).apply(b.centroid()))
+    };
+    let centroid_end = centroid_in_chain(1.0);
+    let mut best: Option<CastHit> = None;
+    for index in segments_near_path(chain, sweep_a, b, sweep_b, &opts) {
+        let (start, end) = chain.segment_points(index);
+        let face_normal = chain.normals()[index];
+        if (centroid_end - start).dot(face_normal) >= 0.0 {
+            continue;
+        }
+        let segment = Shape::Segment(Segment::new_unchecked(start, end));
+        let Some(hit) = shape_cast(&segment, sweep_a, b, sweep_b, opts) else {
+            continue;
+        };
+        if best.is_some_and(|best| best.t <= hit.t)
+            || (centroid_in_chain(hit.t) - start).dot(face_normal) < 0.0
+        {
+            continue;
+        }
+        let chain_at_hit = sweep_a.transform_at(hit.t);
+        let (local_normal, _) = one_sided_normal(chain, index, chain_at_hit.rotate_inv(hit.normal));
+        best = Some(CastHit {
+            normal: chain_at_hit.rotate(local_normal),
+            ..hit
+        });
+    }
+    best
 }
 
 /// Whether a touch of segment `index` at time `hit.t > 0` is a contact that a translating B

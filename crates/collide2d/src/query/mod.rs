@@ -13,7 +13,7 @@ mod support;
 mod sweep;
 mod types;
 
-pub(crate) use cast::child_sweep;
+pub(crate) use cast::{chain_passed_segment, child_sweep};
 pub use cast::{shape_cast, CastHit, CastOptions};
 pub use distance::{distance, distance_with_cache};
 pub(crate) use manifold::contacts_of_valid;

@@ -6,7 +6,9 @@
 //!
 //! 1. **Motion.** Every enabled continuous collider whose placement changed gets a [`Sweep`]:
 //!    its object's origin moves on a straight line while its angle changes linearly, by the
-//!    shortest turn or the turn stated with [`World::set_transform_spinning`].
+//!    shortest turn or the turn stated with [`World::set_transform_spinning`] when that was
+//!    the last call to place it (a later `set_transform`, `set_transforms` or `sweep_to`
+//!    states a shortest turn).
 //! 2. **Candidates.** The box around each sweep is queried in the broad phase for colliders
 //!    that do not sweep (they are taken at their new placement: their moves are teleports);
 //!    pairs of two sweeping colliders come from a sort-and-sweep of their swept boxes on `x`.
@@ -27,18 +29,21 @@
 //!    that answer's normal against the one it met it with (carried past the middle of the
 //!    other): then, as when it is apart at the end of the step, it reports a `Stay` with the
 //!    contact at the time of impact. A body sliding along a compound floor so keeps the
-//!    floor's contact across its seams). The next update re-tests it whatever moves. A pair
-//!    apart at the end of the step (the sweep went through
-//!    it) is also remembered as *passed*: the next update reports its `End`, or a `Stay` when a
-//!    sweep touches it again.
+//!    floor's contact across its seams. A chain's segments are one-sided: a body carried
+//!    through a level chain's wall ends behind it, unseen by the chain's manifold, so a pair
+//!    with a chain reports the contact where the sweep met the first segment it went through
+//!    whenever there is one, whether or not the pair touches at the end of the step). The next
+//!    update re-tests it whatever moves. A pair apart at the end of the step (the sweep went
+//!    through it) is also remembered as *passed*: the next update reports its `End`, or a
+//!    `Stay` when a sweep touches it again.
 
 use super::touching::PairTest;
 use super::update::PairAnswer;
 use super::{ordered, ColliderHandle, Entry, PairFilter, World, WorldCastHit, WorldError};
 use crate::math::{Transform, Vec2};
 use crate::query::{
-    child_sweep, collide, shape_cast, CastHit, CastOptions, ContactPoint, Feature, FeatureId,
-    Manifold, Sweep,
+    chain_passed_segment, child_sweep, collide, shape_cast, CastHit, CastOptions, ContactPoint,
+    Feature, FeatureId, Manifold, Sweep,
 };
 use crate::shape::{Aabb, Shape};
 
@@ -177,6 +182,19 @@ impl ContinuousColliders {
     pub fn set_turn(&mut self, index: u32, turn: Option<f32>) {
         if let Some(track) = self.track_mut(index) {
             track.turn = turn;
+        }
+    }
+
+    /// Drops the stated turn of slot `index`'s track: a move stated after it (with
+    /// [`World::set_transform`], [`World::set_transforms`] or [`World::sweep_to`]) sweeps the
+    /// shortest way.
+    #[inline]
+    pub fn clear_turn(&mut self, index: u32) {
+        if self.count == 0 {
+            return;
+        }
+        if let Some(track) = self.track_mut(index) {
+            track.turn = None;
         }
     }
 
@@ -400,6 +418,11 @@ impl World {
     /// turns that way instead of the shortest way to the new rotation. `turn` is rounded to the
     /// nearest turn that ends at `xf`'s rotation. Other colliders ignore `turn`.
     ///
+    /// The last call before the update states the step's motion: a later `set_transform`,
+    /// [`set_transforms`](World::set_transforms) or [`sweep_to`](World::sweep_to) of the same
+    /// collider drops `turn` (its sweep turns the shortest way to where that call put it), and
+    /// a later `set_transform_spinning` replaces it.
+    ///
     /// Errors: [`WorldError::InvalidInput`] for a non-finite `turn`, and those of
     /// `set_transform`; the world is then unchanged.
     pub fn set_transform_spinning(
@@ -427,7 +450,18 @@ impl World {
     /// turn) against every enabled, non-sensor collider that its layers and filter bits let it
     /// touch, taken where they are now. One already touched at the start stops the move only
     /// if the path goes further into it. Whether the collider is continuous or not, the move
-    /// is an ordinary move for the next update.
+    /// is an ordinary move for the next update: the update sweeps a continuous collider from
+    /// its placement at the last update the shortest way to where this call left it, dropping
+    /// a turn stated before with [`set_transform_spinning`](World::set_transform_spinning).
+    ///
+    /// A collider is stopped short of what it would pass through, call after call, only when
+    /// the two, measured square to the face they meet, are together more than four times the
+    /// cast's tolerance thick: the tolerance is `max(1e-5, 4.8e-7 × s)` for `s` the largest
+    /// coordinate of the path's ends or its length (4.8e-4 for a move of 1,000, 4.8e-3 at 1e4
+    /// from the origin). Thinner, a collider stopped touching cannot be told from one resting
+    /// on a surface it slides along: the next move passes through (a box 1e-4 thick pushed
+    /// into a wall 1e-4 thick 1e3 from the origin stops at its first call and passes through
+    /// at its second).
     ///
     /// ```
     /// use collide2d::{shape::{Circle, Polygon, Shape}, world::{Collider, World}, Transform, Vec2};
@@ -653,9 +687,17 @@ impl World {
                 return Some(*hit);
             }
             let (sweep_a, sweep_b) = (sweep_of(hit.a)?, sweep_of(hit.b)?);
-            let found = self.sweep_pair((hit.a, &sweep_a), (hit.b, &sweep_b), false)?;
-            if found.time == 0.0 && !self.deepens((hit.a, &sweep_a), (hit.b, &sweep_b)) {
-                return None;
+            let (a, b) = ((hit.a, &sweep_a), (hit.b, &sweep_b));
+            let found = self.sweep_pair(a, b, false)?;
+            if found.time == 0.0 {
+                // Through a chain's segment met later (a level chain's wall, past its floor's
+                // end), hidden by the floor it started on, which the cast takes as a hit at 0
+                // when the step goes deeper into it (a box turning as it rolls) and as no hit
+                // otherwise.
+                let passed = self.passed_chain_segment(a, b);
+                if passed.is_some() || !self.deepens(a, b) {
+                    return passed;
+                }
             }
             Some(SweptHit {
                 was_touching: true,
@@ -672,8 +714,10 @@ impl World {
         // wall) or goes further into it from the start with the end contact's normal against
         // the one it met it with (carried past the middle of a floor). A cast that hits at 0
         // otherwise (a box turning as it rolls along a level's floor goes further into it)
-        // would hide a part of a compound met later (the level's wall): that meeting is looked
-        // for part by part.
+        // would hide a part of a compound or a chain met later (the level's wall): that
+        // meeting is looked for part by part. A chain's end contact is replaced, too, whenever
+        // the sweep went through one of its segments: its manifold does not see a body behind
+        // a one-sided wall, so that contact neither pushes on nor back in.
         let replacing_end = |hit: &SweptHit, end: &Manifold| -> Option<SweptHit> {
             let (sweep_a, sweep_b) = (sweep_of(hit.a)?, sweep_of(hit.b)?);
             let (shape_a, shape_b) = (
@@ -693,10 +737,13 @@ impl World {
                 .dot(sweep_b.translation() - sweep_a.translation())
                 > cast_options(&sweep_a, &sweep_b).tolerance;
             let pushes_back_in = !start.is_empty() && end.normal.dot(start.normal) < 0.0;
-            if !pushes_on && !pushes_back_in {
-                return None;
-            }
             let (a, b) = ((hit.a, &sweep_a), (hit.b, &sweep_b));
+            if !pushes_on && !pushes_back_in {
+                // A chain's segments are one-sided: a body carried through a level chain's
+                // wall ends behind it, where the chain's manifold does not see it, touching
+                // the floor alone; its contact neither pushes on nor back in.
+                return self.passed_chain_segment(a, b);
+            }
             let found = self.sweep_pair(a, b, false)?;
             let found =
                 if found.time > 0.0 || (found.normal.dot(end.normal) < 0.0 && self.deepens(a, b)) {
@@ -868,12 +915,39 @@ impl World {
         start.is_empty() || (!then.is_empty() && then.max_penetration() > start.max_penetration())
     }
 
+    /// The first contact over the step of a pair with a chain with a segment of the chain that
+    /// the other collider passes through (see [`later_meeting`](Self::later_meeting)), as the
+    /// pair's hit, touching at the last update; `None` when neither is a chain or no segment
+    /// is passed.
+    fn passed_chain_segment(
+        &self,
+        first: (ColliderHandle, &Sweep),
+        second: (ColliderHandle, &Sweep),
+    ) -> Option<SweptHit> {
+        let is_chain = |handle: ColliderHandle| {
+            self.entry(handle)
+                .is_ok_and(|entry| matches!(entry.collider.shape, Shape::Chain(_)))
+        };
+        if !is_chain(first.0) && !is_chain(second.0) {
+            return None;
+        }
+        let found = self.later_meeting(first, second)?;
+        Some(SweptHit {
+            was_touching: true,
+            ..found
+        })
+    }
+
     /// The first contact over the step of `first` with a part of `second` (or of `second` with
-    /// a part of `first`, whichever is a compound) that the sweep meets after the start, `None`
-    /// when neither is a compound or no part is met after the start. A pair touching at the
-    /// start whose cast hits at 0 (going further into the part it rests on) may meet another
-    /// part later in the step, which the compound's cast, taking its earliest part, does not
-    /// report.
+    /// a part of `first`, whichever is a compound or a chain) that the sweep meets after the
+    /// start, `None` when neither is a compound or a chain or no part is met. A pair touching
+    /// at the start whose cast hits at 0 (going further into the part it rests on) may meet
+    /// another part later in the step, which the compound's or chain's cast, taking its
+    /// earliest part, does not report. A chain's parts are its one-sided segments, and only
+    /// those the sweep passes through count (met from the front, its centroid behind them at
+    /// the end, touched at the start included): a body sliding along a chain's floor meets
+    /// the ends of the floor's in-line segments within the cast's tolerance (ghosts, which
+    /// the chain's cast drops), but does not go through them.
     fn later_meeting(
         &self,
         (first, first_sweep): (ColliderHandle, &Sweep),
@@ -907,6 +981,32 @@ impl World {
                     shape_cast(child, &child_sweep, second_shape, second_sweep, opts)
                 },
             )),
+            // A chain's parts are its one-sided segments; those met and left behind count
+            // (from the start on: a segment the body touched at the start and went through).
+            (_, Shape::Chain(chain)) => {
+                let hit =
+                    chain_passed_segment(chain, second_sweep, first_shape, first_sweep, opts)?;
+                let hit = CastHit {
+                    normal: -hit.normal,
+                    ..hit
+                };
+                one_way_blocks(
+                    (first_entry, first_sweep),
+                    (second_entry, second_sweep),
+                    &hit,
+                )
+                .then_some(hit)
+            }
+            (Shape::Chain(chain), _) => {
+                let hit =
+                    chain_passed_segment(chain, first_sweep, second_shape, second_sweep, opts)?;
+                one_way_blocks(
+                    (first_entry, first_sweep),
+                    (second_entry, second_sweep),
+                    &hit,
+                )
+                .then_some(hit)
+            }
             _ => None,
         }?;
         let sensor = first_entry.filter.sensor || second_entry.filter.sensor;

@@ -754,6 +754,13 @@ impl World {
     }
 
     /// Moves a collider's object.
+    ///
+    /// A continuous collider is swept at the next update from its placement at the last one
+    /// the shortest way to this one: the last of `set_transform`,
+    /// [`set_transforms`](World::set_transforms),
+    /// [`set_transform_spinning`](World::set_transform_spinning) and
+    /// [`sweep_to`](World::sweep_to) called on it before the update states the step's motion,
+    /// so a turn stated by an earlier `set_transform_spinning` is dropped.
     pub fn set_transform(
         &mut self,
         handle: ColliderHandle,
@@ -773,6 +780,7 @@ impl World {
         entry.collider.transform = xf;
         entry.placement = placement;
         self.mark_dirty(handle);
+        self.continuous.clear_turn(handle.index);
         Ok(())
     }
 
@@ -843,6 +851,9 @@ impl World {
                     }
                     self.scratch.proxy_moves = proxy_moves;
                     self.scratch.moves = planned;
+                    if applied.is_ok() {
+                        self.clear_turns(moves);
+                    }
                     return applied;
                 }
             }
@@ -866,7 +877,21 @@ impl World {
             applied = self.place_all(moves, &planned, true);
         }
         self.scratch.moves = planned;
+        if applied.is_ok() {
+            self.clear_turns(moves);
+        }
         applied
+    }
+
+    /// Drops the stated turns of the continuous colliders a `set_transforms` batch moved (a
+    /// move states the step's motion, as [`set_transform`](World::set_transform) does).
+    fn clear_turns(&mut self, moves: &[(ColliderHandle, Transform)]) {
+        if self.continuous.count() == 0 {
+            return;
+        }
+        for &(handle, _) in moves {
+            self.continuous.clear_turn(handle.index);
+        }
     }
 
     /// The part of a checked `set_transforms` batch outside the broad phase: [`World::place`]
