@@ -23,6 +23,17 @@ use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
 /// becomes the reference: keeps the choice stable while two faces rest on each other.
 pub(crate) const REFERENCE_AXIS_TOLERANCE: f32 = 1e-4;
 
+/// Whether B's best axis becomes the reference rather than A's: when it beats A's by
+/// `tolerance` ([`REFERENCE_AXIS_TOLERANCE`] of the smaller size), or when it alone separates
+/// the cores. A positive separation on either axis means the cores are apart, and the apart
+/// steps need that axis: taken from A's overlapping one (B's gap within the tolerance), the
+/// cores were clipped as if they crossed, and a clip that missed the incident core reported a
+/// depth of zero for capsules whose cores nearly touched, their whole radii deep.
+#[inline(always)]
+pub(crate) fn reference_is_b(separation_a: f32, separation_b: f32, tolerance: f32) -> bool {
+    separation_b > separation_a + tolerance || (separation_b > 0.0 && separation_a <= 0.0)
+}
+
 /// Closest core points whose direction is within this sine of a face normal make a face contact.
 const FACE_ALIGNMENT_SINE: f32 = 5e-4;
 
@@ -240,9 +251,9 @@ pub(crate) fn contact_from_axes<S: ClipSide>(
     total_radius: f32,
     margin: f32,
 ) -> Manifold {
-    // 3. Reference face: A's unless B's is better by the tolerance.
+    // 3. Reference face: A's unless B's is better by the tolerance, or alone separates them.
     let tolerance = REFERENCE_AXIS_TOLERANCE * size_a.min(size_b);
-    let flip = separation_b > separation_a + tolerance;
+    let flip = reference_is_b(separation_a, separation_b, tolerance);
     let (reference, incident, reference_edge, separation) = if flip {
         (side_b, side_a, edge_b, separation_b)
     } else {
