@@ -35,6 +35,7 @@ mod layering;
 mod manifold_box2d;
 mod manifold_caps;
 mod manifold_cases;
+mod manifold_core_touch;
 mod manifold_distance;
 mod manifold_exact;
 mod manifold_face_end;

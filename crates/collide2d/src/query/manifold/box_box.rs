@@ -24,7 +24,7 @@
 
 use crate::math::{Transform, Vec2};
 use crate::query::manifold::clip::{
-    clip_or_fallback, contact_from_axes, first_smallest, oriented, FixedSide,
+    clip_or_fallback, contact_from_axes, first_smallest, oriented, reference_is_b, FixedSide,
     REFERENCE_AXIS_TOLERANCE,
 };
 use crate::query::{Feature, FeatureId, Manifold};
@@ -365,7 +365,7 @@ fn clipped_box_contact(
     // 2. The reference face; cores apart go the general way.
     let tolerance =
         REFERENCE_AXIS_TOLERANCE * box_size(half_a, radius_a).min(box_size(half_b, radius_b));
-    let flip = Choice::new(separation_b > separation_a + tolerance);
+    let flip = Choice::new(reference_is_b(separation_a, separation_b, tolerance));
     if flip.pick(separation_b, separation_a) > 0.0 {
         return BoxContact::Other;
     }
@@ -543,7 +543,7 @@ fn collide_box_box_in_full(
         box_size(half_b, box_b.radius()),
     );
     let tolerance = REFERENCE_AXIS_TOLERANCE * size_a.min(size_b);
-    let flip = separation_b > separation_a + tolerance;
+    let flip = reference_is_b(separation_a, separation_b, tolerance);
     if flip {
         if separation_b <= 0.0 {
             let local = clip_or_fallback(&side_b, &side_a, edge_b, total_radius, margin);

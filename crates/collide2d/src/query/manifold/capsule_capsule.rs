@@ -2,7 +2,7 @@
 
 use crate::math::{cross, left_perp, robust_length, try_unit, unit_or, Transform, Vec2};
 use crate::query::manifold::circle_capsule::rounded_point_segment;
-use crate::query::manifold::clip::{TwoVertexSide, REFERENCE_AXIS_TOLERANCE};
+use crate::query::manifold::clip::{reference_is_b, TwoVertexSide, REFERENCE_AXIS_TOLERANCE};
 use crate::query::manifold::closest_features::closest_points_on_segments;
 use crate::query::manifold::core_shape::SegmentCore;
 use crate::query::manifold::polygon_polygon::{collide_two_vertex_cores, two_vertex_axes};
@@ -443,9 +443,10 @@ fn crossing_cores(
         return Manifold::EMPTY;
     };
 
-    // 2. The reference axis: A's unless B's is better by the tolerance.
+    // 2. The reference axis: A's unless B's is better by the tolerance, or alone separates
+    //    the cores (which then go to the polygon path).
     let tolerance = REFERENCE_AXIS_TOLERANCE * side_a.size().min(side_b.size());
-    let flip = separation_b > separation_a + tolerance;
+    let flip = reference_is_b(separation_a, separation_b, tolerance);
     let (reference, incident, reference_edge, separation) = if flip {
         (&side_b, &side_a, edge_b, separation_b)
     } else {

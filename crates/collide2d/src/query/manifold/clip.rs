@@ -23,6 +23,21 @@ use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
 /// becomes the reference: keeps the choice stable while two faces rest on each other.
 pub(crate) const REFERENCE_AXIS_TOLERANCE: f32 = 1e-4;
 
+/// Whether B's best axis becomes the reference rather than A's: when it beats A's by
+/// `tolerance` ([`REFERENCE_AXIS_TOLERANCE`] of the smaller size), or when it alone separates
+/// the cores. A positive separation on either axis means the cores are apart, and the apart
+/// steps need that axis: taken from A's overlapping one (B's gap within the tolerance), the
+/// cores were clipped as if they crossed, and a clip that missed the incident core reported a
+/// depth of zero for capsules whose cores nearly touched, their whole radii deep.
+#[inline(always)]
+pub(crate) fn reference_is_b(separation_a: f32, separation_b: f32, tolerance: f32) -> bool {
+    separation_b > separation_a + tolerance || (separation_b > 0.0 && separation_a <= 0.0)
+}
+
+/// How far (relative to the coordinates and radii) a point clipped to a face that holds the
+/// closest points of apart cores may come out deeper than those points, by rounding.
+const APART_DEPTH_ROUNDING: f32 = 4e-6;
+
 /// Closest core points whose direction is within this sine of a face normal make a face contact.
 const FACE_ALIGNMENT_SINE: f32 = 5e-4;
 
@@ -240,9 +255,9 @@ pub(crate) fn contact_from_axes<S: ClipSide>(
     total_radius: f32,
     margin: f32,
 ) -> Manifold {
-    // 3. Reference face: A's unless B's is better by the tolerance.
+    // 3. Reference face: A's unless B's is better by the tolerance, or alone separates them.
     let tolerance = REFERENCE_AXIS_TOLERANCE * size_a.min(size_b);
-    let flip = separation_b > separation_a + tolerance;
+    let flip = reference_is_b(separation_a, separation_b, tolerance);
     let (reference, incident, reference_edge, separation) = if flip {
         (side_b, side_a, edge_b, separation_b)
     } else {
@@ -370,6 +385,25 @@ fn separated_cores(
         };
         manifold
     };
+    // A face that holds the closest points separates the cores by their distance: no point
+    // clipped to it is deeper than the closest points' depth, beyond rounding. A deeper point
+    // means the face does not separate them, its closest point only within rounding of the
+    // other core's (cores touching at a corner of both, 1e-9 apart): the clip then measures
+    // along a face the incident core dips below (a capsule end touching a small rounded
+    // polygon's corner came out 8 deeper than its radii, 27.8 for 19.6), and the corner holds.
+    let deeper_than_apart = |local: &Manifold| {
+        let depth = total_radius - distance;
+        if local.is_empty() || local.max_penetration() <= depth {
+            return false;
+        }
+        let extent = |vertices: &[Vec2]| {
+            vertices
+                .iter()
+                .fold(0.0f32, |largest, v| largest.max(v.abs().max_element()))
+        };
+        let scale = extent(reference.vertices).max(extent(incident.vertices)) + total_radius;
+        local.max_penetration() > depth + APART_DEPTH_ROUNDING * scale
+    };
     // Closest points at two vertices along a face normal (parallel edges) are a face contact.
     let along_face = |normal: Vec2| {
         distance > 0.0
@@ -387,7 +421,7 @@ fn separated_cores(
         // is the true reference (only possible after the exhaustive search, or within tolerance).
         (CoreFeature::Vertex(_), CoreFeature::Edge(j)) if exhaustive => {
             let local = clip_edges(incident, reference, j, margin);
-            if local.is_empty() {
+            if local.is_empty() || deeper_than_apart(&local) {
                 return oriented(corner(&closest), flip);
             }
             return oriented(local, !flip);
@@ -395,7 +429,7 @@ fn separated_cores(
         (CoreFeature::Edge(i), _) if exhaustive => clip_edges(reference, incident, i, margin),
         _ => clip_edges(reference, incident, reference_edge, margin),
     };
-    if local.is_empty() {
+    if local.is_empty() || deeper_than_apart(&local) {
         return oriented(corner(&closest), flip);
     }
     oriented(local, flip)
@@ -437,8 +471,9 @@ pub(crate) fn clip_or_fallback<S: ClipSide>(
 /// without the margin, and the deepest incident vertex when it lies within the reference face's
 /// extent; the deepest of them stands for the contact. Each lies on both surfaces, within the
 /// reference face's extent (the deepest vertex beyond it may lie half a shape away from the
-/// contact). The penetration is limited to `-margin`, the least a point may report. Only when
-/// there is no candidate does the deepest incident vertex stand in.
+/// contact). Its penetration is at least the depth along the reference normal, the total radius
+/// less the (non-positive) reference separation, and never below `-margin`. Only when there is
+/// no candidate does the deepest incident vertex stand in.
 #[cold]
 #[inline(never)]
 fn clipped_point_fallback(
@@ -503,7 +538,13 @@ fn clipped_point_fallback(
         }
     }
     if found {
-        best.points[0].penetration = best.points[0].penetration.max(-margin);
+        // The cores overlap along the reference normal (or touch within rounding), so the
+        // shapes overlap along it by the total radius less the reference separation: no
+        // shallower than the total radius. A clipped end sits on both surfaces, but may be
+        // where they barely meet (far down a long face whose clip missed the incident core):
+        // its own depth understates the pair's, to zero for capsules whose cores cross.
+        let depth = total_radius - separation;
+        best.points[0].penetration = best.points[0].penetration.max(depth).max(-margin);
     }
     best
 }
