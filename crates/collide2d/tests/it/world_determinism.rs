@@ -142,7 +142,7 @@ fn a_large_event_stream_matches_its_golden_hash_on_1_2_and_4_threads() {
 }
 
 /// Recorded once, as [`GOLDEN`].
-const LARGE_GOLDEN: (u64, usize) = (0x17e86d984d875c96, 431100);
+const LARGE_GOLDEN: (u64, usize) = (0xe74d0135ea59d3d1, 431100);
 
 /// Recorded once; a change here means results changed somewhere in the pipeline.
-const GOLDEN: (u64, usize) = (0xaf98213c7bac77ab, 255371);
+const GOLDEN: (u64, usize) = (0x5d7f3586c6f43414, 255371);

@@ -429,7 +429,20 @@ fn separated_cores(
         (CoreFeature::Edge(i), _) if exhaustive => clip_edges(reference, incident, i, margin),
         _ => clip_edges(reference, incident, reference_edge, margin),
     };
-    if local.is_empty() || deeper_than_apart(&local) {
+    if local.is_empty() {
+        return oriented(corner(&closest), flip);
+    }
+    if deeper_than_apart(&local) {
+        // The reference face does not hold the closest points: its axis won within the
+        // tolerance over a face of the incident side, nearly parallel to it, whose inside does
+        // (two rounded boxes resting 1.8° apart). That face is the contact's: clipped to it,
+        // the face contact keeps both ends, along the closest points' normal.
+        if let CoreFeature::Edge(j) = closest.feature2 {
+            let across = clip_edges(incident, reference, j, margin);
+            if !across.is_empty() && !deeper_than_apart(&across) {
+                return oriented(across, !flip);
+            }
+        }
         return oriented(corner(&closest), flip);
     }
     oriented(local, flip)
