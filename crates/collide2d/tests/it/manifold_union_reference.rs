@@ -16,7 +16,7 @@ use collide2d::level::{Tile, TileMap};
 use collide2d::query::{collide_all, Manifold};
 use collide2d::shape::{Chain, Compound, Polygon, Segment, Shape};
 use collide2d::world::{Collider, CollisionEvent, TileGeometry, TileMapColliders, World};
-use collide2d::{collide_speculative, Transform, Vec2};
+use collide2d::{collide_speculative, Rot, Transform, Vec2};
 
 /// A polygon's outline with one to three collinear vertices put into some of its edges.
 fn with_flat_joints(vertices: &[Vec2], rng: &mut Rng) -> Vec<Vec2> {
@@ -128,6 +128,36 @@ enum Union {
     Compound,
 }
 
+/// Whether B's centroid lies behind (or within a tenth of B's size in front of) the line of a
+/// face of `polygon` that B reaches (within 0.02 of its size, at most 0.02) or that is turned
+/// towards the polygon's contact normal (or B does not touch the polygon): a one-sided chain
+/// round the polygon leaves such a face out, as the polygon's answer does not.
+fn behind_a_face_it_meets(
+    polygon: &Polygon,
+    xf_a: &Transform,
+    b: &Shape,
+    xf_b: &Transform,
+) -> bool {
+    let a = Shape::from(polygon.clone());
+    let centroid = xf_a.apply_inv(xf_b.apply(b.centroid()));
+    let count = polygon.vertices().len();
+    let reference = collide_speculative(&a, xf_a, b, xf_b, 0.0);
+    let towards = xf_a.rotate_inv(reference.normal);
+    // Every face B reaches (within the larger margin), and every face turned towards the
+    // contact, has B's centroid in front of its line.
+    let reach = 0.02 * size_of(b).min(1.0);
+    let core_b = core(b, xf_b, xf_a.p).unwrap();
+    reference.is_empty()
+        || (0..count).any(|i| {
+            let (v, w) = (polygon.vertices()[i], polygon.vertices()[(i + 1) % count]);
+            let face = Shape::from(Segment::new(v, w).unwrap());
+            let reached =
+                exact(&core(&face, xf_a, xf_a.p).unwrap(), &core_b).depth > -f64::from(reach);
+            let n = polygon.normals()[i];
+            (reached || n.dot(towards) > 0.02) && (centroid - v).dot(n) < 0.1 * size_of(b)
+        })
+}
+
 /// One sweep: `per_family` placements of every family against polygons of the sweep's
 /// families, each built as `union`, B's size drawn from `ratios` (times A's); returns (cases,
 /// failures). Kept: B's centroid outside the polygon and in front of every face it is near
@@ -174,23 +204,10 @@ fn sweep(
                 let near = centroid.distance(v + (w - v) * f) < size_of(&b);
                 near && (centroid - v).dot(n) < 0.1 * size_of(&b)
             });
-            let reference = collide_speculative(&a, &xf_a, &b, &xf_b, 0.0);
-            let towards = xf_a.rotate_inv(reference.normal);
-            // Every face B reaches (within the larger margin), and every face turned towards
-            // the contact, has B's centroid in front of its line.
-            let reach = 0.02 * size_of(&b).min(1.0);
-            let core_b = core(&b, &xf_b, xf_a.p).unwrap();
-            let behind_facing = reference.is_empty()
-                || (0..count).any(|i| {
-                    let (v, w) = (polygon.vertices()[i], polygon.vertices()[(i + 1) % count]);
-                    let face = Shape::from(Segment::new(v, w).unwrap());
-                    let reached = exact(&core(&face, &xf_a, xf_a.p).unwrap(), &core_b).depth
-                        > -f64::from(reach);
-                    let n = polygon.normals()[i];
-                    (reached || n.dot(towards) > 0.02) && (centroid - v).dot(n) < 0.1 * size_of(&b)
-                });
+            let behind_facing = behind_a_face_it_meets(polygon, &xf_a, &b, &xf_b);
             // (Not swallowing the small outline whole: a chain is its outline, not its inside.)
-            let swallowed = reference.max_penetration() > 0.2 * size_of(&a);
+            let swallowed = collide_speculative(&a, &xf_a, &b, &xf_b, 0.0).max_penetration()
+                > 0.2 * size_of(&a);
             let skip = if facing {
                 behind_facing || swallowed
             } else {
@@ -267,6 +284,198 @@ fn large_shapes_on_small_closed_chains_answer_as_their_polygon() {
     let (cases, failures) = sweep(Union::Chain, 0x5ea_4000, 600, &[1.0, 10.0, 1e2, 1e3], true);
     report("large on chains", cases, &failures);
     assert!(cases > 50, "{cases}");
+}
+
+/// A 10 × 10 box turned by -0.1 rad over the corner of a closed unit square chain, its
+/// bottom-right corner 0.05 below the top face and 0.2 in from the top-left corner: the left
+/// side meets the box's bottom face from behind, just outside the corner's cone, and was
+/// answered by the push through the whole side (0.205 along -x), deeper than the top face's
+/// contact. The answer is the square's: 0.05 straight up, with the mirrored pair the same.
+#[test]
+fn box_tilted_over_the_corner_of_a_square_chain_is_pushed_off_the_face_it_rests_on() {
+    let square = [
+        Vec2::new(-0.5, -0.5),
+        Vec2::new(0.5, -0.5),
+        Vec2::new(0.5, 0.5),
+        Vec2::new(-0.5, 0.5),
+    ];
+    let chain = Shape::from(Chain::closed(&square).unwrap());
+    let polygon = Shape::from(Polygon::new(&square).unwrap());
+    let b = Shape::from(Polygon::rect(10.0, 10.0).unwrap());
+    let q = Rot::from_angle(-0.1);
+    let xf_b = Transform {
+        p: Vec2::new(-0.3, 0.45) - q.rotate(Vec2::new(5.0, -5.0)),
+        q,
+    };
+    let at = Transform::IDENTITY;
+    for margin in [0.0, 0.01] {
+        let m = collide_speculative(&chain, &at, &b, &xf_b, margin);
+        let mirrored = turned(&collide_speculative(&b, &xf_b, &chain, &at, margin));
+        for m in [m, mirrored] {
+            assert!((m.normal - Vec2::Y).length() < 1e-6, "{margin}: {m:?}");
+            assert!((m.max_penetration() - 0.05).abs() < 1e-5, "{margin}: {m:?}");
+            check_manifold(&polygon, &at, &b, &xf_b, margin, &m)
+                .unwrap_or_else(|e| panic!("{margin}: {e}: {m:?}"));
+        }
+    }
+}
+
+/// The outlines of the corner sweep: a unit square and two triangles (one with a sharp
+/// corner), about 1 across.
+const CORNER_OUTLINES: [&[[f32; 2]]; 3] = [
+    &[[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]],
+    &[[-0.5, -0.4], [0.5, -0.3], [0.05, 0.5]],
+    &[[-0.6, 0.0], [0.6, -0.15], [0.3, 0.2]],
+];
+
+/// Large shapes (boxes and polygons 1 to 1e3 times the size of the chain) with a face over a
+/// corner of a small closed chain (a square or a triangle, with and without collinear
+/// vertices in its sides): the face rests on one side of the corner and reaches past it,
+/// tilted by 0 to ±0.2 rad, its end 0 to 0.05 below the side and up to 0.4 of the side back
+/// from the corner, the scene turned; margins 0 and 0.01. Kept: B's centroid in front of every
+/// side it meets. Each answer is the polygon's (exact reference, and a depth and normal within
+/// 1e-4 of the chain's size plus the rounding of B's coordinates), in both argument orders.
+#[test]
+fn large_shapes_over_the_corners_of_small_closed_chains_answer_as_their_polygon() {
+    let mut rng = Rng(0x5ea_5000);
+    let tilts = [0.0f32, 1e-4, 1e-3, 3e-3, 0.02, 0.1, 0.2];
+    let (mut cases, mut failures) = (0usize, Vec::new());
+    for outline in CORNER_OUTLINES {
+        let outline: Vec<Vec2> = outline.iter().map(|&[x, y]| Vec2::new(x, y)).collect();
+        let polygon = Polygon::new(&outline).unwrap();
+        let vertices = polygon.vertices().to_vec();
+        let n = vertices.len();
+        for flat in [false, true] {
+            let points = if flat {
+                with_flat_joints(&vertices, &mut rng)
+            } else {
+                vertices.clone()
+            };
+            let chain = Shape::from(Chain::closed(&points).unwrap());
+            for corner in 0..n {
+                let v = vertices[corner];
+                for side in [(corner + n - 1) % n, corner] {
+                    // The side's normal, and the direction along it towards the corner.
+                    let normal = polygon.normals()[side];
+                    let other = if side == corner {
+                        vertices[(corner + 1) % n]
+                    } else {
+                        vertices[(corner + n - 1) % n]
+                    };
+                    let towards = (v - other).normalize();
+                    let length = (v - other).length();
+                    for ratio in [1.0f32, 10.0, 100.0, 1e3] {
+                        for &tilt in &tilts {
+                            for sign in [1.0f32, -1.0] {
+                                let b = shape_of(
+                                    rng.pick(&[Family::Box, Family::Polygon]),
+                                    ratio,
+                                    &mut rng,
+                                );
+                                let Shape::Polygon(pb) = &b else {
+                                    continue;
+                                };
+                                // B's face turned against the side, tilted, its end nearer the
+                                // side's other end placed back from the corner and down.
+                                let face = rng.below(pb.vertices().len());
+                                let mb = pb.normals()[face];
+                                let angle =
+                                    (-normal.y).atan2(-normal.x) - mb.y.atan2(mb.x) + sign * tilt;
+                                let q = Rot::from_angle(angle);
+                                let ends = [
+                                    pb.vertices()[face],
+                                    pb.vertices()[(face + 1) % pb.vertices().len()],
+                                ];
+                                let near = if q.rotate(ends[0]).dot(towards)
+                                    < q.rotate(ends[1]).dot(towards)
+                                {
+                                    ends[0]
+                                } else {
+                                    ends[1]
+                                };
+                                let back = length * rng.range(0.02, 0.4);
+                                let depth = rng.pick(&[0.0f32, 1e-4, 1e-3, 0.01, 0.05]);
+                                let target = v - towards * back - normal * depth;
+                                let local = Transform {
+                                    p: target - q.rotate(near),
+                                    q,
+                                };
+                                let frame = Transform::new(Vec2::ZERO, rng.pick(&[0.0, 1.0, 2.5]));
+                                let (xf_a, xf_b) = (frame, frame.mul(&local));
+                                let centroid = local.apply(b.centroid());
+                                if behind_a_face_it_meets(&polygon, &xf_a, &b, &xf_b)
+                                    || polygon.contains(&Transform::IDENTITY, centroid)
+                                {
+                                    continue;
+                                }
+                                let a = Shape::from(polygon.clone());
+                                for margin in [0.0, 0.01] {
+                                    cases += 1;
+                                    let m = collide_speculative(&chain, &xf_a, &b, &xf_b, margin);
+                                    let mirrored =
+                                        collide_speculative(&b, &xf_b, &chain, &xf_a, margin);
+                                    let result = check_manifold(&a, &xf_a, &b, &xf_b, margin, &m)
+                                        .and_then(|()| close_to_exact(&a, &xf_a, &b, &xf_b, &m))
+                                        .and_then(|()| {
+                                            let tol = 1e-6 * ratio.max(1.0);
+                                            if same(&turned(&m), &mirrored, tol) {
+                                                Ok(())
+                                            } else {
+                                                Err(format!("mirrored pair gives {mirrored:?}"))
+                                            }
+                                        });
+                                    if let Err(e) = result {
+                                        failures.push(format!(
+                                            "corner {corner} of {outline:?} (flat joints {flat}), side {side}, ratio {ratio}, tilt {}, back {back}, depth {depth}, margin {margin}: {e}\n  b {b:?} at {xf_b:?}\n  chain at {xf_a:?} -> {m:?}\n  polygon: {:?}",
+                                            sign * tilt,
+                                            collide_speculative(&a, &xf_a, &b, &xf_b, margin)
+                                        ));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    report("large over corners", cases, &failures);
+    assert!(cases > 1000, "{cases}");
+}
+
+/// Whether a manifold's deepest depth is within 1e-4 of A's size (plus the rounding of the
+/// coordinates) of the exact one, and its normal leaves no more than that to clear: tighter
+/// than [`check_manifold`] for a large B, whose tolerance follows the larger size.
+fn close_to_exact(
+    a: &Shape,
+    xf_a: &Transform,
+    b: &Shape,
+    xf_b: &Transform,
+    m: &Manifold,
+) -> Result<(), String> {
+    if m.is_empty() {
+        return Ok(());
+    }
+    let origin = xf_a.p;
+    let (ca, cb) = (
+        core(a, xf_a, origin).unwrap(),
+        core(b, xf_b, origin).unwrap(),
+    );
+    let ex = exact(&ca, &cb);
+    let far = f64::from(size_of(b).max(size_of(a)) + xf_b.p.abs().max_element());
+    let tol = 1e-4 * f64::from(size_of(a)) + 16.0 * f64::from(f32::EPSILON) * far;
+    let depth = f64::from(m.max_penetration());
+    let n = [f64::from(m.normal.x), f64::from(m.normal.y)];
+    let l = n[0].hypot(n[1]);
+    let along = ca.depth_along(&cb, [n[0] / l, n[1] / l]);
+    if (depth - ex.depth).abs() > tol || along - ex.depth > tol {
+        return Err(format!(
+            "deepest {depth:e} along {:?} (leaving {along:e} to clear), exact {:e} along {:?} \
+             (tol {tol:e})",
+            m.normal, ex.depth, ex.normal
+        ));
+    }
+    Ok(())
 }
 
 /// Convex polygons split into compounds of 2 to 6 convex pieces: every family, 400

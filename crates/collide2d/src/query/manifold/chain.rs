@@ -8,28 +8,45 @@
 //! directions from the face normal round to the outward direction along the segment (the end
 //! acts as a small wall facing outward).
 //!
+//! Off a convex joint along the neighbour's face normal (within 0.11°), a one-point answer is
+//! replaced by the neighbour's face contact (both ends of B's face over it), or, where B's
+//! face reaches far past the neighbour (as above), by the neighbour's two-sided contact along
+//! B's face.
+//!
+//! A segment is taken together with the flat run it belongs to (its neighbours continuing it
+//! across flat joints, within the shape's culling box), as the one segment the run makes up: a
+//! side split by collinear vertices answers as the whole side, and the joints that count are
+//! the ones ending the run.
+//!
 //! ```text
 //! for each segment i whose box meets the shape's box:
 //!     skip if the shape's centroid is behind the segment            (one-sided)
-//!     m = segment–shape manifold
-//!     if m.normal is within 0.11° of the face normal n_i (in front):
+//!     r = the flat run of segment i; m = run–shape manifold (two-sided)
+//!     if m.normal is within 0.11° of the face normal n_i (in front), and B reaches
+//!     no deeper below the run's line than m's depth (up to the tie tolerance of the
+//!     separating-axis step; else B's face, tilted within the 0.11° but reaching
+//!     far past the run, gives the normal, and m goes on below):
 //!         the face manifold along n_i (B's surface under its incident feature
-//!         clipped to the segment); if nothing of B lies over the segment (B meets
-//!         it at a vertex only), m at an open end or convex joint, else nothing
-//!     else if m.normal points behind the segment (B touches it from behind), and is not
-//!     within the cone of a convex joint at the end it leans to (see below):
-//!         the smallest of the face manifold along n_i and, at each open end,
-//!         the push out past that end along the segment (one point between the
-//!         end vertex and B's surface, depth how far B reaches behind the vertex
-//!         along the segment's line)
-//!     else (m comes off vertex v of the segment, in front):
-//!         v ends an open chain:                       keep m
-//!         v is a convex joint:   keep m if m.normal lies between n_i and the neighbour's normal,
-//!                                else the smaller of the face manifold along n_i and the
-//!                                push along the neighbour's normal (one point, the segment
-//!                                point B reaches furthest behind along it)
-//!         v is flat or concave:  replace m by the face manifold along n_i,
-//!                                clipped to the segment                 (the ghost case)
+//!         clipped to the run); if nothing of B lies over the run (B meets it at a
+//!         vertex only), m at an open end or convex joint, else nothing
+//!     else if m is admitted (in front and off an open end, or within the cone of a
+//!     convex joint at the end it leans to: between n_i and the neighbour's normal):
+//!         keep m
+//!     else the smallest of:
+//!         the face manifold along n_i, clipped to the run;
+//!         at each convex joint ending the run, the push along the neighbour's
+//!         normal (one point, the run's point B reaches furthest behind along it;
+//!         along the run, out past the joint, at a right angle; behind the face at
+//!         a sharper turn), and the push along each of B's face normals (reversed)
+//!         that lies within the joint's cone (B resting on the corner with a face
+//!         tilted towards the neighbour);
+//!         if m points behind the run (B touches it from behind), at each open end,
+//!         the push out past that end along the run (one point between the end
+//!         vertex and B's surface, depth how far B reaches behind the vertex along
+//!         the run's line; no push at all when B does not meet that line)
+//!     (at both ends whichever way m leans, so that nothing jumps as m crosses the
+//!     face, and a normal straight behind it, which leans by a rounding residue,
+//!     gets the same answer at every scale)
 //! ```
 //!
 //! Continuity. The depth grows from zero as B first touches a segment in front or at an open
@@ -40,8 +57,10 @@
 //! - the centroid crossing a segment's line switches that segment on or off (the one-sided
 //!   rule);
 //! - a shape first touching a segment from behind at a joint (convex, flat or concave) gets a
-//!   contact at once as deep as the smallest admissible push, which must carry it past the
-//!   whole segment (up through the face, or out past an open end further along).
+//!   contact at once as deep as the smallest admissible push, which may have to carry it past
+//!   the whole segment (up through the face, or out past an open end further along); at a
+//!   convex joint the push along the neighbour's normal, out past the joint, grows from zero
+//!   where nothing else of the segment lies in its way.
 //!
 //! Along a cone's edge the depth is a push along a fixed direction, so it changes by up to
 //! `1 / cos b` per unit B moves, where `b` is the angle between that direction and B's
@@ -51,7 +70,9 @@
 //! written for every shape kind through one face-manifold routine.
 
 use crate::math::{cross, left_perp, right_perp, try_unit, Transform, Vec2};
-use crate::query::manifold::clip::{clip_to_face, IncidentEdge, ReferenceFace};
+use crate::query::manifold::clip::{
+    clip_to_face, IncidentEdge, ReferenceFace, REFERENCE_AXIS_TOLERANCE,
+};
 use crate::query::manifold::compound::culling_box;
 use crate::query::manifold::contacts_convex_local;
 use crate::query::support::ConvexProxy;
@@ -119,17 +140,19 @@ fn chain_against_convex(
         bounds: culling_box(convex, convex_in_chain, margin),
     };
     chain.for_each_segment_in(&against.bounds, &mut |index| {
-        let (start, end) = chain.segment_points(index);
+        let start = chain.segment_points(index).0;
         let normal = chain.normals()[index];
         if (centroid - start).dot(normal) < 0.0 {
             return true;
         }
-        let segment = Shape::Segment(Segment::new_unchecked(start, end));
+        // The flat run the segment belongs to, as the one segment it makes up.
+        let run = flat_extent(chain, index, &against.bounds);
+        let segment = Shape::Segment(Segment::new_unchecked(run.0, run.1));
         let manifold = contacts_convex_local(&segment, convex, convex_in_chain, margin);
         if manifold.is_empty() {
             return true;
         }
-        match admit(chain, index, manifold, &against) {
+        match admit(chain, index, run, manifold, &against) {
             Some((admitted, segment)) => visit(Manifold {
                 child_a: segment as u32,
                 ..admitted
@@ -153,10 +176,11 @@ struct Against<'a> {
 fn admit(
     chain: &Chain,
     index: usize,
+    run: (Vec2, Vec2),
     manifold: Manifold,
     against: &Against,
 ) -> Option<(Manifold, usize)> {
-    let m = admit_own(chain, index, manifold, against)?;
+    let m = admit_own(chain, index, run, manifold, against)?;
     // Off a convex joint along the neighbour's face normal (B resting on the neighbour and
     // reaching past the corner): the neighbour's face contact, all of it (both ends of B's
     // face over the neighbour), rather than the corner point alone.
@@ -164,7 +188,8 @@ fn admit(
         return Some((m, index));
     }
     let at_end = m.normal.dot(left_perp(chain.normals()[index])) > 0.0;
-    let Joint::Convex { neighbour_normal } = chain.joint(index, at_end) else {
+    let (joint, last) = run_end(chain, index, at_end, &against.bounds);
+    let Joint::Convex { neighbour_normal } = joint else {
         return Some((m, index));
     };
     if cross(m.normal, neighbour_normal).abs() > FACE_TOLERANCE
@@ -172,10 +197,32 @@ fn admit(
     {
         return Some((m, index));
     }
-    let Some(neighbour) = chain.neighbour(index, at_end) else {
+    let Some(neighbour) = chain.neighbour(last, at_end) else {
         return Some((m, index));
     };
     let (start, end) = chain.segment_points(neighbour);
+    // Where B's face, tilted within the tolerance, reaches far past the neighbour, B's face
+    // is the reference: the neighbour's two-sided contact along it, all of it.
+    if !face_axis_ties(
+        start,
+        end,
+        neighbour_normal,
+        &m,
+        against.shape,
+        against.pose,
+    ) {
+        let segment = Shape::Segment(Segment::new_unchecked(start, end));
+        let two_sided =
+            contacts_convex_local(&segment, against.shape, against.pose, against.margin);
+        let along = !two_sided.is_empty()
+            && cross(two_sided.normal, m.normal).abs() <= FACE_TOLERANCE
+            && two_sided.normal.dot(m.normal) > 0.0;
+        return Some(if along {
+            (two_sided, neighbour)
+        } else {
+            (m, index)
+        });
+    }
     let face = face_manifold(
         start,
         end,
@@ -191,30 +238,36 @@ fn admit(
     })
 }
 
-/// [`admit`] along segment `index`'s own rules.
+/// [`admit`] along the rules of segment `index` (with the flat run `low → high` it belongs
+/// to, against which `manifold` was computed).
 fn admit_own(
     chain: &Chain,
     index: usize,
+    (low, high): (Vec2, Vec2),
     manifold: Manifold,
     against: &Against,
 ) -> Option<Manifold> {
     let (convex, convex_in_chain, margin) = (against.shape, against.pose, against.margin);
     let face_normal = chain.normals()[index];
     let normal = manifold.normal;
-    let (start, end) = chain.segment_points(index);
-    // Within rounding of the face normal: the face contact, exactly along it, with B's incident
-    // feature clipped to the segment (the same points whichever face the segment–shape test
-    // chose as reference).
-    if cross(normal, face_normal).abs() <= FACE_TOLERANCE && normal.dot(face_normal) > 0.0 {
-        let (low, high) = flat_extent(chain, index, &against.bounds);
+    let joint_at = |at_end: bool| run_end(chain, index, at_end, &against.bounds).0;
+    // Within rounding of the face normal, and no deeper along it: the face contact, exactly
+    // along it, with B's incident feature clipped to the run (the same points whichever face
+    // the segment–shape test chose as reference). A face of B tilted within the tolerance but
+    // reaching far past the run dips below its line by its length times the tilt: there B's
+    // own face normal is the answer, as for the solid the chain outlines.
+    if cross(normal, face_normal).abs() <= FACE_TOLERANCE
+        && normal.dot(face_normal) > 0.0
+        && face_axis_ties(low, high, face_normal, &manifold, convex, convex_in_chain)
+    {
         let face = face_manifold(low, high, face_normal, convex, convex_in_chain, margin);
         if !face.is_empty() {
             return Some(face);
         }
-        // Nothing of B lies over the segment: B's surface meets it only at a vertex (a face of
-        // B ending at the segment's end, an overlap of no length that rounding may lose). The
+        // Nothing of B lies over the run: B's surface meets it only at a vertex (a face of B
+        // ending at the run's end, an overlap of no length that rounding may lose). The
         // two-sided answer stands at an open end or a convex joint, whose cones hold the face
-        // normal; at a flat or concave joint the neighbour's face reports the contact.
+        // normal; at a concave joint the neighbour's face reports the contact.
         let deepest = manifold
             .points()
             .iter()
@@ -226,8 +279,8 @@ fn admit_own(
                 }
             })
             .point;
-        let at_end = (deepest - start).dot(end - start) > 0.5 * (end - start).length_squared();
-        return match chain.joint(index, at_end) {
+        let at_end = (deepest - low).dot(high - low) > 0.5 * (high - low).length_squared();
+        return match joint_at(at_end) {
             Joint::End | Joint::Convex { .. } => Some(manifold),
             Joint::FlatOrConcave => None,
         };
@@ -235,73 +288,119 @@ fn admit_own(
     // Off the face normal by more than the tolerance, the normal leans clearly towards the end
     // whose vertex made it.
     let at_end = normal.dot(left_perp(face_normal)) > 0.0;
-    let joint = chain.joint(index, at_end);
-    // Pointing behind the segment (B's centroid is in front, its surface touches from behind):
-    // the two-sided answer cannot stand. The smallest admissible push-out is the face contact
-    // or, at an open end, the push along the segment out past that end, whichever is smaller
-    // (see the module docs). Except within the cone of a convex joint: a normal square to the
-    // face (B resting on the neighbour and reaching past the corner) or, at a joint turning by
-    // more than a right angle, one behind it is a vertex normal of the solid, and stands.
-    let in_convex_cone = match joint {
+    let joint = joint_at(at_end);
+    let behind = normal.dot(face_normal) <= 0.0;
+    // The two-sided answer stands where the one-sided run admits its normal: in front, off an
+    // open end; or within the cone of a convex joint (a normal square to the face, B resting
+    // on the neighbour and reaching past the corner, or, at a joint turning by more than a
+    // right angle, one behind it: a vertex normal of the solid).
+    let admitted = match joint {
+        Joint::End => !behind,
         Joint::Convex { neighbour_normal } => {
             inside_cone(face_normal, neighbour_normal, at_end, normal)
         }
-        _ => false,
+        Joint::FlatOrConcave => false,
     };
-    // The face contact is always B's surface over the whole flat run the segment belongs to
-    // (across flat joints), as on the one segment the run would be: clipped to this segment
-    // alone it would leave out the points over its flat neighbours, and, as deep as theirs,
-    // could be the answer kept.
-    let (low, high) = flat_extent(chain, index, &against.bounds);
-    if normal.dot(face_normal) <= 0.0 && !in_convex_cone {
-        let face = face_manifold(low, high, face_normal, convex, convex_in_chain, margin);
-        let mut best = (!face.is_empty()).then_some(face);
-        for at_end in [false, true] {
-            if !matches!(chain.joint(index, at_end), Joint::End) {
-                continue;
-            }
-            let Some(past) = past_end(start, end, at_end, convex, convex_in_chain) else {
-                continue;
-            };
-            let deeper = best.is_some_and(|b| b.max_penetration() > past.max_penetration());
-            if best.is_none() || deeper {
-                best = Some(past);
-            }
-        }
-        // The smallest push, if B is within the margin along it.
-        return best.filter(|m| m.max_penetration() >= -margin.max(0.0));
+    if admitted {
+        return Some(manifold);
     }
-    match joint {
-        Joint::End => Some(manifold),
-        Joint::Convex { neighbour_normal } => {
-            if in_convex_cone {
-                return Some(manifold);
-            }
-            // Beyond the neighbour's normal: the smaller of the pushes along the cone's two
-            // edges, this segment's face normal and the neighbour's (equal to `m` where `m`
-            // leaves the cone, so the depth does not jump there).
-            let face = face_manifold(low, high, face_normal, convex, convex_in_chain, margin);
-            let along = push_along(
-                (start, end),
-                face_normal,
-                neighbour_normal,
-                convex,
-                convex_in_chain,
-            );
-            let smallest = match (along, face.is_empty()) {
-                (Some(along), false) if along.max_penetration() < face.max_penetration() => {
-                    Some(along)
-                }
-                (_, false) => Some(face),
-                (along, true) => along,
-            };
-            smallest.filter(|m| m.max_penetration() >= -margin.max(0.0))
+    // Otherwise the smallest of the pushes the one-sided run admits (see the module docs): the
+    // face contact, over the whole flat run (clipped to one segment alone it would leave out
+    // the points over its flat neighbours, and, as deep as theirs, could be the answer kept);
+    // at each convex joint the push along the neighbour's normal (the cone's other edge: along
+    // the segment, out past the joint, at a right angle; behind the face at a sharper turn),
+    // equal to `m` where `m` leaves the cone, so the depth does not jump there; and, for a
+    // normal behind the face, the push out past each open end along the segment. Both ends,
+    // whichever way the normal leans (one straight behind the face leans either way by a
+    // rounding residue), so that the answer does not jump as the normal crosses the face.
+    let face = face_manifold(low, high, face_normal, convex, convex_in_chain, margin);
+    let mut best = (!face.is_empty()).then_some(face);
+    let mut keep_smaller = |candidate: Option<Manifold>| {
+        let Some(candidate) = candidate else {
+            return;
+        };
+        if best.is_none_or(|b| b.max_penetration() > candidate.max_penetration()) {
+            best = Some(candidate);
         }
-        Joint::FlatOrConcave => {
-            let face = face_manifold(low, high, face_normal, convex, convex_in_chain, margin);
-            (!face.is_empty()).then_some(face)
+    };
+    for at_end in [false, true] {
+        match joint_at(at_end) {
+            Joint::End if behind => {
+                keep_smaller(past_end(low, high, at_end, convex, convex_in_chain));
+            }
+            Joint::Convex { neighbour_normal } => {
+                keep_smaller(push_along(
+                    (low, high),
+                    face_normal,
+                    neighbour_normal,
+                    convex,
+                    convex_in_chain,
+                ));
+                // Within the cone, along B's faces that face it (the polygon's reference
+                // face where B rests on the corner, tilted towards the neighbour).
+                for_each_face_direction(convex, convex_in_chain, &mut |direction| {
+                    if inside_cone(face_normal, neighbour_normal, at_end, direction) {
+                        keep_smaller(push_along(
+                            (low, high),
+                            face_normal,
+                            direction,
+                            convex,
+                            convex_in_chain,
+                        ));
+                    }
+                });
+            }
+            _ => {}
         }
     }
+    // The smallest push, if B is within the margin along it.
+    best.filter(|m| m.max_penetration() >= -margin.max(0.0))
+}
+
+/// Whether the segment's face normal is as good a separating axis as the two-sided manifold
+/// `m` (whose normal is within [`FACE_TOLERANCE`] of it): B reaches below the segment's line by
+/// no more than `m`'s depth, up to the tie tolerance of the separating-axis step (relative to
+/// the smaller of the segment and B) and rounding.
+fn face_axis_ties(
+    start: Vec2,
+    end: Vec2,
+    face_normal: Vec2,
+    m: &Manifold,
+    convex: &Shape,
+    convex_in_chain: &Transform,
+) -> bool {
+    let Some((deepest, _)) = deepest_point(convex, convex_in_chain, face_normal) else {
+        return true;
+    };
+    let along_face = (start - deepest).dot(face_normal);
+    let bounds = convex.aabb(convex_in_chain);
+    let size = (end - start)
+        .length()
+        .min((bounds.max - bounds.min).length());
+    let rounding = 8.0 * f32::EPSILON * (start.abs().max_element() + deepest.abs().max_element());
+    along_face - m.max_penetration() <= REFERENCE_AXIS_TOLERANCE * size + rounding
+}
+
+/// The joint that ends, at its start (`at_end == false`) or end, the flat run segment `index`
+/// belongs to (the segments [`flat_extent`] joins to it), with the run's last segment that way;
+/// a run cut short by `bounds` (B's culling box) ends at a flat joint.
+fn run_end(chain: &Chain, index: usize, at_end: bool, bounds: &Aabb) -> (Joint, usize) {
+    let normal = chain.normals()[index];
+    let mut current = index;
+    for _ in 0..chain.segment_count() {
+        let Some(next) = chain.neighbour(current, at_end) else {
+            break;
+        };
+        let other = chain.normals()[next];
+        if next == index || cross(normal, other).abs() > FLAT_SINE || normal.dot(other) <= 0.0 {
+            break;
+        }
+        if !chain.segment_aabb(next).overlaps(bounds) {
+            return (Joint::FlatOrConcave, current);
+        }
+        current = next;
+    }
+    (chain.joint(current, at_end), current)
 }
 
 /// Largest sine of the turn at a joint for its two segments to count as one flat face.
@@ -377,8 +476,9 @@ fn inside_cone(face_normal: Vec2, neighbour_normal: Vec2, at_end: bool, normal: 
 /// `start` when `at_end` is false): the push-out along the outward direction `u` of that end,
 /// which is how far B's surface lies behind the end vertex along the segment's line (negative
 /// when B lies ahead of the end: how far it is). One point, between the end vertex and B's
-/// surface; `None` when B does not cross the segment's line. The caller compares it with the
-/// other pushes before it applies the margin.
+/// surface; when B does not meet the segment's line, a depth of minus infinity (B slides along
+/// the line without ever meeting the segment: no push is needed); `None` for a degenerate
+/// segment. The caller compares it with the other pushes before it applies the margin.
 fn past_end(
     start: Vec2,
     end: Vec2,
@@ -401,7 +501,22 @@ fn past_end(
         direction: outward,
         max_distance: f32::INFINITY,
     };
-    let hit = convex.ray_cast_with(convex_in_chain, &ray, RayInside::HitAtStart)?;
+    let Some(hit) = convex.ray_cast_with(convex_in_chain, &ray, RayInside::HitAtStart) else {
+        // B is clear of the segment's line: it slides along it, out past the end, without
+        // ever meeting the segment (a touch from behind within rounding, or a part of a
+        // compound lying wholly behind the line).
+        return Some(Manifold::one_point(
+            outward,
+            ContactPoint {
+                point: vertex,
+                penetration: f32::NEG_INFINITY,
+                id: FeatureId {
+                    a: Feature::Vertex(vertex_index),
+                    b: Feature::Vertex(0),
+                },
+            },
+        ));
+    };
     let depth = back - hit.distance;
     if !depth.is_finite() {
         return None;
@@ -420,15 +535,17 @@ fn past_end(
 }
 
 /// The contact of a convex shape pushed off segment `start → end` (face normal `face_normal`)
-/// along `direction` (in front of the face): how far B must move along it so that no point of
-/// the segment is left inside it (negative: how far it may move the other way before it
-/// touches). One point, between the segment point that leaves B last and B's surface behind
-/// it; `None` when no line along `direction` through the segment meets B. The caller compares
-/// it with the other pushes before it applies the margin.
+/// along the unit `direction` (in front of the face, along it, or behind it): how far B must
+/// move along it so that no point of the segment is left inside it (negative: how far it may
+/// move the other way before it touches). One point, between the segment point that leaves B
+/// last and B's surface behind it; `None` when no line along `direction` through the segment
+/// meets B. The caller compares it with the other pushes before it applies the margin.
 ///
-/// The distance a segment point must go is how far B reaches behind it along `-direction`, a
+/// The distance a segment point must go is how far B reaches from it along `-direction`, a
 /// concave function along the segment: its largest value is at an end or at the point whose
-/// line runs through B's point deepest behind the segment's line.
+/// line runs through B's point furthest from the segment's line on the side `-direction`
+/// points to (behind it for a direction in front; none for a direction along the segment,
+/// where the function is linear).
 fn push_along(
     (start, end): (Vec2, Vec2),
     face_normal: Vec2,
@@ -437,7 +554,7 @@ fn push_along(
     convex_in_chain: &Transform,
 ) -> Option<Manifold> {
     let across = direction.dot(face_normal);
-    if across.is_nan() || across <= 0.0 {
+    if across.is_nan() {
         return None;
     }
     let bounds = convex.aabb(convex_in_chain);
@@ -468,8 +585,15 @@ fn push_along(
             consider(depth, point, Feature::Vertex(vertex), feature);
         }
     }
-    // B's point deepest behind the segment's line, carried back along `direction` onto it.
-    if let Some((deepest, feature)) = deepest_point(convex, convex_in_chain, face_normal) {
+    // B's point furthest from the segment's line on the side `-direction` points to, carried
+    // back along `direction` onto it (off the segment's span, or at no finite distance, for a
+    // direction along the segment).
+    let side = if across >= 0.0 {
+        face_normal
+    } else {
+        -face_normal
+    };
+    if let Some((deepest, feature)) = deepest_point(convex, convex_in_chain, side) {
         let depth = (start - deepest).dot(face_normal) / across;
         let point = deepest + direction * depth;
         let span = end - start;
@@ -490,6 +614,31 @@ fn push_along(
             id: FeatureId { a, b },
         },
     ))
+}
+
+/// Calls `visit` with the reversed outward normal of each straight face of a convex shape's
+/// core (chain frame): the directions pushing it off something it rests on with that face.
+fn for_each_face_direction(
+    convex: &Shape,
+    convex_in_chain: &Transform,
+    visit: &mut dyn FnMut(Vec2),
+) {
+    let two = |a: Vec2, b: Vec2, visit: &mut dyn FnMut(Vec2)| {
+        if let Some(direction) = try_unit(convex_in_chain.rotate(b - a)) {
+            visit(left_perp(direction));
+            visit(right_perp(direction));
+        }
+    };
+    match convex {
+        Shape::Polygon(polygon) => {
+            for &normal in polygon.normals() {
+                visit(-convex_in_chain.rotate(normal));
+            }
+        }
+        Shape::Capsule(capsule) => two(capsule.a(), capsule.b(), visit),
+        Shape::Segment(segment) => two(segment.a(), segment.b(), visit),
+        _ => {}
+    }
 }
 
 /// The point of a convex shape (placed by `convex_in_chain`) furthest along `-normal` (chain
