@@ -455,7 +455,20 @@ impl World {
         // (as `set_transform` there would be), not answered by a move of nothing.
         check_motion_end(object.p, delta)?;
         check_motion_end(start.p, delta)?;
-        let along = delta - up * delta.dot(up);
+        // The request's part across `up`, the walk (for stepping up and sliding off a rim,
+        // never against it). A request along `up` in a frame turned against the axes keeps a
+        // rounding of a few epsilons of its length across `up`, pointing either way as the
+        // frame turns: no walk. (Read as one, it made the snap refuse sliding a character off
+        // a steep face onto the walkable floor under it, as going against the walk, in some
+        // frames only: a 0.55-unit box 3.8e4 out, hung on the steep side of a crease 0.0033
+        // beyond its skin from the walkable side, stayed there under gravity, `on_floor`
+        // false, and the first call with no motion slid it down onto the walkable side.)
+        let across = delta - up * delta.dot(up);
+        let along = if across.length() <= 1.0e-6 * delta.length() {
+            Vec2::ZERO
+        } else {
+            across
+        };
         // The request's part along -up, which walkable floor under the character absorbs
         // (with `stop_on_slope`): only the rest, the walk, is solved against the planes.
         let downward = if opts.stop_on_slope && delta.dot(up) < 0.0 {
