@@ -51,7 +51,7 @@ fn cut(outline: &[Vec2], i: usize, j: usize, s: f32, t: f32) -> (Vec<Vec2>, Vec<
 
 /// A convex polygon split into 2 to 6 convex pieces by chords between its edges (or its
 /// diagonals), as a compound of children placed at the identity.
-fn split(polygon: &Polygon, rng: &mut Rng) -> Option<Shape> {
+pub(crate) fn split(polygon: &Polygon, rng: &mut Rng) -> Option<Shape> {
     let mut pieces = vec![polygon.vertices().to_vec()];
     let wanted = 2 + rng.below(5);
     let mut tries = 0;

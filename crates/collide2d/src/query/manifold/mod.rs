@@ -52,7 +52,9 @@ pub(crate) use circle_circle::{
     circles_overlap, collide_circle_circle, collide_circle_circle_world,
 };
 pub(crate) use circle_polygon::collide_circle_polygon;
-pub(crate) use compound::{any_child_pair_overlaps, for_each_child_pair};
+pub(crate) use compound::{
+    any_child_pair_overlaps, for_each_child_pair, for_each_surface_contact,
+};
 pub(crate) use polygon_polygon::{
     collide_capsule_polygon, collide_polygon_polygon, collide_segment_polygon,
 };
@@ -260,7 +262,7 @@ fn contacts_general(
     }
     let b_in_a = placement_in_a(xf_a, xf_b);
     let local = if matches!(b, Shape::Compound(_)) {
-        deepest_manifold(|visit| for_each_child_pair(a, b, &b_in_a, margin, visit))
+        deepest_manifold(|visit| for_each_surface_contact(a, b, &b_in_a, margin, visit))
     } else {
         contacts_convex_local(a, b, &b_in_a, margin)
     };
