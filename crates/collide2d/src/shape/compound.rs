@@ -7,6 +7,12 @@ use crate::shape::{Aabb, PointProjection, Polygon, Shape};
 
 /// Several convex child shapes, each placed in the compound's local frame by its own transform.
 ///
+/// Contacts ([`collide`](crate::collide)) treat the compound as the union of its children: a
+/// face of a sharp polygon child that other children cover (a seam between two children) is
+/// found when the compound is built and is never a contact's normal, and a face contact on
+/// outer child faces lying on one line spans them all. [`collide_all`](crate::query::collide_all)
+/// gives every child pair as it is.
+///
 /// **Invariant:** at least one child; no child is itself a compound; child transforms are finite
 /// with normalised rotations; `local_aabb` bounds every child.
 #[derive(Clone, Debug, PartialEq)]
@@ -568,7 +574,12 @@ fn seam_tolerance(aabb: &Aabb) -> f32 {
 /// The signed distance to a convex shape is convex along a line, so a ternary search finds its
 /// minimum and bisection finds where it crosses zero on either side (to about 1e-7 of the
 /// segment's length).
-pub(super) fn convex_interval(shape: &Shape, xf: &Transform, a: Vec2, b: Vec2) -> Option<(f32, f32)> {
+pub(super) fn convex_interval(
+    shape: &Shape,
+    xf: &Transform,
+    a: Vec2,
+    b: Vec2,
+) -> Option<(f32, f32)> {
     let signed = |t: f32| {
         let p = shape.project_point(xf, a.lerp(b, t));
         if p.inside {

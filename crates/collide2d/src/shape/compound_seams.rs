@@ -28,8 +28,8 @@ const FACE_TOLERANCE: f32 = crate::query::manifold::FACE_TOLERANCE;
 /// The seams of a compound: per child, its faces and vertices as surface of the union.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Seams {
-    /// Per child: its faces when it is a sharp polygon with a covered face or a face in a
-    /// longer flat run; `None` for the others (their own faces and normals all stand).
+    /// Per child: its faces when it is a sharp polygon; `None` for the others (their own
+    /// normals all stand).
     children: Vec<Option<ChildFaces>>,
 }
 
@@ -147,10 +147,6 @@ impl Seams {
                     }
                 })
                 .collect();
-            if !faces.iter().any(|f| f.covered || f.extended) {
-                result.push(None);
-                continue;
-            }
             let cones = (0..count)
                 .map(|i| {
                     let (previous, next) = (faces[(i + count - 1) % count], faces[i]);
@@ -165,7 +161,9 @@ impl Seams {
                         // outer face, turning outward: a convex corner made by two children.
                         (true, false) => outer
                             .iter()
-                            .find(|&&(j, _, end, n)| j != index && near(end, v) && strictly_between(n))
+                            .find(|&&(j, _, end, n)| {
+                                j != index && near(end, v) && strictly_between(n)
+                            })
                             .map(|&(.., n)| (n, next.normal)),
                         (false, true) => outer
                             .iter()
@@ -218,8 +216,7 @@ impl Seams {
         Admission::Keep
     }
 
-    /// The outer faces of child `child` (none for children without covered or extended faces:
-    /// their contacts always stand).
+    /// The outer faces of child `child` (none for children that are not sharp polygons).
     pub(crate) fn outer_faces(&self, child: usize) -> impl Iterator<Item = &Face> {
         self.children
             .get(child)

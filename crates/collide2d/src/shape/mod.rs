@@ -23,7 +23,7 @@ pub(crate) use chain::Joint;
 pub use chain::{Chain, MAX_CHAIN_VERTICES};
 pub use circle::Circle;
 pub use compound::Compound;
-pub(crate) use compound_seams::Admission;
+pub(crate) use compound_seams::{Admission, Seams};
 pub(crate) use error::MAX_WORLD_COORDINATE;
 pub use error::{ShapeError, MAX_COORDINATE, MIN_EDGE_LENGTH};
 pub use hull::WELD_TOLERANCE;

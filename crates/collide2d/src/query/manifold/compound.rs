@@ -12,21 +12,27 @@
 //!         the face contact over the face's whole flat run across children (A's surface
 //!         under its incident feature clipped to the run), or m when nothing of A is over it
 //!     -n a covered face's normal, or off a vertex outside the union's normals there:
-//!         left out; its replacement kept: the smallest face contact over the runs of the
-//!         child's outer faces that have A's centroid in front (any outer face when the
-//!         centroid is inside the compound)
+//!         left out
 //!     else: m, less a point whose place on the child is inside the union (A's face clipped
 //!         against a shared face of the child)
-//! when every child pair was left out: the deepest replacement, else the deepest of them as
-//! they came (a contact is never lost)
+//! answer: the deepest of those kept; when every child pair was left out, the smallest push
+//! of A out of the union among the candidate directions: the left-out normals, A's face
+//! normals, the directions from the near children's vertices to a round A's core (each
+//! pushed by the overlap of A's and the near children's projections on it), and the outer
+//! face normals near A (their face contact over the run when it reaches as deep)
 //! ```
+//!
+//! For a compound tiling a convex polygon that is the polygon's answer (the sweeps of
+//! `tests/it/compound_seams.rs`); where the union is concave, a push measured by projections
+//! may be larger than the union needs (A could pass beside a child).
 //!
 //! Compounds without covered faces take the plain child pairs at no extra cost.
 
-use crate::math::Transform;
+use crate::math::{Transform, Vec2};
 use crate::query::manifold::chain::face_manifold;
 use crate::query::manifold::{contacts_convex_local, finish_local, placement_in_a};
-use crate::query::Manifold;
+use crate::query::support::ConvexProxy;
+use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
 use crate::shape::{Aabb, Admission, Compound, Shape};
 
 /// Calls `visit` with each non-empty child-pair manifold of `a` against compound `b`, in A's
@@ -106,12 +112,10 @@ pub(crate) fn for_each_surface_contact(
         return for_each_child_pair(a, b, b_in_a, margin, visit);
     }
     let a_in_b = b_in_a.inv();
-    let centroid = a_in_b.apply(a.centroid());
-    let centroid_inside = compound.contains(&Transform::IDENTITY, centroid);
     let mut visited = false;
-    // The deepest replacement of a contact along an inside normal, and the deepest such
-    // contact as it came: the answers when no child pair has a normal of the union.
-    let mut deepest_replaced: Option<Manifold> = None;
+    // The normals of the child pairs left out, and the deepest of those as it came: the
+    // answers when no child pair has a normal of the union.
+    let mut inside_normals: Vec<Vec2> = Vec::new();
     let mut deepest_left_out: Option<Manifold> = None;
     let deeper = |candidate: &Manifold, kept: &Option<Manifold>| {
         kept.is_none_or(|k| candidate.max_penetration() > k.max_penetration())
@@ -127,23 +131,9 @@ pub(crate) fn for_each_surface_contact(
                 Some(if run.is_empty() { manifold } else { run })
             }
             Admission::Inside => {
-                let replaced = seams
-                    .outer_faces(child)
-                    .filter(|face| {
-                        centroid_inside || (centroid - face.run.0).dot(face.normal) > 0.0
-                    })
-                    .map(|face| {
-                        run_contact(face.run, face.normal, a, &a_in_b, b_in_a, margin, child)
-                    })
-                    .filter(|m| !m.is_empty())
-                    .min_by(|x, y| x.max_penetration().total_cmp(&y.max_penetration()));
-                match replaced {
-                    Some(m) if deeper(&m, &deepest_replaced) => deepest_replaced = Some(m),
-                    Some(_) => {}
-                    None if deeper(&manifold, &deepest_left_out) => {
-                        deepest_left_out = Some(manifold)
-                    }
-                    None => {}
+                inside_normals.push(outward);
+                if deeper(&manifold, &deepest_left_out) {
+                    deepest_left_out = Some(manifold);
                 }
                 None
             }
@@ -157,10 +147,182 @@ pub(crate) fn for_each_surface_contact(
             None => true,
         }
     });
-    if go_on && !visited {
-        if let Some(manifold) = deepest_replaced.or(deepest_left_out) {
+    if go_on && !visited && !inside_normals.is_empty() {
+        let union = Against {
+            compound,
+            seams,
+            a,
+            a_in_b: &a_in_b,
+            b_in_a,
+            margin,
+        };
+        let pushed = union.smallest_push(&inside_normals);
+        if let Some(manifold) = pushed.or(deepest_left_out) {
             visit(manifold);
         }
+    }
+}
+
+/// A convex shape A against a compound with seams, for the push out of the union.
+struct Against<'a> {
+    compound: &'a Compound,
+    seams: &'a crate::shape::Seams,
+    a: &'a Shape,
+    a_in_b: &'a Transform,
+    b_in_a: &'a Transform,
+    margin: f32,
+}
+
+impl Against<'_> {
+    /// The smallest push of A out of the union among candidate directions (compound frame,
+    /// outward): the normals of the child pairs left out, A's own face normals and, for a
+    /// circle or capsule, the directions from the near children's vertices to A's core, pushed by
+    /// how far the children near A reach past A along them (the projections' overlap), and
+    /// the normals of the outer faces near A, with their face contact over the run where it
+    /// reaches as deep. `None` when no direction leaves A within the margin.
+    fn smallest_push(&self, inside_normals: &[Vec2]) -> Option<Manifold> {
+        let proxy_a = ConvexProxy::from_shape(self.a)?;
+        let bounds = culling_box(self.a, self.a_in_b, self.margin);
+        let near: Vec<usize> = self
+            .compound
+            .child_aabbs()
+            .iter()
+            .enumerate()
+            .filter(|(_, aabb)| aabb.overlaps(&bounds))
+            .map(|(i, _)| i)
+            .collect();
+        // How far A reaches along -d, and the point that does.
+        let reach_a = |d: Vec2| {
+            let index = proxy_a.support_index(self.a_in_b.rotate_inv(-d));
+            let point = self.a_in_b.apply(proxy_a.point(index)) - d * proxy_a.radius();
+            (-d.dot(point), point, index)
+        };
+        // How far the children near A reach along d, the point and child that do.
+        let reach_union = |d: Vec2| {
+            let mut best: Option<(f32, Vec2, usize, usize)> = None;
+            for &k in &near {
+                let (xf, child) = &self.compound.children()[k];
+                let Some(proxy) = ConvexProxy::from_shape(child) else {
+                    continue;
+                };
+                let index = proxy.support_index(xf.rotate_inv(d));
+                let point = xf.apply(proxy.point(index)) + d * proxy.radius();
+                let along = d.dot(point);
+                if best.is_none_or(|(b, ..)| along > b) {
+                    best = Some((along, point, k, index));
+                }
+            }
+            best
+        };
+        let mut best: Option<(f32, Manifold)> = None;
+        let mut consider = |depth: f32, manifold: Manifold| {
+            if depth.is_finite()
+                && depth >= -self.margin.max(0.0)
+                && best.as_ref().is_none_or(|(b, _)| depth < *b)
+            {
+                best = Some((depth, manifold));
+            }
+        };
+        // The outer faces near A: A's deepest point against the face's line, or the face
+        // contact over the run when that reaches as deep.
+        for &k in &near {
+            for face in self.seams.outer_faces(k) {
+                let d = face.normal;
+                let Some((along, ..)) = reach_union(d) else {
+                    continue;
+                };
+                let (reach, point, index) = reach_a(d);
+                let depth = along + reach;
+                let run = run_contact(
+                    face.run,
+                    face.normal,
+                    self.a,
+                    self.a_in_b,
+                    self.b_in_a,
+                    self.margin,
+                    k,
+                );
+                let tolerance = 1e-5 * (1.0 + depth.abs() + bounds.extents().max_element());
+                if !run.is_empty() && (run.max_penetration() - depth).abs() <= tolerance {
+                    consider(depth, run);
+                    continue;
+                }
+                let contact = ContactPoint {
+                    point: point + d * (0.5 * depth),
+                    penetration: depth,
+                    id: FeatureId {
+                        a: Feature::Edge(0),
+                        b: Feature::Vertex(index as u8),
+                    },
+                };
+                consider(depth, self.placed(Manifold::one_point(d, contact), k));
+            }
+        }
+        // The directions off A (its faces, or the left-out normals): the union's point that
+        // reaches furthest, A's surface behind it.
+        let mut own_normals: Vec<Vec2> = match self.a {
+            Shape::Polygon(polygon) => polygon
+                .normals()
+                .iter()
+                .map(|n| -self.a_in_b.rotate(*n))
+                .collect(),
+            _ => Vec::new(),
+        };
+        // A circle or capsule: the directions from the near children's vertices to A's core
+        // (a corner of the union pressed into A's round).
+        if proxy_a.radius() > 0.0 {
+            let core: Vec<Vec2> = proxy_a
+                .points()
+                .iter()
+                .map(|p| self.a_in_b.apply(*p))
+                .collect();
+            for &k in &near {
+                let (xf, child) = &self.compound.children()[k];
+                let Some(proxy) = ConvexProxy::from_shape(child) else {
+                    continue;
+                };
+                for v in proxy.points() {
+                    let v = xf.apply(*v);
+                    let nearest = match core.as_slice() {
+                        [a, b] => crate::shape::closest_point_on_segment(*a, *b, v),
+                        [a] => *a,
+                        _ => continue,
+                    };
+                    own_normals.extend(crate::math::try_unit(nearest - v));
+                }
+            }
+        }
+        for &d in inside_normals.iter().chain(&own_normals) {
+            let Some((along, point, child, index)) = reach_union(d) else {
+                continue;
+            };
+            let (reach, ..) = reach_a(d);
+            let depth = along + reach;
+            let contact = ContactPoint {
+                point: point - d * (0.5 * depth),
+                penetration: depth,
+                id: FeatureId {
+                    a: Feature::Vertex(index as u8),
+                    b: Feature::Edge(0),
+                },
+            };
+            // Only clearly smaller than a face's push (which has the run's points).
+            let slack = 1e-5 * (1.0 + depth.abs() + bounds.extents().max_element());
+            consider(
+                depth + slack,
+                self.placed(Manifold::one_point(d, contact), child),
+            );
+        }
+        best.map(|(_, manifold)| manifold)
+    }
+
+    /// A manifold in the compound's frame (normal from the compound to A) turned into A's
+    /// frame and view, on child `child`.
+    fn placed(&self, manifold: Manifold, child: usize) -> Manifold {
+        let mut placed = finish_local(manifold, self.b_in_a).swapped();
+        placed.child_a = 0;
+        placed.child_b = child as u32;
+        placed
     }
 }
 
@@ -173,7 +335,7 @@ fn on_surface(
     compound: &Compound,
     child: usize,
     a_in_b: &Transform,
-    outward: crate::math::Vec2,
+    outward: Vec2,
 ) -> Manifold {
     if manifold.count < 2 {
         return manifold;
@@ -200,8 +362,8 @@ fn on_surface(
 /// flat run `start → end` with outward `normal` of child `child`, in A's frame (compound `b`
 /// placed by `b_in_a`), turned round so that its normal points from A to the compound.
 fn run_contact(
-    (start, end): (crate::math::Vec2, crate::math::Vec2),
-    normal: crate::math::Vec2,
+    (start, end): (Vec2, Vec2),
+    normal: Vec2,
     a: &Shape,
     a_in_b: &Transform,
     b_in_a: &Transform,
