@@ -2,8 +2,9 @@
 //! compound is built.
 //!
 //! A face of a sharp polygon child is *covered* when the region just outside it lies inside
-//! other children (a face shared with a neighbour, or one lying inside another child): it is
-//! not surface of the union, and a contact must never push along its normal. A vertex where a
+//! other children and the region just inside it does not (a face shared with neighbours, a
+//! seam; a face lying deep inside another child, where children overlap, is left as it is):
+//! it is not surface of the union, and a contact must never push along its normal. A vertex where a
 //! covered face meets an outer one is a flat or concave point of the union, unless another
 //! child's outer face leaves it turning outward (a convex corner of the union made by two
 //! children); its admissible normals are the union's there. The outer faces that continue one
@@ -226,9 +227,11 @@ impl Seams {
     }
 }
 
-/// Whether the face `a`–`b` of child `index` (outward unit `normal`) is covered by the other
-/// children: the face moved out by `tolerance` lies inside them but for a share of at most
-/// [`COVERED_SHARE`] of its length.
+/// Whether the face `a`–`b` of child `index` (outward unit `normal`) is a seam covered by the
+/// other children: the face moved out by `tolerance` lies inside them but for a share of at
+/// most [`COVERED_SHARE`] of its length, and moved in by as much it does not (a face lying
+/// deep inside another child, where children overlap, is not a seam: such a compound keeps
+/// its deepest child pair).
 fn face_covered(
     children: &[(Transform, Shape)],
     child_aabbs: &[Aabb],
@@ -238,35 +241,37 @@ fn face_covered(
     normal: Vec2,
     tolerance: f32,
 ) -> bool {
-    let nudge = normal * tolerance;
-    let (a, b) = (a + nudge, b + nudge);
-    let bounds = Aabb {
-        min: a.min(b),
-        max: a.max(b),
-    }
-    .expanded(tolerance);
-    let mut intervals: Vec<(f32, f32)> = Vec::new();
-    for (j, ((xf, shape), aabb)) in children.iter().zip(child_aabbs).enumerate() {
-        if j == index || !aabb.overlaps(&bounds) {
-            continue;
+    let uncovered = |offset: f32| {
+        let nudge = normal * offset;
+        let (a, b) = (a + nudge, b + nudge);
+        let bounds = Aabb {
+            min: a.min(b),
+            max: a.max(b),
         }
-        let interval = match shape {
-            Shape::Polygon(p) if p.radius() == 0.0 => clip_segment_to_polygon(p, xf, a, b),
-            _ => convex_interval(shape, xf, a, b),
-        };
-        intervals.extend(interval);
-    }
-    intervals.sort_by(|x, y| x.0.total_cmp(&y.0));
-    let mut uncovered = 0.0f32;
-    let mut cursor = 0.0f32;
-    for (t0, t1) in intervals {
-        if t0 > cursor {
-            uncovered += t0 - cursor;
+        .expanded(tolerance);
+        let mut intervals: Vec<(f32, f32)> = Vec::new();
+        for (j, ((xf, shape), aabb)) in children.iter().zip(child_aabbs).enumerate() {
+            if j == index || !aabb.overlaps(&bounds) {
+                continue;
+            }
+            let interval = match shape {
+                Shape::Polygon(p) if p.radius() == 0.0 => clip_segment_to_polygon(p, xf, a, b),
+                _ => convex_interval(shape, xf, a, b),
+            };
+            intervals.extend(interval);
         }
-        cursor = cursor.max(t1);
-    }
-    uncovered += (1.0 - cursor).max(0.0);
-    uncovered <= COVERED_SHARE
+        intervals.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let mut share = 0.0f32;
+        let mut cursor = 0.0f32;
+        for (t0, t1) in intervals {
+            if t0 > cursor {
+                share += t0 - cursor;
+            }
+            cursor = cursor.max(t1);
+        }
+        share + (1.0 - cursor).max(0.0)
+    };
+    uncovered(tolerance) <= COVERED_SHARE && uncovered(-tolerance) > COVERED_SHARE
 }
 
 /// The flat run of outer faces on the line of face `a`–`b` of child `index` (outward unit

@@ -15,7 +15,8 @@
 //!         left out
 //!     else: m, less a point whose place on the child is inside the union (A's face clipped
 //!         against a shared face of the child)
-//! answer: the deepest of those kept; when every child pair was left out, the smallest push
+//! answer: the deepest of those kept; when none is kept or a left-out one is deeper (the
+//! kept one would understate the overlap), the smallest push
 //! of A out of the union among the candidate directions: the left-out normals, A's face
 //! normals, the directions from the near children's vertices to a round A's core (each
 //! pushed by the overlap of A's and the near children's projections on it), and the outer
@@ -89,12 +90,10 @@ pub(crate) fn for_each_child_pair(
     }
 }
 
-/// Calls `visit` with each contact of `a` against compound `b` as a contact with the union's
-/// surface (see the module docs), in A's frame with `child_a`/`child_b` set, until `visit`
-/// returns `false`: the child pairs of [`for_each_child_pair`], with the normals of faces
-/// inside the compound replaced and face contacts spanning flat runs across children.
-///
-/// A compound `a` against a compound takes the plain child pairs.
+/// Calls `visit` with the contact of `a` against compound `b` as a contact with the union's
+/// surface (see the module docs), in A's frame with `child_a`/`child_b` set; not at all when
+/// they are apart. Without seams, or for a compound `a`, every child pair of
+/// [`for_each_child_pair`] instead (the caller keeps the deepest).
 pub(crate) fn for_each_surface_contact(
     a: &Shape,
     b: &Shape,
@@ -112,7 +111,7 @@ pub(crate) fn for_each_surface_contact(
         return for_each_child_pair(a, b, b_in_a, margin, visit);
     }
     let a_in_b = b_in_a.inv();
-    let mut visited = false;
+    let mut deepest_kept: Option<Manifold> = None;
     // The normals of the child pairs left out, and the deepest of those as it came: the
     // answers when no child pair has a normal of the union.
     let mut inside_normals: Vec<Vec2> = Vec::new();
@@ -120,7 +119,6 @@ pub(crate) fn for_each_surface_contact(
     let deeper = |candidate: &Manifold, kept: &Option<Manifold>| {
         kept.is_none_or(|k| candidate.max_penetration() > k.max_penetration())
     };
-    let mut go_on = true;
     for_each_child_pair(a, b, b_in_a, margin, &mut |manifold| {
         let child = manifold.child_b as usize;
         let outward = a_in_b.rotate(-manifold.normal);
@@ -138,16 +136,25 @@ pub(crate) fn for_each_surface_contact(
                 None
             }
         };
-        match surface {
-            Some(m) => {
-                visited = true;
-                go_on = visit(m);
-                go_on
+        if let Some(m) = surface {
+            if deeper(&m, &deepest_kept) {
+                deepest_kept = Some(m);
             }
-            None => true,
         }
+        true
     });
-    if go_on && !visited && !inside_normals.is_empty() {
+    // A kept contact shallower than a left-out one would understate the overlap: the push out
+    // of the union then (at least as deep as every child pair near A).
+    let kept_enough = match (&deepest_kept, &deepest_left_out) {
+        (Some(kept), Some(left_out)) => kept.max_penetration() >= left_out.max_penetration(),
+        (Some(_), None) => true,
+        (None, _) => false,
+    };
+    if kept_enough {
+        if let Some(manifold) = deepest_kept {
+            visit(manifold);
+        }
+    } else if !inside_normals.is_empty() {
         let union = Against {
             compound,
             seams,
