@@ -216,10 +216,14 @@ fn compounds_tiling_a_convex_polygon_collide_as_the_polygon() {
     assert!(cases > 1500, "{cases}");
 }
 
+/// A bar of an outline (its corners) and the outward normals of its faces that run between
+/// convex corners of the outline.
+type Bar = ((Vec2, Vec2), Vec<Vec2>);
+
 /// An outline split by `Compound::from_concave`, and the bars (convex parts of the union) whose
 /// outer faces run between convex corners of the outline: each bar with the normals of those
 /// faces.
-fn concave_outlines() -> Vec<(Vec<Vec2>, Vec<((Vec2, Vec2), Vec<Vec2>)>)> {
+fn concave_outlines() -> Vec<(Vec<Vec2>, Vec<Bar>)> {
     let v = Vec2::new;
     let bar = |min: Vec2, max: Vec2| (min, max);
     let l_bars = vec![
