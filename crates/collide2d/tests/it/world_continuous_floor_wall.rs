@@ -260,6 +260,11 @@ fn bodies_carried_along_a_compound_floor_into_or_past_its_wall_meet_the_wall() {
             ));
         }
     }
+    eprintln!(
+        "{} of {cases} checked ({ends_at_wall} floors end at the wall), {} wrong",
+        cases - shallow,
+        failures.len()
+    );
     assert!(
         (400..800).contains(&ends_at_wall) && shallow < 150,
         "{ends_at_wall} floors end at the wall, {shallow} bodies end shallow in it"
