@@ -28,8 +28,12 @@
 //!    (for a compound, any part it was apart from at the start) or goes further into it with
 //!    that answer's normal against the one it met it with (carried past the middle of the
 //!    other): then, as when it is apart at the end of the step, it reports a `Stay` with the
-//!    contact at the time of impact. A body sliding along a compound floor so keeps the
-//!    floor's contact across its seams. A chain's segments are one-sided: a body carried
+//!    contact at the time of impact. Where the cast hits at the start (the step goes further
+//!    into the part the body rests on, as a box turning as it rolls does), a part of a compound
+//!    met later in the step, on the compound's outer boundary, comes first: a body carried
+//!    along a level's floor into or past its wall reports the wall's contact, whether the
+//!    floor runs under the wall or ends at it. A body sliding along a compound floor so keeps
+//!    the floor's contact across its seams. A chain's segments are one-sided: a body carried
 //!    through a level chain's wall ends behind it, unseen by the chain's manifold, so a pair
 //!    with a chain reports the contact where the sweep met the first segment it went through
 //!    whenever there is one, whether or not the pair touches at the end of the step). The next
@@ -45,7 +49,7 @@ use crate::query::{
     chain_passed_segment, child_sweep, collide, shape_cast, CastHit, CastOptions, ContactPoint,
     Feature, FeatureId, Manifold, Sweep,
 };
-use crate::shape::{Aabb, Shape};
+use crate::shape::{Aabb, Compound, Shape};
 
 /// Most distance evaluations of one swept pair: rotating sweeps that graze a surface advance
 /// in small steps, and a cast that runs out reports an early contact.
@@ -690,13 +694,16 @@ impl World {
             let (a, b) = ((hit.a, &sweep_a), (hit.b, &sweep_b));
             let found = self.sweep_pair(a, b, false)?;
             if found.time == 0.0 {
-                // Through a chain's segment met later (a level chain's wall, past its floor's
+                // A part of a compound or a chain met later (a level's wall, past its floor's
                 // end), hidden by the floor it started on, which the cast takes as a hit at 0
                 // when the step goes deeper into it (a box turning as it rolls) and as no hit
                 // otherwise.
-                let passed = self.passed_chain_segment(a, b);
-                if passed.is_some() || !self.deepens(a, b) {
-                    return passed;
+                let later = self.later_meeting(a, b).map(|hit| SweptHit {
+                    was_touching: true,
+                    ..hit
+                });
+                if later.is_some() || !self.deepens(a, b) {
+                    return later;
                 }
             }
             Some(SweptHit {
@@ -745,12 +752,18 @@ impl World {
                 return self.passed_chain_segment(a, b);
             }
             let found = self.sweep_pair(a, b, false)?;
-            let found =
-                if found.time > 0.0 || (found.normal.dot(end.normal) < 0.0 && self.deepens(a, b)) {
-                    found
-                } else {
-                    self.later_meeting(a, b)?
-                };
+            let found = if found.time > 0.0 {
+                found
+            } else if let Some(later) = self.later_meeting(a, b) {
+                // A part met later in the step (a level's wall past the end of the floor the
+                // body rests on) comes first: the end contact and the start's touch may belong
+                // to different parts, so that the rule below would compare unrelated normals.
+                later
+            } else if found.normal.dot(end.normal) < 0.0 && self.deepens(a, b) {
+                found
+            } else {
+                return None;
+            };
             Some(SweptHit {
                 was_touching: true,
                 ..found
@@ -947,7 +960,9 @@ impl World {
     /// those the sweep passes through count (met from the front, its centroid behind them at
     /// the end, touched at the start included): a body sliding along a chain's floor meets
     /// the ends of the floor's in-line segments within the cast's tolerance (ghosts, which
-    /// the chain's cast drops), but does not go through them.
+    /// the chain's cast drops), but does not go through them. A compound's part counts only
+    /// where it is met on the compound's outer boundary (not on a face it shares with another
+    /// part, as at the seam of two floor boxes).
     fn later_meeting(
         &self,
         (first, first_sweep): (ColliderHandle, &Sweep),
@@ -969,18 +984,27 @@ impl World {
                 .min_by(|x, y| x.t.total_cmp(&y.t))
         };
         let hit = match (first_shape, second_shape) {
-            (_, Shape::Compound(compound)) => earliest(&mut compound.children().iter().filter_map(
-                |(child_xf, child)| {
-                    let child_sweep = child_sweep(second_sweep, child_xf);
-                    shape_cast(first_shape, first_sweep, child, &child_sweep, opts)
-                },
-            )),
-            (Shape::Compound(compound), _) => earliest(&mut compound.children().iter().filter_map(
-                |(child_xf, child)| {
-                    let child_sweep = child_sweep(first_sweep, child_xf);
-                    shape_cast(child, &child_sweep, second_shape, second_sweep, opts)
-                },
-            )),
+            (_, Shape::Compound(compound)) => {
+                earliest(&mut compound.children().iter().enumerate().filter_map(
+                    |(index, (child_xf, child))| {
+                        let child_sweep = child_sweep(second_sweep, child_xf);
+                        let hit = shape_cast(first_shape, first_sweep, child, &child_sweep, opts)?;
+                        on_outer_boundary(compound, second_sweep, index, &hit, -hit.normal, opts)
+                            .then_some(hit)
+                    },
+                ))
+            }
+            (Shape::Compound(compound), _) => {
+                earliest(&mut compound.children().iter().enumerate().filter_map(
+                    |(index, (child_xf, child))| {
+                        let child_sweep = child_sweep(first_sweep, child_xf);
+                        let hit =
+                            shape_cast(child, &child_sweep, second_shape, second_sweep, opts)?;
+                        on_outer_boundary(compound, first_sweep, index, &hit, hit.normal, opts)
+                            .then_some(hit)
+                    },
+                ))
+            }
             // A chain's parts are its one-sided segments; those met and left behind count
             // (from the start on: a segment the body touched at the start and went through).
             (_, Shape::Chain(chain)) => {
@@ -1052,6 +1076,34 @@ impl World {
         }
         Some(swept_hit(first, second, &hit, sensor))
     }
+}
+
+/// Whether a cast's `hit` on part `index` of `compound` (placed along `sweep`) is on the
+/// compound's outer boundary: `outward` is the part's normal there, towards the other shape.
+/// A face the part shares with another part (the seam of two floor boxes) is not: just outside
+/// it, the contact point lies inside the other part (deeper than the cast's tolerance, so that
+/// a wall met at the floor's surface counts).
+fn on_outer_boundary(
+    compound: &Compound,
+    sweep: &Sweep,
+    index: usize,
+    hit: &CastHit,
+    outward: Vec2,
+    opts: CastOptions,
+) -> bool {
+    let probe = hit.point + outward * (4.0 * opts.tolerance);
+    !compound
+        .children()
+        .iter()
+        .enumerate()
+        .any(|(other, (child_xf, child))| {
+            if other == index {
+                return false;
+            }
+            let placement = child_sweep(sweep, child_xf).transform_at(hit.t);
+            let projection = child.project_point(&placement, probe);
+            projection.inside && projection.distance > opts.tolerance
+        })
 }
 
 /// The hit of a cast of `first` against `second`, as the pair's (ordered, its normal from the

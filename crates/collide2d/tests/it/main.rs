@@ -72,6 +72,7 @@ mod world_continuous;
 mod world_continuous_bullets;
 mod world_continuous_chain_levels;
 mod world_continuous_far;
+mod world_continuous_floor_wall;
 mod world_continuous_hunt;
 mod world_continuous_last_call;
 mod world_continuous_one_way;
