@@ -171,6 +171,23 @@ fn under(a: Vec2, b: Vec2, depth: f32) -> Vec<Vec2> {
 }
 
 /// A scene of kind `kind` (see [`SCENES`]) and the ground it offers.
+/// Makes `case`'s ground a crease of slopes turned `left` and `right` from level meeting at the
+/// origin, each `long / 2` across at most, as one chain or two convex pieces `size` deep.
+fn crease(case: &mut Case, rng: &mut Rng, (left, right): (f32, f32), long: f32, size: f32) {
+    let reach = |angle: f32| (0.5 * long).min(0.5 * long / angle.tan());
+    let a = v(-reach(left), reach(left) * left.tan());
+    let b = v(reach(right), reach(right) * right.tan());
+    case.pieces = if rng.chance(0.5) {
+        vec![Piece::Chain(vec![b, Vec2::ZERO, a])]
+    } else {
+        vec![
+            Piece::Convex(under(a, Vec2::ZERO, size), 0.0),
+            Piece::Convex(under(Vec2::ZERO, b, size), 0.0),
+        ]
+    };
+    case.what = format!("crease of slopes {left} and {right}");
+}
+
 fn scene(kind: &str, case: &mut Case, rng: &mut Rng) -> Ground {
     let size = case.size;
     let max = case.max_slope;
@@ -210,18 +227,7 @@ fn scene(kind: &str, case: &mut Case, rng: &mut Rng) -> Ground {
         }
         "crease" => {
             let (left, right) = (rng.range(0.05, 1.4), rng.range(0.05, 1.4));
-            let reach = |angle: f32| (0.5 * long).min(0.5 * long / angle.tan());
-            let a = v(-reach(left), reach(left) * left.tan());
-            let b = v(reach(right), reach(right) * right.tan());
-            case.pieces = if rng.chance(0.5) {
-                vec![Piece::Chain(vec![b, Vec2::ZERO, a])]
-            } else {
-                vec![
-                    Piece::Convex(under(a, Vec2::ZERO, size), 0.0),
-                    Piece::Convex(under(Vec2::ZERO, b, size), 0.0),
-                ]
-            };
-            case.what = format!("crease of slopes {left} and {right}");
+            crease(case, rng, (left, right), long, size);
             Ground::Any
         }
         "ledge" => {
@@ -793,19 +799,7 @@ fn walkable_and_steep_crease(seed: u64) -> Vec<String> {
     } else {
         (steep, walkable)
     };
-    let long = 8.0 * size;
-    let reach = |angle: f32| (0.5 * long).min(0.5 * long / angle.tan());
-    let a = v(-reach(left), reach(left) * left.tan());
-    let b = v(reach(right), reach(right) * right.tan());
-    case.pieces = if rng.chance(0.5) {
-        vec![Piece::Chain(vec![b, Vec2::ZERO, a])]
-    } else {
-        vec![
-            Piece::Convex(under(a, Vec2::ZERO, size), 0.0),
-            Piece::Convex(under(Vec2::ZERO, b, size), 0.0),
-        ]
-    };
-    case.what = format!("crease of slopes {left} and {right}");
+    crease(&mut case, &mut rng, (left, right), 8.0 * size, size);
     let far = case.origin.abs().max_element() + case.extent;
     let fall = (size * rng.log_size(1.0e-3, 0.3)).max(FALL_SPACINGS * spacing(far));
     // Over the steep slope, so it comes down on it and slides down it into the crease.
