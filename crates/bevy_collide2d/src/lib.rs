@@ -412,7 +412,7 @@ impl CollisionWorld {
     /// The world's handle of `entity`'s collider; `None` when the entity has no collider in
     /// the world, or it is disabled, or its collider went away since the last step (removed,
     /// despawned or disabled: the collider stays in the world until the next step, but the
-    /// entity is answered at once, as [`SpatialQuery`](crate::query::SpatialQuery) does).
+    /// entity is answered at once, as [`SpatialQuery`] does).
     pub fn handle(&self, entity: Entity) -> Option<ColliderHandle> {
         if self.gone.contains(&entity) {
             return None;
