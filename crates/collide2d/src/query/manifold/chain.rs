@@ -146,13 +146,13 @@ fn chain_against_convex(
             return true;
         }
         // The flat run the segment belongs to, as the one segment it makes up.
-        let run = flat_extent(chain, index, &against.bounds);
-        let segment = Shape::Segment(Segment::new_unchecked(run.0, run.1));
+        let run = flat_run(chain, index, &against.bounds);
+        let segment = Shape::Segment(Segment::new_unchecked(run.low, run.high));
         let manifold = contacts_convex_local(&segment, convex, convex_in_chain, margin);
         if manifold.is_empty() {
             return true;
         }
-        match admit(chain, index, run, manifold, &against) {
+        match admit(chain, index, &run, manifold, &against) {
             Some((admitted, segment)) => visit(Manifold {
                 child_a: segment as u32,
                 ..admitted
@@ -176,7 +176,7 @@ struct Against<'a> {
 fn admit(
     chain: &Chain,
     index: usize,
-    run: (Vec2, Vec2),
+    run: &FlatRun,
     manifold: Manifold,
     against: &Against,
 ) -> Option<(Manifold, usize)> {
@@ -188,7 +188,7 @@ fn admit(
         return Some((m, index));
     }
     let at_end = m.normal.dot(left_perp(chain.normals()[index])) > 0.0;
-    let (joint, last) = run_end(chain, index, at_end, &against.bounds);
+    let (joint, last) = run.end(at_end);
     let Joint::Convex { neighbour_normal } = joint else {
         return Some((m, index));
     };
@@ -238,19 +238,20 @@ fn admit(
     })
 }
 
-/// [`admit`] along the rules of segment `index` (with the flat run `low → high` it belongs
-/// to, against which `manifold` was computed).
+/// [`admit`] along the rules of segment `index` (with the flat run it belongs to, against
+/// which `manifold` was computed).
 fn admit_own(
     chain: &Chain,
     index: usize,
-    (low, high): (Vec2, Vec2),
+    run: &FlatRun,
     manifold: Manifold,
     against: &Against,
 ) -> Option<Manifold> {
     let (convex, convex_in_chain, margin) = (against.shape, against.pose, against.margin);
     let face_normal = chain.normals()[index];
     let normal = manifold.normal;
-    let joint_at = |at_end: bool| run_end(chain, index, at_end, &against.bounds).0;
+    let (low, high) = (run.low, run.high);
+    let joint_at = |at_end: bool| run.end(at_end).0;
     // Within rounding of the face normal, and no deeper along it: the face contact, exactly
     // along it, with B's incident feature clipped to the run (the same points whichever face
     // the segment–shape test chose as reference). A face of B tilted within the tolerance but
@@ -381,82 +382,84 @@ fn face_axis_ties(
     along_face - m.max_penetration() <= REFERENCE_AXIS_TOLERANCE * size + rounding
 }
 
-/// The joint that ends, at its start (`at_end == false`) or end, the flat run segment `index`
-/// belongs to (the segments [`flat_extent`] joins to it), with the run's last segment that way;
-/// a run cut short by `bounds` (B's culling box) ends at a flat joint.
-fn run_end(chain: &Chain, index: usize, at_end: bool, bounds: &Aabb) -> (Joint, usize) {
-    let normal = chain.normals()[index];
-    let mut current = index;
-    for _ in 0..chain.segment_count() {
-        let Some(next) = chain.neighbour(current, at_end) else {
-            break;
-        };
-        let other = chain.normals()[next];
-        if next == index || cross(normal, other).abs() > FLAT_SINE || normal.dot(other) <= 0.0 {
-            break;
-        }
-        if !chain.segment_aabb(next).overlaps(bounds) {
-            return (Joint::FlatOrConcave, current);
-        }
-        current = next;
-    }
-    (chain.joint(current, at_end), current)
-}
-
 /// Largest sine of the turn at a joint for its two segments to count as one flat face.
 const FLAT_SINE: f32 = 1.0e-4;
 
+/// The flat run a segment belongs to (see [`flat_run`]).
+#[derive(Clone, Copy)]
+struct FlatRun {
+    /// The run's ends on the segment's line, in the segment's direction.
+    low: Vec2,
+    high: Vec2,
+    /// The joint ending the run at its start and at its end, each with the run's last segment
+    /// that way; a run cut short by B's culling box ends at a flat joint.
+    ends: [(Joint, usize); 2],
+}
+
+impl FlatRun {
+    /// The joint ending the run at its end (`at_end`) or start, with the run's last segment.
+    fn end(&self, at_end: bool) -> (Joint, usize) {
+        self.ends[usize::from(at_end)]
+    }
+}
+
 /// Segment `index` extended along its own line over the run of neighbours that continue it
-/// flat (turning by at most [`FLAT_SINE`]) and reach `bounds`, B's culling box: a face B rests
-/// on across flat joints is clipped to the whole run, so its points cover all of B's face over
-/// the floor rather than the part over one segment.
-fn flat_extent(chain: &Chain, index: usize, bounds: &Aabb) -> (Vec2, Vec2) {
+/// flat (turning by at most [`FLAT_SINE`]) and reach `bounds`, B's culling box, with the joints
+/// that end the run: a face B rests on across flat joints is clipped to the whole run, so its
+/// points cover all of B's face over the floor rather than the part over one segment, and the
+/// joints that count are those at the run's ends.
+fn flat_run(chain: &Chain, index: usize, bounds: &Aabb) -> FlatRun {
     let (start, end) = chain.segment_points(index);
     let normal = chain.normals()[index];
-    let Some(direction) = try_unit(end - start) else {
-        return (start, end);
-    };
-    let (mut low, mut high) = (0.0f32, (end - start).dot(direction));
+    let direction = try_unit(end - start);
+    let (mut low, mut high) = (0.0f32, direction.map_or(0.0, |d| (end - start).dot(d)));
     let (mut extended_low, mut extended_high) = (false, false);
+    let mut ends = [(Joint::FlatOrConcave, index); 2];
     for at_end in [false, true] {
         let mut current = index;
+        let mut cut_short = false;
         for _ in 0..chain.segment_count() {
             let Some(next) = chain.neighbour(current, at_end) else {
                 break;
             };
             let other = chain.normals()[next];
-            if next == index
-                || cross(normal, other).abs() > FLAT_SINE
-                || normal.dot(other) <= 0.0
-                || !chain.segment_aabb(next).overlaps(bounds)
-            {
+            if next == index || cross(normal, other).abs() > FLAT_SINE || normal.dot(other) <= 0.0 {
                 break;
             }
-            let (next_start, next_end) = chain.segment_points(next);
-            let far = if at_end { next_end } else { next_start };
-            let along = (far - start).dot(direction);
-            if at_end && along > high {
-                high = along;
-                extended_high = true;
-            } else if !at_end && along < low {
-                low = along;
-                extended_low = true;
+            if !chain.segment_aabb(next).overlaps(bounds) {
+                cut_short = true;
+                break;
+            }
+            if let Some(direction) = direction {
+                let (next_start, next_end) = chain.segment_points(next);
+                let far = if at_end { next_end } else { next_start };
+                let along = (far - start).dot(direction);
+                if at_end && along > high {
+                    high = along;
+                    extended_high = true;
+                } else if !at_end && along < low {
+                    low = along;
+                    extended_low = true;
+                }
             }
             current = next;
         }
+        let joint = if cut_short {
+            Joint::FlatOrConcave
+        } else {
+            chain.joint(current, at_end)
+        };
+        ends[usize::from(at_end)] = (joint, current);
     }
-    (
-        if extended_low {
-            start + direction * low
-        } else {
-            start
-        },
-        if extended_high {
-            start + direction * high
-        } else {
-            end
-        },
-    )
+    let along = |extended: bool, at: f32, vertex: Vec2| match direction {
+        Some(direction) if extended => start + direction * at,
+        _ => vertex,
+    };
+    FlatRun {
+        low: along(extended_low, low, start),
+        high: along(extended_high, high, end),
+        ends,
+    }
 }
 
 /// Whether `normal` lies between the face normal and the neighbour's normal of a convex joint
