@@ -99,6 +99,15 @@ fn turned(m: &Manifold) -> Manifold {
     out
 }
 
+/// Whether the mirrored pair gives `m` turned round, within `tol`; else what it gives.
+fn mirrors(m: &Manifold, mirrored: &Manifold, tol: f32) -> Result<(), String> {
+    if same(&turned(m), mirrored, tol) {
+        Ok(())
+    } else {
+        Err(format!("mirrored pair gives {mirrored:?}"))
+    }
+}
+
 /// Whether two manifolds agree within `tol`: count, normal, and points (in either order) with
 /// their depths.
 fn same(first: &Manifold, second: &Manifold, tol: f32) -> bool {
@@ -231,13 +240,8 @@ fn sweep(
                 let m = collide_speculative(&built, &xf_a, &b, &xf_b, margin);
                 let mirrored = collide_speculative(&b, &xf_b, &built, &xf_a, margin);
                 let tol = 1e-6 * (size_of(&b).max(1.0) + xf_a.p.abs().max_element());
-                let result = check_manifold(&a, &xf_a, &b, &xf_b, margin, &m).and_then(|()| {
-                    if same(&turned(&m), &mirrored, tol) {
-                        Ok(())
-                    } else {
-                        Err(format!("mirrored pair gives {mirrored:?}"))
-                    }
-                });
+                let result = check_manifold(&a, &xf_a, &b, &xf_b, margin, &m)
+                    .and_then(|()| mirrors(&m, &mirrored, tol));
                 if let Err(e) = result {
                     failures.push(format!(
                         "{union:?} {fa:?}-{fb:?} case {index} margin {margin:e} {setting:?}: {e}\n  built {built:?} at {xf_a:?}\n  b {b:?} at {xf_b:?}\n  -> {m:?}\n  polygon: {:?}",
@@ -417,12 +421,7 @@ fn large_shapes_over_the_corners_of_small_closed_chains_answer_as_their_polygon(
                                     let result = check_manifold(&a, &xf_a, &b, &xf_b, margin, &m)
                                         .and_then(|()| close_to_exact(&a, &xf_a, &b, &xf_b, &m))
                                         .and_then(|()| {
-                                            let tol = 1e-6 * ratio.max(1.0);
-                                            if same(&turned(&m), &mirrored, tol) {
-                                                Ok(())
-                                            } else {
-                                                Err(format!("mirrored pair gives {mirrored:?}"))
-                                            }
+                                            mirrors(&m, &mirrored, 1e-6 * ratio.max(1.0))
                                         });
                                     if let Err(e) = result {
                                         failures.push(format!(
@@ -760,13 +759,8 @@ fn open_flat_chains_answer_as_the_box_under_them() {
                 let m = collide_speculative(&chain, &xf_a, &b, &xf_b, margin);
                 let mirrored = collide_speculative(&b, &xf_b, &chain, &xf_a, margin);
                 let tol = 1e-6 * (size_of(&b).max(segment) + far);
-                let result = check_manifold(&floor, &xf_a, &b, &xf_b, margin, &m).and_then(|()| {
-                    if same(&turned(&m), &mirrored, tol) {
-                        Ok(())
-                    } else {
-                        Err(format!("mirrored pair gives {mirrored:?}"))
-                    }
-                });
+                let result = check_manifold(&floor, &xf_a, &b, &xf_b, margin, &m)
+                    .and_then(|()| mirrors(&m, &mirrored, tol));
                 if let Err(e) = result {
                     failures.push(format!(
                         "{fb:?} case {index} size {size} segment {segment} tilt {tilt} depth {depth:e} far {far} margin {margin:e}: {e}\n  b {b:?} at {xf_b:?}\n  floor at {xf_a:?}\n  -> {m:?}\n  box: {:?}",
