@@ -12,7 +12,7 @@ use collide2d::shape::{Capsule, Circle, Polygon, Shape};
 use collide2d::{collide, Transform, Vec2};
 
 use crate::support::vec64::{
-    closest_on_segment, core_edges as edges, dot, outline_holds, sub, P as Point,
+    closest_on_segment, core_edges as edges, dot, outline_holds, place64, sub, P as Point,
 };
 use crate::support::Rng;
 
@@ -44,25 +44,22 @@ fn signed_distance(a: &[Point], b: &[Point]) -> (f64, Option<Point>) {
         best = best.max(b_min - a_max);
     }
     // The exact closest points of the outlines.
+    // Each vertex of one outline against each edge of the other, kept as (distance, the point
+    // on `a`, the point on `b`).
     let mut closest = (f64::INFINITY, [0.0; 2], [0.0; 2]);
-    for &p in a {
-        for (s, e) in edges(b) {
-            let q = closest_on_segment(p, s, e);
-            let d = dot(sub(q, p), sub(q, p)).sqrt();
-            if d < closest.0 {
-                closest = (d, p, q);
+    let mut nearest = |vertices: &[Point], outline: &[Point], vertices_are_b: bool| {
+        for &v in vertices {
+            for (s, e) in edges(outline) {
+                let w = closest_on_segment(v, s, e);
+                let d = dot(sub(w, v), sub(w, v)).sqrt();
+                if d < closest.0 {
+                    closest = if vertices_are_b { (d, w, v) } else { (d, v, w) };
+                }
             }
         }
-    }
-    for &q in b {
-        for (s, e) in edges(a) {
-            let p = closest_on_segment(q, s, e);
-            let d = dot(sub(q, p), sub(q, p)).sqrt();
-            if d < closest.0 {
-                closest = (d, p, q);
-            }
-        }
-    }
+    };
+    nearest(a, b, false);
+    nearest(b, a, true);
     let (distance, p, q) = closest;
     let a_point_in_b = a.iter().any(|&p| outline_holds(b, p));
     let b_point_in_a = b.iter().any(|&p| outline_holds(a, p));
@@ -404,17 +401,7 @@ fn rounded_boxes_resting_nearly_parallel_keep_both_ends_at_the_exact_depth() {
             let Shape::Polygon(p) = shape else {
                 unreachable!()
             };
-            let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
-            p.vertices()
-                .iter()
-                .map(|v| {
-                    let (x, y) = (f64::from(v.x), f64::from(v.y));
-                    [
-                        f64::from(xf.p.x) + c * x - s * y,
-                        f64::from(xf.p.y) + s * x + c * y,
-                    ]
-                })
-                .collect()
+            p.vertices().iter().map(|&v| place64(xf, v)).collect()
         };
         let (signed, direction) = signed_distance(&core(&a, &xf_a), &core(&b, &xf_b));
         let Some(direction) = direction else { continue };
