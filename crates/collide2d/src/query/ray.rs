@@ -194,7 +194,10 @@ fn ray_cast_circle(circle: &Circle, ray: &Ray, inside: RayInside) -> Option<Loca
 
 fn ray_cast_disc(center: Vec2, radius: f32, ray: &Ray, inside: RayInside) -> Option<LocalHit> {
     let (offset, enter, leave) = disc_crossings(center, radius, ray)?;
-    if offset.length_squared() <= radius * radius {
+    // An origin on the circle is inside or outside as rounding has it; when the roots put it
+    // inside (the line entered behind it and leaves ahead), it starts on the boundary: taken
+    // as outside, the negative entry was dropped and a ray running into the disc missed it.
+    if offset.length_squared() <= radius * radius || (enter < 0.0 && leave >= 0.0) {
         return inside_hit(ray, inside, leave, |t| {
             crate::math::try_unit(offset + ray.direction * t)
                 .unwrap_or(unit_direction(ray.direction))
@@ -500,11 +503,16 @@ fn ray_cast_rounded_core(
     inside: RayInside,
 ) -> Option<LocalHit> {
     let count = vertices.len();
-    if core_contains(vertices, normals, radius, ray.origin) {
+    let contains_origin = core_contains(vertices, normals, radius, ray.origin);
+    if contains_origin || enters_behind(vertices, normals, radius, ray) {
         // Leave through the farthest exit among the pieces whose union is the shape; the exit
         // of the union is the latest exit of any piece containing the path, found by marching.
         let exit = rounded_core_exit(vertices, normals, radius, ray);
-        return inside_hit(ray, inside, exit.0, |_| exit.1);
+        // An origin that rounding put just outside, with the line's entry behind it and its
+        // exit ahead, starts on the boundary (one past the exit has left the shape).
+        if contains_origin || exit.0 >= 0.0 {
+            return inside_hit(ray, inside, exit.0, |_| exit.1);
+        }
     }
     let mut best: Option<LocalHit> = None;
     let mut keep = |distance: f32, normal: Vec2| {
@@ -549,13 +557,44 @@ fn ray_cast_rounded_core(
     if radius > 0.0 {
         for vertex in vertices {
             if let Some(hit) = ray_cast_disc(*vertex, radius, ray, RayInside::HitAtStart) {
-                if hit.distance > 0.0 || (ray.origin - *vertex).length() > radius {
+                // A hit at 0 from a disc the origin is outside of (by the disc's own test) is
+                // an entry at the origin; one the origin is in took the path above.
+                if hit.distance > 0.0 || (ray.origin - *vertex).length_squared() > radius * radius {
                     keep(hit.distance, hit.normal);
                 }
             }
         }
     }
     best
+}
+
+/// Whether the line of `ray` enters the rounded core behind the origin: across a side (the
+/// crossing within the side's ends) or into a vertex's disc that the origin is in (by its
+/// distance from the vertex or by the disc's roots). The origin is then inside the shape or past its exit, never in front of it;
+/// [`core_contains`], rounded otherwise, can call an origin on the boundary outside, and the
+/// entries ahead of such an origin are pieces' entries inside the shape.
+fn enters_behind(vertices: &[Vec2], normals: &[Vec2], radius: f32, ray: &Ray) -> bool {
+    let count = vertices.len();
+    let across_side = (0..count).any(|i| {
+        let normal = normals[i];
+        let start = vertices[i] + normal * radius;
+        let end = vertices[(i + 1) % count] + normal * radius;
+        let denominator = normal.dot(ray.direction);
+        if denominator >= 0.0 {
+            return false;
+        }
+        let t = normal.dot(start - ray.origin) / denominator;
+        let edge = end - start;
+        let s = (ray.origin + ray.direction * t - start).dot(edge) / edge.length_squared();
+        t < 0.0 && (0.0..=1.0).contains(&s)
+    });
+    across_side
+        || (radius > 0.0
+            && vertices.iter().any(|vertex| {
+                disc_crossings(*vertex, radius, ray).is_some_and(|(offset, enter, leave)| {
+                    offset.length_squared() <= radius * radius || (enter < 0.0 && leave >= 0.0)
+                })
+            }))
 }
 
 /// Whether a local point lies in the rounded core (core points: 1, 2 or a polygon).

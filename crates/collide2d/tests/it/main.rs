@@ -15,6 +15,7 @@ mod broad_grid_pairs;
 mod broad_model;
 mod broad_parallel;
 mod cast;
+mod cast_edges;
 mod cast_invariance;
 mod cast_parry;
 mod cast_reference;
