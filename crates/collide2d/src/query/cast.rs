@@ -1088,7 +1088,7 @@ fn linear_ray_cast_with(
             if jumps == 0 {
                 return time_of_impact(gaps, opts);
             }
-            if simplex.count < 3 && radius_a + radius_b > 0.0 {
+            if simplex.count < 3 && aim > 0.0 {
                 // Within the aim along the simplex, which may be a chord of D: its witness
                 // points then lie on the cores' faces within the tolerance only along the
                 // last jump's plane, taken before the jump, and pushed out by the radii along
@@ -1096,8 +1096,11 @@ fn linear_ray_cast_with(
                 // bullet 1e-2 across reaching a ball 2.7 across). The simplex holds D's
                 // nearest points once no support point lies nearer the origin along its axis
                 // by more than the tolerance, and that axis is then the normal (unless the
-                // simplex is rounding noise from the origin). Sharp pairs stop at `|v| ≤
-                // tolerance`, where any witness points of the cores are within it of both.
+                // simplex is rounding noise from the origin). Sharp pairs kept a target apart
+                // stop the same way, a target from D (their normal was the jump's plane, 24
+                // degrees off the closest points' direction for a quad sliding a skin above a
+                // segment's end); with no target they stop at `|v| ≤ tolerance`, where any
+                // witness points of the cores are within it of both.
                 let towards_origin = simplex.search_direction();
                 let length = towards_origin.length();
                 if length > 0.0 && length.is_finite() {
