@@ -756,7 +756,20 @@ fn ray_cast_chain(chain: &Chain, ray: &Ray) -> Option<LocalHit> {
             let point = ray.origin + ray.direction * t;
             let edge = end - start;
             let along = (point - start).dot(edge) / edge.length_squared();
-            if (0.0..=1.0).contains(&along) {
+            // A ray through a joint crosses both segments' lines at the shared point, which
+            // rounding may put a hair past the end of each: the range is widened by the
+            // rounding of the crossing (8 ulps of the coordinates over the approach's cosine),
+            // at most a thousandth of the segment.
+            let reach = (start
+                .abs()
+                .max(end.abs())
+                .max(ray.origin.abs())
+                .max_element())
+            .max(point.abs().max_element());
+            let rounding = (8.0 * f32::EPSILON * reach * ray.direction.length() / -approach)
+                .min(1e-3 * edge.length())
+                / edge.length();
+            if (-rounding..=1.0 + rounding).contains(&along) {
                 best = Some(LocalHit {
                     distance: t,
                     normal,
