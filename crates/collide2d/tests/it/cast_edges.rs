@@ -964,18 +964,18 @@ fn compound_casts_meet_the_nearest_child_reference() {
             direction: heading,
             max_distance: 20.0 * size,
         };
-        let (o, d) = (p64(ray.origin), p64(ray.direction));
+        let (from, along) = (p64(ray.origin), p64(ray.direction));
         let slack = 1e-5 * f64::from(size) + 1e-6 * f64::from(far);
         let deepest = |low: f64, high: f64| {
             pieces
                 .iter()
-                .map(|piece| piece.deepest(o, d, low, high).0)
+                .map(|piece| piece.deepest(from, along, low, high).0)
                 .fold(f64::INFINITY, f64::min)
         };
         let surface = |t: f64| {
             pieces
                 .iter()
-                .map(|piece| piece.along(o, d, t))
+                .map(|piece| piece.along(from, along, t))
                 .fold(f64::INFINITY, f64::min)
         };
         match compound.ray_cast(&xf, &ray) {
