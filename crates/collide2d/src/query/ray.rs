@@ -570,9 +570,10 @@ fn ray_cast_rounded_core(
 
 /// Whether the line of `ray` enters the rounded core behind the origin: across a side (the
 /// crossing within the side's ends) or into a vertex's disc that the origin is in (by its
-/// distance from the vertex or by the disc's roots). The origin is then inside the shape or past its exit, never in front of it;
-/// [`core_contains`], rounded otherwise, can call an origin on the boundary outside, and the
-/// entries ahead of such an origin are pieces' entries inside the shape.
+/// distance from the vertex or by the disc's roots). The origin is then inside the shape or
+/// past its exit, never in front of it; [`core_contains`], rounded otherwise, can call an
+/// origin on the boundary outside, and the entries ahead of such an origin are pieces'
+/// entries inside the shape.
 fn enters_behind(vertices: &[Vec2], normals: &[Vec2], radius: f32, ray: &Ray) -> bool {
     let count = vertices.len();
     let across_side = (0..count).any(|i| {
@@ -760,12 +761,12 @@ fn ray_cast_chain(chain: &Chain, ray: &Ray) -> Option<LocalHit> {
             // rounding may put a hair past the end of each: the range is widened by the
             // rounding of the crossing (8 ulps of the coordinates over the approach's cosine),
             // at most a thousandth of the segment.
-            let reach = (start
+            let reach = start
                 .abs()
                 .max(end.abs())
                 .max(ray.origin.abs())
-                .max_element())
-            .max(point.abs().max_element());
+                .max(point.abs())
+                .max_element();
             let rounding = (8.0 * f32::EPSILON * reach * ray.direction.length() / -approach)
                 .min(1e-3 * edge.length())
                 / edge.length();
