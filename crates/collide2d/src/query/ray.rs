@@ -509,9 +509,15 @@ fn ray_cast_rounded_core(
         // of the union is the latest exit of any piece containing the path, found by marching.
         let exit = rounded_core_exit(vertices, normals, radius, ray);
         // An origin that rounding put just outside, with the line's entry behind it and its
-        // exit ahead, starts on the boundary (one past the exit has left the shape).
-        if contains_origin || exit.0 >= 0.0 {
-            return inside_hit(ray, inside, exit.0, |_| exit.1);
+        // exit found ahead, starts on the boundary (one past the exit has left the shape, and
+        // one whose line crosses the shape wholly behind it finds no exit ahead).
+        let exit = match exit {
+            Some(exit) if contains_origin || exit.0 >= 0.0 => Some(exit),
+            None if contains_origin => Some((0.0, -unit_direction(ray.direction))),
+            _ => None,
+        };
+        if let Some((distance, normal)) = exit {
+            return inside_hit(ray, inside, distance, |_| normal);
         }
     }
     let mut best: Option<LocalHit> = None;
@@ -620,8 +626,15 @@ fn core_contains(vertices: &[Vec2], normals: &[Vec2], radius: f32, point: Vec2) 
 /// Where a ray starting inside a rounded core leaves it, and the outward normal there.
 ///
 /// The exit from a convex set is the largest `t` still inside; along the ray, inside-ness is
-/// an interval, so the exit is the largest crossing among the offset edges and vertex discs.
-fn rounded_core_exit(vertices: &[Vec2], normals: &[Vec2], radius: f32, ray: &Ray) -> (f32, Vec2) {
+/// an interval, so the exit is the largest crossing among the offset edges and vertex discs;
+/// `None` when no crossing lies in the shape (the line misses it, or crosses it only where
+/// rounding puts every crossing outside).
+fn rounded_core_exit(
+    vertices: &[Vec2],
+    normals: &[Vec2],
+    radius: f32,
+    ray: &Ray,
+) -> Option<(f32, Vec2)> {
     let count = vertices.len();
     let mut candidates: Vec<(f32, Vec2)> = Vec::with_capacity(2 * count);
     for i in 0..count {
@@ -655,7 +668,6 @@ fn rounded_core_exit(vertices: &[Vec2], normals: &[Vec2], radius: f32, ray: &Ray
             core_contains(vertices, normals, radius + slack, point)
         })
         .max_by(|a, b| a.0.total_cmp(&b.0))
-        .unwrap_or((0.0, -unit_direction(ray.direction)))
 }
 
 /// Where the line of `ray` leaves the disc of `radius` about `center` (the larger root of

@@ -1071,3 +1071,80 @@ fn compound_casts_meet_the_nearest_child_reference() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn ray_leaving_a_rounded_polygon_it_crossed_behind_far_out_misses() {
+    // The line crosses the shape 12 to 50 units behind the origin, 3e7 out: no exit ahead.
+    let shape = Shape::from(
+        Polygon::new(&[
+            Vec2::new(-0.15989551, 0.02523917),
+            Vec2::new(-0.15004542, -0.3208408),
+            Vec2::new(-0.054852992, -0.3291129),
+            Vec2::new(0.10930765, -0.24589534),
+            Vec2::new(0.21943063, 0.12909234),
+        ])
+        .unwrap()
+        .with_radius(0.053836137)
+        .unwrap(),
+    );
+    let xf = Transform {
+        p: Vec2::new(-29999978.0, 15000010.0),
+        q: Rot {
+            c: -0.9220834,
+            s: -0.38699132,
+        },
+    };
+    for max_distance in [0.0, 1.0, f32::INFINITY] {
+        let ray = Ray {
+            origin: Vec2::new(-29999990.0, 14999962.0),
+            direction: Vec2::new(-0.24308069, -0.97000605),
+            max_distance,
+        };
+        assert_eq!(shape.ray_cast(&xf, &ray), None, "{ray:?}");
+    }
+}
+
+#[test]
+fn rays_pointing_away_from_rounded_shapes_they_line_up_with_miss() {
+    // Origins 0.01 to 1e4 sizes outside, the line through the shape behind them, at 0 to 3e7
+    // out, sizes 0.01 to 1000, directions of length 1e-3 to 1e3. None may hit (a hit at 0 is
+    // allowed only within the slack of the surface).
+    let mut rng = Rng(0x7a11_aa7e_bee1_0001);
+    let mut failures = Vec::new();
+    for case in 0..6000 {
+        let size = rng.pick(&[0.01f32, 1.0, 100.0, 1000.0]);
+        let far = rng.pick(&[0.0f32, 1e4, 1e6, 3e7]);
+        let shape = rounded_shape(&mut rng, size);
+        let xf = Transform::new(rng.point(far), rng.angle());
+        let reference = Rounded::of(&shape, &xf);
+        let centre = reference.points.iter().fold([0.0, 0.0], |c, p| {
+            let n = reference.points.len() as f64;
+            [c[0] + p[0] / n, c[1] + p[1] / n]
+        });
+        let heading = f64::from(rng.angle());
+        let away = [heading.cos(), heading.sin()];
+        let distance = f64::from(size) * 10f64.powf(f64::from(rng.range(-2.0, 4.0)));
+        let origin = rounded([
+            centre[0] + away[0] * (distance + 2.0 * f64::from(size)),
+            centre[1] + away[1] * (distance + 2.0 * f64::from(size)),
+        ]);
+        let length = rng.pick(&[1.0f32, 1e-3, 1e3, 0.72]);
+        let direction = rounded(away) * length;
+        let max_distance = rng.pick(&[0.0, f32::INFINITY, 10.0 * size / length]);
+        let ray = Ray {
+            origin,
+            direction,
+            max_distance,
+        };
+        let slack = 1e-4 * f64::from(size) + 1e-6 * length_of(p64(origin));
+        if let Err(why) = check_ray(&shape, &xf, &ray, slack) {
+            failures.push(format!("case {case}: {shape:?} at {xf:?}, {ray:?}: {why}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
