@@ -292,7 +292,13 @@ fn convex_surface(
     push: &mut dyn FnMut(Found),
 ) {
     if let Some(found) = separating_face(shape, xf, (other, other_xf), preference, reach) {
-        if found.separation <= reach {
+        // Only an obstacle within `reach` as a whole (its largest separation, a lower bound
+        // on the distance, as the closest-point test below asks of rounded characters): a
+        // face within `reach` of an obstacle further than that is the line of a face the
+        // character is beside, not over (a sharp character falling along a wall 1e4 out, a
+        // skin and a spacing from it, read the top of a wall tile below its side as floor,
+        // and hung on the wall there).
+        if found.separation <= reach && found.gap <= reach {
             push(found);
         }
         return;
