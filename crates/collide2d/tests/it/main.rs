@@ -48,6 +48,7 @@ mod manifold_union_reference;
 mod motion_range;
 mod mover_corner;
 mod mover_edges;
+mod mover_game;
 mod mover_invariance;
 mod mover_ledges;
 mod mover_play;

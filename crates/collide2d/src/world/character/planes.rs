@@ -240,11 +240,21 @@ fn shape_surfaces(
                 }
                 let segment = Shape::Segment(Segment::new_unchecked(start, end));
                 let pair = (&segment, other_xf);
-                convex_surface(shape, xf, pair, reach, preference, &mut |found: Found| {
-                    if found.normal.dot(other_xf.rotate(face)) > 0.0 {
+                let corners = convex_neighbours(chain, index);
+                let neighbour_face = |normal: Vec2| {
+                    corners
+                        .iter()
+                        .flatten()
+                        .any(|(n, _)| normal.dot(other_xf.rotate(*n)) > 1.0 - 1.0e-6)
+                };
+                let faces: Vec<(Vec2, Vec2)> = corners.iter().flatten().copied().collect();
+                let mut keep = |found: Found| {
+                    if found.normal.dot(other_xf.rotate(face)) > 0.0 || neighbour_face(found.normal)
+                    {
                         push(found);
                     }
-                });
+                };
+                convex_surface_with(shape, xf, pair, &faces, reach, preference, &mut keep);
                 true
             });
         }
@@ -286,13 +296,67 @@ fn shape_surfaces(
 fn convex_surface(
     shape: &Shape,
     xf: &Transform,
+    pair: (&Shape, &Transform),
+    reach: f32,
+    preference: Preference,
+    push: &mut dyn FnMut(Found),
+) {
+    convex_surface_with(shape, xf, pair, &[], reach, preference, push);
+}
+
+/// Of chain segment `index`, the faces of its neighbours at its two ends that it lies wholly
+/// behind (the chain turns away from its front there: a convex corner), as (normal, a point
+/// of the face) in the chain's frame. A character in front of such a face by the skin is
+/// that far from the segment too: beside a stack of chain pieces (a wall of tiles), the face
+/// of the piece's side holds the character at the corner the piece above covers, where the
+/// closest-point direction to the corner leans up, against a fall along the wall.
+fn convex_neighbours(chain: &crate::shape::Chain, index: usize) -> [Option<(Vec2, Vec2)>; 2] {
+    let count = chain.segment_count();
+    let (start, end) = chain.segment_points(index);
+    let neighbour = |other: Option<usize>, shared: Vec2, far: Vec2| {
+        let other = other?;
+        let normal = chain.normals()[other];
+        ((far - shared).dot(normal) <= 0.0).then_some((normal, shared))
+    };
+    let closed = chain.is_closed();
+    let previous = if index > 0 {
+        Some(index - 1)
+    } else if closed {
+        Some(count - 1)
+    } else {
+        None
+    };
+    let next = if index + 1 < count {
+        Some(index + 1)
+    } else if closed {
+        Some(0)
+    } else {
+        None
+    };
+    let previous = previous.filter(|&i| i != index);
+    let next = next.filter(|&i| i != index);
+    [neighbour(previous, start, end), neighbour(next, end, start)]
+}
+
+/// [`convex_surface`], with `extra_faces` (normal and a point, in `other`'s frame) that keep
+/// the character out of `other` as well as its own faces do (see [`convex_neighbours`]).
+fn convex_surface_with(
+    shape: &Shape,
+    xf: &Transform,
     (other, other_xf): (&Shape, &Transform),
+    extra_faces: &[(Vec2, Vec2)],
     reach: f32,
     preference: Preference,
     push: &mut dyn FnMut(Found),
 ) {
     if let Some(found) = separating_face(shape, xf, (other, other_xf), preference, reach) {
-        if found.separation <= reach {
+        // Only an obstacle within `reach` as a whole (its largest separation, a lower bound
+        // on the distance, as the closest-point test below asks of rounded characters): a
+        // face within `reach` of an obstacle further than that is the line of a face the
+        // character is beside, not over (a sharp character falling along a wall 1e4 out, a
+        // skin and a spacing from it, read the top of a wall tile below its side as floor,
+        // and hung on the wall there).
+        if found.separation <= reach && found.gap <= reach {
             push(found);
         }
         return;
@@ -305,7 +369,7 @@ fn convex_surface(
         let normal = -closest.normal;
         let pair = (other, other_xf);
         let closest_face = (normal, closest.distance);
-        let open = open_face(shape, xf, pair, preference, 0.25 * reach);
+        let open = open_face(shape, xf, pair, extra_faces, preference, 0.25 * reach);
         let face = open.filter(|face| preference.prefers(face.0, normal));
         // A face the character is wholly in front of that resists the motion more than the
         // closest-point direction still holds it: beside a seam of a stack of boxes, the
@@ -324,7 +388,7 @@ fn convex_surface(
             motion: Vec2::ZERO,
             ..preference
         };
-        let away = open_face(shape, xf, pair, upward, 0.0)
+        let away = open_face(shape, xf, pair, extra_faces, upward, 0.0)
             .filter(|face| upward.prefers(face.0, normal))
             .unwrap_or(closest_face);
         let (normal, separation) = face.unwrap_or(closest_face);
@@ -373,6 +437,7 @@ fn open_face(
     shape: &Shape,
     xf: &Transform,
     (other, other_xf): (&Shape, &Transform),
+    extra_faces: &[(Vec2, Vec2)],
     preference: Preference,
     least: f32,
 ) -> Option<(Vec2, f32)> {
@@ -414,6 +479,9 @@ fn open_face(
             consider(-normal, a, 0.0);
         }
         _ => return None,
+    }
+    for (normal, point) in extra_faces {
+        consider(other_xf.rotate(*normal), place(*point), 0.0);
     }
     best
 }
