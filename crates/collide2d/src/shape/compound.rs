@@ -9,9 +9,10 @@ use crate::shape::{Aabb, PointProjection, Polygon, Shape};
 ///
 /// Contacts ([`collide`](crate::collide)) treat the compound as the union of its children: a
 /// face of a sharp polygon child that other children cover (a seam between two children) is
-/// found when the compound is built and is never a contact's normal, and a face contact on
-/// outer child faces lying on one line spans them all. [`collide_all`](crate::query::collide_all)
-/// gives every child pair as it is.
+/// found when the compound is built and is never a contact's normal (where the deepest child
+/// pair would push along one, the contact is the exact smallest push out of the union), and a
+/// face contact on outer child faces lying on one line spans them all.
+/// [`collide_all`](crate::query::collide_all) gives every child pair as it is.
 ///
 /// **Invariant:** at least one child; no child is itself a compound; child transforms are finite
 /// with normalised rotations; `local_aabb` bounds every child.

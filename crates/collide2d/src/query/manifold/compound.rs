@@ -16,22 +16,20 @@
 //!     else: m, less a point whose place on the child is inside the union (A's face clipped
 //!         against a shared face of the child)
 //! answer: the deepest of those kept; when none is kept or a left-out one is deeper (the
-//! kept one would understate the overlap), the smallest push
-//! of A out of the union among the candidate directions: the left-out normals, A's face
-//! normals, the directions from the near children's vertices to a round A's core (each
-//! pushed by the overlap of A's and the near children's projections on it), and the outer
-//! face normals near A (their face contact over the run when it reaches as deep)
+//!     kept one would understate the overlap), the exact smallest push of A out of the union
+//!     (`union_push.rs`), with the face contact over a flat run when the push is along an
+//!     outer face and reaches as deep, else a child pair's manifold along it, else one point
 //! ```
 //!
-//! For a compound tiling a convex polygon that is the polygon's answer (the sweeps of
-//! `tests/it/compound_seams.rs`); where the union is concave, a push measured by projections
-//! may be larger than the union needs (A could pass beside a child).
+//! The push is exact for concave unions too: A sunk into the side of a wall standing on a
+//! floor goes out sideways (or into the corner), never over the wall's top.
 //!
 //! Compounds without covered faces take the plain child pairs at no extra cost.
 
-use crate::math::{Transform, Vec2};
+use crate::math::{cross, Transform, Vec2};
 use crate::query::manifold::chain::face_manifold;
-use crate::query::manifold::{contacts_convex_local, finish_local, placement_in_a};
+use crate::query::manifold::union_push::{smallest_push, Push, Region};
+use crate::query::manifold::{contacts_convex_local, finish_local, placement_in_a, FACE_TOLERANCE};
 use crate::query::support::ConvexProxy;
 use crate::query::{ContactPoint, Feature, FeatureId, Manifold};
 use crate::shape::{Aabb, Admission, Compound, Shape};
@@ -112,14 +110,15 @@ pub(crate) fn for_each_surface_contact(
     }
     let a_in_b = b_in_a.inv();
     let mut deepest_kept: Option<Manifold> = None;
-    // The normals of the child pairs left out, and the deepest of those as it came: the
-    // answers when no child pair has a normal of the union.
-    let mut inside_normals: Vec<Vec2> = Vec::new();
+    // Every child pair as it came (for the points of the union's push), and the deepest of
+    // those left out.
+    let mut pairs: Vec<Manifold> = Vec::new();
     let mut deepest_left_out: Option<Manifold> = None;
     let deeper = |candidate: &Manifold, kept: &Option<Manifold>| {
         kept.is_none_or(|k| candidate.max_penetration() > k.max_penetration())
     };
     for_each_child_pair(a, b, b_in_a, margin, &mut |manifold| {
+        pairs.push(manifold);
         let child = manifold.child_b as usize;
         let outward = a_in_b.rotate(-manifold.normal);
         let surface = match seams.admit(child, outward) {
@@ -129,7 +128,6 @@ pub(crate) fn for_each_surface_contact(
                 Some(if run.is_empty() { manifold } else { run })
             }
             Admission::Inside => {
-                inside_normals.push(outward);
                 if deeper(&manifold, &deepest_left_out) {
                     deepest_left_out = Some(manifold);
                 }
@@ -144,29 +142,43 @@ pub(crate) fn for_each_surface_contact(
         true
     });
     // A kept contact shallower than a left-out one would understate the overlap: the push out
-    // of the union then (at least as deep as every child pair near A).
+    // of the union then (at least as deep as every child pair).
     let kept_enough = match (&deepest_kept, &deepest_left_out) {
         (Some(kept), Some(left_out)) => kept.max_penetration() >= left_out.max_penetration(),
         (Some(_), None) => true,
         (None, _) => false,
     };
-    if kept_enough {
-        if let Some(manifold) = deepest_kept {
-            visit(manifold);
+    let union = Against {
+        compound,
+        seams,
+        a,
+        a_in_b: &a_in_b,
+        b_in_a,
+        margin,
+    };
+    // A kept contact may also fall short: pushed out of one child along it, A may be left in
+    // another (at a concave corner of the union). It stands when its push clears them all.
+    let answer = if kept_enough && deepest_kept.is_none_or(|kept| union.clears(&kept)) {
+        deepest_kept
+    } else {
+        match union.exact_push() {
+            Some((push, near)) => {
+                let tolerance = 1e-5 * (1.0 + push.depth + near.1);
+                match deepest_kept {
+                    Some(kept)
+                        if kept_enough && kept.max_penetration() >= push.depth - tolerance =>
+                    {
+                        Some(kept)
+                    }
+                    _ => Some(union.contact_along(&push, &near.0, tolerance, &pairs)),
+                }
+            }
+            None if kept_enough => deepest_kept,
+            None => deepest_left_out,
         }
-    } else if !inside_normals.is_empty() {
-        let union = Against {
-            compound,
-            seams,
-            a,
-            a_in_b: &a_in_b,
-            b_in_a,
-            margin,
-        };
-        let pushed = union.smallest_push(&inside_normals);
-        if let Some(manifold) = pushed.or(deepest_left_out) {
-            visit(manifold);
-        }
+    };
+    if let Some(manifold) = answer {
+        visit(manifold);
     }
 }
 
@@ -181,65 +193,125 @@ struct Against<'a> {
 }
 
 impl Against<'_> {
-    /// The smallest push of A out of the union among candidate directions (compound frame,
-    /// outward): the normals of the child pairs left out, A's own face normals and, for a
-    /// circle or capsule, the directions from the near children's vertices to A's core, pushed by
-    /// how far the children near A reach past A along them (the projections' overlap), and
-    /// the normals of the outer faces near A, with their face contact over the run where it
-    /// reaches as deep. `None` when no direction leaves A within the margin.
-    fn smallest_push(&self, inside_normals: &[Vec2]) -> Option<Manifold> {
-        let proxy_a = ConvexProxy::from_shape(self.a)?;
-        let bounds = culling_box(self.a, self.a_in_b, self.margin);
-        let near: Vec<usize> = self
-            .compound
-            .child_aabbs()
-            .iter()
-            .enumerate()
-            .filter(|(_, aabb)| aabb.overlaps(&bounds))
-            .map(|(i, _)| i)
-            .collect();
-        // How far A reaches along -d, and the point that does.
-        let reach_a = |d: Vec2| {
-            let index = proxy_a.support_index(self.a_in_b.rotate_inv(-d));
-            let point = self.a_in_b.apply(proxy_a.point(index)) - d * proxy_a.radius();
-            (-d.dot(point), point, index)
+    /// Whether pushing A along the normal of `manifold` (A's frame) by its depth takes it out
+    /// of every child (to within a relative `1e-5`).
+    fn clears(&self, manifold: &Manifold) -> bool {
+        let Some(proxy_a) = ConvexProxy::from_shape(self.a) else {
+            return true;
         };
-        // How far the children near A reach along d, the point and child that do.
-        let reach_union = |d: Vec2| {
-            let mut best: Option<(f32, Vec2, usize, usize)> = None;
-            for &k in &near {
-                let (xf, child) = &self.compound.children()[k];
+        let depth = manifold.max_penetration();
+        if depth <= 0.0 {
+            return true;
+        }
+        let t = self.a_in_b.rotate(-manifold.normal) * depth;
+        let bounds = culling_box(self.a, self.a_in_b, 0.0);
+        let moved = Aabb {
+            min: bounds.min + t,
+            max: bounds.max + t,
+        };
+        let tolerance = 1e-5 * (1.0 + depth + bounds.extents().max_element());
+        let core_a: Vec<Vec2> = proxy_a
+            .points()
+            .iter()
+            .map(|p| self.a_in_b.apply(*p))
+            .collect();
+        self.compound
+            .children()
+            .iter()
+            .zip(self.compound.child_aabbs())
+            .filter(|(_, aabb)| aabb.overlaps(&moved))
+            .all(|((xf, child), _)| {
                 let Some(proxy) = ConvexProxy::from_shape(child) else {
-                    continue;
+                    return true;
                 };
-                let index = proxy.support_index(xf.rotate_inv(d));
-                let point = xf.apply(proxy.point(index)) + d * proxy.radius();
-                let along = d.dot(point);
-                if best.is_none_or(|(b, ..)| along > b) {
-                    best = Some((along, point, k, index));
+                let core: Vec<Vec2> = proxy.points().iter().map(|p| xf.apply(*p)).collect();
+                let region = Region::new(&core, &core_a, proxy.radius() + proxy_a.radius());
+                !region.contains_by(t, tolerance)
+            })
+    }
+
+    /// The exact smallest push of A out of the union (see `union_push.rs`), compound frame,
+    /// with the children it was found among and A's extent; `None` when A overlaps no child
+    /// (touching or apart).
+    fn exact_push(&self) -> Option<(Push, (Vec<usize>, f32))> {
+        let proxy_a = ConvexProxy::from_shape(self.a)?;
+        let core_a: Vec<Vec2> = proxy_a
+            .points()
+            .iter()
+            .map(|p| self.a_in_b.apply(*p))
+            .collect();
+        let region = |k: usize| {
+            let (xf, child) = &self.compound.children()[k];
+            let proxy = ConvexProxy::from_shape(child)?;
+            let core: Vec<Vec2> = proxy.points().iter().map(|p| xf.apply(*p)).collect();
+            Some(Region::new(
+                &core,
+                &core_a,
+                proxy.radius() + proxy_a.radius(),
+            ))
+        };
+        let bounds = culling_box(self.a, self.a_in_b, 0.0);
+        let near_of = |moved: &Aabb| -> Vec<usize> {
+            self.compound
+                .child_aabbs()
+                .iter()
+                .enumerate()
+                .filter(|(_, aabb)| aabb.overlaps(moved))
+                .map(|(k, _)| k)
+                .collect()
+        };
+        // The children near A where it is, then also those near where the push takes it,
+        // until the push ends clear of them all: a child A does not reach yet may stand in
+        // the way (a push out of the union of some children that ends outside the others is
+        // the push out of them all).
+        let mut near = near_of(&bounds);
+        loop {
+            let regions: Vec<Region> = near.iter().filter_map(|&k| region(k)).collect();
+            if regions.len() != near.len() {
+                return None;
+            }
+            let push = smallest_push(&regions)?;
+            let t = push.translation;
+            let moved = Aabb {
+                min: bounds.min + t,
+                max: bounds.max + t,
+            };
+            let mut grown = near.clone();
+            for k in near_of(&moved) {
+                if !grown.contains(&k) {
+                    grown.push(k);
                 }
             }
-            best
-        };
-        let mut best: Option<(f32, Manifold)> = None;
-        let mut consider = |depth: f32, manifold: Manifold| {
-            if depth.is_finite()
-                && depth >= -self.margin.max(0.0)
-                && best.as_ref().is_none_or(|(b, _)| depth < *b)
-            {
-                best = Some((depth, manifold));
+            if grown.len() == near.len() {
+                return Some((push, (near, bounds.extents().max_element())));
             }
-        };
-        // The outer faces near A: A's deepest point against the face's line, or the face
-        // contact over the run when that reaches as deep.
-        for &k in &near {
+            grown.sort_unstable();
+            near = grown;
+        }
+    }
+
+    /// The contact of A with the union along its exact push (`near`: the children it was
+    /// found among), in A's frame: the face contact over a flat run of outer faces when the
+    /// push is along one and reaches as deep (within `tolerance`), else a child pair's manifold
+    /// along the push as deep (`pairs`, A's frame), else one point where A and the child touch
+    /// once pushed out.
+    fn contact_along(
+        &self,
+        push: &Push,
+        near: &[usize],
+        tolerance: f32,
+        pairs: &[Manifold],
+    ) -> Manifold {
+        let (n, depth) = (push.normal, push.depth);
+        let child = near[push.region];
+        let along =
+            |outward: Vec2| cross(outward, n).abs() <= FACE_TOLERANCE && outward.dot(n) > 0.0;
+        // A face of the union along the push: its contact over the whole flat run.
+        for &k in near {
             for face in self.seams.outer_faces(k) {
-                let d = face.normal;
-                let Some((along, ..)) = reach_union(d) else {
+                if !along(face.normal) {
                     continue;
-                };
-                let (reach, point, index) = reach_a(d);
-                let depth = along + reach;
+                }
                 let run = run_contact(
                     face.run,
                     face.normal,
@@ -249,78 +321,32 @@ impl Against<'_> {
                     self.margin,
                     k,
                 );
-                let tolerance = 1e-5 * (1.0 + depth.abs() + bounds.extents().max_element());
                 if !run.is_empty() && (run.max_penetration() - depth).abs() <= tolerance {
-                    consider(depth, run);
-                    continue;
+                    return run;
                 }
-                let contact = ContactPoint {
-                    point: point + d * (0.5 * depth),
-                    penetration: depth,
-                    id: FeatureId {
-                        a: Feature::Edge(0),
-                        b: Feature::Vertex(index as u8),
-                    },
-                };
-                consider(depth, self.placed(Manifold::one_point(d, contact), k));
             }
         }
-        // The directions off A (its faces, or the left-out normals): the union's point that
-        // reaches furthest, A's surface behind it.
-        let mut own_normals: Vec<Vec2> = match self.a {
-            Shape::Polygon(polygon) => polygon
-                .normals()
-                .iter()
-                .map(|n| -self.a_in_b.rotate(*n))
-                .collect(),
-            _ => Vec::new(),
+        // A child pair along the push, as deep.
+        if let Some(pair) = pairs.iter().find(|m| {
+            along(self.a_in_b.rotate(-m.normal)) && (m.max_penetration() - depth).abs() <= tolerance
+        }) {
+            return *pair;
+        }
+        // One point, midway between the child's surface and A's where they touch once A is
+        // pushed out.
+        let (child_core, a_core) = push.cores;
+        let radius = |shape: &Shape| ConvexProxy::from_shape(shape).map_or(0.0, |p| p.radius());
+        let on_child = child_core + n * radius(&self.compound.children()[child].1);
+        let on_a = a_core - n * radius(self.a);
+        let contact = ContactPoint {
+            point: 0.5 * (on_child + on_a),
+            penetration: depth,
+            id: FeatureId {
+                a: Feature::Edge(0),
+                b: Feature::Vertex(0),
+            },
         };
-        // A circle or capsule: the directions from the near children's vertices to A's core
-        // (a corner of the union pressed into A's round).
-        if proxy_a.radius() > 0.0 {
-            let core: Vec<Vec2> = proxy_a
-                .points()
-                .iter()
-                .map(|p| self.a_in_b.apply(*p))
-                .collect();
-            for &k in &near {
-                let (xf, child) = &self.compound.children()[k];
-                let Some(proxy) = ConvexProxy::from_shape(child) else {
-                    continue;
-                };
-                for v in proxy.points() {
-                    let v = xf.apply(*v);
-                    let nearest = match core.as_slice() {
-                        [a, b] => crate::shape::closest_point_on_segment(*a, *b, v),
-                        [a] => *a,
-                        _ => continue,
-                    };
-                    own_normals.extend(crate::math::try_unit(nearest - v));
-                }
-            }
-        }
-        for &d in inside_normals.iter().chain(&own_normals) {
-            let Some((along, point, child, index)) = reach_union(d) else {
-                continue;
-            };
-            let (reach, ..) = reach_a(d);
-            let depth = along + reach;
-            let contact = ContactPoint {
-                point: point - d * (0.5 * depth),
-                penetration: depth,
-                id: FeatureId {
-                    a: Feature::Vertex(index as u8),
-                    b: Feature::Edge(0),
-                },
-            };
-            // Only clearly smaller than a face's push (which has the run's points).
-            let slack = 1e-5 * (1.0 + depth.abs() + bounds.extents().max_element());
-            consider(
-                depth + slack,
-                self.placed(Manifold::one_point(d, contact), child),
-            );
-        }
-        best.map(|(_, manifold)| manifold)
+        self.placed(Manifold::one_point(n, contact), child)
     }
 
     /// A manifold in the compound's frame (normal from the compound to A) turned into A's

@@ -17,6 +17,7 @@
 //! | `box_box.rs` | box–box (polygons built as centred boxes), bit-identical to polygon–polygon |
 //! | `clip.rs` | the reference/incident clipping steps both of the above share |
 //! | `compound.rs` | anything against a compound (seams inside it left out) |
+//! | `union_push.rs` | the exact push of a convex shape out of a union of convex shapes |
 //! | `chain.rs` | anything against a chain (one-sided segments, ghost normals removed) |
 //! | `aabb.rs` | the [`Aabb`](crate::Aabb) manifolds |
 
@@ -35,6 +36,7 @@ pub(crate) mod polygon_polygon;
 mod sat;
 #[cfg(test)]
 pub(crate) mod test_numbers;
+mod union_push;
 
 use crate::math::{both_valid, Transform, Vec2};
 use crate::query::{FeatureId, Manifold};
@@ -61,10 +63,11 @@ pub(crate) use polygon_polygon::{
 ///
 /// Touching counts: shapes whose surfaces meet exactly give points with penetration `0`.
 /// Against a compound this is the contact with the union of its children: a child face that
-/// another child covers (a shared seam) is never its normal, and a face contact on a flat run
-/// of child faces spans the whole run; otherwise the deepest child-pair manifold (see
-/// [`collide_all`] for every child pair as it is). Two compounds give their deepest child
-/// pair.
+/// another child covers (a shared seam) is never its normal (when the deepest child pair's
+/// normal would be one, the answer is the exact smallest push out of the union), and a face
+/// contact on a flat run of child faces spans the whole run; otherwise the deepest child-pair
+/// manifold (see [`collide_all`] for every child pair as it is). Two compounds give their
+/// deepest child pair.
 /// Same as [`collide_speculative`] with a zero margin. Empty when either transform is not
 /// [valid](Transform::is_valid).
 ///
