@@ -8,6 +8,7 @@
 use crate::manifold_reference::{check_manifold, shape_of, size_of, Family};
 use crate::manifold_union_reference::split;
 use crate::support::Rng;
+use collide2d::query::collide_all;
 use collide2d::query::Manifold;
 use collide2d::shape::{Compound, Polygon, Shape};
 use collide2d::{collide, Transform, Vec2};
@@ -490,14 +491,14 @@ fn inside_by(polygon: &[[f64; 2]], p: [f64; 2]) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-/// The distance from the origin to the nearest point outside every polygon (counter-clockwise,
-/// convex), by brute force: the nearest point of every edge and the crossings of every two
-/// edges of different polygons, kept when strictly inside no other polygon; zero when the
-/// origin is inside none.
-fn union_depth(polygons: &[Vec<[f64; 2]>]) -> f64 {
+/// The nearest point to the origin outside every polygon (counter-clockwise, convex) and its
+/// distance, by brute force: the nearest point of every edge and the crossings of every two
+/// edges of different polygons, kept when strictly inside no other polygon; the origin when
+/// it is inside none.
+fn union_push(polygons: &[Vec<[f64; 2]>]) -> (f64, [f64; 2]) {
     let slack = 1e-10;
     if polygons.iter().all(|p| inside_by(p, [0.0, 0.0]) <= slack) {
-        return 0.0;
+        return (0.0, [0.0, 0.0]);
     }
     let edges: Vec<(usize, [f64; 2], [f64; 2])> = polygons
         .iter()
@@ -511,6 +512,7 @@ fn union_depth(polygons: &[Vec<[f64; 2]>]) -> f64 {
             .all(|(k, polygon)| k == on.0 || k == on.1 || inside_by(polygon, p) <= slack)
     };
     let mut best = f64::INFINITY;
+    let mut at = [0.0, 0.0];
     let nearest = |a: [f64; 2], b: [f64; 2]| {
         let (ex, ey) = (b[0] - a[0], b[1] - a[1]);
         if ex == 0.0 && ey == 0.0 {
@@ -523,6 +525,7 @@ fn union_depth(polygons: &[Vec<[f64; 2]>]) -> f64 {
         let p = nearest(a, b);
         if p[0].hypot(p[1]) < best && clear(p, (k, k)) {
             best = p[0].hypot(p[1]);
+            at = p;
         }
     }
     for (i, &(k, a, b)) in edges.iter().enumerate() {
@@ -548,10 +551,53 @@ fn union_depth(polygons: &[Vec<[f64; 2]>]) -> f64 {
             let p = [a[0] + s * e[0], a[1] + s * e[1]];
             if p[0].hypot(p[1]) < best && clear(p, (k, l)) {
                 best = p[0].hypot(p[1]);
+                at = p;
             }
         }
     }
-    best
+    (best, at)
+}
+
+/// The distance from the origin to the nearest point outside every polygon.
+fn union_depth(polygons: &[Vec<[f64; 2]>]) -> f64 {
+    union_push(polygons).0
+}
+
+/// The outward normals of the faces of the (sharp polygon) children that lie inside the union:
+/// just outside them, all along, is inside other children.
+fn seam_normals(built: &Compound) -> Vec<Vec<Vec2>> {
+    let children = built.children();
+    children
+        .iter()
+        .enumerate()
+        .map(|(k, (xf, child))| {
+            let Shape::Polygon(p) = child else {
+                return Vec::new();
+            };
+            let count = p.vertices().len();
+            (0..count)
+                .filter_map(|i| {
+                    let (v, w) = (
+                        xf.apply(p.vertices()[i]),
+                        xf.apply(p.vertices()[(i + 1) % count]),
+                    );
+                    let n = xf.rotate(p.normals()[i]);
+                    // Covered all along: just outside it, at points along it, is inside
+                    // another child.
+                    [0.02f32, 0.25, 0.5, 0.75, 0.98]
+                        .iter()
+                        .all(|t| {
+                            let probe = v.lerp(w, *t) + n * 1e-3 * (w - v).length();
+                            children
+                                .iter()
+                                .enumerate()
+                                .any(|(j, (xf_j, other))| j != k && other.contains(xf_j, probe))
+                        })
+                        .then_some(n)
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The regions `M_k` = child ⊕ (−B) of a compound's children against B (placed by `xf_b`),
@@ -709,51 +755,63 @@ fn swept_unions(rng: &mut Rng) -> Vec<(&'static str, Vec<Vec2>, Compound)> {
     unions
 }
 
-/// The check of one pressing against the exact union depth: the manifold (either argument
-/// order) overlaps by the union's depth (between the depths of the polygons inside and around
-/// the rounded regions, within `tolerance`), and pushing B along its normal by its depth
-/// clears every child.
+/// The check of one pressing against the exact union depth (either argument order): never
+/// deeper than the union (`high`, within `tolerance`). Where the deepest child pair as it is
+/// pushes along a seam (`seam`: its depth and the seam's outward normal, compound frame; the
+/// old answer's ghost normal): not along that normal, and at least as deep as that pair.
+/// Returns whether the answer is the union's exact depth (`[low, high]`: the depths of the
+/// polygons inside and around the rounded regions) along a normal that pushes B clear of every
+/// child.
 fn check_union(
     m: &Manifold,
     flip: bool,
     xf: &Transform,
     brackets: &[[Vec<[f64; 2]>; 2]],
     (low, high): (f64, f64),
+    seam: Option<(f64, Vec2)>,
     tolerance: f64,
-) -> Result<(), String> {
+) -> Result<bool, String> {
     if m.is_empty() {
         return Err(format!("empty; union depth in [{low}, {high}]"));
     }
     let normal = xf.rotate_inv(if flip { -m.normal } else { m.normal });
     let depth = f64::from(m.max_penetration());
-    if depth < low - tolerance || depth > high + tolerance {
+    if depth > high + tolerance {
         return Err(format!(
-            "depth {depth} outside the union's [{low}, {high}]: {m:?}"
+            "depth {depth} deeper than the union's [{low}, {high}]: {m:?}"
         ));
     }
-    let push = [f64::from(normal.x) * depth, f64::from(normal.y) * depth];
-    for (k, [inside, _]) in brackets.iter().enumerate() {
-        let by = inside_by(inside, push);
-        if by > tolerance {
+    if let Some((old, ghost)) = seam {
+        if (normal - ghost).length() < 1e-3 {
+            return Err(format!("along the seam's normal {ghost}: {m:?}"));
+        }
+        if depth < old - tolerance {
             return Err(format!(
-                "the push {push:?} leaves B {by} inside child {k}: {m:?}"
+                "depth {depth} shallower than the seam's pair ({old}): {m:?}"
             ));
         }
     }
-    Ok(())
+    let push = [f64::from(normal.x) * depth, f64::from(normal.y) * depth];
+    let clears = brackets
+        .iter()
+        .all(|[inside, _]| inside_by(inside, push) <= tolerance);
+    Ok(depth >= low - tolerance && clears)
 }
 
 /// L, U, T and staircase outlines (`from_concave`) and rows of tiles (flat, stepped), scaled,
 /// with boxes, circles, capsules and polygons 0.05 to 0.6 of the scale pressed into any point
-/// of the outline (ends and concave corners included) up to 0.3 of their size, turned, at the
-/// origin and 1e3 out, both argument orders: the depth is the union's exact depth (the
-/// brute-force distance to the union's boundary, `f64`), and the normal pushes B clear of every
-/// child.
+/// of the outline (ends, concave corners and where seams meet it included) up to 0.3 of their
+/// size, turned, at the
+/// origin and 1e3 out, both argument orders, against the brute-force distance to the union's
+/// boundary (`f64`): never deeper than the union; where the deepest child pair would push along
+/// a seam, never along it and at least as deep, and mostly the union's exact push (see
+/// `check_union`; a kept contact as deep as every seam pair stands even where its push leaves B
+/// in another child).
 #[test]
 fn concave_unions_push_out_by_the_exact_union_depth() {
     let mut rng = Rng(0x5ea_a11);
-    let (mut cases, mut failures) = (0, Vec::new());
-    for round in 0..40 {
+    let (mut cases, mut seam_cases, mut exact_seam_answers, mut failures) = (0, 0, 0, Vec::new());
+    for round in 0..120 {
         for (name, outline, compound) in swept_unions(&mut rng) {
             let scale = rng.pick(&[0.5f32, 1.0, 3.0]);
             let outline: Vec<Vec2> = outline.iter().map(|p| *p * scale).collect();
@@ -774,14 +832,45 @@ fn concave_unions_push_out_by_the_exact_union_depth() {
                 .collect();
             let built = Compound::new(children).unwrap();
             let shape = Shape::from(built.clone());
+            let seams = seam_normals(&built);
             for _ in 0..3 {
                 let (b, depth, angle) =
                     pressed(scale * rng.pick(&[0.05f32, 0.15, 0.3, 0.6]), &mut rng);
                 let count = outline.len();
-                let i = rng.below(count);
+                // Half of them across a seam: at a child's vertex on the outline (where a cut
+                // or a tile's side meets it), give or take a third of B's size.
+                let on_outline = |v: Vec2| {
+                    (0..count).find(|&i| {
+                        let (p, q) = (outline[i], outline[(i + 1) % count]);
+                        let t = (v - p).dot(q - p) / (q - p).length_squared();
+                        (0.0..=1.0).contains(&t) && (p + (q - p) * t - v).length() < 1e-4
+                    })
+                };
+                let corners: Vec<Vec2> = built
+                    .children()
+                    .iter()
+                    .flat_map(|(_, child)| match child {
+                        Shape::Polygon(p) => p.vertices().to_vec(),
+                        _ => Vec::new(),
+                    })
+                    .collect();
+                let (i, at) = if rng.chance(0.5) {
+                    let v = corners[rng.below(corners.len())];
+                    match on_outline(v) {
+                        Some(i) => {
+                            let (p, q) = (outline[i], outline[(i + 1) % count]);
+                            let along = (q - p).normalize() * size_of(&b) * rng.range(-0.3, 0.3);
+                            (i, v + along)
+                        }
+                        None => continue,
+                    }
+                } else {
+                    let i = rng.below(count);
+                    let (p, q) = (outline[i], outline[(i + 1) % count]);
+                    (i, p + (q - p) * rng.range(-0.05, 1.05))
+                };
                 let (p, q) = (outline[i], outline[(i + 1) % count]);
                 let n = Vec2::new(q.y - p.y, p.x - q.x).normalize();
-                let at = p + (q - p) * rng.range(-0.05, 1.05);
                 let local = Transform::new(at + n * (reach(&b, angle, -n) - depth), angle);
                 let xf = frame(&mut rng);
                 let xf_b = xf.mul(&local);
@@ -789,6 +878,21 @@ fn concave_unions_push_out_by_the_exact_union_depth() {
                 let inside: Vec<Vec<[f64; 2]>> = brackets.iter().map(|r| r[0].clone()).collect();
                 let around: Vec<Vec<[f64; 2]>> = brackets.iter().map(|r| r[1].clone()).collect();
                 let (low, high) = (union_depth(&inside), union_depth(&around));
+                // The deepest child pair as it is (`collide_all`), and whether its normal is
+                // one of its child's seams'.
+                let mut pairs = Vec::new();
+                collide_all(&shape, &xf, &b, &xf_b, 0.0, &mut pairs);
+                let old = pairs.iter().fold(None::<Manifold>, |best, m| match best {
+                    Some(d) if d.max_penetration() >= m.max_penetration() => Some(d),
+                    _ => Some(*m),
+                });
+                let seam = old.and_then(|m| {
+                    let n = xf.rotate_inv(m.normal);
+                    seams[m.child_a as usize]
+                        .iter()
+                        .any(|s| (*s - n).length() < 1e-3)
+                        .then_some((f64::from(m.max_penetration()), n))
+                });
                 let far = xf.p.length() > 1.0;
                 let tolerance =
                     2e-4 * f64::from(scale + size_of(&b)) + if far { 5e-4 } else { 0.0 };
@@ -796,13 +900,16 @@ fn concave_unions_push_out_by_the_exact_union_depth() {
                     continue;
                 }
                 cases += 1;
+                seam_cases += usize::from(seam.is_some());
+                let depths = (low, high);
                 let results = [
                     check_union(
                         &collide(&shape, &xf, &b, &xf_b),
                         false,
                         &xf,
                         &brackets,
-                        (low, high),
+                        depths,
+                        seam,
                         tolerance,
                     ),
                     check_union(
@@ -810,12 +917,16 @@ fn concave_unions_push_out_by_the_exact_union_depth() {
                         true,
                         &xf,
                         &brackets,
-                        (low, high),
+                        depths,
+                        seam,
                         tolerance,
                     )
                     .map_err(|e| format!("mirrored: {e}")),
                 ];
                 for result in results {
+                    if seam.is_some() && result == Ok(true) {
+                        exact_seam_answers += 1;
+                    }
                     if let Err(e) = result {
                         failures.push(format!(
                             "{name} round {round}: {e}\n  built {built:?} at {xf:?}\n  b {b:?} at {xf_b:?}"
@@ -830,5 +941,13 @@ fn concave_unions_push_out_by_the_exact_union_depth() {
         cases,
         &failures,
     );
-    assert!(cases > 400, "{cases}");
+    println!(
+        "{seam_cases} of {cases} with the deepest child pair along a seam; \
+         {exact_seam_answers} of their {} answers the union's exact push",
+        2 * seam_cases
+    );
+    assert!(
+        cases > 1000 && seam_cases > 20,
+        "{cases} cases, {seam_cases} along a seam"
+    );
 }

@@ -156,25 +156,17 @@ pub(crate) fn for_each_surface_contact(
         b_in_a,
         margin,
     };
-    // A kept contact may also fall short: pushed out of one child along it, A may be left in
-    // another (at a concave corner of the union). It stands when its push clears them all.
-    let answer = if kept_enough && deepest_kept.is_none_or(|kept| union.clears(&kept)) {
+    // A kept contact as deep as every left-out one stands (its normal is the union's).
+    let answer = if kept_enough {
         deepest_kept
     } else {
         match union.exact_push() {
-            Some((push, near)) => {
-                let tolerance = 1e-5 * (1.0 + push.depth + near.1);
-                match deepest_kept {
-                    Some(kept)
-                        if kept_enough && kept.max_penetration() >= push.depth - tolerance =>
-                    {
-                        Some(kept)
-                    }
-                    _ => Some(union.contact_along(&push, &near.0, tolerance, &pairs)),
-                }
+            Some((push, (near, extent))) => {
+                let tolerance = 1e-5 * (1.0 + push.depth + extent);
+                Some(union.contact_along(&push, &near, tolerance, &pairs))
             }
-            None if kept_enough => deepest_kept,
-            None => deepest_left_out,
+            // Touching or within the margin only: a kept contact rather than a seam's.
+            None => deepest_kept.or(deepest_left_out),
         }
     };
     if let Some(manifold) = answer {
@@ -193,43 +185,6 @@ struct Against<'a> {
 }
 
 impl Against<'_> {
-    /// Whether pushing A along the normal of `manifold` (A's frame) by its depth takes it out
-    /// of every child (to within a relative `1e-5`).
-    fn clears(&self, manifold: &Manifold) -> bool {
-        let Some(proxy_a) = ConvexProxy::from_shape(self.a) else {
-            return true;
-        };
-        let depth = manifold.max_penetration();
-        if depth <= 0.0 {
-            return true;
-        }
-        let t = self.a_in_b.rotate(-manifold.normal) * depth;
-        let bounds = culling_box(self.a, self.a_in_b, 0.0);
-        let moved = Aabb {
-            min: bounds.min + t,
-            max: bounds.max + t,
-        };
-        let tolerance = 1e-5 * (1.0 + depth + bounds.extents().max_element());
-        let core_a: Vec<Vec2> = proxy_a
-            .points()
-            .iter()
-            .map(|p| self.a_in_b.apply(*p))
-            .collect();
-        self.compound
-            .children()
-            .iter()
-            .zip(self.compound.child_aabbs())
-            .filter(|(_, aabb)| aabb.overlaps(&moved))
-            .all(|((xf, child), _)| {
-                let Some(proxy) = ConvexProxy::from_shape(child) else {
-                    return true;
-                };
-                let core: Vec<Vec2> = proxy.points().iter().map(|p| xf.apply(*p)).collect();
-                let region = Region::new(&core, &core_a, proxy.radius() + proxy_a.radius());
-                !region.contains_by(t, tolerance)
-            })
-    }
-
     /// The exact smallest push of A out of the union (see `union_push.rs`), compound frame,
     /// with the children it was found among and A's extent; `None` when A overlaps no child
     /// (touching or apart).

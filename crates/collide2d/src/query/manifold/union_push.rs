@@ -109,9 +109,10 @@ impl Piece {
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
     point: D,
-    normal: D,
-    /// The point of the first region's core hull under it.
-    core: D,
+    /// The outward normals of the two pieces it is on there (the same one twice when on one).
+    normals: (D, D),
+    /// The points of the two regions' core hulls under it.
+    cores: (D, D),
     on: (usize, usize),
 }
 
@@ -214,11 +215,6 @@ impl Region {
             }
         }
         best.1
-    }
-
-    /// Whether the translation `t` lies inside the region by more than `slack`.
-    pub(crate) fn contains_by(&self, t: Vec2, slack: f32) -> bool {
-        self.strictly_contains(D::of(t), f64::from(slack))
     }
 
     /// Whether `p` lies inside the region by more than `slack`.
@@ -327,7 +323,7 @@ fn closest_on_segment(p: D, a: D, b: D) -> D {
 /// The points where pieces `p` and `q` cross (collinear overlaps and coincident arcs give
 /// none: their ends are candidates of their own), with an outward normal for each (the mean of
 /// both pieces' normals there).
-fn crossings(p: &Piece, q: &Piece, out: &mut Vec<(D, D)>) {
+fn crossings(p: &Piece, q: &Piece, out: &mut Vec<(D, D, D)>) {
     match (*p, *q) {
         (
             Piece::Edge {
@@ -352,7 +348,7 @@ fn crossings(p: &Piece, q: &Piece, out: &mut Vec<(D, D)>) {
             let s = w.cross(e2) / denominator;
             let t = w.cross(e1) / denominator;
             if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t) {
-                out.push((a1.add(e1.scale(s)), n1.add(n2)));
+                out.push((a1.add(e1.scale(s)), n1, n2));
             }
         }
         (Piece::Edge { a, b, normal, .. }, arc @ Piece::Arc { .. })
@@ -382,7 +378,12 @@ fn crossings(p: &Piece, q: &Piece, out: &mut Vec<(D, D)>) {
                 let point = a.add(e.scale(t));
                 if let Some(w) = point.sub(centre).unit() {
                     if Piece::arc_holds(from, to, whole, w) {
-                        out.push((point, normal.add(w)));
+                        let (np, nq) = if matches!(p, Piece::Edge { .. }) {
+                            (normal, w)
+                        } else {
+                            (w, normal)
+                        };
+                        out.push((point, np, nq));
                     }
                 }
             }
@@ -418,7 +419,7 @@ fn crossings(p: &Piece, q: &Piece, out: &mut Vec<(D, D)>) {
                     continue;
                 };
                 if Piece::arc_holds(f1, t1, w1, m1) && Piece::arc_holds(f2, t2, w2, m2) {
-                    out.push((point, m1.add(m2)));
+                    out.push((point, m1, m2));
                 }
             }
         }
@@ -435,13 +436,13 @@ fn core_under(piece: &Piece, point: D) -> D {
 
 /// The points of one piece that may be nearest the origin: its own nearest point (with the
 /// outward normal there) and its ends.
-fn own_candidates(piece: &Piece, out: &mut Vec<(D, D)>) {
+fn own_candidates(piece: &Piece, out: &mut Vec<(D, D, D)>) {
     let origin = D { x: 0.0, y: 0.0 };
     match *piece {
         Piece::Edge { a, b, normal, .. } => {
-            out.push((closest_on_segment(origin, a, b), normal));
-            out.push((a, normal));
-            out.push((b, normal));
+            out.push((closest_on_segment(origin, a, b), normal, normal));
+            out.push((a, normal, normal));
+            out.push((b, normal, normal));
         }
         Piece::Arc {
             centre,
@@ -452,11 +453,11 @@ fn own_candidates(piece: &Piece, out: &mut Vec<(D, D)>) {
         } => {
             let w = origin.sub(centre).unit().unwrap_or(from);
             if Piece::arc_holds(from, to, whole, w) {
-                out.push((centre.add(w.scale(radius)), w));
+                out.push((centre.add(w.scale(radius)), w, w));
             }
             if !whole {
-                out.push((centre.add(from.scale(radius)), from));
-                out.push((centre.add(to.scale(radius)), to));
+                out.push((centre.add(from.scale(radius)), from, from));
+                out.push((centre.add(to.scale(radius)), to, to));
             }
         }
     }
@@ -474,25 +475,25 @@ pub(crate) fn smallest_push(regions: &[Region]) -> Option<Push> {
     }
     let pieces: Vec<Vec<Piece>> = regions.iter().map(Region::pieces).collect();
     let mut candidates: Vec<Candidate> = Vec::new();
-    let mut found: Vec<(D, D)> = Vec::new();
+    let mut found: Vec<(D, D, D)> = Vec::new();
     for (i, own) in pieces.iter().enumerate() {
         for piece in own {
             found.clear();
             own_candidates(piece, &mut found);
-            candidates.extend(found.iter().map(|&(point, normal)| Candidate {
+            candidates.extend(found.iter().map(|&(point, n1, n2)| Candidate {
                 point,
-                normal,
-                core: core_under(piece, point),
+                normals: (n1, n2),
+                cores: (core_under(piece, point), core_under(piece, point)),
                 on: (i, i),
             }));
             for (j, others) in pieces.iter().enumerate().skip(i + 1) {
                 for other in others {
                     found.clear();
                     crossings(piece, other, &mut found);
-                    candidates.extend(found.iter().map(|&(point, normal)| Candidate {
+                    candidates.extend(found.iter().map(|&(point, n1, n2)| Candidate {
                         point,
-                        normal,
-                        core: core_under(piece, point),
+                        normals: (n1, n2),
+                        cores: (core_under(piece, point), core_under(other, point)),
                         on: (i, j),
                     }));
                 }
@@ -515,17 +516,24 @@ pub(crate) fn smallest_push(regions: &[Region]) -> Option<Push> {
         }
     }
     let (distance, candidate) = best?;
+    let (n1, n2) = candidate.normals;
     let normal = if distance > slack {
         candidate.point.scale(1.0 / distance)
     } else {
-        candidate.normal.unit().unwrap_or(D { x: 0.0, y: 1.0 })
+        n1.add(n2).unit().unwrap_or(n1)
     };
-    let (child_core, a_core) = regions[candidate.on.0].split(candidate.core);
+    // At a crossing, the region whose boundary there faces most along the push.
+    let (region, core) = if normal.dot(n2) > normal.dot(n1) {
+        (candidate.on.1, candidate.cores.1)
+    } else {
+        (candidate.on.0, candidate.cores.0)
+    };
+    let (child_core, a_core) = regions[region].split(core);
     Some(Push {
         translation: candidate.point.to_vec2(),
         normal: normal.to_vec2(),
         depth: distance as f32,
-        region: candidate.on.0,
+        region,
         cores: (child_core.to_vec2(), a_core.to_vec2()),
     })
 }
