@@ -1,10 +1,18 @@
 //! Compounds: several convex shapes moving as one.
 
 use crate::math::{Transform, Vec2};
+use crate::shape::compound_seams::Seams;
 use crate::shape::error::ShapeError;
 use crate::shape::{Aabb, PointProjection, Polygon, Shape};
 
 /// Several convex child shapes, each placed in the compound's local frame by its own transform.
+///
+/// Contacts ([`collide`](crate::collide)) treat the compound as the union of its children: a
+/// face of a sharp polygon child that other children cover (a seam between two children) is
+/// found when the compound is built and is never a contact's normal (where the deepest child
+/// pair would push along one, the contact is the exact smallest push out of the union), and a
+/// face contact on outer child faces lying on one line spans them all.
+/// [`collide_all`](crate::query::collide_all) gives every child pair as it is.
 ///
 /// **Invariant:** at least one child; no child is itself a compound; child transforms are finite
 /// with normalised rotations; `local_aabb` bounds every child.
@@ -25,6 +33,8 @@ struct CompoundParts {
     children: Vec<(Transform, Shape)>,
     child_aabbs: Vec<Aabb>,
     local_aabb: Aabb,
+    /// The covered child faces and flat runs; `None` when no child face is covered.
+    seams: Option<Box<Seams>>,
 }
 
 /// The serialised form of a [`Compound`]: its children, re-validated on the way in.
@@ -83,11 +93,13 @@ impl Compound {
         let local_aabb = child_aabbs[1..]
             .iter()
             .fold(child_aabbs[0], |acc, b| acc.union(b));
+        let seams = Seams::find(&checked, &child_aabbs, seam_tolerance(&local_aabb));
         Ok(Compound {
             parts: Box::new(CompoundParts {
                 children: checked,
                 child_aabbs,
                 local_aabb,
+                seams,
             }),
         })
     }
@@ -144,6 +156,13 @@ impl Compound {
     #[inline]
     pub fn local_aabb(&self) -> Aabb {
         self.parts.local_aabb
+    }
+
+    /// The child faces inside the compound (covered by other children) and the flat runs of
+    /// its outer faces; `None` when no child face is covered.
+    #[inline]
+    pub(crate) fn seams(&self) -> Option<&Seams> {
+        self.parts.seams.as_deref()
     }
 
     /// The world-space bounding box.
@@ -314,6 +333,20 @@ impl Compound {
             }
             previous = here;
         }
+    }
+
+    /// Whether the point `point` of child `index`'s surface is inside the union: moved out along
+    /// the unit `outward` by the seam tolerance, it lies inside another child.
+    pub(crate) fn inside_union(&self, index: usize, point: Vec2, outward: Vec2) -> bool {
+        let nudged = point + outward * seam_tolerance(&self.parts.local_aabb);
+        self.parts
+            .children
+            .iter()
+            .zip(&self.parts.child_aabbs)
+            .enumerate()
+            .any(|(j, ((xf, s), aabb))| {
+                j != index && aabb.contains_point(nudged) && s.contains(xf, nudged)
+            })
     }
 
     /// Whether a point lies inside a child other than `index`.
@@ -542,7 +575,12 @@ fn seam_tolerance(aabb: &Aabb) -> f32 {
 /// The signed distance to a convex shape is convex along a line, so a ternary search finds its
 /// minimum and bisection finds where it crosses zero on either side (to about 1e-7 of the
 /// segment's length).
-fn convex_interval(shape: &Shape, xf: &Transform, a: Vec2, b: Vec2) -> Option<(f32, f32)> {
+pub(super) fn convex_interval(
+    shape: &Shape,
+    xf: &Transform,
+    a: Vec2,
+    b: Vec2,
+) -> Option<(f32, f32)> {
     let signed = |t: f32| {
         let p = shape.project_point(xf, a.lerp(b, t));
         if p.inside {
@@ -584,7 +622,7 @@ fn convex_interval(shape: &Shape, xf: &Transform, a: Vec2, b: Vec2) -> Option<(f
 
 /// The parameter interval of segment `a`–`b` inside a sharp convex polygon placed by `xf`
 /// (Cyrus–Beck clipping); `None` when the segment misses it.
-fn clip_segment_to_polygon(
+pub(super) fn clip_segment_to_polygon(
     polygon: &Polygon,
     xf: &Transform,
     a: Vec2,

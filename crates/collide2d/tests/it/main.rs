@@ -28,6 +28,7 @@ mod character_mover;
 mod collapsed_features;
 mod compound_chain_edges;
 mod compound_projection;
+mod compound_seams;
 mod distance;
 mod distance_extremes;
 mod fuzz_regressions;

@@ -51,7 +51,7 @@ fn cut(outline: &[Vec2], i: usize, j: usize, s: f32, t: f32) -> (Vec<Vec2>, Vec<
 
 /// A convex polygon split into 2 to 6 convex pieces by chords between its edges (or its
 /// diagonals), as a compound of children placed at the identity.
-fn split(polygon: &Polygon, rng: &mut Rng) -> Option<Shape> {
+pub(crate) fn split(polygon: &Polygon, rng: &mut Rng) -> Option<Shape> {
     let mut pieces = vec![polygon.vertices().to_vec()];
     let wanted = 2 + rng.below(5);
     let mut tries = 0;
@@ -575,9 +575,9 @@ fn shapes_sliding_across_a_tile_floor_in_a_world_only_see_up() {
     println!("{checked} floor manifolds, all straight up");
 }
 
-/// A plank resting across the seam of a box split in two halves: `collide` gives the deepest
-/// child pair, and the child pairs of `collide_all` together give the face contact of the whole
-/// box: each straight up at the depth the plank rests at, with points at both ends of the
+/// A plank resting across the seam of a box split in two halves: `collide` answers straight up
+/// (see `compound_seams.rs` for its points), and the child pairs of `collide_all` together give
+/// the face contact of the whole box: each straight up at the depth the plank rests at, with points at both ends of the
 /// plank's face.
 #[test]
 fn plank_resting_across_a_compound_seam_gets_both_ends_of_its_face_from_its_child_pairs() {

@@ -16,7 +16,8 @@
 //! | `polygon_polygon.rs` | polygon–polygon, capsule–polygon, segment–polygon (SAT + clipping) |
 //! | `box_box.rs` | box–box (polygons built as centred boxes), bit-identical to polygon–polygon |
 //! | `clip.rs` | the reference/incident clipping steps both of the above share |
-//! | `compound.rs` | anything against a compound |
+//! | `compound.rs` | anything against a compound (seams inside it left out) |
+//! | `union_push.rs` | the exact push of a convex shape out of a union of convex shapes |
 //! | `chain.rs` | anything against a chain (one-sided segments, ghost normals removed) |
 //! | `aabb.rs` | the [`Aabb`](crate::Aabb) manifolds |
 
@@ -35,6 +36,7 @@ pub(crate) mod polygon_polygon;
 mod sat;
 #[cfg(test)]
 pub(crate) mod test_numbers;
+mod union_push;
 
 use crate::math::{both_valid, Transform, Vec2};
 use crate::query::{FeatureId, Manifold};
@@ -52,7 +54,7 @@ pub(crate) use circle_circle::{
     circles_overlap, collide_circle_circle, collide_circle_circle_world,
 };
 pub(crate) use circle_polygon::collide_circle_polygon;
-pub(crate) use compound::{any_child_pair_overlaps, for_each_child_pair};
+pub(crate) use compound::{any_child_pair_overlaps, for_each_child_pair, for_each_surface_contact};
 pub(crate) use polygon_polygon::{
     collide_capsule_polygon, collide_polygon_polygon, collide_segment_polygon,
 };
@@ -60,7 +62,12 @@ pub(crate) use polygon_polygon::{
 /// The contact manifold of two shapes; empty when they do not touch.
 ///
 /// Touching counts: shapes whose surfaces meet exactly give points with penetration `0`.
-/// For compounds this is the deepest child-pair manifold (see [`collide_all`] for all of them).
+/// Against a compound this is the contact with the union of its children: a child face that
+/// another child covers (a shared seam) is never its normal (when the deepest child pair's
+/// normal would be one, the answer is the exact smallest push out of the union), and a face
+/// contact on a flat run of child faces spans the whole run; otherwise the deepest child-pair
+/// manifold (see [`collide_all`] for every child pair as it is). Two compounds give their
+/// deepest child pair.
 /// Same as [`collide_speculative`] with a zero margin. Empty when either transform is not
 /// [valid](Transform::is_valid).
 ///
@@ -260,7 +267,7 @@ fn contacts_general(
     }
     let b_in_a = placement_in_a(xf_a, xf_b);
     let local = if matches!(b, Shape::Compound(_)) {
-        deepest_manifold(|visit| for_each_child_pair(a, b, &b_in_a, margin, visit))
+        deepest_manifold(|visit| for_each_surface_contact(a, b, &b_in_a, margin, visit))
     } else {
         contacts_convex_local(a, b, &b_in_a, margin)
     };
