@@ -22,10 +22,6 @@ const FLAT_SINE: f32 = 1.0e-4;
 /// Largest uncovered share of a face (of its length) for it to count as covered.
 const COVERED_SHARE: f32 = 1.0e-4;
 
-/// Largest sine of the angle between a contact normal and a face normal for the two to count
-/// as the same direction (as for chains' faces).
-const FACE_TOLERANCE: f32 = crate::query::manifold::FACE_TOLERANCE;
-
 /// The seams of a compound: per child, its faces and vertices as surface of the union.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Seams {
@@ -181,13 +177,15 @@ impl Seams {
     }
 
     /// What the outward unit normal `outward` (compound frame) of a contact on child `child` is
-    /// as a normal of the union.
-    pub(crate) fn admit(&self, child: usize, outward: Vec2) -> Admission {
+    /// as a normal of the union; `face_tolerance` is the largest sine of the angle between it
+    /// and a face normal for the two to count as the same direction (the narrow phase's, as
+    /// for chains' faces).
+    pub(crate) fn admit(&self, child: usize, outward: Vec2, face_tolerance: f32) -> Admission {
         let Some(Some(child)) = self.children.get(child) else {
             return Admission::Keep;
         };
         for face in &child.faces {
-            if cross(outward, face.normal).abs() <= FACE_TOLERANCE && outward.dot(face.normal) > 0.0
+            if cross(outward, face.normal).abs() <= face_tolerance && outward.dot(face.normal) > 0.0
             {
                 return if face.covered {
                     Admission::Inside
@@ -205,8 +203,8 @@ impl Seams {
             if cross(previous, outward) >= 0.0 && cross(outward, next) >= 0.0 {
                 return match child.cones[i] {
                     Some((from, to))
-                        if cross(from, outward) >= -FACE_TOLERANCE
-                            && cross(outward, to) >= -FACE_TOLERANCE =>
+                        if cross(from, outward) >= -face_tolerance
+                            && cross(outward, to) >= -face_tolerance =>
                     {
                         Admission::Keep
                     }

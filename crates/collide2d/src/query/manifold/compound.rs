@@ -121,7 +121,7 @@ pub(crate) fn for_each_surface_contact(
         pairs.push(manifold);
         let child = manifold.child_b as usize;
         let outward = a_in_b.rotate(-manifold.normal);
-        let surface = match seams.admit(child, outward) {
+        let surface = match seams.admit(child, outward, super::FACE_TOLERANCE) {
             Admission::Keep => Some(on_surface(manifold, compound, child, &a_in_b, outward)),
             Admission::Run(face) => {
                 let run = run_contact(face.run, face.normal, a, &a_in_b, b_in_a, margin, child);
