@@ -87,6 +87,7 @@ impl Seams {
                 _ => None,
             })
             .collect();
+        let child_grid = BoxGrid::new(child_aabbs);
         let mut covered: Vec<Vec<bool>> = Vec::with_capacity(children.len());
         let mut any = false;
         for (index, outline) in outlines.iter().enumerate() {
@@ -98,7 +99,8 @@ impl Seams {
             let flags: Vec<bool> = (0..count)
                 .map(|i| {
                     let (a, b) = (vertices[i], vertices[(i + 1) % count]);
-                    face_covered(children, child_aabbs, index, a, b, normals[i], tolerance)
+                    let face = (a, b, normals[i]);
+                    face_covered(children, &child_grid, index, face, tolerance)
                 })
                 .collect();
             any |= flags.iter().any(|&c| c);
@@ -119,7 +121,34 @@ impl Seams {
                 }
             }
         }
-        let near = |p: Vec2, q: Vec2| (p - q).length() <= 4.0 * tolerance;
+        let slack = 4.0 * tolerance;
+        let outer_boxes: Vec<Aabb> = outer
+            .iter()
+            .map(|&(_, start, end, _)| {
+                Aabb {
+                    min: start.min(end),
+                    max: start.max(end),
+                }
+                .expanded(slack)
+            })
+            .collect();
+        let outer_grid = BoxGrid::new(&outer_boxes);
+        let runs = flat_runs(&outer, &outer_boxes, &outer_grid, slack);
+        let mut next_outer = 0;
+        let near = |p: Vec2, q: Vec2| (p - q).length() <= slack;
+        // The first outer face (in `outer`'s order) of another child ending (or starting) at
+        // `v` whose normal `turns` accepts.
+        let meeting = |index: usize, v: Vec2, at_end: bool, turns: &dyn Fn(Vec2) -> bool| {
+            let probe = Aabb { min: v, max: v }.expanded(slack);
+            outer_grid
+                .overlapping(&probe)
+                .into_iter()
+                .map(|k| outer[k])
+                .find(|&(j, start, end, n)| {
+                    j != index && near(if at_end { end } else { start }, v) && turns(n)
+                })
+                .map(|(.., n)| n)
+        };
         let mut result = Vec::with_capacity(children.len());
         for (index, outline) in outlines.iter().enumerate() {
             let Some((vertices, normals)) = outline else {
@@ -134,7 +163,9 @@ impl Seams {
                     let (run, extended) = if is_covered {
                         ((a, b), false)
                     } else {
-                        flat_run(&outer, index, a, b, normals[i], tolerance)
+                        let run = runs[next_outer];
+                        next_outer += 1;
+                        face_run(run, a, b, slack)
                     };
                     Face {
                         normal: normals[i],
@@ -156,18 +187,11 @@ impl Seams {
                         (true, true) => None,
                         // The union's boundary comes into the vertex along another child's
                         // outer face, turning outward: a convex corner made by two children.
-                        (true, false) => outer
-                            .iter()
-                            .find(|&&(j, _, end, n)| {
-                                j != index && near(end, v) && strictly_between(n)
-                            })
-                            .map(|&(.., n)| (n, next.normal)),
-                        (false, true) => outer
-                            .iter()
-                            .find(|&&(j, start, _, n)| {
-                                j != index && near(start, v) && strictly_between(n)
-                            })
-                            .map(|&(.., n)| (previous.normal, n)),
+                        (true, false) => {
+                            meeting(index, v, true, &strictly_between).map(|n| (n, next.normal))
+                        }
+                        (false, true) => meeting(index, v, false, &strictly_between)
+                            .map(|n| (previous.normal, n)),
                     }
                 })
                 .collect();
@@ -232,11 +256,9 @@ impl Seams {
 /// its deepest child pair).
 fn face_covered(
     children: &[(Transform, Shape)],
-    child_aabbs: &[Aabb],
+    child_grid: &BoxGrid,
     index: usize,
-    a: Vec2,
-    b: Vec2,
-    normal: Vec2,
+    (a, b, normal): (Vec2, Vec2, Vec2),
     tolerance: f32,
 ) -> bool {
     let uncovered = |offset: f32| {
@@ -248,10 +270,11 @@ fn face_covered(
         }
         .expanded(tolerance);
         let mut intervals: Vec<(f32, f32)> = Vec::new();
-        for (j, ((xf, shape), aabb)) in children.iter().zip(child_aabbs).enumerate() {
-            if j == index || !aabb.overlaps(&bounds) {
+        for j in child_grid.overlapping(&bounds) {
+            if j == index {
                 continue;
             }
+            let (xf, shape) = &children[j];
             let interval = match shape {
                 Shape::Polygon(p) if p.radius() == 0.0 => clip_segment_to_polygon(p, xf, a, b),
                 _ => convex_interval(shape, xf, a, b),
@@ -272,56 +295,161 @@ fn face_covered(
     uncovered(tolerance) <= COVERED_SHARE && uncovered(-tolerance) > COVERED_SHARE
 }
 
-/// The flat run of outer faces on the line of face `a`–`b` of child `index` (outward unit
-/// `normal`): the face extended over the other children's outer faces that continue it on the
-/// same line, overlapping or meeting end to end; and whether that is longer than the face.
-fn flat_run(
+/// The flat run of every outer face (in `outer`'s order), as two points on its line: the
+/// outer faces of the compound that continue one another on one line, overlapping or meeting
+/// end to end within `slack`, taken together (a face that continues no other is its own run).
+/// Each line's run is found once, by a walk over the faces that touch it.
+fn flat_runs(
     outer: &[(usize, Vec2, Vec2, Vec2)],
-    index: usize,
-    a: Vec2,
-    b: Vec2,
-    normal: Vec2,
-    tolerance: f32,
-) -> ((Vec2, Vec2), bool) {
-    let Some(direction) = crate::math::try_unit(b - a) else {
-        return ((a, b), false);
-    };
-    let offset = normal.dot(a);
-    let slack = 4.0 * tolerance;
-    let mut spans: Vec<(f32, f32)> = outer
-        .iter()
-        .filter(|&&(j, start, end, n)| {
-            j != index
-                && cross(normal, n).abs() <= FLAT_SINE
+    boxes: &[Aabb],
+    grid: &BoxGrid,
+    slack: f32,
+) -> Vec<(Vec2, Vec2)> {
+    const UNSET: usize = usize::MAX;
+    let mut run_of = vec![UNSET; outer.len()];
+    let mut runs: Vec<(Vec2, Vec2)> = Vec::new();
+    let mut stack = Vec::new();
+    for seed in 0..outer.len() {
+        if run_of[seed] != UNSET {
+            continue;
+        }
+        let (_, a, b, normal) = outer[seed];
+        let direction = crate::math::try_unit(b - a).unwrap_or(Vec2::new(-normal.y, normal.x));
+        let offset = normal.dot(a);
+        let along = |p: Vec2| (p - a).dot(direction);
+        let on_line = |(_, start, end, n): (usize, Vec2, Vec2, Vec2)| {
+            cross(normal, n).abs() <= FLAT_SINE
                 && normal.dot(n) > 0.0
                 && (normal.dot(start) - offset).abs() <= slack
                 && (normal.dot(end) - offset).abs() <= slack
-        })
-        .map(|&(_, start, end, _)| {
-            let (s, e) = ((start - a).dot(direction), (end - a).dot(direction));
+        };
+        let span = |k: usize| {
+            let (s, e) = (along(outer[k].1), along(outer[k].2));
             (s.min(e), s.max(e))
-        })
-        .collect();
-    spans.sort_by(|x, y| x.0.total_cmp(&y.0));
-    let (mut low, mut high) = (0.0f32, (b - a).dot(direction));
-    let (face_low, face_high) = (low, high);
-    // Grow the interval over the spans that reach it, until none does.
-    loop {
-        let mut grown = false;
-        for &(s, e) in &spans {
-            if s <= high + slack && e >= low - slack && (s < low || e > high) {
-                low = low.min(s);
-                high = high.max(e);
-                grown = true;
+        };
+        let id = runs.len();
+        let (mut low, mut high) = span(seed);
+        run_of[seed] = id;
+        stack.push(seed);
+        while let Some(k) = stack.pop() {
+            let (k_low, k_high) = span(k);
+            for other in grid.overlapping(&boxes[k]) {
+                if run_of[other] != UNSET || outer[other].0 == outer[k].0 || !on_line(outer[other])
+                {
+                    continue;
+                }
+                let (s, e) = span(other);
+                if s <= k_high + slack && e >= k_low - slack {
+                    run_of[other] = id;
+                    low = low.min(s);
+                    high = high.max(e);
+                    stack.push(other);
+                }
             }
         }
-        if !grown {
-            break;
-        }
+        runs.push((a + direction * low, a + direction * high));
     }
-    let extended = low < face_low - slack || high > face_high + slack;
+    run_of.into_iter().map(|id| runs[id]).collect()
+}
+
+/// The run `run` of the face `a`–`b` in the face's own direction, and whether it is longer
+/// than the face by more than `slack`.
+fn face_run(run: (Vec2, Vec2), a: Vec2, b: Vec2, slack: f32) -> ((Vec2, Vec2), bool) {
+    let Some(direction) = crate::math::try_unit(b - a) else {
+        return ((a, b), false);
+    };
+    let (s, e) = ((run.0 - a).dot(direction), (run.1 - a).dot(direction));
+    let (low, high) = (s.min(e).min(0.0), s.max(e).max((b - a).dot(direction)));
+    let extended = low < -slack || high > (b - a).dot(direction) + slack;
     if !extended {
         return ((a, b), false);
     }
     ((a + direction * low, a + direction * high), true)
+}
+
+/// A uniform grid over boxes, for finding the boxes a box overlaps without testing them all
+/// (a compound of thousands of children is analysed once, in about linear time).
+struct BoxGrid {
+    /// The side of a cell.
+    cell: f32,
+    /// The boxes' indices by cell.
+    cells: std::collections::HashMap<(i32, i32), Vec<usize>>,
+    /// Boxes spanning more than [`BoxGrid::SPAN`] cells on an axis, tested by every query.
+    big: Vec<usize>,
+    /// Every box, for queries spanning too many cells.
+    boxes: Vec<Aabb>,
+}
+
+impl BoxGrid {
+    /// Most cells a box spans on an axis before it goes to the list every query tests.
+    const SPAN: i64 = 8;
+
+    /// A grid over `boxes`, its cell the median of their larger sides.
+    fn new(boxes: &[Aabb]) -> BoxGrid {
+        let mut sides: Vec<f32> = boxes
+            .iter()
+            .map(|b| (b.max - b.min).max_element())
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .collect();
+        let cell = if sides.is_empty() {
+            1.0
+        } else {
+            let middle = sides.len() / 2;
+            *sides.select_nth_unstable_by(middle, f32::total_cmp).1
+        };
+        let mut grid = BoxGrid {
+            cell,
+            cells: std::collections::HashMap::new(),
+            big: Vec::new(),
+            boxes: boxes.to_vec(),
+        };
+        for (index, aabb) in boxes.iter().enumerate() {
+            let ((x0, y0), (x1, y1)) = grid.range(aabb);
+            if i64::from(x1) - i64::from(x0) >= Self::SPAN
+                || i64::from(y1) - i64::from(y0) >= Self::SPAN
+            {
+                grid.big.push(index);
+                continue;
+            }
+            for x in x0..=x1 {
+                for y in y0..=y1 {
+                    grid.cells.entry((x, y)).or_default().push(index);
+                }
+            }
+        }
+        grid
+    }
+
+    /// The cells a box covers, first and last on each axis.
+    fn range(&self, aabb: &Aabb) -> ((i32, i32), (i32, i32)) {
+        // `as` saturates: boxes far out share the edge cells, which stays correct.
+        let at = |v: f32| (v / self.cell).floor() as i32;
+        (
+            (at(aabb.min.x), at(aabb.min.y)),
+            (at(aabb.max.x), at(aabb.max.y)),
+        )
+    }
+
+    /// The indices of the boxes overlapping `aabb`, ascending, each once.
+    fn overlapping(&self, aabb: &Aabb) -> Vec<usize> {
+        let ((x0, y0), (x1, y1)) = self.range(aabb);
+        let cells = (i64::from(x1) - i64::from(x0) + 1) * (i64::from(y1) - i64::from(y0) + 1);
+        let mut found: Vec<usize> = if cells > 4 * self.boxes.len() as i64 + 64 {
+            (0..self.boxes.len()).collect()
+        } else {
+            let mut found = self.big.clone();
+            for x in x0..=x1 {
+                for y in y0..=y1 {
+                    if let Some(list) = self.cells.get(&(x, y)) {
+                        found.extend_from_slice(list);
+                    }
+                }
+            }
+            found
+        };
+        found.sort_unstable();
+        found.dedup();
+        found.retain(|&i| self.boxes[i].overlaps(aabb));
+        found
+    }
 }
