@@ -247,14 +247,21 @@ fn shape_surfaces(
                         .flatten()
                         .any(|(n, _)| normal.dot(other_xf.rotate(*n)) > 1.0 - 1.0e-6)
                 };
-                let faces: Vec<(Vec2, Vec2)> = corners.iter().flatten().copied().collect();
+                // The corners' faces side by side, without an allocation a segment.
+                let mut faces = [(Vec2::ZERO, Vec2::ZERO); 2];
+                let mut count = 0;
+                for corner in corners.iter().flatten() {
+                    faces[count] = *corner;
+                    count += 1;
+                }
+                let faces = &faces[..count];
                 let mut keep = |found: Found| {
                     if found.normal.dot(other_xf.rotate(face)) > 0.0 || neighbour_face(found.normal)
                     {
                         push(found);
                     }
                 };
-                convex_surface_with(shape, xf, pair, &faces, reach, preference, &mut keep);
+                convex_surface_with(shape, xf, pair, faces, reach, preference, &mut keep);
                 true
             });
         }
