@@ -433,8 +433,10 @@ impl BoxGrid {
     /// The indices of the boxes overlapping `aabb`, ascending, each once.
     fn overlapping(&self, aabb: &Aabb) -> Vec<usize> {
         let ((x0, y0), (x1, y1)) = self.range(aabb);
-        let cells = (i64::from(x1) - i64::from(x0) + 1) * (i64::from(y1) - i64::from(y0) + 1);
-        let mut found: Vec<usize> = if cells > 4 * self.boxes.len() as i64 + 64 {
+        // Saturating: a box across the whole range of cells spans 2^32 of them on each axis.
+        let cells =
+            (i64::from(x1) - i64::from(x0) + 1).saturating_mul(i64::from(y1) - i64::from(y0) + 1);
+        let mut found: Vec<usize> = if cells > self.boxes.len() as i64 + 64 {
             (0..self.boxes.len()).collect()
         } else {
             let mut found = self.big.clone();

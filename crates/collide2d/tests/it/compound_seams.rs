@@ -951,3 +951,24 @@ fn concave_unions_push_out_by_the_exact_union_depth() {
         "{cases} cases, {seam_cases} along a seam"
     );
 }
+
+/// Children of sizes 1e-6 to 1e9 in one compound: the seam analysis's grid takes its cell from
+/// the small ones, and a turned child as large as the coordinates allow spans every cell of
+/// that grid on both axes (a count of cells that overflowed, and a walk over 2^64 of them).
+/// Building must finish.
+#[test]
+fn a_compound_of_tiny_and_huge_children_is_built() {
+    let tiny = || Shape::from(Polygon::rect(1e-6, 1e-6).unwrap());
+    let huge = Shape::from(Polygon::rect(1e9, 1e9).unwrap());
+    let compound = Compound::new(vec![
+        (Transform::new(Vec2::new(5e8, 5e8), 0.0), tiny()),
+        (Transform::new(Vec2::new(5e8 + 1e-6, 5e8), 0.0), tiny()),
+        (
+            Transform::new(Vec2::ZERO, std::f32::consts::FRAC_PI_4),
+            huge,
+        ),
+        (Transform::new(Vec2::new(-5e8, 5e8), 0.0), tiny()),
+    ])
+    .unwrap();
+    assert_eq!(compound.children().len(), 4);
+}
