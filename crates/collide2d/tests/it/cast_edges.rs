@@ -13,7 +13,7 @@
 //! degrees off near a corner).
 
 use crate::support::vec64::{closest_on_segment, core_edges, cross, length, place64, sub, P};
-use crate::support::Rng;
+use crate::support::{assert_no_failures, Rng};
 use collide2d::query::{shape_cast, CastOptions, RayInside, Sweep};
 use collide2d::shape::{Capsule, Chain, Circle, Compound, Polygon, Ray, Segment, Shape};
 use collide2d::world::{Collider, ColliderHandle, CollisionGroups, QueryFilter, World};
@@ -327,12 +327,7 @@ fn rays_from_the_boundary_of_rounded_shapes_hit_at_zero_or_first_entry() {
             failures.push(format!("case {case}: {shape:?} at {xf:?}, {ray:?}: {why}"));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures, 6000, failures.len());
 }
 
 fn length_of(p: P) -> f64 {
@@ -672,12 +667,7 @@ fn translating_convex_casts_meet_the_minkowski_difference_reference() {
             ));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures, 4000, failures.len());
 }
 
 #[test]
@@ -823,12 +813,7 @@ fn world_casts_return_the_first_accepted_hit_among_many() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures, 120 * 40, failures.len());
 }
 
 #[test]
@@ -915,12 +900,7 @@ fn chain_rays_aimed_at_joints_from_the_front_hit_there() {
             )),
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures, 20_000, failures.len());
 }
 
 #[test]
@@ -1064,12 +1044,7 @@ fn compound_casts_meet_the_nearest_child_reference() {
             _ => {}
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures, 2000, failures.len());
 }
 
 #[test]
@@ -1141,10 +1116,5 @@ fn rays_pointing_away_from_rounded_shapes_they_line_up_with_miss() {
             failures.push(format!("case {case}: {shape:?} at {xf:?}, {ray:?}: {why}"));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures, 6000, failures.len());
 }
