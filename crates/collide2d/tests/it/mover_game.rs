@@ -2,10 +2,10 @@
 //! stacked tiles, by characters whose sides come to a point.
 
 use crate::character_mover::depth;
-use crate::support::{assert_no_failures, Rng};
+use crate::support::{assert_no_failures, place, Rng};
 
 use collide2d::shape::{Capsule, Chain, Circle, Compound, Polygon, Shape};
-use collide2d::world::{Collider, ColliderHandle, MoveOptions, World};
+use collide2d::world::{Collider, MoveOptions, World};
 use collide2d::{Transform, Vec2};
 
 fn v(x: f32, y: f32) -> Vec2 {
@@ -72,12 +72,6 @@ fn tile_wall(
                 .unwrap();
         }
     }
-}
-
-fn place(world: &mut World, shape: Shape, at: Vec2) -> ColliderHandle {
-    world
-        .insert(Collider::new(shape).with_transform(Transform::new(at, 0.0)))
-        .unwrap()
 }
 
 /// A hexagon 0.05 tall, its pointed sides left and right, falls 1e4 from the origin while it

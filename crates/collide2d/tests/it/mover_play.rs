@@ -4,7 +4,7 @@
 
 use crate::character_mover::depth;
 use crate::mover_edges::{body_shape, Body, BODIES};
-use crate::support::{assert_no_failures, Rng};
+use crate::support::{assert_no_failures, place, Rng};
 
 use collide2d::shape::{Polygon, Shape};
 use collide2d::world::{Collider, ColliderHandle, MoveOptions, World};
@@ -37,12 +37,6 @@ fn floor_and_slope(world: &mut World, origin: Vec2, size: f32, angle: f32) {
     let (s, c) = angle.sin_cos();
     let center = v(0.5 * length * c, 0.5 * length * s) + v(s, -c) * size;
     slab(world, origin + center, length, 2.0 * size, angle);
-}
-
-fn place(world: &mut World, shape: Shape, at: Vec2) -> ColliderHandle {
-    world
-        .insert(Collider::new(shape).with_transform(Transform::new(at, 0.0)))
-        .unwrap()
 }
 
 /// The origin of a scene: near the world's, or up to 1e5 from it for a character at least

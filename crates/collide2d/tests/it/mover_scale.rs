@@ -5,7 +5,7 @@
 
 use crate::character_mover::depth;
 use crate::mover_edges::{body_shape, Body, BODIES};
-use crate::support::Rng;
+use crate::support::{place, Rng};
 
 use collide2d::level::{Tile, TileMap};
 use collide2d::shape::{Chain, Polygon, Shape};
@@ -34,12 +34,6 @@ fn slab(world: &mut World, center: Vec2, width: f32, height: f32, angle: f32) ->
             Collider::new(Shape::from(Polygon::rect(width, height).unwrap()))
                 .with_transform(Transform::new(center, angle)),
         )
-        .unwrap()
-}
-
-fn place(world: &mut World, shape: Shape, at: Vec2) -> ColliderHandle {
-    world
-        .insert(Collider::new(shape).with_transform(Transform::new(at, 0.0)))
         .unwrap()
 }
 

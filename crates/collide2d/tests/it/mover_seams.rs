@@ -3,13 +3,11 @@
 //! included), the height never jumps, and nothing pushes it along a seam's hidden side.
 
 use crate::character_mover::depth;
-use crate::support::Rng;
+use crate::support::{place, Rng};
 
 use collide2d::level::{Tile, TileMap};
 use collide2d::shape::{Capsule, Chain, Circle, Polygon, Shape};
-use collide2d::world::{
-    Collider, ColliderHandle, MoveOptions, TileGeometry, TileMapColliders, World,
-};
+use collide2d::world::{Collider, MoveOptions, TileGeometry, TileMapColliders, World};
 use collide2d::{Transform, Vec2};
 
 fn v(x: f32, y: f32) -> Vec2 {
@@ -37,12 +35,6 @@ fn floor_boxes(world: &mut World, left: f32, count: usize, tile: f32, (gap, mism
             )
             .unwrap();
     }
-}
-
-fn place(world: &mut World, shape: Shape, at: Vec2) -> ColliderHandle {
-    world
-        .insert(Collider::new(shape).with_transform(Transform::new(at, 0.0)))
-        .unwrap()
 }
 
 // ---------------------------------------------------------------------------------------------

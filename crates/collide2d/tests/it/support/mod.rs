@@ -134,3 +134,17 @@ pub fn bisect(
     }
     (low, high)
 }
+
+/// Puts `shape` in `world` at `at`, unturned, as a plain collider.
+pub fn place(
+    world: &mut collide2d::world::World,
+    shape: collide2d::shape::Shape,
+    at: collide2d::Vec2,
+) -> collide2d::world::ColliderHandle {
+    world
+        .insert(
+            collide2d::world::Collider::new(shape)
+                .with_transform(collide2d::Transform::new(at, 0.0)),
+        )
+        .unwrap()
+}
